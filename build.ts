@@ -1,0 +1,52 @@
+/**
+ * Builds the single executable (issue 2, TOOLCHAIN.md): `bun build --compile`
+ * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), no
+ * .env / bunfig.toml autoload (a bridge started in a user's project must not
+ * read their files), version and commit embedded. Writes dist/theodolite and
+ * dist/theodolite.sha256 in `sha256sum` format.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pkg from "./package.json" with { type: "json" };
+
+const root = import.meta.dir;
+const dist = join(root, "dist");
+const out = join(dist, "theodolite");
+
+function gitCommit(): string {
+  const r = Bun.spawnSync(["git", "rev-parse", "HEAD"], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const sha = r.success ? r.stdout.toString().trim() : "";
+  return /^[0-9a-f]{40}$/.test(sha) ? sha.slice(0, 12) : "unknown";
+}
+
+const commit = gitCommit();
+mkdirSync(dist, { recursive: true });
+const args = [
+  process.execPath,
+  "build",
+  "--compile",
+  "--minify",
+  "--bytecode",
+  "--format=esm",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  "--define",
+  `BUILD_VERSION=${JSON.stringify(pkg.version)}`,
+  "--define",
+  `BUILD_COMMIT=${JSON.stringify(commit)}`,
+  "--outfile",
+  out,
+  join(root, "src", "main.ts"),
+];
+const build = Bun.spawnSync(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
+if (!build.success) {
+  process.stderr.write(`build failed (exit ${build.exitCode})\n`);
+  process.exit(1);
+}
+const digest = new Bun.CryptoHasher("sha256").update(readFileSync(out)).digest("hex");
+writeFileSync(join(dist, "theodolite.sha256"), `${digest}  theodolite\n`);
+process.stdout.write(`built ${out} (${pkg.version}, commit ${commit})\nsha256 ${digest}\n`);

@@ -1,0 +1,164 @@
+/**
+ * Pure edit-set validation for the applier (SPEC §7.4). Language-server output
+ * is untrusted (SPEC §8): every range is checked against the file's current
+ * text and the whole set is rejected before anything is written.
+ *
+ * Edits apply to the text exactly as read: CRLF stays CRLF, nothing is
+ * normalized; the server's newText carries whatever line endings it carries.
+ */
+
+import { BridgeError } from "../errors.ts";
+import {
+  LineIndex,
+  type LspPosition,
+  type LspRange,
+  lspPositionToOffset,
+  type PositionEncoding,
+} from "../lsp/positions.ts";
+
+export interface FileSnapshot {
+  abs: string;
+  text: string;
+  sha256: string;
+}
+
+export interface PlannedWrite {
+  abs: string;
+  oldText: string;
+  newText: string;
+  /** hash of the content the edits were computed against; the writer re-checks it */
+  oldSha256: string;
+  editCount: number;
+}
+
+export interface FileEdits {
+  snapshot: FileSnapshot;
+  edits: { range: LspRange; newText: string }[];
+}
+
+/** An edit resolved to UTF-16 offsets into the snapshot text. */
+interface Span {
+  start: number;
+  end: number;
+  newText: string;
+  /** position in the file's edit array, for error details */
+  index: number;
+}
+
+function editInvalid(file: string, index: number | null, reason: string): BridgeError {
+  return new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
+    hint: "the language server produced an edit that does not fit the current file; request the action or rename again",
+    details: { file, index, reason },
+  });
+}
+
+function isLspPosition(p: unknown): p is LspPosition {
+  if (typeof p !== "object" || p === null) return false;
+  const { line, character } = p as Record<string, unknown>;
+  return isUInteger(line) && isUInteger(character);
+}
+
+function isUInteger(n: unknown): n is number {
+  return typeof n === "number" && Number.isInteger(n) && n >= 0;
+}
+
+function resolveSpan(
+  file: string,
+  lines: LineIndex,
+  edit: { range: LspRange; newText: string },
+  index: number,
+  enc: PositionEncoding,
+): Span {
+  const range = (edit as { range?: unknown }).range as { start?: unknown; end?: unknown } | null;
+  if (typeof range !== "object" || range === null) {
+    throw editInvalid(file, index, "edit has no range");
+  }
+  if (!isLspPosition(range.start) || !isLspPosition(range.end)) {
+    throw editInvalid(file, index, "range positions must be non-negative integers");
+  }
+  if (typeof edit.newText !== "string") {
+    throw editInvalid(file, index, "newText is not a string");
+  }
+  // A lone surrogate would be silently replaced by U+FFFD when encoded as UTF-8.
+  if (!edit.newText.isWellFormed()) {
+    throw editInvalid(file, index, "newText is not well-formed Unicode");
+  }
+  const start = lspPositionToOffset(lines, range.start, enc);
+  if (start === undefined) {
+    throw editInvalid(file, index, `start ${describe(range.start)} is outside the file (${enc})`);
+  }
+  const end = lspPositionToOffset(lines, range.end, enc);
+  if (end === undefined) {
+    throw editInvalid(file, index, `end ${describe(range.end)} is outside the file (${enc})`);
+  }
+  if (start > end) throw editInvalid(file, index, "range start is after its end");
+  return { start, end, newText: edit.newText, index };
+}
+
+function describe(p: LspPosition): string {
+  return `${p.line}:${p.character}`;
+}
+
+/**
+ * Order the spans and reject overlaps. Touching spans are fine; so is an insert
+ * at the start or end of a replaced range (sorting puts the insert first at a
+ * shared start, which is deterministic). Two inserts at one point are rejected:
+ * their relative order would depend on array order, which servers do not
+ * promise to mean anything.
+ */
+function orderedWithoutOverlap(file: string, spans: Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
+  for (let k = 1; k < sorted.length; k++) {
+    const prev = sorted[k - 1]!;
+    const cur = sorted[k]!;
+    const later = Math.max(prev.index, cur.index);
+    const earlier = Math.min(prev.index, cur.index);
+    if (cur.start < prev.end) {
+      throw editInvalid(file, later, `overlaps edit ${earlier}`);
+    }
+    if (prev.start === prev.end && cur.start === cur.end && cur.start === prev.start) {
+      throw editInvalid(file, later, `inserts at the same position as edit ${earlier}`);
+    }
+  }
+  return sorted;
+}
+
+function applySpans(text: string, sorted: Span[]): string {
+  const parts: string[] = [];
+  let cursor = 0;
+  for (const span of sorted) {
+    parts.push(text.slice(cursor, span.start), span.newText);
+    cursor = span.end;
+  }
+  parts.push(text.slice(cursor));
+  return parts.join("");
+}
+
+/**
+ * Validate every file's edits against its snapshot and compute the new texts.
+ * All files are checked before any result is returned, so a caller that writes
+ * only after this returns never writes part of a bad edit set. Throws
+ * `EditInvalid` with details `{file, index, reason}` (`index` is the edit's
+ * position in that file's array, null for file-level problems).
+ */
+export function planWrites(files: FileEdits[], enc: PositionEncoding): PlannedWrite[] {
+  const seen = new Set<string>();
+  const plans: PlannedWrite[] = [];
+  for (const { snapshot, edits } of files) {
+    if (seen.has(snapshot.abs)) {
+      throw editInvalid(snapshot.abs, null, "the file appears more than once in the edit set");
+    }
+    seen.add(snapshot.abs);
+    const lines = new LineIndex(snapshot.text);
+    const spans = edits.map((edit, i) => resolveSpan(snapshot.abs, lines, edit, i, enc));
+    const sorted = orderedWithoutOverlap(snapshot.abs, spans);
+    plans.push({
+      abs: snapshot.abs,
+      oldText: snapshot.text,
+      newText: applySpans(snapshot.text, sorted),
+      oldSha256: snapshot.sha256,
+      editCount: edits.length,
+    });
+  }
+  return plans;
+}

@@ -1,0 +1,72 @@
+/**
+ * Reading `bridge.toml` (SPEC §2, §3): where the path comes from, reading it as UTF-8,
+ * parsing with smol-toml, then `validateConfig`. Every failure is `ConfigInvalid`.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse, TomlError } from "smol-toml";
+import { BridgeError } from "../errors.ts";
+import { validateConfig } from "./schema.ts";
+import type { Config } from "./types.ts";
+
+export const CONFIG_ENV_VAR = "THEODOLITE_CONFIG";
+
+/** SPEC §2: `--config` on the command line wins over `THEODOLITE_CONFIG`; empty means unset. */
+export function resolveConfigPath(
+  argvPath: string | undefined,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (argvPath !== undefined && argvPath !== "") return argvPath;
+  const fromEnv = env[CONFIG_ENV_VAR];
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+}
+
+/** Parse TOML text and validate it; `source` names the file in messages. */
+export function parseConfigText(text: string, source: string): Config {
+  let raw: unknown;
+  try {
+    // Integers beyond 2^53 become bigint so the schema rejects them instead of rounding;
+    // `__proto__`-style keys are refused outright.
+    raw = parse(text, { integersAsBigInt: "asNeeded", unsafeKeyBehaviour: "throw" });
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const reason = err.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "";
+      throw new BridgeError(
+        "ConfigInvalid",
+        `${source}:${err.line}:${err.column}: TOML syntax error: ${reason}`,
+        {
+          hint: "fix the TOML syntax at that line and column (https://toml.io)",
+          details: { source, line: err.line, column: err.column, codeblock: err.codeblock },
+        },
+      );
+    }
+    throw err;
+  }
+  return validateConfig(raw, source);
+}
+
+/** Read, parse and validate a config file. The source in messages is the absolute path. */
+export function loadConfigFile(path: string): Config {
+  const absolute = resolve(path);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(absolute);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "EIO";
+    const what = code === "ENOENT" ? "does not exist" : `cannot be read (${code})`;
+    throw new BridgeError("ConfigInvalid", `config file ${absolute} ${what}`, {
+      hint: "pass an existing bridge.toml with --config or THEODOLITE_CONFIG (see bridge.toml.example)",
+      details: { path: absolute, expected: "a readable TOML file", errno: code },
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new BridgeError("ConfigInvalid", `config file ${absolute} is not valid UTF-8`, {
+      hint: "TOML files must be UTF-8 encoded",
+      details: { path: absolute, expected: "UTF-8 text" },
+    });
+  }
+  return parseConfigText(text, absolute);
+}

@@ -1,0 +1,219 @@
+/**
+ * Presets (SPEC §1, §2): configuration data for the servers theodolite knows, used by
+ * zero-config mode and `theodolite init`. A preset lacks only what is machine-specific —
+ * the absolute command path and the exact version string — which discovery fills in from
+ * PATH. Readiness follows SPEC §3.3 and the measurements in LANGUAGE-SERVERS.md.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ReadyConfig, ServerConfig } from "./types.ts";
+
+export interface Preset {
+  name: string;
+  /** names to look up on PATH, first found wins */
+  binaries: string[];
+  server: Omit<ServerConfig, "name" | "command" | "version" | "version_command">;
+  /** argv printing the version when the server binary cannot (e.g. pyright's sibling CLI) */
+  versionCommand?: (commandPath: string) => string[] | null;
+  description: string;
+}
+
+function ready(partial: Partial<ReadyConfig>): ReadyConfig {
+  return {
+    quiescent: false,
+    progress: [],
+    progress_required: false,
+    warmup_open: null,
+    log_message: null,
+    probe: null,
+    ...partial,
+  };
+}
+
+/** Fields every preset shares unless it says otherwise (fresh objects: callers may mutate). */
+function base() {
+  return {
+    args: [] as string[],
+    version_args: ["--version"],
+    env: {} as Record<string, string>,
+    env_passthrough: [] as string[],
+    initialization_options: {} as Record<string, unknown>,
+    settings: {} as Record<string, unknown>,
+    requires: [] as ServerConfig["requires"],
+  };
+}
+
+const cargoEnv = () => [
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "RUSTUP_TOOLCHAIN",
+  "RUST_SRC_PATH",
+  "CARGO_NET_OFFLINE",
+];
+
+const COMPILE_COMMANDS_HINT =
+  "clangd needs compile_commands.json to index: generate it with CMake " +
+  "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), `bear -- make`, or `compiledb make`; if it lives in " +
+  'a build directory, set file_dirs = { "compile_commands.json" = "build" } on the workspace';
+
+export const PRESETS: readonly Preset[] = [
+  {
+    name: "rust-analyzer",
+    binaries: ["rust-analyzer"],
+    description:
+      "Rust semantics and diagnostics; ready when experimental/serverStatus reports quiescent " +
+      'and workspace/symbol answers. Pair with bacon-ls by giving rust-analyzer roles = ["semantics"].',
+    server: {
+      ...base(),
+      languages: ["rust"],
+      extensions: { rs: "rust" },
+      roles: ["semantics", "diagnostics"],
+      env_passthrough: cargoEnv(),
+      // SPEC §3.3: quiescent alone is trivially true before the load starts; the probe
+      // confirms the crate graph answers.
+      ready: ready({
+        quiescent: true,
+        probe: { method: "workspace/symbol", params: { query: "" } },
+      }),
+      diagnostics_settle: "quiescent",
+    },
+  },
+  {
+    name: "bacon-ls",
+    binaries: ["bacon-ls"],
+    description: "Rust diagnostics from bacon (cargo check); diagnostics role only.",
+    server: {
+      ...base(),
+      languages: ["rust"],
+      extensions: { rs: "rust" },
+      roles: ["diagnostics"],
+      env_passthrough: cargoEnv(),
+      ready: ready({}),
+      diagnostics_settle: "publish",
+    },
+  },
+  {
+    name: "lua-language-server",
+    binaries: ["lua-language-server"],
+    description: "Lua (LuaLS); ready when its workspace-loading progress ends.",
+    server: {
+      ...base(),
+      languages: ["lua"],
+      extensions: { lua: "lua" },
+      roles: ["semantics", "diagnostics"],
+      // LuaLS reports "Loading workspace" while it scans; not required, since a tiny
+      // workspace may finish before any progress is reported.
+      ready: ready({ progress: ["^Loading workspace"] }),
+      diagnostics_settle: "publish",
+    },
+  },
+  {
+    name: "clangd",
+    binaries: ["clangd"],
+    description:
+      "C and C++; needs compile_commands.json. Opens one source file to start the " +
+      "background index and waits for backgroundIndexProgress to end.",
+    server: {
+      ...base(),
+      args: ["--background-index", "--log=error"],
+      languages: ["c", "cpp"],
+      // clangd takes the language from compile flags; the languageId only routes here.
+      extensions: {
+        c: "c",
+        h: "cpp",
+        cc: "cpp",
+        cpp: "cpp",
+        cxx: "cpp",
+        "c++": "cpp",
+        hh: "cpp",
+        hpp: "cpp",
+        hxx: "cpp",
+        ipp: "cpp",
+        inl: "cpp",
+      },
+      roles: ["semantics", "diagnostics"],
+      ready: ready({ warmup_open: "**/*.{c,cc,cpp,cxx}", progress: ["backgroundIndexProgress"] }),
+      diagnostics_settle: "version",
+      requires: [
+        {
+          file: "compile_commands.json",
+          format: "compile_commands",
+          dir_arg: "--compile-commands-dir={dir}",
+          hint: COMPILE_COMMANDS_HINT,
+        },
+      ],
+    },
+  },
+  {
+    name: "pyright",
+    binaries: ["pyright-langserver"],
+    description:
+      "Python; ready once it logs `Found N source files`. Its version comes from the " +
+      "sibling `pyright --version`, since pyright-langserver has no --version.",
+    server: {
+      ...base(),
+      args: ["--stdio"],
+      languages: ["python"],
+      extensions: { py: "python", pyi: "python" },
+      roles: ["semantics", "diagnostics"],
+      env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
+      ready: ready({ log_message: "Found \\d+ source file" }),
+      diagnostics_settle: "version",
+    },
+    versionCommand: (commandPath) => {
+      const sibling = join(dirname(commandPath), "pyright");
+      return existsSync(sibling) ? [sibling, "--version"] : null;
+    },
+  },
+  {
+    name: "typescript-language-server",
+    binaries: ["typescript-language-server"],
+    description:
+      "TypeScript and JavaScript (tls 5.x with typescript 5.x); opens one source file to " +
+      "load the project, then waits for the 'Initializing JS/TS language features' progress.",
+    server: {
+      ...base(),
+      args: ["--stdio"],
+      languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
+      extensions: {
+        ts: "typescript",
+        mts: "typescript",
+        cts: "typescript",
+        tsx: "typescriptreact",
+        js: "javascript",
+        mjs: "javascript",
+        cjs: "javascript",
+        jsx: "javascriptreact",
+      },
+      roles: ["semantics", "diagnostics"],
+      // tls reads these at the top level of initializationOptions; disabling typings
+      // acquisition keeps its installer off the network (LANGUAGE-SERVERS.md trap 6).
+      initialization_options: { preferences: {}, disableAutomaticTypingAcquisition: true },
+      ready: ready({
+        warmup_open: "**/*.{ts,tsx,js,jsx}",
+        progress: ["^Initializing JS/TS language features"],
+      }),
+      diagnostics_settle: "publish",
+    },
+  },
+  {
+    name: "gopls",
+    binaries: ["gopls"],
+    description:
+      "Go; ready when the 'Setting up workspace' progress ends. Version via `gopls version`.",
+    server: {
+      ...base(),
+      version_args: ["version"],
+      languages: ["go"],
+      extensions: { go: "go" },
+      roles: ["semantics", "diagnostics"],
+      env_passthrough: ["GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOCACHE"],
+      ready: ready({ progress: ["^Setting up workspace"] }),
+      diagnostics_settle: "publish",
+    },
+  },
+];
+
+export function findPreset(name: string): Preset | undefined {
+  return PRESETS.find((p) => p.name === name);
+}

@@ -1,0 +1,118 @@
+/**
+ * Single-use opaque code-action handles (SPEC §7.3). The edit and the target
+ * hashes stay here; clients only ever see the handle string.
+ *
+ * The map is keyed by SHA-256 of the handle, not the handle itself: a dump of
+ * the keys does not reveal usable handles, and a lookup compares digests of
+ * fixed length, so timing says nothing about how much of a guess was right.
+ */
+
+import { createHash } from "node:crypto";
+import type { LspRange, PositionEncoding } from "../lsp/positions.ts";
+
+export interface PlannedFileEdit {
+  abs: string;
+  edits: { range: LspRange; newText: string }[];
+}
+
+export interface HandleEntry {
+  sessionKey: string;
+  sessionEpoch: number;
+  title: string;
+  /** the position encoding the server's ranges are in */
+  encoding: PositionEncoding;
+  files: PlannedFileEdit[];
+  /** every target and its SHA-256 at listing time, for the drift check */
+  targets: { abs: string; sha256: string }[];
+}
+
+export type HandleInspection =
+  | { state: "valid" | "foreign_session"; entry: HandleEntry }
+  | { state: "unknown" | "used"; entry?: undefined };
+
+const HANDLE_PREFIX = "ca_";
+const HANDLE_BYTES = 32;
+/** "ca_" + 43 base64url characters (32 bytes, unpadded) */
+const HANDLE_SHAPE = /^ca_[A-Za-z0-9_-]{43}$/;
+const DEFAULT_CAPACITY = 1024;
+
+/** A live handle holds its entry; a used one keeps only a tombstone (payload freed). */
+interface Slot {
+  entry: HandleEntry | undefined;
+  used: boolean;
+}
+
+function digest(handle: string): string {
+  return createHash("sha256").update(handle).digest("base64url");
+}
+
+export class HandleStore {
+  private readonly capacity: number;
+  /** insertion-ordered, so the first key is the oldest (eviction order) */
+  private readonly slots = new Map<string, Slot>();
+
+  constructor(capacity: number = DEFAULT_CAPACITY) {
+    if (!Number.isInteger(capacity) || capacity < 1) {
+      throw new RangeError(`handle store capacity must be a positive integer, got ${capacity}`);
+    }
+    this.capacity = capacity;
+  }
+
+  /** Store `entry` and return a fresh unguessable handle for it. */
+  issue(entry: HandleEntry): string {
+    const bytes = new Uint8Array(HANDLE_BYTES);
+    crypto.getRandomValues(bytes);
+    const handle = HANDLE_PREFIX + Buffer.from(bytes).toString("base64url");
+    // A private copy: later changes to the caller's object must not alter what gets applied.
+    this.slots.set(digest(handle), { entry: structuredClone(entry), used: false });
+    while (this.slots.size > this.capacity) {
+      const oldest = this.slots.keys().next().value;
+      if (oldest === undefined) break;
+      this.slots.delete(oldest);
+    }
+    return handle;
+  }
+
+  /**
+   * Classify without consuming. `unknown`: never issued, evicted or malformed;
+   * `used`: consumed before; `foreign_session`: issued by another session or an
+   * earlier epoch of it (or there is no current session); else `valid`.
+   */
+  inspect(
+    handle: string,
+    current: { sessionKey: string; sessionEpoch: number } | null,
+  ): HandleInspection {
+    const slot = this.lookup(handle);
+    if (slot === undefined) return { state: "unknown" };
+    if (slot.used || slot.entry === undefined) return { state: "used" };
+    const entry = slot.entry;
+    const sameSession =
+      current !== null &&
+      current.sessionKey === entry.sessionKey &&
+      current.sessionEpoch === entry.sessionEpoch;
+    return { state: sameSession ? "valid" : "foreign_session", entry };
+  }
+
+  /**
+   * Mark the handle used and return its entry, only if it was known and unused.
+   * Synchronous check-and-set, so of two concurrent consumers exactly one wins.
+   */
+  consume(handle: string): HandleEntry | undefined {
+    const slot = this.lookup(handle);
+    if (slot === undefined || slot.used || slot.entry === undefined) return undefined;
+    const entry = slot.entry;
+    slot.used = true;
+    slot.entry = undefined;
+    return entry;
+  }
+
+  /** Number of remembered handles, used ones included. */
+  size(): number {
+    return this.slots.size;
+  }
+
+  private lookup(handle: string): Slot | undefined {
+    if (typeof handle !== "string" || !HANDLE_SHAPE.test(handle)) return undefined;
+    return this.slots.get(digest(handle));
+  }
+}

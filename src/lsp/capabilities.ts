@@ -1,0 +1,74 @@
+/**
+ * Exactly the client capabilities the bridge honours (issue 4): nothing is
+ * advertised that the bridge would not handle correctly.
+ */
+import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
+import type { ColumnUnit } from "../config/types.ts";
+import type { PositionEncoding } from "./positions.ts";
+
+const SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
+
+/** Offer every encoding we convert exactly (SPEC §5), the client's own unit first. */
+export function preferredEncodings(unit: ColumnUnit): PositionEncoding[] {
+  const first: PositionEncoding =
+    unit === "utf-8" ? "utf-8" : unit === "utf-16" ? "utf-16" : "utf-32";
+  return [first, ...(["utf-8", "utf-32", "utf-16"] as const).filter((e) => e !== first)];
+}
+
+export function clientCapabilities(unit: ColumnUnit): ClientCapabilities & {
+  offsetEncoding: string[];
+} {
+  const encodings = preferredEncodings(unit);
+  return {
+    general: { positionEncodings: encodings },
+    // clangd before 15 negotiates with its own extension (answer in result.offsetEncoding)
+    offsetEncoding: encodings,
+    window: { workDoneProgress: true, showMessage: { messageActionItem: {} } },
+    workspace: {
+      configuration: true,
+      workspaceFolders: true,
+      applyEdit: false,
+      symbol: { symbolKind: { valueSet: SYMBOL_KINDS } },
+      diagnostics: { refreshSupport: true },
+      didChangeConfiguration: { dynamicRegistration: false },
+    },
+    textDocument: {
+      synchronization: { dynamicRegistration: false, didSave: true, willSave: false },
+      hover: { contentFormat: ["markdown", "plaintext"] },
+      definition: { linkSupport: true },
+      declaration: { linkSupport: true },
+      typeDefinition: { linkSupport: true },
+      implementation: { linkSupport: true },
+      references: {},
+      documentSymbol: {
+        hierarchicalDocumentSymbolSupport: true,
+        symbolKind: { valueSet: SYMBOL_KINDS },
+      },
+      codeAction: {
+        codeActionLiteralSupport: {
+          codeActionKind: {
+            valueSet: [
+              "",
+              "quickfix",
+              "refactor",
+              "refactor.extract",
+              "refactor.inline",
+              "refactor.rewrite",
+              "source",
+              "source.organizeImports",
+              "source.fixAll",
+            ],
+          },
+        },
+        isPreferredSupport: true,
+        disabledSupport: true,
+        dataSupport: true,
+        resolveSupport: { properties: ["edit"] },
+      },
+      rename: { prepareSupport: true },
+      publishDiagnostics: { relatedInformation: false, versionSupport: true },
+      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+    },
+    experimental: { serverStatusNotification: true },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The JSON-RPC connection to one language server, over the supervisor's
+ * relayed stdio (vscode-jsonrpc does the framing; we never hand-roll it).
+ */
+import type { Readable, Writable } from "node:stream";
+import {
+  createMessageConnection,
+  type MessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+import { log } from "../log.ts";
+
+export function createLspConnection(
+  input: Readable,
+  output: Writable,
+  label: string,
+): MessageConnection {
+  const conn = createMessageConnection(
+    new StreamMessageReader(input),
+    new StreamMessageWriter(output),
+    {
+      error: (m) => log.debug(`[${label}] jsonrpc: ${m}`),
+      warn: (m) => log.debug(`[${label}] jsonrpc: ${m}`),
+      info: () => {},
+      log: () => {},
+    },
+  );
+  return conn;
+}

@@ -1,0 +1,26 @@
+/**
+ * The one builder for tool results (SPEC §4.3) and tool errors (SPEC §4.6).
+ * A result carries the object as `structuredContent` and the same object as
+ * the single text item, byte for byte (the text is what the size cap measured).
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type ErrorEnvelope, toEnvelope } from "../errors.ts";
+
+/** A successful result from an object already serialized by the size cap. */
+export function resultFromJson(structured: Record<string, unknown>, json: string): CallToolResult {
+  return { content: [{ type: "text", text: json }], structuredContent: structured };
+}
+
+export function result(structured: Record<string, unknown>): CallToolResult {
+  return resultFromJson(structured, JSON.stringify(structured));
+}
+
+export function errorResult(err: unknown): CallToolResult {
+  const env: ErrorEnvelope = toEnvelope(err);
+  const structured = env as unknown as Record<string, unknown>;
+  return {
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(structured) }],
+    structuredContent: structured,
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * MCP wiring on the SDK's low-level `Server`: we own tool listing and dispatch
+ * so that (a) every failure is a SPEC §4.6 envelope (schema violations are
+ * `InvalidArgument`, unknown or unregistered tools `UnsupportedMethod`), and
+ * (b) the apply class is listed per client identity (SPEC §7.1).
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { BridgeContext } from "../bridge.ts";
+import { BridgeError } from "../errors.ts";
+import { log } from "../log.ts";
+import { enforceSizeCap } from "../normalize/cap.ts";
+import { VERSION } from "../version.ts";
+import { errorResult, resultFromJson } from "./envelope.ts";
+import type { CallContext, ProgressReport, ToolDefinition } from "./tool.ts";
+
+/** JSON Schema for a zod object, as published in tools/list. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
+  const json = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
+  delete json.$schema;
+  return json as Tool["inputSchema"];
+}
+
+export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.input, "input"),
+    outputSchema: jsonSchemaOf(t.output, "output"),
+    annotations: { title: t.title, ...t.annotations },
+  }));
+}
+
+/** `a.b[0].c: message` for the first few zod issues. */
+export function describeZodError(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.length === 0 ? "(arguments)" : issue.path.map(String).join(".");
+      return `${path}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefinition[]): Server {
+  const server = new Server(
+    { name: "theodolite", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions:
+        "theodolite answers code-intelligence questions from pinned language servers. " +
+        "Positions are 1-based lines and 1-based columns in the configured column unit " +
+        "(session_status shows it); pass `symbol` instead of `column` to anchor on text.",
+    },
+  );
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const clientName = (): string | null => {
+    const name = server.getClientVersion()?.name;
+    return typeof name === "string" && name.length > 0 ? name : null;
+  };
+
+  server.oninitialized = () => {
+    bridge.setClient(clientName());
+    log.info(`client initialized: ${clientName() ?? "(no name)"}`);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const visible = tools.filter(
+      (t) => t.toolClass === "read" || bridge.applyClassFor(clientName()),
+    );
+    return { tools: describeTools(visible) };
+  });
+
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request, extra): Promise<CallToolResult> => {
+      const name = request.params.name;
+      const tool = byName.get(name);
+      const client = clientName();
+      try {
+        if (tool?.toolClass === "apply" && !bridge.applyClassFor(client)) {
+          // a registration decision is a gate decision too: recorded (SPEC §7.2)
+          bridge.recordUnregisteredApply(name as "code_action_apply" | "rename_apply", client);
+        }
+        if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
+          throw new BridgeError(
+            "UnsupportedMethod",
+            `tool "${name}" is not available to this client`,
+            {
+              hint:
+                tool?.toolClass === "apply"
+                  ? 'edit tools are listed only with mutation = "gated" and an allowlisted client name (SPEC §7.1)'
+                  : "call tools/list for the tools this bridge offers",
+              details: { tool: name },
+            },
+          );
+        }
+        const raw = request.params.arguments ?? {};
+        tool.preValidate?.(raw);
+        const parsed = tool.input.safeParse(raw);
+        if (!parsed.success) {
+          throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
+            hint: `see the input schema of "${name}" in tools/list`,
+          });
+        }
+        const token = request.params._meta?.progressToken;
+        let step = 0;
+        const progress = (p: ProgressReport): void => {
+          if (token === undefined) return;
+          step = Math.max(step + 1, p.progress);
+          void extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, ...p, progress: step },
+            })
+            .catch(() => {});
+        };
+        const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
+        const answer = await tool.handler(parsed.data, ctx);
+        const json = enforceSizeCap(
+          answer.result,
+          answer.count,
+          bridge.config.bridge.max_result_bytes,
+        );
+        return resultFromJson(answer.result, json);
+      } catch (err) {
+        if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
+        return errorResult(err);
+      }
+    },
+  );
+
+  return server;
+}

@@ -1,0 +1,57 @@
+/**
+ * What a tool is: a name, an agent-facing description, a strict zod input
+ * schema, an output schema for `structuredContent`, annotations, its class
+ * (read tools are always listed; apply tools only through the gate, SPEC §7.1)
+ * and a thin handler. Handlers return the structured object; the server wraps
+ * it with the envelope and the size cap.
+ */
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import type { BridgeContext } from "../bridge.ts";
+
+export type ToolClass = "read" | "apply";
+
+export interface ProgressReport {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface CallContext {
+  bridge: BridgeContext;
+  /** the MCP client's `clientInfo.name`, or null when it gave none */
+  client: string | null;
+  signal: AbortSignal;
+  /** relays readiness progress as MCP notifications/progress; a no-op without a progressToken */
+  progress: (p: ProgressReport) => void;
+}
+
+/** A handler's answer: the structured result and how many items it holds (for ResultTooLarge). */
+export interface ToolAnswer {
+  result: Record<string, unknown>;
+  count: number;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: Input;
+  output: z.ZodObject;
+  annotations: ToolAnnotations;
+  toolClass: ToolClass;
+  /** optional check on the raw arguments before schema validation (code_action_apply: PayloadRejected) */
+  preValidate?: (raw: Record<string, unknown>) => void;
+  handler: (args: z.infer<Input>, ctx: CallContext) => Promise<ToolAnswer>;
+}
+
+export function defineTool<Input extends z.ZodObject>(def: ToolDefinition<Input>): ToolDefinition {
+  return def as unknown as ToolDefinition;
+}
+
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};

@@ -1,0 +1,117 @@
+/**
+ * code_action_apply (SPEC §7.3): apply class only. Takes a handle and nothing
+ * else; the gate decides (SPEC §7.2), the decision is recorded, an allowed
+ * apply consumes the handle before anything is written, and the applier
+ * writes all or nothing (SPEC §7.4).
+ */
+import { z } from "zod";
+import { applyEdits } from "../../apply/apply-edits.ts";
+import { BridgeError } from "../../errors.ts";
+import { decide, type HandleState } from "../../gate/decide.ts";
+import { readTextFile } from "../../workspace/files.ts";
+import { defineTool } from "../tool.ts";
+
+const input = z
+  .object({ handle: z.string().min(1).max(256).describe("A handle from code_actions.") })
+  .strict();
+
+const output = z.object({
+  applied: z.literal(true),
+  changes: z.array(z.object({ file: z.string(), edits: z.number().int() })),
+});
+
+export const codeActionApplyTool = defineTool({
+  name: "code_action_apply",
+  title: "Apply a code action",
+  description:
+    "Apply the edit of one code action by its single-use `handle` from code_actions; nothing " +
+    "else is accepted (any other field is PayloadRejected). The gate checks the handle (forged, " +
+    "used, from an earlier session life) and that no target file changed since the listing; " +
+    "then every file is written atomically, or none. Returns {applied: true, changes: [{file, " +
+    "edits}]}. Errors: PayloadRejected, GateDenied (details.reason: unknown, used, " +
+    "foreign_session, drift), EditInvalid, ResourceOperationRejected, ApplyFailed.",
+  input,
+  output,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  toolClass: "apply",
+  preValidate: (raw) => {
+    const extra = Object.keys(raw).filter((k) => k !== "handle");
+    if (extra.length > 0) {
+      throw new BridgeError(
+        "PayloadRejected",
+        `code_action_apply takes only a handle; got ${extra.join(", ")}`,
+        {
+          hint: "pass {handle} from code_actions; edits are never accepted from the caller (SPEC §7.3)",
+          details: { fields: extra.sort() },
+        },
+      );
+    }
+  },
+  handler: async (args, ctx) => {
+    const { bridge } = ctx;
+    const b = bridge.config.bridge;
+    const first = bridge.handles.inspect(args.handle, null);
+    const session = first.entry
+      ? bridge.sessions.all().find((s) => s.key === first.entry?.sessionKey)
+      : undefined;
+    const current = session?.isLive()
+      ? { sessionKey: session.key, sessionEpoch: session.epoch }
+      : null;
+    const inspected = first.entry ? bridge.handles.inspect(args.handle, current) : first;
+    const handleState: HandleState = inspected.state;
+    let version: "match" | "drift" | "unchecked" = "unchecked";
+    if (inspected.state === "valid") {
+      version = inspected.entry.targets.every((t) => {
+        try {
+          return readTextFile(t.abs, b.max_file_bytes).sha256 === t.sha256;
+        } catch {
+          return false;
+        }
+      })
+        ? "match"
+        : "drift";
+    }
+    const decision = decide({
+      mutation: b.mutation,
+      identity: ctx.client,
+      allowlist: b.mutation_allowlist,
+      handle: handleState,
+      version,
+    });
+    // consumed before any write: a second apply of the same handle is "used" (SPEC §7.3)
+    const entry = decision.allow ? bridge.handles.consume(args.handle) : undefined;
+    const allow = decision.allow && entry !== undefined;
+    const reason = decision.allow && !entry ? "used" : decision.reason;
+    bridge.transcript.record({
+      tool: "code_action_apply",
+      client: ctx.client,
+      workspace: session?.workspace.name ?? null,
+      server: session?.server.name ?? null,
+      allow,
+      reason,
+      files: inspected.entry?.targets.length ?? 0,
+    });
+    if (!allow || !entry || !session) {
+      throw new BridgeError("GateDenied", `code_action_apply denied: ${reason}`, {
+        hint:
+          reason === "drift"
+            ? "a target file changed since the listing; call code_actions again"
+            : "call code_actions again for a fresh handle",
+        details: { reason },
+      });
+    }
+    const changes = await applyEdits(
+      bridge,
+      session.workspace.root,
+      entry.files,
+      entry.targets,
+      entry.encoding,
+    );
+    return { result: { applied: true, changes }, count: changes.length };
+  },
+});

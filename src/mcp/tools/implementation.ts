@@ -1,0 +1,10 @@
+/** implementation (SPEC §4.1): textDocument/implementation. */
+import { locationTool } from "./location-tool.ts";
+
+export const implementationTool = locationTool({
+  name: "implementation",
+  title: "Find implementations",
+  method: "textDocument/implementation",
+  provider: "implementationProvider",
+  what: "Implementations of the interface, trait or abstract member at the position.",
+});

@@ -1,0 +1,38 @@
+/**
+ * The fixed tool list (SPEC §4.1, §7.1). Adding or changing a tool changes
+ * the golden surface (test/golden/tool-surface.json) deliberately.
+ */
+import type { ToolDefinition } from "../tool.ts";
+import { codeActionApplyTool } from "./code-action-apply.ts";
+import { codeActionsTool } from "./code-actions.ts";
+import { declarationTool } from "./declaration.ts";
+import { definitionTool } from "./definition.ts";
+import { diagnosticsTool } from "./diagnostics.ts";
+import { documentSymbolsTool } from "./document-symbols.ts";
+import { hoverTool } from "./hover.ts";
+import { implementationTool } from "./implementation.ts";
+import { referencesTool } from "./references.ts";
+import { renameApplyTool } from "./rename-apply.ts";
+import { renamePreviewTool } from "./rename-preview.ts";
+import { sessionRestartTool } from "./session-restart.ts";
+import { sessionStatusTool } from "./session-status.ts";
+import { typeDefinitionTool } from "./type-definition.ts";
+import { workspaceSymbolsTool } from "./workspace-symbols.ts";
+
+export const TOOLS: readonly ToolDefinition[] = [
+  sessionStatusTool,
+  diagnosticsTool,
+  hoverTool,
+  definitionTool,
+  declarationTool,
+  typeDefinitionTool,
+  implementationTool,
+  referencesTool,
+  documentSymbolsTool,
+  workspaceSymbolsTool,
+  codeActionsTool,
+  renamePreviewTool,
+  sessionRestartTool,
+  codeActionApplyTool,
+  renameApplyTool,
+];

@@ -1,0 +1,99 @@
+/**
+ * rename_apply (SPEC §7.3): apply class only. Takes the rename_preview
+ * arguments, recomputes on fresh state, re-hashes every target between
+ * compute and write, and writes all files or none (SPEC §7.4).
+ */
+import { applyEdits } from "../../apply/apply-edits.ts";
+import { editTargets } from "../../apply/handle-plan.ts";
+import { BridgeError } from "../../errors.ts";
+import { decide } from "../../gate/decide.ts";
+import { displayPath } from "../../workspace/files.ts";
+import { defineTool } from "../tool.ts";
+import { withFile } from "./common.ts";
+import { COMMON_ERRORS, POSITION_CONVENTION } from "./location-tool.ts";
+import { computeRename, renameInput, renameOutput, renameResult } from "./rename-compute.ts";
+
+export const renameApplyTool = defineTool({
+  name: "rename_apply",
+  title: "Apply a rename",
+  description:
+    "Rename the symbol at the position to `new_name` and write the edits: the same arguments " +
+    "as rename_preview; the rename is recomputed on the current files, every target is " +
+    "re-hashed between compute and write, and all files are written atomically or none. " +
+    "Returns {applied: true, new_name, changes}. " +
+    `${POSITION_CONVENTION} Errors: ${COMMON_ERRORS}, GateDenied, WorkspaceDrift, EditInvalid, ` +
+    "ResourceOperationRejected, ApplyFailed.",
+  input: renameInput,
+  output: renameOutput,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  toolClass: "apply",
+  handler: async (args, ctx) => {
+    const { bridge } = ctx;
+    const b = bridge.config.bridge;
+    return withFile(ctx, args, "semantics", async (call) => {
+      const files = await computeRename(ctx, call, args);
+      const planned = editTargets(
+        { changes: Object.fromEntries(files.map((f) => [f.uri, f.edits])) },
+        b.max_file_bytes,
+      );
+      if (!planned) {
+        throw new BridgeError(
+          "ResourceOperationRejected",
+          "the rename touches a non-file document",
+          {
+            hint: "only file contents can be edited",
+          },
+        );
+      }
+      // a target the server holds open with other content than the disk: computed on stale state
+      const stale = planned.targets.filter((t) => {
+        const open = call.session.documents.byPath(t.abs);
+        return open !== undefined && open.sha256 !== t.sha256;
+      });
+      const decision = decide({
+        mutation: b.mutation,
+        identity: ctx.client,
+        allowlist: b.mutation_allowlist,
+        handle: "not_applicable",
+        version: stale.length > 0 ? "drift" : "match",
+      });
+      bridge.transcript.record({
+        tool: "rename_apply",
+        client: ctx.client,
+        workspace: call.session.workspace.name,
+        server: call.session.server.name,
+        allow: decision.allow,
+        reason: decision.reason,
+        files: planned.targets.length,
+      });
+      if (stale.length > 0) {
+        throw new BridgeError("WorkspaceDrift", "files changed while the rename was computed", {
+          hint: "call rename_apply again",
+          details: {
+            files: stale.map((t) => displayPath(call.session.workspace.root, t.abs)).sort(),
+          },
+        });
+      }
+      if (!decision.allow) {
+        throw new BridgeError("GateDenied", `rename_apply denied: ${decision.reason}`, {
+          hint: "the mutation gate refused this client",
+          details: { reason: decision.reason },
+        });
+      }
+      await applyEdits(
+        bridge,
+        call.session.workspace.root,
+        planned.files,
+        planned.targets,
+        call.session.encoding,
+      );
+      const result = renameResult(call, files, args.new_name, true);
+      return { result, count: files.length };
+    });
+  },
+});

@@ -1,0 +1,87 @@
+/**
+ * The rename computation shared by rename_preview and rename_apply (SPEC
+ * §7.3): prepareRename where the server offers it, then rename, flattened
+ * into per-file text edits. Resource operations are rejected (SPEC §7.4).
+ */
+
+import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { BridgeError } from "../../errors.ts";
+import {
+  type FileEdits,
+  flattenWorkspaceEdit,
+  normalizeFileEdits,
+} from "../../normalize/workspace-edit.ts";
+import type { CallContext } from "../tool.ts";
+import {
+  type FileCall,
+  type PositionArgs,
+  positionShape,
+  rangeShape,
+  textDocumentPosition,
+} from "./common.ts";
+
+export const renameInput = z
+  .object({
+    ...positionShape,
+    new_name: z
+      .string()
+      .min(1)
+      .max(256)
+      .regex(/^[^\r\n]*$/, "must be a single line")
+      .describe("The new name for the symbol at the position."),
+  })
+  .strict();
+
+export const renameOutput = z.object({
+  applied: z.boolean(),
+  new_name: z.string(),
+  changes: z.array(
+    z.object({
+      file: z.string(),
+      edits: z.array(z.object({ ...rangeShape, new_text: z.string() })),
+    }),
+  ),
+});
+
+function offersPrepare(call: FileCall): boolean {
+  const p = call.session.capabilities?.renameProvider;
+  return typeof p === "object" && p !== null && p.prepareProvider === true;
+}
+
+export async function computeRename(
+  ctx: CallContext,
+  call: FileCall,
+  args: PositionArgs & { new_name: string },
+): Promise<FileEdits[]> {
+  call.session.requireCapability("renameProvider", "textDocument/rename");
+  const at = textDocumentPosition(ctx, call, args);
+  if (offersPrepare(call)) {
+    const prep = await call.session.request<unknown>("textDocument/prepareRename", at, call.wait);
+    if (prep === null || prep === undefined) {
+      throw new BridgeError(
+        "InvalidArgument",
+        "the server says nothing at this position can be renamed",
+        {
+          hint: "point at the symbol's name (use `symbol` to anchor on its text)",
+          details: { file: call.rel, line: args.line },
+        },
+      );
+    }
+  }
+  const edit = await call.session.request<WorkspaceEdit | null>(
+    "textDocument/rename",
+    { ...at, newName: args.new_name },
+    call.wait,
+  );
+  return flattenWorkspaceEdit(edit);
+}
+
+export function renameResult(
+  call: FileCall,
+  files: FileEdits[],
+  newName: string,
+  applied: boolean,
+): Record<string, unknown> {
+  return { applied, new_name: newName, changes: normalizeFileEdits(files, call.norm) };
+}

@@ -1,0 +1,40 @@
+/**
+ * session_restart (SPEC §9.1): the only way a dead session comes back. Stops
+ * whatever runs for the pair (the whole tree, SPEC §9.2), starts it fresh and
+ * waits until ready. Handles issued before the restart become foreign (SPEC §7.3).
+ */
+import { z } from "zod";
+import { resolveWorkspace, routeOne } from "../../router.ts";
+import { defineTool } from "../tool.ts";
+import { serverArg, waitContext, workspaceArg } from "./common.ts";
+
+const input = z.object({ workspace: workspaceArg, server: serverArg }).strict();
+const output = z.object({ workspace: z.string(), server: z.string(), state: z.string() });
+
+export const sessionRestartTool = defineTool({
+  name: "session_restart",
+  title: "Restart a session",
+  description:
+    "Stop the (workspace, server) session's whole process tree if it runs, start it fresh, and " +
+    "wait until it is ready. The only way to recover a dead session (a crashed server is never " +
+    "restarted implicitly). `server` may be omitted when the workspace has exactly one semantics " +
+    "server. Returns {workspace, server, state}. Errors: UnknownWorkspace, UnknownServer, " +
+    "AmbiguousServer, ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, " +
+    "ReadyTimeout, SessionLimit.",
+  input,
+  output,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  toolClass: "read",
+  handler: async (args, ctx) => {
+    const { config, sessions } = ctx.bridge;
+    const ws = resolveWorkspace(config, args.workspace);
+    const server = routeOne(config, ws, { server: args.server, role: "semantics" });
+    const session = await sessions.restart(sessions.get(ws.name, server.name), waitContext(ctx));
+    return { result: { workspace: ws.name, server: server.name, state: session.state }, count: 1 };
+  },
+});

@@ -1,0 +1,161 @@
+/**
+ * session_status (SPEC §10): bridge facts, every configured (workspace,
+ * server) pair with its state, and the gate transcript. The one place where
+ * pids, timings and counters appear (results elsewhere carry none, SPEC §1).
+ */
+import { z } from "zod";
+import type { BridgeContext } from "../../bridge.ts";
+import { BridgeError, type ErrorEnvelope, toEnvelope } from "../../errors.ts";
+import { resolveWorkspace } from "../../router.ts";
+import type { Session } from "../../session/session.ts";
+import { COMMIT, VERSION } from "../../version.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+import { serverArg, waitContext, workspaceArg } from "./common.ts";
+
+const input = z
+  .object({
+    workspace: workspaceArg,
+    server: serverArg,
+    start: z
+      .boolean()
+      .optional()
+      .describe(
+        "Start the selected sessions (all configured pairs by default) and wait until each is ready or failed.",
+      ),
+  })
+  .strict();
+
+const sessionOut = z
+  .object({
+    workspace: z.string(),
+    server: z.string(),
+    state: z.enum([
+      "not_started",
+      "starting",
+      "initializing",
+      "waiting_ready",
+      "ready",
+      "stopping",
+      "dead",
+    ]),
+  })
+  .passthrough();
+
+const output = z.object({
+  bridge: z.object({}).passthrough(),
+  sessions: z.array(sessionOut),
+  gate_decisions: z.array(z.object({}).passthrough()),
+});
+
+export function sessionEntry(s: Session): Record<string, unknown> {
+  const now = Date.now();
+  const entry: Record<string, unknown> = {
+    workspace: s.workspace.name,
+    server: s.server.name,
+    state: s.state,
+    epoch: s.epoch,
+    version_pinned: s.server.version,
+    version_observed: s.observedVersion ?? null,
+    pids: { supervisor: s.pid ?? null, server: s.serverPid ?? null },
+    uptime_ms: s.startedAt !== undefined && s.isLive() ? now - s.startedAt : null,
+    readiness: {
+      conditions: s.readiness.describe(),
+      pending: s.state === "waiting_ready" ? s.readiness.pendingStartup(s.progress) : [],
+      ready_ms:
+        s.readyAt !== undefined && s.startedAt !== undefined ? s.readyAt - s.startedAt : null,
+      server_status: s.readiness.status ?? null,
+    },
+    position_encoding: s.isLive() ? s.encoding : null,
+    open_documents: s.documents.count(),
+    diagnostics: s.diagnostics.count(),
+    progress: s.progress.active().map((t) => ({
+      token: t.token,
+      title: t.title,
+      ...(t.message !== undefined ? { message: t.message } : {}),
+      ...(t.percentage !== undefined ? { percentage: t.percentage } : {}),
+    })),
+    inflight: s.inflight,
+    last_exit: s.lastExit
+      ? { code: s.lastExit.code, signal: s.lastExit.signal, stderr_tail: s.lastExit.stderr_tail }
+      : null,
+    last_error: s.lastError ?? null,
+  };
+  return entry;
+}
+
+export function bridgeFacts(bridge: BridgeContext): Record<string, unknown> {
+  const b = bridge.config.bridge;
+  return {
+    version: VERSION,
+    commit: COMMIT,
+    bun: Bun.version,
+    pid: process.pid,
+    uptime_ms: Date.now() - bridge.startedAt,
+    config: bridge.config.source,
+    column_unit: b.column_unit,
+    mutation: b.mutation,
+    client: bridge.client,
+    apply_class_registered: bridge.applyClassFor(bridge.client),
+    max_sessions: b.max_sessions,
+    live_sessions: bridge.sessions.all().filter((s) => s.isLive()).length,
+  };
+}
+
+export const sessionStatusTool = defineTool({
+  name: "session_status",
+  title: "Session status",
+  description:
+    "Bridge facts (version, column unit, mutation mode, client identity) and every configured " +
+    "(workspace, server) pair: state (not_started, starting, initializing, waiting_ready, ready, " +
+    "stopping, dead), pinned and observed versions, pids, uptime, readiness conditions met or " +
+    "pending, open documents, diagnostic counts, active progress, last exit and stderr tail, plus " +
+    "the gate transcript. With start: true it starts the selected sessions and waits until each " +
+    "is ready or failed (failures are reported per session, not as an error). Errors: " +
+    "UnknownWorkspace, UnknownServer.",
+  input,
+  output,
+  annotations: { ...READ_ONLY, idempotentHint: false },
+  toolClass: "read",
+  handler: async (args, ctx) => {
+    const { bridge } = ctx;
+    const { config } = bridge;
+    if (args.workspace !== undefined) resolveWorkspace(config, args.workspace);
+    if (args.server !== undefined && !config.servers.some((s) => s.name === args.server)) {
+      throw new BridgeError("UnknownServer", `server "${args.server}" is not configured`, {
+        hint: `configured servers: ${config.servers.map((s) => s.name).join(", ")}`,
+        details: { server: args.server },
+      });
+    }
+    const selected = bridge.sessions
+      .all()
+      .filter(
+        (s) =>
+          (args.workspace === undefined || s.workspace.name === args.workspace) &&
+          (args.server === undefined || s.server.name === args.server),
+      );
+    const startErrors = new Map<string, ErrorEnvelope>();
+    if (args.start) {
+      const wait = waitContext(ctx);
+      // one after another: starting more than max_sessions must evict, not race
+      for (const s of selected) {
+        await bridge.sessions
+          .use(s, wait, async () => undefined)
+          .catch((err: unknown) => startErrors.set(s.key, toEnvelope(err)));
+      }
+    }
+    const sessions = selected.map((s) => {
+      const entry = sessionEntry(s);
+      const err = startErrors.get(s.key);
+      if (err) entry.start_error = err;
+      return entry;
+    });
+    return {
+      result: {
+        bridge: bridgeFacts(bridge),
+        sessions,
+        gate_decisions: bridge.transcript.list(),
+      },
+      count: sessions.length,
+    };
+  },
+});

@@ -1,0 +1,10 @@
+/** type_definition (SPEC §4.1): textDocument/typeDefinition. */
+import { locationTool } from "./location-tool.ts";
+
+export const typeDefinitionTool = locationTool({
+  name: "type_definition",
+  title: "Go to type definition",
+  method: "textDocument/typeDefinition",
+  provider: "typeDefinitionProvider",
+  what: "Where the type of the symbol at the position is defined.",
+});

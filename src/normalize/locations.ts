@@ -1,0 +1,41 @@
+/**
+ * definition / declaration / type_definition / implementation / references results →
+ * `Loc[]` (SPEC §4.3): Location and LocationLink alike, deduplicated, canonical order.
+ */
+
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { canonicalJson } from "./cap.ts";
+import { compareLoc } from "./order.ts";
+import { isLspRange } from "./range-converter.ts";
+import type { Loc, NormalizeContext } from "./types.ts";
+
+export type LocationResult = Location | Location[] | LocationLink[] | null | undefined;
+
+export function normalizeLocations(result: LocationResult, ctx: NormalizeContext): Loc[] {
+  if (result === null || result === undefined) return [];
+  const items: unknown[] = Array.isArray(result) ? result : [result];
+  const byKey = new Map<string, Loc>();
+  for (const item of items) {
+    const loc = toLoc(item, ctx);
+    if (loc !== undefined) byKey.set(canonicalJson(loc), loc);
+  }
+  return [...byKey.values()].sort(compareLoc);
+}
+
+/** One Location or LocationLink; malformed server items are dropped. */
+function toLoc(item: unknown, ctx: NormalizeContext): Loc | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  if ("targetUri" in item) {
+    const link = item as LocationLink;
+    // targetSelectionRange is the span an editor jumps to (the name), targetRange the
+    // whole construct; a location answers "where", so the selection is used.
+    const range = isLspRange(link.targetSelectionRange)
+      ? link.targetSelectionRange
+      : link.targetRange;
+    if (typeof link.targetUri !== "string" || !isLspRange(range)) return undefined;
+    return ctx.toLoc(link.targetUri, range);
+  }
+  const loc = item as Location;
+  if (typeof loc.uri !== "string" || !isLspRange(loc.range)) return undefined;
+  return ctx.toLoc(loc.uri, loc.range);
+}

@@ -1,0 +1,102 @@
+/**
+ * Canonical orders (SPEC §4.3). Every comparator is a total order: it tie-breaks on every
+ * field, ending with the serialized form where objects can otherwise be equal, so the
+ * output never depends on the order a server happened to send.
+ */
+
+import { isAbsolute } from "node:path";
+import { canonicalJson } from "./cap.ts";
+import type {
+  DiagnosticOut,
+  Range,
+  SeverityName,
+  SymbolNode,
+  Target,
+  WorkspaceSymbolOut,
+} from "./types.ts";
+
+/** Code-unit order; never localeCompare, whose result depends on the host locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Absent sorts before present. */
+export function compareOptionalStrings(a: string | undefined, b: string | undefined): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
+  return compareStrings(a, b);
+}
+
+/** Workspace files first, then files outside the workspace (absolute), then non-file URIs. */
+function targetRank(t: Target): number {
+  if ("file" in t) return isAbsolute(t.file) ? 1 : 0;
+  return 2;
+}
+
+function targetKey(t: Target): string {
+  return "file" in t ? t.file : t.uri;
+}
+
+export function compareTarget(a: Target, b: Target): number {
+  return targetRank(a) - targetRank(b) || compareStrings(targetKey(a), targetKey(b));
+}
+
+export function compareRange(a: Range, b: Range): number {
+  return (
+    a.line - b.line || a.column - b.column || a.end_line - b.end_line || a.end_column - b.end_column
+  );
+}
+
+/** Locations: by file (or uri), then position. */
+export function compareLoc(a: Target & Range, b: Target & Range): number {
+  return compareTarget(a, b) || compareRange(a, b);
+}
+
+const SEVERITY_RANK: Record<SeverityName, number> = {
+  error: 0,
+  warning: 1,
+  information: 2,
+  hint: 3,
+};
+
+/** Diagnostics: file, range, severity (error first), code, source, message (SPEC §4.3). */
+export function compareDiagnostic(a: DiagnosticOut, b: DiagnosticOut): number {
+  return (
+    compareLoc(a, b) ||
+    SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+    compareOptionalStrings(a.code, b.code) ||
+    compareOptionalStrings(a.source, b.source) ||
+    compareStrings(a.message, b.message) ||
+    compareStrings(a.channels.join(","), b.channels.join(","))
+  );
+}
+
+/** Document symbols among siblings: by position, then name, kind, detail. */
+export function compareSymbolNode(a: SymbolNode, b: SymbolNode): number {
+  return (
+    compareRange(a.range, b.range) ||
+    compareRange(a.selection, b.selection) ||
+    compareStrings(a.name, b.name) ||
+    compareStrings(a.kind, b.kind) ||
+    compareOptionalStrings(a.detail, b.detail) ||
+    compareStrings(canonicalJson(a), canonicalJson(b))
+  );
+}
+
+function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
+  return "line" in s ? s : undefined;
+}
+
+/** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
+export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
+  const ra = rangeOf(a);
+  const rb = rangeOf(b);
+  const byRange = ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0;
+  return (
+    compareTarget(a, b) ||
+    byRange ||
+    compareStrings(a.name, b.name) ||
+    compareStrings(a.kind, b.kind) ||
+    compareOptionalStrings(a.container, b.container) ||
+    compareStrings(canonicalJson(a), canonicalJson(b))
+  );
+}

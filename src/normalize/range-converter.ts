@@ -1,0 +1,100 @@
+/**
+ * Server ranges → client ranges and locations (SPEC §4.3, §5). One context per request: it
+ * caches a LineIndex per file, so every range of one result is converted against the same
+ * text.
+ */
+
+import type { ColumnUnit } from "../config/types.ts";
+import {
+  LineIndex,
+  type LspPosition,
+  type LspRange,
+  lspToClient,
+  type PositionEncoding,
+} from "../lsp/positions.ts";
+import { realRoot, relativeInside } from "../workspace/files.ts";
+import { uriToPath } from "../workspace/uri.ts";
+import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
+
+export interface NormalizeContextOptions {
+  root: string;
+  encoding: PositionEncoding;
+  unit: ColumnUnit;
+  /** current text of an absolute path, or undefined when it cannot be read */
+  readText: (abs: string) => string | undefined;
+}
+
+/** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
+function safe(n: unknown): number {
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
+}
+
+function safePosition(p: LspPosition | undefined): LspPosition {
+  return { line: safe(p?.line), character: safe(p?.character) };
+}
+
+export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
+  const rootReal = realRoot(opts.root);
+  const rootLexical = opts.root;
+  const indexes = new Map<string, LineIndex | null>();
+
+  function indexFor(path: string): LineIndex | null {
+    let index = indexes.get(path);
+    if (index === undefined) {
+      const text = opts.readText(path);
+      index = text === undefined ? null : new LineIndex(text);
+      indexes.set(path, index);
+    }
+    return index;
+  }
+
+  function toClient(path: string | null, pos: LspPosition): { line: number; column: number } {
+    const index = path === null ? null : indexFor(path);
+    if (index !== null) return lspToClient(index, pos, opts.encoding, opts.unit);
+    // The only approximation: without the text (a non-file URI, or a file that cannot be
+    // read) the column is the server's character + 1. That is exact when the server
+    // encoding equals the column unit, and may be off for non-ASCII text otherwise.
+    return { line: pos.line + 1, column: pos.character + 1 };
+  }
+
+  function toRange(uri: string, range: LspRange): Range {
+    const path = uriToPath(uri);
+    const start = toClient(path, safePosition(range?.start));
+    let end = toClient(path, safePosition(range?.end));
+    // A server range that ends before it starts is collapsed to its start.
+    if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
+      end = start;
+    }
+    return { line: start.line, column: start.column, end_line: end.line, end_column: end.column };
+  }
+
+  function toTarget(uri: string): Target {
+    const path = uriToPath(uri);
+    if (path === null) return { uri };
+    const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
+    return { file: rel ?? path };
+  }
+
+  function toLoc(uri: string, range: LspRange): Loc {
+    return { ...toTarget(uri), ...toRange(uri, range) };
+  }
+
+  return { toLoc, toRange, toTarget };
+}
+
+/** The target of a location without a range ({file} or {uri}), derived from a context. */
+export function targetOf(ctx: NormalizeContext, uri: string): Target {
+  if (ctx.toTarget) return ctx.toTarget(uri);
+  const zero: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const loc = ctx.toLoc(uri, zero);
+  return "file" in loc ? { file: loc.file } : { uri: loc.uri };
+}
+
+/** Shape check for server output: a range object with start and end positions. */
+export function isLspRange(x: unknown): x is LspRange {
+  if (typeof x !== "object" || x === null) return false;
+  const r = x as { start?: unknown; end?: unknown };
+  return (
+    typeof r.start === "object" && r.start !== null && typeof r.end === "object" && r.end !== null
+  );
+}

@@ -1,0 +1,194 @@
+/**
+ * document_symbols and workspace_symbols results (SPEC §4.3). Kinds are lower-case names,
+ * never LSP numbers; lists are in canonical order.
+ */
+
+import type {
+  DocumentSymbol,
+  SymbolInformation,
+  WorkspaceSymbol,
+} from "vscode-languageserver-protocol";
+import { canonicalJson } from "./cap.ts";
+import { compareRange, compareSymbolNode, compareWorkspaceSymbol } from "./order.ts";
+import { isLspRange, targetOf } from "./range-converter.ts";
+import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
+
+export type { SymbolNode, WorkspaceSymbolOut } from "./types.ts";
+
+/** LSP SymbolKind 1..26, in order. */
+const SYMBOL_KIND_NAMES = [
+  "file",
+  "module",
+  "namespace",
+  "package",
+  "class",
+  "method",
+  "property",
+  "field",
+  "constructor",
+  "enum",
+  "interface",
+  "function",
+  "variable",
+  "constant",
+  "string",
+  "number",
+  "boolean",
+  "array",
+  "object",
+  "key",
+  "null",
+  "enum_member",
+  "struct",
+  "event",
+  "operator",
+  "type_parameter",
+] as const;
+
+export function symbolKindName(kind: number): string {
+  return Number.isInteger(kind) ? (SYMBOL_KIND_NAMES[kind - 1] ?? "unknown") : "unknown";
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null;
+}
+
+function makeNode(
+  name: string,
+  kind: number,
+  detail: unknown,
+  range: Range,
+  selection: Range,
+  children: SymbolNode[],
+): SymbolNode {
+  return {
+    name,
+    kind: symbolKindName(kind),
+    ...(typeof detail === "string" && detail.length > 0 ? { detail } : {}),
+    range,
+    selection,
+    children: children.sort(compareSymbolNode),
+  };
+}
+
+/** A hierarchical DocumentSymbol and its children; malformed entries are dropped. */
+function fromDocumentSymbol(s: DocumentSymbol, uri: string, ctx: NormalizeContext): SymbolNode[] {
+  if (typeof s.name !== "string" || !isLspRange(s.range)) return [];
+  const range = ctx.toRange(uri, s.range);
+  const selection = isLspRange(s.selectionRange) ? ctx.toRange(uri, s.selectionRange) : range;
+  const children = Array.isArray(s.children)
+    ? s.children.flatMap((c) => (isObject(c) ? fromDocumentSymbol(c, uri, ctx) : []))
+    : [];
+  return [makeNode(s.name, s.kind, s.detail, range, selection, children)];
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const startsBefore =
+    outer.line < inner.line || (outer.line === inner.line && outer.column <= inner.column);
+  const endsAfter =
+    outer.end_line > inner.end_line ||
+    (outer.end_line === inner.end_line && outer.end_column >= inner.end_column);
+  return startsBefore && endsAfter;
+}
+
+/**
+ * Flat SymbolInformation → tree by range containment. Nodes are visited by start, widest
+ * first, so each node's parent is the innermost earlier node that strictly contains it.
+ * Symbols with identical ranges stay siblings (neither contains the other).
+ */
+function treeFromFlat(flat: SymbolNode[]): SymbolNode[] {
+  const sorted = [...flat].sort(
+    (a, b) =>
+      a.range.line - b.range.line ||
+      a.range.column - b.range.column ||
+      b.range.end_line - a.range.end_line ||
+      b.range.end_column - a.range.end_column ||
+      compareSymbolNode(a, b),
+  );
+  const roots: SymbolNode[] = [];
+  const stack: SymbolNode[] = [];
+  for (const node of sorted) {
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as SymbolNode;
+      if (contains(top.range, node.range) && compareRange(top.range, node.range) !== 0) break;
+      stack.pop();
+    }
+    const parent = stack[stack.length - 1];
+    (parent ? parent.children : roots).push(node);
+    stack.push(node);
+  }
+  const sortDeep = (nodes: SymbolNode[]): SymbolNode[] => {
+    for (const n of nodes) sortDeep(n.children);
+    return nodes.sort(compareSymbolNode);
+  };
+  return sortDeep(roots);
+}
+
+/**
+ * textDocument/documentSymbol → tree. Hierarchical input keeps its hierarchy; flat
+ * SymbolInformation becomes a tree by containment, with selection = range (flat input has
+ * no selection range). Children are sorted by position at every level.
+ */
+export function normalizeDocumentSymbols(
+  result: DocumentSymbol[] | SymbolInformation[] | null | undefined,
+  uri: string,
+  ctx: NormalizeContext,
+): SymbolNode[] {
+  if (!Array.isArray(result)) return [];
+  const hierarchical: SymbolNode[] = [];
+  const flat: SymbolNode[] = [];
+  for (const item of result as unknown[]) {
+    if (!isObject(item)) continue;
+    if ("location" in item) {
+      const info = item as unknown as SymbolInformation;
+      if (typeof info.name !== "string" || !isObject(info.location)) continue;
+      if (!isLspRange(info.location.range)) continue;
+      const docUri = typeof info.location.uri === "string" ? info.location.uri : uri;
+      const range = ctx.toRange(docUri, info.location.range);
+      flat.push(makeNode(info.name, info.kind, undefined, range, range, []));
+    } else {
+      hierarchical.push(...fromDocumentSymbol(item as unknown as DocumentSymbol, uri, ctx));
+    }
+  }
+  if (flat.length === 0) return hierarchical.sort(compareSymbolNode);
+  return treeFromFlat([...hierarchical, ...flat]);
+}
+
+/** Number of nodes in a symbol tree, nested ones included. */
+export function countSymbols(tree: SymbolNode[]): number {
+  let n = 0;
+  for (const node of tree) n += 1 + countSymbols(node.children);
+  return n;
+}
+
+/**
+ * workspace/symbol → flat list in canonical order (file/uri, position, name, kind,
+ * container); exact duplicates are dropped. A WorkspaceSymbol whose location has no range
+ * carries no range fields.
+ */
+export function normalizeWorkspaceSymbols(
+  result: SymbolInformation[] | WorkspaceSymbol[] | null | undefined,
+  ctx: NormalizeContext,
+): WorkspaceSymbolOut[] {
+  if (!Array.isArray(result)) return [];
+  const byKey = new Map<string, WorkspaceSymbolOut>();
+  for (const item of result as unknown[]) {
+    if (!isObject(item) || typeof item.name !== "string" || !isObject(item.location)) continue;
+    const s = item as unknown as WorkspaceSymbol;
+    const location = s.location as { uri?: unknown; range?: unknown };
+    if (typeof location.uri !== "string") continue;
+    const head: { name: string; kind: string; container?: string } = {
+      name: s.name,
+      kind: symbolKindName(s.kind),
+    };
+    if (typeof s.containerName === "string" && s.containerName.length > 0) {
+      head.container = s.containerName;
+    }
+    const where = isLspRange(location.range)
+      ? ctx.toLoc(location.uri, location.range)
+      : targetOf(ctx, location.uri);
+    const out: WorkspaceSymbolOut = { ...head, ...where };
+    byKey.set(canonicalJson(out), out);
+  }
+  return [...byKey.values()].sort(compareWorkspaceSymbol);
+}

@@ -1,0 +1,56 @@
+/**
+ * Output shapes of SPEC §4.3. Builders construct objects with keys in the order declared
+ * here, because results are serialized as-is (cap.ts) and identical input must give
+ * identical bytes.
+ */
+
+import type { LspRange } from "../lsp/positions.ts";
+
+/** A client-convention range: 1-based lines and columns (column in `column_unit`). */
+export interface Range {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
+/** Where a location points: a workspace-relative or absolute `file`, or a non-file `uri`. */
+export type Target = { file: string } | { uri: string };
+
+/** A location, flattened: `{file, line, column, end_line, end_column}` or `{uri, …}`. */
+export type Loc = Target & Range;
+
+export interface NormalizeContext {
+  toLoc(uri: string, range: LspRange): Loc;
+  toRange(uri: string, range: LspRange): Range;
+  /** the target alone, for locations without a range; derived from toLoc when absent */
+  toTarget?(uri: string): Target;
+}
+
+export type SeverityName = "error" | "warning" | "information" | "hint";
+export type Channel = "pull" | "push";
+
+/** SPEC §4.3 `diagnostics` item. */
+export type DiagnosticOut = Loc & {
+  severity: SeverityName;
+  code?: string;
+  source?: string;
+  message: string;
+  channels: Channel[];
+};
+
+/** SPEC §4.3 `document_symbols` node. */
+export interface SymbolNode {
+  name: string;
+  kind: string;
+  detail?: string;
+  range: Range;
+  selection: Range;
+  children: SymbolNode[];
+}
+
+/** SPEC §4.3 `workspace_symbols` item; a symbol whose location has no range has no range fields. */
+export type WorkspaceSymbolOut = { name: string; kind: string; container?: string } & (
+  | Loc
+  | Target
+);

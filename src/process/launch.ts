@@ -1,0 +1,268 @@
+/**
+ * The bridge side of a supervised server (SPEC §9.2): re-execute this program
+ * as `--supervise` in a new session (so the supervisor leads its own process
+ * group), expose the server's stdio as Node streams for vscode-jsonrpc, and
+ * run the shutdown ladder.
+ *
+ * Beyond the original design: whenever the supervisor exits — on its own, or
+ * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
+ * for what is left of its group and kills it before `exited` resolves, so a
+ * group daemon never outlives a dead supervisor. Known limit: a daemon that
+ * left the group (setsid + double fork) and was re-parented to the subreaper
+ * supervisor is only found through the supervisor; if someone else SIGKILLs
+ * the supervisor it goes to PID 1 and escapes. The ladder itself never does
+ * that: it kills the supervisor and its whole tree in one scan.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+import { BridgeError } from "../errors.ts";
+import { readProc, reapTree } from "./proctree.ts";
+import { reexecEnv, selfCommand } from "./self.ts";
+import { formatSupervisorArgs, SERVER_PID_MARKER } from "./supervisor.ts";
+
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface SupervisedProcess {
+  readonly supervisorPid: number;
+  /** from the supervisor's marker line; undefined if it never came. Informational: kill by supervisor, never by this pid. */
+  readonly serverPid: Promise<number | undefined>;
+  /** to the server (via the supervisor) */
+  readonly stdin: Writable;
+  /** from the server (via the supervisor) */
+  readonly stdout: Readable;
+  /** the supervisor's exit == the server's (mirrored); resolves after leftovers of its group are killed */
+  readonly exited: Promise<ExitInfo>;
+  /** the last 8 KB (UTF-16 code units) of server stderr, supervisor marker line excluded */
+  stderrTail(): string;
+  /** every complete stderr line (marker excluded), for debug logging */
+  onStderrLine(cb: (line: string) => void): void;
+  /**
+   * SPEC §9.2 shutdown ladder, after the caller's LSP shutdown/exit: wait
+   * `graceMs` for exit; else close stdin and wait the supervisor's own grace
+   * plus a margin; else SIGKILL the supervisor together with its whole tree
+   * (group members and descendants, one scan, explicit pids).
+   */
+  terminate(graceMs: number): Promise<{ exit: ExitInfo; path: "exited" | "stdin_closed" | "killed" }>;
+}
+
+export interface LaunchOptions {
+  /** absolute path of the server executable */
+  command: string;
+  args: string[];
+  cwd: string;
+  /** already sanitized (src/process/env.ts) */
+  env: Record<string, string>;
+  setpriv: string;
+  /** the supervisor's grace between stdin EOF and killing the tree */
+  graceMs: number;
+  /** tests only: argv prefix that runs `runSupervisor` (default: selfCommand()) */
+  selfArgv?: string[];
+}
+
+const STDERR_TAIL_CHARS = 8192;
+/** Text held back while looking for the marker; past this the marker is considered lost. */
+const MARKER_SEARCH_CHARS = 65536;
+/** After closing stdin: the supervisor's own grace plus this, for its reap and drain. */
+const STDIN_CLOSED_MARGIN_MS = 1000;
+/** After the supervisor exited and its group was reaped, how long stderr may take to close. */
+const STDERR_CLOSE_BOUND_MS = 1000;
+
+// The marker is one write(2) of < PIPE_BUF bytes, so it is never split by other
+// writers, but server stderr may precede it (mid-line, even): search anywhere.
+const MARKER_RE = new RegExp(`${SERVER_PID_MARKER}(\\d+)\\n`);
+
+function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<undefined>((resolve) => {
+    handle = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, bound]).finally(() => clearTimeout(handle));
+}
+
+/** Collects stderr: finds the marker, keeps a bounded tail, emits lines. */
+class StderrCollector {
+  private held = "";
+  private markerDone = false;
+  private partial = "";
+  private tail = "";
+  private readonly listeners: ((line: string) => void)[] = [];
+  private resolvePid: (pid: number | undefined) => void = () => {};
+  readonly serverPid = new Promise<number | undefined>((resolve) => {
+    this.resolvePid = resolve;
+  });
+
+  onLine(cb: (line: string) => void): void {
+    this.listeners.push(cb);
+  }
+
+  push(text: string): void {
+    if (this.markerDone) return this.feed(text);
+    this.held += text;
+    const match = MARKER_RE.exec(this.held);
+    if (match !== null) {
+      this.resolvePid(Number(match[1]));
+      const rest = this.held.slice(0, match.index) + this.held.slice(match.index + match[0].length);
+      this.finishMarkerSearch(rest);
+    } else if (this.held.length > MARKER_SEARCH_CHARS) {
+      this.finishMarkerSearch(this.held);
+    }
+  }
+
+  end(): void {
+    if (!this.markerDone) this.finishMarkerSearch(this.held);
+    if (this.partial !== "") this.emit(this.partial);
+    this.partial = "";
+  }
+
+  tailText(): string {
+    return (this.tail + this.partial).slice(-STDERR_TAIL_CHARS);
+  }
+
+  private finishMarkerSearch(rest: string): void {
+    this.markerDone = true;
+    this.held = "";
+    this.resolvePid(undefined); // no-op when already resolved
+    this.feed(rest);
+  }
+
+  private feed(text: string): void {
+    const lines = (this.partial + text).split("\n");
+    this.partial = lines.pop() ?? "";
+    for (const line of lines) this.emit(line);
+  }
+
+  private emit(line: string): void {
+    this.tail += `${line}\n`;
+    if (this.tail.length > 2 * STDERR_TAIL_CHARS) this.tail = this.tail.slice(-STDERR_TAIL_CHARS);
+    for (const cb of this.listeners) {
+      try {
+        cb(line);
+      } catch {
+        // a logging callback must not break stderr collection
+      }
+    }
+  }
+}
+
+function startFailed(message: string, hint: string, details: Record<string, unknown>): BridgeError {
+  return new BridgeError("ServerStartFailed", message, { hint, details });
+}
+
+function spawnSupervisor(opts: LaunchOptions): ChildProcess {
+  const bridgeStart = readProc(process.pid)?.startTime;
+  if (bridgeStart === undefined) {
+    throw startFailed("cannot read /proc/self/stat", "theodolite needs Linux with /proc", {});
+  }
+  if (!existsSync(opts.cwd) || !statSync(opts.cwd).isDirectory()) {
+    throw startFailed(`working directory ${opts.cwd} does not exist`, "check the workspace root", {
+      cwd: opts.cwd,
+    });
+  }
+  const prefix = opts.selfArgv ?? selfCommand();
+  const argv = [
+    ...prefix,
+    "--supervise",
+    ...formatSupervisorArgs({
+      bridgePid: process.pid,
+      bridgeStart,
+      setpriv: opts.setpriv,
+      graceMs: opts.graceMs,
+      command: opts.command,
+      args: opts.args,
+    }),
+  ];
+  const [file = "", ...rest] = argv;
+  // If our own binary was replaced or deleted since start, its path fails to
+  // spawn while /proc/self/exe still names the running image (TOOLCHAIN.md).
+  const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
+  let child: ChildProcess;
+  try {
+    child = spawn(exe, rest, {
+      cwd: opts.cwd,
+      env: reexecEnv(opts.env),
+      detached: true, // setsid: the supervisor leads a new session and process group
+      stdio: ["pipe", "pipe", "pipe"],
+      argv0: file,
+    });
+  } catch (err) {
+    throw startFailed(`cannot start the supervisor: ${String(err)}`, "see the bridge log", {
+      argv,
+    });
+  }
+  if (child.pid === undefined) {
+    child.on("error", () => {}); // the async ENOENT event must not go unhandled
+    throw startFailed(`cannot start the supervisor (${file})`, "is the theodolite binary intact?", {
+      argv,
+    });
+  }
+  return child;
+}
+
+export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
+  const child = spawnSupervisor(opts);
+  const supervisorPid = child.pid as number;
+  const supervisorStart = readProc(supervisorPid)?.startTime;
+  const stdin = child.stdin as Writable;
+  const stdout = child.stdout as Readable;
+  const stderr = child.stderr as Readable;
+  // A dead supervisor makes writes fail with EPIPE: the exit path reports it, not a crash.
+  stdin.on("error", () => {});
+  stdout.on("error", () => {});
+  child.on("error", () => {});
+
+  const collector = new StderrCollector();
+  stderr.setEncoding("utf8");
+  stderr.on("data", (text: string) => collector.push(text));
+  const stderrClosed = new Promise<void>((resolve) => {
+    stderr.on("close", () => {
+      collector.end();
+      resolve();
+    });
+  });
+
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once("exit", (code, signal) => {
+      void (async () => {
+        // Leftovers of the group (a SIGKILLed supervisor's daemons) die here.
+        await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
+        // Every stderr writer is dead now, so close follows at once; bounded anyway
+        // in case a process that escaped the tree still holds the pipe.
+        await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
+        collector.end();
+        resolve({ code, signal });
+      })();
+    });
+  });
+
+  let terminating: ReturnType<SupervisedProcess["terminate"]> | undefined;
+  const terminate: SupervisedProcess["terminate"] = (graceMs) => {
+    terminating ??= (async () => {
+      const early = await bounded(exited, graceMs);
+      if (early !== undefined) return { exit: early, path: "exited" as const };
+      stdin.end();
+      const wait = Math.max(graceMs, opts.graceMs) + STDIN_CLOSED_MARGIN_MS;
+      const afterEof = await bounded(exited, wait);
+      if (afterEof !== undefined) return { exit: afterEof, path: "stdin_closed" as const };
+      // Hung supervisor: one scan takes it and everything below it, including
+      // double-forked daemons re-parented to it, before they can be orphaned again.
+      await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
+      return { exit: await exited, path: "killed" as const };
+    })();
+    return terminating;
+  };
+
+  return {
+    supervisorPid,
+    serverPid: collector.serverPid,
+    stdin,
+    stdout,
+    exited,
+    stderrTail: () => collector.tailText(),
+    onStderrLine: (cb) => collector.onLine(cb),
+    terminate,
+  };
+}

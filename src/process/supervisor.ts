@@ -1,0 +1,263 @@
+/**
+ * The `--supervise` main loop (SPEC §9.2). The bridge re-executes itself as
+ * `theodolite --supervise --bridge-pid N --bridge-start T --setpriv PATH
+ * --grace-ms N -- /abs/server args…`, detached, so this process leads its own
+ * process group. It starts the server in that group through
+ * `setpriv --pdeathsig SIGKILL`, relays its stdio byte for byte, and kills the
+ * whole tree (group members + descendants, by explicit pid) on every path:
+ *
+ * - server exit (any cause): reap, then exit mirroring the server — same code,
+ *   or the same signal re-raised on itself — so the bridge sees what a direct
+ *   child would have shown;
+ * - stdin EOF: close the server's stdin, give it `--grace-ms` to exit, reap;
+ * - bridge gone (pid missing, zombie, or a different start time; polled every
+ *   50 ms), SIGTERM/SIGINT/SIGHUP, or our stdout broken: reap at once.
+ *
+ * Decision where the brief left it open: on the stdin-EOF path the supervisor
+ * still mirrors the server. A server that exits within the grace is mirrored
+ * as is; one that has to be killed is mirrored as SIGKILL, which is what
+ * happened to it. One rule for every path: the supervisor's exit is the server's.
+ */
+import { writeSync } from "node:fs";
+import { constants } from "node:os";
+import type { FileSink } from "bun";
+import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
+import { isAlive, reapTree } from "./proctree.ts";
+import { becomeChildSubreaper } from "./subreaper.ts";
+
+export interface SupervisorArgs {
+  bridgePid: number;
+  bridgeStart: number;
+  setpriv: string;
+  graceMs: number;
+  command: string;
+  args: string[];
+}
+
+/** First stderr line of a supervisor; launch.ts parses it. */
+export const SERVER_PID_MARKER = "theodolite-supervisor: server-pid=";
+const NOTE_PREFIX = "theodolite-supervisor: ";
+/** SPEC §9.2: the documented liveness poll of the bridge. */
+export const BRIDGE_POLL_MS = 50;
+/** After the tree is SIGKILLed, how long to wait for the server's exit status. */
+const EXIT_STATUS_BOUND_MS = 2000;
+/** After the server is gone, how long to wait for its last stdout bytes to be relayed. */
+const DRAIN_BOUND_MS = 2000;
+
+const USAGE =
+  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N -- SERVER [ARG…]";
+
+/** The argv after `--supervise`, as launch.ts builds it. */
+export function formatSupervisorArgs(a: SupervisorArgs): string[] {
+  return [
+    "--bridge-pid",
+    String(a.bridgePid),
+    "--bridge-start",
+    String(a.bridgeStart),
+    "--setpriv",
+    a.setpriv,
+    "--grace-ms",
+    String(a.graceMs),
+    "--",
+    a.command,
+    ...a.args,
+  ];
+}
+
+/** Parse the argv after `--supervise`; a string is the reason it is invalid. */
+export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
+  const sep = argv.indexOf("--");
+  if (sep < 0 || sep === argv.length - 1) return "missing `-- SERVER`";
+  const flags = new Map<string, string>();
+  const head = argv.slice(0, sep);
+  for (let i = 0; i < head.length; i += 2) {
+    const key = head[i];
+    const value = head[i + 1];
+    if (key === undefined || value === undefined || !key.startsWith("--")) {
+      return `malformed option near ${JSON.stringify(key)}`;
+    }
+    flags.set(key, value);
+  }
+  const int = (key: string): number | string => {
+    const raw = flags.get(key);
+    if (raw === undefined) return `missing ${key}`;
+    const n = Number(raw);
+    return /^\d+$/.test(raw) && Number.isSafeInteger(n) ? n : `${key} must be a non-negative integer`;
+  };
+  const bridgePid = int("--bridge-pid");
+  const bridgeStart = int("--bridge-start");
+  const graceMs = int("--grace-ms");
+  const setpriv = flags.get("--setpriv");
+  for (const v of [bridgePid, bridgeStart, graceMs]) if (typeof v === "string") return v;
+  if (setpriv === undefined || !setpriv.startsWith("/")) return "--setpriv must be an absolute path";
+  const command = argv[sep + 1] ?? "";
+  if (!command.startsWith("/")) return "the server command must be an absolute path";
+  return {
+    bridgePid: bridgePid as number,
+    bridgeStart: bridgeStart as number,
+    setpriv,
+    graceMs: graceMs as number,
+    command,
+    args: argv.slice(sep + 2),
+  };
+}
+
+function note(text: string): void {
+  try {
+    writeSync(2, `${NOTE_PREFIX}${text}\n`);
+  } catch {
+    // stderr gone: nobody to tell
+  }
+}
+
+interface ExitStatus {
+  code: number | null;
+  signal: string | null;
+}
+
+/** Bun reports a signal by name, but its type also allows a number. */
+function signalName(signal: string | number | null): string | null {
+  if (typeof signal !== "number") return signal;
+  const entry = Object.entries(constants.signals).find(([, n]) => n === signal);
+  return entry?.[0] ?? null;
+}
+
+/** Exit the way the server did: re-raise its signal on ourselves, or exit with its code. */
+function exitLike(status: ExitStatus | null): never {
+  const signal = status?.signal ?? null;
+  if (signal !== null) {
+    const signo = (constants.signals as Record<string, number | undefined>)[signal];
+    if (signo !== undefined) {
+      process.removeAllListeners(signal);
+      disableCoreDumps(); // a mirrored SIGSEGV must not dump a core of the supervisor
+      restoreDefaultSignal(signo); // below Bun: it ignores SIGPIPE/SIGXFSZ and catches SIGTERM…
+      process.kill(process.pid, signal as NodeJS.Signals);
+      // A fatal default action has started the group exit before kill() returns;
+      // exit_group then keeps the signal as our status. This line is only a fallback.
+      process.exit(128 + signo);
+    }
+  }
+  process.exit(status?.code ?? 1);
+}
+
+function timer(ms: number): { promise: Promise<void>; cancel: () => void } {
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<void>((resolve) => {
+    handle = setTimeout(resolve, ms);
+  });
+  return { promise, cancel: () => clearTimeout(handle) };
+}
+
+/** Our stdin → the server's stdin. Resolves at EOF (or read error) after closing the server's stdin. */
+async function relayStdin(sink: FileSink): Promise<void> {
+  let sinkOpen = true;
+  try {
+    for await (const chunk of Bun.stdin.stream()) {
+      if (!sinkOpen) continue; // keep reading to see our EOF; the server is gone
+      try {
+        sink.write(chunk);
+        await sink.flush();
+      } catch {
+        sinkOpen = false;
+      }
+    }
+  } catch {
+    // a read error on stdin means the bridge side is gone: same as EOF
+  }
+  try {
+    await sink.end();
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * The server's stdout → our stdout, each chunk flushed at once (latency is
+ * measured against a direct client). Resolves at the server's stdout EOF;
+ * calls `onBroken` if our stdout cannot be written.
+ */
+async function relayStdout(source: ReadableStream<Uint8Array>, onBroken: () => void): Promise<void> {
+  const out = Bun.stdout.writer();
+  let broken = false;
+  for await (const chunk of source) {
+    if (broken) continue; // drain so the server never blocks on a full pipe
+    try {
+      out.write(chunk);
+      await out.flush();
+    } catch {
+      broken = true;
+      onBroken();
+    }
+  }
+}
+
+type StopReason = "server-exit" | "stdin-eof" | "urgent";
+
+/** `--supervise` entry point: never returns; the process exits mirroring the server. */
+export async function runSupervisor(argv: string[]): Promise<never> {
+  const opts = parseSupervisorArgs(argv);
+  if (typeof opts === "string") {
+    note(`${opts}\n${USAGE}`);
+    process.exit(2);
+  }
+  const subreaper = becomeChildSubreaper();
+  const self = process.pid;
+
+  let server: Bun.Subprocess<"pipe", "pipe", "inherit">;
+  try {
+    // The server inherits our group (we lead it), cwd and env (the launcher set them).
+    server = Bun.spawn({
+      cmd: [opts.setpriv, "--pdeathsig", "SIGKILL", "--", opts.command, ...opts.args],
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+  } catch (err) {
+    note(`cannot start ${opts.setpriv}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(127);
+  }
+  note(`server-pid=${server.pid}`); // must be our first stderr line
+  if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
+
+  const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
+    code: server.exitCode,
+    signal: signalName(server.signalCode),
+  }));
+
+  let raiseUrgent: () => void = () => {};
+  const urgent = new Promise<"urgent">((resolve) => {
+    raiseUrgent = () => resolve("urgent");
+  });
+  for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, raiseUrgent);
+  const bridgeAlive = () => isAlive(opts.bridgePid, opts.bridgeStart);
+  if (!bridgeAlive()) raiseUrgent();
+  const poll = setInterval(() => {
+    if (!bridgeAlive()) raiseUrgent();
+  }, BRIDGE_POLL_MS);
+
+  const stdinEof = relayStdin(server.stdin);
+  const stdoutDone = relayStdout(server.stdout, raiseUrgent);
+
+  const first: StopReason = await Promise.race([
+    serverExit.then(() => "server-exit" as const),
+    stdinEof.then(() => "stdin-eof" as const),
+    urgent,
+  ]);
+  if (first === "stdin-eof") {
+    const grace = timer(opts.graceMs);
+    await Promise.race([serverExit, grace.promise, urgent]);
+    grace.cancel();
+  }
+
+  const reaped = await reapTree(self, self, { exclude: [self] });
+  if (reaped.remaining.length > 0) note(`could not kill: ${reaped.remaining.join(" ")}`);
+  const statusBound = timer(EXIT_STATUS_BOUND_MS);
+  const status = await Promise.race([serverExit, statusBound.promise.then(() => null)]);
+  statusBound.cancel();
+  const drainBound = timer(DRAIN_BOUND_MS);
+  await Promise.race([stdoutDone, drainBound.promise]);
+  drainBound.cancel();
+  clearInterval(poll);
+  if (status === null) note("the server did not report an exit status");
+  exitLike(status);
+}

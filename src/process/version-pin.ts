@@ -1,0 +1,178 @@
+/**
+ * SPEC §3 "Version pin": before a session starts, run `command version_args` (or
+ * `version_command`) with the sanitized environment and compare its output, trimmed of
+ * trailing white space, with the configured `version`.
+ */
+import { accessSync, constants, statSync } from "node:fs";
+import type { ServerConfig } from "../config/types.ts";
+import { BridgeError } from "../errors.ts";
+import { sanitizedEnv } from "./env.ts";
+
+export const VERSION_TIMEOUT_MS = 10_000;
+/** Bytes kept per stream; the rest is read and dropped so the child never blocks on a pipe. */
+const STREAM_KEEP_BYTES = 64 * 1024;
+/** Bound on the output quoted in error details. */
+const DETAIL_OUTPUT_CHARS = 2048;
+
+type VersionServer = Pick<
+  ServerConfig,
+  "name" | "command" | "version" | "version_args" | "version_command" | "env" | "env_passthrough"
+>;
+
+/** The argv that prints the server's version: `version_command`, else `command version_args`. */
+export function versionArgv(server: VersionServer): string[] {
+  return server.version_command ?? [server.command, ...server.version_args];
+}
+
+/** Why `path` cannot be executed ("does not exist", …), or null when it is an executable file. */
+export function executableProblem(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return "is not a regular file";
+    accessSync(path, constants.X_OK);
+    return null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : "is not executable";
+  }
+}
+
+/** Throws `ServerNotFound` unless `path` is an existing, executable regular file. */
+export function assertExecutable(path: string, serverName: string): void {
+  const problem = executableProblem(path);
+  if (problem !== null) {
+    throw new BridgeError("ServerNotFound", `server ${serverName}: ${path} ${problem}`, {
+      hint: `install the server or fix the path for server "${serverName}" in the config (it must be an absolute path to an executable)`,
+      details: { server: serverName, command: path },
+    });
+  }
+}
+
+interface Collected {
+  done: Promise<void>;
+  text: () => string;
+  cancel: () => void;
+}
+
+function collect(stream: ReadableStream<Uint8Array>): Collected {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  const reader = stream.getReader();
+  const done = (async () => {
+    for (;;) {
+      const { done: ended, value } = await reader.read();
+      if (ended) return;
+      if (kept < STREAM_KEEP_BYTES) {
+        const slice = value.subarray(0, STREAM_KEEP_BYTES - kept);
+        chunks.push(slice);
+        kept += slice.length;
+      }
+    }
+  })().catch(() => undefined);
+  return {
+    done,
+    text: () => new TextDecoder().decode(Buffer.concat(chunks)),
+    cancel: () => {
+      reader.cancel().catch(() => undefined);
+    },
+  };
+}
+
+function bounded(text: string): string {
+  return text.length > DETAIL_OUTPUT_CHARS
+    ? `${text.slice(0, DETAIL_OUTPUT_CHARS)}…(truncated)`
+    : text;
+}
+
+/**
+ * Run the version command (absolute path, no shell, stdin ignored, cwd = `cwd`) and return
+ * its stdout trimmed of trailing white space, or stderr when stdout is empty (some tools
+ * print their version there). `ServerNotFound` for a missing binary; `ServerStartFailed` for
+ * a nonzero exit or a run longer than `timeoutMs` (the child is then killed by pid).
+ */
+export async function readServerVersion(
+  server: VersionServer,
+  cwd: string,
+  timeoutMs: number = VERSION_TIMEOUT_MS,
+): Promise<string> {
+  const argv = versionArgv(server);
+  const command = argv[0] ?? server.command;
+  assertExecutable(command, server.name);
+  const failed = (message: string, details: Record<string, unknown>) =>
+    new BridgeError("ServerStartFailed", `server ${server.name}: ${message}`, {
+      hint: `check that \`${argv.join(" ")}\` runs and prints the version (theodolite --check-config shows it)`,
+      details: { server: server.name, command, args: argv.slice(1), ...details },
+    });
+
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(argv, {
+      cwd,
+      env: sanitizedEnv(server),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw failed(`could not run the version command: ${reason}`, { exit_code: null, output: "" });
+  }
+  const stdout = collect(proc.stdout);
+  const stderr = collect(proc.stderr);
+
+  // A bound, not a wait: the race ends as soon as the child exits and closes its pipes.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"timeout">((resolveTimeout) => {
+    timer = setTimeout(() => resolveTimeout("timeout"), timeoutMs);
+  });
+  const finished = Promise.all([proc.exited, stdout.done, stderr.done]).then(() => "done" as const);
+  const outcome = await Promise.race([finished, deadline]);
+  clearTimeout(timer);
+
+  const output = () => bounded(`${stdout.text()}${stderr.text()}`.trimEnd());
+  if (outcome === "timeout") {
+    const stillRunning = proc.exitCode === null && proc.signalCode === null;
+    if (stillRunning) {
+      try {
+        process.kill(proc.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      await proc.exited;
+    }
+    stdout.cancel();
+    stderr.cancel();
+    throw failed(
+      stillRunning
+        ? `the version command did not finish within ${timeoutMs} ms and was killed`
+        : `the version command exited but kept its output open for over ${timeoutMs} ms`,
+      { exit_code: proc.exitCode, timed_out: true, output: output() },
+    );
+  }
+  if (proc.exitCode !== 0) {
+    const how =
+      proc.signalCode !== null ? `was killed by ${proc.signalCode}` : `exited ${proc.exitCode}`;
+    throw failed(`the version command ${how}`, {
+      exit_code: proc.exitCode,
+      signal: proc.signalCode,
+      output: output(),
+    });
+  }
+  const out = stdout.text().trimEnd();
+  return out !== "" ? out : stderr.text().trimEnd();
+}
+
+/** SPEC §3: the pinned `version` must equal the actual output; returns the actual string. */
+export async function verifyVersionPin(server: VersionServer, cwd: string): Promise<string> {
+  const actual = await readServerVersion(server, cwd);
+  if (actual !== server.version) {
+    throw new BridgeError(
+      "ServerVersionMismatch",
+      `server ${server.name}: version is ${JSON.stringify(actual)}, config pins ${JSON.stringify(server.version)}`,
+      {
+        hint: `if this binary is the one you want, set version = ${JSON.stringify(actual)} for server "${server.name}" in the config; otherwise restore the pinned binary`,
+        details: { server: server.name, expected: server.version, actual },
+      },
+    );
+  }
+  return actual;
+}

@@ -1,0 +1,106 @@
+/**
+ * Routing (SPEC §4.5), pure: which workspace and which server(s) a call goes
+ * to. `diagnostics` goes to servers with role `diagnostics`, every other tool
+ * to servers with role `semantics`; files match by extension.
+ */
+import { extname } from "node:path";
+import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
+import { BridgeError } from "./errors.ts";
+
+export function resolveWorkspace(config: Config, name: string | undefined): WorkspaceConfig {
+  if (name === undefined) {
+    const only = config.workspaces.length === 1 ? config.workspaces[0] : undefined;
+    if (only) return only;
+    throw new BridgeError(
+      "InvalidArgument",
+      "`workspace` is required: more than one workspace is configured",
+      {
+        hint: `pass one of: ${config.workspaces.map((w) => w.name).join(", ")}`,
+        details: { workspaces: config.workspaces.map((w) => w.name) },
+      },
+    );
+  }
+  const ws = config.workspaces.find((w) => w.name === name);
+  if (!ws) {
+    throw new BridgeError("UnknownWorkspace", `workspace "${name}" is not configured`, {
+      hint: `configured workspaces: ${config.workspaces.map((w) => w.name).join(", ")}`,
+      details: { workspace: name },
+    });
+  }
+  return ws;
+}
+
+function serversOf(config: Config, ws: WorkspaceConfig): ServerConfig[] {
+  return ws.servers
+    .map((n) => config.servers.find((s) => s.name === n))
+    .filter((s): s is ServerConfig => s !== undefined);
+}
+
+export function serverHandlesFile(server: ServerConfig, file: string): boolean {
+  const ext = extname(file).slice(1);
+  return ext.length > 0 && ext in server.extensions;
+}
+
+/**
+ * All servers a call may go to. With an explicit `server` that is the one
+ * (it must belong to the workspace); otherwise by role, then by file.
+ */
+export function candidateServers(
+  config: Config,
+  ws: WorkspaceConfig,
+  req: { server?: string | undefined; file?: string | undefined; role: Role },
+): ServerConfig[] {
+  const all = serversOf(config, ws);
+  if (req.server !== undefined) {
+    const chosen = all.find((s) => s.name === req.server);
+    if (!chosen) {
+      throw new BridgeError(
+        "UnknownServer",
+        `server "${req.server}" is not configured for workspace "${ws.name}"`,
+        {
+          hint: `servers of "${ws.name}": ${all.map((s) => s.name).join(", ")}`,
+          details: { workspace: ws.name, server: req.server },
+        },
+      );
+    }
+    return [chosen];
+  }
+  const byRole = all.filter((s) => s.roles.includes(req.role));
+  const file = req.file;
+  const matching = file === undefined ? byRole : byRole.filter((s) => serverHandlesFile(s, file));
+  if (matching.length === 0) {
+    throw new BridgeError(
+      "NoServerForFile",
+      file === undefined
+        ? `no server with role "${req.role}" in workspace "${ws.name}"`
+        : `no server with role "${req.role}" handles "${file}" in workspace "${ws.name}"`,
+      {
+        hint: "check the servers' `extensions` and `roles` in the config, or pass `server`",
+        details: { workspace: ws.name, role: req.role, ...(file !== undefined ? { file } : {}) },
+      },
+    );
+  }
+  return matching;
+}
+
+/** Exactly one server, or AmbiguousServer with the candidates. */
+export function routeOne(
+  config: Config,
+  ws: WorkspaceConfig,
+  req: { server?: string | undefined; file?: string | undefined; role: Role },
+): ServerConfig {
+  const candidates = candidateServers(config, ws, req);
+  const [first, ...rest] = candidates;
+  if (!first) throw new Error("unreachable: candidateServers never returns empty");
+  if (rest.length > 0) {
+    throw new BridgeError(
+      "AmbiguousServer",
+      `${candidates.length} servers could answer; pass \`server\``,
+      {
+        hint: `pass server: one of ${candidates.map((s) => s.name).join(", ")}`,
+        details: { workspace: ws.name, candidates: candidates.map((s) => s.name) },
+      },
+    );
+  }
+  return first;
+}

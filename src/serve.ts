@@ -1,0 +1,57 @@
+/**
+ * The MCP stdio server's run loop: configuration, logging, the SDK transport,
+ * and the transport-EOF shutdown path (SPEC §9.2). No SIGTERM handler by
+ * design: supervisors notice the bridge is gone and reap their trees.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { BridgeContext } from "./bridge.ts";
+import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
+import type { Config } from "./config/types.ts";
+import { toEnvelope } from "./errors.ts";
+import { log, parseLogLevel } from "./log.ts";
+import { attachLogFile } from "./log-file.ts";
+import { createMcpServer } from "./mcp/server.ts";
+import { TOOLS } from "./mcp/tools/index.ts";
+import { defaultHooks } from "./session/hooks.ts";
+
+async function loadConfig(argPath: string | undefined): Promise<Config> {
+  const path = resolveConfigPath(argPath, process.env);
+  if (path !== undefined) return loadConfigFile(path);
+  const { zeroConfig } = await import("./config/discover.ts");
+  return zeroConfig(process.cwd());
+}
+
+export async function serve(argPath: string | undefined): Promise<void> {
+  let config: Config;
+  try {
+    config = await loadConfig(argPath);
+  } catch (err) {
+    process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
+    process.exit(2);
+  }
+  log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
+  if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
+
+  const bridge = new BridgeContext(config, defaultHooks());
+  const server = createMcpServer(bridge, TOOLS);
+  const transport = new StdioServerTransport();
+
+  let closing = false;
+  const shutdown = async (why: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    log.info(`shutting down: ${why}`);
+    await bridge.shutdown();
+    await server.close().catch(() => {});
+    process.exit(0);
+  };
+  // the SDK transport does not notice stdin EOF by itself (TOOLCHAIN.md)
+  process.stdin.on("end", () => void shutdown("stdin closed"));
+  process.stdin.on("close", () => void shutdown("stdin closed"));
+  server.onclose = () => void shutdown("transport closed");
+
+  await server.connect(transport);
+  log.info(
+    `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Settled diagnostics for a synced document (SPEC §6): pull where the server
+ * offers it, and wait for the push that belongs to the synced content by the
+ * server's declared rule — state, never a sleep.
+ */
+import type {
+  Diagnostic,
+  DocumentDiagnosticReport,
+  WorkspaceDiagnosticReport,
+} from "vscode-languageserver-protocol";
+import type { OpenDocument } from "./documents.ts";
+import type { Session, WaitContext } from "./session.ts";
+
+export interface FileDiagnostics {
+  uri: string;
+  push: Diagnostic[] | undefined;
+  pull: Diagnostic[] | undefined;
+}
+
+function offersPull(session: Session): boolean {
+  return session.offers("diagnosticProvider", "textDocument/diagnostic");
+}
+
+function offersWorkspacePull(session: Session): boolean {
+  const p = session.capabilities?.diagnosticProvider;
+  if (p && typeof p === "object" && "workspaceDiagnostics" in p && p.workspaceDiagnostics)
+    return true;
+  for (const r of session.registrations.values()) {
+    const opts = r.registerOptions as { workspaceDiagnostics?: boolean } | undefined;
+    if (r.method === "textDocument/diagnostic" && opts?.workspaceDiagnostics) return true;
+  }
+  return false;
+}
+
+async function pullDocument(
+  session: Session,
+  uri: string,
+  wait: WaitContext,
+): Promise<Diagnostic[]> {
+  const previous = session.diagnostics.pull(uri);
+  const report = await session.request<DocumentDiagnosticReport>(
+    "textDocument/diagnostic",
+    {
+      textDocument: { uri },
+      ...(previous?.resultId ? { previousResultId: previous.resultId } : {}),
+    },
+    wait,
+  );
+  if (report && report.kind === "unchanged" && previous) return previous.items;
+  const items = report && report.kind === "full" && Array.isArray(report.items) ? report.items : [];
+  session.diagnostics.setPull(uri, { resultId: report?.resultId, items });
+  return items;
+}
+
+/** Wait until the push for the document's synced content has arrived (SPEC §6 settle rules). */
+async function settlePush(session: Session, doc: OpenDocument, wait: WaitContext): Promise<void> {
+  const store = session.diagnostics;
+  const rule = session.server.diagnostics_settle;
+  if (rule === "pull") return;
+  if (rule === "quiescent") {
+    await session.waitUntil(
+      () => (session.readiness.status?.quiescent === true ? true : undefined),
+      "quiescence after the change",
+      wait.signal,
+    );
+    return;
+  }
+  await session.waitUntil(
+    () => {
+      const e = store.push(doc.uri);
+      if (!e || e.seq <= doc.syncSeq) {
+        // a publish from before this sync may still carry this version (unchanged content)
+        return e && rule === "version" && e.version === doc.version ? true : undefined;
+      }
+      if (rule === "publish") return true;
+      // "version": the publish must carry the synced version; one without a version counts too
+      return e.version === undefined || e.version >= doc.version ? true : undefined;
+    },
+    rule === "version"
+      ? `publishDiagnostics for ${doc.uri} version ${doc.version}`
+      : `publishDiagnostics for ${doc.uri}`,
+    wait.signal,
+  );
+}
+
+export async function fileDiagnostics(
+  session: Session,
+  doc: OpenDocument,
+  wait: WaitContext,
+): Promise<FileDiagnostics> {
+  const pull = offersPull(session) ? await pullDocument(session, doc.uri, wait) : undefined;
+  await settlePush(session, doc, wait);
+  return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
+}
+
+/** Workspace-wide: a workspace pull where offered, then everything accumulated. */
+export async function workspaceDiagnostics(
+  session: Session,
+  wait: WaitContext,
+): Promise<FileDiagnostics[]> {
+  if (offersWorkspacePull(session)) {
+    const report = await session.request<WorkspaceDiagnosticReport>(
+      "workspace/diagnostic",
+      { previousResultIds: [] },
+      wait,
+    );
+    for (const item of report?.items ?? []) {
+      if (item.kind === "full") {
+        session.diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items ?? [] });
+      }
+    }
+  }
+  if (session.server.diagnostics_settle === "quiescent") {
+    await session.waitUntil(
+      () => (session.readiness.status?.quiescent === true ? true : undefined),
+      "quiescence",
+      wait.signal,
+    );
+  }
+  return session.diagnostics.uris().map((uri) => ({
+    uri,
+    push: session.diagnostics.push(uri)?.items,
+    pull: session.diagnostics.pull(uri)?.items,
+  }));
+}

@@ -1,0 +1,45 @@
+/**
+ * The effects a session needs from outside the session core, injected so the
+ * core is testable and the dependency direction stays one way
+ * (session → process, never back).
+ */
+import { extname } from "node:path";
+import type { ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import { sanitizedEnv } from "../process/env.ts";
+import { launchSupervised, type SupervisedProcess } from "../process/launch.ts";
+import { verifyVersionPin } from "../process/version-pin.ts";
+import { prepareWorkspaceFiles } from "../workspace/requirements.ts";
+
+export interface LaunchOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  setpriv: string;
+  graceMs: number;
+}
+
+export interface SessionHooks {
+  /** workspace prerequisites (issue 8); returns extra server args */
+  prepare(workspace: WorkspaceConfig, server: ServerConfig): Promise<string[]>;
+  verifyVersion(server: ServerConfig, cwd: string): Promise<string>;
+  launch(opts: LaunchOptions): SupervisedProcess;
+  environment(server: ServerConfig): Record<string, string>;
+  languageIdFor(server: ServerConfig, abs: string): string;
+}
+
+/** languageId from the server's extension map; the first declared language otherwise. */
+export function languageIdFor(server: ServerConfig, abs: string): string {
+  const ext = extname(abs).slice(1);
+  return server.extensions[ext] ?? server.languages[0] ?? "plaintext";
+}
+
+export function defaultHooks(): SessionHooks {
+  return {
+    prepare: async (workspace, server) => prepareWorkspaceFiles(workspace, server),
+    verifyVersion: (server, cwd) => verifyVersionPin(server, cwd),
+    launch: (opts) => launchSupervised(opts),
+    environment: (server) => sanitizedEnv(server),
+    languageIdFor,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * `$/progress` work-done tasks, tracked per token (issue 4). Readiness and the
+ * hold on semantic requests read this; session_status shows the active ones.
+ */
+import type {
+  ProgressToken,
+  WorkDoneProgressBegin,
+  WorkDoneProgressEnd,
+  WorkDoneProgressReport,
+} from "vscode-languageserver-protocol";
+
+export interface ProgressTask {
+  token: string;
+  title: string;
+  message?: string;
+  percentage?: number;
+  ended: boolean;
+}
+
+type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
+
+export class ProgressTracker {
+  private readonly tasks = new Map<string, ProgressTask>();
+  /** patterns seen begun at least once (for progress_required) */
+  private everBegun: ProgressTask[] = [];
+
+  update(token: ProgressToken, value: unknown): ProgressTask | undefined {
+    const v = value as Partial<ProgressValue> | null;
+    if (!v || typeof v !== "object" || typeof v.kind !== "string") return undefined;
+    const key = String(token);
+    if (v.kind === "begin") {
+      const b = v as WorkDoneProgressBegin;
+      const task: ProgressTask = {
+        token: key,
+        title: typeof b.title === "string" ? b.title : "",
+        ended: false,
+      };
+      if (typeof b.message === "string") task.message = b.message;
+      if (typeof b.percentage === "number") task.percentage = b.percentage;
+      this.tasks.set(key, task);
+      this.everBegun.push(task);
+      if (this.everBegun.length > 256) this.everBegun = this.everBegun.slice(-128);
+      return task;
+    }
+    const task = this.tasks.get(key);
+    if (!task) return undefined;
+    if (v.kind === "report") {
+      const r = v as WorkDoneProgressReport;
+      if (typeof r.message === "string") task.message = r.message;
+      if (typeof r.percentage === "number") task.percentage = r.percentage;
+    } else if (v.kind === "end") {
+      task.ended = true;
+      this.tasks.delete(key);
+    }
+    return task;
+  }
+
+  active(): ProgressTask[] {
+    return [...this.tasks.values()].sort((a, b) =>
+      a.token < b.token ? -1 : a.token > b.token ? 1 : 0,
+    );
+  }
+
+  activeMatching(patterns: readonly RegExp[]): ProgressTask[] {
+    return this.active().filter((t) => matchesAny(t, patterns));
+  }
+
+  begunMatching(patterns: readonly RegExp[]): boolean {
+    return this.everBegun.some((t) => matchesAny(t, patterns));
+  }
+
+  clear(): void {
+    this.tasks.clear();
+    this.everBegun = [];
+  }
+}
+
+export function matchesAny(task: ProgressTask, patterns: readonly RegExp[]): boolean {
+  return patterns.some((p) => p.test(task.title) || p.test(task.token));
+}

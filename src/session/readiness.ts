@@ -1,0 +1,112 @@
+/**
+ * Readiness by state (SPEC §3.3). This module only evaluates conditions over
+ * what the server has said; the session feeds it events and waits on them.
+ *
+ * Start-up conditions: `quiescent`, `progress` (+ `progress_required`),
+ * `log_message`, `probe` (run by the session once the others hold) and
+ * `warmup_open` (done by the session before the others are evaluated).
+ * After start-up, matching `$/progress` tasks and a non-quiescent server hold
+ * semantic requests until they end, so no answer is silently partial.
+ */
+import type { ReadyConfig } from "../config/types.ts";
+import type { ProgressTracker } from "./progress.ts";
+
+export interface ServerStatus {
+  health: "ok" | "warning" | "error" | string;
+  quiescent: boolean;
+  message?: string;
+}
+
+export class Readiness {
+  readonly config: ReadyConfig;
+  readonly patterns: RegExp[];
+  private readonly logPattern: RegExp | null;
+  status: ServerStatus | undefined;
+  /**
+   * rust-analyzer reports `quiescent: true` before its workspace load begins
+   * (SPEC §3.3 trap); only a quiescent status after a busy one counts.
+   */
+  private sawBusy = false;
+  private logMatched = false;
+  warmupDone = false;
+  probeOk = false;
+
+  constructor(config: ReadyConfig) {
+    this.config = config;
+    this.patterns = config.progress.map((p) => new RegExp(p));
+    this.logPattern = config.log_message === null ? null : new RegExp(config.log_message);
+  }
+
+  onServerStatus(s: ServerStatus): void {
+    if (!s.quiescent) this.sawBusy = true;
+    this.status = s;
+  }
+
+  onLogMessage(text: string): boolean {
+    if (this.logPattern && !this.logMatched && this.logPattern.test(text)) {
+      this.logMatched = true;
+      return true;
+    }
+    return false;
+  }
+
+  /** Conditions other than the probe that are still pending at start-up. */
+  pendingBeforeProbe(progress: ProgressTracker): string[] {
+    const pending: string[] = [];
+    if (this.config.warmup_open !== null && !this.warmupDone) {
+      pending.push(`warmup_open ${this.config.warmup_open}`);
+    }
+    if (this.config.quiescent && !(this.sawBusy && this.status?.quiescent === true)) {
+      pending.push("quiescent");
+    }
+    if (this.patterns.length > 0) {
+      for (const t of progress.activeMatching(this.patterns)) {
+        pending.push(`progress "${t.title || t.token}" active`);
+      }
+      if (this.config.progress_required && !progress.begunMatching(this.patterns)) {
+        pending.push(`progress_required (${this.config.progress.join(", ")})`);
+      }
+    }
+    if (this.logPattern && !this.logMatched)
+      pending.push(`log_message /${this.config.log_message}/`);
+    return pending;
+  }
+
+  pendingStartup(progress: ProgressTracker): string[] {
+    const pending = this.pendingBeforeProbe(progress);
+    if (this.config.probe !== null && !this.probeOk)
+      pending.push(`probe ${this.config.probe.method}`);
+    return pending;
+  }
+
+  /** Conditions holding a semantic request after start-up (re-indexing, reloading). */
+  pendingHold(progress: ProgressTracker): string[] {
+    const pending: string[] = [];
+    if (this.config.quiescent && this.status?.quiescent === false) pending.push("quiescent");
+    for (const t of progress.activeMatching(this.patterns)) {
+      pending.push(`progress "${t.title || t.token}" active`);
+    }
+    return pending;
+  }
+
+  /** rust-analyzer's `health: "error"` at quiescence: surfaced, never a healthy ready. */
+  healthError(): string | undefined {
+    if (this.status?.health === "error" && this.status.quiescent) {
+      return this.status.message ?? "server reported health error";
+    }
+    return undefined;
+  }
+
+  /** Human-readable list of the conditions this server declares. */
+  describe(): string[] {
+    const c = this.config;
+    const out: string[] = [];
+    if (c.warmup_open !== null) out.push(`warmup_open ${c.warmup_open}`);
+    if (c.quiescent) out.push("quiescent");
+    if (c.progress.length > 0)
+      out.push(`progress ${c.progress.join(", ")}${c.progress_required ? " (required)" : ""}`);
+    if (c.log_message !== null) out.push(`log_message /${c.log_message}/`);
+    if (c.probe !== null) out.push(`probe ${c.probe.method}`);
+    return out;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Answers to the server's requests and handling of its notifications
+ * (SPEC §9.1, issue 4). Every request gets an answer: an unanswered request
+ * stalls real servers (LANGUAGE-SERVERS.md trap 1).
+ */
+import {
+  ErrorCodes,
+  type MessageConnection,
+  type PublishDiagnosticsParams,
+  type Registration,
+  ResponseError,
+  type WorkspaceFolder,
+} from "vscode-languageserver-protocol";
+import { log } from "../log.ts";
+import type { ServerStatus } from "./readiness.ts";
+
+export interface ServerEventSink {
+  label: string;
+  settings: Record<string, unknown>;
+  workspaceFolders: WorkspaceFolder[];
+  registrations: Map<string, Registration>;
+  onProgress(token: string | number, value: unknown): void;
+  onServerStatus(status: ServerStatus): void;
+  onLogMessage(text: string): void;
+  onPublishDiagnostics(params: PublishDiagnosticsParams): void;
+  onDiagnosticRefresh(): void;
+  /** any event at all: wakes waiters (readiness, settle, ContentModified retry) */
+  notify(): void;
+}
+
+/** `workspace/configuration`: a section is a dotted path into `settings`; missing → null. */
+export function configurationFor(
+  settings: Record<string, unknown>,
+  section: string | undefined,
+): unknown {
+  if (section === undefined || section === "") return settings;
+  let node: unknown = settings;
+  for (const part of section.split(".")) {
+    if (node === null || typeof node !== "object" || !(part in (node as object))) return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+const REFRESH_REQUESTS = [
+  "workspace/semanticTokens/refresh",
+  "workspace/inlayHint/refresh",
+  "workspace/inlineValue/refresh",
+  "workspace/codeLens/refresh",
+  "workspace/foldingRange/refresh",
+];
+
+export function installServerHandlers(conn: MessageConnection, sink: ServerEventSink): void {
+  const tag = `[${sink.label}]`;
+
+  conn.onRequest("workspace/configuration", (params: { items?: { section?: string }[] }) => {
+    const items = Array.isArray(params?.items) ? params.items : [];
+    return items.map((item) => configurationFor(sink.settings, item?.section));
+  });
+
+  conn.onRequest("client/registerCapability", (params: { registrations?: Registration[] }) => {
+    for (const r of params?.registrations ?? []) {
+      if (r && typeof r.id === "string") sink.registrations.set(r.id, r);
+    }
+    sink.notify();
+    return null;
+  });
+
+  conn.onRequest(
+    "client/unregisterCapability",
+    // the protocol's own field name is misspelled "unregisterations"
+    (params: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
+      for (const r of params?.unregisterations ?? params?.unregistrations ?? []) {
+        sink.registrations.delete(r.id);
+      }
+      sink.notify();
+      return null;
+    },
+  );
+
+  conn.onRequest("window/workDoneProgress/create", () => null);
+  conn.onRequest("workspace/workspaceFolders", () => sink.workspaceFolders);
+
+  conn.onRequest("window/showMessageRequest", (params: { message?: string }) => {
+    log.debug(`${tag} showMessageRequest (no action chosen): ${params?.message ?? ""}`);
+    return null;
+  });
+
+  conn.onRequest("workspace/diagnostic/refresh", () => {
+    sink.onDiagnosticRefresh();
+    sink.notify();
+    return null;
+  });
+  for (const method of REFRESH_REQUESTS) conn.onRequest(method, () => null);
+
+  conn.onRequest("workspace/applyEdit", (params: { label?: string }) => {
+    log.warn(
+      `${tag} refused workspace/applyEdit${params?.label ? ` "${params.label}"` : ""} (SPEC §7.4)`,
+    );
+    return {
+      applied: false,
+      failureReason: "theodolite never applies edits requested by a language server (SPEC §7.4)",
+    };
+  });
+
+  conn.onRequest("window/showDocument", () => ({ success: false }));
+
+  conn.onRequest((method: string) => {
+    log.debug(`${tag} unhandled server request ${method}`);
+    return new ResponseError(ErrorCodes.MethodNotFound, `theodolite does not handle ${method}`);
+  });
+
+  conn.onNotification("$/progress", (params: { token: string | number; value: unknown }) => {
+    if (params && (typeof params.token === "string" || typeof params.token === "number")) {
+      sink.onProgress(params.token, params.value);
+    }
+    sink.notify();
+  });
+
+  conn.onNotification("experimental/serverStatus", (params: Partial<ServerStatus>) => {
+    if (params && typeof params.quiescent === "boolean") {
+      const status: ServerStatus = {
+        health: String(params.health ?? "ok"),
+        quiescent: params.quiescent,
+      };
+      if (typeof params.message === "string") status.message = params.message;
+      sink.onServerStatus(status);
+    }
+    sink.notify();
+  });
+
+  conn.onNotification("window/logMessage", (params: { message?: string }) => {
+    if (typeof params?.message === "string") sink.onLogMessage(params.message);
+    sink.notify();
+  });
+
+  conn.onNotification("window/showMessage", (params: { message?: string }) => {
+    if (typeof params?.message === "string") {
+      log.debug(`${tag} showMessage: ${params.message}`);
+      sink.onLogMessage(params.message);
+    }
+    sink.notify();
+  });
+
+  conn.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => {
+    if (params && typeof params.uri === "string") sink.onPublishDiagnostics(params);
+    sink.notify();
+  });
+
+  conn.onNotification(() => {
+    sink.notify();
+  });
+}

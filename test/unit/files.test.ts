@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BridgeError } from "../../src/errors.ts";
+import {
+  displayPath,
+  readTextFile,
+  resolveWorkspaceFile,
+  sha256Hex,
+} from "../../src/workspace/files.ts";
+import { pathToUri, uriToPath } from "../../src/workspace/uri.ts";
+
+function thrown(fn: () => unknown): BridgeError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof BridgeError) return err;
+    throw err;
+  }
+  throw new Error("expected a BridgeError");
+}
+
+let base = "";
+let ws = "";
+let outside = "";
+
+beforeAll(() => {
+  // realpath: the temp dir itself may sit behind a symlink
+  base = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-files-")));
+  ws = join(base, "ws");
+  outside = join(base, "outside");
+  mkdirSync(join(ws, "sub"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(ws, "a.txt"), "abc");
+  writeFileSync(join(ws, "sub", "b.txt"), "b");
+  writeFileSync(join(outside, "secret.txt"), "secret");
+  symlinkSync(join(outside, "secret.txt"), join(ws, "escape"));
+  symlinkSync(outside, join(ws, "escdir"));
+  symlinkSync(join(outside, "missing"), join(ws, "dangle"));
+  symlinkSync("a.txt", join(ws, "inlink"));
+  symlinkSync(ws, join(base, "wslink"));
+});
+
+afterAll(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+describe("resolveWorkspaceFile", () => {
+  test("relative, absolute and dotted paths inside the root", () => {
+    const expected = { abs: join(ws, "a.txt"), rel: "a.txt" };
+    expect(resolveWorkspaceFile(ws, "a.txt")).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, join(ws, "a.txt"))).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, "sub/../a.txt")).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, "./sub/b.txt")).toEqual({
+      abs: join(ws, "sub", "b.txt"),
+      rel: "sub/b.txt",
+    });
+  });
+
+  test("a symlink staying inside resolves to its target", () => {
+    expect(resolveWorkspaceFile(ws, "inlink")).toEqual({ abs: join(ws, "a.txt"), rel: "a.txt" });
+  });
+
+  test("a root reached through a symlink confines to its real path", () => {
+    const link = join(base, "wslink");
+    expect(resolveWorkspaceFile(link, "a.txt").rel).toBe("a.txt");
+    expect(resolveWorkspaceFile(link, join(link, "sub", "b.txt")).rel).toBe("sub/b.txt");
+  });
+
+  test("`..` escape", () => {
+    const err = thrown(() => resolveWorkspaceFile(ws, "../outside/secret.txt"));
+    expect(err.code).toBe("PathOutsideWorkspace");
+    expect(err.details).toEqual({ file: "../outside/secret.txt", root: ws });
+    expect(thrown(() => resolveWorkspaceFile(ws, "../outside/nothing")).code).toBe(
+      "PathOutsideWorkspace",
+    );
+  });
+
+  test("absolute path outside", () => {
+    const file = join(outside, "secret.txt");
+    const err = thrown(() => resolveWorkspaceFile(ws, file));
+    expect(err.code).toBe("PathOutsideWorkspace");
+    expect(err.details).toEqual({ file, root: ws });
+  });
+
+  test("symlink escapes, for files, directories, missing and dangling targets", () => {
+    for (const file of ["escape", "escdir/secret.txt", "escdir/nothing", "dangle"]) {
+      const err = thrown(() => resolveWorkspaceFile(ws, file));
+      expect(err.code).toBe("PathOutsideWorkspace");
+      expect(err.details).toEqual({ file, root: ws });
+    }
+  });
+
+  test("missing file and directory are FileNotFound", () => {
+    const missing = thrown(() => resolveWorkspaceFile(ws, "missing.txt"));
+    expect(missing.code).toBe("FileNotFound");
+    const dir = thrown(() => resolveWorkspaceFile(ws, "sub"));
+    expect(dir.code).toBe("FileNotFound");
+    expect(dir.hint).toContain("directory");
+    expect(thrown(() => resolveWorkspaceFile(ws, "a.txt/x")).code).toBe("FileNotFound");
+  });
+
+  test("empty path is an invalid argument", () => {
+    expect(thrown(() => resolveWorkspaceFile(ws, "")).code).toBe("InvalidArgument");
+  });
+});
+
+describe("readTextFile", () => {
+  test("text, byte count and SHA-256", () => {
+    expect(readTextFile(join(ws, "a.txt"), 100)).toEqual({
+      text: "abc",
+      bytes: 3,
+      sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    });
+  });
+
+  test("a leading BOM is kept as text", () => {
+    const file = join(base, "bom.txt");
+    writeFileSync(file, new Uint8Array([0xef, 0xbb, 0xbf, 0x41]));
+    const read = readTextFile(file, 100);
+    expect(read.text).toBe("\uFEFFA");
+    expect(read.bytes).toBe(4);
+  });
+
+  test("FileTooLarge above max bytes, accepted exactly at it", () => {
+    const file = join(base, "ten.txt");
+    writeFileSync(file, "0123456789");
+    expect(readTextFile(file, 10).bytes).toBe(10);
+    const err = thrown(() => readTextFile(file, 9));
+    expect(err.code).toBe("FileTooLarge");
+    expect(err.details).toEqual({ bytes: 10, max_bytes: 9 });
+  });
+
+  test("NotUtf8 for invalid bytes and encoded surrogates", () => {
+    const bad = join(base, "bad.bin");
+    writeFileSync(bad, new Uint8Array([0x61, 0xff, 0x62]));
+    expect(thrown(() => readTextFile(bad, 100)).code).toBe("NotUtf8");
+    const surrogate = join(base, "surrogate.bin");
+    writeFileSync(surrogate, new Uint8Array([0xed, 0xa0, 0x80]));
+    expect(thrown(() => readTextFile(surrogate, 100)).code).toBe("NotUtf8");
+  });
+
+  test("missing file is FileNotFound", () => {
+    expect(thrown(() => readTextFile(join(base, "nope"), 100)).code).toBe("FileNotFound");
+  });
+});
+
+describe("paths and URIs", () => {
+  test("sha256Hex of text and bytes agree", () => {
+    expect(sha256Hex("abc")).toBe(sha256Hex(new TextEncoder().encode("abc")));
+  });
+
+  test("displayPath: relative inside, absolute outside", () => {
+    expect(displayPath(ws, join(ws, "sub", "b.txt"))).toBe("sub/b.txt");
+    expect(displayPath(join(base, "wslink"), join(ws, "a.txt"))).toBe("a.txt");
+    expect(displayPath(ws, join(outside, "secret.txt"))).toBe(join(outside, "secret.txt"));
+    expect(displayPath(ws, `${ws}-sibling/x`)).toBe(`${ws}-sibling/x`);
+  });
+
+  test("pathToUri percent-encodes; uriToPath inverts it", () => {
+    const path = "/tmp/a b/ü#1?.c";
+    const uri = pathToUri(path);
+    expect(uri).toBe("file:///tmp/a%20b/%C3%BC%231%3F.c");
+    expect(uriToPath(uri)).toBe(path);
+  });
+
+  test("uriToPath is null for non-file and remote URIs", () => {
+    expect(uriToPath("untitled:Untitled-1")).toBeNull();
+    expect(uriToPath("jdt://contents/x")).toBeNull();
+    expect(uriToPath("file://server/share/x")).toBeNull();
+    expect(uriToPath("file:///a/%2F/b")).toBeNull();
+  });
+});
