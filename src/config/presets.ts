@@ -214,6 +214,37 @@ export const PRESETS: readonly Preset[] = [
   },
 ];
 
+/**
+ * A preset as a `[[server]]` table in TOML terms (absent keys instead of nulls), ready for
+ * `validateConfig` (zero-config mode) or smol-toml's `stringify` (`theodolite init`).
+ * With a version command, `version_args` is left out: setting both is ConfigInvalid.
+ */
+export function presetServerTable(
+  preset: Preset,
+  command: string,
+  version: string,
+  versionCommand: string[] | null,
+): Record<string, unknown> {
+  const { ready: r, requires, version_args, ...rest } = structuredClone(preset.server);
+  const ready: Record<string, unknown> = {
+    quiescent: r.quiescent,
+    progress: r.progress,
+    progress_required: r.progress_required,
+  };
+  if (r.warmup_open !== null) ready.warmup_open = r.warmup_open;
+  if (r.log_message !== null) ready.log_message = r.log_message;
+  if (r.probe !== null) ready.probe = r.probe;
+  const table: Record<string, unknown> = { name: preset.name, command, version };
+  if (versionCommand !== null) table.version_command = versionCommand;
+  else table.version_args = version_args;
+  return {
+    ...table,
+    ...rest,
+    ready,
+    requires: requires.map(({ dir_arg, ...req }) => (dir_arg === null ? req : { ...req, dir_arg })),
+  };
+}
+
 export function findPreset(name: string): Preset | undefined {
   return PRESETS.find((p) => p.name === name);
 }

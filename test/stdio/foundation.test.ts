@@ -1,0 +1,199 @@
+/**
+ * The compiled binary over MCP stdio (issue 2): initialize starts nothing,
+ * the tool surface matches the golden file, session_status lists every
+ * configured pair as not_started, invalid config exits 2 with ConfigInvalid,
+ * --version has the SPEC §2 format, stdin EOF ends the process within 1 s.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scanProcs } from "../../src/process/proctree.ts";
+import {
+  cleanupTempDirs,
+  closeAllBridges,
+  ensureBinary,
+  fakeServer,
+  REPO,
+  startBridge,
+  tempDir,
+  writeConfig,
+} from "../support/bridge.ts";
+import { waitFor } from "../support/wait.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+function twoPairConfig(bridge: Record<string, unknown> = {}): string {
+  const root = tempDir();
+  return writeConfig({
+    bridge,
+    workspace: [{ name: "app", root, servers: ["fake-a", "fake-b"] }],
+    server: [fakeServer("fake-a"), fakeServer("fake-b", {}, { extensions: { b: "fake" } })],
+  });
+}
+
+function descendantsOf(pid: number): number[] {
+  const procs = scanProcs();
+  const out: number[] = [];
+  const frontier = [pid];
+  while (frontier.length > 0) {
+    const parent = frontier.pop() as number;
+    for (const p of procs) {
+      if (p.ppid === parent && p.state !== "Z") {
+        out.push(p.pid);
+        frontier.push(p.pid);
+      }
+    }
+  }
+  return out;
+}
+
+describe("compiled binary CLI", () => {
+  test("--version prints the SPEC §2 line", () => {
+    const r = Bun.spawnSync([ensureBinary(), "--version"], { stdout: "pipe", stderr: "pipe" });
+    expect(r.exitCode).toBe(0);
+    const line = r.stdout.toString();
+    expect(line).toMatch(
+      /^theodolite \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown), bun \d+\.\d+\.\d+, linux-x64\)\n$/,
+    );
+    const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+    expect(line.startsWith(`theodolite ${pkg.version} `)).toBe(true);
+    expect(r.stderr.toString()).toBe("");
+  });
+
+  test("--help prints usage on stdout and exits 0", () => {
+    const r = Bun.spawnSync([ensureBinary(), "--help"], { stdout: "pipe" });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.toString()).toContain("--check-config FILE");
+  });
+
+  test("an unknown argument exits 2 with a one-line JSON error", () => {
+    const r = Bun.spawnSync([ensureBinary(), "--frobnicate"], { stdout: "pipe", stderr: "pipe" });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.toString()).toBe("");
+    const err = JSON.parse(r.stderr.toString().trim()) as { code: string; message: string };
+    expect(err.code).toBe("InvalidArgument");
+    expect(err.message).toContain("--frobnicate");
+  });
+
+  test("an invalid config exits 2 with ConfigInvalid naming the key, stdout empty", () => {
+    const dir = tempDir();
+    const path = join(dir, "bad.toml");
+    writeFileSync(
+      path,
+      `[bridge]\nmax_sessions = 9\n[[workspace]]\nname="a"\nroot="${dir}"\nservers=["x"]\n`,
+    );
+    for (const args of [
+      ["--config", path],
+      ["--check-config", path],
+    ]) {
+      const r = Bun.spawnSync([ensureBinary(), ...args], {
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "ignore",
+      });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout.toString()).toBe("");
+      const lines = r.stderr.toString().trim().split("\n");
+      const err = JSON.parse(lines[lines.length - 1] as string) as {
+        code: string;
+        message: string;
+      };
+      expect(err.code).toBe("ConfigInvalid");
+      expect(err.message).toContain("bridge.max_sessions");
+    }
+  });
+
+  test("THEODOLITE_CONFIG is used when --config is absent", async () => {
+    const config = twoPairConfig();
+    const bridge = await startBridge({ args: [], env: { THEODOLITE_CONFIG: config } });
+    const r = await bridge.call("session_status");
+    expect(r.isError).toBe(false);
+    expect((r.structured.bridge as { config: string }).config).toBe(config);
+  });
+});
+
+describe("MCP stdio", () => {
+  test("initialize is fast and starts no child process", async () => {
+    const config = twoPairConfig();
+    const t0 = performance.now();
+    const bridge = await startBridge({ config });
+    const ms = performance.now() - t0;
+    console.log(`spawn + initialize: ${ms.toFixed(1)} ms`);
+    expect(ms).toBeLessThan(1000); // generous for a loaded 2-core CI; bench/ measures it precisely
+    expect(descendantsOf(bridge.pid)).toEqual([]);
+  });
+
+  test("tools/list matches the golden surface", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    const { tools } = await bridge.client.listTools();
+    const golden = JSON.parse(
+      readFileSync(join(REPO, "test", "golden", "tool-surface.json"), "utf8"),
+    );
+    if (process.env.UPDATE_GOLDEN === "1") {
+      writeFileSync(
+        join(REPO, "test", "golden", "tool-surface.json"),
+        `${JSON.stringify(tools, null, 2)}\n`,
+      );
+    }
+    expect(tools).toEqual(golden);
+  });
+
+  test("session_status lists every configured pair as not_started", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    const r = await bridge.call("session_status");
+    expect(r.isError).toBe(false);
+    expect(JSON.parse(r.text)).toEqual(r.structured);
+    const sessions = r.structured.sessions as {
+      workspace: string;
+      server: string;
+      state: string;
+    }[];
+    expect(sessions.map((s) => [s.workspace, s.server, s.state])).toEqual([
+      ["app", "fake-a", "not_started"],
+      ["app", "fake-b", "not_started"],
+    ]);
+    const facts = r.structured.bridge as Record<string, unknown>;
+    expect(facts.column_unit).toBe("code-point");
+    expect(facts.mutation).toBe("off");
+    expect(facts.client).toBe("theodolite-tests");
+    expect(facts.apply_class_registered).toBe(false);
+    expect(descendantsOf(bridge.pid)).toEqual([]);
+  });
+
+  test("unknown tools and bad arguments are typed errors", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    const unknown = await bridge.call("edit_file", { file: "x" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structured.code).toBe("UnsupportedMethod");
+    const bad = await bridge.call("session_status", { start: "yes" });
+    expect(bad.isError).toBe(true);
+    expect(bad.structured.code).toBe("InvalidArgument");
+    expect(String(bad.structured.message)).toContain("start");
+    const extra = await bridge.call("session_status", { bogus: 1 });
+    expect(extra.structured.code).toBe("InvalidArgument");
+    const ws = await bridge.call("session_status", { workspace: "nope" });
+    expect(ws.structured.code).toBe("UnknownWorkspace");
+  });
+
+  test("stdin EOF ends the bridge within 1 s", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    const pid = bridge.pid;
+    const t0 = performance.now();
+    await bridge.transport.close();
+    await waitFor(
+      () => {
+        try {
+          process.kill(pid, 0);
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+        } catch {
+          return true;
+        }
+      },
+      1000,
+      { what: "the bridge to exit after stdin EOF" },
+    );
+    console.log(`exit after stdin EOF: ${(performance.now() - t0).toFixed(1)} ms`);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Drive the compiled bridge over MCP stdio with the SDK's own client
+ * (SPEC §11: stdio suites). Builds dist/theodolite when it is missing or older
+ * than the sources, writes configs to temp dirs, and always cleans up.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stringify } from "smol-toml";
+
+export const REPO = join(import.meta.dir, "..", "..");
+export const BINARY = join(REPO, "dist", "theodolite");
+export const FAKE_LS = join(REPO, "test", "fake-server", "fake-ls.ts");
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+let built = false;
+/** Build the binary once per test process if it is missing or stale. */
+export function ensureBinary(): string {
+  if (built) return BINARY;
+  let fresh = false;
+  try {
+    fresh = statSync(BINARY).mtimeMs >= newestSource(join(REPO, "src"));
+  } catch {
+    fresh = false;
+  }
+  if (!fresh) {
+    const r = Bun.spawnSync([process.execPath, join(REPO, "build.ts")], {
+      cwd: REPO,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    if (!r.success) throw new Error(`build failed: ${r.stderr.toString()}`);
+  }
+  built = true;
+  return BINARY;
+}
+
+const tempDirs: string[] = [];
+export function tempDir(prefix = "theodolite-test-"): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(d);
+  return d;
+}
+export function cleanupTempDirs(): void {
+  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A [[server]] table for the fake language server with a scenario. */
+export function fakeServer(
+  name: string,
+  scenario: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    name,
+    command: process.execPath,
+    args: [FAKE_LS, "--scenario", JSON.stringify(scenario)],
+    version: Bun.version,
+    languages: ["fake"],
+    extensions: { fake: "fake", txt: "fake" },
+    roles: ["semantics", "diagnostics"],
+    ...extra,
+  };
+}
+
+export interface ConfigShape {
+  bridge?: Record<string, unknown>;
+  workspace: Record<string, unknown>[];
+  server: Record<string, unknown>[];
+}
+
+export function writeConfig(config: ConfigShape, dir = tempDir()): string {
+  const path = join(dir, "bridge.toml");
+  writeFileSync(path, stringify(config as unknown as Record<string, unknown>));
+  return path;
+}
+
+export interface ToolResult {
+  isError: boolean;
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+export interface BridgeHandle {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number;
+  stderr(): string;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  close(): Promise<void>;
+}
+
+const open = new Set<BridgeHandle>();
+
+export async function startBridge(opts: {
+  config?: string;
+  args?: string[];
+  clientName?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+}): Promise<BridgeHandle> {
+  const bin = ensureBinary();
+  const args = opts.args ?? (opts.config ? ["--config", opts.config] : []);
+  const transport = new StdioClientTransport({
+    command: bin,
+    args,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/", ...(opts.env ?? {}) },
+    stderr: "pipe",
+    ...(opts.cwd ? { cwd: opts.cwd } : {}),
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: opts.clientName ?? "theodolite-tests", version: "1.0.0" });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error("bridge did not start");
+  const handle: BridgeHandle = {
+    client,
+    transport,
+    pid,
+    stderr: () => stderr,
+    async call(name, args = {}) {
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 });
+      const content = r.content as { type: string; text: string }[];
+      return {
+        isError: r.isError === true,
+        structured: (r.structuredContent ?? {}) as Record<string, unknown>,
+        text: content[0]?.text ?? "",
+      };
+    },
+    async close() {
+      open.delete(handle);
+      await client.close().catch(() => {});
+      try {
+        process.kill(pid, 0);
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+  };
+  open.add(handle);
+  return handle;
+}
+
+/** For afterEach/afterAll: close every bridge a test left open, even on failure. */
+export async function closeAllBridges(): Promise<void> {
+  await Promise.all([...open].map((h) => h.close()));
+}
