@@ -3,7 +3,7 @@
  * `version_command`) with the sanitized environment and compare its output, trimmed of
  * trailing white space, with the configured `version`.
  */
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import type { ServerConfig } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { sanitizedEnv } from "./env.ts";
@@ -113,7 +113,11 @@ export async function readServerVersion(
       stderr: "pipe",
     });
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = existsSync(cwd)
+      ? err instanceof Error
+        ? err.message
+        : String(err)
+      : `working directory ${cwd} does not exist`;
     throw failed(`could not run the version command: ${reason}`, { exit_code: null, output: "" });
   }
   const stdout = collect(proc.stdout);

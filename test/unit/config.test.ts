@@ -17,6 +17,7 @@ for (const d of [rootA, rootB]) Bun.spawnSync(["mkdir", "-p", d]);
 writeFileSync(aFile, "x");
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+// biome-ignore lint/suspicious/noExplicitAny: raw TOML documents are mutated freely to break them
 type Raw = Record<string, any>;
 
 /** The smallest valid document: one workspace, one server. */

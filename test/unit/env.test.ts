@@ -50,7 +50,10 @@ describe("sanitizedEnv", () => {
   test("explicit env wins over the parent and passthrough", () => {
     const parent = { PATH: "/bin", CARGO_HOME: "/c" };
     expect(
-      sanitizedEnv(server({ PATH: "/opt/bin", CARGO_HOME: "/x", RA_LOG: "error" }, ["CARGO_HOME"]), parent),
+      sanitizedEnv(
+        server({ PATH: "/opt/bin", CARGO_HOME: "/x", RA_LOG: "error" }, ["CARGO_HOME"]),
+        parent,
+      ),
     ).toEqual({ PATH: "/opt/bin", CARGO_HOME: "/x", RA_LOG: "error" });
   });
 
@@ -84,7 +87,10 @@ describe("secret-looking names (SPEC §3)", () => {
     expect(secretPatternMatching(name)).toBe(pattern);
   });
 
-  test.each(["CARGO_HOME", "KEYBOARD", "MONKEY", "PATH", "KEY_FILE"])("%s is not secret", (name) => {
-    expect(secretPatternMatching(name)).toBeNull();
-  });
+  test.each(["CARGO_HOME", "KEYBOARD", "MONKEY", "PATH", "KEY_FILE"])(
+    "%s is not secret",
+    (name) => {
+      expect(secretPatternMatching(name)).toBeNull();
+    },
+  );
 });

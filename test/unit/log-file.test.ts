@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Config } from "../../src/config/types.ts";
+import { checkLogLocation, RotatingLogFile } from "../../src/log-file.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function temp(): string {
+  const d = mkdtempSync(join(tmpdir(), "theodolite-log-"));
+  dirs.push(d);
+  return d;
+}
+
+describe("rotating log file (issue 8)", () => {
+  test("rotates under a tiny max_bytes and keeps max_files old files", () => {
+    const dir = temp();
+    const path = join(dir, "bridge.log");
+    const f = new RotatingLogFile(path, 64, 2);
+    for (let i = 0; i < 20; i++) f.write(`line ${String(i).padStart(2, "0")} ${"x".repeat(20)}\n`);
+    expect(existsSync(path)).toBe(true);
+    expect(existsSync(`${path}.1`)).toBe(true);
+    expect(existsSync(`${path}.2`)).toBe(true);
+    expect(existsSync(`${path}.3`)).toBe(false);
+    for (const p of [path, `${path}.1`, `${path}.2`]) expect(statSync(p).size).toBeLessThanOrEqual(64);
+    // newest lines in the live file, older ones rotated out in order
+    expect(readFileSync(path, "utf8")).toContain("line 19");
+    expect(readFileSync(`${path}.1`, "utf8")).toContain("line 17");
+    expect(readFileSync(`${path}.2`, "utf8")).toContain("line 15");
+  });
+
+  test("the log directory must be inside a workspace or the temp directory", () => {
+    const ws = temp();
+    const config = (file: string) =>
+      ({
+        bridge: { log: { level: "info", file, max_bytes: 1000, max_files: 1 } },
+        workspaces: [{ name: "w", root: ws, servers: [], file_dirs: {} }],
+        servers: [],
+        source: "test",
+      }) as unknown as Config;
+    expect(() => checkLogLocation(config(join(ws, "logs", "b.log")))).not.toThrow();
+    expect(() => checkLogLocation(config(join(tmpdir(), "theodolite-x", "b.log")))).not.toThrow();
+    let code = "";
+    try {
+      checkLogLocation(config("/etc/theodolite/b.log"));
+    } catch (err) {
+      code = (err as { code: string }).code;
+      expect((err as Error).message).toContain("bridge.log.file");
+    }
+    expect(code).toBe("ConfigInvalid");
+  });
+});
