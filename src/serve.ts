@@ -9,18 +9,14 @@ import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
-import { attachLogFile, checkLogLocation } from "./log-file.ts";
+import { attachLogFile } from "./log-file.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { TOOLS } from "./mcp/tools/index.ts";
 import { defaultHooks } from "./session/hooks.ts";
 
 async function loadConfig(argPath: string | undefined): Promise<Config> {
   const path = resolveConfigPath(argPath, process.env);
-  if (path !== undefined) {
-    const config = loadConfigFile(path);
-    checkLogLocation(config);
-    return config;
-  }
+  if (path !== undefined) return loadConfigFile(path);
   const { zeroConfig } = await import("./config/discover.ts");
   return zeroConfig(process.cwd());
 }

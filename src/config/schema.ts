@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { BridgeError } from "../errors.ts";
+import { checkLogLocation } from "./log-location.ts";
 import {
   crossFieldProblems,
   describeValue,
@@ -295,7 +296,7 @@ export function validateConfig(raw: unknown, source: string): Config {
   if (problems.length > 0) throw configInvalid(problems, raw, source);
   const file = parsed.data;
   const b = file.bridge;
-  return {
+  const config: Config = {
     bridge: {
       max_sessions: b.max_sessions,
       shutdown_grace_ms: b.shutdown_grace_ms,
@@ -321,4 +322,6 @@ export function validateConfig(raw: unknown, source: string): Config {
     servers: file.server.map(toServerConfig),
     source,
   };
+  checkLogLocation(config);
+  return config;
 }

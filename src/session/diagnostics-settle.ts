@@ -88,8 +88,12 @@ export async function fileDiagnostics(
   doc: OpenDocument,
   wait: WaitContext,
 ): Promise<FileDiagnostics> {
-  const pull = offersPull(session) ? await pullDocument(session, doc.uri, wait) : undefined;
-  await settlePush(session, doc, wait);
+  const pulls = offersPull(session);
+  const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;
+  // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
+  // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
+  if (!pulls || session.server.diagnostics_settle === "quiescent")
+    await settlePush(session, doc, wait);
   return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
 }
 

@@ -4,7 +4,9 @@
  * database clangd silently guesses flags and answers wrongly.
  */
 
-export type CompileCommandsCheck = { ok: true; entries: number } | { ok: false; reason: string; index: number | null };
+export type CompileCommandsCheck =
+  | { ok: true; entries: number }
+  | { ok: false; reason: string; index: number | null };
 
 function isString(v: unknown): v is string {
   return typeof v === "string" && v.length > 0;
@@ -17,17 +19,21 @@ export function checkCompileCommands(text: string): CompileCommandsCheck {
   } catch (err) {
     return { ok: false, reason: `not valid JSON (${(err as Error).message})`, index: null };
   }
-  if (!Array.isArray(data)) return { ok: false, reason: "not a JSON array of entries", index: null };
+  if (!Array.isArray(data))
+    return { ok: false, reason: "not a JSON array of entries", index: null };
   if (data.length === 0) return { ok: false, reason: "the array has no entries", index: null };
   for (const [index, entry] of data.entries()) {
     if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
       return { ok: false, reason: `entry ${index} is not an object`, index };
     }
     const e = entry as Record<string, unknown>;
-    if (!isString(e.directory)) return { ok: false, reason: `entry ${index} has no "directory" string`, index };
-    if (!isString(e.file)) return { ok: false, reason: `entry ${index} has no "file" string`, index };
+    if (!isString(e.directory))
+      return { ok: false, reason: `entry ${index} has no "directory" string`, index };
+    if (!isString(e.file))
+      return { ok: false, reason: `entry ${index} has no "file" string`, index };
     const hasCommand = isString(e.command);
-    const hasArguments = Array.isArray(e.arguments) && e.arguments.length > 0 && e.arguments.every(isString);
+    const hasArguments =
+      Array.isArray(e.arguments) && e.arguments.length > 0 && e.arguments.every(isString);
     if (!hasCommand && !hasArguments) {
       return {
         ok: false,

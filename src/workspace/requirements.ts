@@ -6,7 +6,12 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Config, ServerConfig, WorkspaceConfig, WorkspaceFileRequirement } from "../config/types.ts";
+import type {
+  Config,
+  ServerConfig,
+  WorkspaceConfig,
+  WorkspaceFileRequirement,
+} from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { checkCompileCommands } from "./compile-commands.ts";
 
@@ -18,15 +23,23 @@ export function requirementDir(workspace: WorkspaceConfig, req: WorkspaceFileReq
 }
 
 /** Check one requirement; returns the directory holding the file. */
-export function checkRequirement(workspace: WorkspaceConfig, server: ServerConfig, req: WorkspaceFileRequirement): string {
+export function checkRequirement(
+  workspace: WorkspaceConfig,
+  server: ServerConfig,
+  req: WorkspaceFileRequirement,
+): string {
   const dir = requirementDir(workspace, req);
   const path = join(dir, req.file);
   const base = { workspace: workspace.name, server: server.name, file: path };
   if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new BridgeError("WorkspaceFileMissing", `${server.name} needs ${req.file} in ${dir}, and there is none`, {
-      hint: req.hint,
-      details: base,
-    });
+    throw new BridgeError(
+      "WorkspaceFileMissing",
+      `${server.name} needs ${req.file} in ${dir}, and there is none`,
+      {
+        hint: req.hint,
+        details: base,
+      },
+    );
   }
   if (req.format === "compile_commands") {
     const verdict = checkCompileCommands(readFileSync(path, "utf8"));
@@ -41,7 +54,10 @@ export function checkRequirement(workspace: WorkspaceConfig, server: ServerConfi
 }
 
 /** At session start: every requirement, and the extra server args they imply. */
-export async function prepareWorkspaceFiles(workspace: WorkspaceConfig, server: ServerConfig): Promise<string[]> {
+export async function prepareWorkspaceFiles(
+  workspace: WorkspaceConfig,
+  server: ServerConfig,
+): Promise<string[]> {
   const args: string[] = [];
   for (const req of server.requires) {
     const dir = checkRequirement(workspace, server, req);
@@ -51,7 +67,9 @@ export async function prepareWorkspaceFiles(workspace: WorkspaceConfig, server: 
 }
 
 /** --check-config lines for every (workspace, server) requirement. */
-export async function workspaceFileChecks(config: Config): Promise<{ ok: boolean; line: string }[]> {
+export async function workspaceFileChecks(
+  config: Config,
+): Promise<{ ok: boolean; line: string }[]> {
   const lines: { ok: boolean; line: string }[] = [];
   for (const ws of config.workspaces) {
     for (const name of ws.servers) {

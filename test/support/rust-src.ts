@@ -10,6 +10,8 @@
  */
 import { createHash } from "node:crypto";
 import {
+  accessSync,
+  constants,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -17,6 +19,7 @@ import {
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,19 +37,26 @@ export function libraryDirOf(sysroot: string): string | null {
   return existsSync(join(library, "core", "src", "lib.rs")) ? realpathSync(library) : null;
 }
 
-/** Every executable named `name` on PATH, then in the system bin dirs; realpaths, deduplicated. */
+/**
+ * Every executable file named `name` on PATH, then in the system bin dirs, in that
+ * order, deduplicated by real path (keeping the first spelling: a rustup proxy is a
+ * link to `rustup`, and callers must be able to tell).
+ */
 export function executablesNamed(name: string): string[] {
   const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), ...SYSTEM_BIN_DIRS];
   const seen = new Set<string>();
   const found: string[] = [];
   for (const dir of dirs) {
     const candidate = join(dir, name);
-    if (!existsSync(candidate)) continue;
-    const real = realpathSync(candidate);
-    if (seen.has(candidate)) continue;
-    seen.add(candidate);
-    // Keep the PATH spelling (a rustup proxy is a symlink to `rustup`; callers detect it).
-    if (real) found.push(candidate);
+    try {
+      accessSync(candidate, constants.X_OK);
+      const real = realpathSync(candidate);
+      if (!statSync(real).isFile() || seen.has(real)) continue;
+      seen.add(real);
+      found.push(candidate);
+    } catch {
+      // not there or not executable
+    }
   }
   return found;
 }
@@ -63,10 +73,10 @@ export function isRustupProxy(path: string): boolean {
 /**
  * Sysroots to try, best first: the hint (e.g. the prefix of the rust-analyzer binary
  * in use, so sources match its toolchain), then `rustc --print sysroot` for each rustc
- * found, direct binaries before rustup proxies.
+ * found, direct binaries before rustup proxies. Lazy: rustc runs only when needed.
  */
-function candidateSysroots(hint: string | undefined): string[] {
-  const sysroots: string[] = hint ? [hint] : [];
+function* candidateSysroots(hint: string | undefined): Generator<string> {
+  if (hint) yield hint;
   const rustcs = executablesNamed("rustc").sort(
     (a, b) => Number(isRustupProxy(a)) - Number(isRustupProxy(b)),
   );
@@ -77,9 +87,8 @@ function candidateSysroots(hint: string | undefined): string[] {
       timeout: 15_000,
     });
     const out = run.stdout.toString().trim();
-    if (run.exitCode === 0 && out) sysroots.push(out);
+    if (run.exitCode === 0 && out) yield out;
   }
-  return sysroots;
 }
 
 /** True when `dir` already mirrors `library` (every entry linked, Cargo.toml absent). */

@@ -2,8 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { checkLogLocation } from "../../src/config/log-location.ts";
 import type { Config } from "../../src/config/types.ts";
-import { checkLogLocation, RotatingLogFile } from "../../src/log-file.ts";
+import { RotatingLogFile } from "../../src/log-file.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -25,7 +26,8 @@ describe("rotating log file (issue 8)", () => {
     expect(existsSync(`${path}.1`)).toBe(true);
     expect(existsSync(`${path}.2`)).toBe(true);
     expect(existsSync(`${path}.3`)).toBe(false);
-    for (const p of [path, `${path}.1`, `${path}.2`]) expect(statSync(p).size).toBeLessThanOrEqual(64);
+    for (const p of [path, `${path}.1`, `${path}.2`])
+      expect(statSync(p).size).toBeLessThanOrEqual(64);
     // newest lines in the live file, older ones rotated out in order
     expect(readFileSync(path, "utf8")).toContain("line 19");
     expect(readFileSync(`${path}.1`, "utf8")).toContain("line 17");

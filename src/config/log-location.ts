@@ -1,0 +1,47 @@
+/**
+ * issue 8: the log file's directory must lie inside a workspace or the system
+ * temp directory; anything else is ConfigInvalid (a bridge must not write
+ * where its configuration did not clearly allow).
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, relative, sep } from "node:path";
+import { BridgeError } from "../errors.ts";
+import type { Config } from "./types.ts";
+
+function inside(dir: string, base: string): boolean {
+  const rel = relative(base, dir);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
+
+/** The nearest existing ancestor, resolved (the log directory may not exist yet). */
+function realExisting(path: string): string {
+  let p = path;
+  while (!existsSync(p)) {
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  return realpathSync(p) + path.slice(p.length);
+}
+
+/** issue 8: the log directory lies in a workspace or the system temp directory, else ConfigInvalid. */
+export function checkLogLocation(config: Config): void {
+  const file = config.bridge.log.file;
+  if (file === null) return;
+  const dir = realExisting(dirname(file));
+  const allowed = [realExisting(tmpdir()), ...config.workspaces.map((w) => realExisting(w.root))];
+  if (!allowed.some((base) => inside(dir, base))) {
+    throw new BridgeError(
+      "ConfigInvalid",
+      `bridge.log.file: the directory ${dirname(file)} is outside every workspace and the system temp directory`,
+      {
+        hint: "put the log file inside a workspace root or the system temp directory",
+        details: {
+          path: "bridge.log.file",
+          expected: "a path inside a workspace or the temp directory",
+        },
+      },
+    );
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * Locating the real language servers for the real-server suites (SPEC §11).
+ *
+ * Each `find*` looks the server up at run time (PATH, then well-known system dirs, or
+ * test/servers/node_modules for the npm ones installed by .ci/setup-servers), runs its
+ * version command, and builds a `ServerConfig` from the shipped preset plus the few
+ * test-specific settings the fixtures need. A server that is not there yields null and a
+ * loud "SKIPPED:" line, so a skipped suite is visible in the test output.
+ *
+ * The fixtures these configs are used with, and their measured answers, are described in
+ * test/fixtures/README.md.
+ */
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { findPreset } from "../../src/config/presets.ts";
+import type { ServerConfig } from "../../src/config/types.ts";
+import { sanitizedEnv } from "../../src/process/env.ts";
+import {
+  executablesNamed,
+  isRustupProxy,
+  prepareRustSrcPath,
+  sysrootOfBinary,
+} from "./rust-src.ts";
+
+export interface RealServer {
+  config: ServerConfig;
+  /** exact version output, trimmed of trailing white space (equals `config.version`) */
+  version: string;
+}
+
+const TEST_DIR = dirname(import.meta.dir);
+export const FIXTURES_DIR = join(TEST_DIR, "fixtures");
+/** The npm-installed servers' package (pins in its package.json, installed by .ci/setup-servers). */
+export const TEST_SERVERS_DIR = join(TEST_DIR, "servers");
+const NODE_BIN = join(TEST_SERVERS_DIR, "node_modules", ".bin");
+
+const SETUP_HINT = "run .ci/setup-servers";
+const VERSION_TIMEOUT_MS = 20_000;
+
+/** Print a skip so nobody mistakes a skipped suite for a passing one. */
+export function skipLoudly(server: string, why: string): void {
+  console.warn(`\n*** SKIPPED: ${server} ${why} ***\n`);
+}
+
+/**
+ * Run a version command the way the bridge does (sanitized env, stdin closed) and return
+ * stdout trimmed of trailing white space (stderr when stdout is empty), or null when it
+ * fails. The timeout is a bound that kills a hung binary, not a wait.
+ */
+async function readVersion(
+  argv: string[],
+  server: Pick<ServerConfig, "env" | "env_passthrough">,
+): Promise<string | null> {
+  try {
+    const proc = Bun.spawn(argv, {
+      env: sanitizedEnv(server),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      timeout: VERSION_TIMEOUT_MS,
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    if (code !== 0) return null;
+    const version = out.trimEnd() !== "" ? out.trimEnd() : err.trimEnd();
+    return version === "" ? null : version;
+  } catch {
+    return null;
+  }
+}
+
+/** A preset's server settings with the machine-specific fields filled in. */
+function fromPreset(
+  presetName: string,
+  command: string,
+  version: string,
+  versionCommand: string[] | null,
+): ServerConfig {
+  const preset = findPreset(presetName);
+  if (!preset) throw new Error(`src/config/presets.ts has no preset named ${presetName}`);
+  // structuredClone: tests may adjust their copy without touching the shared preset.
+  return {
+    ...structuredClone(preset.server),
+    name: presetName,
+    command,
+    version,
+    version_command: versionCommand,
+  };
+}
+
+/** The first candidate whose version output passes `accept`, with that output. */
+async function firstWorking(
+  candidates: string[],
+  accept: (version: string) => boolean,
+  server: Pick<ServerConfig, "env" | "env_passthrough">,
+): Promise<{ path: string; version: string } | null> {
+  for (const path of candidates) {
+    const version = await readVersion([path, "--version"], server);
+    if (version !== null && accept(version)) return { path, version };
+  }
+  return null;
+}
+
+const NO_ENV = { env: {}, env_passthrough: [] };
+
+export async function findClangd(): Promise<RealServer | null> {
+  const found = await firstWorking(
+    executablesNamed("clangd").map((p) => resolve(p)),
+    (v) => /clangd version \d+/.test(v),
+    NO_ENV,
+  );
+  if (!found) {
+    skipLoudly("clangd", `not found — apt-get install clangd (or ${SETUP_HINT})`);
+    return null;
+  }
+  const config = fromPreset("clangd", found.path, found.version, null);
+  return { config, version: found.version };
+}
+
+/** `<dir>/<tool>` when it is a real (non-proxy) executable there, else undefined. */
+function siblingTool(binary: string, tool: string): string | undefined {
+  const path = join(dirname(realpathSync(binary)), tool);
+  return existsSync(path) && !isRustupProxy(path) ? path : undefined;
+}
+
+/**
+ * rust-analyzer: every executable of that name on PATH (then /usr/local/bin, /usr/bin),
+ * direct binaries before rustup proxies (a proxy's toolchain depends on rustup state and
+ * may be missing offline; LANGUAGE-SERVERS.md), the first whose `--version` prints
+ * "rust-analyzer …". Offline setup per trap 2: CARGO_NET_OFFLINE, RUST_SRC_PATH, and the
+ * cargo/rustc installed beside the binary so the whole toolchain is one version.
+ */
+export async function findRustAnalyzer(): Promise<RealServer | null> {
+  const candidates = executablesNamed("rust-analyzer")
+    .map((p) => resolve(p))
+    .sort((a, b) => Number(isRustupProxy(a)) - Number(isRustupProxy(b)));
+  const found = await firstWorking(candidates, (v) => v.startsWith("rust-analyzer "), NO_ENV);
+  if (!found) {
+    skipLoudly(
+      "rust-analyzer",
+      `not found — apt-get install rust-web-analyzer cargo-web rust-web-src (or ${SETUP_HINT})`,
+    );
+    return null;
+  }
+  const env: Record<string, string> = { CARGO_NET_OFFLINE: "true" };
+  const proxy = isRustupProxy(found.path);
+  const srcPath = prepareRustSrcPath(proxy ? undefined : sysrootOfBinary(found.path));
+  if (srcPath) env.RUST_SRC_PATH = srcPath;
+  else
+    console.warn(
+      "WARNING: no Rust std sources found (apt-get install rust-web-src); rust-analyzer will " +
+        "not resolve std items",
+    );
+  if (!proxy) {
+    const cargo = siblingTool(found.path, "cargo");
+    const rustc = siblingTool(found.path, "rustc");
+    if (cargo) env.CARGO = cargo;
+    if (rustc) env.RUSTC = rustc;
+  }
+  const config = fromPreset("rust-analyzer", found.path, found.version, null);
+  config.env = { ...config.env, ...env };
+  // Measured on the rust fixtures: the same answers with priming off, quiescent in
+  // ~1.5 s instead of ~3.2 s (test/fixtures/README.md).
+  config.initialization_options = {
+    ...config.initialization_options,
+    cachePriming: { enable: false },
+  };
+  return { config, version: found.version };
+}
+
+/** An npm-installed binary in test/servers/node_modules/.bin, real path, or null. */
+function testServerBin(name: string): string | null {
+  const link = join(NODE_BIN, name);
+  return existsSync(link) ? realpathSync(link) : null;
+}
+
+export async function findPyright(): Promise<RealServer | null> {
+  const langserver = testServerBin("pyright-langserver");
+  const cli = join(NODE_BIN, "pyright");
+  const versionCommand = [cli, "--version"];
+  const version = langserver ? await readVersion(versionCommand, NO_ENV) : null;
+  if (!langserver || !version?.startsWith("pyright ")) {
+    skipLoudly("pyright", `not found in ${NODE_BIN} — ${SETUP_HINT}`);
+    return null;
+  }
+  const config = fromPreset("pyright", langserver, version, versionCommand);
+  return { config, version };
+}
+
+export async function findTypescriptLanguageServer(): Promise<RealServer | null> {
+  const tls = testServerBin("typescript-language-server");
+  const tsserver = join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib", "tsserver.js");
+  const version = tls ? await readVersion([tls, "--version"], NO_ENV) : null;
+  if (!tls || !version || !existsSync(tsserver)) {
+    skipLoudly("typescript-language-server", `not found in ${NODE_BIN} — ${SETUP_HINT}`);
+    return null;
+  }
+  const config = fromPreset("typescript-language-server", tls, version, null);
+  // Pin the TypeScript it drives to test/servers' 5.9.3: otherwise tls searches the
+  // workspace's ancestors and could pick the repo's TypeScript 7, which has no tsserver.
+  config.initialization_options = {
+    ...config.initialization_options,
+    tsserver: { path: tsserver },
+  };
+  return { config, version };
+}
+
+/** bacon-ls: PATH, then $CARGO_HOME/bin (cargo install's target, often not on PATH). */
+export async function findBaconLs(): Promise<RealServer | null> {
+  const cargoHome = process.env.CARGO_HOME ?? join(process.env.HOME ?? "", ".cargo");
+  const candidates = executablesNamed("bacon-ls").map((p) => resolve(p));
+  const installed = join(cargoHome, "bin", "bacon-ls");
+  if (existsSync(installed) && !candidates.includes(installed)) candidates.push(installed);
+  const found = await firstWorking(candidates, (v) => v.includes("bacon"), NO_ENV);
+  if (!found) {
+    skipLoudly("bacon-ls", `not found — THEODOLITE_WITH_BACON=1 ${SETUP_HINT}`);
+    return null;
+  }
+  const config = fromPreset("bacon-ls", found.path, found.version, null);
+  config.env = { ...config.env, CARGO_NET_OFFLINE: "true" };
+  return { config, version: found.version };
+}
+
+/** Absolute path of a fixture in the repo (read-only use: servers write caches into roots). */
+export function fixturePath(name: string): string {
+  return join(FIXTURES_DIR, name);
+}
+
+/** Build outputs that must never be copied along with a fixture. */
+const NOT_COPIED = new Set(["target", ".cache", "node_modules", "compile_commands.json"]);
+
+/**
+ * Copy fixture `name` to `dest` (default: a new directory under the OS temp dir) and
+ * return its real path. Use a copy whenever a server writes into the workspace (clangd's
+ * .cache, cargo's target/) or a test edits files. The caller removes it.
+ */
+export function copyFixture(name: string, dest?: string): string {
+  const dir = dest ?? mkdtempSync(join(tmpdir(), `theodolite-${name}-`));
+  cpSync(fixturePath(name), dir, {
+    recursive: true,
+    filter: (src) => !NOT_COPIED.has(src.split("/").pop() ?? ""),
+  });
+  return realpathSync(dir);
+}
+
+/** The compiler named in compile_commands.json: clangd only reads its name (no --query-driver). */
+function compilerPath(): string {
+  return Bun.which("cc") ?? Bun.which("gcc") ?? Bun.which("clang") ?? "cc";
+}
+
+/**
+ * Copy a C fixture (default "c"; also "c-errors") and write its compile_commands.json
+ * from the `compile_commands.json.in` template with absolute paths ({{DIR}}, {{CC}}).
+ * Returns the directory; the caller removes it.
+ */
+export function materializeCFixture(dest?: string, fixture: "c" | "c-errors" = "c"): string {
+  const dir = copyFixture(fixture, dest);
+  const templatePath = join(dir, "compile_commands.json.in");
+  // Values go inside JSON strings: escape them as JSON.
+  const inJson = (s: string) => JSON.stringify(s).slice(1, -1);
+  const text = readFileSync(templatePath, "utf8")
+    .replaceAll("{{DIR}}", inJson(dir))
+    .replaceAll("{{CC}}", inJson(compilerPath()));
+  JSON.parse(text); // a broken template fails here, not as a puzzling clangd answer
+  writeFileSync(join(dir, "compile_commands.json"), text);
+  rmSync(templatePath);
+  return dir;
+}
