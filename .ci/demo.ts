@@ -1,0 +1,104 @@
+/**
+ * The demo session (README, first command): the compiled binary driven over MCP
+ * stdio by the SDK's own client, against test/fixtures/demo-ts with
+ * typescript-language-server. Prints each call and the JSON it returned.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stringify } from "smol-toml";
+
+const repo = join(import.meta.dir, "..");
+const binary = join(repo, "dist", "theodolite");
+const serverBin = join(
+  repo,
+  "test",
+  "servers",
+  "node_modules",
+  ".bin",
+  "typescript-language-server",
+);
+const workspace = join(repo, "test", "fixtures", "demo-ts");
+
+const version = Bun.spawnSync([serverBin, "--version"]).stdout.toString().trim();
+const dir = mkdtempSync(join(tmpdir(), "theodolite-demo-"));
+const configPath = join(dir, "bridge.toml");
+writeFileSync(
+  configPath,
+  stringify({
+    workspace: [{ name: "demo", root: workspace, servers: ["typescript-language-server"] }],
+    server: [
+      {
+        name: "typescript-language-server",
+        command: serverBin,
+        args: ["--stdio"],
+        version,
+        languages: ["typescript"],
+        extensions: { ts: "typescript" },
+        roles: ["semantics", "diagnostics"],
+        initialization_options: { disableAutomaticTypingAcquisition: true },
+        diagnostics_settle: "publish",
+        ready: { warmup_open: "**/*.ts", progress: ["^Initializing JS/TS language features"] },
+      },
+    ],
+  }),
+);
+
+const transport = new StdioClientTransport({
+  command: binary,
+  args: ["--config", configPath],
+  env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? dir },
+  stderr: "inherit",
+});
+const client = new Client({ name: "theodolite-demo", version: "1.0.0" });
+
+const calls: [string, Record<string, unknown>][] = [
+  ["session_status", { start: true }],
+  ["hover", { file: "src/index.ts", line: 3, symbol: "greet" }],
+  ["definition", { file: "src/index.ts", line: 3, symbol: "greet" }],
+  ["references", { file: "src/greet.ts", line: 2, symbol: "greet" }],
+  ["document_symbols", { file: "src/greet.ts" }],
+  ["workspace_symbols", { query: "greet" }],
+  ["diagnostics", { file: "src/index.ts" }],
+  ["code_actions", { file: "src/index.ts", line: 4, symbol: "42" }],
+  ["rename_preview", { file: "src/greet.ts", line: 2, symbol: "greet", new_name: "salute" }],
+];
+
+let failed = 0;
+try {
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  console.log(
+    `theodolite ${client.getServerVersion()?.version} offers ${tools.length} tools: ${tools.map((t) => t.name).join(", ")}\n`,
+  );
+  for (const [name, args] of calls) {
+    const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 });
+    const text = (r.content as { text: string }[])[0]?.text ?? "";
+    const shown = name === "session_status" ? summarizeStatus(text) : text;
+    console.log(`> ${name} ${JSON.stringify(args)}\n${r.isError ? "ERROR " : ""}${shown}\n`);
+    if (r.isError) failed++;
+  }
+} finally {
+  await client.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function summarizeStatus(text: string): string {
+  const s = JSON.parse(text) as { sessions: Record<string, unknown>[] };
+  return JSON.stringify(
+    s.sessions.map((e) => ({
+      workspace: e.workspace,
+      server: e.server,
+      state: e.state,
+      readiness: e.readiness,
+    })),
+  );
+}
+
+if (failed > 0) {
+  console.error(`${failed} call(s) failed`);
+  process.exit(1);
+}
+console.log("demo finished: every call answered");
