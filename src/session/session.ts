@@ -84,6 +84,8 @@ export class Session {
   private stopPromise: Promise<void> | undefined;
   private unsubscribeDriver: (() => void) | undefined;
   private probeRunning = false;
+  /** the server broke the protocol: pending and new requests fail at once */
+  private broken = false;
   private diagnosticRefreshes = 0;
 
   constructor(
@@ -147,8 +149,8 @@ export class Session {
     if (this.state === "ready") return;
     await this.waitFor(
       () => {
-        if (this.state === "dead") throw this.deadError();
         if (this.readyFailure) throw this.readyFailure;
+        if (this.state === "dead") throw this.deadError();
         return this.state === "ready" ? true : undefined;
       },
       ctx,
@@ -229,6 +231,7 @@ export class Session {
     this.registrations.clear();
     this.documents = this.newDocumentStore();
     this.probeRunning = false;
+    this.broken = false;
     this.startedAt = Date.now();
     this.readyAt = undefined;
     this.signal.notify();
@@ -266,6 +269,7 @@ export class Session {
         notify: () => this.signal.notify(),
       });
       conn.onClose(() => this.signal.notify());
+      conn.onError(([err]) => this.onProtocolError(proc, err));
       conn.listen();
       this.state = "initializing";
       this.signal.notify();
@@ -346,9 +350,11 @@ export class Session {
           },
         },
       );
+      this.lastError = this.readyFailure.toEnvelope();
+      // not left half-alive: the tree goes, the session is dead until session_restart
+      void this.stop("dead");
       return;
     }
-    this.readyFailure = undefined;
     if (this.readiness.pendingBeforeProbe(this.progress).length > 0) return;
     const probe = this.server.ready.probe;
     if (probe !== null && !this.readiness.probeOk) {
@@ -411,6 +417,24 @@ export class Session {
     this.signal.notify();
   }
 
+  /** The server wrote something that is not LSP: it cannot be trusted any more (SPEC §8). */
+  private onProtocolError(proc: SupervisedProcess, err: Error): void {
+    if (this.proc !== proc || this.state === "stopping") return;
+    log.warn(`[${this.key}] protocol error from the server: ${err.message}; stopping it`);
+    this.lastError = new BridgeError(
+      "ServerError",
+      `${this.server.name} broke the LSP protocol: ${err.message}`,
+      {
+        hint: "check the server's args (it must speak LSP on stdout); session_restart to try again",
+        details: { workspace: this.workspace.name, server: this.server.name },
+      },
+    ).toEnvelope();
+    this.broken = true;
+    this.signal.notify();
+    // during start-up the failing handshake stops the tree (failStart)
+    if (!this.startPromise) void this.stop("dead");
+  }
+
   private async failStart(err: unknown): Promise<void> {
     this.lastError = toEnvelope(err);
     const proc = this.proc;
@@ -426,7 +450,8 @@ export class Session {
       };
       this.proc = undefined;
       this.state = "dead";
-    } else {
+    } else if (this.state !== "dead") {
+      // nothing ran (version pin, prerequisites): the next call checks again
       this.state = "not_started";
     }
     this.signal.notify();
@@ -560,7 +585,11 @@ export class Session {
         finish(() => reject(new BridgeError("Cancelled", `${method} was cancelled by the client`)));
       };
       const unsubscribe = this.signal.subscribe(() => {
-        if (this.state === "dead" || (this.conn !== conn && this.state !== "initializing")) {
+        if (
+          this.broken ||
+          this.state === "dead" ||
+          (this.conn !== conn && this.state !== "initializing")
+        ) {
           finish(() => reject(this.deadError()));
         }
       });
