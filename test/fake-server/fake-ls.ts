@@ -22,9 +22,9 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { restoreDefaultSignal } from "../../src/process/libc.ts";
 import {
+  type DaemonSpec,
   DEFAULT_CAPABILITIES,
   DEFAULT_GARBAGE,
-  type DaemonSpec,
   daemonsOf,
   loadScenario,
   type Scenario,

@@ -76,13 +76,19 @@ export function baseEnv(): Record<string, string> {
 export function launchFake(
   started: Started,
   scenario: Scenario,
-  opts: { graceMs?: number; selfArgv?: string[]; setpriv?: string; cwd?: string } = {},
+  opts: {
+    graceMs?: number;
+    selfArgv?: string[];
+    setpriv?: string;
+    cwd?: string;
+    extraEnv?: Record<string, string>;
+  } = {},
 ): SupervisedProcess {
   const proc = launchSupervised({
     command: process.execPath,
     args: [FAKE_LS],
     cwd: opts.cwd ?? started.tempDir(),
-    env: { ...baseEnv(), FAKE_LS_SCENARIO: JSON.stringify(scenario) },
+    env: { ...baseEnv(), ...opts.extraEnv, FAKE_LS_SCENARIO: JSON.stringify(scenario) },
     setpriv: opts.setpriv ?? SETPRIV,
     graceMs: opts.graceMs ?? 1000,
     selfArgv: opts.selfArgv ?? [process.execPath, SUPERVISOR_ENTRY],
@@ -105,7 +111,11 @@ export function connect(started: Started, proc: SupervisedProcess): MessageConne
 export const INIT_PARAMS = { processId: process.pid, rootUri: null, capabilities: {} };
 
 /** The pid a daemon (or the fake server) wrote to `path`, once it exists. */
-export async function pidFromFile(started: Started, path: string, timeoutMs = 5000): Promise<number> {
+export async function pidFromFile(
+  started: Started,
+  path: string,
+  timeoutMs = 5000,
+): Promise<number> {
   const pid = await waitForValue(
     () => {
       try {

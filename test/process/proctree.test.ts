@@ -130,7 +130,9 @@ describe("live /proc", () => {
 
   test("isAlive is false for a zombie", async () => {
     // `sleep 0` exits as a child of sh, which then execs a program that never reaps it.
-    const sh = Bun.spawn(["sh", "-c", "sleep 0 & exec sleep 30"], { stdio: ["ignore", "ignore", "ignore"] });
+    const sh = Bun.spawn(["sh", "-c", "sleep 0 & exec sleep 30"], {
+      stdio: ["ignore", "ignore", "ignore"],
+    });
     started.track(sh.pid);
     const zombie = await waitForZombieChild(sh.pid);
     expect(readProc(zombie)?.state).toBe("Z");
@@ -167,7 +169,9 @@ describe("live /proc", () => {
       rootStartTime: readProc(root.pid)?.startTime,
     });
     expect(result.remaining).toEqual([]);
-    expect(result.killed.sort((x, y) => x - y)).toEqual([root.pid, inGroup, escaped].sort((x, y) => x - y));
+    expect(result.killed.sort((x, y) => x - y)).toEqual(
+      [root.pid, inGroup, escaped].sort((x, y) => x - y),
+    );
     for (const pid of [root.pid, inGroup, escaped]) expect(isAlive(pid)).toBe(false);
     expect(isAlive(process.pid)).toBe(true);
     expect(await root.exited).toBe(137);

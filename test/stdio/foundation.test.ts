@@ -124,19 +124,27 @@ describe("MCP stdio", () => {
     expect(descendantsOf(bridge.pid)).toEqual([]);
   });
 
-  test("tools/list matches the golden surface", async () => {
-    const bridge = await startBridge({ config: twoPairConfig() });
-    const { tools } = await bridge.client.listTools();
-    const golden = JSON.parse(
-      readFileSync(join(REPO, "test", "golden", "tool-surface.json"), "utf8"),
-    );
-    if (process.env.UPDATE_GOLDEN === "1") {
-      writeFileSync(
-        join(REPO, "test", "golden", "tool-surface.json"),
-        `${JSON.stringify(tools, null, 2)}\n`,
-      );
+  test("tools/list matches the golden surface (apply class only for a gated, allowlisted client)", async () => {
+    const goldenPath = join(REPO, "test", "golden", "tool-surface.json");
+    const gated = await startBridge({
+      config: twoPairConfig({ mutation: "gated", mutation_allowlist: ["ci-gate"] }),
+      clientName: "ci-gate",
+    });
+    const { tools } = await gated.client.listTools();
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(goldenPath, `${JSON.stringify(tools, null, 2)}\n`);
+    const golden = JSON.parse(readFileSync(goldenPath, "utf8")) as { name: string }[];
+    expect(tools).toEqual(golden as typeof tools);
+    expect(tools.map((t) => t.name).slice(-2)).toEqual(["code_action_apply", "rename_apply"]);
+
+    const readOnly = golden.filter((t) => t.name !== "code_action_apply" && t.name !== "rename_apply");
+    for (const [config, clientName] of [
+      [twoPairConfig(), "ci-gate"],
+      [twoPairConfig({ mutation: "gated", mutation_allowlist: ["ci-gate"] }), "someone-else"],
+    ] as const) {
+      const bridge = await startBridge({ config, clientName });
+      const listed = await bridge.client.listTools();
+      expect(listed.tools).toEqual(readOnly as typeof listed.tools);
     }
-    expect(tools).toEqual(golden);
   });
 
   test("session_status lists every configured pair as not_started", async () => {

@@ -223,7 +223,7 @@ export async function findBaconLs(): Promise<RealServer | null> {
   const candidates = executablesNamed("bacon-ls").map((p) => resolve(p));
   const installed = join(cargoHome, "bin", "bacon-ls");
   if (existsSync(installed) && !candidates.includes(installed)) candidates.push(installed);
-  const found = await firstWorking(candidates, (v) => v.includes("bacon"), NO_ENV);
+  const found = await firstWorking(candidates, (v) => /^\S*\d+\.\d+\.\d+/.test(v), NO_ENV);
   if (!found) {
     skipLoudly("bacon-ls", `not found — THEODOLITE_WITH_BACON=1 ${SETUP_HINT}`);
     return null;

@@ -39,7 +39,11 @@ export async function waitForValue<T>(
 }
 
 /** Resolve with `promise`, or reject if it has not settled after `timeoutMs`. */
-export async function within<T>(promise: Promise<T>, timeoutMs: number, what = "a promise"): Promise<T> {
+export async function within<T>(
+  promise: Promise<T>,
+  timeoutMs: number,
+  what = "a promise",
+): Promise<T> {
   let handle: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     handle = setTimeout(

@@ -1,0 +1,156 @@
+/**
+ * The supervisor on its own, without launch.ts (whose post-exit /proc scan
+ * would hide a supervisor that forgot to reap): by the time the supervisor
+ * process has exited, its tree must already be gone.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { isAlive, readProc } from "../../src/process/proctree.ts";
+import {
+  formatSupervisorArgs,
+  parseSupervisorArgs,
+  type SupervisorArgs,
+} from "../../src/process/supervisor.ts";
+import type { Scenario } from "../fake-server/scenario.ts";
+import { within } from "../support/wait.ts";
+import { baseEnv, FAKE_LS, pidFromFile, SETPRIV, Started, SUPERVISOR_ENTRY } from "./helpers.ts";
+
+const started = new Started();
+afterEach(() => started.cleanup());
+
+function superviseDirect(scenario: Scenario, graceMs = 10_000) {
+  const args = formatSupervisorArgs({
+    bridgePid: process.pid,
+    bridgeStart: readProc(process.pid)?.startTime ?? 0,
+    setpriv: SETPRIV,
+    graceMs,
+    command: process.execPath,
+    args: [FAKE_LS],
+  });
+  const sup = Bun.spawn([process.execPath, SUPERVISOR_ENTRY, "--supervise", ...args], {
+    env: { ...baseEnv(), FAKE_LS_SCENARIO: JSON.stringify(scenario) },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
+  started.track(sup.pid);
+  return sup;
+}
+
+/** A method the fake crashes on, sent once every pid file is written. */
+const CRASH = "fake/crash";
+
+function sendNotification(sup: ReturnType<typeof superviseDirect>, method: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", method });
+  sup.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  sup.stdin.flush();
+}
+
+async function groupDaemonScenario(extra: Scenario) {
+  const dir = started.tempDir();
+  const scenario: Scenario = {
+    pidfile_server: join(dir, "server.pid"),
+    daemons: [
+      { kind: "group", pidfile: join(dir, "group.pid") },
+      { kind: "setsid", pidfile: join(dir, "setsid.pid") },
+    ],
+    ...extra,
+  };
+  const sup = superviseDirect(scenario);
+  const pids = {
+    server: await pidFromFile(started, join(dir, "server.pid")),
+    group: await pidFromFile(started, join(dir, "group.pid")),
+    setsid: await pidFromFile(started, join(dir, "setsid.pid")),
+  };
+  return { sup, pids };
+}
+
+describe("the supervisor reaps before it exits", () => {
+  test("server crash: exit code mirrored, tree already gone at exit", async () => {
+    const { sup, pids } = await groupDaemonScenario({ crash_on: [CRASH], exit_code: 9 });
+    sendNotification(sup, CRASH);
+    expect(await within(sup.exited, 5000, "supervisor exit")).toBe(9);
+    for (const pid of Object.values(pids)) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("server killed by a signal: the supervisor dies by the same signal", async () => {
+    const { sup, pids } = await groupDaemonScenario({ crash_on: [CRASH], exit_signal: "SIGSEGV" });
+    sendNotification(sup, CRASH);
+    await within(sup.exited, 5000, "supervisor exit");
+    expect(sup.signalCode).toBe("SIGSEGV");
+    for (const pid of Object.values(pids)) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("SIGTERM to the supervisor: tree gone at exit", async () => {
+    const { sup, pids } = await groupDaemonScenario({});
+    sup.kill("SIGTERM");
+    await within(sup.exited, 5000, "supervisor exit");
+    for (const pid of Object.values(pids)) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("stdin EOF with a server ignoring it: killed after the grace, tree gone at exit", async () => {
+    const dir = started.tempDir();
+    const sup = superviseDirect(
+      { ignore_stdin_eof: true, daemon: "group", pidfile: join(dir, "d.pid") },
+      150,
+    );
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    await sup.stdin.end();
+    await within(sup.exited, 5000, "supervisor exit");
+    expect(sup.signalCode).toBe("SIGKILL");
+    expect(isAlive(daemon)).toBe(false);
+  });
+
+  test("first stderr line is the server-pid marker", async () => {
+    const dir = started.tempDir();
+    const sup = superviseDirect({ pidfile_server: join(dir, "s.pid"), stderr_lines: ["x"] });
+    const server = await pidFromFile(started, join(dir, "s.pid"));
+    sup.kill("SIGTERM");
+    await within(sup.exited, 5000, "supervisor exit");
+    const stderr = await new Response(sup.stderr).text();
+    expect(stderr.split("\n")[0]).toBe(`theodolite-supervisor: server-pid=${server}`);
+  });
+});
+
+describe("arguments", () => {
+  const valid: SupervisorArgs = {
+    bridgePid: 123,
+    bridgeStart: 456789,
+    setpriv: "/usr/bin/setpriv",
+    graceMs: 2000,
+    command: "/opt/ls/bin/server",
+    args: ["--stdio", "--", "-x", ""],
+  };
+
+  test("format and parse round-trip, server args kept verbatim", () => {
+    expect(parseSupervisorArgs(formatSupervisorArgs(valid))).toEqual(valid);
+  });
+
+  test("invalid argv is refused with a reason", () => {
+    const argv = formatSupervisorArgs(valid);
+    const without = (flag: string) => {
+      const i = argv.indexOf(flag);
+      return [...argv.slice(0, i), ...argv.slice(i + 2)];
+    };
+    expect(parseSupervisorArgs(without("--bridge-pid"))).toBe("missing --bridge-pid");
+    expect(parseSupervisorArgs(without("--grace-ms"))).toBe("missing --grace-ms");
+    expect(parseSupervisorArgs(argv.slice(0, argv.indexOf("--")))).toBe("missing `-- SERVER`");
+    const relative = formatSupervisorArgs({ ...valid, command: "server" });
+    expect(parseSupervisorArgs(relative)).toContain("absolute path");
+    const badPid = formatSupervisorArgs(valid).map((a) => (a === "123" ? "-1" : a));
+    expect(parseSupervisorArgs(badPid)).toContain("non-negative integer");
+    const relSetpriv = formatSupervisorArgs({ ...valid, setpriv: "setpriv" });
+    expect(parseSupervisorArgs(relSetpriv)).toContain("--setpriv");
+  });
+
+  test("the supervisor exits 2 with usage on invalid argv", async () => {
+    const sup = Bun.spawn([process.execPath, SUPERVISOR_ENTRY, "--supervise", "--bogus"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    started.track(sup.pid);
+    expect(await within(sup.exited, 5000, "supervisor exit")).toBe(2);
+    expect(await new Response(sup.stderr).text()).toContain("usage: --supervise");
+  });
+});

@@ -1,0 +1,295 @@
+/**
+ * The supervisor end to end (SPEC §9.2), through launchSupervised and the
+ * fake language server: relay, exit mirroring, and the tree reaped on every path.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive, readProc } from "../../src/process/proctree.ts";
+import { waitFor, within } from "../support/wait.ts";
+import { connect, INIT_PARAMS, launchFake, MAIN_TS, pidFromFile, Started } from "./helpers.ts";
+
+const started = new Started();
+afterEach(() => started.cleanup());
+
+const gone = (pid: number) => !isAlive(pid);
+
+describe("relay", () => {
+  test("an LSP initialize round trip and a large multi-byte payload pass byte-exact", async () => {
+    const proc = launchFake(started, {
+      capabilities: { hoverProvider: true, renameProvider: { prepareProvider: true } },
+    });
+    const lsp = connect(started, proc);
+    const init = (await lsp.sendRequest("initialize", INIT_PARAMS)) as {
+      capabilities: unknown;
+      serverInfo: { name: string };
+    };
+    expect(init.capabilities).toEqual({
+      hoverProvider: true,
+      renameProvider: { prepareProvider: true },
+    });
+    expect(init.serverInfo.name).toBe("fake-ls");
+    lsp.sendNotification("initialized", {});
+
+    const payload = { text: "αβγ 𝄞 \u0000 \r\n".repeat(200_000), n: 42 };
+    expect(await lsp.sendRequest("fake/echo", payload)).toEqual(payload);
+
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    const end = await proc.terminate(5000);
+    expect(end).toEqual({ exit: { code: 0, signal: null }, path: "exited" });
+  });
+
+  test("non-LSP bytes on the server's stdout reach the bridge unchanged", async () => {
+    const garbage = "Content-Length: nope\r\n\r\n\u00ff\u{1f600} garbage\n";
+    const proc = launchFake(started, { garbage_stdout: garbage });
+    const chunks: Buffer[] = [];
+    proc.stdout.on("data", (c: Buffer) => chunks.push(c));
+    const frame = (msg: object) => {
+      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...msg }));
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+    };
+    proc.stdin.write(frame({ id: 1, method: "initialize", params: INIT_PARAMS }));
+    await waitFor(() => Buffer.concat(chunks).includes('"id":1'), 5000, {
+      what: "initialize result",
+    });
+    proc.stdin.write(frame({ method: "initialized", params: {} }));
+    const want = Buffer.from(garbage);
+    await waitFor(() => Buffer.concat(chunks).includes(want), 5000, { what: "the garbage bytes" });
+    expect(Buffer.concat(chunks).subarray(-want.length).equals(want)).toBe(true);
+  });
+
+  test("the stderr marker gives the server pid and stays out of the stderr tail", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, {
+      pidfile_server: join(dir, "server.pid"),
+      stderr_lines: ["first line", "second line"],
+    });
+    const lines: string[] = [];
+    proc.onStderrLine((l) => lines.push(l));
+    const serverPid = await proc.serverPid;
+    expect(serverPid).toBe(await pidFromFile(started, join(dir, "server.pid")));
+    expect(readProc(serverPid ?? 0)?.ppid).toBe(proc.supervisorPid);
+    expect(readProc(serverPid ?? 0)?.pgid).toBe(proc.supervisorPid); // same group as the supervisor
+    expect(readProc(proc.supervisorPid)?.pgid).toBe(proc.supervisorPid); // a group leader
+    await waitFor(() => lines.length >= 2, 5000, { what: "stderr lines" });
+    expect(lines).toEqual(["first line", "second line"]);
+    expect(proc.stderrTail()).toBe("first line\nsecond line\n");
+  });
+});
+
+describe("server exit is mirrored and the tree reaped", () => {
+  test("crash: same exit code, group daemon gone, stderr kept", async () => {
+    const dir = started.tempDir();
+    const daemonFile = join(dir, "daemon.pid");
+    const proc = launchFake(started, {
+      daemon: "group",
+      pidfile: daemonFile,
+      crash_on: ["initialized"],
+      exit_code: 7,
+      stderr_lines: ["about to crash"],
+    });
+    const daemon = await pidFromFile(started, daemonFile);
+    expect(readProc(daemon)?.pgid).toBe(proc.supervisorPid);
+    const lsp = connect(started, proc);
+    await lsp.sendRequest("initialize", INIT_PARAMS);
+    lsp.sendNotification("initialized", {});
+    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 7, signal: null });
+    expect(gone(daemon)).toBe(true);
+    expect(gone(proc.supervisorPid)).toBe(true);
+    expect(proc.stderrTail()).toContain("about to crash");
+  });
+
+  test("exit without shutdown mirrors code 1 (LSP)", async () => {
+    const proc = launchFake(started, {});
+    const lsp = connect(started, proc);
+    await lsp.sendRequest("initialize", INIT_PARAMS);
+    lsp.sendNotification("exit");
+    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 1, signal: null });
+  });
+
+  for (const signal of ["SIGSEGV", "SIGABRT", "SIGPIPE"]) {
+    test(`a server dying by ${signal}: the supervisor reports the same signal`, async () => {
+      const proc = launchFake(started, { crash_after_ms: 0, exit_signal: signal });
+      expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: null, signal });
+    });
+  }
+
+  test("a server SIGKILLed from outside: SIGKILL is reported, daemons reaped", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, { daemon: "group", pidfile: join(dir, "d.pid") });
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    const server = await proc.serverPid;
+    process.kill(server ?? 0, "SIGKILL");
+    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({
+      code: null,
+      signal: "SIGKILL",
+    });
+    expect(gone(daemon)).toBe(true);
+  });
+});
+
+describe("stdin EOF", () => {
+  test("a server that honours EOF exits on its own; its status is mirrored", async () => {
+    const proc = launchFake(started, {}, { graceMs: 10_000 });
+    await proc.serverPid;
+    const t0 = performance.now();
+    proc.stdin.end();
+    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 1, signal: null });
+    expect(performance.now() - t0).toBeLessThan(5000); // well inside the 10 s grace
+  });
+
+  test("a server that ignores EOF is killed after the grace, with its daemon", async () => {
+    const dir = started.tempDir();
+    const graceMs = 300;
+    const proc = launchFake(
+      started,
+      { ignore_stdin_eof: true, daemon: "group", pidfile: join(dir, "d.pid") },
+      { graceMs },
+    );
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    const server = (await proc.serverPid) ?? 0;
+    const t0 = performance.now();
+    proc.stdin.end();
+    const exit = await within(proc.exited, graceMs + 3000, "supervisor exit");
+    const elapsed = performance.now() - t0;
+    console.log(`stdin EOF → tree gone in ${elapsed.toFixed(0)} ms (grace ${graceMs} ms)`);
+    expect(exit).toEqual({ code: null, signal: "SIGKILL" }); // it had to be killed
+    expect(elapsed).toBeGreaterThanOrEqual(graceMs - 5);
+    for (const pid of [server, daemon, proc.supervisorPid]) expect(gone(pid)).toBe(true);
+  });
+});
+
+describe("escapes", () => {
+  test("a setsid double-forked daemon is re-parented to the supervisor and reaped", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, { daemon: "setsid", pidfile: join(dir, "d.pid") });
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    const info = readProc(daemon);
+    expect(info?.sid).not.toBe(readProc(proc.supervisorPid)?.sid); // it left our session…
+    expect(info?.pgid).not.toBe(proc.supervisorPid); // …and our group…
+    // …and its parent died, so the subreaper supervisor adopted it
+    await waitFor(() => readProc(daemon)?.ppid === proc.supervisorPid, 5000, { what: "adoption" });
+    const lsp = connect(started, proc);
+    await lsp.sendRequest("initialize", INIT_PARAMS);
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    expect((await proc.terminate(5000)).path).toBe("exited");
+    expect(gone(daemon)).toBe(true);
+  });
+
+  test("supervisor SIGKILLed: pdeathsig takes the server, the launcher's scan the group daemon", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, { daemon: "group", pidfile: join(dir, "d.pid") });
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    const server = (await proc.serverPid) ?? 0;
+    process.kill(proc.supervisorPid, "SIGKILL");
+    const exit = await within(proc.exited, 5000, "supervisor exit");
+    expect(exit).toEqual({ code: null, signal: "SIGKILL" });
+    // exited resolves only after the launcher's /proc scan has killed the leftovers
+    expect(gone(daemon)).toBe(true);
+    await waitFor(() => gone(server), 5000, { what: "server death by pdeathsig" });
+  });
+
+  test("hung supervisor: the ladder kills it and its whole tree, setsid daemon included", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(
+      started,
+      {
+        daemons: [
+          { kind: "group", pidfile: join(dir, "g.pid") },
+          { kind: "setsid", pidfile: join(dir, "s.pid") },
+        ],
+      },
+      { graceMs: 200 },
+    );
+    const group = await pidFromFile(started, join(dir, "g.pid"));
+    const setsid = await pidFromFile(started, join(dir, "s.pid"));
+    const server = (await proc.serverPid) ?? 0;
+    await waitFor(() => readProc(setsid)?.ppid === proc.supervisorPid, 5000, { what: "adoption" });
+    process.kill(proc.supervisorPid, "SIGSTOP"); // it can run none of its own paths now
+    const end = await within(proc.terminate(200), 10_000, "terminate");
+    expect(end).toEqual({ exit: { code: null, signal: "SIGKILL" }, path: "killed" });
+    for (const pid of [server, group, setsid, proc.supervisorPid]) expect(gone(pid)).toBe(true);
+  });
+
+  test("shutdown never answered: the ladder closes stdin and the supervisor reaps", async () => {
+    const proc = launchFake(
+      started,
+      { hang_on_shutdown: true, ignore_stdin_eof: true },
+      { graceMs: 200 },
+    );
+    const lsp = connect(started, proc);
+    await lsp.sendRequest("initialize", INIT_PARAMS);
+    void lsp.sendRequest("shutdown").catch(() => {});
+    const end = await within(proc.terminate(200), 10_000, "terminate");
+    expect(end.path).toBe("stdin_closed");
+    expect(end.exit).toEqual({ code: null, signal: "SIGKILL" });
+  });
+});
+
+describe("stdout closed by the bridge", () => {
+  test("the next server write fails to relay: the supervisor reaps at once", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(
+      started,
+      { daemon: "group", pidfile: join(dir, "d.pid") },
+      { graceMs: 60_000 },
+    );
+    const daemon = await pidFromFile(started, join(dir, "d.pid"));
+    proc.stdout.destroy(); // our read end of the supervisor's stdout is closed
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: INIT_PARAMS,
+    });
+    proc.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const exit = await within(proc.exited, 5000, "supervisor exit");
+    expect(exit).toEqual({ code: null, signal: "SIGKILL" });
+    expect(gone(daemon)).toBe(true);
+  });
+});
+
+describe("signals to the supervisor", () => {
+  for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    test(`${signal}: the tree is reaped and the supervisor exits`, async () => {
+      const dir = started.tempDir();
+      const proc = launchFake(started, { daemon: "group", pidfile: join(dir, "d.pid") });
+      const daemon = await pidFromFile(started, join(dir, "d.pid"));
+      const server = (await proc.serverPid) ?? 0;
+      process.kill(proc.supervisorPid, signal);
+      const exit = await within(proc.exited, 5000, "supervisor exit");
+      expect(exit).toEqual({ code: null, signal: "SIGKILL" }); // mirrors the killed server
+      for (const pid of [server, daemon]) expect(gone(pid)).toBe(true);
+    });
+  }
+});
+
+describe("start", () => {
+  test("a missing setpriv: the supervisor says so and exits 127", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, {}, { setpriv: join(dir, "no-such-setpriv") });
+    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 127, signal: null });
+    expect(await proc.serverPid).toBeUndefined();
+    expect(proc.stderrTail()).toContain("cannot start");
+  });
+
+  test("a missing working directory is ServerStartFailed", () => {
+    const dir = started.tempDir();
+    expect(() => launchFake(started, {}, { cwd: join(dir, "missing") })).toThrow(
+      expect.objectContaining({ code: "ServerStartFailed" }),
+    );
+  });
+
+  test("`bun src/main.ts --supervise …` runs the same supervisor", async () => {
+    expect(existsSync(MAIN_TS)).toBe(true);
+    const proc = launchFake(started, {}, { selfArgv: [process.execPath, MAIN_TS] });
+    const lsp = connect(started, proc);
+    const init = (await lsp.sendRequest("initialize", INIT_PARAMS)) as { serverInfo: unknown };
+    expect(init.serverInfo).toEqual({ name: "fake-ls", version: "0.0.0" });
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    expect(await proc.terminate(5000)).toEqual({ exit: { code: 0, signal: null }, path: "exited" });
+  });
+});
