@@ -12,6 +12,7 @@ import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { TOOLS } from "./mcp/tools/index.ts";
+import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
 
 async function loadConfig(argPath: string | undefined): Promise<Config> {
@@ -32,6 +33,9 @@ export async function serve(argPath: string | undefined): Promise<void> {
   log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
   if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
 
+  // Orphans of a supervisor killed from outside come to us, not to PID 1 (SPEC §9.2).
+  if (!becomeChildSubreaper())
+    log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
   const bridge = new BridgeContext(config, defaultHooks());
   const server = createMcpServer(bridge, TOOLS);
   const transport = new StdioServerTransport();

@@ -7,17 +7,16 @@
  * Beyond the original design: whenever the supervisor exits — on its own, or
  * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
  * for what is left of its group and kills it before `exited` resolves, so a
- * group daemon never outlives a dead supervisor. Known limit: a daemon that
- * left the group (setsid + double fork) and was re-parented to the subreaper
- * supervisor is only found through the supervisor; if someone else SIGKILLs
- * the supervisor it goes to PID 1 and escapes. The ladder itself never does
- * that: it kills the supervisor and its whole tree in one scan.
+ * group daemon never outlives a dead supervisor; and since the bridge is a
+ * child subreaper as well, a daemon that had left the group (setsid + double
+ * fork) and was re-parented from the dead supervisor to the bridge is found
+ * and killed too (`reapAdoptedOrphans`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { BridgeError } from "../errors.ts";
-import { readProc, reapTree } from "./proctree.ts";
+import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { reexecEnv, selfCommand } from "./self.ts";
 import { formatSupervisorArgs, SERVER_PID_MARKER } from "./supervisor.ts";
 
@@ -46,7 +45,9 @@ export interface SupervisedProcess {
    * plus a margin; else SIGKILL the supervisor together with its whole tree
    * (group members and descendants, one scan, explicit pids).
    */
-  terminate(graceMs: number): Promise<{ exit: ExitInfo; path: "exited" | "stdin_closed" | "killed" }>;
+  terminate(
+    graceMs: number,
+  ): Promise<{ exit: ExitInfo; path: "exited" | "stdin_closed" | "killed" }>;
 }
 
 export interface LaunchOptions {
@@ -100,7 +101,10 @@ class StderrCollector {
   }
 
   push(text: string): void {
-    if (this.markerDone) return this.feed(text);
+    if (this.markerDone) {
+      this.feed(text);
+      return;
+    }
     this.held += text;
     const match = MARKER_RE.exec(this.held);
     if (match !== null) {
@@ -146,6 +150,32 @@ class StderrCollector {
       }
     }
   }
+}
+
+/** Supervisors this bridge started that have not exited yet. */
+const liveSupervisors = new Set<number>();
+
+/**
+ * The bridge is a child subreaper too (src/serve.ts): when a supervisor dies
+ * unexpectedly, a daemon that had left its group (setsid + double fork) is
+ * re-parented to the bridge instead of PID 1. Every child of ours in another
+ * session that is not a live supervisor is such an orphan; it dies here with
+ * its descendants. (Our own short-lived children, like version checks, share
+ * our session and are never touched.)
+ */
+export async function reapAdoptedOrphans(): Promise<number[]> {
+  const self = readProc(process.pid);
+  if (self === null) return [];
+  const orphans = scanProcs().filter(
+    (p) =>
+      p.ppid === process.pid && p.sid !== self.sid && !liveSupervisors.has(p.pid) && !isDead(p),
+  );
+  const killed: number[] = [];
+  for (const orphan of orphans) {
+    const r = await reapTree(orphan.pid, 0, { rootStartTime: orphan.startTime });
+    killed.push(...r.killed);
+  }
+  return killed;
 }
 
 function startFailed(message: string, hint: string, details: Record<string, unknown>): BridgeError {
@@ -205,6 +235,7 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
 export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   const child = spawnSupervisor(opts);
   const supervisorPid = child.pid as number;
+  liveSupervisors.add(supervisorPid);
   const supervisorStart = readProc(supervisorPid)?.startTime;
   const stdin = child.stdin as Writable;
   const stdout = child.stdout as Readable;
@@ -227,13 +258,19 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   const exited = new Promise<ExitInfo>((resolve) => {
     child.once("exit", (code, signal) => {
       void (async () => {
-        // Leftovers of the group (a SIGKILLed supervisor's daemons) die here.
-        await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
-        // Every stderr writer is dead now, so close follows at once; bounded anyway
-        // in case a process that escaped the tree still holds the pipe.
-        await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
-        collector.end();
-        resolve({ code, signal });
+        try {
+          liveSupervisors.delete(supervisorPid);
+          // Leftovers of the group (a SIGKILLed supervisor's daemons) die here, and so do
+          // daemons that had left the group and were re-parented to the bridge.
+          await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
+          await reapAdoptedOrphans();
+          // Every stderr writer is dead now, so close follows at once; bounded anyway
+          // in case a process that escaped the tree still holds the pipe.
+          await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
+        } finally {
+          collector.end();
+          resolve({ code, signal }); // whatever happened above, the exit is reported
+        }
       })();
     });
   });

@@ -82,14 +82,17 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
     const raw = flags.get(key);
     if (raw === undefined) return `missing ${key}`;
     const n = Number(raw);
-    return /^\d+$/.test(raw) && Number.isSafeInteger(n) ? n : `${key} must be a non-negative integer`;
+    return /^\d+$/.test(raw) && Number.isSafeInteger(n)
+      ? n
+      : `${key} must be a non-negative integer`;
   };
   const bridgePid = int("--bridge-pid");
   const bridgeStart = int("--bridge-start");
   const graceMs = int("--grace-ms");
   const setpriv = flags.get("--setpriv");
   for (const v of [bridgePid, bridgeStart, graceMs]) if (typeof v === "string") return v;
-  if (setpriv === undefined || !setpriv.startsWith("/")) return "--setpriv must be an absolute path";
+  if (setpriv === undefined || !setpriv.startsWith("/"))
+    return "--setpriv must be an absolute path";
   const command = argv[sep + 1] ?? "";
   if (!command.startsWith("/")) return "the server command must be an absolute path";
   return {
@@ -176,18 +179,25 @@ async function relayStdin(sink: FileSink): Promise<void> {
  * measured against a direct client). Resolves at the server's stdout EOF;
  * calls `onBroken` if our stdout cannot be written.
  */
-async function relayStdout(source: ReadableStream<Uint8Array>, onBroken: () => void): Promise<void> {
+async function relayStdout(
+  source: ReadableStream<Uint8Array>,
+  onBroken: () => void,
+): Promise<void> {
   const out = Bun.stdout.writer();
   let broken = false;
-  for await (const chunk of source) {
-    if (broken) continue; // drain so the server never blocks on a full pipe
-    try {
-      out.write(chunk);
-      await out.flush();
-    } catch {
-      broken = true;
-      onBroken();
+  try {
+    for await (const chunk of source) {
+      if (broken) continue; // drain so the server never blocks on a full pipe
+      try {
+        out.write(chunk);
+        await out.flush();
+      } catch {
+        broken = true;
+        onBroken();
+      }
     }
+  } catch {
+    // a read error on the server's stdout ends the relay like EOF; its exit path follows
   }
 }
 

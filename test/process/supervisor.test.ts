@@ -229,7 +229,7 @@ describe("escapes", () => {
 });
 
 describe("stdout closed by the bridge", () => {
-  test("the next server write fails to relay: the supervisor reaps at once", async () => {
+  test("a relay write that fails: the supervisor reaps at once", async () => {
     const dir = started.tempDir();
     const proc = launchFake(
       started,
@@ -237,14 +237,22 @@ describe("stdout closed by the bridge", () => {
       { graceMs: 60_000 },
     );
     const daemon = await pidFromFile(started, join(dir, "d.pid"));
-    proc.stdout.destroy(); // our read end of the supervisor's stdout is closed
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: INIT_PARAMS,
+    proc.stdout.destroy(); // our read end of the supervisor's stdout is closed (asynchronously)
+    let ended = false;
+    void proc.exited.then(() => {
+      ended = true;
     });
-    proc.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    let id = 0;
+    // Keep the server writing until one relay write hits the closed pipe.
+    await waitFor(
+      () => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "fake/echo", params: {} });
+        if (!ended) proc.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+        return ended;
+      },
+      5000,
+      { what: "the supervisor to notice its broken stdout", intervalMs: 20 },
+    );
     const exit = await within(proc.exited, 5000, "supervisor exit");
     expect(exit).toEqual({ code: null, signal: "SIGKILL" });
     expect(gone(daemon)).toBe(true);
