@@ -131,12 +131,15 @@ describe("MCP stdio", () => {
       clientName: "ci-gate",
     });
     const { tools } = await gated.client.listTools();
-    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(goldenPath, `${JSON.stringify(tools, null, 2)}\n`);
+    if (process.env.UPDATE_GOLDEN === "1")
+      writeFileSync(goldenPath, `${JSON.stringify(tools, null, 2)}\n`);
     const golden = JSON.parse(readFileSync(goldenPath, "utf8")) as { name: string }[];
     expect(tools).toEqual(golden as typeof tools);
     expect(tools.map((t) => t.name).slice(-2)).toEqual(["code_action_apply", "rename_apply"]);
 
-    const readOnly = golden.filter((t) => t.name !== "code_action_apply" && t.name !== "rename_apply");
+    const readOnly = golden.filter(
+      (t) => t.name !== "code_action_apply" && t.name !== "rename_apply",
+    );
     for (const [config, clientName] of [
       [twoPairConfig(), "ci-gate"],
       [twoPairConfig({ mutation: "gated", mutation_allowlist: ["ci-gate"] }), "someone-else"],
