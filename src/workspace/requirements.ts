@@ -5,7 +5,7 @@
  * the directory found is passed to the server through `dir_arg`.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type {
   Config,
   ServerConfig,
@@ -18,8 +18,8 @@ import { checkCompileCommands } from "./compile-commands.ts";
 /** Where a required file is looked for: the workspace's `file_dirs` entry, else the root. */
 export function requirementDir(workspace: WorkspaceConfig, req: WorkspaceFileRequirement): string {
   const configured = workspace.file_dirs[req.file];
-  if (configured === undefined) return workspace.root;
-  return isAbsolute(configured) ? configured : resolve(workspace.root, configured);
+  // the schema keeps these relative and inside the root (no `..`)
+  return configured === undefined ? workspace.root : resolve(workspace.root, configured);
 }
 
 /** Check one requirement; returns the directory holding the file. */

@@ -34,7 +34,8 @@ export const POSITION_CONVENTION =
 export const COMMON_ERRORS =
   "InvalidArgument, UnknownWorkspace, UnknownServer, NoServerForFile, AmbiguousServer, " +
   "PathOutsideWorkspace, FileNotFound, FileTooLarge, NotUtf8, PositionOutOfRange, SymbolNotOnLine, " +
-  "ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, ReadyTimeout, " +
+  "ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, " +
+  "WorkspaceFileMissing, WorkspaceFileInvalid, ReadyTimeout, " +
   "SessionDead, SessionLimit, ServerLacksCapability, RequestTimeout, ServerError, Cancelled, " +
   "ResultTooLarge";
 

@@ -20,6 +20,7 @@ export const sessionRestartTool = defineTool({
     "restarted implicitly). `server` may be omitted when the workspace has exactly one semantics " +
     "server. Returns {workspace, server, state}. Errors: UnknownWorkspace, UnknownServer, " +
     "AmbiguousServer, ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, " +
+    "WorkspaceFileMissing, WorkspaceFileInvalid, " +
     "ReadyTimeout, SessionLimit.",
   input,
   output,

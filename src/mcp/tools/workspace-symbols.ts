@@ -54,8 +54,8 @@ export const workspaceSymbolsTool = defineTool({
   description:
     "Symbols matching `query` across the workspace (the server decides how it matches): " +
     "{symbols: [{name, kind, container?, file, line, column, end_line, end_column}], total, " +
-    "next_offset?} in canonical order (file, position, name). The query must be 1..128 " +
-    "characters (bridge.max_query_length). Routed to the workspace's single semantics server " +
+    "next_offset?} in canonical order (file, position, name). The query must be 1..max " +
+    "characters (bridge.max_query_length, default 128). Routed to the workspace's single semantics server " +
     `unless \`server\` is given. Errors: ${COMMON_ERRORS}.`,
   input,
   output,
