@@ -132,7 +132,13 @@ export const PRESETS: readonly Preset[] = [
         inl: "cpp",
       },
       roles: ["semantics", "diagnostics"],
-      ready: ready({ warmup_open: "**/*.{c,cc,cpp,cxx}", progress: ["backgroundIndexProgress"] }),
+      ready: ready({
+        warmup_open: "**/*.{c,cc,cpp,cxx}",
+        progress: ["backgroundIndexProgress"],
+        // clangd begins indexing only after the warmup open; without this a request could
+        // race ahead of the index (measured: it reports the task even with a warm index)
+        progress_required: true,
+      }),
       diagnostics_settle: "version",
       requires: [
         {

@@ -160,6 +160,30 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
     }
   });
 
+  test("c fixtures: clangd --check finds no errors in c and exactly two in c-errors", async () => {
+    const found = await findClangd();
+    if (!requireUnderCI("clangd", found)) return;
+    const errorsOf = (fixture: "c" | "c-errors", file: string) => {
+      const dir = materializeCFixture(undefined, fixture);
+      try {
+        const result = run([found.config.command, `--check=${file}`, "--log=error"], dir);
+        return result.output
+          .split("\n")
+          .map((l) => /^E\[[^\]]*\] \[(\w+)\] Line (\d+):/.exec(l))
+          .filter((m) => m !== null)
+          .map((m) => `${file}:${m[2]} ${m[1]}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
+    expect(errorsOf("c", "main.c")).toEqual([]);
+    expect(errorsOf("c", "util.c")).toEqual([]);
+    expect(errorsOf("c-errors", "broken.c")).toEqual([
+      "broken.c:7 undeclared_var_use_suggest",
+      "broken.c:11 no_member",
+    ]);
+  });
+
   test("rust fixture: cargo check --offline --locked passes; rust-errors has E0308 and E0425", async () => {
     const found = await findRustAnalyzer();
     if (!requireUnderCI("rust-analyzer", found)) return;
