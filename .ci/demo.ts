@@ -40,7 +40,11 @@ writeFileSync(
         roles: ["semantics", "diagnostics"],
         initialization_options: { disableAutomaticTypingAcquisition: true },
         diagnostics_settle: "publish",
-        ready: { warmup_open: "**/*.ts", progress: ["^Initializing JS/TS language features"] },
+        ready: {
+          warmup_open: "**/*.ts",
+          progress: ["^Initializing JS/TS language features"],
+          progress_required: true,
+        },
       },
     ],
   }),

@@ -198,6 +198,9 @@ export const PRESETS: readonly Preset[] = [
       ready: ready({
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         progress: ["^Initializing JS/TS language features"],
+        // the task begins only after the warmup open has reached tsserver: require it,
+        // or readiness could complete before the project load even started
+        progress_required: true,
       }),
       diagnostics_settle: "publish",
     },

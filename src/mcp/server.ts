@@ -30,13 +30,40 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Tool["i
   return json as Tool["inputSchema"];
 }
 
+/** SPEC §4.6: what `structuredContent` holds when `isError` is true. */
+const errorEnvelopeSchema = z
+  .object({
+    // a plain string keeps tools/list small; the codes are listed in each tool's description
+    code: z.string(),
+    message: z.string(),
+    hint: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+/**
+ * A tool's published output schema: its result or the error envelope. MCP clients
+ * (the SDK's among them) validate `structuredContent` against it on error results
+ * too, so an envelope outside the schema would turn every tool error into a
+ * client-side protocol failure.
+ */
+export function outputSchemaOf(output: z.ZodType): Tool["outputSchema"] {
+  // MCP wants `type: "object"` at the top; the union itself has only `anyOf`
+  const union: Record<string, unknown> = jsonSchemaOf(
+    z.union([output, errorEnvelopeSchema]),
+    "output",
+  );
+  // keep `definitions` too: recursive outputs (document_symbols) refer into them
+  return { type: "object", ...union } as Tool["outputSchema"];
+}
+
 export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
   return tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: jsonSchemaOf(t.input, "input"),
-    outputSchema: jsonSchemaOf(t.output, "output"),
+    outputSchema: outputSchemaOf(t.output),
     annotations: { title: t.title, ...t.annotations },
   }));
 }

@@ -3,24 +3,36 @@
  * `bun test/fake-server/fake-ls.ts [--scenario <json>]`, scenario keys in
  * ./scenario.ts. It speaks real LSP over stdio (vscode-languageserver-protocol)
  * and, on request, misbehaves: crashes, dies by a signal, hangs in shutdown,
- * ignores stdin EOF, writes garbage, leaves daemon grandchildren behind.
+ * ignores stdin EOF, writes garbage, leaves daemon grandchildren behind; and
+ * it plays readiness signals, asks the client things, tracks documents and
+ * answers from data (./answers.ts, ./behaviour.ts), recording what it saw
+ * (./state.ts) for tests to check.
  */
 import { appendFileSync, renameSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import {
+  type CancellationToken,
   createMessageConnection,
   type DataCallback,
+  DidChangeTextDocumentNotification,
+  type DidChangeTextDocumentParams,
+  DidCloseTextDocumentNotification,
+  type DidCloseTextDocumentParams,
+  DidOpenTextDocumentNotification,
+  type DidOpenTextDocumentParams,
   type Disposable,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
   type Message,
-  ResponseError,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { restoreDefaultSignal } from "../../src/process/libc.ts";
+import { Responder } from "./answers.ts";
+import { Behaviour } from "./behaviour.ts";
+import { matchDiagnostics, toDiagnostic } from "./results.ts";
 import {
   type DaemonSpec,
   DEFAULT_CAPABILITIES,
@@ -29,8 +41,7 @@ import {
   loadScenario,
   type Scenario,
 } from "./scenario.ts";
-
-const METHOD_NOT_FOUND = -32601;
+import { FakeState } from "./state.ts";
 
 function writePidfile(path: string, pid: number): void {
   const tmp = `${path}.${pid}.tmp`;
@@ -83,6 +94,41 @@ class HookedReader extends StreamMessageReader {
   }
 }
 
+/** Requests reach the one dispatcher wrapped with their id, so it can find what they triggered. */
+interface Wrapped {
+  id: number | string;
+  params: unknown;
+}
+
+function syncDetail(method: string, params: unknown): unknown {
+  if (!method.startsWith("textDocument/did")) return undefined;
+  const td = (params as { textDocument?: { uri?: string; version?: number } } | null)?.textDocument;
+  return td ? { uri: td.uri, version: td.version ?? null } : undefined;
+}
+
+/** Full-sync text of a didChange (the last whole-document change wins). */
+function changedText(params: DidChangeTextDocumentParams): string | undefined {
+  let text: string | undefined;
+  for (const c of params.contentChanges ?? []) {
+    if (!("range" in c) || c.range === undefined) text = c.text;
+  }
+  return text;
+}
+
+/** didOpen / didChange / didClose → the tracked documents. */
+function trackDocument(state: FakeState, responder: Responder, method: string, raw: unknown) {
+  if (method === DidOpenTextDocumentNotification.method) {
+    const { uri, languageId, version, text } = (raw as DidOpenTextDocumentParams).textDocument;
+    state.opened(uri, languageId, version, text);
+    responder.firstUri ??= uri;
+  } else if (method === DidChangeTextDocumentNotification.method) {
+    const p = raw as DidChangeTextDocumentParams;
+    state.changed(p.textDocument.uri, p.textDocument.version, changedText(p));
+  } else if (method === DidCloseTextDocumentNotification.method) {
+    state.closed((raw as DidCloseTextDocumentParams).textDocument.uri);
+  }
+}
+
 function main(): void {
   let scenario: Scenario;
   try {
@@ -98,42 +144,138 @@ function main(): void {
     setTimeout(() => crash(scenario), scenario.crash_after_ms);
   }
 
+  const state = new FakeState(scenario.state_file);
+  const responder = new Responder(scenario, state);
+  let behaviour: Behaviour | undefined;
+  /** what each request triggered (applyEdit, server requests), awaited before its reply */
+  const triggered = new Map<number | string, Promise<void>>();
   const crashOn = new Set(scenario.crash_on ?? []);
   const hook = (msg: Message): void => {
     if (scenario.record !== undefined) appendFileSync(scenario.record, `${JSON.stringify(msg)}\n`);
-    const method = (msg as { method?: unknown }).method;
-    if (typeof method === "string" && crashOn.has(method)) crash(scenario);
+    const m = msg as { method?: unknown; id?: number | string; params?: unknown };
+    if (typeof m.method !== "string") return;
+    if (crashOn.has(m.method)) crash(scenario);
+    if (m.id !== undefined) {
+      state.request(m.id, m.method, m.params);
+    } else {
+      state.event("in", m.method, { detail: syncDetail(m.method, m.params) });
+      // tracked here, as the message arrives, so the state never shows an event
+      // without its effect on the documents
+      trackDocument(state, responder, m.method, m.params);
+      if (m.method === "$/cancelRequest") {
+        const id = (m.params as { id?: number | string } | null)?.id;
+        if (id !== undefined) state.cancelled(id);
+      }
+    }
+    const done = behaviour?.received(m.method, m.params);
+    if (m.id !== undefined) {
+      if (done) triggered.set(m.id, done);
+      const wrapped: Wrapped = { id: m.id, params: m.params };
+      m.params = wrapped;
+    }
   };
   const connection = createMessageConnection(
     new HookedReader(process.stdin, hook),
     new StreamMessageWriter(process.stdout),
   );
+  behaviour = new Behaviour(scenario, connection, state);
+
+  /** Diagnostics for the text as synced (computed now, sent after publish_delay_ms). */
+  const publish = (uri: string, version: number): void => {
+    if (scenario.publish_on_sync === undefined && scenario.publish_matches === undefined) return;
+    const withVersion = scenario.publish_version !== false;
+    const params: Record<string, unknown> = { uri };
+    if (withVersion) params.version = version;
+    const text = state.document(uri)?.text ?? "";
+    params.diagnostics = [
+      ...(scenario.publish_on_sync ?? []).map(toDiagnostic),
+      ...(scenario.publish_matches ? matchDiagnostics(text, scenario.publish_matches) : []),
+    ];
+    const send = (): void => {
+      state.event("out", "textDocument/publishDiagnostics", {
+        detail: { uri, version: withVersion ? version : null },
+      });
+      void connection.sendNotification("textDocument/publishDiagnostics", params);
+    };
+    if (scenario.publish_delay_ms === undefined) send();
+    else setTimeout(send, scenario.publish_delay_ms);
+  };
 
   let shutdownReceived = false;
-  connection.onRequest(InitializeRequest.type, () => ({
-    capabilities: scenario.capabilities ?? DEFAULT_CAPABILITIES,
-    serverInfo: scenario.serverInfo ?? { name: "fake-ls", version: "0.0.0" },
-  }));
+  /** with require_configuration: nothing is answered until the client answered (TS 7, gopls) */
+  let configured: Promise<void> = Promise.resolve();
+
+  connection.onRequest(async (method: string, raw: unknown, token: CancellationToken) => {
+    const { id, params } = raw as Wrapped;
+    if (method === InitializeRequest.method) {
+      responder.rootUri = (params as { rootUri?: string } | null)?.rootUri ?? undefined;
+      const capabilities = { ...(scenario.capabilities ?? DEFAULT_CAPABILITIES) };
+      if (scenario.encoding !== undefined) capabilities.positionEncoding = scenario.encoding;
+      return {
+        capabilities,
+        serverInfo: scenario.serverInfo ?? { name: "fake-ls", version: "0.0.0" },
+      };
+    }
+    await configured;
+    const done = triggered.get(id);
+    triggered.delete(id);
+    if (done) await done;
+    if (method === ShutdownRequest.method) {
+      shutdownReceived = true;
+      if (scenario.hang_on_shutdown === true) return new Promise<never>(() => {});
+      return null;
+    }
+    return responder.answer(method, params, token);
+  });
+
   connection.onNotification(InitializedNotification.type, () => {
     if (scenario.garbage_stdout !== undefined && scenario.garbage_stdout !== false) {
       const text = scenario.garbage_stdout === true ? DEFAULT_GARBAGE : scenario.garbage_stdout;
       process.stdout.write(text);
     }
+    const section = scenario.require_configuration?.section;
+    if (section !== undefined) {
+      state.event("out", "workspace/configuration", { detail: section });
+      configured = connection.sendRequest("workspace/configuration", { items: [{ section }] }).then(
+        (answer) => state.answer("configurationAnswers", answer),
+        (err: unknown) => state.answer("configurationAnswers", { error: String(err) }),
+      );
+    }
+    if (scenario.register_pull_diagnostics === true) {
+      state.event("out", "client/registerCapability", { detail: "textDocument/diagnostic" });
+      void connection
+        .sendRequest("client/registerCapability", {
+          registrations: [
+            {
+              id: "fake-pull-diagnostics",
+              method: "textDocument/diagnostic",
+              registerOptions: {
+                documentSelector: null,
+                interFileDependencies: false,
+                workspaceDiagnostics: false,
+              },
+            },
+          ],
+        })
+        .then(
+          (result) =>
+            state.answer("serverRequestAnswers", { method: "client/registerCapability", result }),
+          () => {},
+        );
+    }
+    behaviour?.initialized();
   });
-  connection.onRequest(ShutdownRequest.method, () => {
-    shutdownReceived = true;
-    if (scenario.hang_on_shutdown === true) return new Promise<never>(() => {});
-    return null;
-  });
+
+  connection.onNotification(DidOpenTextDocumentNotification.type, (p: DidOpenTextDocumentParams) =>
+    publish(p.textDocument.uri, p.textDocument.version),
+  );
+  connection.onNotification(
+    DidChangeTextDocumentNotification.type,
+    (p: DidChangeTextDocumentParams) => publish(p.textDocument.uri, p.textDocument.version),
+  );
+  connection.onNotification(DidCloseTextDocumentNotification.type, () => {});
   // LSP: exit code 0 after shutdown, 1 without.
   connection.onNotification(ExitNotification.type, () => process.exit(shutdownReceived ? 0 : 1));
-  // Echo, for relay tests (round trips, large payloads, latency).
-  connection.onRequest("fake/echo", (params: unknown) => params);
-  connection.onRequest((method: string) => {
-    const responses = scenario.responses ?? {};
-    if (Object.hasOwn(responses, method)) return responses[method];
-    return new ResponseError(METHOD_NOT_FOUND, `fake-ls: no response scripted for ${method}`);
-  });
 
   process.stdin.on("end", () => {
     if (scenario.ignore_stdin_eof === true) {

@@ -4,7 +4,7 @@
  * <json>` (the argument's keys win). Every key is optional; add new behaviour
  * as new keys with a default that keeps old scenarios unchanged.
  */
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
+import type { ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
 
 export type DaemonKind = "group" | "setsid";
 
@@ -46,6 +46,115 @@ export interface Scenario {
   responses?: Record<string, unknown>;
   /** append every received message as one JSON line to this file */
   record?: string;
+
+  // ---- readiness signals (issue 4) ----
+  /** work-done progress tasks; each first asks `window/workDoneProgress/create` (like clangd) */
+  progress?: ProgressSpec[];
+  /** `experimental/serverStatus` notifications (rust-analyzer) */
+  server_status?: ServerStatusSpec[];
+  /** `window/logMessage` notifications */
+  log_messages?: LogMessageSpec[];
+  /** fail `workspace/symbol` this many times with an error before answering */
+  probe_fail_times?: number;
+
+  // ---- server requests the client must answer ----
+  /** after `initialized`, ask `workspace/configuration` for this section and answer nothing else until it is answered */
+  require_configuration?: { section: string };
+  /** after `initialized`, register `textDocument/diagnostic` dynamically (pyright) */
+  register_pull_diagnostics?: boolean;
+  /** on receiving this method, send `workspace/applyEdit` and wait for the answer before replying */
+  apply_edit_on?: string;
+  /** the edit sent by `apply_edit_on` (default: replace line 1 of the request's document) */
+  apply_edit?: WorkspaceEdit;
+  /** arbitrary server → client requests; answers (result or error) are recorded */
+  server_requests?: ServerRequestSpec[];
+
+  // ---- diagnostics ----
+  /** published for every didOpen/didChange, with the document's version */
+  publish_on_sync?: DiagnosticSpec[];
+  /** false: publishes carry no `version` (default true) */
+  publish_version?: boolean;
+  /** also publish one diagnostic per match of `pattern` in the synced text (ASCII columns) */
+  publish_matches?: { pattern: string; message: string; severity?: number };
+  /** publish this long after the sync (a stale set stays visible meanwhile) */
+  publish_delay_ms?: number;
+  /** the `textDocument/diagnostic` answer's items */
+  pull_diagnostics?: DiagnosticSpec[];
+
+  // ---- results ----
+  /** answer these methods only after a delay (cancellable by `$/cancelRequest`) */
+  response_delay_ms?: Record<string, number>;
+  /** answer `-32801 ContentModified` this many times first */
+  content_modified_times?: Record<string, number>;
+  /** answer these methods with an error */
+  error_on?: Record<string, { code: number; message: string }>;
+  /** generate this many items for a list method (locations, symbols, diagnostics) */
+  huge?: Record<string, number>;
+  /** answered as `capabilities.positionEncoding` */
+  encoding?: "utf-8" | "utf-16" | "utf-32";
+
+  // ---- code actions and rename ----
+  /** the `textDocument/codeAction` answer */
+  code_actions?: unknown[];
+  /** `codeAction/resolve`: the edit to attach, by action title */
+  resolve?: Record<string, WorkspaceEdit>;
+  /** the `textDocument/rename` answer */
+  rename_edit?: WorkspaceEdit | null;
+  /** the `textDocument/prepareRename` answer (null: nothing renameable) */
+  prepare_rename?: unknown;
+
+  /** rewrite this JSON file (atomically) with everything the server has seen, after every change */
+  state_file?: string;
+}
+
+/** When something happens: `after_ms` from `initialized`, or on receiving `on` (then `after_ms` later). */
+export interface Timing {
+  after_ms?: number;
+  on?: string;
+}
+
+export interface ProgressSpec {
+  token: string;
+  title: string;
+  /** begin this long after `initialized` (default 0) … */
+  begin_after_ms?: number;
+  /** … or whenever this method arrives while the task is not running */
+  begin_on?: string;
+  /** `report`s after the begin; `after_ms` is the delay after the previous message */
+  steps?: { message?: string; percentage?: number; after_ms?: number }[];
+  /** end this long after the begin … */
+  end_after_ms?: number;
+  /** … or when this method arrives; neither: right after the steps */
+  end_on?: string;
+}
+
+export interface ServerStatusSpec extends Timing {
+  health: string;
+  quiescent: boolean;
+  message?: string;
+}
+
+export interface LogMessageSpec extends Timing {
+  text: string;
+  /** MessageType, default 3 (Info) */
+  type?: number;
+}
+
+export interface ServerRequestSpec extends Timing {
+  method: string;
+  params?: unknown;
+}
+
+export interface DiagnosticSpec {
+  message: string;
+  severity?: number;
+  line: number;
+  character: number;
+  end_character: number;
+  /** default `line` */
+  end_line?: number;
+  code?: string | number;
+  source?: string;
 }
 
 export const DEFAULT_CAPABILITIES: ServerCapabilities = {

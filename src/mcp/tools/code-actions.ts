@@ -152,7 +152,13 @@ export const codeActionsTool = defineTool({
       for (const item of raw) {
         const action = isBareCommand(item) ? item : await resolveIfNeeded(session, item, call.wait);
         const summary: Record<string, unknown> = { ...summarizeCodeAction(action) };
-        if (canApply && !isBareCommand(action) && action.edit !== undefined) {
+        // a disabled action is not applicable, so it gets no handle
+        if (
+          canApply &&
+          !isBareCommand(action) &&
+          action.edit !== undefined &&
+          action.disabled === undefined
+        ) {
           const handle = planHandle(ctx.bridge, session, action.title, action.edit);
           if (handle !== undefined) summary.handle = handle;
         }

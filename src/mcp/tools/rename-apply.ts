@@ -85,6 +85,9 @@ export const renameApplyTool = defineTool({
           details: { reason: decision.reason },
         });
       }
+      // Positions are converted against the text the edits were computed on: after the
+      // write the files hold the new text, where a non-ASCII prefix would shift columns.
+      const result = renameResult(call, files, args.new_name, true);
       await applyEdits(
         bridge,
         call.session.workspace.root,
@@ -92,7 +95,6 @@ export const renameApplyTool = defineTool({
         planned.targets,
         call.session.encoding,
       );
-      const result = renameResult(call, files, args.new_name, true);
       return { result, count: files.length };
     });
   },

@@ -1,0 +1,117 @@
+/**
+ * How the fake server answers requests, as data (scenario.ts). One place
+ * decides, in this order: delay (cancellable), ContentModified countdown,
+ * probe failures, scripted errors, generated `huge` lists, the per-method
+ * keys (code actions, rename, diagnostics), `responses`, else MethodNotFound.
+ */
+import {
+  type CancellationToken,
+  type CodeAction,
+  ResponseError,
+} from "vscode-languageserver-protocol/node";
+import { hugeResult, requestUri, toDiagnostic } from "./results.ts";
+import type { Scenario } from "./scenario.ts";
+import type { FakeState } from "./state.ts";
+
+const METHOD_NOT_FOUND = -32601;
+const CONTENT_MODIFIED = -32801;
+const REQUEST_CANCELLED = -32800;
+const SERVER_NOT_INITIALIZED = -32002;
+
+/** Wait `ms`, or fail with RequestCancelled as soon as the client cancels. */
+function cancellableDelay(ms: number, token: CancellationToken): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (token.isCancellationRequested) {
+      reject(new ResponseError(REQUEST_CANCELLED, "fake-ls: cancelled"));
+      return;
+    }
+    const timer = setTimeout(() => {
+      sub.dispose();
+      resolve();
+    }, ms);
+    const sub = token.onCancellationRequested(() => {
+      clearTimeout(timer);
+      sub.dispose();
+      reject(new ResponseError(REQUEST_CANCELLED, "fake-ls: cancelled"));
+    });
+  });
+}
+
+export class Responder {
+  private readonly contentModifiedLeft = new Map<string, number>();
+  private probeFailuresLeft: number;
+  /** the first document opened, for results about no particular document */
+  firstUri: string | undefined;
+  rootUri: string | undefined;
+
+  constructor(
+    private readonly s: Scenario,
+    private readonly state: FakeState,
+  ) {
+    for (const [method, n] of Object.entries(s.content_modified_times ?? {})) {
+      this.contentModifiedLeft.set(method, n);
+    }
+    this.probeFailuresLeft = s.probe_fail_times ?? 0;
+  }
+
+  async answer(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+    const s = this.s;
+    const delayMs = s.response_delay_ms?.[method];
+    if (delayMs !== undefined) await cancellableDelay(delayMs, token);
+
+    const modifiedLeft = this.contentModifiedLeft.get(method) ?? 0;
+    if (modifiedLeft > 0) {
+      this.contentModifiedLeft.set(method, modifiedLeft - 1);
+      this.state.event("out", "error", { detail: { method, code: CONTENT_MODIFIED } });
+      throw new ResponseError(CONTENT_MODIFIED, "fake-ls: content modified");
+    }
+    if (method === "workspace/symbol" && this.probeFailuresLeft > 0) {
+      this.probeFailuresLeft -= 1;
+      this.state.event("out", "error", { detail: { method, code: SERVER_NOT_INITIALIZED } });
+      throw new ResponseError(SERVER_NOT_INITIALIZED, "fake-ls: workspace not loaded yet");
+    }
+    const scripted = s.error_on?.[method];
+    if (scripted !== undefined) throw new ResponseError(scripted.code, scripted.message);
+
+    const hugeCount = s.huge?.[method];
+    if (hugeCount !== undefined) {
+      const uri = requestUri(params) ?? this.firstUri ?? `${this.rootUri ?? "file:///"}/huge.fake`;
+      return hugeResult(method, hugeCount, uri);
+    }
+    return this.byMethod(method, params);
+  }
+
+  private byMethod(method: string, params: unknown): unknown {
+    const s = this.s;
+    switch (method) {
+      case "fake/state":
+        return this.state.snapshot();
+      case "fake/echo":
+        return params;
+      case "textDocument/codeAction":
+        if (s.code_actions !== undefined) return s.code_actions;
+        break;
+      case "codeAction/resolve":
+        if (s.resolve !== undefined) {
+          const action = params as CodeAction;
+          const edit = s.resolve[action?.title];
+          return edit === undefined ? action : { ...action, edit };
+        }
+        break;
+      case "textDocument/rename":
+        if (Object.hasOwn(s, "rename_edit")) return s.rename_edit ?? null;
+        break;
+      case "textDocument/prepareRename":
+        if (Object.hasOwn(s, "prepare_rename")) return s.prepare_rename ?? null;
+        break;
+      case "textDocument/diagnostic":
+        if (s.pull_diagnostics !== undefined) {
+          return { kind: "full", items: s.pull_diagnostics.map(toDiagnostic) };
+        }
+        break;
+    }
+    const responses = s.responses ?? {};
+    if (Object.hasOwn(responses, method)) return responses[method];
+    return new ResponseError(METHOD_NOT_FOUND, `fake-ls: no response scripted for ${method}`);
+  }
+}

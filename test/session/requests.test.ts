@@ -1,0 +1,156 @@
+/**
+ * Request outcomes (SPEC §4.6, §9.1; issue 4): the request timeout cancels
+ * the LSP request, an MCP cancellation cancels it too, ContentModified is
+ * retried a bounded number of times on server events, LSP errors keep their
+ * code, and void requests go without `params` (LANGUAGE-SERVERS.md trap 4).
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
+import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { waitFor } from "../support/wait.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+const HOVER = { "textDocument/hover": { contents: "hello" } };
+const AT = { file: "a.fake", line: 1, column: 1 };
+
+function hoverId(fake: FakeProbe): number | string {
+  const q = fake.requests("textDocument/hover")[0];
+  if (!q) throw new Error("the fake saw no hover");
+  return q.id;
+}
+
+describe("timeouts and cancellation", () => {
+  test("request_timeout_ms: RequestTimeout, and the server gets $/cancelRequest", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      bridge: { request_timeout_ms: 400 },
+      servers: [
+        fake.server({ response_delay_ms: { "textDocument/hover": 60_000 }, responses: HOVER }),
+      ],
+    });
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(true);
+    expect(r.structured.code).toBe("RequestTimeout");
+    expect(r.structured.details).toEqual({ method: "textDocument/hover", timeout_ms: 400 });
+    const id = hoverId(fake);
+    await fake.until((s) => (s.cancelled.includes(id) ? true : undefined), "$/cancelRequest");
+  });
+
+  test("an MCP cancellation cancels the LSP request", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({ response_delay_ms: { "textDocument/hover": 60_000 }, responses: HOVER }),
+      ],
+    });
+    const abort = new AbortController();
+    const call = bridge.client.callTool({ name: "hover", arguments: AT }, undefined, {
+      signal: abort.signal,
+      timeout: 30_000,
+    });
+    const settled = call.then(
+      () => "resolved",
+      (err: unknown) => `rejected: ${String(err)}`,
+    );
+    await fake.until((s) => s.requests.find((q) => q.method === "textDocument/hover"), "hover");
+    abort.abort("the test gave up");
+    expect(await settled).toStartWith("rejected");
+    const id = hoverId(fake);
+    await fake.until((s) => (s.cancelled.includes(id) ? true : undefined), "$/cancelRequest");
+    // the bridge is still usable: the session is idle again
+    await waitFor(
+      async () => {
+        const r = await bridge.call("session_status");
+        const s = (r.structured.sessions as { inflight: number }[])[0];
+        return s?.inflight === 0;
+      },
+      5000,
+      { what: "the cancelled call to leave the session" },
+    );
+  });
+});
+
+describe("server errors", () => {
+  test("ContentModified twice: retried on the next server events, then answered", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          content_modified_times: { "textDocument/hover": 2 },
+          log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 50 }],
+          responses: HOVER,
+        }),
+      ],
+    });
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(false);
+    expect(r.structured.text).toBe("hello");
+    expect(fake.requests("textDocument/hover").length).toBe(3);
+  });
+
+  test("ContentModified more often than the retry bound: ServerError keeping -32801", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          content_modified_times: { "textDocument/hover": 100 },
+          log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 20 }],
+          responses: HOVER,
+        }),
+      ],
+    });
+    const r = await bridge.call("hover", AT);
+    expect(r.structured.code).toBe("ServerError");
+    expect((r.structured.details as { lsp_code: number }).lsp_code).toBe(-32801);
+    expect(fake.requests("textDocument/hover").length).toBe(4);
+  });
+
+  test("an LSP error is ServerError with details.lsp_code", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          error_on: { "textDocument/hover": { code: -32603, message: "boom in hover" } },
+        }),
+      ],
+    });
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(true);
+    expect(r.structured.code).toBe("ServerError");
+    expect(r.structured.details).toEqual({
+      method: "textDocument/hover",
+      lsp_code: -32603,
+      lsp_message: "boom in hover",
+    });
+  });
+});
+
+describe("void requests", () => {
+  test("shutdown and exit are sent without a params key", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER })] });
+    expect((await bridge.call("hover", AT)).isError).toBe(false);
+    const restarted = await bridge.call("session_restart", { server: "fake" });
+    expect(restarted.structured).toEqual({ workspace: "w", server: "fake", state: "ready" });
+    const records = fake.records();
+    const shutdown = records.filter((m) => m.method === "shutdown");
+    const exit = records.filter((m) => m.method === "exit");
+    expect(shutdown.length).toBe(1);
+    expect(exit.length).toBe(1);
+    expect(Object.keys(shutdown[0] as object).sort()).toEqual(["id", "jsonrpc", "method"]);
+    expect(Object.keys(exit[0] as object).sort()).toEqual(["jsonrpc", "method"]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Routing (SPEC §4.5; issue 4): unknown workspace and server names, files no
+ * server handles, and files two servers could answer (AmbiguousServer with
+ * the candidates; passing `server` resolves it). Routing errors start nothing.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
+import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+describe("routing", () => {
+  test("UnknownWorkspace, UnknownServer, NoServerForFile, AmbiguousServer", async () => {
+    const ws = workspace({ "a.fake": "alpha\n", "a.other": "other\n", "b.only": "b\n" });
+    const one = new FakeProbe("one");
+    const two = new FakeProbe("two");
+    const hover = { responses: { "textDocument/hover": { contents: "from one" } } };
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        one.server(hover, { extensions: { fake: "fake", only: "fake" } }),
+        two.server({}, { extensions: { fake: "fake" } }),
+      ],
+    });
+    const at = { line: 1, column: 1 };
+
+    const ws404 = await bridge.call("hover", { workspace: "nope", file: "a.fake", ...at });
+    expect(ws404.structured.code).toBe("UnknownWorkspace");
+    expect(ws404.structured.details).toEqual({ workspace: "nope" });
+
+    const srv404 = await bridge.call("hover", { server: "nope", file: "a.fake", ...at });
+    expect(srv404.structured.code).toBe("UnknownServer");
+    expect(srv404.structured.details).toEqual({ workspace: "w", server: "nope" });
+
+    const none = await bridge.call("hover", { file: "a.other", ...at });
+    expect(none.structured.code).toBe("NoServerForFile");
+    expect((none.structured.details as { role: string }).role).toBe("semantics");
+
+    const ambiguous = await bridge.call("hover", { file: "a.fake", ...at });
+    expect(ambiguous.structured.code).toBe("AmbiguousServer");
+    expect(ambiguous.structured.details).toEqual({ workspace: "w", candidates: ["one", "two"] });
+    expect(String(ambiguous.structured.hint)).toContain("one, two");
+
+    const diag = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(diag.structured.code).toBe("AmbiguousServer");
+
+    const status = await bridge.call("session_status");
+    const states = (status.structured.sessions as { state: string }[]).map((s) => s.state);
+    expect(states).toEqual(["not_started", "not_started"]);
+
+    // routed by extension when only one server matches; `server` picks among candidates
+    const only = await bridge.call("hover", { file: "b.only", ...at });
+    expect(only.structured.text).toBe("from one");
+    const chosen = await bridge.call("hover", { server: "one", file: "a.fake", ...at });
+    expect(chosen.structured.text).toBe("from one");
+    expect(two.state().requests).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Sessions (SPEC §9.1; issue 3): at most max_sessions live — using another
+ * pair evicts the least recently used idle one (its whole supervisor gone),
+ * SessionLimit when none is idle; a crashed server is SessionDead with its
+ * exit code and stderr tail until session_restart, and works afterwards.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { isDead, readProc } from "../../src/process/proctree.ts";
+import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { waitFor } from "../support/wait.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+const HOVER = { "textDocument/hover": { contents: "hello" } };
+const AT = { file: "a.fake", line: 1, column: 1 };
+
+function twoWorkspaces(one: FakeProbe, two: FakeProbe, scenario: Record<string, unknown> = {}) {
+  const ws1 = workspace({ "a.fake": "one\n" });
+  const ws2 = workspace({ "a.fake": "two\n" });
+  return {
+    ws: ws1,
+    bridge: { max_sessions: 1 },
+    servers: [one.server({ responses: HOVER, ...scenario }), two.server({ responses: HOVER })],
+    workspaces: [
+      { name: "w1", root: ws1.root, servers: [one.name] },
+      { name: "w2", root: ws2.root, servers: [two.name] },
+    ],
+  };
+}
+
+describe("max_sessions", () => {
+  test("max_sessions = 1: using the second workspace evicts the idle first one and its tree", async () => {
+    const one = new FakeProbe("one");
+    const two = new FakeProbe("two");
+    const { bridge } = await bridgeFor(twoWorkspaces(one, two));
+    expect((await bridge.call("hover", { workspace: "w1", ...AT })).isError).toBe(false);
+    const first = await sessionOf(bridge, "w1", "one");
+    expect(first.state).toBe("ready");
+    const pids = first.pids as { supervisor: number; server: number };
+    expect(pids.supervisor).toBeGreaterThan(0);
+
+    expect((await bridge.call("hover", { workspace: "w2", ...AT })).isError).toBe(false);
+    const evicted = await sessionOf(bridge, "w1", "one");
+    expect(evicted.state).toBe("not_started");
+    expect(evicted.pids).toEqual({ supervisor: null, server: null });
+    expect((await sessionOf(bridge, "w2", "two")).state).toBe("ready");
+    await waitFor(() => isDead(readProc(pids.supervisor)) && isDead(readProc(pids.server)), 5000, {
+      what: "the evicted supervisor and server to be gone",
+    });
+    // eviction is a clean LSP shutdown
+    expect(one.records().map((m) => m.method)).toContain("shutdown");
+  });
+
+  test("SessionLimit when the only session is busy and another pair is needed", async () => {
+    const one = new FakeProbe("one");
+    const two = new FakeProbe("two");
+    const { bridge } = await bridgeFor(
+      twoWorkspaces(one, two, { response_delay_ms: { "textDocument/hover": 1500 } }),
+    );
+    const slow = bridge.call("hover", { workspace: "w1", ...AT });
+    await one.until((s) => s.requests.find((q) => q.method === "textDocument/hover"), "hover");
+    const r = await bridge.call("hover", { workspace: "w2", ...AT });
+    expect(r.isError).toBe(true);
+    expect(r.structured.code).toBe("SessionLimit");
+    expect(r.structured.details).toEqual({ max_sessions: 1, busy: ["w1/one"] });
+    expect((await sessionOf(bridge, "w2", "two")).state).toBe("not_started");
+    const done = await slow;
+    expect(done.structured).toEqual({ text: "hello", range: null });
+    // once idle, the first one is evictable again
+    expect((await bridge.call("hover", { workspace: "w2", ...AT })).isError).toBe(false);
+  });
+});
+
+describe("crash", () => {
+  test("a crashed server is SessionDead (exit code, stderr tail) until session_restart", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          responses: HOVER,
+          crash_on: ["textDocument/definition"],
+          exit_code: 7,
+          stderr_lines: ["fake-ls: about to explode", "fake-ls: last words"],
+        }),
+      ],
+    });
+    expect((await bridge.call("hover", AT)).isError).toBe(false);
+    const during = await bridge.call("definition", AT);
+    expect(during.structured.code).toBe("SessionDead");
+    const checkDead = (r: { structured: Record<string, unknown> }) => {
+      expect(r.structured.code).toBe("SessionDead");
+      expect(String(r.structured.hint)).toContain("session_restart");
+      const d = r.structured.details as Record<string, unknown>;
+      expect(d.exit_code).toBe(7);
+      expect(d.signal).toBeNull();
+      expect(String(d.stderr_tail)).toContain("fake-ls: about to explode\nfake-ls: last words");
+    };
+    checkDead(during);
+    for (let i = 0; i < 2; i++) checkDead(await bridge.call("hover", AT));
+    const s = await sessionOf(bridge, "w", "fake");
+    expect(s.state).toBe("dead");
+    expect((s.last_exit as { code: number }).code).toBe(7);
+
+    const restarted = await bridge.call("session_restart", { server: "fake" });
+    expect(restarted.structured).toEqual({ workspace: "w", server: "fake", state: "ready" });
+    const after = await bridge.call("hover", AT);
+    expect(after.structured).toEqual({ text: "hello", range: null });
+  });
+});
