@@ -6,7 +6,6 @@
  * SPEC §4.6 codes.
  */
 import {
-  CancellationTokenSource,
   type InitializeResult,
   type MessageConnection,
   type Registration,
@@ -16,17 +15,19 @@ import {
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
-import { clientCapabilities } from "../lsp/capabilities.ts";
 import { createLspConnection } from "../lsp/connection.ts";
+import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
 import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
 import { readTextFile } from "../workspace/files.ts";
 import { pathToUri } from "../workspace/uri.ts";
+import { lacksCapability, offers } from "./capability.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
 import { DocumentStore, type OpenDocument } from "./documents.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { ProgressTracker } from "./progress.ts";
 import { Readiness } from "./readiness.ts";
+import { isContentModified, sendBounded, serverError } from "./rpc.ts";
 import { installServerHandlers } from "./server-requests.ts";
 import { StateSignal } from "./signal.ts";
 import { findWarmupFile } from "./warmup.ts";
@@ -40,8 +41,6 @@ export type SessionState =
   | "stopping"
   | "dead";
 
-/** rust-analyzer's "content modified" during loads: retried on the next server event (SPEC §3.3). */
-const CONTENT_MODIFIED = -32801;
 const CONTENT_MODIFIED_RETRIES = 3;
 const STDERR_TAIL_CHARS = 4096;
 
@@ -295,17 +294,7 @@ export class Session {
   }
 
   private async initialize(conn: MessageConnection): Promise<InitializeResult> {
-    const params = {
-      processId: process.pid,
-      clientInfo: { name: "theodolite" },
-      locale: "en",
-      rootPath: this.workspace.root,
-      rootUri: pathToUri(this.workspace.root),
-      workspaceFolders: [{ uri: pathToUri(this.workspace.root), name: this.workspace.name }],
-      capabilities: clientCapabilities(this.bridge.column_unit),
-      initializationOptions: this.server.initialization_options,
-      trace: "off",
-    };
+    const params = initializeParams(this.workspace, this.server, this.bridge.column_unit);
     try {
       return await this.send<InitializeResult>(conn, "initialize", params, undefined);
     } catch (err) {
@@ -550,82 +539,33 @@ export class Session {
     }
   }
 
-  /** One bounded request: timeout → $/cancelRequest + RequestTimeout; client cancel → Cancelled. */
+  /** One bounded request (rpc.ts); fails at once when the session dies or breaks. */
   private send<R>(
     conn: MessageConnection,
     method: string,
     params: unknown,
     signal: AbortSignal | undefined,
   ): Promise<R> {
-    const cts = new CancellationTokenSource();
-    const timeoutMs = this.bridge.request_timeout_ms;
-    return new Promise<R>((resolve, reject) => {
-      let settled = false;
-      const finish = (fn: () => void): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        unsubscribe();
-        fn();
-      };
-      const timer = setTimeout(() => {
-        cts.cancel(); // vscode-jsonrpc sends $/cancelRequest
-        finish(() =>
-          reject(
-            new BridgeError("RequestTimeout", `${method} got no answer within ${timeoutMs} ms`, {
-              hint: "the server may be overloaded; retry, or raise bridge.request_timeout_ms",
-              details: { method, timeout_ms: timeoutMs },
-            }),
-          ),
-        );
-      }, timeoutMs);
-      const onAbort = (): void => {
-        cts.cancel();
-        finish(() => reject(new BridgeError("Cancelled", `${method} was cancelled by the client`)));
-      };
-      const unsubscribe = this.signal.subscribe(() => {
-        if (
-          this.broken ||
-          this.state === "dead" ||
-          (this.conn !== conn && this.state !== "initializing")
-        ) {
-          finish(() => reject(this.deadError()));
-        }
-      });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      // void requests (shutdown) go without params (LANGUAGE-SERVERS.md trap 4)
-      const sent =
-        params === undefined
-          ? conn.sendRequest<R>(method, cts.token)
-          : conn.sendRequest<R>(method, params, cts.token);
-      sent.then(
-        (value) => finish(() => resolve(value)),
-        (err: unknown) => finish(() => reject(err)),
-      );
+    return sendBounded<R>(conn, method, params, {
+      timeoutMs: this.bridge.request_timeout_ms,
+      signal,
+      watch: this.signal,
+      failure: () =>
+        this.broken ||
+        this.state === "dead" ||
+        (this.conn !== conn && this.state !== "initializing")
+          ? this.deadError()
+          : undefined,
     });
   }
 
   /** Whether the server offers a method, statically or by dynamic registration. */
   offers(provider: keyof ServerCapabilities, method: string): boolean {
-    const value = this.capabilities?.[provider];
-    if (value !== undefined && value !== null && value !== false) return true;
-    for (const r of this.registrations.values()) if (r.method === method) return true;
-    return false;
+    return offers(this.capabilities, this.registrations, provider, method);
   }
 
   requireCapability(provider: keyof ServerCapabilities, method: string): void {
-    if (!this.offers(provider, method)) {
-      throw new BridgeError(
-        "ServerLacksCapability",
-        `${this.server.name} does not offer ${method}`,
-        {
-          hint: "another configured server may offer it (pass `server`), or the tool does not apply here",
-          details: { server: this.server.name, method },
-        },
-      );
-    }
+    if (!this.offers(provider, method)) throw lacksCapability(this.server.name, method);
   }
 
   /** Make the server's copy of a file current (SPEC §5). */
@@ -679,23 +619,4 @@ export class Session {
   get connection(): MessageConnection | undefined {
     return this.conn;
   }
-}
-
-function isContentModified(err: unknown): boolean {
-  return err instanceof ResponseError && err.code === CONTENT_MODIFIED;
-}
-
-function serverError(method: string, err: ResponseError<unknown>): BridgeError {
-  return new BridgeError("ServerError", `${method} failed: ${err.message}`, {
-    hint: "the language server rejected the request; check the position and the file",
-    details: { method, lsp_code: err.code, lsp_message: err.message },
-  });
-}
-
-/** SPEC §5: the negotiated encoding; clangd < 15 answers in `offsetEncoding`. */
-export function negotiatedEncoding(
-  init: InitializeResult & { offsetEncoding?: string },
-): PositionEncoding {
-  const value = init.capabilities?.positionEncoding ?? init.offsetEncoding ?? "utf-16";
-  return value === "utf-8" || value === "utf-32" ? value : "utf-16";
 }

@@ -1,0 +1,36 @@
+/**
+ * The initialize handshake's data (SPEC §5, issue 4): what the bridge sends,
+ * and the position encoding it takes from the answer.
+ */
+import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";
+import type { ColumnUnit, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import { pathToUri } from "../workspace/uri.ts";
+import { clientCapabilities } from "./capabilities.ts";
+import type { PositionEncoding } from "./positions.ts";
+
+export function initializeParams(
+  workspace: WorkspaceConfig,
+  server: ServerConfig,
+  unit: ColumnUnit,
+): InitializeParams {
+  const rootUri = pathToUri(workspace.root);
+  return {
+    processId: process.pid,
+    clientInfo: { name: "theodolite" },
+    locale: "en",
+    rootPath: workspace.root,
+    rootUri,
+    workspaceFolders: [{ uri: rootUri, name: workspace.name }],
+    capabilities: clientCapabilities(unit),
+    initializationOptions: server.initialization_options,
+    trace: "off",
+  };
+}
+
+/** SPEC §5: the negotiated encoding; clangd < 15 answers in `offsetEncoding`. */
+export function negotiatedEncoding(
+  init: InitializeResult & { offsetEncoding?: string },
+): PositionEncoding {
+  const value = init.capabilities?.positionEncoding ?? init.offsetEncoding ?? "utf-16";
+  return value === "utf-8" || value === "utf-32" ? value : "utf-16";
+}

@@ -1,0 +1,26 @@
+/**
+ * Whether a server offers a method (issue 4): statically in its initialize
+ * result, or later by `client/registerCapability` (pyright registers pull
+ * diagnostics that way).
+ */
+import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
+import { BridgeError } from "../errors.ts";
+
+export function offers(
+  capabilities: ServerCapabilities | undefined,
+  registrations: ReadonlyMap<string, Registration>,
+  provider: keyof ServerCapabilities,
+  method: string,
+): boolean {
+  const value = capabilities?.[provider];
+  if (value !== undefined && value !== null && value !== false) return true;
+  for (const r of registrations.values()) if (r.method === method) return true;
+  return false;
+}
+
+export function lacksCapability(server: string, method: string): BridgeError {
+  return new BridgeError("ServerLacksCapability", `${server} does not offer ${method}`, {
+    hint: "another configured server may offer it (pass `server`), or the tool does not apply here",
+    details: { server, method },
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * One LSP request, bounded (SPEC §9.1, issue 4): a timeout sends
+ * `$/cancelRequest` (vscode-jsonrpc does it when the token is cancelled) and
+ * fails with RequestTimeout; the MCP client's cancellation does the same and
+ * fails with Cancelled; a session that dies meanwhile fails at once.
+ */
+import {
+  CancellationTokenSource,
+  type MessageConnection,
+  ResponseError,
+} from "vscode-languageserver-protocol";
+import { BridgeError } from "../errors.ts";
+import type { StateSignal } from "./signal.ts";
+
+/** rust-analyzer's "content modified" during loads (SPEC §3.3). */
+export const CONTENT_MODIFIED = -32801;
+
+export interface BoundedRequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** re-checked on every session event: a returned error fails the request at once */
+  watch: StateSignal;
+  failure: () => BridgeError | undefined;
+}
+
+export function sendBounded<R>(
+  conn: MessageConnection,
+  method: string,
+  params: unknown,
+  opts: BoundedRequestOptions,
+): Promise<R> {
+  const cts = new CancellationTokenSource();
+  const { timeoutMs, signal } = opts;
+  return new Promise<R>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      unsubscribe();
+      fn();
+    };
+    // the bound of the request, ending in a typed error
+    const timer = setTimeout(() => {
+      cts.cancel();
+      finish(() =>
+        reject(
+          new BridgeError("RequestTimeout", `${method} got no answer within ${timeoutMs} ms`, {
+            hint: "the server may be overloaded; retry, or raise bridge.request_timeout_ms",
+            details: { method, timeout_ms: timeoutMs },
+          }),
+        ),
+      );
+    }, timeoutMs);
+    const onAbort = (): void => {
+      cts.cancel();
+      finish(() => reject(new BridgeError("Cancelled", `${method} was cancelled by the client`)));
+    };
+    const unsubscribe = opts.watch.subscribe(() => {
+      const failure = opts.failure();
+      if (failure) finish(() => reject(failure));
+    });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    // void requests (shutdown) go without params (LANGUAGE-SERVERS.md trap 4)
+    const sent =
+      params === undefined
+        ? conn.sendRequest<R>(method, cts.token)
+        : conn.sendRequest<R>(method, params, cts.token);
+    sent.then(
+      (value) => finish(() => resolve(value)),
+      (err: unknown) => finish(() => reject(err)),
+    );
+  });
+}
+
+export function isContentModified(err: unknown): boolean {
+  return err instanceof ResponseError && err.code === CONTENT_MODIFIED;
+}
+
+/** An LSP error answer as ServerError, keeping the LSP code (SPEC §4.6). */
+export function serverError(method: string, err: ResponseError<unknown>): BridgeError {
+  return new BridgeError("ServerError", `${method} failed: ${err.message}`, {
+    hint: "the language server rejected the request; check the position and the file",
+    details: { method, lsp_code: err.code, lsp_message: err.message },
+  });
+}
