@@ -49,6 +49,14 @@ export function defineTool<Input extends z.ZodObject>(def: ToolDefinition<Input>
   return def as unknown as ToolDefinition;
 }
 
+/** The apply class (SPEC §7): writes files, not idempotent (handles are single-use). */
+export const WRITES_FILES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+
 export const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,

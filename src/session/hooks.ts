@@ -6,18 +6,9 @@
 import { extname } from "node:path";
 import type { ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { sanitizedEnv } from "../process/env.ts";
-import { launchSupervised, type SupervisedProcess } from "../process/launch.ts";
+import { type LaunchOptions, launchSupervised, type SupervisedProcess } from "../process/launch.ts";
 import { verifyVersionPin } from "../process/version-pin.ts";
 import { prepareWorkspaceFiles } from "../workspace/requirements.ts";
-
-export interface LaunchOptions {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  setpriv: string;
-  graceMs: number;
-}
 
 export interface SessionHooks {
   /** workspace prerequisites (issue 8); returns extra server args */

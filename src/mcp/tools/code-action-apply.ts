@@ -9,7 +9,7 @@ import { applyEdits } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
 import { decide, type HandleState } from "../../gate/decide.ts";
 import { readTextFile } from "../../workspace/files.ts";
-import { defineTool } from "../tool.ts";
+import { defineTool, WRITES_FILES } from "../tool.ts";
 
 const input = z
   .object({ handle: z.string().min(1).max(256).describe("A handle from code_actions.") })
@@ -32,12 +32,7 @@ export const codeActionApplyTool = defineTool({
     "foreign_session, drift), EditInvalid, ResourceOperationRejected, ApplyFailed.",
   input,
   output,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_FILES,
   toolClass: "apply",
   preValidate: (raw) => {
     const extra = Object.keys(raw).filter((k) => k !== "handle");

@@ -45,8 +45,12 @@ export function locationTool(spec: {
   method: string;
   provider: keyof ServerCapabilities;
   what: string;
+  /** extra arguments beside the position (references: include_declaration) */
+  extraShape?: z.ZodRawShape;
+  /** extra LSP params from the arguments */
+  extraParams?: (args: Record<string, unknown>) => Record<string, unknown>;
 }): ToolDefinition {
-  const input = z.object({ ...positionShape, ...pagingShape }).strict();
+  const input = z.object({ ...positionShape, ...spec.extraShape, ...pagingShape }).strict();
   return defineTool({
     name: spec.name,
     title: spec.title,
@@ -63,7 +67,7 @@ export function locationTool(spec: {
         call.session.requireCapability(spec.provider, spec.method);
         const raw = await call.session.request<LocationResult>(
           spec.method,
-          textDocumentPosition(ctx, call, args),
+          { ...textDocumentPosition(ctx, call, args), ...spec.extraParams?.(args) },
           call.wait,
         );
         const p = page(normalizeLocations(raw, call.norm), limit, args.offset);

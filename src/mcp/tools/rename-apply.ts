@@ -8,7 +8,7 @@ import { editTargets } from "../../apply/handle-plan.ts";
 import { BridgeError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
 import { displayPath } from "../../workspace/files.ts";
-import { defineTool } from "../tool.ts";
+import { defineTool, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { COMMON_ERRORS, POSITION_CONVENTION } from "./location-tool.ts";
 import { computeRename, renameInput, renameOutput, renameResult } from "./rename-compute.ts";
@@ -25,12 +25,7 @@ export const renameApplyTool = defineTool({
     "ResourceOperationRejected, ApplyFailed.",
   input: renameInput,
   output: renameOutput,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
+  annotations: WRITES_FILES,
   toolClass: "apply",
   handler: async (args, ctx) => {
     const { bridge } = ctx;
