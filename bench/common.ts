@@ -1,0 +1,110 @@
+/**
+ * What every benchmark shares: the compiled binary, options, temp directories, and
+ * bridge.toml writing from validated server configs.
+ */
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { stringify } from "smol-toml";
+import type { ServerConfig } from "../src/config/types.ts";
+import { BINARY, ensureBinary, fakeServer } from "../test/support/bridge.ts";
+
+export { fakeServer };
+
+export interface BenchOptions {
+  /** fewer iterations, for a smoke run */
+  quick: boolean;
+}
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  return { quick: argv.includes("--quick") };
+}
+
+/** Iteration count: `full` normally, `quick` with --quick. */
+export function count(opts: BenchOptions, full: number, quick: number): number {
+  return opts.quick ? quick : full;
+}
+
+/** Measure another build instead of dist/theodolite (e.g. to compare build flags). */
+export const BINARY_ENV = "THEODOLITE_BENCH_BINARY";
+
+let binaryChecked = false;
+/**
+ * dist/theodolite, rebuilt first when older than src/ (test/support/bridge.ts). When the
+ * rebuild fails (someone's work in progress), an existing binary is still measured, with a
+ * loud warning, rather than measuring nothing. $THEODOLITE_BENCH_BINARY, when set, is
+ * measured as is instead.
+ */
+export function binary(): string {
+  const other = process.env[BINARY_ENV];
+  if (other !== undefined && other !== "") {
+    if (!isAbsolute(other) || !existsSync(other)) {
+      throw new Error(`${BINARY_ENV} must be the absolute path of an existing binary`);
+    }
+    return other;
+  }
+  if (binaryChecked) return BINARY;
+  try {
+    ensureBinary();
+  } catch (err) {
+    if (!existsSync(BINARY)) throw err;
+    console.warn(`WARNING: rebuild failed, measuring the existing ${BINARY}: ${String(err)}`);
+  }
+  binaryChecked = true;
+  return BINARY;
+}
+
+/** A new directory under the OS temp dir (real path: servers report real paths). */
+export function makeTempDir(prefix: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `theodolite-bench-${prefix}-`)));
+}
+
+export function removeDir(dir: string | undefined): void {
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/** TOML has no null: drop null-valued keys (the schema's "absent"), recursively. */
+export function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null) out[k] = withoutNulls(v);
+  }
+  return out;
+}
+
+/** A [[server]] table from a validated ServerConfig (the inverse of the schema's defaults). */
+export function serverTable(server: ServerConfig): Record<string, unknown> {
+  return withoutNulls(server) as Record<string, unknown>;
+}
+
+export interface BenchConfig {
+  bridge?: Record<string, unknown>;
+  workspace: Record<string, unknown>[];
+  server: Record<string, unknown>[];
+}
+
+/** Write `dir`/bridge.toml and return its path. */
+export function writeBridgeConfig(config: BenchConfig, dir: string): string {
+  const path = join(dir, "bridge.toml");
+  writeFileSync(path, stringify(config as unknown as Record<string, unknown>));
+  return path;
+}
+
+/**
+ * Resolve once `cond()` holds, polling every `intervalMs` (a liveness poll, not a wait
+ * for time to pass); reject after `timeoutMs` naming `what`.
+ */
+export async function pollUntil(
+  cond: () => boolean,
+  timeoutMs: number,
+  what: string,
+  intervalMs = 5,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!cond()) {
+    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

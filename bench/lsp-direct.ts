@@ -1,0 +1,241 @@
+/**
+ * The baseline for the overhead benchmark: a minimal LSP client that drives the same
+ * server binary directly over its stdio, with vscode-jsonrpc's connection (as the bridge
+ * does) and no MCP, supervisor, setpriv, normalization or size cap in between. It
+ * advertises the bridge's client capabilities, answers server requests with the bridge's
+ * handlers and tracks progress with the bridge's tracker, so the server does the same
+ * work for both clients; everything else is as bare as an LSP client can be.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type {
+  InitializeResult,
+  MessageConnection,
+  PublishDiagnosticsParams,
+  Registration,
+} from "vscode-languageserver-protocol";
+import {
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+import type { ServerConfig } from "../src/config/types.ts";
+import { clientCapabilities } from "../src/lsp/capabilities.ts";
+import { sanitizedEnv } from "../src/process/env.ts";
+import { scanProcs } from "../src/process/proctree.ts";
+import { ProgressTracker } from "../src/session/progress.ts";
+import { installServerHandlers } from "../src/session/server-requests.ts";
+import { pathToUri } from "../src/workspace/uri.ts";
+import { Watched } from "./procfs.ts";
+
+interface OpenFile {
+  uri: string;
+  version: number;
+}
+
+export class DirectLsp {
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private conn: MessageConnection | undefined;
+  readonly progress = new ProgressTracker();
+  private readonly published = new Map<string, PublishDiagnosticsParams>();
+  private readonly publishCount = new Map<string, number>();
+  private readonly open = new Map<string, OpenFile>();
+  private waiters: (() => void)[] = [];
+  initResult: InitializeResult | undefined;
+
+  constructor(
+    readonly server: ServerConfig,
+    readonly root: string,
+    /** what the bridge appends from `requires` (clangd: --compile-commands-dir=ROOT) */
+    readonly extraArgs: string[] = [],
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolve when `cond()` holds, re-checked on every server event; reject after timeoutMs. */
+  async until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (!cond()) {
+      const left = deadline - performance.now();
+      if (left <= 0) throw new Error(`direct client: timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  async start(): Promise<void> {
+    const s = this.server;
+    const child = spawn(s.command, [...s.args, ...this.extraArgs], {
+      cwd: this.root,
+      env: sanitizedEnv(s),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.child = child;
+    child.stderr.resume(); // drained, not kept
+    const conn = createMessageConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
+    this.conn = conn;
+    const folders = [{ uri: pathToUri(this.root), name: "direct" }];
+    installServerHandlers(conn, {
+      label: "direct",
+      settings: s.settings,
+      workspaceFolders: folders,
+      registrations: new Map<string, Registration>(),
+      onProgress: (token, value) => this.progress.update(token, value),
+      onServerStatus: () => {},
+      onLogMessage: () => {},
+      onPublishDiagnostics: (p) => {
+        this.published.set(p.uri, p);
+        this.publishCount.set(p.uri, (this.publishCount.get(p.uri) ?? 0) + 1);
+      },
+      onDiagnosticRefresh: () => {},
+      notify: () => this.notify(),
+    });
+    conn.listen();
+    this.initResult = (await conn.sendRequest("initialize", {
+      processId: process.pid,
+      clientInfo: { name: "theodolite-bench-direct" },
+      locale: "en",
+      rootPath: this.root,
+      rootUri: pathToUri(this.root),
+      workspaceFolders: folders,
+      capabilities: clientCapabilities("code-point"),
+      initializationOptions: s.initialization_options,
+      trace: "off",
+    })) as InitializeResult;
+    await conn.sendNotification("initialized", {});
+    if (Object.keys(s.settings).length > 0) {
+      await conn.sendNotification("workspace/didChangeConfiguration", { settings: s.settings });
+    }
+  }
+
+  private connection(): MessageConnection {
+    if (!this.conn) throw new Error("direct client not started");
+    return this.conn;
+  }
+
+  /** didOpen with the text on disk (the bridge opens files the same way, SPEC §5). */
+  async openFile(abs: string, languageId: string): Promise<string> {
+    const uri = pathToUri(abs);
+    if (this.open.has(abs)) return uri;
+    const text = readFileSync(abs, "utf8");
+    this.open.set(abs, { uri, version: 1 });
+    await this.connection().sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId, version: 1, text },
+    });
+    return uri;
+  }
+
+  /** didChange (full text from disk, version + 1); returns the new version. */
+  async changeFile(abs: string): Promise<number> {
+    const file = this.open.get(abs);
+    if (!file) throw new Error(`${abs} is not open`);
+    file.version += 1;
+    await this.connection().sendNotification("textDocument/didChange", {
+      textDocument: { uri: file.uri, version: file.version },
+      contentChanges: [{ text: readFileSync(abs, "utf8") }],
+    });
+    return file.version;
+  }
+
+  /** Readiness as the bridge's `progress` condition with progress_required = true. */
+  async waitProgressDone(patterns: RegExp[], timeoutMs: number): Promise<void> {
+    await this.until(
+      () =>
+        this.progress.begunMatching(patterns) &&
+        this.progress.activeMatching(patterns).length === 0,
+      timeoutMs,
+      `progress ${patterns.join(", ")} to begin and end`,
+    );
+  }
+
+  /** How many publishes `uri` has had (for the "publish" settle rule). */
+  publishes(uri: string): number {
+    return this.publishCount.get(uri) ?? 0;
+  }
+
+  /**
+   * The diagnostics for `uri` once settled by the server's rule (SPEC §6): "version" — a
+   * publish carrying at least `version`; "publish" — any publish after `publishesBefore`.
+   */
+  async diagnosticsFor(
+    uri: string,
+    settle: { version: number } | { publishesBefore: number },
+    timeoutMs: number,
+  ): Promise<unknown[]> {
+    await this.until(
+      () =>
+        "version" in settle
+          ? (this.published.get(uri)?.version ?? -1) >= settle.version
+          : this.publishes(uri) > settle.publishesBefore,
+      timeoutMs,
+      `publishDiagnostics for ${uri}`,
+    );
+    return this.published.get(uri)?.diagnostics ?? [];
+  }
+
+  request<T>(method: string, params: unknown): Promise<T> {
+    return this.connection().sendRequest(method, params) as Promise<T>;
+  }
+
+  /** shutdown + exit (bounded), then SIGKILL the server and whatever it started, by pid. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.pid === undefined) return;
+    const tree = [child.pid, ...descendantsOf(child.pid)].map((pid) => new Watched("direct", pid));
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once("exit", () => resolve());
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 3000);
+    });
+    const polite = (async () => {
+      try {
+        await this.conn?.sendRequest("shutdown");
+        await this.conn?.sendNotification("exit");
+      } catch {
+        // the server may already be gone
+      }
+      await exited;
+    })();
+    await Promise.race([polite, bound]);
+    clearTimeout(timer);
+    this.conn?.dispose();
+    for (const w of tree) w.kill();
+  }
+}
+
+/** Every live descendant of `pid`, found by parent chain in one /proc scan. */
+export function descendantsOf(pid: number): number[] {
+  const procs = scanProcs();
+  const found = new Set<number>([pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs) {
+      if (!found.has(p.pid) && found.has(p.ppid)) {
+        found.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  found.delete(pid);
+  return [...found];
+}

@@ -1,0 +1,176 @@
+/**
+ * One language server driven two ways at once for the overhead benchmark: through the
+ * compiled bridge (raw MCP client) and directly (bench/lsp-direct.ts), each on its own
+ * copy of the same workspace (servers write caches into their root), both waiting for
+ * the same readiness before anything is timed, and every request timed interleaved —
+ * bridge then direct on even iterations, direct then bridge on odd — so both see the same
+ * machine noise.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerConfig } from "../src/config/types.ts";
+import { languageIdFor } from "../src/session/hooks.ts";
+import { findWarmupFile } from "../src/session/warmup.ts";
+import { binary, serverTable, writeBridgeConfig } from "./common.ts";
+import { DirectLsp } from "./lsp-direct.ts";
+import { RawMcpClient } from "./mcp-raw.ts";
+
+const READY_TIMEOUT_MS = 300_000;
+
+export interface Pair {
+  server: ServerConfig;
+  bridge: RawMcpClient;
+  direct: DirectLsp;
+  bridgeRoot: string;
+  directRoot: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Readiness both clients wait for: the preset's progress patterns with progress_required
+ * (the preset alone would call a server ready if its indexing had not begun yet).
+ */
+function strictReadiness(server: ServerConfig): ServerConfig {
+  if (server.ready.progress.length === 0) throw new Error(`${server.name}: no progress readiness`);
+  return { ...server, ready: { ...server.ready, progress_required: true } };
+}
+
+export async function startPair(
+  base: ServerConfig,
+  bridgeRoot: string,
+  directRoot: string,
+  configDir: string,
+  /** the args the bridge derives from `requires` for a root (clangd: the compile_commands dir) */
+  requiredArgs: (root: string) => string[],
+): Promise<Pair> {
+  const server = strictReadiness(base);
+  const config = writeBridgeConfig(
+    {
+      bridge: { ready_timeout_ms: READY_TIMEOUT_MS },
+      workspace: [{ name: "w", root: bridgeRoot, servers: [server.name] }],
+      server: [serverTable(server)],
+    },
+    configDir,
+  );
+  const bridge = new RawMcpClient({ binary: binary(), args: ["--config", config] });
+  const direct = new DirectLsp(server, directRoot, requiredArgs(directRoot));
+  const pair: Pair = {
+    server,
+    bridge,
+    direct,
+    bridgeRoot,
+    directRoot,
+    async close() {
+      await Promise.all([bridge.close(), direct.stop()]);
+    },
+  };
+  try {
+    const bridgeReady = (async () => {
+      await bridge.initialize();
+      const status = await bridge.callOk("session_status", { start: true });
+      const s = (status.structured.sessions as { state: string; last_error?: unknown }[])[0];
+      if (s?.state !== "ready") throw new Error(`bridge session not ready: ${JSON.stringify(s)}`);
+    })();
+    const directReady = (async () => {
+      await direct.start();
+      const glob = server.ready.warmup_open;
+      if (glob !== null) {
+        const warm = await findWarmupFile(directRoot, glob);
+        if (warm === undefined) throw new Error(`no warmup file for ${glob} in ${directRoot}`);
+        await direct.openFile(warm, languageIdFor(server, warm));
+      }
+      await direct.waitProgressDone(
+        server.ready.progress.map((p) => new RegExp(p)),
+        READY_TIMEOUT_MS,
+      );
+    })();
+    await Promise.all([bridgeReady, directReady]);
+    return pair;
+  } catch (err) {
+    await pair.close();
+    throw err;
+  }
+}
+
+/** A position given as (1-based line, text on it), in both clients' conventions. */
+export interface Spot {
+  file: string;
+  line: number;
+  symbol: string;
+  occurrence?: number;
+}
+
+/** The bridge's arguments for a spot: file, line and a 1-based code-point column. */
+export function bridgePosition(root: string, spot: Spot): Record<string, unknown> {
+  const { character } = lspPosition(root, spot);
+  return { file: spot.file, line: spot.line, column: character + 1 };
+}
+
+/**
+ * The LSP position of a spot. Spots are chosen on ASCII lines, where every encoding's
+ * character offset is the JS string index; a non-ASCII line is refused.
+ */
+export function lspPosition(root: string, spot: Spot): { line: number; character: number } {
+  const text = readFileSync(join(root, spot.file), "utf8").split("\n")[spot.line - 1];
+  if (text === undefined) throw new Error(`${spot.file}:${spot.line} does not exist`);
+  if (!/^[\x20-\x7e\t]*$/.test(text)) throw new Error(`${spot.file}:${spot.line} is not ASCII`);
+  let at = -1;
+  for (let k = 0; k < (spot.occurrence ?? 1); k++) at = text.indexOf(spot.symbol, at + 1);
+  if (at < 0) throw new Error(`${spot.symbol} not on ${spot.file}:${spot.line}`);
+  return { line: spot.line - 1, character: at };
+}
+
+/** Open the spot's file in the direct client (as the bridge does on first use); its uri. */
+export async function directOpen(pair: Pair, file: string): Promise<string> {
+  const abs = join(pair.directRoot, file);
+  return pair.direct.openFile(abs, languageIdFor(pair.server, abs));
+}
+
+/** One measured operation, in both forms. Each returns the item count it got, for checks. */
+export interface Case {
+  name: string;
+  /** run before each timed pair, untimed (e.g. edit the file on disk in both roots) */
+  prepare?: (iteration: number) => void;
+  bridge: () => Promise<number>;
+  direct: () => Promise<number>;
+}
+
+export interface CaseResult {
+  name: string;
+  bridge: number[];
+  direct: number[];
+  /** item counts seen (bridge, direct) on the last run: a sanity check that both did the same */
+  counts: [number, number];
+}
+
+async function timed(fn: () => Promise<number>): Promise<{ ms: number; count: number }> {
+  const start = performance.now();
+  const count = await fn();
+  return { ms: performance.now() - start, count };
+}
+
+export async function runCases(
+  cases: readonly Case[],
+  iterations: number,
+  warmup: number,
+): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    const result: CaseResult = { name: c.name, bridge: [], direct: [], counts: [0, 0] };
+    for (let i = 0; i < warmup + iterations; i++) {
+      c.prepare?.(i);
+      const order = i % 2 === 0 ? (["bridge", "direct"] as const) : (["direct", "bridge"] as const);
+      const got: Record<string, { ms: number; count: number }> = {};
+      for (const side of order) got[side] = await timed(c[side]);
+      const b = got.bridge as { ms: number; count: number };
+      const d = got.direct as { ms: number; count: number };
+      result.counts = [b.count, d.count];
+      if (i >= warmup) {
+        result.bridge.push(b.ms);
+        result.direct.push(d.ms);
+      }
+    }
+    results.push(result);
+  }
+  return results;
+}
