@@ -101,11 +101,12 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
     log.info(`client initialized: ${clientName() ?? "(no name)"}`);
   };
 
+  // described once, on first use: the surface is fixed for the process's life
+  let described: Tool[] | undefined;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const visible = tools.filter(
-      (t) => t.toolClass === "read" || bridge.applyClassFor(clientName()),
-    );
-    return { tools: describeTools(visible) };
+    described ??= describeTools(tools);
+    const apply = bridge.applyClassFor(clientName());
+    return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 
   server.setRequestHandler(
