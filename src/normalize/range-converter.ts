@@ -11,8 +11,9 @@ import {
   type LspRange,
   lspToClient,
   type PositionEncoding,
+  unitToEncoding,
 } from "../lsp/positions.ts";
-import { realRoot, relativeInside } from "../workspace/files.ts";
+import { relativeInside, workspaceRootReal } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
 
@@ -34,7 +35,7 @@ function safePosition(p: LspPosition | undefined): LspPosition {
 }
 
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
-  const rootReal = realRoot(opts.root);
+  const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
   const indexes = new Map<string, LineIndex | null>();
 
@@ -48,7 +49,12 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return index;
   }
 
+  // When the server already counts in the client's unit, columns need no text: only
+  // the base changes (0-based → 1-based). This skips reading every target file.
+  const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
+
   function toClient(path: string | null, pos: LspPosition): { line: number; column: number } {
+    if (sameUnit) return { line: pos.line + 1, column: pos.character + 1 };
     const index = path === null ? null : indexFor(path);
     if (index !== null) return lspToClient(index, pos, opts.encoding, opts.unit);
     // The only approximation: without the text (a non-file URI, or a file that cannot be

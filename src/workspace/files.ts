@@ -29,9 +29,25 @@ export function relativeInside(root: string, abs: string): string | null {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
+const rootCache = new Map<string, string>();
+
+/**
+ * realpath of a configured workspace root, resolved once per process: roots come from
+ * the trusted configuration (SPEC §8) and resolving them on every call was the largest
+ * per-call cost measured in bench/overhead.ts. Files are still resolved on every call.
+ */
+export function workspaceRootReal(root: string): string {
+  let real = rootCache.get(root);
+  if (real === undefined) {
+    real = realRoot(root);
+    if (rootCache.size < 64) rootCache.set(root, real);
+  }
+  return real;
+}
+
 /** workspace-relative POSIX path when inside realpath(root), else the absolute path */
 export function displayPath(root: string, abs: string): string {
-  const real = realRoot(root);
+  const real = workspaceRootReal(root);
   return relativeInside(real, abs) ?? relativeInside(resolve(root), abs) ?? abs;
 }
 
@@ -91,7 +107,7 @@ export function resolveWorkspaceFile(root: string, file: string): { abs: string;
       details: { file },
     });
   }
-  const rootReal = realRoot(root);
+  const rootReal = workspaceRootReal(root);
   // Relative paths resolve against the real root; absolute ones may name the root through
   // a symlinked spelling, so they are only judged after realpath.
   const candidate = isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
