@@ -40,6 +40,7 @@ function base() {
     initialization_options: {} as Record<string, unknown>,
     settings: {} as Record<string, unknown>,
     requires: [] as ServerConfig["requires"],
+    diagnostics_progress: [] as string[],
   };
 }
 
@@ -76,6 +77,9 @@ export const PRESETS: readonly Preset[] = [
         probe: { method: "workspace/symbol", params: { query: "" } },
       }),
       diagnostics_settle: "quiescent",
+      // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
+      // waited for, so an answer never holds half of its results
+      diagnostics_progress: ["flycheck"],
     },
   },
   {
@@ -89,7 +93,10 @@ export const PRESETS: readonly Preset[] = [
       roles: ["diagnostics"],
       env_passthrough: cargoEnv(),
       ready: ready({}),
-      diagnostics_settle: "publish",
+      // bacon-ls publishes partial snapshots while its check runs and checks on save,
+      // not on open: settled once a check run has ended and none is running (measured)
+      diagnostics_settle: "progress",
+      diagnostics_progress: ["^checking$"],
     },
   },
   {

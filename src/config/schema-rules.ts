@@ -190,6 +190,11 @@ function checkServer(s: ParsedServer, i: number, raw: unknown, add: Add): void {
       at("ready", "progress_required"),
       "expected progress_required = true only with a non-empty ready.progress (SPEC §3.3)",
     );
+  if (s.diagnostics_settle === "progress" && s.diagnostics_progress.length === 0)
+    add(
+      at("diagnostics_progress"),
+      'expected a non-empty diagnostics_progress with diagnostics_settle = "progress"',
+    );
   if (s.diagnostics_settle === "quiescent" && !s.ready.quiescent)
     add(
       at("diagnostics_settle"),

@@ -148,7 +148,10 @@ const ServerSchema = z.strictObject({
   initialization_options: table(),
   settings: table(),
   ready: ReadySchema.prefault({}),
-  diagnostics_settle: z.enum(["version", "publish", "quiescent", "pull"]).default("version"),
+  diagnostics_settle: z
+    .enum(["version", "publish", "quiescent", "pull", "progress"])
+    .default("version"),
+  diagnostics_progress: z.array(regex).default(() => []),
   requires: z.array(RequirementSchema).default(() => []),
 });
 
@@ -269,6 +272,7 @@ function toServerConfig(s: ParsedServer): ServerConfig {
       probe: s.ready.probe ? { method: s.ready.probe.method, params: s.ready.probe.params } : null,
     },
     diagnostics_settle: s.diagnostics_settle,
+    diagnostics_progress: s.diagnostics_progress,
     requires: s.requires.map((r) => ({
       file: r.file,
       format: r.format,

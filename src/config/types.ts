@@ -14,8 +14,12 @@ export type LogLevel = "error" | "warn" | "info" | "debug";
  * - `publish`: any publish for the file after the sync (servers whose pushes carry no version)
  * - `quiescent`: rust-analyzer style `experimental/serverStatus` quiescent after the change
  * - `pull`: the pull response alone (pull-only servers)
+ * - `progress`: a check run matching `diagnostics_progress` has ended and none is active
+ *   (bacon-ls publishes partial snapshots while its check runs)
+ * Whatever the rule, a running task matching `diagnostics_progress` is waited for
+ * (rust-analyzer's `cargo check` pushes arrive after quiescence).
  */
-export type SettleRule = "version" | "publish" | "quiescent" | "pull";
+export type SettleRule = "version" | "publish" | "quiescent" | "pull" | "progress";
 
 export interface ProbeConfig {
   method: string;
@@ -61,6 +65,8 @@ export interface ServerConfig {
   settings: Record<string, unknown>;
   ready: ReadyConfig;
   diagnostics_settle: SettleRule;
+  /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
+  diagnostics_progress: string[];
   requires: WorkspaceFileRequirement[];
 }
 

@@ -83,6 +83,25 @@ async function settlePush(session: Session, doc: OpenDocument, wait: WaitContext
   );
 }
 
+/**
+ * A diagnostics run of the server (`diagnostics_progress`: bacon's check, rust-analyzer's
+ * cargo check) publishes partial snapshots while it runs: wait until none is running,
+ * and with the "progress" rule until at least one has completed.
+ */
+async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
+  const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
+  if (patterns.length === 0) return;
+  const needCompleted = session.server.diagnostics_settle === "progress";
+  await session.waitUntil(
+    () => {
+      if (session.progress.activeMatching(patterns).length > 0) return undefined;
+      return !needCompleted || session.progress.endedMatching(patterns) ? true : undefined;
+    },
+    `the end of the server's diagnostics run (${session.server.diagnostics_progress.join(", ")})`,
+    wait.signal,
+  );
+}
+
 export async function fileDiagnostics(
   session: Session,
   doc: OpenDocument,
@@ -92,8 +111,9 @@ export async function fileDiagnostics(
   const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;
   // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
-  if (!pulls || session.server.diagnostics_settle === "quiescent")
-    await settlePush(session, doc, wait);
+  const rule = session.server.diagnostics_settle;
+  if (rule !== "progress" && (!pulls || rule === "quiescent")) await settlePush(session, doc, wait);
+  await settleRuns(session, wait);
   return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
 }
 
@@ -114,6 +134,7 @@ export async function workspaceDiagnostics(
       }
     }
   }
+  await settleRuns(session, wait);
   if (session.server.diagnostics_settle === "quiescent") {
     await session.waitUntil(
       () => (session.readiness.status?.quiescent === true ? true : undefined),

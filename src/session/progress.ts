@@ -69,6 +69,10 @@ export class ProgressTracker {
     return this.everBegun.some((t) => matchesAny(t, patterns));
   }
 
+  endedMatching(patterns: readonly RegExp[]): boolean {
+    return this.everBegun.some((t) => t.ended && matchesAny(t, patterns));
+  }
+
   clear(): void {
     this.tasks.clear();
     this.everBegun = [];

@@ -169,6 +169,7 @@ describe("parseConfigText", () => {
             probe: { method: "workspace/symbol", params: { query: "main" } },
           },
           diagnostics_settle: "publish",
+          diagnostics_progress: [],
           requires: [
             {
               file: "compile_commands.json",
@@ -201,6 +202,7 @@ describe("parseConfigText", () => {
             probe: null,
           },
           diagnostics_settle: "quiescent",
+          diagnostics_progress: [],
           requires: [],
         },
       ],

@@ -447,7 +447,7 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
   [
     "unknown diagnostics_settle",
     (r) => (srv(r).diagnostics_settle = "eventually"),
-    'server.ra.diagnostics_settle: expected one of "version", "publish", "quiescent", "pull", got "eventually"',
+    'server.ra.diagnostics_settle: expected one of "version", "publish", "quiescent", "pull", "progress", got "eventually"',
   ],
   [
     "settle quiescent without ready.quiescent",
@@ -612,6 +612,7 @@ describe("defaults (SPEC §3)", () => {
           probe: null,
         },
         diagnostics_settle: "version",
+        diagnostics_progress: [],
         requires: [],
       },
     ]);
@@ -637,5 +638,40 @@ describe("defaults (SPEC §3)", () => {
     const b = validateConfig(minimal(), "b");
     a.servers[0]?.args.push("--mutated");
     expect(b.servers[0]?.args).toEqual([]);
+  });
+});
+
+describe("diagnostics_progress (SPEC §6, added)", () => {
+  test('diagnostics_settle = "progress" needs diagnostics_progress', () => {
+    const dir = mkdtempSync(join(tmpdir(), "theodolite-cfg-"));
+    try {
+      const raw = {
+        workspace: [{ name: "w", root: dir, servers: ["b"] }],
+        server: [
+          {
+            name: "b",
+            command: "/usr/bin/true",
+            version: "1",
+            languages: ["rust"],
+            roles: ["diagnostics"],
+            diagnostics_settle: "progress",
+          },
+        ],
+      };
+      expect(() => validateConfig(raw, "t")).toThrow(/server\.b\.diagnostics_progress/);
+      const ok = validateConfig(
+        { ...raw, server: [{ ...raw.server[0], diagnostics_progress: ["^checking$"] }] },
+        "t",
+      );
+      expect(ok.servers[0]?.diagnostics_progress).toEqual(["^checking$"]);
+      expect(() =>
+        validateConfig(
+          { ...raw, server: [{ ...raw.server[0], diagnostics_progress: ["("] }] },
+          "t",
+        ),
+      ).toThrow(/diagnostics_progress/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,191 @@
+/**
+ * Shared by the real-server suites (test/real) and the parity gate (test/parity):
+ * the located server (test/support/real-servers.ts) as a `[[server]]` TOML table, a bridge
+ * started on one fixture copy, and the CI rule for a missing server (SPEC §11: under CI
+ * the four installed servers are required; elsewhere a loud skip).
+ */
+import type { ServerConfig } from "../../src/config/types.ts";
+import {
+  type BridgeHandle,
+  type ConfigShape,
+  startBridge,
+  type ToolResult,
+  writeConfig,
+} from "../support/bridge.ts";
+import type { RealServer } from "../support/real-servers.ts";
+
+export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
+
+/**
+ * True when the server is there. Missing: under CI a failure (.ci/setup-servers installs
+ * it), elsewhere false after findX() printed its SKIPPED line. `optional` servers
+ * (bacon-ls) are never required.
+ */
+export function present(
+  name: string,
+  found: RealServer | null,
+  optional = false,
+): found is RealServer {
+  if (found) return true;
+  if (UNDER_CI && !optional) {
+    throw new Error(`${name} is missing under CI: .ci/setup-servers must install it`);
+  }
+  return false;
+}
+
+/** A validated ServerConfig back in TOML terms: absent keys instead of nulls. */
+export function serverTable(server: ServerConfig): Record<string, unknown> {
+  const { ready: r, requires, version_command, version_args, ...rest } = structuredClone(server);
+  const ready: Record<string, unknown> = {
+    quiescent: r.quiescent,
+    progress: r.progress,
+    progress_required: r.progress_required,
+  };
+  if (r.warmup_open !== null) ready.warmup_open = r.warmup_open;
+  if (r.log_message !== null) ready.log_message = r.log_message;
+  if (r.probe !== null) ready.probe = r.probe;
+  return {
+    ...rest,
+    // version_command replaces version_args; giving both is ConfigInvalid
+    ...(version_command !== null ? { version_command } : { version_args }),
+    ready,
+    requires: requires.map(({ dir_arg, ...req }) => (dir_arg === null ? req : { ...req, dir_arg })),
+  };
+}
+
+export interface RealBridgeOptions {
+  bridge?: Record<string, unknown>;
+  workspace?: Record<string, unknown>;
+  clientName?: string;
+  /** more servers in the same workspace (e.g. bacon-ls beside rust-analyzer) */
+  extraServers?: ServerConfig[];
+}
+
+/** The config for one workspace `ws` at `root` served by `server` (and `extraServers`). */
+export function realConfig(
+  root: string,
+  server: ServerConfig,
+  opts: RealBridgeOptions = {},
+): ConfigShape {
+  const servers = [server, ...(opts.extraServers ?? [])];
+  return {
+    bridge: { ready_timeout_ms: 120_000, request_timeout_ms: 60_000, ...(opts.bridge ?? {}) },
+    workspace: [{ name: "ws", root, servers: servers.map((s) => s.name), ...opts.workspace }],
+    server: servers.map(serverTable),
+  };
+}
+
+/** Start the compiled bridge on `root` with `server`. */
+export function startRealBridge(
+  root: string,
+  server: ServerConfig,
+  opts: RealBridgeOptions = {},
+): Promise<BridgeHandle> {
+  const config = writeConfig(realConfig(root, server, opts));
+  return startBridge({ config, ...(opts.clientName ? { clientName: opts.clientName } : {}) });
+}
+
+/** A tool call that must succeed: the structured result, or a thrown error naming the code. */
+export async function ok(
+  bridge: BridgeHandle,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const r = await bridge.call(tool, args);
+  if (r.isError) throw new Error(`${tool} failed: ${r.text}\nbridge stderr:\n${bridge.stderr()}`);
+  return r.structured;
+}
+
+/** A tool call that must fail: its error envelope. */
+export async function fails(
+  bridge: BridgeHandle,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<{ code: string; message: string; hint?: string; details?: Record<string, unknown> }> {
+  const r: ToolResult = await bridge.call(tool, args);
+  if (!r.isError) throw new Error(`${tool} unexpectedly succeeded: ${r.text}`);
+  return r.structured as { code: string; message: string; hint?: string };
+}
+
+/** `L:C–L:C` for a Range-shaped object: compact, and reads like test/fixtures/README.md. */
+export function span(r: { line: number; column: number; end_line: number; end_column: number }) {
+  return `${r.line}:${r.column}–${r.end_line}:${r.end_column}`;
+}
+
+/** `file L:C–L:C` for each location, in the order given. */
+export function locs(result: Record<string, unknown>): string[] {
+  const list = (result.locations ?? []) as Array<{
+    file?: string;
+    uri?: string;
+    line: number;
+    column: number;
+    end_line: number;
+    end_column: number;
+  }>;
+  return list.map((l) => `${l.file ?? l.uri} ${span(l)}`);
+}
+
+/** The session_status entry for the single session of the bridge after `start: true`. */
+export async function startAndStatus(
+  bridge: BridgeHandle,
+  server?: string,
+): Promise<Record<string, unknown>> {
+  const status = await ok(bridge, "session_status", {
+    start: true,
+    ...(server ? { server } : {}),
+  });
+  const sessions = status.sessions as Record<string, unknown>[];
+  const entry = sessions.find((s) => server === undefined || s.server === server);
+  if (!entry) throw new Error(`no session entry in ${JSON.stringify(status)}`);
+  return entry;
+}
+
+interface SymbolNodeOut {
+  name: string;
+  kind: string;
+  detail?: string;
+  range: { line: number; column: number; end_line: number; end_column: number };
+  selection: { line: number; column: number; end_line: number; end_column: number };
+  children: SymbolNodeOut[];
+}
+
+/**
+ * A document_symbols tree as indented lines `name kind range / selection [detail]`,
+ * children indented by two spaces: compact, and reads like test/fixtures/README.md.
+ */
+export function symbolTree(nodes: SymbolNodeOut[], depth = 0): string[] {
+  return nodes.flatMap((n) => [
+    `${"  ".repeat(depth)}${n.name} ${n.kind} ${span(n.range)} / ${span(n.selection)}${
+      n.detail !== undefined ? ` [${n.detail}]` : ""
+    }`,
+    ...symbolTree(n.children, depth + 1),
+  ]);
+}
+
+/**
+ * A session_status entry after `start: true` shows a ready session whose readiness came
+ * from the declared conditions: each condition starts with the given text (the preset may
+ * refine details such as `(required)`), nothing pending, and a measured ready_ms.
+ */
+export function readyByState(entry: Record<string, unknown>, conditionPrefixes: string[]): void {
+  const readiness = entry.readiness as {
+    conditions: string[];
+    pending: string[];
+    ready_ms: unknown;
+  };
+  const problems: string[] = [];
+  if (entry.state !== "ready") problems.push(`state ${String(entry.state)}`);
+  if (readiness.pending.length > 0) problems.push(`pending ${readiness.pending.join(", ")}`);
+  if (typeof readiness.ready_ms !== "number" || readiness.ready_ms < 0)
+    problems.push(`ready_ms ${String(readiness.ready_ms)}`);
+  const conditions = readiness.conditions;
+  if (
+    conditions.length !== conditionPrefixes.length ||
+    conditionPrefixes.some((p, i) => !conditions[i]?.startsWith(p))
+  ) {
+    problems.push(`conditions ${JSON.stringify(conditions)}, expected ${conditionPrefixes}`);
+  }
+  if (problems.length > 0) {
+    throw new Error(`not ready by state: ${problems.join("; ")}\n${JSON.stringify(entry)}`);
+  }
+}

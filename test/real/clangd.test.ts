@@ -1,0 +1,305 @@
+/**
+ * clangd through the compiled bridge (SPEC §11 real servers; issues 4, 5): readiness by
+ * state through the preset, every read tool against the answers measured in
+ * test/fixtures/README.md, and the column units on the emoji lines. The
+ * compile_commands.json prerequisite (issue 8) is in clangd-compile-commands.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import {
+  fails,
+  locs,
+  ok,
+  present,
+  readyByState,
+  span,
+  startAndStatus,
+  startRealBridge,
+  symbolTree,
+} from "../parity/real-bridge.ts";
+import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
+
+const clangd = await findClangd();
+
+test("clangd is installed (required under CI)", () => {
+  if (present("clangd", clangd)) expect(clangd.version).toStartWith("Debian clangd version 14");
+});
+
+function config(): ServerConfig {
+  if (!clangd) throw new Error("clangd missing");
+  return clangd.config;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await closeAllBridges();
+  cleanupTempDirs();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fixture copy removed after the file's tests. */
+function cFixture(fixture: "c" | "c-errors" = "c"): string {
+  const dir = materializeCFixture(undefined, fixture);
+  dirs.push(dir);
+  return dir;
+}
+
+describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
+  let bridge: BridgeHandle;
+  let root: string;
+  beforeAll(async () => {
+    root = cFixture();
+    bridge = await startRealBridge(root, config());
+  });
+  afterAll(() => bridge?.close());
+
+  test("becomes ready by state through the preset: warm-up open, then the index progress", async () => {
+    const s = await startAndStatus(bridge);
+    readyByState(s, ["warmup_open **/*.{c,cc,cpp,cxx}", "progress backgroundIndexProgress"]);
+    expect(s.version_observed).toBe(clangd?.version);
+    // the warm-up opened main.c (first sorted source file)
+    expect(s.open_documents).toBe(1);
+  });
+
+  test("definition crosses from main.c into the .c file that defines manhattan", async () => {
+    const bySymbol = await ok(bridge, "definition", {
+      file: "main.c",
+      line: 6,
+      symbol: "manhattan",
+    });
+    expect(locs(bySymbol)).toEqual(["util.c 5:5–5:14"]);
+    const byColumn = await ok(bridge, "definition", { file: "main.c", line: 6, column: 29 });
+    expect(byColumn).toEqual(bySymbol);
+    const fromHeader = await ok(bridge, "definition", {
+      file: "geometry.h",
+      line: 10,
+      column: 23,
+    });
+    expect(locs(fromHeader)).toEqual(["util.c 5:5–5:14"]);
+  });
+
+  test("declaration is the prototype in geometry.h", async () => {
+    const r = await ok(bridge, "declaration", { file: "main.c", line: 6, column: 29 });
+    expect(locs(r)).toEqual(["geometry.h 10:23–10:32"]);
+  });
+
+  test("references: three with the declaration, only the call without (clangd drops both)", async () => {
+    const all = await ok(bridge, "references", { file: "main.c", line: 6, symbol: "manhattan" });
+    expect(locs(all)).toEqual(["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"]);
+    expect(all.total).toBe(3);
+    const noDecl = await ok(bridge, "references", {
+      file: "main.c",
+      line: 6,
+      column: 29,
+      include_declaration: false,
+    });
+    expect(locs(noDecl)).toEqual(["main.c 6:29–6:38"]);
+    const point = await ok(bridge, "references", { file: "main.c", line: 4, symbol: "point" });
+    expect(locs(point)).toEqual([
+      "geometry.h 5:8–5:13",
+      "geometry.h 10:40–10:45",
+      "geometry.h 10:56–10:61",
+      "main.c 4:10–4:15",
+      "main.c 5:10–5:15",
+      "util.c 5:22–5:27",
+      "util.c 5:38–5:43",
+    ]);
+  });
+
+  test("hover carries the signature and the doc comment with its emoji", async () => {
+    const r = await ok(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
+    const text = r.text as string;
+    expect(text).toStartWith("### function `manhattan`");
+    expect(text).toContain("📐📏 distance");
+    expect(text).toContain("int manhattan(struct point a, struct point b)");
+    expect(span(r.range as never)).toBe("6:29–6:38");
+  });
+
+  test("document_symbols of geometry.h is the measured tree", async () => {
+    const r = await ok(bridge, "document_symbols", { file: "geometry.h" });
+    expect(r.file).toBe("geometry.h");
+    expect(r.total).toBe(2);
+    expect(symbolTree(r.symbols as never)).toEqual([
+      "point struct 5:1–8:2 / 5:8–5:13 [struct]",
+      "  x field 6:3–6:8 / 6:7–6:8 [int]",
+      "  y field 7:3–7:8 / 7:7–7:8 [int]",
+      "manhattan function 10:19–10:64 / 10:23–10:32 [int (struct point, struct point)]",
+    ]);
+    const util = await ok(bridge, "document_symbols", { file: "util.c" });
+    expect(symbolTree(util.symbols as never)).toEqual([
+      "absolute function 3:1–3:54 / 3:12–3:20 [int (int)]",
+      "manhattan function 5:1–7:2 / 5:5–5:14 [int (struct point, struct point)]",
+    ]);
+  });
+
+  test("workspace_symbols finds the definition and the struct", async () => {
+    const m = await ok(bridge, "workspace_symbols", { query: "manhattan" });
+    expect(m.symbols).toEqual([
+      { name: "manhattan", kind: "function", file: "util.c", ...range(5, 5, 5, 14) },
+    ]);
+    const p = await ok(bridge, "workspace_symbols", { query: "point" });
+    expect(p.symbols).toEqual([
+      { name: "point", kind: "struct", file: "geometry.h", ...range(5, 8, 5, 13) },
+    ]);
+  });
+
+  test("type_definition of a variable is its struct; implementation of a C function is empty", async () => {
+    const t = await ok(bridge, "type_definition", { file: "main.c", line: 4, symbol: "origin" });
+    expect(locs(t)).toEqual(["geometry.h 5:8–5:13"]);
+    const i = await ok(bridge, "implementation", { file: "geometry.h", line: 10, column: 23 });
+    expect(i).toEqual({ locations: [], total: 0 });
+  });
+
+  test("rename_preview edits the three places and writes nothing", async () => {
+    const r = await ok(bridge, "rename_preview", {
+      file: "main.c",
+      line: 6,
+      symbol: "manhattan",
+      new_name: "taxicab",
+    });
+    const edit = (l: number, c: number, e: number) => ({
+      ...range(l, c, l, e),
+      new_text: "taxicab",
+    });
+    expect(r).toEqual({
+      applied: false,
+      new_name: "taxicab",
+      changes: [
+        { file: "geometry.h", edits: [edit(10, 23, 32)] },
+        { file: "main.c", edits: [edit(6, 29, 38)] },
+        { file: "util.c", edits: [edit(5, 5, 14)] },
+      ],
+    });
+    for (const file of ["geometry.h", "main.c", "util.c"]) {
+      expect(readFileSync(join(root, file), "utf8")).toBe(
+        readFileSync(join(fixturePath("c"), file), "utf8"),
+      );
+    }
+  });
+
+  test("diagnostics: none for the three clean files, none workspace-wide", async () => {
+    for (const file of ["main.c", "util.c", "geometry.h"]) {
+      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+    }
+    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: [], total: 0 });
+  });
+});
+
+function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
+}
+
+/**
+ * The two errors of broken.c as the bridge reports them. The bridge does not advertise
+ * `publishDiagnostics.relatedInformation` (its result shape has no place for it), so
+ * clangd folds the note into the error's message and also publishes the note as its own
+ * information-level diagnostic (measured; the README's messages were taken with a client
+ * that advertised relatedInformation and are the prefix of these).
+ */
+function brokenDiagnostics(col: (cp: number) => number) {
+  return [
+    {
+      file: "broken.c",
+      ...range(6, col(7), 6, col(12)),
+      severity: "information",
+      message:
+        "'count' declared here\n\nbroken.c:7:24: error: use of undeclared identifier 'cuont'; did you mean 'count'?",
+      channels: ["push"],
+    },
+    {
+      file: "broken.c",
+      ...range(7, col(24), 7, col(29)),
+      severity: "error",
+      code: "undeclared_var_use_suggest",
+      source: "clang",
+      message:
+        "Use of undeclared identifier 'cuont'; did you mean 'count'? (fix available)\n\nbroken.c:6:7: note: 'count' declared here",
+      channels: ["push"],
+    },
+    {
+      file: "broken.c",
+      ...range(11, 13, 11, 17),
+      severity: "error",
+      code: "no_member",
+      source: "clang",
+      message: "No member named 'size' in 'struct counter'",
+      channels: ["push"],
+    },
+  ];
+}
+
+describe.skipIf(!clangd)("clangd on the c-errors fixture", () => {
+  let bridge: BridgeHandle;
+  beforeAll(async () => {
+    bridge = await startRealBridge(cFixture("c-errors"), config());
+  });
+  afterAll(() => bridge?.close());
+
+  test("diagnostics for broken.c: exactly the two measured errors (and clangd's note)", async () => {
+    const r = await ok(bridge, "diagnostics", { file: "broken.c" });
+    const expected = brokenDiagnostics((cp) => cp);
+    expect(r).toEqual({ diagnostics: expected, total: 3 });
+    // workspace-wide: what the session accumulated, the same set
+    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: expected, total: 3 });
+  });
+
+  test("code_actions on the typo list clangd's quick-fix with an edit (no handle: mutation off)", async () => {
+    const fix = await ok(bridge, "code_actions", { file: "broken.c", line: 7, symbol: "cuont" });
+    expect(fix).toEqual({
+      actions: [
+        {
+          title: "change 'cuont' to 'count'",
+          kind: "quickfix",
+          preferred: true,
+          has_edit: true,
+          has_command: false,
+        },
+      ],
+      total: 1,
+    });
+    const none = await ok(bridge, "code_actions", { file: "broken.c", line: 11, column: 13 });
+    expect(none).toEqual({ actions: [], total: 0 });
+  });
+});
+
+describe.skipIf(!clangd)("clangd column units on the emoji lines", () => {
+  for (const [unit, col] of [
+    // main.c line 6 `manhattan`: code point 29, UTF-16 offset 30 → 31, UTF-8 offset 34 → 35
+    ["utf-16", (cp: number) => cp + 2],
+    ["utf-8", (cp: number) => cp + 6],
+  ] as const) {
+    test(`column_unit = "${unit}": columns in and out are ${unit}`, async () => {
+      const bridge = await startRealBridge(cFixture(), config(), {
+        bridge: { column_unit: unit },
+      });
+      try {
+        const byColumn = await ok(bridge, "references", {
+          file: "main.c",
+          line: 6,
+          column: col(29),
+        });
+        const bySymbol = await ok(bridge, "references", {
+          file: "main.c",
+          line: 6,
+          symbol: "manhattan",
+        });
+        expect(bySymbol).toEqual(byColumn);
+        // geometry.h line 10 has the same two emoji before the name; util.c 5 is ASCII
+        expect(locs(byColumn)).toEqual([
+          `geometry.h 10:${col(23)}–10:${col(32)}`,
+          `main.c 6:${col(29)}–6:${col(38)}`,
+          "util.c 5:5–5:14",
+        ]);
+        // a column inside the first emoji (its second UTF-16 unit / UTF-8 byte) is refused,
+        // not clamped
+        const inside = await fails(bridge, "references", { file: "main.c", line: 6, column: 7 });
+        expect(inside.code).toBe("PositionOutOfRange");
+      } finally {
+        await bridge.close();
+      }
+    });
+  }
+});

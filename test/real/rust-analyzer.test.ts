@@ -1,0 +1,346 @@
+/**
+ * rust-analyzer through the compiled bridge (SPEC §11 real servers): readiness by state
+ * (quiescent after a busy load, then the workspace/symbol probe), every tool against the
+ * answers measured in test/fixtures/README.md (std linked through RUST_SRC_PATH), and
+ * diagnostics from its two channels — its own analysis by pull, `cargo check` by push —
+ * merged with provenance, in UTF-16 and UTF-8 column units on the emoji lines.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import {
+  locs,
+  ok,
+  present,
+  readyByState,
+  startAndStatus,
+  startRealBridge,
+  symbolTree,
+} from "../parity/real-bridge.ts";
+import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { copyFixture, findRustAnalyzer } from "../support/real-servers.ts";
+import { waitForValue } from "../support/wait.ts";
+
+const ra = await findRustAnalyzer();
+
+test("rust-analyzer is installed (required under CI)", () => {
+  if (present("rust-analyzer", ra)) expect(ra.version).toStartWith("rust-analyzer 1.");
+});
+
+function config(): ServerConfig {
+  if (!ra) throw new Error("rust-analyzer missing");
+  return ra.config;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await closeAllBridges();
+  cleanupTempDirs();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function fixture(name: "rust" | "rust-errors"): string {
+  const dir = copyFixture(name);
+  dirs.push(dir);
+  return dir;
+}
+
+function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
+}
+
+describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
+  let bridge: BridgeHandle;
+  beforeAll(async () => {
+    bridge = await startRealBridge(fixture("rust"), config());
+  });
+  afterAll(() => bridge?.close());
+
+  test("becomes ready by state: quiescent after the load, probe answered, health ok", async () => {
+    const s = await startAndStatus(bridge);
+    readyByState(s, ["quiescent", "probe workspace/symbol"]);
+    const readiness = s.readiness as { server_status: unknown };
+    expect(readiness.server_status).toEqual({ health: "ok", quiescent: true });
+  });
+
+  test("definition and declaration of total_area, by symbol and by column after emoji", async () => {
+    const bySymbol = await ok(bridge, "definition", {
+      file: "src/main.rs",
+      line: 6,
+      symbol: "total_area",
+    });
+    expect(locs(bySymbol)).toEqual(["src/report.rs 4:8–4:18"]);
+    const byColumn = await ok(bridge, "definition", { file: "src/main.rs", line: 6, column: 39 });
+    expect(byColumn).toEqual(bySymbol);
+    const decl = await ok(bridge, "declaration", { file: "src/main.rs", line: 6, column: 39 });
+    expect(locs(decl)).toEqual(["src/report.rs 4:8–4:18"]);
+    // a trait method call resolves to the impl's method
+    const area = await ok(bridge, "definition", { file: "src/report.rs", line: 5, column: 28 });
+    expect(locs(area)).toEqual(["src/shapes.rs 13:8–13:12"]);
+  });
+
+  test("references with and without the declaration; a trait and a struct", async () => {
+    const all = await ok(bridge, "references", {
+      file: "src/main.rs",
+      line: 6,
+      symbol: "total_area",
+    });
+    expect(locs(all)).toEqual([
+      "src/main.rs 1:33–1:43",
+      "src/main.rs 6:39–6:49",
+      "src/report.rs 4:8–4:18",
+    ]);
+    const noDecl = await ok(bridge, "references", {
+      file: "src/main.rs",
+      line: 6,
+      column: 39,
+      include_declaration: false,
+    });
+    expect(locs(noDecl)).toEqual(["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49"]);
+    const trait = await ok(bridge, "references", {
+      file: "src/shapes.rs",
+      line: 2,
+      symbol: "Area",
+    });
+    expect(locs(trait)).toEqual([
+      "src/report.rs 1:21–1:25",
+      "src/shapes.rs 2:11–2:15",
+      "src/shapes.rs 12:6–12:10",
+    ]);
+    const rect = await ok(bridge, "references", { file: "src/shapes.rs", line: 7, column: 12 });
+    expect(locs(rect)).toEqual([
+      "src/main.rs 2:33–2:37",
+      "src/main.rs 5:22–5:26",
+      "src/main.rs 5:52–5:56",
+      "src/report.rs 1:27–1:31",
+      "src/report.rs 4:28–4:32",
+      "src/shapes.rs 7:12–7:16",
+      "src/shapes.rs 12:15–12:19",
+    ]);
+  });
+
+  test("hover: path, signature and doc comment; std is linked (Vec::len)", async () => {
+    const r = await ok(bridge, "hover", { file: "src/main.rs", line: 6, symbol: "total_area" });
+    expect(r).toEqual({
+      text:
+        "theodolite_fixture::report\n\npub fn total_area(rects: &[Rect]) -> u32\n\n---\n\n" +
+        "Sum of the areas of all rectangles.",
+      range: range(6, 39, 6, 49),
+    });
+    const len = await ok(bridge, "hover", { file: "src/main.rs", line: 7, symbol: "len" });
+    expect(len.text as string).toStartWith("alloc::vec::Vec\n");
+    expect(len.text as string).toContain("pub const fn len(&self) -> usize");
+    expect(len.range).toEqual(range(7, 50, 7, 53));
+  });
+
+  test("definition into std: an absolute path under RUST_SRC_PATH, outside the workspace", async () => {
+    const r = await ok(bridge, "definition", { file: "src/main.rs", line: 7, symbol: "len" });
+    const [only, ...more] = locs(r);
+    expect(more).toEqual([]);
+    const srcPath = config().env.RUST_SRC_PATH;
+    expect(srcPath).toBeString();
+    expect(isAbsolute(only ?? "")).toBe(true);
+    expect(only).toStartWith(`${join(srcPath ?? "", "alloc", "src", "vec", "mod.rs")} `);
+  });
+
+  test("implementation of a trait is the impl; type_definition of a closure argument", async () => {
+    const impl = await ok(bridge, "implementation", {
+      file: "src/shapes.rs",
+      line: 2,
+      symbol: "Area",
+    });
+    expect(locs(impl)).toEqual(["src/shapes.rs 12:15–12:19"]);
+    const t = await ok(bridge, "type_definition", { file: "src/report.rs", line: 5, symbol: "r" });
+    expect(locs(t)).toEqual(["src/shapes.rs 7:12–7:16"]);
+  });
+
+  test("document_symbols: the measured trees", async () => {
+    const shapes = await ok(bridge, "document_symbols", { file: "src/shapes.rs" });
+    expect(symbolTree(shapes.symbols as never)).toEqual([
+      "Area interface 1:1–4:2 / 2:11–2:15",
+      "  area method 3:5–3:27 / 3:8–3:12 [fn(&self) -> u32]",
+      "Rect struct 6:1–10:2 / 7:12–7:16",
+      "  width field 8:5–8:19 / 8:9–8:14 [u32]",
+      "  height field 9:5–9:20 / 9:9–9:15 [u32]",
+      "impl Area for Rect object 12:1–16:2 / 12:15–12:19",
+      "  area method 13:5–15:6 / 13:8–13:12 [fn(&self) -> u32]",
+    ]);
+    const main = await ok(bridge, "document_symbols", { file: "src/main.rs" });
+    expect(symbolTree(main.symbols as never)).toEqual(["main function 4:1–8:2 / 4:4–4:8 [fn()]"]);
+  });
+
+  test("workspace_symbols", async () => {
+    const t = await ok(bridge, "workspace_symbols", { query: "total_area" });
+    expect(t.symbols).toEqual([
+      { name: "total_area", kind: "function", file: "src/report.rs", ...range(4, 8, 4, 18) },
+    ]);
+    const r = await ok(bridge, "workspace_symbols", { query: "Rect" });
+    expect(r.symbols).toEqual([
+      { name: "Rect", kind: "struct", file: "src/shapes.rs", ...range(7, 12, 7, 16) },
+    ]);
+  });
+
+  test("rename_preview: three edits in two files", async () => {
+    const r = await ok(bridge, "rename_preview", {
+      file: "src/main.rs",
+      line: 6,
+      symbol: "total_area",
+      new_name: "sum_areas",
+    });
+    const edit = (l: number, c: number, e: number) => ({
+      ...range(l, c, l, e),
+      new_text: "sum_areas",
+    });
+    expect(r).toEqual({
+      applied: false,
+      new_name: "sum_areas",
+      changes: [
+        { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
+        { file: "src/report.rs", edits: [edit(4, 8, 18)] },
+      ],
+    });
+  });
+
+  test("diagnostics: a clean crate has none, per file and workspace-wide", async () => {
+    for (const file of ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"]) {
+      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+    }
+    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: [], total: 0 });
+  });
+});
+
+/** rust-errors src/lib.rs; `col` maps a code-point column on emoji line 9 to the unit. */
+function rustErrors(col: (cp: number) => number) {
+  const at = (l: number, c: number, e: number) => ({ file: "src/lib.rs", ...range(l, c, l, e) });
+  const hint = {
+    ...at(4, 16, 19),
+    severity: "hint",
+    code: "E0308",
+    source: "rustc",
+    message: "expected due to this",
+    channels: ["push"],
+  };
+  const pulledE0308 = {
+    ...at(4, 22, 29),
+    severity: "error",
+    code: "E0308",
+    source: "rust-analyzer",
+    message: "expected u32, found &'static str",
+    channels: ["pull"],
+  };
+  const pushedE0308 = {
+    ...at(4, 22, 29),
+    severity: "error",
+    code: "E0308",
+    source: "rustc",
+    message: "mismatched types\nexpected `u32`, found `&str`",
+    channels: ["push"],
+  };
+  const e0425 = {
+    ...at(9, col(40), col(53)),
+    severity: "error",
+    code: "E0425",
+    source: "rustc",
+    message: "cannot find value `missing_value` in this scope\nnot found in this scope",
+    channels: ["push"],
+  };
+  return { push: [hint, pushedE0308, e0425], merged: [hint, pulledE0308, pushedE0308, e0425] };
+}
+
+/**
+ * KNOWN LIMIT: rust-analyzer starts `cargo check` (its push channel) only after it reports
+ * quiescent (measured: flycheck begins ~1 ms after quiescent and publishes 0.7–5 s later,
+ * first 1 item, then 3), and the bridge's readiness and its `quiescent` settle rule do not
+ * wait for that check. In practice the readiness probe outlasts the check on these
+ * fixtures, but what users can rely on is the eventual answer, so this polls the
+ * workspace-wide tool with a deadline until the push channel holds `expectedPushes` items.
+ */
+async function afterCargoCheck(
+  bridge: BridgeHandle,
+  expectedPushes: number,
+): Promise<Record<string, unknown>> {
+  return waitForValue(
+    async () => {
+      const r = await ok(bridge, "diagnostics");
+      const items = r.diagnostics as { channels: string[] }[];
+      return items.filter((d) => d.channels.includes("push")).length === expectedPushes
+        ? r
+        : undefined;
+    },
+    60_000,
+    { intervalMs: 100, what: `${expectedPushes} cargo-check diagnostics` },
+  );
+}
+
+describe.skipIf(!ra)("rust-analyzer diagnostics on rust-errors (UTF-16 columns)", () => {
+  let bridge: BridgeHandle;
+  // src/lib.rs line 9 `missing_value`: code point 40, UTF-16 offset 41 → 42
+  const expected = rustErrors((cp) => cp + 2);
+  beforeAll(async () => {
+    bridge = await startRealBridge(fixture("rust-errors"), config(), {
+      bridge: { column_unit: "utf-16" },
+    });
+  });
+  afterAll(() => bridge?.close());
+
+  test("workspace-wide after quiescence: cargo check's push set (errors and the hint)", async () => {
+    const r = await afterCargoCheck(bridge, 3);
+    // nothing was pulled yet: rust-analyzer offers no workspace pull
+    expect(r).toEqual({ diagnostics: expected.push, total: 3 });
+  });
+
+  test("for the file: the pulled E0308 merged beside the pushed set, channels kept apart", async () => {
+    // the two E0308 at 4:22 differ in source and message, so they stay two items
+    const file = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
+    expect(file).toEqual({ diagnostics: expected.merged, total: 4 });
+    const all = await ok(bridge, "diagnostics");
+    expect(all).toEqual({ diagnostics: expected.merged, total: 4 });
+  });
+
+  test("code_actions on the pulled E0308: resolved refactors with edits, no quick-fix", async () => {
+    const r = await ok(bridge, "code_actions", { file: "src/lib.rs", line: 4, column: 22 });
+    expect(r).toEqual({
+      actions: [
+        ["Rewrite as raw string", "refactor.rewrite"],
+        ["Extract into variable", "refactor.extract"],
+        ["Extract into constant", "refactor.extract"],
+        ["Extract into static", "refactor.extract"],
+      ].map(([title, kind]) => ({
+        title,
+        kind,
+        preferred: false,
+        has_edit: true,
+        has_command: false,
+      })),
+      total: 4,
+    });
+  });
+});
+
+describe.skipIf(!ra)("rust-analyzer with column_unit = utf-8", () => {
+  test("positions in and out in UTF-8 on the emoji line", async () => {
+    const bridge = await startRealBridge(fixture("rust"), config(), {
+      bridge: { column_unit: "utf-8" },
+    });
+    try {
+      // src/main.rs line 6 `total_area`: code point 39, UTF-8 offset 44 → 45
+      const byColumn = await ok(bridge, "references", { file: "src/main.rs", line: 6, column: 45 });
+      expect(locs(byColumn)).toEqual([
+        "src/main.rs 1:33–1:43",
+        "src/main.rs 6:45–6:55",
+        "src/report.rs 4:8–4:18",
+      ]);
+      const bySymbol = await ok(bridge, "references", {
+        file: "src/main.rs",
+        line: 6,
+        symbol: "total_area",
+      });
+      expect(bySymbol).toEqual(byColumn);
+      const hover = await ok(bridge, "hover", { file: "src/main.rs", line: 6, column: 45 });
+      expect(hover.range).toEqual(range(6, 45, 6, 55));
+    } finally {
+      await bridge.close();
+    }
+  });
+});

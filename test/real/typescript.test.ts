@@ -1,0 +1,339 @@
+/**
+ * typescript-language-server through the compiled bridge (SPEC §11 real servers):
+ * readiness by state (warm-up open, then its "Initializing JS/TS language features"
+ * progress), every tool it offers against the answers measured in test/fixtures/README.md,
+ * ServerLacksCapability for declaration, diagnostics (see the known limit below), and the
+ * column units on the emoji lines.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import {
+  fails,
+  locs,
+  ok,
+  present,
+  readyByState,
+  startAndStatus,
+  startRealBridge,
+  symbolTree,
+} from "../parity/real-bridge.ts";
+import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import {
+  copyFixture,
+  findTypescriptLanguageServer,
+  TEST_SERVERS_DIR,
+} from "../support/real-servers.ts";
+import { waitForValue } from "../support/wait.ts";
+
+const tls = await findTypescriptLanguageServer();
+
+test("typescript-language-server is installed (required under CI)", () => {
+  if (present("typescript-language-server", tls)) expect(tls.version).toBe("5.3.0");
+});
+
+function config(): ServerConfig {
+  if (!tls) throw new Error("typescript-language-server missing");
+  return tls.config;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await closeAllBridges();
+  cleanupTempDirs();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tsFixture(): string {
+  const dir = copyFixture("ts");
+  dirs.push(dir);
+  return dir;
+}
+
+function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
+}
+
+/** src/errors.ts's two errors; `col` maps a code-point column to the bridge's unit. */
+function errorsTs(col: (cp: number) => number = (cp) => cp) {
+  return [
+    {
+      file: "src/errors.ts",
+      ...range(3, 14, 3, 19),
+      severity: "error",
+      code: "2322",
+      source: "typescript",
+      message: "Type 'string' is not assignable to type 'number'.",
+      channels: ["push"],
+    },
+    {
+      file: "src/errors.ts",
+      ...range(4, col(57), 4, col(60)),
+      severity: "error",
+      code: "2345",
+      source: "typescript",
+      message: "Argument of type 'string' is not assignable to parameter of type 'number'.",
+      channels: ["push"],
+    },
+  ];
+}
+
+/**
+ * KNOWN LIMIT (docs, test/fixtures/README.md "Settling trap"): tls publishes once per
+ * tsserver diagnostic kind (syntax, semantic, suggestion) with no completion signal and no
+ * `version`, so the bridge's "a publish after the sync" rule can settle on the first,
+ * syntax-only publish: the first answer for a freshly opened file may lack the semantic
+ * errors (measured: 2 of 3 fresh sessions). What users can rely on is the eventual answer:
+ * after the session has produced diagnostics for the file once, asking again (the tool
+ * reads what the server published since) shows the full set. So this asks once, then polls
+ * the tool with a deadline until the set is complete, and asserts that set exactly.
+ */
+async function settledTsDiagnostics(
+  bridge: BridgeHandle,
+  file: string,
+  expectedTotal: number,
+): Promise<Record<string, unknown>> {
+  await ok(bridge, "diagnostics", { file });
+  return waitForValue(
+    async () => {
+      const r = await ok(bridge, "diagnostics", { file });
+      return r.total === expectedTotal ? r : undefined;
+    },
+    30_000,
+    { intervalMs: 50, what: `${expectedTotal} diagnostics for ${file}` },
+  );
+}
+
+describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points)", () => {
+  let bridge: BridgeHandle;
+  beforeAll(async () => {
+    bridge = await startRealBridge(tsFixture(), config());
+  });
+  afterAll(() => bridge?.close());
+
+  test("becomes ready by state: warm-up open, then the initializing progress", async () => {
+    const s = await startAndStatus(bridge);
+    readyByState(s, ["warmup_open **/*.{ts,tsx,js,jsx}", "progress ^Initializing JS/TS"]);
+    expect(s.open_documents).toBe(1);
+  });
+
+  test("definition: by symbol and by column after emoji; a class and its constructor", async () => {
+    const r = await ok(bridge, "definition", { file: "src/main.ts", line: 4, symbol: "totalArea" });
+    expect(locs(r)).toEqual(["src/shape.ts 14:17–14:26"]);
+    expect(await ok(bridge, "definition", { file: "src/main.ts", line: 4, column: 35 })).toEqual(r);
+    const square = await ok(bridge, "definition", { file: "src/main.ts", line: 3, column: 22 });
+    expect(locs(square)).toEqual(["src/shape.ts 6:14–6:20", "src/shape.ts 7:3–7:40"]);
+  });
+
+  test("declaration: tls does not offer it → ServerLacksCapability", async () => {
+    const err = await fails(bridge, "declaration", { file: "src/main.ts", line: 4, column: 35 });
+    expect(err.code).toBe("ServerLacksCapability");
+    expect(err.details).toEqual({
+      server: "typescript-language-server",
+      method: "textDocument/declaration",
+    });
+  });
+
+  test("references: tls ignores include_declaration false at a use, honours it at the declaration", async () => {
+    const five = [
+      "src/errors.ts 1:18–1:27",
+      "src/errors.ts 4:35–4:44",
+      "src/main.ts 1:18–1:27",
+      "src/main.ts 4:35–4:44",
+      "src/shape.ts 14:17–14:26",
+    ];
+    for (const include_declaration of [true, false]) {
+      const r = await ok(bridge, "references", {
+        file: "src/main.ts",
+        line: 4,
+        symbol: "totalArea",
+        include_declaration,
+      });
+      expect(locs(r)).toEqual(five);
+    }
+    const fromDecl = await ok(bridge, "references", {
+      file: "src/shape.ts",
+      line: 14,
+      column: 17,
+      include_declaration: false,
+    });
+    expect(locs(fromDecl)).toEqual(five.slice(0, 4));
+    const shape = await ok(bridge, "references", {
+      file: "src/shape.ts",
+      line: 2,
+      symbol: "Shape",
+    });
+    expect(locs(shape)).toEqual([
+      "src/shape.ts 2:18–2:23",
+      "src/shape.ts 6:32–6:37",
+      "src/shape.ts 14:44–14:49",
+    ]);
+  });
+
+  test("hover: the alias signature without the fence", async () => {
+    const r = await ok(bridge, "hover", { file: "src/main.ts", line: 4, symbol: "totalArea" });
+    expect(r).toEqual({
+      text: "(alias) totalArea(shapes: readonly Shape[]): number\nimport totalArea",
+      range: range(4, 35, 4, 44),
+    });
+  });
+
+  test("implementation: the class of an interface, the method of an interface member", async () => {
+    const cls = await ok(bridge, "implementation", { file: "src/shape.ts", line: 2, column: 18 });
+    expect(locs(cls)).toEqual(["src/shape.ts 6:14–6:20"]);
+    const method = await ok(bridge, "implementation", {
+      file: "src/shape.ts",
+      line: 3,
+      symbol: "area",
+    });
+    expect(locs(method)).toEqual(["src/shape.ts 9:3–9:7"]);
+  });
+
+  test("type_definition: the workspace class first, TypeScript's lib files as absolute paths", async () => {
+    const r = await ok(bridge, "type_definition", {
+      file: "src/main.ts",
+      line: 3,
+      symbol: "squares",
+    });
+    const [first, ...rest] = locs(r);
+    expect(first).toBe("src/shape.ts 6:14–6:20");
+    expect(rest.length).toBeGreaterThan(0);
+    const lib = join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib");
+    for (const l of rest) {
+      expect(isAbsolute(l)).toBe(true);
+      expect(l.startsWith(`${lib}/lib.`)).toBe(true);
+    }
+  });
+
+  test("document_symbols: the measured trees", async () => {
+    const shape = await ok(bridge, "document_symbols", { file: "src/shape.ts" });
+    expect(symbolTree(shape.symbols as never)).toEqual([
+      "Shape interface 2:1–4:2 / 2:18–2:23",
+      "  area method 3:3–3:18 / 3:3–3:7",
+      "Square class 6:1–12:2 / 6:14–6:20",
+      "  constructor constructor 7:3–7:40 / 7:3–7:40",
+      "  side property 7:15–7:36 / 7:24–7:28",
+      "  area method 9:3–11:4 / 9:3–9:7",
+      "totalArea function 14:1–16:2 / 14:17–14:26",
+      "  shapes.reduce() callback function 15:24–15:58 / 15:24–15:58",
+    ]);
+    const main = await ok(bridge, "document_symbols", { file: "src/main.ts" });
+    expect(symbolTree(main.symbols as never)).toEqual([
+      "squares constant 3:7–3:47 / 3:7–3:14",
+      "total constant 4:27–4:53 / 4:27–4:32",
+    ]);
+  });
+
+  test("workspace_symbols: the whole declaration's range", async () => {
+    const t = await ok(bridge, "workspace_symbols", { query: "totalArea" });
+    expect(t.symbols).toEqual([
+      { name: "totalArea", kind: "function", file: "src/shape.ts", ...range(14, 1, 16, 2) },
+    ]);
+    const s = await ok(bridge, "workspace_symbols", { query: "Square" });
+    expect(s.symbols).toEqual([
+      { name: "squares", kind: "constant", file: "src/main.ts", ...range(3, 7, 3, 47) },
+      { name: "Square", kind: "class", file: "src/shape.ts", ...range(6, 1, 12, 2) },
+    ]);
+  });
+
+  test("rename_preview: an import alias from the use site, five edits from the declaration", async () => {
+    const alias = await ok(bridge, "rename_preview", {
+      file: "src/main.ts",
+      line: 4,
+      symbol: "totalArea",
+      new_name: "sumAreas",
+    });
+    expect(alias).toEqual({
+      applied: false,
+      new_name: "sumAreas",
+      changes: [
+        {
+          file: "src/main.ts",
+          edits: [
+            { ...range(1, 18, 1, 27), new_text: "totalArea as sumAreas" },
+            { ...range(4, 35, 4, 44), new_text: "sumAreas" },
+          ],
+        },
+      ],
+    });
+    const decl = await ok(bridge, "rename_preview", {
+      file: "src/shape.ts",
+      line: 14,
+      column: 17,
+      new_name: "sumAreas",
+    });
+    const edit = (l: number, c: number, e: number) => ({
+      ...range(l, c, l, e),
+      new_text: "sumAreas",
+    });
+    expect(decl.changes).toEqual([
+      { file: "src/errors.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
+      { file: "src/main.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
+      { file: "src/shape.ts", edits: [edit(14, 17, 26)] },
+    ]);
+  });
+
+  test("diagnostics: errors.ts's two errors (eventually, see KNOWN LIMIT), none elsewhere", async () => {
+    const r = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
+    expect(r).toEqual({ diagnostics: errorsTs(), total: 2 });
+    for (const file of ["src/main.ts", "src/shape.ts"]) {
+      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+    }
+    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: errorsTs(), total: 2 });
+  });
+
+  test("code_actions on the errors: command-only refactors, no quick-fix, nothing with an edit", async () => {
+    const r = await ok(bridge, "code_actions", { file: "src/errors.ts", line: 4, column: 57 });
+    const actions = r.actions as Record<string, unknown>[];
+    expect(actions.filter((a) => a.has_edit)).toEqual([]);
+    expect(actions.filter((a) => a.kind === "quickfix")).toEqual([]);
+    // disabled refactors are listed with their reason; the enabled ones are command-only
+    const enabled = actions.filter((a) => a.disabled === undefined);
+    expect(enabled.map((a) => a.title)).toEqual([
+      "Move to a new file",
+      "Convert to template string",
+      "Extract to function in module scope",
+      "Extract to constant in enclosing scope",
+    ]);
+    for (const a of enabled) expect(a.has_command).toBe(true);
+  });
+});
+
+describe.skipIf(!tls)("typescript-language-server column units on the emoji lines", () => {
+  for (const [unit, col] of [
+    // main.ts 4 `totalArea`: code point 35, UTF-16 offset 36 → 37, UTF-8 offset 40 → 41
+    ["utf-16", (cp: number) => cp + 2],
+    ["utf-8", (cp: number) => cp + 6],
+  ] as const) {
+    test(`column_unit = "${unit}": positions, references and diagnostics in ${unit}`, async () => {
+      const bridge = await startRealBridge(tsFixture(), config(), {
+        bridge: { column_unit: unit },
+      });
+      try {
+        const byColumn = await ok(bridge, "references", {
+          file: "src/main.ts",
+          line: 4,
+          column: col(35),
+        });
+        expect(locs(byColumn)).toEqual([
+          "src/errors.ts 1:18–1:27",
+          `src/errors.ts 4:${col(35)}–4:${col(44)}`,
+          "src/main.ts 1:18–1:27",
+          `src/main.ts 4:${col(35)}–4:${col(44)}`,
+          "src/shape.ts 14:17–14:26",
+        ]);
+        const bySymbol = await ok(bridge, "references", {
+          file: "src/main.ts",
+          line: 4,
+          symbol: "totalArea",
+        });
+        expect(bySymbol).toEqual(byColumn);
+        const diags = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
+        expect(diags).toEqual({ diagnostics: errorsTs(col), total: 2 });
+      } finally {
+        await bridge.close();
+      }
+    });
+  }
+});
