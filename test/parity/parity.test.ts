@@ -21,6 +21,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { ok, present, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findBaconLs,
@@ -33,7 +34,6 @@ import {
 import { waitForValue } from "../support/wait.ts";
 import { directDiagnostics, type SettlePlan } from "./direct.ts";
 import { type BridgeDiagnostic, canonical, fromBridge } from "./normalize.ts";
-import { ok, present, startRealBridge } from "./real-bridge.ts";
 
 const dirs: string[] = [];
 afterAll(async () => {

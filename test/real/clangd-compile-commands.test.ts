@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
+import { cleanupTempDirs, closeAllBridges, ensureBinary, writeConfig } from "../support/bridge.ts";
 import {
   fails,
   locs,
@@ -16,8 +17,7 @@ import {
   realConfig,
   startAndStatus,
   startRealBridge,
-} from "../parity/real-bridge.ts";
-import { cleanupTempDirs, closeAllBridges, ensureBinary, writeConfig } from "../support/bridge.ts";
+} from "../support/real-bridge.ts";
 import { copyFixture, findClangd, materializeCFixture } from "../support/real-servers.ts";
 
 const clangd = await findClangd();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
+import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 import {
   fails,
   locs,
@@ -18,8 +19,7 @@ import {
   startAndStatus,
   startRealBridge,
   symbolTree,
-} from "../parity/real-bridge.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+} from "../support/real-bridge.ts";
 import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
 
 const clangd = await findClangd();

@@ -7,7 +7,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { present, serverTable } from "../parity/real-bridge.ts";
 import {
   type BridgeHandle,
   cleanupTempDirs,
@@ -15,6 +14,7 @@ import {
   startBridge,
   writeConfig,
 } from "../support/bridge.ts";
+import { present, serverTable } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { fails, ok, present, readyByState, serverTable } from "../parity/real-bridge.ts";
 import { cleanupTempDirs, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { fails, ok, present, readyByState, serverTable } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,

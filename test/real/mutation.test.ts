@@ -7,8 +7,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ok, present, startRealBridge } from "../parity/real-bridge.ts";
 import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { ok, present, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,

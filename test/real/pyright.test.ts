@@ -6,20 +6,20 @@
  * emoji lines.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import type { ServerConfig } from "../../src/config/types.ts";
+import type { BridgeHandle } from "../support/bridge.ts";
 import {
   fails,
   locs,
   ok,
   present,
+  range,
   readyByState,
+  realSuite,
   startAndStatus,
   startRealBridge,
   symbolTree,
-} from "../parity/real-bridge.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import { copyFixture, findPyright } from "../support/real-servers.ts";
+} from "../support/real-bridge.ts";
+import { findPyright } from "../support/real-servers.ts";
 
 const pyright = await findPyright();
 
@@ -27,27 +27,10 @@ test("pyright is installed (required under CI)", () => {
   if (present("pyright", pyright)) expect(pyright.version).toStartWith("pyright 1.1.");
 });
 
-function config(): ServerConfig {
-  if (!pyright) throw new Error("pyright missing");
-  return pyright.config;
-}
+const suite = realSuite("pyright", pyright);
+const config = suite.config;
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function pythonFixture(): string {
-  const dir = copyFixture("python");
-  dirs.push(dir);
-  return dir;
-}
-
-function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
-}
+const pythonFixture = (): string => suite.fixture("python");
 
 /** errors.py's two errors; `col` maps a code-point column to the bridge's unit. */
 function errorsPy(col: (cp: number) => number = (cp) => cp) {

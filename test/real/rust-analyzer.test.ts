@@ -6,20 +6,20 @@
  * merged with provenance, in UTF-16 and UTF-8 column units on the emoji lines.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { ServerConfig } from "../../src/config/types.ts";
+import type { BridgeHandle } from "../support/bridge.ts";
 import {
   locs,
   ok,
   present,
+  range,
   readyByState,
+  realSuite,
   startAndStatus,
   startRealBridge,
   symbolTree,
-} from "../parity/real-bridge.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import { copyFixture, findRustAnalyzer } from "../support/real-servers.ts";
+} from "../support/real-bridge.ts";
+import { findRustAnalyzer } from "../support/real-servers.ts";
 import { waitForValue } from "../support/wait.ts";
 
 const ra = await findRustAnalyzer();
@@ -28,27 +28,10 @@ test("rust-analyzer is installed (required under CI)", () => {
   if (present("rust-analyzer", ra)) expect(ra.version).toStartWith("rust-analyzer 1.");
 });
 
-function config(): ServerConfig {
-  if (!ra) throw new Error("rust-analyzer missing");
-  return ra.config;
-}
+const suite = realSuite("rust-analyzer", ra);
+const config = suite.config;
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function fixture(name: "rust" | "rust-errors"): string {
-  const dir = copyFixture(name);
-  dirs.push(dir);
-  return dir;
-}
-
-function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
-}
+const fixture = (name: "rust" | "rust-errors"): string => suite.fixture(name);
 
 describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
   let bridge: BridgeHandle;

@@ -6,25 +6,21 @@
  * column units on the emoji lines.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { ServerConfig } from "../../src/config/types.ts";
+import type { BridgeHandle } from "../support/bridge.ts";
 import {
   fails,
   locs,
   ok,
   present,
+  range,
   readyByState,
+  realSuite,
   startAndStatus,
   startRealBridge,
   symbolTree,
-} from "../parity/real-bridge.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import {
-  copyFixture,
-  findTypescriptLanguageServer,
-  TEST_SERVERS_DIR,
-} from "../support/real-servers.ts";
+} from "../support/real-bridge.ts";
+import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
 import { waitForValue } from "../support/wait.ts";
 
 const tls = await findTypescriptLanguageServer();
@@ -33,27 +29,10 @@ test("typescript-language-server is installed (required under CI)", () => {
   if (present("typescript-language-server", tls)) expect(tls.version).toBe("5.3.0");
 });
 
-function config(): ServerConfig {
-  if (!tls) throw new Error("typescript-language-server missing");
-  return tls.config;
-}
+const suite = realSuite("typescript-language-server", tls);
+const config = suite.config;
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tsFixture(): string {
-  const dir = copyFixture("ts");
-  dirs.push(dir);
-  return dir;
-}
-
-function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
-}
+const tsFixture = (): string => suite.fixture("ts");
 
 /** src/errors.ts's two errors; `col` maps a code-point column to the bridge's unit. */
 function errorsTs(col: (cp: number) => number = (cp) => cp) {

@@ -4,15 +4,19 @@
  * started on one fixture copy, and the CI rule for a missing server (SPEC §11: under CI
  * the four installed servers are required; elsewhere a loud skip).
  */
+import { afterAll } from "bun:test";
+import { rmSync } from "node:fs";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
   type ConfigShape,
+  cleanupTempDirs,
+  closeAllBridges,
   startBridge,
   type ToolResult,
   writeConfig,
-} from "../support/bridge.ts";
-import type { RealServer } from "../support/real-servers.ts";
+} from "./bridge.ts";
+import { copyFixture, type RealServer } from "./real-servers.ts";
 
 export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 
@@ -188,4 +192,33 @@ export function readyByState(entry: Record<string, unknown>, conditionPrefixes: 
   if (problems.length > 0) {
     throw new Error(`not ready by state: ${problems.join("; ")}\n${JSON.stringify(entry)}`);
   }
+}
+
+/**
+ * What every real-server suite file needs: the located server's config, fixture copies
+ * (servers write into their roots; tests edit files) removed afterwards, and every
+ * bridge closed, even when a test failed.
+ */
+export function realSuite(name: string, found: RealServer | null) {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await closeAllBridges();
+    cleanupTempDirs();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return {
+    config(): ServerConfig {
+      if (!found) throw new Error(`${name} missing`);
+      return found.config;
+    },
+    fixture(fixtureName: string): string {
+      const dir = copyFixture(fixtureName);
+      dirs.push(dir);
+      return dir;
+    },
+  };
+}
+
+export function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
 }
