@@ -29,6 +29,17 @@ import { ProgressTracker } from "./progress.ts";
 import { Readiness } from "./readiness.ts";
 import { isContentModified, sendBounded, serverError } from "./rpc.ts";
 import { installServerHandlers } from "./server-requests.ts";
+import {
+  asBridgeError,
+  cancelledError,
+  deadError,
+  initFailedError,
+  protocolError,
+  readyTimeoutError,
+  type SessionLabel,
+  stateTimeoutError,
+  unhealthyLoadError,
+} from "./session-errors.ts";
 import { StateSignal } from "./signal.ts";
 import { findWarmupFile } from "./warmup.ts";
 
@@ -96,6 +107,10 @@ export class Session {
     this.key = sessionKey(workspace.name, server.name);
     this.readiness = new Readiness(server.ready);
     this.documents = this.newDocumentStore();
+  }
+
+  get label(): SessionLabel {
+    return { key: this.key, workspace: this.workspace.name, server: this.server.name };
   }
 
   get pid(): number | undefined {
@@ -191,20 +206,8 @@ export class Session {
       {
         timeoutMs: this.bridge.ready_timeout_ms,
         ...(ctx.signal ? { signal: ctx.signal } : {}),
-        onTimeout: () =>
-          new BridgeError(
-            "ReadyTimeout",
-            `${this.key} not ready after ${this.bridge.ready_timeout_ms} ms`,
-            {
-              hint: "the server is still loading or a readiness condition never holds; call again to keep waiting, or check session_status",
-              details: {
-                workspace: this.workspace.name,
-                server: this.server.name,
-                pending: pending(),
-              },
-            },
-          ),
-        onAbort: () => new BridgeError("Cancelled", "the request was cancelled by the client"),
+        onTimeout: () => readyTimeoutError(this.label, this.bridge.ready_timeout_ms, pending()),
+        onAbort: cancelledError,
       },
     );
   }
@@ -287,7 +290,7 @@ export class Session {
       this.signal.notify();
     } catch (err) {
       await this.failStart(err);
-      throw this.lastErrorAsBridgeError(err);
+      throw asBridgeError(err);
     } finally {
       this.startPromise = undefined;
     }
@@ -299,11 +302,7 @@ export class Session {
       return await this.send<InitializeResult>(conn, "initialize", params, undefined);
     } catch (err) {
       if (err instanceof BridgeError && err.code === "SessionDead") throw err;
-      const e = toEnvelope(err);
-      throw new BridgeError("ServerInitFailed", `${this.key}: initialize failed: ${e.message}`, {
-        hint: "check the server's args and initialization_options; session_status shows its stderr",
-        details: { cause: e.code, ...(e.details ?? {}) },
-      });
+      throw initFailedError(this.label, err);
     }
   }
 
@@ -327,18 +326,7 @@ export class Session {
     if (this.state !== "waiting_ready" || !this.readiness.warmupDone) return;
     const health = this.readiness.healthError();
     if (health !== undefined) {
-      this.readyFailure = new BridgeError(
-        "ServerInitFailed",
-        `${this.server.name} reported an unhealthy load: ${health}`,
-        {
-          hint: "fix the workspace (for rust-analyzer: a Cargo.toml at the root) and call session_restart",
-          details: {
-            workspace: this.workspace.name,
-            server: this.server.name,
-            health: this.readiness.status,
-          },
-        },
-      );
+      this.readyFailure = unhealthyLoadError(this.label, health, this.readiness.status);
       this.lastError = this.readyFailure.toEnvelope();
       // not left half-alive: the tree goes, the session is dead until session_restart
       void this.stop("dead");
@@ -410,14 +398,7 @@ export class Session {
   private onProtocolError(proc: SupervisedProcess, err: Error): void {
     if (this.proc !== proc || this.state === "stopping") return;
     log.warn(`[${this.key}] protocol error from the server: ${err.message}; stopping it`);
-    this.lastError = new BridgeError(
-      "ServerError",
-      `${this.server.name} broke the LSP protocol: ${err.message}`,
-      {
-        hint: "check the server's args (it must speak LSP on stdout); session_restart to try again",
-        details: { workspace: this.workspace.name, server: this.server.name },
-      },
-    ).toEnvelope();
+    this.lastError = protocolError(this.label, err.message).toEnvelope();
     this.broken = true;
     this.signal.notify();
     // during start-up the failing handshake stops the tree (failStart)
@@ -446,28 +427,8 @@ export class Session {
     this.signal.notify();
   }
 
-  private lastErrorAsBridgeError(err: unknown): BridgeError {
-    if (err instanceof BridgeError) return err;
-    const e = toEnvelope(err);
-    return new BridgeError(e.code, e.message, {
-      ...(e.hint ? { hint: e.hint } : {}),
-      ...(e.details ? { details: e.details } : {}),
-    });
-  }
-
   deadError(): BridgeError {
-    const exit = this.lastExit;
-    return new BridgeError("SessionDead", `${this.key}: the language server is not running`, {
-      hint: `call session_restart with workspace "${this.workspace.name}" and server "${this.server.name}"`,
-      details: {
-        workspace: this.workspace.name,
-        server: this.server.name,
-        exit_code: exit?.code ?? null,
-        signal: exit?.signal ?? null,
-        stderr_tail: exit?.stderr_tail ?? "",
-        ...(this.lastError ? { error: this.lastError } : {}),
-      },
-    });
+    return deadError(this.label, this.lastExit, this.lastError);
   }
 
   /**
@@ -597,20 +558,8 @@ export class Session {
       {
         timeoutMs: this.bridge.request_timeout_ms,
         ...(signal ? { signal } : {}),
-        onTimeout: () =>
-          new BridgeError(
-            "RequestTimeout",
-            `${this.key}: ${what} did not happen within ${this.bridge.request_timeout_ms} ms`,
-            {
-              hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
-              details: {
-                workspace: this.workspace.name,
-                server: this.server.name,
-                waiting_for: what,
-              },
-            },
-          ),
-        onAbort: () => new BridgeError("Cancelled", "the request was cancelled by the client"),
+        onTimeout: () => stateTimeoutError(this.label, this.bridge.request_timeout_ms, what),
+        onAbort: cancelledError,
       },
     );
   }

@@ -1,0 +1,93 @@
+/**
+ * The typed errors a session reports (SPEC §4.6), built in one place so their
+ * messages, hints and details stay consistent. Pure: they take what they say.
+ */
+
+import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
+import type { ServerStatus } from "./readiness.ts";
+
+export interface SessionLabel {
+  key: string;
+  workspace: string;
+  server: string;
+}
+
+export function cancelledError(): BridgeError {
+  return new BridgeError("Cancelled", "the request was cancelled by the client");
+}
+
+export function readyTimeoutError(
+  s: SessionLabel,
+  timeoutMs: number,
+  pending: string[],
+): BridgeError {
+  return new BridgeError("ReadyTimeout", `${s.key} not ready after ${timeoutMs} ms`, {
+    hint: "the server is still loading or a readiness condition never holds; call again to keep waiting, or check session_status",
+    details: { workspace: s.workspace, server: s.server, pending },
+  });
+}
+
+export function stateTimeoutError(s: SessionLabel, timeoutMs: number, what: string): BridgeError {
+  return new BridgeError(
+    "RequestTimeout",
+    `${s.key}: ${what} did not happen within ${timeoutMs} ms`,
+    {
+      hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
+      details: { workspace: s.workspace, server: s.server, waiting_for: what },
+    },
+  );
+}
+
+export function initFailedError(s: SessionLabel, err: unknown): BridgeError {
+  const e = toEnvelope(err);
+  return new BridgeError("ServerInitFailed", `${s.key}: initialize failed: ${e.message}`, {
+    hint: "check the server's args and initialization_options; session_status shows its stderr",
+    details: { cause: e.code, ...(e.details ?? {}) },
+  });
+}
+
+export function unhealthyLoadError(
+  s: SessionLabel,
+  message: string,
+  status: ServerStatus | undefined,
+): BridgeError {
+  return new BridgeError("ServerInitFailed", `${s.server} reported an unhealthy load: ${message}`, {
+    hint: "fix the workspace (for rust-analyzer: a Cargo.toml at the root) and call session_restart",
+    details: { workspace: s.workspace, server: s.server, health: status },
+  });
+}
+
+export function protocolError(s: SessionLabel, message: string): BridgeError {
+  return new BridgeError("ServerError", `${s.server} broke the LSP protocol: ${message}`, {
+    hint: "check the server's args (it must speak LSP on stdout); session_restart to try again",
+    details: { workspace: s.workspace, server: s.server },
+  });
+}
+
+export function deadError(
+  s: SessionLabel,
+  exit: { code: number | null; signal: string | null; stderr_tail: string } | undefined,
+  lastError: ErrorEnvelope | undefined,
+): BridgeError {
+  return new BridgeError("SessionDead", `${s.key}: the language server is not running`, {
+    hint: `call session_restart with workspace "${s.workspace}" and server "${s.server}"`,
+    details: {
+      workspace: s.workspace,
+      server: s.server,
+      exit_code: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stderr_tail: exit?.stderr_tail ?? "",
+      ...(lastError ? { error: lastError } : {}),
+    },
+  });
+}
+
+/** Any failure as a BridgeError, keeping code, hint and details. */
+export function asBridgeError(err: unknown): BridgeError {
+  if (err instanceof BridgeError) return err;
+  const e = toEnvelope(err);
+  return new BridgeError(e.code, e.message, {
+    ...(e.hint ? { hint: e.hint } : {}),
+    ...(e.details ? { details: e.details } : {}),
+  });
+}
