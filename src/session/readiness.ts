@@ -9,7 +9,7 @@
  * semantic requests until they end, so no answer is silently partial.
  */
 import type { ReadyConfig } from "../config/types.ts";
-import type { ProgressTracker } from "./progress.ts";
+import { ProgressTracker } from "./progress.ts";
 
 export interface ServerStatus {
   health: "ok" | "warning" | "error" | string;
@@ -97,16 +97,33 @@ export class Readiness {
     return undefined;
   }
 
+  /** Each declared condition, described, with whether it holds now (session_status). */
+  conditions(progress: ProgressTracker): { condition: string; met: boolean }[] {
+    const c = this.config;
+    const out: { condition: string; met: boolean }[] = [];
+    if (c.warmup_open !== null) {
+      out.push({ condition: `warmup_open ${c.warmup_open}`, met: this.warmupDone });
+    }
+    if (c.quiescent) {
+      out.push({ condition: "quiescent", met: this.sawBusy && this.status?.quiescent === true });
+    }
+    if (c.progress.length > 0) {
+      const idle = progress.activeMatching(this.patterns).length === 0;
+      const begun = !c.progress_required || progress.begunMatching(this.patterns);
+      out.push({
+        condition: `progress ${c.progress.join(", ")}${c.progress_required ? " (required)" : ""}`,
+        met: idle && begun,
+      });
+    }
+    if (this.logPattern) {
+      out.push({ condition: `log_message /${c.log_message}/`, met: this.logMatched });
+    }
+    if (c.probe !== null) out.push({ condition: `probe ${c.probe.method}`, met: this.probeOk });
+    return out;
+  }
+
   /** Human-readable list of the conditions this server declares. */
   describe(): string[] {
-    const c = this.config;
-    const out: string[] = [];
-    if (c.warmup_open !== null) out.push(`warmup_open ${c.warmup_open}`);
-    if (c.quiescent) out.push("quiescent");
-    if (c.progress.length > 0)
-      out.push(`progress ${c.progress.join(", ")}${c.progress_required ? " (required)" : ""}`);
-    if (c.log_message !== null) out.push(`log_message /${c.log_message}/`);
-    if (c.probe !== null) out.push(`probe ${c.probe.method}`);
-    return out;
+    return this.conditions(new ProgressTracker()).map((c) => c.condition);
   }
 }

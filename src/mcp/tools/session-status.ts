@@ -60,6 +60,10 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     uptime_ms: s.startedAt !== undefined && s.isLive() ? now - s.startedAt : null,
     readiness: {
       conditions: s.readiness.describe(),
+      met: s.readiness
+        .conditions(s.progress)
+        .filter((c) => c.met)
+        .map((c) => c.condition),
       pending: s.state === "waiting_ready" ? s.readiness.pendingStartup(s.progress) : [],
       ready_ms:
         s.readyAt !== undefined && s.startedAt !== undefined ? s.readyAt - s.startedAt : null,
