@@ -174,6 +174,7 @@ export function symbolTree(nodes: SymbolNodeOut[], depth = 0): string[] {
 export function readyByState(entry: Record<string, unknown>, conditionPrefixes: string[]): void {
   const readiness = entry.readiness as {
     conditions: string[];
+    met: string[];
     pending: string[];
     ready_ms: unknown;
   };
@@ -189,6 +190,14 @@ export function readyByState(entry: Record<string, unknown>, conditionPrefixes: 
   ) {
     problems.push(`conditions ${JSON.stringify(conditions)}, expected ${conditionPrefixes}`);
   }
+  // conditions that cannot revert once met must be listed as met; progress and
+  // quiescence may legitimately be busy again by now (re-indexing, cargo check)
+  for (const c of conditions) {
+    const settled =
+      c.startsWith("warmup_open") || c.startsWith("log_message") || c.startsWith("probe");
+    if (settled && !readiness.met.includes(c)) problems.push(`condition not met: ${c}`);
+  }
+  if (readiness.met.some((m) => !conditions.includes(m))) problems.push(`met ${readiness.met}`);
   if (problems.length > 0) {
     throw new Error(`not ready by state: ${problems.join("; ")}\n${JSON.stringify(entry)}`);
   }
