@@ -66,7 +66,7 @@ const calls: [string, Record<string, unknown>][] = [
   ["document_symbols", { file: "src/greet.ts" }],
   ["workspace_symbols", { query: "greet" }],
   ["diagnostics", { file: "src/index.ts" }],
-  ["code_actions", { file: "src/index.ts", line: 4, symbol: "42" }],
+  ["code_actions", { file: "src/index.ts", line: 4, symbol: "42", limit: 3 }],
   ["rename_preview", { file: "src/greet.ts", line: 2, symbol: "greet", new_name: "salute" }],
 ];
 
