@@ -67,7 +67,9 @@ export class SessionManager {
   /** Evict the least recently used idle live session if starting `incoming` would exceed the limit. */
   private async makeRoom(incoming: Session): Promise<void> {
     if (incoming.state === "dead") return; // ensureReady will report SessionDead
-    const live = this.all().filter((s) => s !== incoming && s.isLive());
+    // a session some call is about to start (busy, not live yet) holds its place too,
+    // so two concurrent first calls cannot both start past the limit
+    const live = this.all().filter((s) => s !== incoming && (s.isLive() || s.inflight > 0));
     if (live.length < this.config.bridge.max_sessions) return;
     const idle = live.filter((s) => s.isIdle()).sort((a, b) => a.lastUsed - b.lastUsed);
     const victim = idle[0];

@@ -71,6 +71,23 @@ describe("max_sessions", () => {
     // once idle, the first one is evictable again
     expect((await bridge.call("hover", { workspace: "w2", ...AT })).isError).toBe(false);
   });
+
+  test("two first calls at once never start past the limit", async () => {
+    const one = new FakeProbe("one");
+    const two = new FakeProbe("two");
+    const { bridge } = await bridgeFor(twoWorkspaces(one, two));
+    const [a, b] = await Promise.all([
+      bridge.call("hover", { workspace: "w1", ...AT }),
+      bridge.call("hover", { workspace: "w2", ...AT }),
+    ]);
+    // one of them starts; the other finds it busy (starting), with nothing idle to evict
+    const outcomes = [a, b].map((r) => (r.isError ? String(r.structured.code) : "ok")).sort();
+    expect(outcomes).toEqual(["SessionLimit", "ok"]);
+    const states = [await sessionOf(bridge, "w1", "one"), await sessionOf(bridge, "w2", "two")].map(
+      (e) => e.state,
+    );
+    expect(states.filter((st) => st !== "not_started")).toEqual(["ready"]);
+  });
 });
 
 describe("crash", () => {
