@@ -42,6 +42,10 @@ export async function discoverServers(
         } as ServerConfig;
         try {
           const version = await readServerVersion(probe, cwd);
+          if (preset.versionPattern && !preset.versionPattern.test(version)) {
+            log.debug(`discover: ${command} is not ${preset.name} (version "${version}")`);
+            continue;
+          }
           return { preset, command, version, versionCommand };
         } catch (err) {
           log.debug(`discover: ${command} skipped: ${(err as Error).message}`);
@@ -68,7 +72,8 @@ export async function extensionsIn(dir: string, maxFiles = 20000): Promise<Set<s
 
 /**
  * The servers worth configuring for `dir`: those whose extensions occur there (all of
- * them when none do), minus those whose workspace prerequisites are missing — with the
+ * them when none do), minus those superseded by a better server found for the same files
+ * and those whose workspace prerequisites are missing — with the
  * reason for each one left out, so the result always passes --check-config.
  */
 export async function serversFor(
@@ -76,6 +81,7 @@ export async function serversFor(
   found: DiscoveredServer[],
 ): Promise<{ chosen: DiscoveredServer[]; skipped: string[] }> {
   const exts = await extensionsIn(dir);
+  const superseded = new Set(found.flatMap((d) => d.preset.supersedes ?? []));
   const relevant = found.filter((d) =>
     Object.keys(d.preset.server.extensions).some((e) => exts.has(e)),
   );
@@ -90,6 +96,11 @@ export async function serversFor(
     );
   const chosen: DiscoveredServer[] = [];
   for (const d of candidates) {
+    if (superseded.has(d.preset.name)) {
+      const by = found.find((f) => f.preset.supersedes?.includes(d.preset.name))?.preset.name;
+      skipped.push(`${d.preset.name}: ${by} serves the same files`);
+      continue;
+    }
     const missing = d.preset.server.requires.find((r) => !existsSync(join(dir, r.file)));
     if (missing) skipped.push(`${d.preset.name}: no ${missing.file} at the root (${missing.hint})`);
     else chosen.push(d);

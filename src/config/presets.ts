@@ -15,6 +15,10 @@ export interface Preset {
   server: Omit<ServerConfig, "name" | "command" | "version" | "version_command">;
   /** argv printing the version when the server binary cannot (e.g. pyright's sibling CLI) */
   versionCommand?: (commandPath: string) => string[] | null;
+  /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
+  versionPattern?: RegExp;
+  /** presets that serve the same files less well: left out when this one is found */
+  supersedes?: string[];
   description: string;
 }
 
@@ -43,6 +47,17 @@ function base() {
     diagnostics_progress: [] as string[],
   };
 }
+
+const TYPESCRIPT_EXTENSIONS = {
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "typescriptreact",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascriptreact",
+};
 
 const cargoEnv = () => [
   "CARGO_HOME",
@@ -188,16 +203,7 @@ export const PRESETS: readonly Preset[] = [
       ...base(),
       args: ["--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
-      extensions: {
-        ts: "typescript",
-        mts: "typescript",
-        cts: "typescript",
-        tsx: "typescriptreact",
-        js: "javascript",
-        mjs: "javascript",
-        cjs: "javascript",
-        jsx: "javascriptreact",
-      },
+      extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
       // tls reads these at the top level of initializationOptions; disabling typings
       // acquisition keeps its installer off the network (LANGUAGE-SERVERS.md trap 6).
@@ -210,6 +216,26 @@ export const PRESETS: readonly Preset[] = [
         progress_required: true,
       }),
       diagnostics_settle: "publish",
+    },
+  },
+  {
+    name: "typescript-native",
+    binaries: ["tsc"],
+    versionPattern: /^Version 7\./,
+    supersedes: ["typescript-language-server"],
+    description:
+      "TypeScript 7's native language server (`tsc --lsp --stdio`, npm typescript@7). It " +
+      "answers diagnostics only by pull, so every diagnostics answer is complete (unlike " +
+      "typescript-language-server's per-kind pushes, docs/SPEC.md §6); it needs no readiness " +
+      "condition (it loads the project on the first request).",
+    server: {
+      ...base(),
+      args: ["--lsp", "--stdio"],
+      languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
+      extensions: { ...TYPESCRIPT_EXTENSIONS },
+      roles: ["semantics", "diagnostics"],
+      ready: ready({}),
+      diagnostics_settle: "pull",
     },
   },
   {

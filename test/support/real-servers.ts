@@ -217,6 +217,20 @@ export async function findTypescriptLanguageServer(): Promise<RealServer | null>
   return { config, version };
 }
 
+/**
+ * TypeScript 7's native server: the project's own dev dependency (`typescript` 7 in the
+ * repo's node_modules, installed by `bun install`), run as `tsc --lsp --stdio`.
+ */
+export async function findTypescriptNative(): Promise<RealServer | null> {
+  const tsc = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
+  const version = existsSync(tsc) ? await readVersion([tsc, "--version"], NO_ENV) : null;
+  if (!version || !/^Version 7\./.test(version)) {
+    skipLoudly("typescript-native", "the repo's typescript 7 is missing — run `bun install`");
+    return null;
+  }
+  return { config: fromPreset("typescript-native", tsc, version, null), version };
+}
+
 /** bacon-ls: PATH, then $CARGO_HOME/bin (cargo install's target, often not on PATH). */
 export async function findBaconLs(): Promise<RealServer | null> {
   const cargoHome = process.env.CARGO_HOME ?? join(process.env.HOME ?? "", ".cargo");
