@@ -103,7 +103,6 @@ export class DirectLsp {
         this.published.set(p.uri, p);
         this.publishCount.set(p.uri, (this.publishCount.get(p.uri) ?? 0) + 1);
       },
-      onDiagnosticRefresh: () => {},
       notify: () => this.notify(),
     });
     conn.listen();

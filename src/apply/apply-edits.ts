@@ -1,8 +1,9 @@
 /**
- * The applier's whole path (SPEC §7.4): re-read every target, check it still
- * has the hash the edit was computed against (else WorkspaceDrift, nothing
- * written), validate the whole edit set, write each file atomically, then
- * resync every session that has a written file open.
+ * The applier's whole path (SPEC §7.4): read every target once and check it
+ * still has the hash the edit was computed against (the caller decides what
+ * drift means: GateDenied for a handle, WorkspaceDrift for a rename), validate
+ * the whole edit set, write each file atomically, then resync every session
+ * that has a written file open.
  */
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
@@ -17,54 +18,62 @@ export interface AppliedFile {
   edits: number;
 }
 
-/** Current snapshots, or WorkspaceDrift naming every target whose hash moved. */
-export function snapshotTargets(
+export type Snapshots = Map<string, { text: string; sha256: string }>;
+
+/**
+ * Read every target once: its current text, and whether its hash still equals the one
+ * the edit was computed against (an unreadable target counts as drifted).
+ */
+export function readTargets(
   root: string,
   targets: { abs: string; sha256: string }[],
   maxFileBytes: number,
-): Map<string, { text: string; sha256: string }> {
-  const snaps = new Map<string, { text: string; sha256: string }>();
+): { snapshots: Snapshots; drifted: string[] } {
+  const snapshots: Snapshots = new Map();
   const drifted: string[] = [];
   for (const t of targets) {
     try {
       const { text, sha256 } = readTextFile(t.abs, maxFileBytes);
-      snaps.set(t.abs, { text, sha256 });
+      snapshots.set(t.abs, { text, sha256 });
       if (sha256 !== t.sha256) drifted.push(displayPath(root, t.abs));
     } catch {
       drifted.push(displayPath(root, t.abs));
     }
   }
-  if (drifted.length > 0) {
-    throw new BridgeError(
-      "WorkspaceDrift",
-      `files changed since the edit was computed: ${drifted.join(", ")}`,
-      {
-        hint: "list the actions or preview the rename again on the current files",
-        details: { files: drifted.sort() },
-      },
-    );
-  }
-  return snaps;
+  return { snapshots, drifted: drifted.sort() };
 }
 
+export function driftError(files: string[], hint: string): BridgeError {
+  return new BridgeError(
+    "WorkspaceDrift",
+    `files changed since the edit was computed: ${files.join(", ")}`,
+    {
+      hint,
+      details: { files },
+    },
+  );
+}
+
+/**
+ * Validate the whole edit set against the snapshots the caller checked, write (the
+ * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
+ */
 export async function applyEdits(
   bridge: BridgeContext,
   root: string,
   files: PlannedFileEdit[],
-  targets: { abs: string; sha256: string }[],
+  snapshots: Snapshots,
   encoding: PositionEncoding,
 ): Promise<AppliedFile[]> {
-  const max = bridge.config.bridge.max_file_bytes;
-  const snaps = snapshotTargets(root, targets, max);
   const plans = planWrites(
     files.map((f) => {
-      const snap = snaps.get(f.abs);
+      const snap = snapshots.get(f.abs);
       if (!snap) throw new BridgeError("EditInvalid", `no snapshot for ${f.abs}`);
       return { snapshot: { abs: f.abs, text: snap.text, sha256: snap.sha256 }, edits: f.edits };
     }),
     encoding,
   );
-  const { written } = await applyPlannedWrites(root, plans, max);
+  const { written } = await applyPlannedWrites(root, plans, bridge.config.bridge.max_file_bytes);
   resyncSessions(bridge, written);
   return plans
     .map((p) => ({ file: displayPath(root, p.abs), edits: p.editCount }))

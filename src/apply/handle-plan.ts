@@ -7,27 +7,33 @@
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { BridgeContext } from "../bridge.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
-import { flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
+import { type FileEdits, flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
 import type { Session } from "../session/session.ts";
 import { readTextFile } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
+import type { Snapshots } from "./apply-edits.ts";
 
 export interface EditTargets {
   files: PlannedFileEdit[];
   targets: { abs: string; sha256: string }[];
+  /** the text each target held when hashed */
+  snapshots: Snapshots;
 }
 
-/** Flatten and hash; throws ResourceOperationRejected / EditInvalid from the flattener. */
-export function editTargets(edit: WorkspaceEdit, maxFileBytes: number): EditTargets | undefined {
+/** Targets of flattened file edits, read and hashed once; undefined for a non-file target. */
+export function editTargets(fileEdits: FileEdits[], maxFileBytes: number): EditTargets | undefined {
   const files: PlannedFileEdit[] = [];
   const targets: { abs: string; sha256: string }[] = [];
-  for (const f of flattenWorkspaceEdit(edit)) {
+  const snapshots: Snapshots = new Map();
+  for (const f of fileEdits) {
     const abs = uriToPath(f.uri);
     if (abs === null) return undefined;
+    const { text, sha256 } = readTextFile(abs, maxFileBytes);
     files.push({ abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) });
-    targets.push({ abs, sha256: readTextFile(abs, maxFileBytes).sha256 });
+    targets.push({ abs, sha256 });
+    snapshots.set(abs, { text, sha256 });
   }
-  return { files, targets };
+  return { files, targets, snapshots };
 }
 
 export function planHandle(
@@ -38,7 +44,7 @@ export function planHandle(
 ): string | undefined {
   let planned: EditTargets | undefined;
   try {
-    planned = editTargets(edit, bridge.config.bridge.max_file_bytes);
+    planned = editTargets(flattenWorkspaceEdit(edit), bridge.config.bridge.max_file_bytes);
   } catch {
     return undefined;
   }

@@ -11,10 +11,6 @@ export function resultFromJson(structured: Record<string, unknown>, json: string
   return { content: [{ type: "text", text: json }], structuredContent: structured };
 }
 
-export function result(structured: Record<string, unknown>): CallToolResult {
-  return resultFromJson(structured, JSON.stringify(structured));
-}
-
 export function errorResult(err: unknown): CallToolResult {
   const env: ErrorEnvelope = toEnvelope(err);
   const structured = env as unknown as Record<string, unknown>;

@@ -23,7 +23,6 @@ export interface ServerEventSink {
   onServerStatus(status: ServerStatus): void;
   onLogMessage(text: string): void;
   onPublishDiagnostics(params: PublishDiagnosticsParams): void;
-  onDiagnosticRefresh(): void;
   /** any event at all: wakes waiters (readiness, settle, ContentModified retry) */
   notify(): void;
 }
@@ -86,8 +85,9 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     return null;
   });
 
+  // every diagnostics call pulls afresh, so a refresh needs nothing stored: it only
+  // wakes waiters (rust-analyzer refreshes once its load is done)
   conn.onRequest("workspace/diagnostic/refresh", () => {
-    sink.onDiagnosticRefresh();
     sink.notify();
     return null;
   });

@@ -96,7 +96,6 @@ export class Session {
   private probeRunning = false;
   /** the server broke the protocol: pending and new requests fail at once */
   private broken = false;
-  private diagnosticRefreshes = 0;
 
   constructor(
     readonly workspace: WorkspaceConfig,
@@ -124,10 +123,6 @@ export class Session {
 
   isIdle(): boolean {
     return this.inflight === 0;
-  }
-
-  get refreshCount(): number {
-    return this.diagnosticRefreshes;
   }
 
   private newDocumentStore(): DocumentStore {
@@ -265,9 +260,6 @@ export class Session {
         onServerStatus: (s) => this.readiness.onServerStatus(s),
         onLogMessage: (text) => this.readiness.onLogMessage(text),
         onPublishDiagnostics: (p) => this.diagnostics.onPublish(p),
-        onDiagnosticRefresh: () => {
-          this.diagnosticRefreshes += 1;
-        },
         notify: () => this.signal.notify(),
       });
       conn.onClose(() => this.signal.notify());
@@ -562,10 +554,5 @@ export class Session {
         onAbort: cancelledError,
       },
     );
-  }
-
-  /** Raw connection access for the diagnostics pull and code-action resolve paths. */
-  get connection(): MessageConnection | undefined {
-    return this.conn;
   }
 }

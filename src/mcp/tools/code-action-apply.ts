@@ -5,10 +5,9 @@
  * writes all or nothing (SPEC §7.4).
  */
 import { z } from "zod";
-import { applyEdits } from "../../apply/apply-edits.ts";
+import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
 import { decide, type HandleState } from "../../gate/decide.ts";
-import { readTextFile } from "../../workspace/files.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 
 const input = z
@@ -59,18 +58,12 @@ export const codeActionApplyTool = defineTool({
       : null;
     const inspected = first.entry ? bridge.handles.inspect(args.handle, current) : first;
     const handleState: HandleState = inspected.state;
-    let version: "match" | "drift" | "unchecked" = "unchecked";
-    if (inspected.state === "valid") {
-      version = inspected.entry.targets.every((t) => {
-        try {
-          return readTextFile(t.abs, b.max_file_bytes).sha256 === t.sha256;
-        } catch {
-          return false;
-        }
-      })
-        ? "match"
-        : "drift";
-    }
+    // every target read once: the drift check and the text the edit is applied to
+    const read =
+      inspected.state === "valid" && session
+        ? readTargets(session.workspace.root, inspected.entry.targets, b.max_file_bytes)
+        : undefined;
+    const version = read === undefined ? "unchecked" : read.drifted.length > 0 ? "drift" : "match";
     const decision = decide({
       mutation: b.mutation,
       identity: ctx.client,
@@ -91,7 +84,7 @@ export const codeActionApplyTool = defineTool({
       reason,
       files: inspected.entry?.targets.length ?? 0,
     });
-    if (!allow || !entry || !session) {
+    if (!allow || !entry || !session || !read) {
       throw new BridgeError("GateDenied", `code_action_apply denied: ${reason}`, {
         hint:
           reason === "drift"
@@ -104,7 +97,7 @@ export const codeActionApplyTool = defineTool({
       bridge,
       session.workspace.root,
       entry.files,
-      entry.targets,
+      read.snapshots,
       entry.encoding,
     );
     return { result: { applied: true, changes }, count: changes.length };

@@ -3,7 +3,7 @@
  * arguments, recomputes on fresh state, re-hashes every target between
  * compute and write, and writes all files or none (SPEC §7.4).
  */
-import { applyEdits } from "../../apply/apply-edits.ts";
+import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
 import { BridgeError } from "../../errors.ts";
 import { decide } from "../../gate/decide.ts";
@@ -32,10 +32,7 @@ export const renameApplyTool = defineTool({
     const b = bridge.config.bridge;
     return withFile(ctx, args, "semantics", async (call) => {
       const files = await computeRename(ctx, call, args);
-      const planned = editTargets(
-        { changes: Object.fromEntries(files.map((f) => [f.uri, f.edits])) },
-        b.max_file_bytes,
-      );
+      const planned = editTargets(files, b.max_file_bytes);
       if (!planned) {
         throw new BridgeError(
           "ResourceOperationRejected",
@@ -67,12 +64,11 @@ export const renameApplyTool = defineTool({
         files: planned.targets.length,
       });
       if (stale.length > 0) {
-        throw new BridgeError("WorkspaceDrift", "files changed while the rename was computed", {
-          hint: "call rename_apply again",
-          details: {
-            files: stale.map((t) => displayPath(call.session.workspace.root, t.abs)).sort(),
-          },
-        });
+        const root = call.session.workspace.root;
+        throw driftError(
+          stale.map((t) => displayPath(root, t.abs)).sort(),
+          "call rename_apply again",
+        );
       }
       if (!decision.allow) {
         throw new BridgeError("GateDenied", `rename_apply denied: ${decision.reason}`, {
@@ -87,7 +83,7 @@ export const renameApplyTool = defineTool({
         bridge,
         call.session.workspace.root,
         planned.files,
-        planned.targets,
+        planned.snapshots,
         call.session.encoding,
       );
       return { result, count: files.length };
