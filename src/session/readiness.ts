@@ -9,7 +9,7 @@
  * semantic requests until they end, so no answer is silently partial.
  */
 import type { ReadyConfig } from "../config/types.ts";
-import { ProgressTracker } from "./progress.ts";
+import type { ProgressTracker } from "./progress.ts";
 
 export interface ServerStatus {
   health: "ok" | "warning" | "error" | string;
@@ -120,10 +120,5 @@ export class Readiness {
     }
     if (c.probe !== null) out.push({ condition: `probe ${c.probe.method}`, met: this.probeOk });
     return out;
-  }
-
-  /** Human-readable list of the conditions this server declares. */
-  describe(): string[] {
-    return this.conditions(new ProgressTracker()).map((c) => c.condition);
   }
 }

@@ -49,6 +49,7 @@ const output = z.object({
 
 export function sessionEntry(s: Session): Record<string, unknown> {
   const now = Date.now();
+  const conditions = s.readiness.conditions(s.progress);
   const entry: Record<string, unknown> = {
     workspace: s.workspace.name,
     server: s.server.name,
@@ -59,11 +60,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     pids: { supervisor: s.pid ?? null, server: s.serverPid ?? null },
     uptime_ms: s.startedAt !== undefined && s.isLive() ? now - s.startedAt : null,
     readiness: {
-      conditions: s.readiness.describe(),
-      met: s.readiness
-        .conditions(s.progress)
-        .filter((c) => c.met)
-        .map((c) => c.condition),
+      conditions: conditions.map((c) => c.condition),
+      met: conditions.filter((c) => c.met).map((c) => c.condition),
       pending: s.state === "waiting_ready" ? s.readiness.pendingStartup(s.progress) : [],
       ready_ms:
         s.readyAt !== undefined && s.startedAt !== undefined ? s.readyAt - s.startedAt : null,
