@@ -15,6 +15,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
+import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { reexecEnv, selfCommand } from "./self.ts";
@@ -75,14 +76,6 @@ const STDERR_CLOSE_BOUND_MS = 1000;
 // The marker is one write(2) of < PIPE_BUF bytes, so it is never split by other
 // writers, but server stderr may precede it (mid-line, even): search anywhere.
 const MARKER_RE = new RegExp(`${SERVER_PID_MARKER}(\\d+)\\n`);
-
-function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let handle: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<undefined>((resolve) => {
-    handle = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([promise, bound]).finally(() => clearTimeout(handle));
-}
 
 /** Collects stderr: finds the marker, keeps a bounded tail, emits lines. */
 class StderrCollector {

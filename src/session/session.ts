@@ -5,6 +5,7 @@
  * `request`, which waits for readiness, bounds the call and maps failures to
  * SPEC §4.6 codes.
  */
+
 import {
   type InitializeResult,
   type MessageConnection,
@@ -12,6 +13,7 @@ import {
   ResponseError,
   type ServerCapabilities,
 } from "vscode-languageserver-protocol";
+import { bounded } from "../bounded.ts";
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
@@ -441,14 +443,11 @@ export class Session {
       this.signal.notify();
       const grace = this.bridge.shutdown_grace_ms;
       if (conn) {
-        const bound = new Promise<void>((resolve) => setTimeout(resolve, grace).unref?.());
-        await Promise.race([
-          this.send(conn, "shutdown", undefined, undefined).then(
-            () => {},
-            () => {},
-          ),
-          bound,
-        ]);
+        // LSP shutdown gets the grace period (SPEC §9.2); exit follows either way
+        await bounded(
+          this.send(conn, "shutdown", undefined, undefined).catch(() => {}),
+          grace,
+        );
         await conn.sendNotification("exit").catch(() => {});
       }
       await proc.terminate(grace);
