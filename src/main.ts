@@ -93,7 +93,7 @@ async function main(args: string[]): Promise<void> {
       process.stdout.write(USAGE);
       return;
     case "check": {
-      const { runCheckConfig } = await import("./config/check.ts");
+      const { runCheckConfig } = await import("./commands/check-config.ts");
       const { workspaceFileChecks } = await import("./workspace/requirements.ts");
       try {
         const code = await runCheckConfig(
@@ -108,7 +108,7 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "init": {
-      const { runInit } = await import("./config/discover.ts");
+      const { runInit } = await import("./commands/discover.ts");
       try {
         process.stdout.write(await runInit(cli.dir ?? process.cwd()));
       } catch (err) {

@@ -18,7 +18,7 @@ import { defaultHooks } from "./session/hooks.ts";
 async function loadConfig(argPath: string | undefined): Promise<Config> {
   const path = resolveConfigPath(argPath, process.env);
   if (path !== undefined) return loadConfigFile(path);
-  const { zeroConfig } = await import("./config/discover.ts");
+  const { zeroConfig } = await import("./commands/discover.ts");
   return zeroConfig(process.cwd());
 }
 

@@ -2,10 +2,9 @@
  * The applier's whole path (SPEC §7.4): read every target once and check it
  * still has the hash the edit was computed against (the caller decides what
  * drift means: GateDenied for a handle, WorkspaceDrift for a rename), validate
- * the whole edit set, write each file atomically, then resync every session
- * that has a written file open.
+ * the whole edit set, write each file atomically, then have every session that
+ * holds a written file open resync it.
  */
-import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
@@ -54,16 +53,28 @@ export function driftError(files: string[], hint: string): BridgeError {
   );
 }
 
+/** One edit set to write: the edits, the texts they were checked against, their encoding. */
+export interface ApplyRequest {
+  root: string;
+  files: PlannedFileEdit[];
+  snapshots: Snapshots;
+  encoding: PositionEncoding;
+  maxFileBytes: number;
+}
+
+/** Whoever holds files open on the servers' side: told which files the applier wrote. */
+export interface WrittenFilesListener {
+  /** didChange (and didSave where the server wants it) for every open copy (SPEC §7.4) */
+  resyncWritten(written: string[]): void;
+}
+
 /**
  * Validate the whole edit set against the snapshots the caller checked, write (the
  * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
  */
 export async function applyEdits(
-  bridge: BridgeContext,
-  root: string,
-  files: PlannedFileEdit[],
-  snapshots: Snapshots,
-  encoding: PositionEncoding,
+  { root, files, snapshots, encoding, maxFileBytes }: ApplyRequest,
+  sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
   const plans = planWrites(
     files.map((f) => {
@@ -73,26 +84,9 @@ export async function applyEdits(
     }),
     encoding,
   );
-  const { written } = await applyPlannedWrites(root, plans, bridge.config.bridge.max_file_bytes);
-  resyncSessions(bridge, written);
+  const { written } = await applyPlannedWrites(root, plans, maxFileBytes);
+  sessions.resyncWritten(written);
   return plans
     .map((p) => ({ file: displayPath(root, p.abs), edits: p.editCount }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-}
-
-/** didChange (and didSave where the server wants it) to every session holding a written file. */
-export function resyncSessions(bridge: BridgeContext, written: string[]): void {
-  for (const session of bridge.sessions.all()) {
-    if (session.state !== "ready" && session.state !== "waiting_ready") continue;
-    for (const abs of written) {
-      if (!session.documents.byPath(abs)) continue;
-      try {
-        const { text, sha256 } = readTextFile(abs, bridge.config.bridge.max_file_bytes);
-        const doc = session.syncDocument(abs, text, sha256);
-        session.notifySaved(doc);
-      } catch {
-        // the file is gone or unreadable now: the next call on it reports that
-      }
-    }
-  }
 }

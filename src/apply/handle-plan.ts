@@ -5,10 +5,9 @@
  * operations, non-file targets, unreadable files) get no handle.
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import type { BridgeContext } from "../bridge.ts";
-import type { PlannedFileEdit } from "../gate/handles.ts";
+import type { HandleStore, PlannedFileEdit } from "../gate/handles.ts";
+import type { PositionEncoding } from "../lsp/positions.ts";
 import { type FileEdits, flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
-import type { Session } from "../session/session.ts";
 import { readTextFile } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import type { Snapshots } from "./apply-edits.ts";
@@ -36,20 +35,29 @@ export function editTargets(fileEdits: FileEdits[], maxFileBytes: number): EditT
   return { files, targets, snapshots };
 }
 
+/** The session life a handle belongs to (SPEC §7.3): a handle from another is foreign. */
+export interface HandleOrigin {
+  readonly key: string;
+  readonly epoch: number;
+  /** the position encoding of the server's ranges */
+  readonly encoding: PositionEncoding;
+}
+
 export function planHandle(
-  bridge: BridgeContext,
-  session: Session,
+  handles: Pick<HandleStore, "issue">,
+  session: HandleOrigin,
   title: string,
   edit: WorkspaceEdit,
+  maxFileBytes: number,
 ): string | undefined {
   let planned: EditTargets | undefined;
   try {
-    planned = editTargets(flattenWorkspaceEdit(edit), bridge.config.bridge.max_file_bytes);
+    planned = editTargets(flattenWorkspaceEdit(edit), maxFileBytes);
   } catch {
     return undefined;
   }
   if (!planned || planned.files.length === 0) return undefined;
-  return bridge.handles.issue({
+  return handles.issue({
     sessionKey: session.key,
     sessionEpoch: session.epoch,
     title,

@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
 import { BridgeError } from "../errors.ts";
-import { validateConfig } from "./schema.ts";
 import type { Config } from "./types.ts";
+import { validateConfig } from "./validate.ts";
 
 export const CONFIG_ENV_VAR = "THEODOLITE_CONFIG";
 

@@ -6,11 +6,14 @@
  */
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { isForbiddenEnvName, secretPatternMatching } from "../process/env.ts";
-import type { ParsedFile, ParsedServer, ParsedWorkspace } from "./schema.ts";
+import { isForbiddenEnvName, secretPatternMatching } from "./env-names.ts";
+import {
+  NAME_PATTERN,
+  type ParsedFile,
+  type ParsedServer,
+  type ParsedWorkspace,
+} from "./schema.ts";
 
-/** Workspace and server names: usable in tool arguments and key paths as they are. */
-export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
 

@@ -1,25 +1,13 @@
 /**
- * SPEC §3: the shape of `bridge.toml` (zod 4, strict everywhere) and `validateConfig`, which
- * turns a parsed TOML table into the `Config` of types.ts or throws one `ConfigInvalid` that
- * names the offending key path in TOML terms (`server.clangd.command`).
- *
- * Two phases: zod checks shape, types and defaults; `crossFieldProblems` (schema-rules.ts)
- * checks what spans keys (unique names, references, the mutation gate, secret names).
+ * SPEC §3: the shape of `bridge.toml` (zod 4, strict everywhere): every key, its type, its
+ * bounds, its default and the message when it is wrong. Keys are checked one at a time here;
+ * schema-rules.ts checks what spans keys, and validate.ts runs both.
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute } from "node:path";
 import { z } from "zod";
-import { BridgeError } from "../errors.ts";
-import { checkLogLocation } from "./log-location.ts";
-import {
-  crossFieldProblems,
-  describeValue,
-  NAME_PATTERN,
-  type Problem,
-  renderPath,
-} from "./schema-rules.ts";
-import type { Config, ServerConfig, WorkspaceConfig } from "./types.ts";
 
-export { NAME_PATTERN };
+/** Workspace and server names: usable in tool arguments and key paths as they are. */
+export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
 /** Node/Bun timers overflow above this and fire at once; a timeout must stay below it. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -159,7 +147,7 @@ function arrayOfTables(key: string) {
   return { error: `expected an array of tables ([[${key}]] blocks)` };
 }
 
-const FileSchema = z.strictObject({
+export const FileSchema = z.strictObject({
   bridge: BridgeSchema.prefault({}),
   workspace: z
     .array(WorkspaceSchema, arrayOfTables("workspace"))
@@ -172,160 +160,3 @@ const FileSchema = z.strictObject({
 export type ParsedFile = z.output<typeof FileSchema>;
 export type ParsedServer = z.output<typeof ServerSchema>;
 export type ParsedWorkspace = z.output<typeof WorkspaceSchema>;
-
-const TYPE_WORDS: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  int: "an integer",
-  boolean: "a boolean (true or false)",
-  array: "an array",
-  object: "a table",
-  record: "a table",
-  tuple: "an array",
-};
-
-/** Generic expectations for issues whose schema gave no message of its own. */
-function expectationFor(iss: z.core.$ZodRawIssue): string | undefined {
-  switch (iss.code) {
-    case "invalid_type":
-      return `expected ${TYPE_WORDS[iss.expected] ?? iss.expected}`;
-    case "invalid_value":
-      return `expected one of ${iss.values.map((v) => JSON.stringify(v)).join(", ")}`;
-    case "too_small":
-      if (iss.origin === "array") return `expected at least ${iss.minimum} item(s)`;
-      if (iss.origin === "string") return "expected a non-empty string";
-      return `expected a value >= ${iss.minimum}`;
-    case "too_big":
-      return `expected a value <= ${iss.maximum}`;
-    case "unrecognized_keys": {
-      const shape = (iss.inst as { _zod?: { def?: { shape?: object } } } | undefined)?._zod?.def
-        ?.shape;
-      const allowed = shape ? Object.keys(shape).join(", ") : "";
-      return allowed ? `unknown key; allowed keys: ${allowed}` : "unknown key";
-    }
-    default:
-      return undefined;
-  }
-}
-
-function zodProblems(issues: readonly z.core.$ZodIssue[]): Problem[] {
-  return issues.map((iss) => {
-    const path = iss.path.filter((p): p is string | number => typeof p !== "symbol");
-    if (iss.code === "unrecognized_keys") {
-      const others = iss.keys.length > 1 ? ` (also unknown: ${iss.keys.slice(1).join(", ")})` : "";
-      return { path: [...path, iss.keys[0] ?? ""], expected: `${iss.message}${others}` };
-    }
-    // zod reports non-finite numbers as `received: "Infinity"` with a null input.
-    const received = (iss as { received?: unknown }).received;
-    if (typeof received === "string") return { path, expected: iss.message, got: received };
-    const input = (iss as { input?: unknown }).input;
-    if (input === undefined) return { path, expected: iss.message, missing: true };
-    return { path, expected: iss.message, got: describeValue(input) };
-  });
-}
-
-function formatProblem(p: Problem, raw: unknown): { message: string; path: string } {
-  const path = renderPath(p.path, raw);
-  if (p.missing) return { path, message: `${path}: missing required key (${p.expected})` };
-  if (p.got === undefined) return { path, message: `${path}: ${p.expected}` };
-  return { path, message: `${path}: ${p.expected}, got ${p.got}` };
-}
-
-function configInvalid(problems: Problem[], raw: unknown, source: string): BridgeError {
-  const formatted = problems.map((p) => formatProblem(p, raw));
-  const first = formatted[0] ?? { path: "", message: "invalid configuration" };
-  const firstProblem = problems[0];
-  const more = formatted.length > 1 ? ` (and ${formatted.length - 1} more problem(s))` : "";
-  const details: Record<string, unknown> = {
-    path: first.path,
-    expected: firstProblem?.expected ?? "",
-    source,
-  };
-  if (formatted.length > 1) details.problems = formatted.slice(0, 20).map((f) => f.message);
-  return new BridgeError("ConfigInvalid", `${first.message}${more}`, {
-    hint: `fix ${first.path} in ${source} (SPEC §3); theodolite --check-config ${source} validates it`,
-    details,
-  });
-}
-
-function toServerConfig(s: ParsedServer): ServerConfig {
-  return {
-    name: s.name,
-    command: s.command,
-    args: s.args,
-    version: s.version,
-    version_args: s.version_args,
-    version_command: s.version_command ?? null,
-    languages: s.languages,
-    extensions: s.extensions,
-    roles: s.roles,
-    env: s.env,
-    env_passthrough: s.env_passthrough,
-    initialization_options: s.initialization_options,
-    settings: s.settings,
-    ready: {
-      quiescent: s.ready.quiescent,
-      progress: s.ready.progress,
-      progress_required: s.ready.progress_required,
-      warmup_open: s.ready.warmup_open ?? null,
-      log_message: s.ready.log_message ?? null,
-      probe: s.ready.probe ? { method: s.ready.probe.method, params: s.ready.probe.params } : null,
-    },
-    diagnostics_settle: s.diagnostics_settle,
-    diagnostics_progress: s.diagnostics_progress,
-    requires: s.requires.map((r) => ({
-      file: r.file,
-      format: r.format,
-      dir_arg: r.dir_arg ?? null,
-      hint:
-        r.hint ??
-        `create ${r.file} in the workspace root, or point the workspace's file_dirs."${r.file}" at the directory that holds it`,
-    })),
-  };
-}
-
-function toWorkspaceConfig(w: ParsedWorkspace): WorkspaceConfig {
-  // Normalized (no trailing slash, no `.` segments) so containment checks compare cleanly.
-  return { name: w.name, root: resolve(w.root), servers: w.servers, file_dirs: w.file_dirs };
-}
-
-/** SPEC §3: validate a parsed TOML document; throws `ConfigInvalid` naming the key path. */
-export function validateConfig(raw: unknown, source: string): Config {
-  const parsed = FileSchema.safeParse(raw, {
-    reportInput: true,
-    error: (iss) => expectationFor(iss),
-  });
-  if (!parsed.success) throw configInvalid(zodProblems(parsed.error.issues), raw, source);
-  const problems = crossFieldProblems(parsed.data, raw);
-  if (problems.length > 0) throw configInvalid(problems, raw, source);
-  const file = parsed.data;
-  const b = file.bridge;
-  const config: Config = {
-    bridge: {
-      max_sessions: b.max_sessions,
-      shutdown_grace_ms: b.shutdown_grace_ms,
-      request_timeout_ms: b.request_timeout_ms,
-      ready_timeout_ms: b.ready_timeout_ms,
-      max_result_bytes: b.max_result_bytes,
-      max_file_bytes: b.max_file_bytes,
-      max_open_documents: b.max_open_documents,
-      column_unit: b.column_unit,
-      mutation: b.mutation,
-      mutation_allowlist: b.mutation_allowlist ?? [],
-      setpriv: b.setpriv,
-      max_query_length: b.max_query_length,
-      max_limit: b.max_limit,
-      log: {
-        level: b.log.level,
-        file: b.log.file ?? null,
-        max_bytes: b.log.max_bytes,
-        max_files: b.log.max_files,
-      },
-    },
-    workspaces: file.workspace.map(toWorkspaceConfig),
-    servers: file.server.map(toServerConfig),
-    source,
-  };
-  checkLogLocation(config);
-  return config;
-}

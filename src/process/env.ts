@@ -3,6 +3,7 @@
  * Nothing from the bridge's own environment reaches a language server unless it is in
  * the fixed minimal set or the server's `env_passthrough`; `env` values win over both.
  */
+import { FORBIDDEN_ENV_NAMES } from "../config/env-names.ts";
 import type { ServerConfig } from "../config/types.ts";
 
 /** Copied from the parent when present: what ordinary tools need to run at all. */
@@ -19,44 +20,6 @@ export const MINIMAL_ENV_NAMES: readonly string[] = [
   "TERM",
   "TZ",
 ];
-
-/**
- * Never passed to a child, even when configured: a compiled bridge honours both, and a
- * child that is itself a Bun executable would change behaviour (TOOLCHAIN.md).
- */
-export const FORBIDDEN_ENV_NAMES: readonly string[] = ["BUN_BE_BUN", "BUN_OPTIONS"];
-
-/**
- * SPEC §3: `env_passthrough` names that look like secrets are refused (case-insensitive
- * globs; `*` matches any run of characters).
- */
-export const SECRET_NAME_PATTERNS: readonly string[] = [
-  "*TOKEN*",
-  "*SECRET*",
-  "*PASSWORD*",
-  "*_KEY",
-  "*CREDENTIAL*",
-];
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "i");
-}
-
-const SECRET_REGEXPS = SECRET_NAME_PATTERNS.map((glob) => ({ glob, re: globToRegExp(glob) }));
-
-/** The first secret pattern `name` matches, or null. */
-export function secretPatternMatching(name: string): string | null {
-  for (const { glob, re } of SECRET_REGEXPS) if (re.test(name)) return glob;
-  return null;
-}
-
-export function isForbiddenEnvName(name: string): boolean {
-  return FORBIDDEN_ENV_NAMES.includes(name);
-}
 
 /**
  * Minimal set, then `env_passthrough`, then explicit `env` (explicit values win). Forbidden

@@ -7,6 +7,7 @@
 import type { Config } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
+import { readTextFile } from "../workspace/files.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 
@@ -92,6 +93,23 @@ export class SessionManager {
     await session.stop("not_started");
     if (session.state === "dead") session.state = "not_started";
     return this.use(session, ctx, async (s) => s);
+  }
+
+  /** After the applier wrote files: every session holding one open resyncs it (SPEC §7.4). */
+  resyncWritten(written: string[]): void {
+    for (const session of this.all()) {
+      if (session.state !== "ready" && session.state !== "waiting_ready") continue;
+      for (const abs of written) {
+        if (!session.documents.byPath(abs)) continue;
+        try {
+          const { text, sha256 } = readTextFile(abs, this.config.bridge.max_file_bytes);
+          const doc = session.syncDocument(abs, text, sha256);
+          session.notifySaved(doc);
+        } catch {
+          // the file is gone or unreadable now: the next call on it reports that
+        }
+      }
+    }
   }
 
   async shutdownAll(): Promise<void> {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCheckConfig } from "../../src/config/check.ts";
+import { runCheckConfig } from "../../src/commands/check-config.ts";
 import { BridgeError } from "../../src/errors.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-check-"));

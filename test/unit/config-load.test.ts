@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { loadConfigFile, parseConfigText, resolveConfigPath } from "../../src/config/load.ts";
 import { PRESETS, presetServerTable } from "../../src/config/presets.ts";
-import { validateConfig } from "../../src/config/schema.ts";
 import type { Config } from "../../src/config/types.ts";
+import { validateConfig } from "../../src/config/validate.ts";
 import { BridgeError } from "../../src/errors.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-load-"));

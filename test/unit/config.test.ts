@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { validateConfig } from "../../src/config/schema.ts";
+import { validateConfig } from "../../src/config/validate.ts";
 import { BridgeError } from "../../src/errors.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-config-"));

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { validateConfig } from "../../src/config/schema.ts";
+import { validateConfig } from "../../src/config/validate.ts";
 
 const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
 

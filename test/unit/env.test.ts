@@ -1,11 +1,7 @@
 /** SPEC §9.1: the sanitized child environment. */
 import { describe, expect, test } from "bun:test";
-import {
-  MINIMAL_ENV_NAMES,
-  SECRET_NAME_PATTERNS,
-  sanitizedEnv,
-  secretPatternMatching,
-} from "../../src/process/env.ts";
+import { SECRET_NAME_PATTERNS, secretPatternMatching } from "../../src/config/env-names.ts";
+import { MINIMAL_ENV_NAMES, sanitizedEnv } from "../../src/process/env.ts";
 
 const server = (env: Record<string, string> = {}, env_passthrough: string[] = []) => ({
   env,

@@ -94,11 +94,14 @@ export const codeActionApplyTool = defineTool({
       });
     }
     const changes = await applyEdits(
-      bridge,
-      session.workspace.root,
-      entry.files,
-      read.snapshots,
-      entry.encoding,
+      {
+        root: session.workspace.root,
+        files: entry.files,
+        snapshots: read.snapshots,
+        encoding: entry.encoding,
+        maxFileBytes: b.max_file_bytes,
+      },
+      bridge.sessions,
     );
     return { result: { applied: true, changes }, count: changes.length };
   },

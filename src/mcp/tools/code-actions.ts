@@ -159,7 +159,13 @@ export const codeActionsTool = defineTool({
           action.edit !== undefined &&
           action.disabled === undefined
         ) {
-          const handle = planHandle(ctx.bridge, session, action.title, action.edit);
+          const handle = planHandle(
+            ctx.bridge.handles,
+            session,
+            action.title,
+            action.edit,
+            ctx.bridge.config.bridge.max_file_bytes,
+          );
           if (handle !== undefined) summary.handle = handle;
         }
         actions.push(summary);

@@ -80,11 +80,14 @@ export const renameApplyTool = defineTool({
       // write the files hold the new text, where a non-ASCII prefix would shift columns.
       const result = renameResult(call, files, args.new_name, true);
       await applyEdits(
-        bridge,
-        call.session.workspace.root,
-        planned.files,
-        planned.snapshots,
-        call.session.encoding,
+        {
+          root: call.session.workspace.root,
+          files: planned.files,
+          snapshots: planned.snapshots,
+          encoding: call.session.encoding,
+          maxFileBytes: b.max_file_bytes,
+        },
+        bridge.sessions,
       );
       return { result, count: files.length };
     });

@@ -6,10 +6,10 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { loadConfigFile } from "../config/load.ts";
+import type { Config, ServerConfig } from "../config/types.ts";
 import { isBridgeError } from "../errors.ts";
 import { executableProblem, readServerVersion } from "../process/version-pin.ts";
-import { loadConfigFile } from "./load.ts";
-import type { Config, ServerConfig } from "./types.ts";
 
 export interface CheckResult {
   ok: boolean;

@@ -7,12 +7,12 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { stringify } from "smol-toml";
+import { PRESETS, type Preset, presetServerTable } from "../config/presets.ts";
+import type { Config, ServerConfig } from "../config/types.ts";
+import { validateConfig } from "../config/validate.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { readServerVersion } from "../process/version-pin.ts";
-import { PRESETS, type Preset, presetServerTable } from "./presets.ts";
-import { validateConfig } from "./schema.ts";
-import type { Config, ServerConfig } from "./types.ts";
 
 export interface DiscoveredServer {
   preset: Preset;
