@@ -8,7 +8,8 @@
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
-import { displayPath, readTextFile } from "../workspace/files.ts";
+import { readWorkspaceText } from "../workspace/confined.ts";
+import { displayPath } from "../workspace/files.ts";
 import { planWrites } from "./validate.ts";
 import { applyPlannedWrites } from "./write.ts";
 
@@ -32,7 +33,7 @@ export function readTargets(
   const drifted: string[] = [];
   for (const t of targets) {
     try {
-      const { text, sha256 } = readTextFile(t.abs, maxFileBytes);
+      const { text, sha256 } = readWorkspaceText(root, t.abs, maxFileBytes);
       snapshots.set(t.abs, { text, sha256 });
       if (sha256 !== t.sha256) drifted.push(displayPath(root, t.abs));
     } catch {

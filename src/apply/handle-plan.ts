@@ -5,10 +5,12 @@
  * operations, non-file targets, unreadable files) get no handle.
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import { BridgeError } from "../errors.ts";
 import type { HandleStore, PlannedFileEdit } from "../gate/handles.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
 import { type FileEdits, flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
-import { readTextFile } from "../workspace/files.ts";
+import { readWorkspaceText } from "../workspace/confined.ts";
+import { displayPath } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import type { Snapshots } from "./apply-edits.ts";
 
@@ -19,20 +21,42 @@ export interface EditTargets {
   snapshots: Snapshots;
 }
 
-/** Targets of flattened file edits, read and hashed once; undefined for a non-file target. */
-export function editTargets(fileEdits: FileEdits[], maxFileBytes: number): EditTargets | undefined {
+/**
+ * Targets of flattened file edits, read and hashed once; undefined for a non-file target.
+ * Server-named targets are untrusted (SPEC §8.1): one that is outside the workspace, not a
+ * regular file, too large or not UTF-8 makes the edit set `EditInvalid`.
+ */
+export function editTargets(
+  root: string,
+  fileEdits: FileEdits[],
+  maxFileBytes: number,
+): EditTargets | undefined {
   const files: PlannedFileEdit[] = [];
   const targets: { abs: string; sha256: string }[] = [];
   const snapshots: Snapshots = new Map();
   for (const f of fileEdits) {
     const abs = uriToPath(f.uri);
     if (abs === null) return undefined;
-    const { text, sha256 } = readTextFile(abs, maxFileBytes);
+    const { text, sha256 } = readTarget(root, abs, maxFileBytes);
     files.push({ abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) });
     targets.push({ abs, sha256 });
     snapshots.set(abs, { text, sha256 });
   }
   return { files, targets, snapshots };
+}
+
+function readTarget(root: string, abs: string, maxFileBytes: number) {
+  try {
+    return readWorkspaceText(root, abs, maxFileBytes);
+  } catch (err) {
+    if (!(err instanceof BridgeError)) throw err;
+    const file = displayPath(root, abs);
+    const reason = `${err.code}: ${err.message}`;
+    throw new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
+      hint: "edits may only change existing regular UTF-8 files inside the workspace",
+      details: { file, index: null, reason },
+    });
+  }
 }
 
 /** The session life a handle belongs to (SPEC §7.3): a handle from another is foreign. */
@@ -41,6 +65,8 @@ export interface HandleOrigin {
   readonly epoch: number;
   /** the position encoding of the server's ranges */
   readonly encoding: PositionEncoding;
+  /** the workspace root its edits must stay in */
+  readonly workspace: { readonly root: string };
 }
 
 export function planHandle(
@@ -52,7 +78,7 @@ export function planHandle(
 ): string | undefined {
   let planned: EditTargets | undefined;
   try {
-    planned = editTargets(flattenWorkspaceEdit(edit), maxFileBytes);
+    planned = editTargets(session.workspace.root, flattenWorkspaceEdit(edit), maxFileBytes);
   } catch {
     return undefined;
   }

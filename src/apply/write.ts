@@ -1,35 +1,33 @@
 /**
- * The only write path of the bridge (SPEC §7.4). Two phases:
- *  1. check every target (confined, existing, regular, unchanged since the
- *     edits were computed) before touching anything;
- *  2. replace each file atomically (temp file in the same directory, original
- *     mode and owner, fsync, rename, fsync the directory).
- * A failure in phase 2 puts back every file already replaced, the same atomic way.
+ * The only write path of the bridge (SPEC §7.4, §8.1). Three phases:
+ *  1. check every target: opened beneath the root through a directory handle
+ *     (confined, existing, regular), unchanged since the edits were computed,
+ *     and replaceable by the bridge's user (mode and owner, apply/writable.ts);
+ *  2. prepare a filled, fsynced temp file beside every target, inside the
+ *     verified directory handle — a failure here removes them all: nothing written;
+ *  3. rename each temp file over its target within the same handle, then fsync
+ *     the directories. A rename failing part-way puts back every file already
+ *     replaced, the same atomic way.
  *
  * File operations are synchronous on purpose: an apply runs to completion
  * without yielding to the event loop, so two applies can never interleave.
  */
 
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  fchmodSync,
-  fchownSync,
-  fsyncSync,
-  openSync,
-  realpathSync,
-  renameSync,
-  type Stats,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
-import { basename, dirname, isAbsolute, join, relative } from "node:path";
+import { closeSync, fstatSync, type Stats } from "node:fs";
 import { BridgeError, isBridgeError } from "../errors.ts";
-import { readTextFile, resolveWorkspaceFile } from "../workspace/files.ts";
+import { decodeUtf8, openWorkspaceFileInDir, readBounded } from "../workspace/confined.ts";
+import { displayPath, sha256Hex } from "../workspace/files.ts";
+import {
+  commitReplacement,
+  discardReplacement,
+  prepareReplacement,
+  syncDirectory,
+} from "../workspace/replace.ts";
+import { OPEN } from "../workspace/syscalls.ts";
 import type { PlannedWrite } from "./validate.ts";
+import { bridgeUser, writeRefusal } from "./writable.ts";
 
-/** Test seam: called synchronously as each file's replacement begins, after all checks passed. */
+/** Test seam: called synchronously right before each file's rename, after all checks passed. */
 export interface ApplyHooks {
   beforeReplace?: (abs: string, index: number) => void;
 }
@@ -39,12 +37,13 @@ interface Target {
   /** real path inside the workspace (symlinks resolved) */
   abs: string;
   rel: string;
+  /** handle on the verified directory holding the target, and its name there */
+  dirFd: number;
+  name: string;
   stat: Stats;
+  /** the prepared temp file, between phases 2 and 3 */
+  tmp?: string;
 }
-
-/** Linux NAME_MAX, in bytes. */
-const NAME_MAX = 255;
-const TEMP_CREATE_ATTEMPTS = 8;
 
 /**
  * Check every target, then write them all. Returns the real absolute paths of
@@ -54,10 +53,10 @@ const TEMP_CREATE_ATTEMPTS = 8;
  * Errors: `EditInvalid` (a target escapes the workspace, e.g. through a
  * symlink, or is listed twice), `WorkspaceDrift` (a target's content changed
  * since the edits were computed, or it is gone or no longer a regular file;
- * details.files), `ApplyFailed` (a write failed; details
- * `{failed, error, restored, written}`, where `written` lists files that could
- * not be restored and still hold new content). Nothing is written unless all
- * checks pass.
+ * details.files), `ApplyFailed` (a target the bridge may not replace, or a
+ * write failed; details `{failed, error, restored, written}`, where `written`
+ * lists files that could not be restored and still hold new content). Nothing
+ * is written unless all checks pass; no temp file is left on any path.
  */
 export async function applyPlannedWrites(
   root: string,
@@ -65,54 +64,63 @@ export async function applyPlannedWrites(
   maxFileBytes: number,
   hooks: ApplyHooks = {},
 ): Promise<{ written: string[] }> {
-  const targets = checkTargets(root, plans, maxFileBytes);
-  const changed = targets.filter((t) => t.plan.newText !== t.plan.oldText);
-  const replaced: Target[] = [];
-  for (const [index, target] of changed.entries()) {
-    try {
-      hooks.beforeReplace?.(target.abs, index);
-      replaceAtomically(target.abs, target.plan.newText, target.stat);
-      replaced.push(target);
-      fsyncDirectory(dirname(target.abs));
-    } catch (err) {
-      throw rollBack(target, replaced, err);
+  const targets: Target[] = [];
+  try {
+    checkTargets(root, plans, maxFileBytes, targets);
+    const changed = targets.filter((t) => t.plan.newText !== t.plan.oldText);
+    prepareAll(changed);
+    commitAll(changed, hooks);
+    return { written: changed.map((t) => t.abs) };
+  } finally {
+    for (const t of targets) {
+      if (t.tmp !== undefined) discardQuietly(t.dirFd, t.tmp);
+      closeSync(t.dirFd);
     }
   }
-  return { written: changed.map((t) => t.abs) };
 }
 
 /** Phase 1: every check for every target, before the first write. */
-function checkTargets(root: string, plans: PlannedWrite[], maxFileBytes: number): Target[] {
-  const targets: Target[] = [];
+function checkTargets(
+  root: string,
+  plans: PlannedWrite[],
+  maxFileBytes: number,
+  targets: Target[],
+): void {
   const seen = new Set<string>();
   const drifted: string[] = [];
+  const refused: { file: string; reason: string }[] = [];
+  const user = bridgeUser();
   for (const plan of plans) {
-    let resolved: { abs: string; rel: string };
+    let opened: ReturnType<typeof openWorkspaceFileInDir>;
     try {
-      resolved = resolveWorkspaceFile(root, plan.abs);
+      opened = openWorkspaceFileInDir(root, plan.abs, OPEN.dirHandle);
     } catch (err) {
       // An edit aimed outside the workspace is a bad edit set, not a bad tool argument.
       if (isBridgeError(err, "PathOutsideWorkspace")) {
         throw targetInvalid(displayPath(root, plan.abs), err.message);
       }
-      // The plan was computed from this file's text, so it existed then: it changed since.
+      // The plan was computed from this file's text, so it was a readable file then.
       if (isBridgeError(err, "FileNotFound")) {
         drifted.push(displayPath(root, plan.abs));
         continue;
       }
       throw err;
     }
-    const stat = statSync(resolved.abs, { throwIfNoEntry: false });
-    if (stat === undefined || !stat.isFile()) {
-      drifted.push(resolved.rel);
-      continue;
+    const { fd, stat, dirFd, name, abs, rel } = opened;
+    try {
+      targets.push({ plan, abs, rel, dirFd, name, stat });
+      const identity = `${stat.dev}:${stat.ino}`;
+      if (seen.has(identity)) throw targetInvalid(rel, "the same file is targeted more than once");
+      seen.add(identity);
+      if (!unchangedSince(fd, stat, plan.oldSha256, maxFileBytes, abs)) {
+        drifted.push(rel);
+        continue;
+      }
+      const reason = writeRefusal(stat, fstatSync(dirFd), user);
+      if (reason !== undefined) refused.push({ file: rel, reason });
+    } finally {
+      closeSync(fd);
     }
-    if (seen.has(resolved.abs)) {
-      throw targetInvalid(resolved.rel, "the same file is targeted more than once");
-    }
-    seen.add(resolved.abs);
-    if (!unchangedSince(resolved.abs, plan.oldSha256, maxFileBytes)) drifted.push(resolved.rel);
-    targets.push({ plan, abs: resolved.abs, rel: resolved.rel, stat });
   }
   if (drifted.length > 0) {
     throw new BridgeError(
@@ -124,22 +132,34 @@ function checkTargets(root: string, plans: PlannedWrite[], maxFileBytes: number)
       },
     );
   }
-  return targets;
+  const first = refused[0];
+  if (first !== undefined) {
+    throw new BridgeError(
+      "ApplyFailed",
+      `${refused.length} file(s) may not be replaced (${first.file}: ${first.reason}); nothing was written`,
+      {
+        hint: "make the files writable for the bridge's user (mode and owner), or leave them alone",
+        details: { failed: first.file, error: first.reason, restored: [], written: [], refused },
+      },
+    );
+  }
 }
 
-/** Does the file still hash to what the edits were computed against? */
-function unchangedSince(abs: string, sha256: string, maxFileBytes: number): boolean {
+/** Does the open file still hash to what the edits were computed against? */
+function unchangedSince(
+  fd: number,
+  stat: Stats,
+  sha256: string,
+  maxFileBytes: number,
+  abs: string,
+): boolean {
   try {
-    return readTextFile(abs, maxFileBytes).sha256 === sha256;
+    const data = readBounded(fd, stat.size, maxFileBytes, abs);
+    decodeUtf8(data, abs);
+    return sha256Hex(data) === sha256;
   } catch (err) {
     // It was readable, within bounds and UTF-8 when the plan was made: any of these now means it changed.
-    if (
-      isBridgeError(err, "FileTooLarge") ||
-      isBridgeError(err, "NotUtf8") ||
-      isBridgeError(err, "FileNotFound")
-    ) {
-      return false;
-    }
+    if (isBridgeError(err, "FileTooLarge") || isBridgeError(err, "NotUtf8")) return false;
     throw err;
   }
 }
@@ -151,16 +171,41 @@ function targetInvalid(file: string, reason: string): BridgeError {
   });
 }
 
-/** Workspace-relative when the path lies lexically inside the (real) root, else as given. */
-function displayPath(root: string, abs: string): string {
-  let realRoot = root;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    // an unresolvable root: compare lexically
+/** Phase 2: a filled temp file beside every changed target; any failure leaves none. */
+function prepareAll(changed: Target[]): void {
+  for (const target of changed) {
+    try {
+      const data = Buffer.from(target.plan.newText, "utf8");
+      target.tmp = prepareReplacement(target.dirFd, target.name, data, target.stat);
+    } catch (err) {
+      const error = describeError(err);
+      throw new BridgeError(
+        "ApplyFailed",
+        `preparing ${target.rel} failed (${error}); nothing was written`,
+        {
+          hint: "the workspace is unchanged; fix the cause (permissions, disk space) and apply again",
+          details: { failed: target.rel, error, restored: [], written: [] },
+        },
+      );
+    }
   }
-  const rel = relative(realRoot, abs);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
+}
+
+/** Phase 3: rename every temp file over its target; on failure put back what was replaced. */
+function commitAll(changed: Target[], hooks: ApplyHooks): void {
+  const replaced: Target[] = [];
+  for (const [index, target] of changed.entries()) {
+    try {
+      hooks.beforeReplace?.(target.abs, index);
+      const tmp = target.tmp as string;
+      target.tmp = undefined;
+      commitReplacement(target.dirFd, tmp, target.name);
+      replaced.push(target);
+    } catch (err) {
+      throw rollBack(target, replaced, err);
+    }
+  }
+  for (const dirFd of new Set(changed.map((t) => t.dirFd))) syncDirectory(dirFd);
 }
 
 /** Put back every replaced file and describe what happened. */
@@ -169,8 +214,10 @@ function rollBack(failed: Target, replaced: Target[], cause: unknown): BridgeErr
   const stillWritten: string[] = [];
   for (const target of replaced) {
     try {
-      replaceAtomically(target.abs, target.plan.oldText, target.stat);
-      fsyncDirectory(dirname(target.abs));
+      const old = Buffer.from(target.plan.oldText, "utf8");
+      const tmp = prepareReplacement(target.dirFd, target.name, old, target.stat);
+      commitReplacement(target.dirFd, tmp, target.name);
+      syncDirectory(target.dirFd);
       restored.push(target.rel);
     } catch {
       stillWritten.push(target.rel);
@@ -190,6 +237,14 @@ function rollBack(failed: Target, replaced: Target[], cause: unknown): BridgeErr
   });
 }
 
+function discardQuietly(dirFd: number, tmp: string): void {
+  try {
+    discardReplacement(dirFd, tmp);
+  } catch {
+    // reported by the error already being thrown
+  }
+}
+
 function describeError(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -198,92 +253,4 @@ function describeError(err: unknown): string {
       : err.message;
   }
   return String(err);
-}
-
-/**
- * Replace `target` with `text` so a reader sees either the old or the new file,
- * never a mix: write a sibling temp file, give it the original mode and owner,
- * fsync it, rename it over the target. The temp file is removed on failure.
- */
-function replaceAtomically(target: string, text: string, original: Stats): void {
-  const dir = dirname(target);
-  const { fd, path: tmp } = createTempFile(dir, basename(target));
-  try {
-    try {
-      writeAll(fd, Buffer.from(text, "utf8"));
-      keepOwner(fd, original);
-      // after chown: chown clears set-id bits, chmod puts them back
-      fchmodSync(fd, original.mode & 0o7777);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, target);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone (or never made it): nothing to clean
-    }
-    throw err;
-  }
-}
-
-/** `.<base>.theodolite-<random>.tmp`, exclusive create; the base is shortened if the name would be too long. */
-function createTempFile(dir: string, base: string): { fd: number; path: string } {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < TEMP_CREATE_ATTEMPTS; attempt++) {
-    const suffix = `.theodolite-${randomBytes(8).toString("hex")}.tmp`;
-    const name = `.${truncateUtf8(base, NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`;
-    const path = join(dir, name);
-    try {
-      return { fd: openSync(path, "wx", 0o600), path };
-    } catch (err) {
-      lastError = err;
-      // a name collision is retried with a fresh random part; anything else is final
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-  }
-  throw lastError;
-}
-
-function truncateUtf8(s: string, maxBytes: number): string {
-  if (Buffer.byteLength(s) <= maxBytes) return s;
-  let out = "";
-  let bytes = 0;
-  for (const ch of s) {
-    const n = Buffer.byteLength(ch);
-    if (bytes + n > maxBytes) break;
-    out += ch;
-    bytes += n;
-  }
-  return out;
-}
-
-function writeAll(fd: number, data: Buffer): void {
-  let offset = 0;
-  while (offset < data.length) {
-    offset += writeSync(fd, data, offset, data.length - offset);
-  }
-}
-
-/** Keep the original owner where we may (root); an unprivileged bridge keeps its own. */
-function keepOwner(fd: number, original: Stats): void {
-  if (original.uid === process.getuid?.() && original.gid === process.getgid?.()) return;
-  try {
-    fchownSync(fd, original.uid, original.gid);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "EPERM" && code !== "EINVAL") throw err;
-  }
-}
-
-/** Make the rename itself durable. */
-function fsyncDirectory(dir: string): void {
-  const fd = openSync(dir, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

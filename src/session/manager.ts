@@ -7,7 +7,7 @@
 import type { Config } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { readTextFile } from "../workspace/files.ts";
+import { readWorkspaceText } from "../workspace/confined.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 
@@ -102,7 +102,11 @@ export class SessionManager {
       for (const abs of written) {
         if (!session.documents.byPath(abs)) continue;
         try {
-          const { text, sha256 } = readTextFile(abs, this.config.bridge.max_file_bytes);
+          const { text, sha256 } = readWorkspaceText(
+            session.workspace.root,
+            abs,
+            this.config.bridge.max_file_bytes,
+          );
           const doc = session.syncDocument(abs, text, sha256);
           session.notifySaved(doc);
         } catch {

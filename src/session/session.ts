@@ -21,7 +21,7 @@ import { createLspConnection } from "../lsp/connection.ts";
 import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
 import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
-import { readTextFile } from "../workspace/files.ts";
+import { readWorkspaceText } from "../workspace/confined.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { lacksCapability, offers } from "./capability.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
@@ -306,7 +306,11 @@ export class Session {
     if (pattern !== null) {
       const abs = await findWarmupFile(this.workspace.root, pattern);
       if (abs) {
-        const { text, sha256 } = readTextFile(abs, this.bridge.max_file_bytes);
+        const { text, sha256 } = readWorkspaceText(
+          this.workspace.root,
+          abs,
+          this.bridge.max_file_bytes,
+        );
         this.syncDocument(abs, text, sha256);
       } else {
         log.warn(`[${this.key}] warmup_open: no file matches ${pattern}`);

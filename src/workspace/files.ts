@@ -1,12 +1,14 @@
 /**
- * Workspace confinement and file reading (SPEC §4.2 `file`, §5, §8: tool arguments are
- * confined to the workspace). Every path a tool touches goes through resolveWorkspaceFile.
+ * Workspace path resolution (SPEC §4.2 `file`, §8): realpath, then the result must lie
+ * inside realpath(root). This decides *which* file is meant; confined.ts then opens it
+ * without trusting the path a second time (SPEC §8.1).
  */
 
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { BridgeError } from "../errors.ts";
+import { errnoCode, HINT, notFoundError, outsideError } from "./file-errors.ts";
 
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
@@ -49,24 +51,6 @@ export function workspaceRootReal(root: string): string {
 export function displayPath(root: string, abs: string): string {
   const real = workspaceRootReal(root);
   return relativeInside(real, abs) ?? relativeInside(resolve(root), abs) ?? abs;
-}
-
-function outside(file: string, root: string): BridgeError {
-  return new BridgeError("PathOutsideWorkspace", `${file} is outside the workspace root`, {
-    hint: "pass a path inside the workspace, relative to its root; `..` and symlinks leading out are refused",
-    details: { file, root },
-  });
-}
-
-function notFound(file: string, hint: string): BridgeError {
-  return new BridgeError("FileNotFound", `${file} does not exist or is not a regular file`, {
-    hint,
-    details: { file },
-  });
-}
-
-function errCode(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /**
@@ -112,72 +96,27 @@ export function resolveWorkspaceFile(root: string, file: string): { abs: string;
   // a symlinked spelling, so they are only judged after realpath.
   const candidate = isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
   if (!isAbsolute(file) && relativeInside(rootReal, candidate) === null) {
-    throw outside(file, rootReal);
+    throw outsideError(file, rootReal);
   }
   let real: string;
   try {
     real = realpathSync(candidate);
   } catch (err) {
-    if (missingPathEscapes(rootReal, candidate)) throw outside(file, rootReal);
-    const code = errCode(err);
-    if (code === "ELOOP") throw notFound(file, "the path is a symlink loop");
-    if (code === "EACCES") throw notFound(file, "a directory on the path is not accessible");
-    throw notFound(file, "check the path; it is resolved relative to the workspace root");
+    if (missingPathEscapes(rootReal, candidate)) throw outsideError(file, rootReal);
+    const code = errnoCode(err);
+    if (code === "ELOOP") throw notFoundError(file, HINT.loop);
+    if (code === "EACCES") throw notFoundError(file, HINT.noAccess);
+    throw notFoundError(file, HINT.checkPath);
   }
   const rel = relativeInside(rootReal, real);
-  if (rel === null) throw outside(file, rootReal);
+  if (rel === null) throw outsideError(file, rootReal);
   let stats: ReturnType<typeof statSync>;
   try {
     stats = statSync(real);
   } catch {
-    throw notFound(file, "check the path; it is resolved relative to the workspace root");
+    throw notFoundError(file, HINT.checkPath);
   }
-  if (stats.isDirectory()) throw notFound(file, "the path is a directory; pass a file inside it");
-  if (!stats.isFile())
-    throw notFound(file, "the path is not a regular file (device, FIFO or socket)");
+  if (stats.isDirectory()) throw notFoundError(file, HINT.directory);
+  if (!stats.isFile()) throw notFoundError(file, HINT.special);
   return { abs: real, rel };
-}
-
-/**
- * Read a file as UTF-8 (SPEC §5): more than maxBytes → FileTooLarge; invalid UTF-8 → NotUtf8.
- * A leading BOM is kept as text so offsets match what servers see on disk.
- */
-export function readTextFile(
-  abs: string,
-  maxBytes: number,
-): { text: string; sha256: string; bytes: number } {
-  let data: Uint8Array;
-  try {
-    const size = statSync(abs).size;
-    if (size > maxBytes) throw tooLarge(abs, size, maxBytes);
-    data = readFileSync(abs);
-  } catch (err) {
-    if (err instanceof BridgeError) throw err;
-    const code = errCode(err);
-    throw notFound(
-      abs,
-      code === "EISDIR"
-        ? "the path is a directory; pass a file inside it"
-        : "the file could not be read; check that it exists and is readable",
-    );
-  }
-  // The file may have grown between stat and read.
-  if (data.byteLength > maxBytes) throw tooLarge(abs, data.byteLength, maxBytes);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
-  } catch {
-    throw new BridgeError("NotUtf8", `${abs} is not valid UTF-8`, {
-      hint: "theodolite only works on UTF-8 text files; convert the file or pick another",
-      details: { file: abs },
-    });
-  }
-  return { text, sha256: sha256Hex(data), bytes: data.byteLength };
-}
-
-function tooLarge(abs: string, bytes: number, maxBytes: number): BridgeError {
-  return new BridgeError("FileTooLarge", `${abs} is ${bytes} bytes, over the ${maxBytes} limit`, {
-    hint: "raise bridge.max_file_bytes in bridge.toml if this file must be served",
-    details: { bytes, max_bytes: maxBytes },
-  });
 }

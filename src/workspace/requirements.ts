@@ -4,7 +4,6 @@
  * compile_commands.json). Checked at session start and by --check-config;
  * the directory found is passed to the server through `dir_arg`.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type {
   Config,
@@ -12,8 +11,16 @@ import type {
   WorkspaceConfig,
   WorkspaceFileRequirement,
 } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
+import { BridgeError, isBridgeError } from "../errors.ts";
+import { log } from "../log.ts";
 import { checkCompileCommands } from "./compile-commands.ts";
+import { readWorkspaceText, statWorkspaceFile } from "./confined.ts";
+
+/**
+ * A compile database larger than this is not parsed by the bridge (the server still reads
+ * it): checking it would hold the whole file in memory at every session start.
+ */
+export const MAX_CHECKED_BYTES = 64 * 1024 * 1024;
 
 /** Where a required file is looked for: the workspace's `file_dirs` entry, else the root. */
 export function requirementDir(workspace: WorkspaceConfig, req: WorkspaceFileRequirement): string {
@@ -31,25 +38,41 @@ export function checkRequirement(
   const dir = requirementDir(workspace, req);
   const path = join(dir, req.file);
   const base = { workspace: workspace.name, server: server.name, file: path };
-  if (!existsSync(path) || !statSync(path).isFile()) {
-    throw new BridgeError(
+  const missing = (err: unknown): unknown => {
+    if (!(err instanceof BridgeError)) return err;
+    return new BridgeError(
       "WorkspaceFileMissing",
       `${server.name} needs ${req.file} in ${dir}, and there is none`,
-      {
-        hint: req.hint,
-        details: base,
-      },
+      { hint: req.hint, details: { ...base, reason: err.message } },
     );
-  }
-  if (req.format === "compile_commands") {
-    const verdict = checkCompileCommands(readFileSync(path, "utf8"));
-    if (!verdict.ok) {
-      throw new BridgeError("WorkspaceFileInvalid", `${path}: ${verdict.reason}`, {
-        hint: req.hint,
-        details: { ...base, reason: verdict.reason, entry: verdict.index },
-      });
+  };
+  const invalid = (reason: string, entry: number | null) =>
+    new BridgeError("WorkspaceFileInvalid", `${path}: ${reason}`, {
+      hint: req.hint,
+      details: { ...base, reason, entry },
+    });
+  // opened beneath the root (SPEC §8.1): a link leading out, a FIFO or a device is missing
+  if (req.format !== "compile_commands") {
+    try {
+      statWorkspaceFile(workspace.root, path);
+    } catch (err) {
+      throw missing(err);
     }
+    return dir;
   }
+  let text: string;
+  try {
+    text = readWorkspaceText(workspace.root, path, MAX_CHECKED_BYTES).text;
+  } catch (err) {
+    if (isBridgeError(err, "FileTooLarge")) {
+      log.info(`${path} is over ${MAX_CHECKED_BYTES} bytes: present, not checked`);
+      return dir;
+    }
+    if (isBridgeError(err, "NotUtf8")) throw invalid("not valid UTF-8", null);
+    throw missing(err);
+  }
+  const verdict = checkCompileCommands(text);
+  if (!verdict.ok) throw invalid(verdict.reason, verdict.index);
   return dir;
 }
 

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -18,7 +19,7 @@ import { type PlannedWrite, planWrites } from "../../src/apply/validate.ts";
 import { applyPlannedWrites } from "../../src/apply/write.ts";
 import { BridgeError } from "../../src/errors.ts";
 import type { LspRange } from "../../src/lsp/positions.ts";
-import { readTextFile } from "../../src/workspace/files.ts";
+import { readWorkspaceText } from "../../src/workspace/confined.ts";
 
 const MAX = 1 << 20;
 const dirs: string[] = [];
@@ -46,7 +47,7 @@ function r(l1: number, c1: number, l2: number, c2: number): LspRange {
 
 /** Plan edits against the file as it is now on disk, the way the bridge does. */
 function plan(abs: string, edits: { range: LspRange; newText: string }[]): PlannedWrite {
-  const { text, sha256 } = readTextFile(abs, MAX);
+  const { text, sha256 } = readWorkspaceText("/", abs, MAX);
   return planWrites([{ snapshot: { abs, text, sha256 }, edits }], "utf-16")[0]!;
 }
 
@@ -261,5 +262,45 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     expect(err.details).toMatchObject({ failed: "a.txt", restored: [], written: [] });
     expect(readFileSync(b, "utf8")).toBe("bbb\n");
     expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a read-only target (mode 0444) → ApplyFailed, nothing written, no temp files", async () => {
+    const root = tempDir("readonly");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
+    const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("ApplyFailed");
+    expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
+    expect(String((err.details as { error: string }).error)).toContain("0444");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(readFileSync(locked, "utf8")).toBe("lll\n");
+    expect(mode(locked)).toBe(0o444);
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a directory swapped for a link to outside after the checks: writes stay in the verified directory", async () => {
+    const root = tempDir("dirswap");
+    const outside = tempDir("dirswap-out");
+    mkdirSync(join(root, "sub"));
+    const a = put(join(root, "sub", "a.txt"), "aaa\n");
+    const b = put(join(root, "sub", "b.txt"), "bbb\n");
+    const decoyA = put(join(outside, "a.txt"), "outside a\n");
+    const decoyB = put(join(outside, "b.txt"), "outside b\n");
+    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 3), newText: "NEW" }]));
+    await applyPlannedWrites(root, plans, MAX, {
+      beforeReplace: (_abs, index) => {
+        if (index !== 0) return;
+        // between the checks and the first rename: sub becomes a link to the outside dir
+        renameSync(join(root, "sub"), join(root, "moved"));
+        symlinkSync(outside, join(root, "sub"));
+      },
+    });
+    expect(readFileSync(decoyA, "utf8")).toBe("outside a\n");
+    expect(readFileSync(decoyB, "utf8")).toBe("outside b\n");
+    expect(readFileSync(join(root, "moved", "a.txt"), "utf8")).toBe("NEW\n");
+    expect(readFileSync(join(root, "moved", "b.txt"), "utf8")).toBe("NEW\n");
+    expect(tempFiles(root)).toEqual([]);
+    expect(tempFiles(outside)).toEqual([]);
   });
 });

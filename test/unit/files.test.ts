@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BridgeError } from "../../src/errors.ts";
-import {
-  displayPath,
-  readTextFile,
-  resolveWorkspaceFile,
-  sha256Hex,
-} from "../../src/workspace/files.ts";
+import { openDirBeneath, readWorkspaceText } from "../../src/workspace/confined.ts";
+import { displayPath, resolveWorkspaceFile, sha256Hex } from "../../src/workspace/files.ts";
+import { OPEN } from "../../src/workspace/syscalls.ts";
 import { pathToUri, uriToPath } from "../../src/workspace/uri.ts";
 
 function thrown(fn: () => unknown): BridgeError {
@@ -106,9 +111,13 @@ describe("resolveWorkspaceFile", () => {
   });
 });
 
-describe("readTextFile", () => {
+describe("readWorkspaceText", () => {
+  const read = (file: string, max: number) => readWorkspaceText(ws, file, max);
+
   test("text, byte count and SHA-256", () => {
-    expect(readTextFile(join(ws, "a.txt"), 100)).toEqual({
+    expect(read("a.txt", 100)).toMatchObject({
+      abs: join(ws, "a.txt"),
+      rel: "a.txt",
       text: "abc",
       bytes: 3,
       sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
@@ -116,33 +125,68 @@ describe("readTextFile", () => {
   });
 
   test("a leading BOM is kept as text", () => {
-    const file = join(base, "bom.txt");
-    writeFileSync(file, new Uint8Array([0xef, 0xbb, 0xbf, 0x41]));
-    const read = readTextFile(file, 100);
-    expect(read.text).toBe("\uFEFFA");
-    expect(read.bytes).toBe(4);
+    writeFileSync(join(ws, "bom.txt"), new Uint8Array([0xef, 0xbb, 0xbf, 0x41]));
+    const bom = read("bom.txt", 100);
+    expect(bom.text).toBe("\uFEFFA");
+    expect(bom.bytes).toBe(4);
   });
 
   test("FileTooLarge above max bytes, accepted exactly at it", () => {
-    const file = join(base, "ten.txt");
-    writeFileSync(file, "0123456789");
-    expect(readTextFile(file, 10).bytes).toBe(10);
-    const err = thrown(() => readTextFile(file, 9));
+    writeFileSync(join(ws, "ten.txt"), "0123456789");
+    expect(read("ten.txt", 10).bytes).toBe(10);
+    const err = thrown(() => read("ten.txt", 9));
     expect(err.code).toBe("FileTooLarge");
     expect(err.details).toEqual({ bytes: 10, max_bytes: 9 });
   });
 
   test("NotUtf8 for invalid bytes and encoded surrogates", () => {
-    const bad = join(base, "bad.bin");
-    writeFileSync(bad, new Uint8Array([0x61, 0xff, 0x62]));
-    expect(thrown(() => readTextFile(bad, 100)).code).toBe("NotUtf8");
-    const surrogate = join(base, "surrogate.bin");
-    writeFileSync(surrogate, new Uint8Array([0xed, 0xa0, 0x80]));
-    expect(thrown(() => readTextFile(surrogate, 100)).code).toBe("NotUtf8");
+    writeFileSync(join(ws, "bad.bin"), new Uint8Array([0x61, 0xff, 0x62]));
+    expect(thrown(() => read("bad.bin", 100)).code).toBe("NotUtf8");
+    writeFileSync(join(ws, "surrogate.bin"), new Uint8Array([0xed, 0xa0, 0x80]));
+    expect(thrown(() => read("surrogate.bin", 100)).code).toBe("NotUtf8");
   });
 
   test("missing file is FileNotFound", () => {
-    expect(thrown(() => readTextFile(join(base, "nope"), 100)).code).toBe("FileNotFound");
+    expect(thrown(() => read("nope", 100)).code).toBe("FileNotFound");
+  });
+
+  test("outside the root, even by absolute path or a link, is never read", () => {
+    for (const file of [join(outside, "secret.txt"), "escape", "escdir/secret.txt", "/dev/zero"]) {
+      expect(thrown(() => read(file, 100)).code).toBe("PathOutsideWorkspace");
+    }
+  });
+
+  test("a link staying inside is read through its target", () => {
+    expect(read("inlink", 100)).toMatchObject({ abs: join(ws, "a.txt"), text: "abc" });
+  });
+});
+
+describe("confined opening (SPEC §8.1)", () => {
+  test("a FIFO is refused at once, without blocking on open or read", () => {
+    const fifo = join(ws, "pipe.c");
+    expect(Bun.spawnSync(["mkfifo", fifo]).success).toBe(true);
+    const started = performance.now();
+    const err = thrown(() => readWorkspaceText(ws, "pipe.c", 100));
+    expect(err.code).toBe("FileNotFound");
+    expect(err.hint).toContain("not a regular file");
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test("a directory is FileNotFound", () => {
+    expect(thrown(() => readWorkspaceText(ws, "sub", 100)).hint).toContain("directory");
+  });
+
+  test("the walk never follows a link: a linked directory component fails, inside or out", () => {
+    for (const parts of [["escdir"], ["escdir", "inner"]]) {
+      let code: string | undefined;
+      try {
+        closeSync(openDirBeneath(ws, parts, OPEN.dirStep));
+      } catch (err) {
+        code = (err as NodeJS.ErrnoException).code;
+      }
+      expect(["ENOTDIR", "ELOOP"]).toContain(code ?? "no error");
+    }
+    closeSync(openDirBeneath(ws, ["sub"], OPEN.dirStep));
   });
 });
 

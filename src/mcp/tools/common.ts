@@ -12,7 +12,8 @@ import type { NormalizeContext } from "../../normalize/types.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import { readTextFile, resolveWorkspaceFile } from "../../workspace/files.ts";
+import { readWorkspaceText } from "../../workspace/confined.ts";
+import { resolveWorkspaceFile } from "../../workspace/files.ts";
 import type { CallContext } from "../tool.ts";
 
 export const workspaceArg = z
@@ -127,9 +128,14 @@ export async function withFile<T>(
 ): Promise<T> {
   const { config, sessions } = ctx.bridge;
   const ws = resolveWorkspace(config, args.workspace);
-  const { abs, rel } = resolveWorkspaceFile(ws.root, args.file);
-  const server = routeOne(config, ws, { server: args.server, file: abs, role });
-  const { text, sha256 } = readTextFile(abs, config.bridge.max_file_bytes);
+  const resolved = resolveWorkspaceFile(ws.root, args.file);
+  const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
+  // read beneath the root (SPEC §8.1): what is read is what the path names now
+  const { abs, rel, text, sha256 } = readWorkspaceText(
+    ws.root,
+    resolved.abs,
+    config.bridge.max_file_bytes,
+  );
   const session = sessions.get(ws.name, server.name);
   const wait = waitContext(ctx);
   return sessions.use(session, wait, async (s) => {
@@ -148,7 +154,8 @@ export function normalizeContext(ctx: CallContext, session: Session): NormalizeC
       const open = session.documents.byPath(abs);
       if (open) return open.text;
       try {
-        return readTextFile(abs, config.bridge.max_file_bytes).text;
+        // server-named paths are untrusted: only files inside the workspace are read
+        return readWorkspaceText(session.workspace.root, abs, config.bridge.max_file_bytes).text;
       } catch {
         return undefined;
       }

@@ -32,7 +32,7 @@ export const renameApplyTool = defineTool({
     const b = bridge.config.bridge;
     return withFile(ctx, args, "semantics", async (call) => {
       const files = await computeRename(ctx, call, args);
-      const planned = editTargets(files, b.max_file_bytes);
+      const planned = editTargets(call.session.workspace.root, files, b.max_file_bytes);
       if (!planned) {
         throw new BridgeError(
           "ResourceOperationRejected",
