@@ -20,7 +20,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import type { ServerConfig } from "../src/config/types.ts";
-import { clientCapabilities } from "../src/lsp/capabilities.ts";
+import { clientCapabilities } from "../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
 import { scanProcs } from "../src/process/proctree.ts";
 import { ProgressTracker } from "../src/session/progress.ts";

@@ -5,7 +5,7 @@
 import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";
 import type { ColumnUnit, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { pathToUri } from "../workspace/uri.ts";
-import { clientCapabilities } from "./capabilities.ts";
+import { clientCapabilities } from "./client-capabilities.ts";
 import type { PositionEncoding } from "./positions.ts";
 
 export function initializeParams(

@@ -36,7 +36,7 @@ export interface SupervisedProcess {
   readonly stdout: Readable;
   /** the supervisor's exit == the server's (mirrored); resolves after leftovers of its group are killed */
   readonly exited: Promise<ExitInfo>;
-  /** the last 8 KB (UTF-16 code units) of server stderr, supervisor marker line excluded */
+  /** the last STDERR_TAIL_CHARS of server stderr (UTF-16 code units), marker line excluded */
   stderrTail(): string;
   /** every complete stderr line (marker excluded), for debug logging */
   onStderrLine(cb: (line: string) => void): void;
@@ -65,7 +65,8 @@ export interface LaunchOptions {
   selfArgv?: string[];
 }
 
-const STDERR_TAIL_CHARS = 8192;
+/** The stderr tail kept and reported (session_status, SessionDead; SPEC §10: ≤ 4096). */
+const STDERR_TAIL_CHARS = 4096;
 /** Text held back while looking for the marker; past this the marker is considered lost. */
 const MARKER_SEARCH_CHARS = 65536;
 /** After closing stdin: the supervisor's own grace plus this, for its reap and drain. */

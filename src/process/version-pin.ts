@@ -4,6 +4,7 @@
  * trailing white space, with the configured `version`.
  */
 import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { bounded } from "../bounded.ts";
 import type { ServerConfig } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { sanitizedEnv } from "./env.ts";
@@ -77,7 +78,7 @@ function collect(stream: ReadableStream<Uint8Array>): Collected {
   };
 }
 
-function bounded(text: string): string {
+function truncated(text: string): string {
   return text.length > DETAIL_OUTPUT_CHARS
     ? `${text.slice(0, DETAIL_OUTPUT_CHARS)}…(truncated)`
     : text;
@@ -123,17 +124,14 @@ export async function readServerVersion(
   const stdout = collect(proc.stdout);
   const stderr = collect(proc.stderr);
 
-  // A bound, not a wait: the race ends as soon as the child exits and closes its pipes.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<"timeout">((resolveTimeout) => {
-    timer = setTimeout(() => resolveTimeout("timeout"), timeoutMs);
-  });
-  const finished = Promise.all([proc.exited, stdout.done, stderr.done]).then(() => "done" as const);
-  const outcome = await Promise.race([finished, deadline]);
-  clearTimeout(timer);
+  // A bound, not a wait: it ends as soon as the child exits and closes its pipes.
+  const finished = await bounded(
+    Promise.all([proc.exited, stdout.done, stderr.done]).then(() => true),
+    timeoutMs,
+  );
 
-  const output = () => bounded(`${stdout.text()}${stderr.text()}`.trimEnd());
-  if (outcome === "timeout") {
+  const output = () => truncated(`${stdout.text()}${stderr.text()}`.trimEnd());
+  if (finished === undefined) {
     const stillRunning = proc.exitCode === null && proc.signalCode === null;
     if (stillRunning) {
       try {

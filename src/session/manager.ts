@@ -53,15 +53,13 @@ export class SessionManager {
    * are never evicted).
    */
   async use<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
-    session.inflight += 1;
-    session.lastUsed = ++this.useCounter;
+    session.beginUse(++this.useCounter);
     try {
       if (!session.isLive()) await this.makeRoom(session);
       await session.ensureReady(ctx);
       return await fn(session);
     } finally {
-      session.inflight -= 1;
-      session.lastUsed = ++this.useCounter;
+      session.endUse(++this.useCounter);
     }
   }
 
@@ -90,25 +88,21 @@ export class SessionManager {
 
   /** session_restart: stop whatever is there (dead or alive), then start fresh. */
   async restart(session: Session, ctx: WaitContext): Promise<Session> {
-    await session.stop("not_started");
-    if (session.state === "dead") session.state = "not_started";
+    await session.reset();
     return this.use(session, ctx, async (s) => s);
   }
 
   /** After the applier wrote files: every session holding one open resyncs it (SPEC §7.4). */
   resyncWritten(written: string[]): void {
-    for (const session of this.all()) {
-      if (session.state !== "ready" && session.state !== "waiting_ready") continue;
-      for (const abs of written) {
-        if (!session.documents.byPath(abs)) continue;
+    for (const abs of written) {
+      for (const session of this.all().filter((s) => s.holdsOpen(abs))) {
         try {
           const { text, sha256 } = readWorkspaceText(
             session.workspace.root,
             abs,
             this.config.bridge.max_file_bytes,
           );
-          const doc = session.syncDocument(abs, text, sha256);
-          session.notifySaved(doc);
+          session.resyncWritten(abs, text, sha256);
         } catch {
           // the file is gone or unreadable now: the next call on it reports that
         }

@@ -10,7 +10,7 @@ import {
   ResponseError,
 } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
-import type { StateSignal } from "./signal.ts";
+import type { StateChanges } from "./state-changes.ts";
 
 /** rust-analyzer's "content modified" during loads (SPEC §3.3). */
 export const CONTENT_MODIFIED = -32801;
@@ -19,7 +19,7 @@ export interface BoundedRequestOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** re-checked on every session event: a returned error fails the request at once */
-  watch: StateSignal;
+  watch: StateChanges;
   failure: () => BridgeError | undefined;
 }
 

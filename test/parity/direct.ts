@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { clientCapabilities } from "../../src/lsp/capabilities.ts";
+import { clientCapabilities } from "../../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../../src/process/env.ts";
 import { prepareWorkspaceFiles } from "../../src/workspace/requirements.ts";
 import { LspClient } from "./lsp-client.ts";

@@ -1,8 +1,10 @@
 /**
  * Dependencies point one way (docs/ARCHITECTURE.md): no file of src/ reaches itself through
- * its imports, and no folder does either (a top-level file counts as its own folder).
+ * its imports, no folder does either (a top-level file counts as its own folder), and no
+ * source file grows past 400 lines (one module per concern).
  */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   cyclePath,
@@ -15,6 +17,7 @@ import {
 } from "../support/import-graph.ts";
 
 const SRC = join(import.meta.dir, "..", "..", "src");
+const MAX_LINES = 400;
 
 function graphOf(edges: Record<string, string[]>): Graph {
   const g: Graph = new Map();
@@ -119,5 +122,13 @@ describe("src/", () => {
         session: out.includes("session"),
       }).toEqual({ folder, bridge: false, session: false });
     }
+  });
+
+  test(`no source file over ${MAX_LINES} lines`, () => {
+    const long = [...files.keys()]
+      .map((f) => ({ f, lines: readFileSync(join(SRC, f), "utf8").split("\n").length - 1 }))
+      .filter((x) => x.lines > MAX_LINES)
+      .map((x) => `${x.f}: ${x.lines}`);
+    expect(long).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
  * Waiting on state, never on time (SPEC §3.3, §6). Whoever changes session
  * state calls `notify()`; a waiter re-evaluates its condition on every
  * notification. The only timer is the bound that ends in a typed error.
+ * (Not to be confused with an `AbortSignal`, which `WaitOptions.signal` is.)
  */
 
 export interface WaitOptions {
@@ -11,7 +12,7 @@ export interface WaitOptions {
   onAbort?: () => Error;
 }
 
-export class StateSignal {
+export class StateChanges {
   private readonly waiters = new Set<() => void>();
 
   notify(): void {

@@ -1,6 +1,7 @@
 /**
- * Exactly the client capabilities the bridge honours (issue 4): nothing is
- * advertised that the bridge would not handle correctly.
+ * What the bridge advertises as an LSP client (what the server offers is
+ * session/server-capabilities.ts): exactly the capabilities the bridge honours,
+ * nothing it would not handle correctly.
  */
 import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
 import type { ColumnUnit } from "../config/types.ts";

@@ -1,7 +1,7 @@
 /**
- * Whether a server offers a method (issue 4): statically in its initialize
- * result, or later by `client/registerCapability` (pyright registers pull
- * diagnostics that way).
+ * What the server offers (its side of the handshake; what the bridge advertises is
+ * lsp/client-capabilities.ts): a method is offered statically in the initialize result,
+ * or later by `client/registerCapability` (pyright registers pull diagnostics that way).
  */
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";

@@ -1,0 +1,207 @@
+/**
+ * Driving a starting session to ready (SPEC §3.3): warmup_open, the declared conditions
+ * re-evaluated on every server event (readiness.ts decides), the probe — retried on the
+ * next event, never on a timer — and an unhealthy load ending the session. Also the waits
+ * of callers: until ready at start-up, and while re-indexing holds semantic requests.
+ */
+import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import { log } from "../log.ts";
+import { readWorkspaceText } from "../workspace/confined.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { ProgressTracker } from "./progress.ts";
+import { Readiness } from "./readiness.ts";
+import { cancelledError, readyTimeoutError, unhealthyLoadError } from "./session-errors.ts";
+import { findWarmupFile } from "./warmup.ts";
+
+export interface WaitContext {
+  signal?: AbortSignal;
+  /** readiness progress for MCP notifications/progress (SPEC §3.3) */
+  onProgress?: (message: string) => void;
+}
+
+/** What the driver needs of its session. */
+export interface ReadinessHost {
+  readonly life: Lifecycle;
+  readonly progress: ProgressTracker;
+  readonly workspace: WorkspaceConfig;
+  readonly server: ServerConfig;
+  readonly bridge: BridgeConfig;
+  /** one bounded request on the current connection; undefined when there is none */
+  probe(method: string, params: unknown): Promise<unknown> | undefined;
+  /** warmup_open: have the server open this file */
+  openFile(abs: string, text: string, sha256: string): void;
+  /** an unhealthy load: the tree goes and the session ends dead until session_restart */
+  endDead(): void;
+}
+
+export class ReadinessDriver {
+  private evaluator: Readiness;
+  private probeRunning = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly host: ReadinessHost) {
+    this.evaluator = new Readiness(host.server.ready);
+  }
+
+  /** The conditions as evaluated so far (session_status, the diagnostics settle rules). */
+  get readiness(): Readiness {
+    return this.evaluator;
+  }
+
+  /** A new server life: nothing has been said yet. */
+  reset(): void {
+    this.detach();
+    this.evaluator = new Readiness(this.host.server.ready);
+    this.probeRunning = false;
+  }
+
+  /** From waiting_ready on: every event re-evaluates, until ready or the life ends. */
+  attach(): void {
+    this.unsubscribe ??= this.host.life.changes.subscribe(() => this.drive());
+  }
+
+  detach(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** warmup_open (SPEC §3.3): open the first matching file so the server starts loading. */
+  async warmup(): Promise<void> {
+    const pattern = this.host.server.ready.warmup_open;
+    if (pattern !== null) {
+      const abs = await findWarmupFile(this.host.workspace.root, pattern);
+      if (abs) {
+        const { root } = this.host.workspace;
+        const { text, sha256 } = readWorkspaceText(root, abs, this.host.bridge.max_file_bytes);
+        this.host.openFile(abs, text, sha256);
+      } else {
+        log.warn(`[${this.host.life.label.key}] warmup_open: no file matches ${pattern}`);
+      }
+    }
+    this.evaluator.warmupDone = true;
+  }
+
+  private drive(): void {
+    const { life } = this.host;
+    if (life.state !== "waiting_ready" || !this.evaluator.warmupDone) return;
+    const health = this.evaluator.healthError();
+    if (health !== undefined) {
+      life.failLoad(unhealthyLoadError(life.label, health, this.evaluator.status));
+      this.host.endDead();
+      return;
+    }
+    if (this.evaluator.pendingBeforeProbe(this.host.progress).length > 0) return;
+    const probe = this.host.server.ready.probe;
+    if (probe !== null && !this.evaluator.probeOk) {
+      if (!this.probeRunning) this.runProbe(probe.method, probe.params);
+      return;
+    }
+    life.moveTo("ready");
+    this.detach();
+    const readyAt = life.readyAt ?? Date.now();
+    log.info(`[${life.label.key}] ready in ${readyAt - (life.startedAt ?? readyAt)} ms`);
+    // waiters are woken after this event's own round of notifications
+    queueMicrotask(() => life.changes.notify());
+  }
+
+  private runProbe(method: string, params: unknown): void {
+    const sent = this.host.probe(method, params);
+    if (sent === undefined) return;
+    const { life } = this.host;
+    this.probeRunning = true;
+    sent.then(
+      () => {
+        this.probeRunning = false;
+        this.evaluator.probeOk = true;
+        life.changes.notify();
+      },
+      (err: unknown) => {
+        log.debug(
+          `[${life.label.key}] probe ${method} failed, retrying on the next event: ${String(err)}`,
+        );
+        life.changes
+          .next({
+            timeoutMs: this.host.bridge.ready_timeout_ms,
+            onTimeout: () => new Error("probe"),
+          })
+          .then(
+            () => {
+              this.probeRunning = false;
+              life.changes.notify();
+            },
+            () => {
+              this.probeRunning = false;
+            },
+          );
+      },
+    );
+  }
+
+  /** Until ready (bounded by ready_timeout_ms); fails on a dead session or an unhealthy load. */
+  async waitReady(ctx: WaitContext): Promise<void> {
+    const { life } = this.host;
+    if (life.state === "ready") return;
+    await this.waitFor(
+      () => {
+        if (life.readyFailure) throw life.readyFailure;
+        if (life.state === "dead") throw life.deadError();
+        return life.state === "ready" ? true : undefined;
+      },
+      ctx,
+      () => this.evaluator.pendingStartup(this.host.progress),
+    );
+  }
+
+  /** After start-up: wait while matching progress is active or the server is not quiescent. */
+  async holdForSemantic(ctx: WaitContext): Promise<void> {
+    const pending = () => this.evaluator.pendingHold(this.host.progress);
+    if (pending().length === 0) return;
+    const { life } = this.host;
+    await this.waitFor(
+      () => {
+        if (life.state === "dead") throw life.deadError();
+        return pending().length === 0 ? true : undefined;
+      },
+      ctx,
+      pending,
+    );
+  }
+
+  private waitFor(
+    check: () => true | undefined,
+    ctx: WaitContext,
+    pending: () => string[],
+  ): Promise<true> {
+    const { life, bridge } = this.host;
+    let lastMessage = "";
+    return life.changes.until(
+      () => {
+        const done = check();
+        if (done === undefined && ctx.onProgress) {
+          const message = this.progressMessage(pending());
+          if (message !== lastMessage) {
+            lastMessage = message;
+            ctx.onProgress(message);
+          }
+        }
+        return done;
+      },
+      {
+        timeoutMs: bridge.ready_timeout_ms,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        onTimeout: () => readyTimeoutError(life.label, bridge.ready_timeout_ms, pending()),
+        onAbort: cancelledError,
+      },
+    );
+  }
+
+  private progressMessage(pending: string[]): string {
+    const tasks = this.host.progress
+      .active()
+      .map(
+        (t) =>
+          `${t.title}${t.message ? ` ${t.message}` : ""}${t.percentage !== undefined ? ` ${t.percentage}%` : ""}`,
+      );
+    return `${this.host.server.name}: waiting for ${pending.join(", ") || "start"}${tasks.length ? ` (${tasks.join("; ")})` : ""}`;
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The server process behind a session, one life at a time (SPEC §9.1): starting it
+ * (workspace prerequisites, version pin, supervised launch, connection, handshake) and
+ * ending it (the stop ladder of stop.ts). Whoever ends a life — a crash, a stop, a failed
+ * start — the session forgets it in one place: `release`, run when the process exits.
+ */
+import type {
+  InitializeResult,
+  MessageConnection,
+  Registration,
+  ServerCapabilities,
+} from "vscode-languageserver-protocol";
+import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import { BridgeError, toEnvelope } from "../errors.ts";
+import { log } from "../log.ts";
+import { createLspConnection } from "../lsp/connection.ts";
+import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
+import type { PositionEncoding } from "../lsp/positions.ts";
+import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
+import { pathToUri } from "../workspace/uri.ts";
+import type { DiagnosticStore } from "./diagnostics.ts";
+import type { SessionDocuments } from "./document-sync.ts";
+import type { SessionHooks } from "./hooks.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import type { ProgressTracker } from "./progress.ts";
+import type { ReadinessDriver } from "./readiness-driver.ts";
+import type { Requests } from "./requests.ts";
+import { installServerHandlers } from "./server-requests.ts";
+import { asBridgeError, initFailedError, protocolError } from "./session-errors.ts";
+import { stopServer } from "./stop.ts";
+
+/** The parts of a session a server life starts, feeds and resets. */
+export interface SessionParts {
+  readonly workspace: WorkspaceConfig;
+  readonly server: ServerConfig;
+  readonly bridge: BridgeConfig;
+  readonly hooks: SessionHooks;
+  readonly life: Lifecycle;
+  readonly driver: ReadinessDriver;
+  readonly documents: SessionDocuments;
+  readonly requests: Requests;
+  readonly progress: ProgressTracker;
+  readonly diagnostics: DiagnosticStore;
+  readonly registrations: Map<string, Registration>;
+}
+
+export class ServerProcess {
+  private proc: SupervisedProcess | undefined;
+  private conn: MessageConnection | undefined;
+  /** resolves once `release` has run for the current process */
+  private released: Promise<void> | undefined;
+  private startPromise: Promise<void> | undefined;
+  private stopPromise: Promise<void> | undefined;
+  private serverCapabilities: ServerCapabilities | undefined;
+  private positionEncoding: PositionEncoding = "utf-16";
+  private versionSeen: string | undefined;
+  private serverPidSeen: number | undefined;
+
+  constructor(private readonly parts: SessionParts) {}
+
+  get connection(): MessageConnection | undefined {
+    return this.conn;
+  }
+  get capabilities(): ServerCapabilities | undefined {
+    return this.serverCapabilities;
+  }
+  get encoding(): PositionEncoding {
+    return this.positionEncoding;
+  }
+  get observedVersion(): string | undefined {
+    return this.versionSeen;
+  }
+  get serverPid(): number | undefined {
+    return this.serverPidSeen;
+  }
+  get supervisorPid(): number | undefined {
+    return this.proc?.supervisorPid;
+  }
+
+  /** Start a life unless one runs or starts; a dead session stays dead (SessionDead). */
+  async ensureStarted(): Promise<void> {
+    const { life } = this.parts;
+    if (life.state === "dead") throw life.deadError();
+    if (life.state === "stopping" && this.stopPromise) await this.stopPromise;
+    if (life.state === "not_started") this.startPromise = this.start();
+    if (this.startPromise) await this.startPromise;
+  }
+
+  /**
+   * Stop the tree (SPEC §9.2). `next` is the state afterwards: not_started (eviction,
+   * restart) or dead.
+   */
+  stop(next: "not_started" | "dead"): Promise<void> {
+    if (this.stopPromise) return this.stopPromise;
+    const run = async (): Promise<void> => {
+      if (this.startPromise) await this.startPromise.catch(() => {});
+      const { life } = this.parts;
+      const proc = this.proc;
+      if (!proc) {
+        // nothing runs; only an explicit not_started (eviction, restart) revives a dead session
+        if (next === "not_started") life.moveTo("not_started");
+        return;
+      }
+      await this.end(proc, true);
+      life.moveTo(next);
+      life.changes.notify();
+    };
+    this.stopPromise = run().finally(() => {
+      this.stopPromise = undefined;
+    });
+    return this.stopPromise;
+  }
+
+  /** A notification to the server of the current life; dropped when there is none. */
+  notify(method: string, params: unknown): void {
+    if (!this.conn) return;
+    void this.conn.sendNotification(method, params).catch((err: unknown) => {
+      log.debug(`[${this.parts.life.label.key}] ${method} not sent: ${String(err)}`);
+    });
+  }
+
+  private async start(): Promise<void> {
+    const { life, workspace, server, hooks } = this.parts;
+    life.beginLife();
+    this.parts.progress.clear();
+    this.parts.diagnostics.clear();
+    this.parts.registrations.clear();
+    this.parts.documents.reset();
+    this.parts.driver.reset();
+    life.changes.notify();
+    try {
+      const extraArgs = await hooks.prepare(workspace, server);
+      this.versionSeen = await hooks.verifyVersion(server, workspace.root);
+      const conn = this.launch(extraArgs);
+      life.moveTo("initializing");
+      life.changes.notify();
+      const init = await this.initialize(conn);
+      this.serverCapabilities = init.capabilities ?? {};
+      this.positionEncoding = negotiatedEncoding(init);
+      await conn.sendNotification("initialized", {});
+      if (Object.keys(server.settings).length > 0) {
+        await conn.sendNotification("workspace/didChangeConfiguration", {
+          settings: server.settings,
+        });
+      }
+      // the server may have exited or broken the protocol during those notifications
+      if (life.state === "dead" || life.broken) throw life.deadError();
+      life.moveTo("waiting_ready");
+      this.parts.driver.attach();
+      await this.parts.driver.warmup();
+      life.changes.notify();
+    } catch (err) {
+      await this.failStart(err);
+      throw asBridgeError(err);
+    } finally {
+      this.startPromise = undefined;
+    }
+  }
+
+  /** The supervised server and the connection to it, with the server's handlers installed. */
+  private launch(extraArgs: string[]): MessageConnection {
+    const { life, workspace, server, bridge, hooks, driver } = this.parts;
+    const key = life.label.key;
+    const proc = hooks.launch({
+      command: server.command,
+      args: [...server.args, ...extraArgs],
+      cwd: workspace.root,
+      env: hooks.environment(server),
+      setpriv: bridge.setpriv,
+      graceMs: bridge.shutdown_grace_ms,
+    });
+    this.proc = proc;
+    void proc.serverPid.then((pid) => {
+      if (this.proc === proc) this.serverPidSeen = pid;
+    });
+    proc.onStderrLine((line) => log.debug(`[${key}] stderr: ${line}`));
+    this.released = proc.exited.then((exit) => this.release(proc, exit));
+    const conn = createLspConnection(proc.stdout, proc.stdin, key);
+    this.conn = conn;
+    installServerHandlers(conn, {
+      label: key,
+      settings: server.settings,
+      workspaceFolders: [{ uri: pathToUri(workspace.root), name: workspace.name }],
+      registrations: this.parts.registrations,
+      onProgress: (token, value) => this.parts.progress.update(token, value),
+      onServerStatus: (s) => driver.readiness.onServerStatus(s),
+      onLogMessage: (text) => driver.readiness.onLogMessage(text),
+      onPublishDiagnostics: (p) => this.parts.diagnostics.onPublish(p),
+      notify: () => life.changes.notify(),
+    });
+    conn.onClose(() => life.changes.notify());
+    conn.onError(([err]) => this.onProtocolError(proc, err));
+    conn.listen();
+    return conn;
+  }
+
+  private async initialize(conn: MessageConnection): Promise<InitializeResult> {
+    const { workspace, server, bridge, life } = this.parts;
+    const params = initializeParams(workspace, server, bridge.column_unit);
+    try {
+      return await this.parts.requests.send<InitializeResult>(
+        conn,
+        "initialize",
+        params,
+        undefined,
+      );
+    } catch (err) {
+      if (err instanceof BridgeError && err.code === "SessionDead") throw err;
+      throw initFailedError(life.label, err);
+    }
+  }
+
+  /**
+   * The one teardown of a server life, whoever ended it (a crash, the stop ladder, a failed
+   * start): it runs when the process has exited.
+   */
+  private release(proc: SupervisedProcess, exit: ExitInfo): void {
+    if (this.proc !== proc) return;
+    const { life } = this.parts;
+    life.recordExit({ ...exit, stderr_tail: proc.stderrTail() });
+    this.conn?.dispose();
+    this.conn = undefined;
+    this.proc = undefined;
+    this.serverPidSeen = undefined;
+    this.parts.driver.detach();
+    this.parts.documents.clear();
+    if (life.state !== "stopping") {
+      // never restarted implicitly (SPEC §9.1): calls get SessionDead until session_restart
+      life.moveTo("dead");
+      log.warn(
+        `[${life.label.key}] server exited (code ${exit.code}, signal ${exit.signal}); session is dead`,
+      );
+    }
+    life.changes.notify();
+  }
+
+  /** Stopping, the ladder, then the teardown; the caller settles the state that follows. */
+  private async end(proc: SupervisedProcess, lspShutdown: boolean): Promise<void> {
+    const { life, bridge, requests } = this.parts;
+    const released = this.released;
+    life.moveTo("stopping");
+    life.changes.notify();
+    await stopServer(proc, {
+      graceMs: bridge.shutdown_grace_ms,
+      conn: lspShutdown ? this.conn : undefined,
+      shutdown: (conn) => requests.send(conn, "shutdown", undefined, undefined),
+    });
+    await released;
+  }
+
+  private async failStart(err: unknown): Promise<void> {
+    const { life } = this.parts;
+    life.recordError(toEnvelope(err));
+    const proc = this.proc;
+    if (proc) {
+      // a half-started server is never left alive (no LSP shutdown: the handshake failed)
+      await this.end(proc, false);
+      life.moveTo("dead");
+    } else if (life.state !== "dead") {
+      // nothing ran (version pin, prerequisites): the next call checks again
+      life.moveTo("not_started");
+    }
+    life.changes.notify();
+  }
+
+  /** The server wrote something that is not LSP: it cannot be trusted any more (SPEC §8). */
+  private onProtocolError(proc: SupervisedProcess, err: Error): void {
+    const { life } = this.parts;
+    if (this.proc !== proc || life.state === "stopping") return;
+    log.warn(`[${life.label.key}] protocol error from the server: ${err.message}; stopping it`);
+    life.markBroken(protocolError(life.label, err.message));
+    life.changes.notify();
+    // during start-up the failing handshake stops the tree (failStart)
+    if (!this.startPromise) void this.stop("dead");
+  }
+}
