@@ -186,10 +186,16 @@ export class RawMcpClient {
     const start = performance.now();
     const reply = await this.request("tools/call", { name, arguments: args });
     if (reply.error) throw new Error(`${name}: JSON-RPC error ${reply.error.message}`);
-    const r = reply.result as { isError?: boolean; structuredContent?: Record<string, unknown> };
+    const r = reply.result as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+      content?: { text?: string }[];
+    };
+    // an error's envelope is its text content (SPEC §4.6)
+    const text = r.content?.[0]?.text;
     return {
       isError: r.isError === true,
-      structured: r.structuredContent ?? {},
+      structured: r.isError === true && text ? JSON.parse(text) : (r.structuredContent ?? {}),
       ms: reply.at - start,
       at: reply.at,
     };

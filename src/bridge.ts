@@ -9,11 +9,14 @@ import { HandleStore } from "./gate/handles.ts";
 import { GateTranscript } from "./gate/transcript.ts";
 import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
+import { SnapshotStore } from "./snapshots.ts";
 
 export class BridgeContext {
   readonly sessions: SessionManager;
   readonly handles = new HandleStore();
   readonly transcript = new GateTranscript();
+  /** diagnostics results `since` can compare with (SPEC §6.1) */
+  readonly snapshots = new SnapshotStore();
   readonly startedAt = Date.now();
   /** `clientInfo.name` from the MCP handshake; a routing label, not authentication (SPEC §8) */
   client: string | null = null;

@@ -41,6 +41,7 @@ export function clientCapabilities(unit: ColumnUnit): ClientCapabilities & {
       typeDefinition: { linkSupport: true },
       implementation: { linkSupport: true },
       references: {},
+      callHierarchy: { dynamicRegistration: false },
       documentSymbol: {
         hierarchicalDocumentSymbolSupport: true,
         symbolKind: { valueSet: SYMBOL_KINDS },

@@ -146,6 +146,27 @@ function lineOffsetForUnitsFloor(line: string, units: number, enc: PositionEncod
   return i;
 }
 
+/**
+ * Client position (1-based line and column in `unit`) → UTF-16 offset into index.text,
+ * tolerant like lspToClient (for positions the bridge itself produced from server output):
+ * past the end of a line → its end, past the last line → the end of the text.
+ */
+export function clientOffsetFloor(
+  index: LineIndex,
+  line: number,
+  column: number,
+  unit: ColumnUnit,
+): number {
+  if (line > index.lineCount) return index.text.length;
+  const line0 = Math.max(0, Math.trunc(line) - 1);
+  const within = lineOffsetForUnitsFloor(
+    index.lineText(line0),
+    Math.max(0, column - 1),
+    unitToEncoding(unit),
+  );
+  return index.lineStart(line0) + within;
+}
+
 /** LSP position → UTF-16 offset into index.text; undefined when the line is past the end or the character is past the line end or splits a character. */
 export function lspPositionToOffset(
   index: LineIndex,

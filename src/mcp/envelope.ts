@@ -2,6 +2,10 @@
  * The one builder for tool results (SPEC §4.3) and tool errors (SPEC §4.6).
  * A result carries the object as `structuredContent` and the same object as
  * the single text item, byte for byte (the text is what the size cap measured).
+ * An error is `isError: true` with the envelope as JSON text and no
+ * `structuredContent`: clients (the MCP SDK's among them) validate
+ * `structuredContent` against the tool's output schema, which describes the
+ * success result only.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type ErrorEnvelope, toEnvelope } from "../errors.ts";
@@ -13,10 +17,5 @@ export function resultFromJson(structured: Record<string, unknown>, json: string
 
 export function errorResult(err: unknown): CallToolResult {
   const env: ErrorEnvelope = toEnvelope(err);
-  const structured = env as unknown as Record<string, unknown>;
-  return {
-    isError: true,
-    content: [{ type: "text", text: JSON.stringify(structured) }],
-    structuredContent: structured,
-  };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(env) }] };
 }

@@ -11,62 +11,16 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { enforceSizeCap } from "../normalize/cap.ts";
 import { VERSION } from "../version.ts";
+import { INSTRUCTIONS } from "./conventions.ts";
+import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
 import type { CallContext, ProgressReport, ToolDefinition } from "./tool.ts";
-
-/** JSON Schema for a zod object, as published in tools/list. */
-export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Tool["inputSchema"] {
-  const json = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
-  delete json.$schema;
-  return json as Tool["inputSchema"];
-}
-
-/** SPEC §4.6: what `structuredContent` holds when `isError` is true. */
-const errorEnvelopeSchema = z
-  .object({
-    // a plain string keeps tools/list small; the codes are listed in each tool's description
-    code: z.string(),
-    message: z.string(),
-    hint: z.string().optional(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
-
-/**
- * A tool's published output schema: its result or the error envelope. MCP clients
- * (the SDK's among them) validate `structuredContent` against it on error results
- * too, so an envelope outside the schema would turn every tool error into a
- * client-side protocol failure.
- */
-export function outputSchemaOf(output: z.ZodType): Tool["outputSchema"] {
-  // MCP wants `type: "object"` at the top; the union itself has only `anyOf`
-  const union: Record<string, unknown> = jsonSchemaOf(
-    z.union([output, errorEnvelopeSchema]),
-    "output",
-  );
-  // keep `definitions` too: recursive outputs (document_symbols) refer into them
-  return { type: "object", ...union } as Tool["outputSchema"];
-}
-
-export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
-  return tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchemaOf(t.input, "input"),
-    outputSchema: outputSchemaOf(t.output),
-    annotations: { title: t.title, ...t.annotations },
-  }));
-}
 
 /** `a.b[0].c: message` for the first few zod issues. */
 export function describeZodError(err: z.ZodError): string {
@@ -84,10 +38,7 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
     { name: "theodolite", version: VERSION },
     {
       capabilities: { tools: { listChanged: false } },
-      instructions:
-        "theodolite answers code-intelligence questions from pinned language servers. " +
-        "Positions are 1-based lines and 1-based columns in the configured column unit " +
-        "(session_status shows it); pass `symbol` instead of `column` to anchor on text.",
+      instructions: INSTRUCTIONS,
     },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -155,11 +106,12 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
         };
         const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
         const answer = await tool.handler(parsed.data, ctx);
-        const json = enforceSizeCap(
-          answer.result,
-          answer.count,
-          bridge.config.bridge.max_result_bytes,
-        );
+        const b = bridge.config.bridge;
+        const json = enforceSizeCap(answer.result, answer.count, b.max_result_bytes, {
+          pages: answer.pages,
+          summaryItems: answer.summaryItems,
+          maxLimit: b.max_limit,
+        });
         return resultFromJson(answer.result, json);
       } catch (err) {
         if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);

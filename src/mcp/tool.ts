@@ -8,6 +8,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
+import type { PagedList } from "../normalize/too-large.ts";
 
 export type ToolClass = "read" | "apply";
 
@@ -30,6 +31,10 @@ export interface CallContext {
 export interface ToolAnswer {
   result: Record<string, unknown>;
   count: number;
+  /** the whole list `limit` pages and the call's offset: ResultTooLarge proposes a limit that fits */
+  pages?: PagedList;
+  /** for a tool that does not page: items ResultTooLarge summarizes per file */
+  summaryItems?: readonly unknown[];
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
@@ -57,9 +62,5 @@ export const WRITES_FILES: ToolAnnotations = {
   openWorldHint: false,
 };
 
-export const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
+/** Read tools: the destructive and idempotent hints only mean something when not read-only. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };

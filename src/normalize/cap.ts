@@ -1,40 +1,52 @@
-/**
- * Serialization and the result size cap (SPEC §4.4).
- *
- * canonicalJson is plain JSON.stringify without whitespace: key order is insertion order,
- * so determinism rests on the builders in this folder constructing every object with its
- * keys in one fixed order (see types.ts), and on lists being in canonical order (order.ts).
- */
+/** The result size cap (SPEC §4.4): measured on the canonical serialization (json.ts). */
 
 import { BridgeError } from "../errors.ts";
+import { canonicalJson, utf8Length } from "./json.ts";
+import { fittingLimit, type PagedList, summarize } from "./too-large.ts";
 
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value);
-}
+export { canonicalJson, utf8Length } from "./json.ts";
 
-export function utf8Length(s: string): number {
-  return Buffer.byteLength(s, "utf8");
+/** What a tool knows that helps a caller past ResultTooLarge (too-large.ts). */
+export interface CapHelp {
+  /** the list `limit` pages, whole, and the call's offset; absent for tools that do not page */
+  pages?: PagedList;
+  /** items to summarize per file when the tool does not page (rename: one per edit) */
+  summaryItems?: readonly unknown[];
+  maxLimit: number;
 }
 
 /**
  * Serialize a result and measure it against the cap: at most maxBytes UTF-8 bytes passes,
- * anything over is ResultTooLarge with the real item count. Never truncates.
+ * anything over is ResultTooLarge with the real item count, a `limit` known to fit (for
+ * tools that page) and a summary of where the items are. Never truncates.
  */
-export function enforceSizeCap(result: object, count: number, maxBytes: number): string {
+export function enforceSizeCap(
+  result: Record<string, unknown>,
+  count: number,
+  maxBytes: number,
+  help: CapHelp = { maxLimit: 0 },
+): string {
   const json = canonicalJson(result);
   const bytes = utf8Length(json);
   if (bytes <= maxBytes) return json;
-  // A rough page size that would fit, assuming items of similar size.
-  const fitting = Math.max(1, Math.floor((count * maxBytes) / bytes / 2));
+  const limit = help.pages && fittingLimit(result, help.pages, maxBytes, help.maxLimit);
+  const summary = summarize(help.pages?.items ?? help.summaryItems ?? []);
+  const hint =
+    limit !== undefined
+      ? `page with limit=${limit} and offset=${help.pages?.offset ?? 0} (every page of that size fits), or narrow the request`
+      : "narrow the request (another file, position or query); max_result_bytes bounds every result";
   throw new BridgeError(
     "ResultTooLarge",
     `result is ${bytes} bytes (${count} items), over the ${maxBytes}-byte limit`,
     {
-      hint:
-        count > 1
-          ? `page with \`limit\` and \`offset\` (for example limit=${fitting}), or narrow the request`
-          : "narrow the request (another file, position or query); max_result_bytes bounds every result",
-      details: { count, bytes, max_bytes: maxBytes },
+      hint,
+      details: {
+        count,
+        bytes,
+        max_bytes: maxBytes,
+        ...(limit !== undefined ? { limit } : {}),
+        ...summary,
+      },
     },
   );
 }

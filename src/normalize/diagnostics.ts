@@ -4,7 +4,7 @@
  */
 
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./cap.ts";
+import { canonicalJson } from "./json.ts";
 import { compareDiagnostic } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { Channel, DiagnosticOut, NormalizeContext, SeverityName } from "./types.ts";

@@ -4,7 +4,7 @@
  */
 
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./cap.ts";
+import { canonicalJson } from "./json.ts";
 import { compareLoc } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { Loc, NormalizeContext } from "./types.ts";

@@ -5,7 +5,7 @@
  */
 
 import { isAbsolute } from "node:path";
-import { canonicalJson } from "./cap.ts";
+import { canonicalJson } from "./json.ts";
 import type {
   DiagnosticOut,
   Range,

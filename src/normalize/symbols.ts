@@ -8,7 +8,7 @@ import type {
   SymbolInformation,
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./cap.ts";
+import { canonicalJson } from "./json.ts";
 import { compareRange, compareSymbolNode, compareWorkspaceSymbol } from "./order.ts";
 import { isLspRange, targetOf } from "./range-converter.ts";
 import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";

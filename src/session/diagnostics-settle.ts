@@ -21,7 +21,7 @@ function offersPull(session: Session): boolean {
   return session.offers("diagnosticProvider", "textDocument/diagnostic");
 }
 
-function offersWorkspacePull(session: Session): boolean {
+export function offersWorkspacePull(session: Session): boolean {
   const p = session.capabilities?.diagnosticProvider;
   if (p && typeof p === "object" && "workspaceDiagnostics" in p && p.workspaceDiagnostics)
     return true;

@@ -70,6 +70,8 @@ describe("server → client requests", () => {
         },
       ],
       total: 1,
+      files: ["a.fake"],
+      snapshot: expect.stringMatching(/^d[0-9a-f]{20}$/),
     });
     expect(fake.state().serverRequestAnswers).toEqual([
       { method: "client/registerCapability", result: null },

@@ -7,6 +7,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ERROR_CODES } from "../../src/errors.ts";
+import { INSTRUCTIONS } from "../../src/mcp/conventions.ts";
 import { scanProcs } from "../../src/process/proctree.ts";
 import {
   cleanupTempDirs,
@@ -148,6 +150,21 @@ describe("MCP stdio", () => {
       const listed = await bridge.client.listTools();
       expect(listed.tools).toEqual(readOnly as typeof listed.tools);
     }
+    // what a read-only client carries in every turn: compact JSON, pinned under 12 KiB
+    const bytes = Buffer.byteLength(JSON.stringify({ tools: readOnly }));
+    console.log(`tools/list (read class): ${bytes} bytes`);
+    expect(bytes).toBeLessThanOrEqual(12 * 1024);
+  });
+
+  test("initialize instructions state the conventions and every tool error code once", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    const instructions = bridge.client.getInstructions() ?? "";
+    expect(instructions).toBe(INSTRUCTIONS);
+    for (const code of ERROR_CODES.filter((c) => c !== "ConfigInvalid")) {
+      expect(instructions.split(new RegExp(`\\b${code}\\b`)).length - 1).toBe(1);
+    }
+    expect(instructions).toContain("1-based");
+    expect(instructions).toContain("Box.size");
   });
 
   test("session_status lists every configured pair as not_started", async () => {
@@ -170,6 +187,20 @@ describe("MCP stdio", () => {
     expect(facts.client).toBe("theodolite-tests");
     expect(facts.apply_class_registered).toBe(false);
     expect(descendantsOf(bridge.pid)).toEqual([]);
+  });
+
+  test("an error is isError with the envelope as text and no structuredContent", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
+    // the SDK client validates structuredContent against the tool's output schema, which
+    // describes the success result: an error must not carry any
+    const r = await bridge.client.callTool({ name: "hover", arguments: { file: "missing.fake" } });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toBeUndefined();
+    const content = r.content as { type: string; text: string }[];
+    expect(content.length).toBe(1);
+    const envelope = JSON.parse(content[0]?.text ?? "") as Record<string, unknown>;
+    expect(Object.keys(envelope)).toEqual(["code", "message", "hint", "details"]);
+    expect(envelope.code).toBe("FileNotFound");
   });
 
   test("unknown tools and bad arguments are typed errors", async () => {

@@ -87,6 +87,7 @@ export function writeConfig(config: ConfigShape, dir = tempDir()): string {
 
 export interface ToolResult {
   isError: boolean;
+  /** structuredContent, or for an error the envelope parsed from its text */
   structured: Record<string, unknown>;
   text: string;
 }
@@ -124,6 +125,8 @@ export async function startBridge(opts: {
   });
   const client = new Client({ name: opts.clientName ?? "theodolite-tests", version: "1.0.0" });
   await client.connect(transport);
+  // the SDK client validates every later result against the output schema listed here
+  await client.listTools();
   const pid = transport.pid;
   if (pid === null) throw new Error("bridge did not start");
   const handle: BridgeHandle = {
@@ -134,10 +137,13 @@ export async function startBridge(opts: {
     async call(name, args = {}) {
       const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 });
       const content = r.content as { type: string; text: string }[];
+      const text = content[0]?.text ?? "";
+      // an error's envelope is its text (SPEC §4.6: no structuredContent on errors)
+      const structured = r.isError === true ? JSON.parse(text) : r.structuredContent;
       return {
         isError: r.isError === true,
-        structured: (r.structuredContent ?? {}) as Record<string, unknown>,
-        text: content[0]?.text ?? "",
+        structured: (structured ?? {}) as Record<string, unknown>,
+        text,
       };
     },
     async close() {

@@ -13,6 +13,7 @@ afterEach(closeAllBridges);
 afterAll(cleanupTempDirs);
 
 const TODO = { pattern: "TODO", message: "unfinished", severity: 2 };
+const SNAPSHOT = expect.stringMatching(/^d[0-9a-f]{20}$/);
 
 function todo(file: string, line: number, column: number) {
   return {
@@ -47,13 +48,20 @@ describe("settling after a change", () => {
         ],
       });
       const first = await bridge.call("diagnostics", { file: "a.fake" });
-      expect(first.structured).toEqual({ diagnostics: [todo("a.fake", 1, 1)], total: 1 });
+      expect(first.structured).toEqual({
+        diagnostics: [todo("a.fake", 1, 1)],
+        total: 1,
+        files: ["a.fake"],
+        snapshot: SNAPSHOT,
+      });
 
       ws.write("a.fake", "x TODO TODO\n");
       const second = await bridge.call("diagnostics", { file: "a.fake" });
       expect(second.structured).toEqual({
         diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
         total: 2,
+        files: ["a.fake"],
+        snapshot: SNAPSHOT,
       });
       const versions = fake
         .events("textDocument/publishDiagnostics", "out")
@@ -66,7 +74,109 @@ describe("settling after a change", () => {
       expect(all.structured).toEqual({
         diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8), todo("b.fake", 1, 1)],
         total: 3,
+        // the fake reports open files only and offers no workspace pull
+        files: ["a.fake", "b.fake"],
+        complete: false,
+        snapshot: SNAPSHOT,
       });
     });
   }
+});
+
+describe("a change set: files, snapshot and since", () => {
+  const ERR = { pattern: "ERR", message: "bad thing", severity: 1 };
+
+  function err(file: string, line: number, column: number) {
+    return {
+      file,
+      line,
+      column,
+      end_line: line,
+      end_column: column + 3,
+      severity: "error",
+      message: "bad thing",
+      channels: ["push"],
+    };
+  }
+
+  async function start(files: Record<string, string>) {
+    const ws = workspace(files);
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ publish_matches: ERR })] });
+    return { ws, bridge };
+  }
+
+  test("files: each settled, all listed; since: a line above an error and one new error is 1 added, 0 removed", async () => {
+    const { ws, bridge } = await start({ "a.fake": "x ERR\n", "b.fake": "fine\n" });
+    const first = await bridge.call("diagnostics", { files: ["b.fake", "a.fake", "./a.fake"] });
+    expect(first.structured).toEqual({
+      diagnostics: [err("a.fake", 1, 3)],
+      total: 1,
+      files: ["a.fake", "b.fake"],
+      snapshot: SNAPSHOT,
+    });
+
+    ws.write("a.fake", "// a line above\nx ERR\n");
+    ws.write("b.fake", "fine\nnew ERR here\n");
+    const diff = await bridge.call("diagnostics", {
+      files: ["a.fake", "b.fake"],
+      since: first.structured.snapshot,
+    });
+    expect(diff.structured).toEqual({
+      added: [err("b.fake", 2, 5)],
+      removed: [],
+      unchanged: 1,
+      files: ["a.fake", "b.fake"],
+      snapshot: SNAPSHOT,
+    });
+    expect(diff.structured.snapshot).not.toBe(first.structured.snapshot);
+
+    // nothing changed since then; then the old error is fixed
+    const same = await bridge.call("diagnostics", {
+      files: ["a.fake", "b.fake"],
+      since: diff.structured.snapshot,
+    });
+    expect(same.structured).toMatchObject({ added: [], removed: [], unchanged: 2 });
+    expect(same.structured.snapshot).toBe(diff.structured.snapshot);
+    ws.write("a.fake", "// a line above\nx ok\n");
+    const fixed = await bridge.call("diagnostics", {
+      files: ["a.fake"],
+      since: diff.structured.snapshot,
+    });
+    // b.fake is not in this call: its error is neither removed nor counted
+    expect(fixed.structured).toEqual({
+      added: [],
+      removed: [err("a.fake", 2, 3)],
+      unchanged: 0,
+      files: ["a.fake"],
+      snapshot: SNAPSHOT,
+    });
+  });
+
+  test("the snapshot is a digest of the result: the same in a fresh bridge", async () => {
+    const files = { "a.fake": "ERR ERR\n" };
+    const one = await start(files);
+    const first = await one.bridge.call("diagnostics", { file: "a.fake" });
+    const two = await start(files);
+    const again = await two.bridge.call("diagnostics", { file: "a.fake" });
+    expect(again.structured.snapshot).toBe(first.structured.snapshot);
+    // but that bridge does not hold the first one's memory
+    const unknown = await two.bridge.call("diagnostics", { file: "a.fake", since: "dnope" });
+    expect(unknown.structured.code).toBe("SnapshotUnknown");
+    expect(String(unknown.structured.hint)).toContain("without `since`");
+  });
+
+  test("bad combinations are InvalidArgument", async () => {
+    const { bridge } = await start({ "a.fake": "x\n" });
+    const snap = (await bridge.call("diagnostics", { file: "a.fake" })).structured.snapshot;
+    for (const args of [
+      { file: "a.fake", files: ["a.fake"] },
+      { files: [] },
+      { files: Array.from({ length: 65 }, () => "a.fake") },
+      { file: "a.fake", since: snap, limit: 5 },
+    ]) {
+      const r = await bridge.call("diagnostics", args);
+      expect(r.structured.code).toBe("InvalidArgument");
+    }
+  });
 });

@@ -10,9 +10,7 @@ import { BridgeError } from "../../errors.ts";
 import { decide, type HandleState } from "../../gate/decide.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 
-const input = z
-  .object({ handle: z.string().min(1).max(256).describe("A handle from code_actions.") })
-  .strict();
+const input = z.object({ handle: z.string().min(1).max(256) }).strict();
 
 const output = z.object({
   applied: z.literal(true),
@@ -23,12 +21,8 @@ export const codeActionApplyTool = defineTool({
   name: "code_action_apply",
   title: "Apply a code action",
   description:
-    "Apply the edit of one code action by its single-use `handle` from code_actions; nothing " +
-    "else is accepted (any other field is PayloadRejected). The gate checks the handle (forged, " +
-    "used, from an earlier session life) and that no target file changed since the listing; " +
-    "then every file is written atomically, or none. Returns {applied: true, changes: [{file, " +
-    "edits}]}. Errors: PayloadRejected, GateDenied (details.reason: unknown, used, " +
-    "foreign_session, drift), EditInvalid, ResourceOperationRejected, ApplyFailed.",
+    "Apply one action listed by code_actions, by its single-use `handle` and nothing else; " +
+    "all target files written or none (GateDenied on a changed file or a used handle).",
   input,
   output,
   annotations: WRITES_FILES,

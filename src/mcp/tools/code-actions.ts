@@ -14,42 +14,23 @@ import type {
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
-import { clientToLsp } from "../../lsp/positions.ts";
+import type { ColumnUnit } from "../../config/types.ts";
+import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../lsp/positions.ts";
 import { isBareCommand, summarizeCodeAction } from "../../normalize/code-actions.ts";
 import { page } from "../../normalize/paging.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
+import { checkLimit, pagedResult, pagedShape, pagingShape, positionShape } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import {
-  checkLimit,
-  lspPosition,
-  pagedShape,
-  pagingShape,
-  positionShape,
-  withFile,
-} from "./common.ts";
-import { COMMON_ERRORS, POSITION_CONVENTION, pagedResult } from "./location-tool.ts";
+import { withFile } from "./common.ts";
+import { resolvePosition } from "./position.ts";
 
 const input = z
   .object({
     ...positionShape,
-    end_line: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("1-based end line of the range (default: the start)."),
-    end_column: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("1-based end column (default: the start column, or the line end with end_line)."),
-    only: z
-      .array(z.string().min(1))
-      .max(16)
-      .optional()
-      .describe("Only these action kinds (e.g. quickfix)."),
+    end_line: z.number().int().min(1).optional().describe("Range end (default: the position)."),
+    end_column: z.number().int().min(1).optional(),
+    only: z.array(z.string()).max(16).optional().describe("Kinds, e.g. quickfix."),
     ...pagingShape,
   })
   .strict();
@@ -68,6 +49,12 @@ const output = z.object({
   ),
   ...pagedShape,
 });
+
+/** The column just past a line's end in the client's unit; 1 for a line outside the file (rejected next). */
+function lineEndColumn(index: LineIndex, line: number, unit: ColumnUnit): number {
+  if (line < 1 || line > index.lineCount) return 1;
+  return measure(index.lineText(line - 1), unitToEncoding(unit)) + 1;
+}
 
 function before(
   a: { line: number; character: number },
@@ -105,12 +92,7 @@ export const codeActionsTool = defineTool({
   name: "code_actions",
   title: "List code actions",
   description:
-    "Quick fixes and refactorings the server offers at a position or range, listed only: " +
-    "{actions: [{title, kind?, preferred, disabled?, has_edit, has_command, handle?}], total, " +
-    "next_offset?}. Nothing is executed and no edit payload is returned. The file's current " +
-    "diagnostics overlapping the range are sent as context (servers offer quick fixes only for " +
-    "them). `handle` appears only for clients allowed to apply (mutation gate) on actions that " +
-    `carry an edit; pass it to code_action_apply. ${POSITION_CONVENTION} Errors: ${COMMON_ERRORS}.`,
+    "Quick fixes and refactorings at a position or range, listed only (nothing runs); `handle`, for clients allowed to apply, goes to code_action_apply.",
   input,
   output,
   annotations: READ_ONLY,
@@ -121,13 +103,14 @@ export const codeActionsTool = defineTool({
     return withFile(ctx, args, "semantics", async (call) => {
       const { session, doc } = call;
       session.requireCapability("codeActionProvider", "textDocument/codeAction");
-      const start = lspPosition(ctx, call, args);
+      const at = await resolvePosition(ctx, call, args);
+      const start = at.lsp;
       let end = start;
       if (args.end_line !== undefined) {
-        const endCol = args.end_column ?? doc.index.lineText(args.end_line - 1).length + 1;
+        const endCol = args.end_column ?? lineEndColumn(doc.index, args.end_line, unit);
         end = clientToLsp(doc.index, args.end_line, endCol, unit, session.encoding);
       } else if (args.end_column !== undefined) {
-        end = clientToLsp(doc.index, args.line, args.end_column, unit, session.encoding);
+        end = clientToLsp(doc.index, at.line, args.end_column, unit, session.encoding);
       }
       const range = { start, end };
       const diags = session.server.roles.includes("diagnostics")
@@ -171,7 +154,11 @@ export const codeActionsTool = defineTool({
         actions.push(summary);
       }
       const p = page(actions, limit, args.offset);
-      return { result: pagedResult("actions", p), count: p.items.length };
+      return {
+        result: pagedResult("actions", p),
+        count: p.items.length,
+        pages: { key: "actions", items: actions, offset: args.offset ?? 0 },
+      };
     });
   },
 });

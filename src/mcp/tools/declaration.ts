@@ -6,5 +6,5 @@ export const declarationTool = locationTool({
   title: "Go to declaration",
   method: "textDocument/declaration",
   provider: "declarationProvider",
-  what: "Where the symbol at the position is declared (e.g. the prototype in a C header).",
+  what: "Where the symbol at a position is declared (a C prototype, say).",
 });

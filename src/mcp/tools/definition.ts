@@ -6,5 +6,5 @@ export const definitionTool = locationTool({
   title: "Go to definition",
   method: "textDocument/definition",
   provider: "definitionProvider",
-  what: "Where the symbol at the position is defined.",
+  what: "Where the symbol at a position is defined.",
 });

@@ -1,90 +1,231 @@
 /**
  * diagnostics (SPEC §4.1, §6): push and pull merged with per-diagnostic
- * channels; for one file (settled by the server's rule) or, without `file`,
- * everything accumulated for the workspace from its diagnostics servers.
+ * channels; for one file or a change set of files (each settled by the
+ * server's rule) or, without either, everything reported for the workspace.
+ * Every result names the files it covers and carries a `snapshot`; `since` a
+ * snapshot answers only what was added and removed (SPEC §6.1).
  */
+import { isAbsolute, join } from "node:path";
 import { z } from "zod";
+import { BridgeError } from "../../errors.ts";
+import { LineIndex } from "../../lsp/positions.ts";
 import { normalizeDiagnostics } from "../../normalize/diagnostics.ts";
-import { compareDiagnostic } from "../../normalize/order.ts";
+import {
+  type DiagnosticsDiff,
+  diffDiagnostics,
+  type KeyedDiagnostic,
+  matchKey,
+  snapshotId,
+  textUnder,
+} from "../../normalize/diagnostics-diff.ts";
+import { compareDiagnostic, compareStrings } from "../../normalize/order.ts";
 import { page } from "../../normalize/paging.ts";
+import { targetOf } from "../../normalize/range-converter.ts";
 import type { DiagnosticOut } from "../../normalize/types.ts";
 import { candidateServers, resolveWorkspace } from "../../router.ts";
-import { fileDiagnostics, workspaceDiagnostics } from "../../session/diagnostics-settle.ts";
-import { defineTool, READ_ONLY } from "../tool.ts";
+import {
+  fileDiagnostics,
+  offersWorkspacePull,
+  workspaceDiagnostics,
+} from "../../session/diagnostics-settle.ts";
+import type { Session } from "../../session/session.ts";
+import type { Snapshot } from "../../snapshots.ts";
 import {
   checkLimit,
   fileArg,
-  locShape,
-  normalizeContext,
-  pagedShape,
+  locFields,
+  pagedResult,
   pagingShape,
   serverArg,
-  waitContext,
-  withFile,
   workspaceArg,
-} from "./common.ts";
-import { COMMON_ERRORS, pagedResult } from "./location-tool.ts";
+} from "../conventions.ts";
+import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
+import { normalizeContext, sessionTextReader, waitContext, withFile } from "./common.ts";
+
+/** At most this many files in one call (SPEC §6.1). */
+export const MAX_FILES = 64;
 
 const input = z
-  .object({ workspace: workspaceArg, server: serverArg, file: fileArg.optional(), ...pagingShape })
+  .object({
+    workspace: workspaceArg,
+    server: serverArg,
+    file: fileArg.optional(),
+    files: z.array(fileArg).min(1).max(MAX_FILES).optional().describe("Instead of `file`."),
+    since: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("A `snapshot` of an earlier call: answer only what was added and removed."),
+    ...pagingShape,
+  })
   .strict();
 
-const output = z.object({
-  diagnostics: z.array(
-    z.object({
-      ...locShape,
-      severity: z.enum(["error", "warning", "information", "hint"]),
-      code: z.string().optional(),
-      source: z.string().optional(),
-      message: z.string(),
-      channels: z.array(z.enum(["pull", "push"])),
-    }),
-  ),
-  ...pagedShape,
+const diagnostic = z.object({
+  ...locFields,
+  severity: z.enum(["error", "warning", "information", "hint"]),
+  code: z.string().optional(),
+  source: z.string().optional(),
+  message: z.string(),
+  channels: z.array(z.enum(["pull", "push"])),
 });
+const count = z.number().int().optional();
+
+const output = z.object({
+  diagnostics: z.array(diagnostic).optional(),
+  total: count,
+  next_offset: count,
+  // with `since`; items as in `diagnostics` (one item schema is enough for tools/list)
+  added: z.array(z.object({})).optional(),
+  removed: z.array(z.object({})).optional(),
+  unchanged: count,
+  files: z.array(z.string()),
+  complete: z.boolean().optional(),
+  snapshot: z.string(),
+});
+
+/** A collected result before paging or comparing: canonical order, keyed for matching. */
+interface Collected {
+  keyed: KeyedDiagnostic[];
+  files: string[];
+  /** workspace-wide calls only: whether every server reported on the whole workspace */
+  complete?: boolean;
+}
+
+/** Each diagnostic with its match key; texts come from the session's view of each file. */
+function keyAll(ctx: CallContext, session: Session, items: DiagnosticOut[]): KeyedDiagnostic[] {
+  const read = sessionTextReader(ctx, session);
+  const unit = ctx.bridge.config.bridge.column_unit;
+  const indexes = new Map<string, LineIndex | undefined>();
+  const indexOf = (d: DiagnosticOut): LineIndex | undefined => {
+    if (!("file" in d)) return undefined;
+    if (!indexes.has(d.file)) {
+      const abs = isAbsolute(d.file) ? d.file : join(session.workspace.root, d.file);
+      const text = read(abs);
+      indexes.set(d.file, text === undefined ? undefined : new LineIndex(text));
+    }
+    return indexes.get(d.file);
+  };
+  return items.map((item) => ({ item, key: matchKey(item, textUnder(indexOf(item), item, unit)) }));
+}
+
+/** `file` / `files`: each synced and settled; the same file named twice counts once. */
+async function collectFiles(
+  ctx: CallContext,
+  args: { workspace?: string | undefined; server?: string | undefined },
+  names: string[],
+): Promise<Collected> {
+  const keyed: KeyedDiagnostic[] = [];
+  const files = new Set<string>();
+  for (const file of names) {
+    await withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
+      if (files.has(call.rel)) return;
+      files.add(call.rel);
+      const d = await fileDiagnostics(call.session, call.doc, call.wait);
+      const items = normalizeDiagnostics(d.uri, d.push, d.pull, call.norm);
+      keyed.push(...keyAll(ctx, call.session, items));
+    });
+  }
+  return { keyed, files: [...files].sort(compareStrings) };
+}
+
+/** Without a file: what every diagnostics server of the workspace reports (workspace pull where offered). */
+async function collectWorkspace(
+  ctx: CallContext,
+  args: { workspace?: string | undefined; server?: string | undefined },
+): Promise<Collected> {
+  const { config, sessions } = ctx.bridge;
+  const ws = resolveWorkspace(config, args.workspace);
+  const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
+  const wait = waitContext(ctx);
+  const keyed: KeyedDiagnostic[] = [];
+  const files = new Set<string>();
+  let complete = true;
+  for (const server of servers) {
+    const session = sessions.get(ws.name, server.name);
+    await sessions.use(session, wait, async (s) => {
+      const norm = normalizeContext(ctx, s);
+      const reports = await workspaceDiagnostics(s, wait);
+      complete &&= offersWorkspacePull(s);
+      for (const d of reports) {
+        const target = targetOf(norm, d.uri);
+        files.add("file" in target ? target.file : target.uri);
+        keyed.push(...keyAll(ctx, s, normalizeDiagnostics(d.uri, d.push, d.pull, norm)));
+      }
+    });
+  }
+  return { keyed, files: [...files].sort(compareStrings), complete };
+}
+
+function snapshotUnknown(since: string): BridgeError {
+  return new BridgeError("SnapshotUnknown", `no diagnostics snapshot "${since}" in this bridge`, {
+    hint: "snapshots live in memory (the last 32 results); call diagnostics without `since` for a fresh one",
+    details: { since },
+  });
+}
+
+function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
+  return {
+    added: diff.added,
+    removed: diff.removed,
+    unchanged: diff.unchanged,
+    files: c.files,
+    ...(c.complete !== undefined ? { complete: c.complete } : {}),
+    snapshot,
+  };
+}
 
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
   description:
-    "Errors and warnings. With `file`: the file is synced from disk and the answer waits until " +
-    "the server has published (or answered a pull) for exactly that content. Without `file`: " +
-    "everything the workspace's diagnostics servers have reported so far (servers start if " +
-    "needed). Returns {diagnostics: [{file, line, column, end_line, end_column, severity, code?, " +
-    "source?, message, channels}], total, next_offset?} sorted by file, range, severity, code, " +
-    "source, message; channels says whether each came by push, pull or both. " +
-    `Errors: ${COMMON_ERRORS}.`,
+    "Errors and warnings of `file` or `files` (synced and settled), else all the workspace's servers report. Pass a result's `snapshot` as `since` later for only what was added and removed.",
   input,
   output,
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
-    const limit = checkLimit(ctx, args.limit);
-    const file = args.file;
-    let all: DiagnosticOut[];
-    if (file !== undefined) {
-      all = await withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
-        const d = await fileDiagnostics(call.session, call.doc, call.wait);
-        return normalizeDiagnostics(d.uri, d.push, d.pull, call.norm);
+    if (args.file !== undefined && args.files !== undefined) {
+      throw new BridgeError("InvalidArgument", "give `file` or `files`, not both", {
+        hint: "put every file in `files`",
       });
-    } else {
-      const { config, sessions } = ctx.bridge;
-      const ws = resolveWorkspace(config, args.workspace);
-      const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
-      const wait = waitContext(ctx);
-      all = [];
-      for (const server of servers) {
-        const session = sessions.get(ws.name, server.name);
-        const found = await sessions.use(session, wait, async (s) => {
-          const norm = normalizeContext(ctx, s);
-          const files = await workspaceDiagnostics(s, wait);
-          return files.flatMap((d) => normalizeDiagnostics(d.uri, d.push, d.pull, norm));
-        });
-        all.push(...found);
-      }
-      all.sort(compareDiagnostic);
+    }
+    if (args.since !== undefined && (args.limit !== undefined || args.offset !== undefined)) {
+      throw new BridgeError("InvalidArgument", "`since` answers are not paged", {
+        hint: "drop `limit` and `offset`, or narrow `files`",
+      });
+    }
+    const limit = checkLimit(ctx, args.limit);
+    const store = ctx.bridge.snapshots;
+    const before = args.since === undefined ? undefined : store.get(args.since);
+    if (args.since !== undefined && before === undefined) throw snapshotUnknown(args.since);
+
+    const names = args.files ?? (args.file !== undefined ? [args.file] : undefined);
+    const c = names ? await collectFiles(ctx, args, names) : await collectWorkspace(ctx, args);
+    const keyed = [...c.keyed].sort((a, b) => compareDiagnostic(a.item, b.item));
+    const all = keyed.map((k) => k.item);
+    const snapshot = snapshotId(c.files, c.complete, keyed);
+    const current: Snapshot = { files: c.files, workspaceWide: !names, diagnostics: keyed };
+    store.put(snapshot, current);
+
+    if (before !== undefined) {
+      const covered = new Set(c.files);
+      const diff = diffDiagnostics(before.diagnostics, keyed, (f) => !names || covered.has(f));
+      const changed = [...diff.added, ...diff.removed];
+      return {
+        result: diffResult(diff, c, snapshot),
+        count: changed.length,
+        summaryItems: changed,
+      };
     }
     const p = page(all, limit, args.offset);
-    return { result: pagedResult("diagnostics", p), count: p.items.length };
+    const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
+    if (c.complete !== undefined) result.complete = c.complete;
+    result.snapshot = snapshot;
+    return {
+      result,
+      count: p.items.length,
+      pages: { key: "diagnostics", items: all, offset: args.offset ?? 0 },
+    };
   },
 });

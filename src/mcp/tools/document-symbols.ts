@@ -3,45 +3,33 @@
  * flat answers become one normalized tree, kinds by name.
  */
 
-import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { page } from "../../normalize/paging.ts";
-import { countSymbols, normalizeDocumentSymbols } from "../../normalize/symbols.ts";
+import { countSymbols } from "../../normalize/symbols.ts";
+import { checkLimit, fileShape, pagedShape, pagingShape, rangeOut } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { checkLimit, fileShape, pagedShape, pagingShape, rangeShape, withFile } from "./common.ts";
-import { COMMON_ERRORS } from "./location-tool.ts";
+import { withFile } from "./common.ts";
+import { documentSymbolTree } from "./position.ts";
 
 const input = z.object({ ...fileShape, ...pagingShape }).strict();
 
-interface SymbolTree {
-  name: string;
-  kind: string;
-  detail?: string;
-  range: z.infer<typeof range>;
-  selection: z.infer<typeof range>;
-  children: SymbolTree[];
-}
-const range = z.object(rangeShape);
-const symbolNode: z.ZodType<SymbolTree> = z.lazy(() =>
-  z.object({
-    name: z.string(),
-    kind: z.string(),
-    detail: z.string().optional(),
-    range,
-    selection: range,
-    children: z.array(symbolNode),
-  }),
-);
+// Children have the same shape; published as plain objects rather than a recursive
+// `$ref`, which clients that accept only a plain object schema cannot follow.
+const symbolNode = z.object({
+  name: z.string(),
+  kind: z.string(),
+  detail: z.string().optional(),
+  range: rangeOut,
+  selection: rangeOut,
+  children: z.array(z.object({})),
+});
 const output = z.object({ file: z.string(), symbols: z.array(symbolNode), ...pagedShape });
 
 export const documentSymbolsTool = defineTool({
   name: "document_symbols",
   title: "Document symbols",
   description:
-    "The file's symbols as one tree: {file, symbols: [{name, kind, detail?, range, selection, " +
-    "children}], total, next_offset?}. Kinds are lower-case names (function, struct, class, …). " +
-    "Paging (limit/offset) applies to the top-level symbols; `total` counts top-level symbols. " +
-    `Ranges are 1-based lines and columns in the bridge's column unit. Errors: ${COMMON_ERRORS}.`,
+    "The file's symbol tree (children are like their parents); `limit` pages over top-level symbols.",
   input,
   output,
   annotations: READ_ONLY,
@@ -49,17 +37,15 @@ export const documentSymbolsTool = defineTool({
   handler: async (args, ctx) => {
     const limit = checkLimit(ctx, args.limit);
     return withFile(ctx, args, "semantics", async (call) => {
-      call.session.requireCapability("documentSymbolProvider", "textDocument/documentSymbol");
-      const raw = await call.session.request<DocumentSymbol[] | SymbolInformation[] | null>(
-        "textDocument/documentSymbol",
-        { textDocument: { uri: call.doc.uri } },
-        call.wait,
-      );
-      const tree = normalizeDocumentSymbols(raw, call.doc.uri, call.norm);
+      const tree = await documentSymbolTree(call);
       const p = page(tree, limit, args.offset);
       const result: Record<string, unknown> = { file: call.rel, symbols: p.items, total: p.total };
       if (p.next_offset !== undefined) result.next_offset = p.next_offset;
-      return { result, count: countSymbols(p.items) };
+      return {
+        result,
+        count: countSymbols(p.items),
+        pages: { key: "symbols", items: tree, offset: args.offset ?? 0 },
+      };
     });
   },
 });

@@ -3,21 +3,18 @@
 import type { Hover } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { normalizeHover } from "../../normalize/hover.ts";
+import { positionShape, rangeOut } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { positionShape, rangeShape, textDocumentPosition, withFile } from "./common.ts";
-import { COMMON_ERRORS, POSITION_CONVENTION } from "./location-tool.ts";
+import { withFile } from "./common.ts";
+import { textDocumentPosition } from "./position.ts";
 
 const input = z.object(positionShape).strict();
-const output = z.object({ text: z.string().nullable(), range: z.object(rangeShape).nullable() });
+const output = z.object({ text: z.string().nullable(), range: rangeOut.nullable() });
 
 export const hoverTool = defineTool({
   name: "hover",
   title: "Hover",
-  description:
-    "Type, signature and documentation of the symbol at the position, as plain text (markdown " +
-    "code fences removed, parts separated by a blank line), with the range it applies to. " +
-    `Returns {text, range}; both null when the server has nothing. ${POSITION_CONVENTION} ` +
-    `Errors: ${COMMON_ERRORS}.`,
+  description: "Type, signature and docs at a position as plain text, with the range it covers.",
   input,
   output,
   annotations: READ_ONLY,
@@ -27,7 +24,7 @@ export const hoverTool = defineTool({
       call.session.requireCapability("hoverProvider", "textDocument/hover");
       const raw = await call.session.request<Hover | null>(
         "textDocument/hover",
-        textDocumentPosition(ctx, call, args),
+        await textDocumentPosition(ctx, call, args),
         call.wait,
       );
       const h = normalizeHover(raw, call.doc.uri, call.norm);

@@ -3,6 +3,7 @@
  * the golden surface (test/golden/tool-surface.json) deliberately.
  */
 import type { ToolDefinition } from "../tool.ts";
+import { callHierarchyTool } from "./call-hierarchy.ts";
 import { codeActionApplyTool } from "./code-action-apply.ts";
 import { codeActionsTool } from "./code-actions.ts";
 import { declarationTool } from "./declaration.ts";
@@ -28,6 +29,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   typeDefinitionTool,
   implementationTool,
   referencesTool,
+  callHierarchyTool,
   documentSymbolsTool,
   workspaceSymbolsTool,
   codeActionsTool,

@@ -9,41 +9,29 @@ import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { type LocationResult, normalizeLocations } from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
-import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
 import {
   checkLimit,
-  locShape,
+  locationOut,
+  pagedResult,
   pagedShape,
   pagingShape,
   positionShape,
-  textDocumentPosition,
-  withFile,
-} from "./common.ts";
+} from "../conventions.ts";
+import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
+import { withFile } from "./common.ts";
+import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
-  locations: z.array(z.object(locShape)),
+  locations: z.array(locationOut),
   ...pagedShape,
 });
-
-export const POSITION_CONVENTION =
-  "Positions are 1-based lines and 1-based columns in the bridge's column unit (code points " +
-  "unless configured; session_status.bridge.column_unit); give `column`, or `symbol` (exact text " +
-  "on the line) with optional `occurrence`. Result paths are workspace-relative (absolute outside " +
-  "the workspace).";
-
-export const COMMON_ERRORS =
-  "InvalidArgument, UnknownWorkspace, UnknownServer, NoServerForFile, AmbiguousServer, " +
-  "PathOutsideWorkspace, FileNotFound, FileTooLarge, NotUtf8, PositionOutOfRange, SymbolNotOnLine, " +
-  "ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, " +
-  "WorkspaceFileMissing, WorkspaceFileInvalid, ReadyTimeout, " +
-  "SessionDead, SessionLimit, ServerLacksCapability, RequestTimeout, ServerError, Cancelled, " +
-  "ResultTooLarge";
 
 export function locationTool(spec: {
   name: string;
   title: string;
   method: string;
   provider: keyof ServerCapabilities;
+  /** the description: one line, what the tool answers */
   what: string;
   /** extra arguments beside the position (references: include_declaration) */
   extraShape?: z.ZodRawShape;
@@ -54,9 +42,7 @@ export function locationTool(spec: {
   return defineTool({
     name: spec.name,
     title: spec.title,
-    description:
-      `${spec.what} Returns {locations: [{file, line, column, end_line, end_column}], total, ` +
-      `next_offset?} in canonical order (file, then position). ${POSITION_CONVENTION} Errors: ${COMMON_ERRORS}.`,
+    description: spec.what,
     input,
     output: locationsOutput,
     annotations: READ_ONLY,
@@ -67,22 +53,17 @@ export function locationTool(spec: {
         call.session.requireCapability(spec.provider, spec.method);
         const raw = await call.session.request<LocationResult>(
           spec.method,
-          { ...textDocumentPosition(ctx, call, args), ...spec.extraParams?.(args) },
+          { ...(await textDocumentPosition(ctx, call, args)), ...spec.extraParams?.(args) },
           call.wait,
         );
-        const p = page(normalizeLocations(raw, call.norm), limit, args.offset);
-        return { result: pagedResult("locations", p), count: p.items.length };
+        const all = normalizeLocations(raw, call.norm);
+        const p = page(all, limit, args.offset);
+        return {
+          result: pagedResult("locations", p),
+          count: p.items.length,
+          pages: { key: "locations", items: all, offset: args.offset ?? 0 },
+        };
       });
     },
   });
-}
-
-/** `{[key]: items, total, next_offset?}` with keys in a fixed order (deterministic bytes). */
-export function pagedResult<T>(
-  key: string,
-  p: { items: T[]; total: number; next_offset?: number },
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { [key]: p.items, total: p.total };
-  if (p.next_offset !== undefined) out.next_offset = p.next_offset;
-  return out;
 }

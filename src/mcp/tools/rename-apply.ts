@@ -10,19 +10,14 @@ import { decide } from "../../gate/decide.ts";
 import { displayPath } from "../../workspace/files.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
-import { COMMON_ERRORS, POSITION_CONVENTION } from "./location-tool.ts";
 import { computeRename, renameInput, renameOutput, renameResult } from "./rename-compute.ts";
 
 export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
   description:
-    "Rename the symbol at the position to `new_name` and write the edits: the same arguments " +
-    "as rename_preview; the rename is recomputed on the current files, every target is " +
-    "re-hashed between compute and write, and all files are written atomically or none. " +
-    "Returns {applied: true, new_name, changes}. " +
-    `${POSITION_CONVENTION} Errors: ${COMMON_ERRORS}, GateDenied, WorkspaceDrift, EditInvalid, ` +
-    "ResourceOperationRejected, ApplyFailed.",
+    "Rename like rename_preview and write it: recomputed on the current files, every target " +
+    "re-hashed before the write, all files written or none (WorkspaceDrift).",
   input: renameInput,
   output: renameOutput,
   annotations: WRITES_FILES,

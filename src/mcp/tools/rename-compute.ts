@@ -12,14 +12,10 @@ import {
   flattenWorkspaceEdit,
   normalizeFileEdits,
 } from "../../normalize/workspace-edit.ts";
+import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
-import {
-  type FileCall,
-  type PositionArgs,
-  positionShape,
-  rangeShape,
-  textDocumentPosition,
-} from "./common.ts";
+import type { FileCall } from "./common.ts";
+import { resolvePosition } from "./position.ts";
 
 export const renameInput = z
   .object({
@@ -28,8 +24,7 @@ export const renameInput = z
       .string()
       .min(1)
       .max(256)
-      .regex(/^[^\r\n]*$/, "must be a single line")
-      .describe("The new name for the symbol at the position."),
+      .regex(/^[^\r\n]*$/, "must be a single line"),
   })
   .strict();
 
@@ -39,7 +34,7 @@ export const renameOutput = z.object({
   changes: z.array(
     z.object({
       file: z.string(),
-      edits: z.array(z.object({ ...rangeShape, new_text: z.string() })),
+      edits: z.array(z.object({ new_text: z.string() })),
     }),
   ),
 });
@@ -55,7 +50,8 @@ export async function computeRename(
   args: PositionArgs & { new_name: string },
 ): Promise<FileEdits[]> {
   call.session.requireCapability("renameProvider", "textDocument/rename");
-  const at = textDocumentPosition(ctx, call, args);
+  const pos = await resolvePosition(ctx, call, args);
+  const at = { textDocument: { uri: call.doc.uri }, position: pos.lsp };
   if (offersPrepare(call)) {
     const prep = await call.session.request<unknown>("textDocument/prepareRename", at, call.wait);
     if (prep === null || prep === undefined) {
@@ -64,7 +60,7 @@ export async function computeRename(
         "the server says nothing at this position can be renamed",
         {
           hint: "point at the symbol's name (use `symbol` to anchor on its text)",
-          details: { file: call.rel, line: args.line },
+          details: { file: call.rel, line: pos.line, column: pos.column },
         },
       );
     }
@@ -84,4 +80,10 @@ export function renameResult(
   applied: boolean,
 ): Record<string, unknown> {
   return { applied, new_name: newName, changes: normalizeFileEdits(files, call.norm) };
+}
+
+/** One `{file}` per edit, for ResultTooLarge's per-file summary. */
+export function editsPerFile(result: Record<string, unknown>): { file: string }[] {
+  const changes = result.changes as { file: string; edits: unknown[] }[];
+  return changes.flatMap((c) => c.edits.map(() => ({ file: c.file })));
 }

@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { resolveWorkspace, routeOne } from "../../router.ts";
+import { serverArg, workspaceArg } from "../conventions.ts";
 import { defineTool } from "../tool.ts";
-import { serverArg, waitContext, workspaceArg } from "./common.ts";
+import { waitContext } from "./common.ts";
 
 const input = z.object({ workspace: workspaceArg, server: serverArg }).strict();
 const output = z.object({ workspace: z.string(), server: z.string(), state: z.string() });
@@ -15,13 +16,7 @@ export const sessionRestartTool = defineTool({
   name: "session_restart",
   title: "Restart a session",
   description:
-    "Stop the (workspace, server) session's whole process tree if it runs, start it fresh, and " +
-    "wait until it is ready. The only way to recover a dead session (a crashed server is never " +
-    "restarted implicitly). `server` may be omitted when the workspace has exactly one semantics " +
-    "server. Returns {workspace, server, state}. Errors: UnknownWorkspace, UnknownServer, " +
-    "AmbiguousServer, ServerNotFound, ServerVersionMismatch, ServerStartFailed, ServerInitFailed, " +
-    "WorkspaceFileMissing, WorkspaceFileInvalid, " +
-    "ReadyTimeout, SessionLimit.",
+    "Stop a session's whole process tree and start it fresh; the only way back from a crashed server.",
   input,
   output,
   annotations: {

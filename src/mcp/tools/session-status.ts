@@ -9,41 +9,22 @@ import { BridgeError, type ErrorEnvelope, toEnvelope } from "../../errors.ts";
 import { resolveWorkspace } from "../../router.ts";
 import type { Session } from "../../session/session.ts";
 import { COMMIT, VERSION } from "../../version.ts";
+import { serverArg, workspaceArg } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { serverArg, waitContext, workspaceArg } from "./common.ts";
+import { waitContext } from "./common.ts";
 
 const input = z
   .object({
     workspace: workspaceArg,
     server: serverArg,
-    start: z
-      .boolean()
-      .optional()
-      .describe(
-        "Start the selected sessions (all configured pairs by default) and wait until each is ready or failed.",
-      ),
+    start: z.boolean().optional().describe("Start the selected sessions and wait for each."),
   })
   .strict();
 
-const sessionOut = z
-  .object({
-    workspace: z.string(),
-    server: z.string(),
-    state: z.enum([
-      "not_started",
-      "starting",
-      "initializing",
-      "waiting_ready",
-      "ready",
-      "stopping",
-      "dead",
-    ]),
-  })
-  .passthrough();
-
 const output = z.object({
   bridge: z.object({}).passthrough(),
-  sessions: z.array(sessionOut),
+  // entries as SPEC §10 lists them; their fields are self-describing
+  sessions: z.array(z.object({})),
   gate_decisions: z.array(z.object({}).passthrough()),
 });
 
@@ -107,16 +88,10 @@ export const sessionStatusTool = defineTool({
   name: "session_status",
   title: "Session status",
   description:
-    "Bridge facts (version, column unit, mutation mode, client identity) and every configured " +
-    "(workspace, server) pair: state (not_started, starting, initializing, waiting_ready, ready, " +
-    "stopping, dead), pinned and observed versions, pids, uptime, readiness conditions met or " +
-    "pending, open documents, diagnostic counts, active progress, last exit and stderr tail, plus " +
-    "the gate transcript. With start: true it starts the selected sessions and waits until each " +
-    "is ready or failed (failures are reported per session, not as an error). Errors: " +
-    "UnknownWorkspace, UnknownServer.",
+    "Bridge facts and each (workspace, server) session: state, versions, readiness, last exit; the gate transcript.",
   input,
   output,
-  annotations: { ...READ_ONLY, idempotentHint: false },
+  annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
     const { bridge } = ctx;

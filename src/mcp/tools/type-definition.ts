@@ -6,5 +6,5 @@ export const typeDefinitionTool = locationTool({
   title: "Go to type definition",
   method: "textDocument/typeDefinition",
   provider: "typeDefinitionProvider",
-  what: "Where the type of the symbol at the position is defined.",
+  what: "Where the type of the symbol at a position is defined.",
 });

@@ -1,4 +1,4 @@
-/** workspace_symbols (SPEC §4.1): workspace/symbol with a bounded query (issue 8). */
+/** workspace_symbols (SPEC §4.1): workspace/symbol with a bounded query (SPEC §3 max_query_length). */
 
 import type { SymbolInformation, WorkspaceSymbol } from "vscode-languageserver-protocol";
 import { z } from "zod";
@@ -6,33 +6,26 @@ import { BridgeError } from "../../errors.ts";
 import { page } from "../../normalize/paging.ts";
 import { normalizeWorkspaceSymbols } from "../../normalize/symbols.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
-import { defineTool, READ_ONLY } from "../tool.ts";
 import {
   checkLimit,
-  normalizeContext,
+  locFields,
+  pagedResult,
   pagedShape,
   pagingShape,
-  rangeShape,
   serverArg,
-  waitContext,
   workspaceArg,
-} from "./common.ts";
-import { COMMON_ERRORS, pagedResult } from "./location-tool.ts";
+} from "../conventions.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+import { normalizeContext, waitContext } from "./common.ts";
 
 const input = z
   .object({
     workspace: workspaceArg,
     server: serverArg,
-    query: z
-      .string()
-      .describe("Symbol name or fragment; 1..bridge.max_query_length characters (default 128)."),
+    query: z.string().describe("Name or fragment, 1..bridge.max_query_length characters."),
     ...pagingShape,
   })
   .strict();
-
-const partialRange = Object.fromEntries(
-  Object.entries(rangeShape).map(([k, v]) => [k, v.optional()]),
-) as { [K in keyof typeof rangeShape]: z.ZodOptional<(typeof rangeShape)[K]> };
 
 const output = z.object({
   symbols: z.array(
@@ -40,9 +33,7 @@ const output = z.object({
       name: z.string(),
       kind: z.string(),
       container: z.string().optional(),
-      file: z.string().optional(),
-      uri: z.string().optional(),
-      ...partialRange,
+      ...locFields,
     }),
   ),
   ...pagedShape,
@@ -51,12 +42,7 @@ const output = z.object({
 export const workspaceSymbolsTool = defineTool({
   name: "workspace_symbols",
   title: "Workspace symbols",
-  description:
-    "Symbols matching `query` across the workspace (the server decides how it matches): " +
-    "{symbols: [{name, kind, container?, file, line, column, end_line, end_column}], total, " +
-    "next_offset?} in canonical order (file, position, name). The query must be 1..max " +
-    "characters (bridge.max_query_length, default 128). Routed to the workspace's single semantics server " +
-    `unless \`server\` is given. Errors: ${COMMON_ERRORS}.`,
+  description: "Symbols matching `query` across the workspace (the server decides how it matches).",
   input,
   output,
   annotations: READ_ONLY,
@@ -89,8 +75,13 @@ export const workspaceSymbolsTool = defineTool({
         { query: args.query },
         wait,
       );
-      const p = page(normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s)), limit, args.offset);
-      return { result: pagedResult("symbols", p), count: p.items.length };
+      const all = normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s));
+      const p = page(all, limit, args.offset);
+      return {
+        result: pagedResult("symbols", p),
+        count: p.items.length,
+        pages: { key: "symbols", items: all, offset: args.offset ?? 0 },
+      };
     });
   },
 });

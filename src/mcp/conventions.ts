@@ -1,0 +1,155 @@
+/**
+ * The conventions every tool shares (SPEC §4.2, §4.3, §4.6), said once: the
+ * argument schemas, the output fragments, paging, and the `initialize`
+ * instructions that explain positions, paging and error codes to the client
+ * (tool descriptions do not repeat them, so tools/list stays small, SPEC §4.1).
+ */
+import { z } from "zod";
+import { BridgeError, type ErrorCode } from "../errors.ts";
+import type { CallContext } from "./tool.ts";
+
+// Bounds the handlers check anyway with a typed error and a hint (an empty name or path,
+// `symbol` length, `occurrence`, `limit` 1..max_limit, `offset`) are not repeated in the
+// schema, so tools/list stays small; `line` and `column` keep their minimum of 1, the
+// convention every position follows.
+export const workspaceArg = z.string().optional();
+export const serverArg = z.string().optional();
+export const fileArg = z.string();
+export const lineArg = z.number().int().min(1).optional();
+export const columnArg = z.number().int().min(1).optional();
+export const symbolArg = z.string().optional();
+export const occurrenceArg = z.number().int().optional();
+export const limitArg = z.number().int().optional();
+export const offsetArg = z.number().int().optional();
+
+/** The longest `symbol` accepted (a name, dotted path or text on a line). */
+export const MAX_SYMBOL_LENGTH = 256;
+
+export const fileShape = { workspace: workspaceArg, server: serverArg, file: fileArg };
+export const positionShape = {
+  ...fileShape,
+  line: lineArg,
+  column: columnArg,
+  symbol: symbolArg,
+  occurrence: occurrenceArg,
+};
+export const pagingShape = { limit: limitArg, offset: offsetArg };
+
+export interface FileArgs {
+  workspace?: string | undefined;
+  server?: string | undefined;
+  file: string;
+}
+
+export interface PositionArgs extends FileArgs {
+  line?: number | undefined;
+  column?: number | undefined;
+  symbol?: string | undefined;
+  occurrence?: number | undefined;
+}
+
+/**
+ * Output schema fragments (SPEC §4.3). The shared shapes — a range {line, column, end_line,
+ * end_column} and a location (a range with `file`) — are said once, in INSTRUCTIONS; tool
+ * schemas publish a range or a location as a plain object, and an item with a location
+ * flattened into it lists `file` and its own fields.
+ */
+export const rangeOut = z.object({});
+export const locationOut = z.object({});
+export const locFields = { file: z.string() };
+export const pagedShape = { total: z.number().int(), next_offset: z.number().int().optional() };
+
+/** `{[key]: items, total, next_offset?}` with keys in a fixed order (deterministic bytes). */
+export function pagedResult<T>(
+  key: string,
+  p: { items: T[]; total: number; next_offset?: number },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { [key]: p.items, total: p.total };
+  if (p.next_offset !== undefined) out.next_offset = p.next_offset;
+  return out;
+}
+
+/** `limit` within 1..bridge.max_limit, with a message naming the bound. */
+export function checkLimit(ctx: CallContext, limit: number | undefined): number | undefined {
+  const max = ctx.bridge.config.bridge.max_limit;
+  if (limit !== undefined && limit > max) {
+    throw new BridgeError("InvalidArgument", `limit must be within 1..${max}, got ${limit}`, {
+      hint: `page with limit ≤ ${max} and offset`,
+      details: { limit, max_limit: max },
+    });
+  }
+  return limit;
+}
+
+/**
+ * What to do about each error code a tool can return, grouped by the caller's next step
+ * (CLI-only `ConfigInvalid` is not a tool error). Typed against ErrorCode, so a renamed
+ * code fails to compile; a unit test checks that every other code is listed once.
+ */
+export const TOOL_ERROR_GROUPS: readonly { action: string; codes: readonly ErrorCode[] }[] = [
+  {
+    action: "fix the arguments",
+    codes: [
+      "InvalidArgument",
+      "UnknownWorkspace",
+      "UnknownServer",
+      "NoServerForFile",
+      "AmbiguousServer",
+      "PathOutsideWorkspace",
+      "FileNotFound",
+      "FileTooLarge",
+      "NotUtf8",
+    ],
+  },
+  {
+    action: "fix the position (details.candidates lists the matches)",
+    codes: ["PositionOutOfRange", "SymbolNotOnLine", "SymbolNotFound", "AmbiguousSymbol"],
+  },
+  { action: "page with the hint's limit, or narrow", codes: ["ResultTooLarge"] },
+  { action: "call diagnostics without since", codes: ["SnapshotUnknown"] },
+  { action: "this server cannot answer that", codes: ["ServerLacksCapability", "ServerError"] },
+  { action: "retry", codes: ["RequestTimeout", "ReadyTimeout", "SessionLimit", "Cancelled"] },
+  { action: "call session_restart", codes: ["SessionDead"] },
+  {
+    action: "the setup needs fixing (see hint), then session_restart",
+    codes: [
+      "ServerNotFound",
+      "ServerVersionMismatch",
+      "ServerStartFailed",
+      "ServerInitFailed",
+      "WorkspaceFileMissing",
+      "WorkspaceFileInvalid",
+    ],
+  },
+  {
+    action: "edit tools refused or failed; nothing half-written",
+    codes: [
+      "UnsupportedMethod",
+      "GateDenied",
+      "PayloadRejected",
+      "ResourceOperationRejected",
+      "EditInvalid",
+      "WorkspaceDrift",
+      "ApplyFailed",
+    ],
+  },
+  { action: "a bug; report it", codes: ["Internal"] },
+];
+
+/** The `initialize` result's instructions: the conventions every tool follows (SPEC §4). */
+export const INSTRUCTIONS = [
+  "theodolite answers code questions from pinned language servers, on the files as they are on disk.",
+  "Positions: `line` 1-based; `column` 1-based in the bridge's column unit " +
+    "(session_status.bridge.column_unit; code points by default). Instead of `column`, `symbol` is " +
+    "the exact text on `line` (`occurrence` picks a repeat, 1-based). Without `line`, `symbol` is a " +
+    "name or dotted path (`Box.size`) among the file's document symbols; it must be unique.",
+  "`file` is workspace-relative (or absolute inside the workspace). `workspace` may be omitted " +
+    "when one is configured; `server` is routed by file extension and role.",
+  "Results: a range is {line, column, end_line, end_column} (end exclusive, same units); a " +
+    "location is a range with `file` (workspace-relative; absolute outside it; `uri` instead " +
+    "for a non-file location), flattened into items that have one. Lists are in canonical order. `limit` (1..bridge.max_limit) and `offset` " +
+    "page a list; the result says `total` and `next_offset`. Results never exceed " +
+    "bridge.max_result_bytes and are never truncated.",
+  "Errors are isError results whose text is JSON {code, message, hint?, details?}; `hint` says " +
+    `what to do next. ${TOOL_ERROR_GROUPS.map((g) => `${g.codes.join(", ")}: ${g.action}.`).join(" ")}`,
+].join("\n");

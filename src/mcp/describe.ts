@@ -1,0 +1,66 @@
+/**
+ * The published tool list (SPEC §4.1): each tool's zod schemas as JSON Schema
+ * that clients keep. Output schemas describe the success result only — an
+ * error is an `isError` result with text content and no `structuredContent`
+ * (SPEC §4.6), so clients never validate it against them — and both schemas
+ * are rewritten into the portable subset: no `type` arrays (nullable becomes
+ * `anyOf`), no bare `{}` schemas, no safe-integer bounds zod adds to every
+ * integer, no `$schema`.
+ */
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { ToolDefinition } from "./tool.ts";
+
+type Json = Record<string, unknown>;
+
+function isObject(x: unknown): x is Json {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/**
+ * One schema node, made portable, recursively. `output`: `additionalProperties: false`
+ * is dropped too — a result may grow a field without breaking clients that validate.
+ */
+export function portableSchema(node: unknown, output: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => portableSchema(n, output));
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$schema") continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "additionalProperties" && isObject(value) && Object.keys(value).length === 0) {
+      continue; // `{}` says "anything", which is the default anyway
+    }
+    if (key === "additionalProperties" && value === false && output) continue;
+    if (key === "required" && output) continue;
+    if (key === "properties" && isObject(value) && Object.keys(value).length === 0) continue;
+    out[key] = portableSchema(value, output);
+  }
+  const type = out.type;
+  if (Array.isArray(type)) {
+    // `type: ["string", "null"]` → one branch per type, the other keywords on the non-null one
+    const { type: _, ...rest } = out;
+    return {
+      anyOf: type.map((t) => (t === "null" ? { type: "null" } : { type: t, ...rest })),
+    };
+  }
+  return out;
+}
+
+/** JSON Schema for a zod object, as published in tools/list. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Json {
+  const json = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" });
+  return portableSchema(json, io === "output") as Json;
+}
+
+export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchemaOf(t.input, "input") as Tool["inputSchema"],
+    outputSchema: jsonSchemaOf(t.output, "output") as Tool["outputSchema"],
+    annotations: t.annotations,
+  }));
+}

@@ -1,0 +1,91 @@
+/**
+ * call_hierarchy (SPEC §4.1): textDocument/prepareCallHierarchy at the
+ * position, then callHierarchy/incomingCalls or outgoingCalls for the item —
+ * one level per call; the caller walks further from the entries' positions.
+ */
+import { z } from "zod";
+import { isBridgeError } from "../../errors.ts";
+import {
+  type CallDirection,
+  normalizeCalls,
+  pickCallItem,
+} from "../../normalize/call-hierarchy.ts";
+import { page } from "../../normalize/paging.ts";
+import { lacksCapability } from "../../session/server-capabilities.ts";
+import {
+  checkLimit,
+  locFields,
+  pagedResult,
+  pagedShape,
+  pagingShape,
+  positionShape,
+  rangeOut,
+} from "../conventions.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+import { type FileCall, withFile } from "./common.ts";
+import { textDocumentPosition } from "./position.ts";
+
+/** JSON-RPC "method not found": a server that offers the provider but not this direction. */
+const METHOD_NOT_FOUND = -32601;
+
+const input = z
+  .object({
+    ...positionShape,
+    direction: z.enum(["incoming", "outgoing"]).describe("incoming: callers; outgoing: callees."),
+    ...pagingShape,
+  })
+  .strict();
+
+const itemShape = { name: z.string(), kind: z.string(), ...locFields };
+const output = z.object({
+  item: z.object(itemShape).nullable(),
+  calls: z.array(z.object({ ...itemShape, sites: z.array(rangeOut) })),
+  ...pagedShape,
+});
+
+/** One level of calls; MethodNotFound for the direction is ServerLacksCapability. */
+async function callsOf(call: FileCall, direction: CallDirection, item: unknown): Promise<unknown> {
+  const method = `callHierarchy/${direction}Calls`;
+  try {
+    return await call.session.request<unknown>(method, { item }, call.wait);
+  } catch (err) {
+    if (isBridgeError(err, "ServerError") && err.details?.lsp_code === METHOD_NOT_FOUND) {
+      throw lacksCapability(call.session.server.name, method);
+    }
+    throw err;
+  }
+}
+
+export const callHierarchyTool = defineTool({
+  name: "call_hierarchy",
+  title: "Call hierarchy",
+  description:
+    "Callers (incoming) or callees (outgoing) of the function at a position, one level, each with its call `sites` (ranges in the caller's file).",
+  input,
+  output,
+  annotations: READ_ONLY,
+  toolClass: "read",
+  handler: async (args, ctx) => {
+    const limit = checkLimit(ctx, args.limit);
+    return withFile(ctx, args, "semantics", async (call) => {
+      call.session.requireCapability("callHierarchyProvider", "textDocument/prepareCallHierarchy");
+      const prepared = await call.session.request<unknown>(
+        "textDocument/prepareCallHierarchy",
+        await textDocumentPosition(ctx, call, args),
+        call.wait,
+      );
+      const picked = pickCallItem(prepared, call.norm);
+      if (!picked) {
+        return { result: { item: null, calls: [], total: 0 }, count: 0 };
+      }
+      const raw = await callsOf(call, args.direction, picked.raw);
+      const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
+      const p = page(all, limit, args.offset);
+      return {
+        result: { item: picked.out, ...pagedResult("calls", p) },
+        count: p.items.length,
+        pages: { key: "calls", items: all, offset: args.offset ?? 0 },
+      };
+    });
+  },
+});

@@ -1,0 +1,135 @@
+/**
+ * The client's position in the server's terms (SPEC §4.2, §5): `line` with
+ * `column`, `line` with a `symbol` anchor on that line, or `symbol` alone —
+ * a name or dotted path among the file's document symbols, whose selection
+ * range start is the position.
+ */
+import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
+import { BridgeError } from "../../errors.ts";
+import { anchorColumn, clientToLsp, type LspPosition } from "../../lsp/positions.ts";
+import { candidateOf, findSymbols } from "../../normalize/symbol-path.ts";
+import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
+import type { SymbolNode } from "../../normalize/types.ts";
+import { MAX_SYMBOL_LENGTH, type PositionArgs } from "../conventions.ts";
+import type { CallContext } from "../tool.ts";
+import type { FileCall } from "./common.ts";
+
+/** A resolved position: the client's 1-based line and column, and the server's. */
+export interface ResolvedPosition {
+  line: number;
+  column: number;
+  lsp: LspPosition;
+}
+
+/** At most this many candidates in AmbiguousSymbol's details (the count says how many). */
+const MAX_CANDIDATES = 20;
+
+function invalid(message: string, hint: string): BridgeError {
+  return new BridgeError("InvalidArgument", message, { hint });
+}
+
+/** textDocument/documentSymbol for the call's document, as one normalized tree. */
+export async function documentSymbolTree(call: FileCall): Promise<SymbolNode[]> {
+  call.session.requireCapability("documentSymbolProvider", "textDocument/documentSymbol");
+  const raw = await call.session.request<DocumentSymbol[] | SymbolInformation[] | null>(
+    "textDocument/documentSymbol",
+    { textDocument: { uri: call.doc.uri } },
+    call.wait,
+  );
+  return normalizeDocumentSymbols(raw, call.doc.uri, call.norm);
+}
+
+/** `symbol` without `line`: the unique document symbol's selection start (client units). */
+async function symbolPosition(
+  call: FileCall,
+  symbol: string,
+): Promise<{ line: number; column: number }> {
+  const matches = findSymbols(await documentSymbolTree(call), symbol);
+  const [only] = matches;
+  if (only === undefined) {
+    throw new BridgeError("SymbolNotFound", `no symbol \`${symbol}\` in ${call.rel}`, {
+      hint: "names are exact and case-sensitive; nested symbols as a dotted path (`Outer.inner`); document_symbols lists them; or pass `line`",
+      details: { file: call.rel, symbol },
+    });
+  }
+  if (matches.length > 1) {
+    throw new BridgeError(
+      "AmbiguousSymbol",
+      `\`${symbol}\` names ${matches.length} symbols in ${call.rel}`,
+      {
+        hint: "use a dotted path with the container (`container.name`), or pass the `line` of one candidate",
+        details: {
+          file: call.rel,
+          symbol,
+          count: matches.length,
+          candidates: matches.slice(0, MAX_CANDIDATES).map(candidateOf),
+        },
+      },
+    );
+  }
+  return { line: only.node.selection.line, column: only.node.selection.column };
+}
+
+function checkSymbol(symbol: string): void {
+  if (symbol.length === 0) {
+    throw invalid("`symbol` must not be empty", "pass the symbol's name, or a `column`");
+  }
+  if (symbol.length > MAX_SYMBOL_LENGTH) {
+    throw invalid(
+      `\`symbol\` is ${symbol.length} characters, over ${MAX_SYMBOL_LENGTH}`,
+      "pass the name (or the text to anchor on), not a longer excerpt",
+    );
+  }
+}
+
+/** The position of a call's arguments, checked (no clamping, SPEC §4.2). */
+export async function resolvePosition(
+  ctx: CallContext,
+  call: FileCall,
+  args: PositionArgs,
+): Promise<ResolvedPosition> {
+  const unit = ctx.bridge.config.bridge.column_unit;
+  if (args.column !== undefined && args.symbol !== undefined) {
+    throw invalid(
+      "give either `column` or `symbol`, not both",
+      "use `symbol` to anchor on text, or `column` for an exact position",
+    );
+  }
+  if (args.occurrence !== undefined && (args.symbol === undefined || args.line === undefined)) {
+    throw invalid(
+      "`occurrence` needs `line` and `symbol`",
+      "pass `line` and `symbol` with `occurrence`, or drop `occurrence`",
+    );
+  }
+  if (args.symbol !== undefined) checkSymbol(args.symbol);
+  let line = args.line;
+  let column = args.column;
+  if (line === undefined) {
+    if (args.symbol === undefined) {
+      throw invalid(
+        "a position needs `line` with `column` or `symbol`, or `symbol` alone",
+        "pass `symbol` (a name or dotted path) without `line`, or `line` with `column`",
+      );
+    }
+    if (column !== undefined) {
+      throw invalid("`column` needs `line`", "pass `line` too, or `symbol` alone");
+    }
+    ({ line, column } = await symbolPosition(call, args.symbol));
+  } else if (column === undefined) {
+    if (args.symbol === undefined) {
+      throw invalid(
+        "a position needs `column` or `symbol`",
+        "pass `column` (1-based) or `symbol` (exact text on the line)",
+      );
+    }
+    column = anchorColumn(call.doc.index, line, args.symbol, args.occurrence, unit);
+  }
+  const lsp = clientToLsp(call.doc.index, line, column, unit, call.session.encoding);
+  return { line, column, lsp };
+}
+
+/** `{textDocument, position}` for the call's arguments. */
+export async function textDocumentPosition(ctx: CallContext, call: FileCall, args: PositionArgs) {
+  const at = await resolvePosition(ctx, call, args);
+  return { textDocument: { uri: call.doc.uri }, position: at.lsp };
+}

@@ -1,0 +1,102 @@
+/**
+ * Diagnostics compared across a change (SPEC §6.1): each diagnostic is keyed by
+ * file, severity, code, source, message and the text under its range — not its
+ * line, so lines moving is not a change — and two results are matched key by
+ * key, in canonical order. A snapshot id is a digest of the canonical result.
+ * Pure: the texts come from the caller.
+ */
+import { createHash } from "node:crypto";
+import type { ColumnUnit } from "../config/types.ts";
+import { clientOffsetFloor, type LineIndex } from "../lsp/positions.ts";
+import { canonicalJson } from "./json.ts";
+import type { DiagnosticOut, Range } from "./types.ts";
+
+/** A diagnostic with the key it is matched by. */
+export interface KeyedDiagnostic {
+  item: DiagnosticOut;
+  key: string;
+}
+
+export interface DiagnosticsDiff {
+  added: DiagnosticOut[];
+  removed: DiagnosticOut[];
+  unchanged: number;
+}
+
+function sha256Hex(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The file (or non-file URI) a diagnostic belongs to. */
+export function fileOf(d: DiagnosticOut): string {
+  return "file" in d ? d.file : d.uri;
+}
+
+/** The text a range covers in `index` ("" without a text); tolerant of ranges past the end. */
+export function textUnder(index: LineIndex | undefined, r: Range, unit: ColumnUnit): string {
+  if (index === undefined) return "";
+  const from = clientOffsetFloor(index, r.line, r.column, unit);
+  const to = clientOffsetFloor(index, r.end_line, r.end_column, unit);
+  return index.text.slice(from, Math.max(from, to));
+}
+
+/** The match key: everything but the position, with the covered text as a digest. */
+export function matchKey(d: DiagnosticOut, text: string): string {
+  return canonicalJson([
+    fileOf(d),
+    d.severity,
+    d.code ?? null,
+    d.source ?? null,
+    d.message,
+    sha256Hex(text),
+  ]);
+}
+
+/**
+ * A deterministic id of a canonical result: the same files, completeness and diagnostics
+ * (with the texts under them) give the same id in any bridge.
+ */
+export function snapshotId(
+  files: readonly string[],
+  complete: boolean | undefined,
+  keyed: readonly KeyedDiagnostic[],
+): string {
+  const digest = sha256Hex(
+    canonicalJson({
+      files,
+      complete: complete ?? null,
+      diagnostics: keyed.map((k) => [k.item, k.key]),
+    }),
+  );
+  return `d${digest.slice(0, 20)}`;
+}
+
+/**
+ * What changed from `before` to `after`, both in canonical order. Only diagnostics of
+ * files `inScope` are compared from `before`. Equal keys pair up in order, so a line
+ * inserted above shifts diagnostics without adding or removing any; what is left
+ * unpaired in `after` was added, in `before` removed (each with its own positions).
+ */
+export function diffDiagnostics(
+  before: readonly KeyedDiagnostic[],
+  after: readonly KeyedDiagnostic[],
+  inScope: (file: string) => boolean,
+): DiagnosticsDiff {
+  const waiting = new Map<string, KeyedDiagnostic[]>();
+  for (const k of before) {
+    if (!inScope(fileOf(k.item))) continue;
+    const list = waiting.get(k.key) ?? [];
+    list.push(k);
+    waiting.set(k.key, list);
+  }
+  const added: DiagnosticOut[] = [];
+  let unchanged = 0;
+  for (const k of after) {
+    const match = waiting.get(k.key)?.shift();
+    if (match === undefined) added.push(k.item);
+    else unchanged += 1;
+  }
+  const left = new Set([...waiting.values()].flat());
+  const removed = before.filter((k) => left.has(k)).map((k) => k.item);
+  return { added, removed, unchanged };
+}
