@@ -63,6 +63,7 @@ const calls: [string, Record<string, unknown>][] = [
   ["hover", { file: "src/index.ts", line: 3, symbol: "greet" }],
   ["definition", { file: "src/index.ts", line: 3, symbol: "greet" }],
   ["references", { file: "src/greet.ts", line: 2, symbol: "greet" }],
+  ["call_hierarchy", { file: "src/greet.ts", symbol: "greet", direction: "incoming" }],
   ["document_symbols", { file: "src/greet.ts" }],
   ["workspace_symbols", { query: "greet" }],
   ["diagnostics", { file: "src/index.ts" }],

@@ -11,6 +11,7 @@ import type {
   CallHierarchyOutgoingCall,
   Range as LspRangeT,
 } from "vscode-languageserver-protocol";
+import { uriToPath } from "../workspace/uri.ts";
 import { canonicalJson } from "./json.ts";
 import { compareLoc, compareRange, compareStrings } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
@@ -32,11 +33,17 @@ function isItem(x: unknown): x is CallHierarchyItem {
   );
 }
 
-/** An item at its selection range (its range when the server sent no selection). */
+/**
+ * An item at its selection range (its range when the server sent no selection). A module
+ * named by its own absolute path (typescript-native names callers at file level so) is
+ * named by its result path instead, like every path in a result.
+ */
 export function normalizeCallItem(item: unknown, ctx: NormalizeContext): CallItemOut | undefined {
   if (!isItem(item)) return undefined;
   const range = (isLspRange(item.selectionRange) ? item.selectionRange : item.range) as LspRangeT;
-  return { name: item.name, kind: symbolKindName(item.kind), ...ctx.toLoc(item.uri, range) };
+  const loc = ctx.toLoc(item.uri, range);
+  const ownPath = item.name === uriToPath(item.uri) && "file" in loc;
+  return { name: ownPath ? loc.file : item.name, kind: symbolKindName(item.kind), ...loc };
 }
 
 /** The first well-formed item of a prepareCallHierarchy answer, in canonical order. */

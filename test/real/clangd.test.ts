@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 import {
+  diagnosticsFor,
   fails,
   locs,
   ok,
@@ -182,9 +183,12 @@ describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
 
   test("diagnostics: none for the three clean files, none workspace-wide", async () => {
     for (const file of ["main.c", "util.c", "geometry.h"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
     }
-    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: [], total: 0 });
+    // workspace-wide: the files clangd reported on (the open ones); no workspace pull
+    expect(await ok(bridge, "diagnostics")).toEqual(
+      diagnosticsFor(["geometry.h", "main.c", "util.c"], [], false),
+    );
   });
 });
 
@@ -241,9 +245,9 @@ describe.skipIf(!clangd)("clangd on the c-errors fixture", () => {
   test("diagnostics for broken.c: exactly the two measured errors (and clangd's note)", async () => {
     const r = await ok(bridge, "diagnostics", { file: "broken.c" });
     const expected = brokenDiagnostics((cp) => cp);
-    expect(r).toEqual({ diagnostics: expected, total: 3 });
+    expect(r).toEqual(diagnosticsFor(["broken.c"], expected));
     // workspace-wide: what the session accumulated, the same set
-    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: expected, total: 3 });
+    expect(await ok(bridge, "diagnostics")).toEqual(diagnosticsFor(["broken.c"], expected, false));
   });
 
   test("code_actions on the typo list clangd's quick-fix with an edit (no handle: mutation off)", async () => {

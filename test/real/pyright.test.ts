@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
+  diagnosticsFor,
   fails,
   locs,
   ok,
@@ -226,15 +227,16 @@ describe.skipIf(!pyright)("pyright on the python fixture (code points)", () => {
   });
 
   test("diagnostics: errors.py's two errors by pull, none for the clean files", async () => {
-    expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual({
-      diagnostics: errorsPy(),
-      total: 2,
-    });
+    expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
+      diagnosticsFor(["errors.py"], errorsPy()),
+    );
     for (const file of ["app.py", "geometry.py"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
     }
     // workspace-wide: everything the session holds, i.e. the same two
-    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: errorsPy(), total: 2 });
+    expect(await ok(bridge, "diagnostics")).toEqual(
+      diagnosticsFor(["app.py", "errors.py", "geometry.py"], errorsPy(), false),
+    );
   });
 
   test("code_actions: pyright offers none on its errors", async () => {
@@ -272,10 +274,9 @@ describe.skipIf(!pyright)("pyright column units on the emoji lines", () => {
         });
         expect(bySymbol).toEqual(byColumn);
         // errors.py 4: the bad argument `1` after two emoji
-        expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual({
-          diagnostics: errorsPy(col),
-          total: 2,
-        });
+        expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
+          diagnosticsFor(["errors.py"], errorsPy(col)),
+        );
       } finally {
         await bridge.close();
       }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
+  diagnosticsFor,
   locs,
   ok,
   present,
@@ -187,9 +188,13 @@ describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
 
   test("diagnostics: a clean crate has none, per file and workspace-wide", async () => {
     for (const file of ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
     }
-    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: [], total: 0 });
+    const all = await ok(bridge, "diagnostics");
+    expect(all).toEqual(diagnosticsFor(all.files as string[], [], false));
+    expect(all.files).toEqual(
+      expect.arrayContaining(["src/lib.rs", "src/main.rs", "src/report.rs", "src/shapes.rs"]),
+    );
   });
 });
 
@@ -270,15 +275,17 @@ describe.skipIf(!ra)("rust-analyzer diagnostics on rust-errors (UTF-16 columns)"
   test("workspace-wide after quiescence: cargo check's push set (errors and the hint)", async () => {
     const r = await afterCargoCheck(bridge, 3);
     // nothing was pulled yet: rust-analyzer offers no workspace pull
-    expect(r).toEqual({ diagnostics: expected.push, total: 3 });
+    expect(r).toEqual(diagnosticsFor(r.files as string[], expected.push, false));
+    expect(r.files).toContain("src/lib.rs");
   });
 
   test("for the file: the pulled E0308 merged beside the pushed set, channels kept apart", async () => {
     // the two E0308 at 4:22 differ in source and message, so they stay two items
     const file = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
-    expect(file).toEqual({ diagnostics: expected.merged, total: 4 });
+    expect(file).toEqual(diagnosticsFor(["src/lib.rs"], expected.merged));
     const all = await ok(bridge, "diagnostics");
-    expect(all).toEqual({ diagnostics: expected.merged, total: 4 });
+    expect(all).toEqual(diagnosticsFor(all.files as string[], expected.merged, false));
+    expect(all.files).toContain("src/lib.rs");
   });
 
   test("code_actions on the pulled E0308: resolved refactors with edits, no quick-fix", async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
+  diagnosticsFor,
   fails,
   locs,
   ok,
@@ -255,11 +256,14 @@ describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points
 
   test("diagnostics: errors.ts's two errors (eventually, see KNOWN LIMIT), none elsewhere", async () => {
     const r = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
-    expect(r).toEqual({ diagnostics: errorsTs(), total: 2 });
+    expect(r).toEqual(diagnosticsFor(["src/errors.ts"], errorsTs()));
     for (const file of ["src/main.ts", "src/shape.ts"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
     }
-    expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: errorsTs(), total: 2 });
+    // workspace-wide: the open files tls published for; it offers no workspace pull
+    expect(await ok(bridge, "diagnostics")).toEqual(
+      diagnosticsFor(["src/errors.ts", "src/main.ts", "src/shape.ts"], errorsTs(), false),
+    );
   });
 
   test("code_actions on the errors: command-only refactors, no quick-fix, nothing with an edit", async () => {
@@ -309,7 +313,7 @@ describe.skipIf(!tls)("typescript-language-server column units on the emoji line
         });
         expect(bySymbol).toEqual(byColumn);
         const diags = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
-        expect(diags).toEqual({ diagnostics: errorsTs(col), total: 2 });
+        expect(diags).toEqual(diagnosticsFor(["src/errors.ts"], errorsTs(col)));
       } finally {
         await bridge.close();
       }

@@ -4,7 +4,7 @@
  * started on one fixture copy, and the CI rule for a missing server (SPEC §11: under CI
  * the four installed servers are required; elsewhere a loud skip).
  */
-import { afterAll } from "bun:test";
+import { afterAll, expect } from "bun:test";
 import { rmSync } from "node:fs";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
@@ -225,6 +225,23 @@ export function realSuite(name: string, found: RealServer | null) {
       dirs.push(dir);
       return dir;
     },
+  };
+}
+
+/** Any diagnostics snapshot id (SPEC §6.1). */
+export const SNAPSHOT = expect.stringMatching(/^d[0-9a-f]{20}$/);
+
+/**
+ * The expected `diagnostics` answer covering `files` with these items; `complete` only for
+ * workspace-wide answers (SPEC §6, §6.1).
+ */
+export function diagnosticsFor(files: string[], diagnostics: unknown[], complete?: boolean) {
+  return {
+    diagnostics,
+    total: diagnostics.length,
+    files: [...files].sort(),
+    ...(complete === undefined ? {} : { complete }),
+    snapshot: SNAPSHOT,
   };
 }
 

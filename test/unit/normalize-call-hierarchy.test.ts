@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CallHierarchyItem } from "vscode-languageserver-protocol";
 import { normalizeCalls, pickCallItem } from "../../src/normalize/call-hierarchy.ts";
-import { fileUri, fixtureContext, r } from "./normalize-fixture.ts";
+import { fileUri, fixtureContext, ROOT, r } from "./normalize-fixture.ts";
 
 const FILES = {
   "a.ts": "function caller() {\n  target(); target();\n}\n",
@@ -102,4 +102,13 @@ describe("normalizeCalls", () => {
     ]);
     expect(normalizeCalls(null, "outgoing", TARGET.uri, ctx)).toEqual([]);
   });
+});
+
+test("a module named by its absolute path is named by its result path", () => {
+  const module = { ...item("x", "a.ts", 0, 0, 0), name: `${ROOT}/a.ts`, kind: 2 };
+  const [call] = normalizeCalls([{ from: module, fromRanges: [] }], "incoming", TARGET.uri, ctx);
+  expect(call?.name).toBe("a.ts");
+  const other = { ...module, name: "/elsewhere/a.ts" };
+  const [kept] = normalizeCalls([{ from: other, fromRanges: [] }], "incoming", TARGET.uri, ctx);
+  expect(kept?.name).toBe("/elsewhere/a.ts");
 });
