@@ -29,6 +29,8 @@ export interface RawMcpOptions {
   binary: string;
   args: string[];
   env?: Record<string, string>;
+  /** working directory of the bridge (zero-config serves it) */
+  cwd?: string;
   /** bound on one request, ending in an error (default 180 s) */
   requestTimeoutMs?: number;
 }
@@ -53,6 +55,7 @@ export class RawMcpClient {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",
+      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/", ...(opts.env ?? {}) },
     });
     this.closed = this.readLines();

@@ -2,17 +2,26 @@
  * The bridge's state for one MCP connection: configuration, sessions, the
  * client identity from the handshake, and the mutation gate's stores. Tools
  * receive it through their call context.
+ *
+ * In zero-config mode the configuration starts as a shell (the workspace, no
+ * server) and discovery completes it (SPEC §2.1): `ready()` starts discovery
+ * once and resolves when the discovered configuration is in place. Tool calls
+ * wait for it; tools/list does not need it (the surface is fixed).
  */
+
 import type { Config } from "./config/types.ts";
 import { applyClassRegistered, decide } from "./gate/decide.ts";
 import { HandleStore } from "./gate/handles.ts";
 import { GateTranscript } from "./gate/transcript.ts";
+import { log } from "./log.ts";
 import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
 import { SnapshotStore } from "./snapshots.ts";
 
 export class BridgeContext {
-  readonly sessions: SessionManager;
+  private current: Config;
+  private manager: SessionManager;
+  private discovering: Promise<void> | undefined;
   readonly handles = new HandleStore();
   readonly transcript = new GateTranscript();
   /** diagnostics results `since` can compare with (SPEC §6.1) */
@@ -22,10 +31,36 @@ export class BridgeContext {
   client: string | null = null;
 
   constructor(
-    readonly config: Config,
-    hooks: SessionHooks,
+    config: Config,
+    private readonly hooks: SessionHooks,
+    private discover?: (shell: Config) => Promise<Config>,
   ) {
-    this.sessions = new SessionManager(config, hooks);
+    this.current = config;
+    this.manager = new SessionManager(config, hooks);
+  }
+
+  get config(): Config {
+    return this.current;
+  }
+
+  get sessions(): SessionManager {
+    return this.manager;
+  }
+
+  /** Resolves once the configuration is complete: at once, or after zero-config discovery. */
+  ready(): Promise<void> {
+    const discover = this.discover;
+    if (discover === undefined) return this.discovering ?? Promise.resolve();
+    this.discover = undefined;
+    // no session exists before this resolves (every call waits here), so nothing is lost
+    // by replacing the manager; a failed discovery leaves the shell (no server) in place
+    this.discovering = discover(this.current)
+      .then((config) => {
+        this.current = config;
+        this.manager = new SessionManager(config, this.hooks);
+      })
+      .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));
+    return this.discovering;
   }
 
   setClient(name: string | null): void {

@@ -108,7 +108,7 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "init": {
-      const { runInit } = await import("./commands/discover.ts");
+      const { runInit } = await import("./commands/init.ts");
       try {
         process.stdout.write(await runInit(cli.dir ?? process.cwd()));
       } catch (err) {

@@ -5,6 +5,7 @@
  */
 import { extname } from "node:path";
 import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
+import { zeroConfigNoServerHint } from "./discovery/no-server-hint.ts";
 import { BridgeError } from "./errors.ts";
 
 export function resolveWorkspace(config: Config, name: string | undefined): WorkspaceConfig {
@@ -34,6 +35,16 @@ function serversOf(config: Config, ws: WorkspaceConfig): ServerConfig[] {
   return ws.servers
     .map((n) => config.servers.find((s) => s.name === n))
     .filter((s): s is ServerConfig => s !== undefined);
+}
+
+/**
+ * The root of the workspace a call names (or the only one), for its error texts
+ * (SPEC §4.6); undefined when the call names none that is configured.
+ */
+export function callWorkspaceRoot(config: Config, args: unknown): string | undefined {
+  const name = (args as { workspace?: unknown } | undefined)?.workspace;
+  if (typeof name === "string") return config.workspaces.find((w) => w.name === name)?.root;
+  return config.workspaces.length === 1 ? config.workspaces[0]?.root : undefined;
 }
 
 export function serverHandlesFile(server: ServerConfig, file: string): boolean {
@@ -75,7 +86,9 @@ export function candidateServers(
         ? `no server with role "${req.role}" in workspace "${ws.name}"`
         : `no server with role "${req.role}" handles "${file}" in workspace "${ws.name}"`,
       {
-        hint: "check the servers' `extensions` and `roles` in the config, or pass `server`",
+        hint:
+          (config.discovery && zeroConfigNoServerHint(config.discovery, file)) ??
+          "check the servers' `extensions` and `roles` in the config, or pass `server`",
         details: { workspace: ws.name, role: req.role, ...(file !== undefined ? { file } : {}) },
       },
     );

@@ -15,17 +15,25 @@ import { TOOLS } from "./mcp/tools/index.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
 
-async function loadConfig(argPath: string | undefined): Promise<Config> {
+interface Start {
+  config: Config;
+  /** zero-config: completes the configuration (SPEC §2.1) */
+  discover?: (shell: Config) => Promise<Config>;
+}
+
+async function loadConfig(argPath: string | undefined): Promise<Start> {
   const path = resolveConfigPath(argPath, process.env);
-  if (path !== undefined) return loadConfigFile(path);
-  const { zeroConfig } = await import("./commands/discover.ts");
-  return zeroConfig(process.cwd());
+  if (path !== undefined) return { config: loadConfigFile(path) };
+  // zero-config never fails to start: the shell now, the servers after the handshake
+  const { zeroConfigShell, discoverZeroConfig } = await import("./discovery/zero-config.ts");
+  return { config: zeroConfigShell(process.cwd()), discover: (shell) => discoverZeroConfig(shell) };
 }
 
 export async function serve(argPath: string | undefined): Promise<void> {
   let config: Config;
+  let discover: Start["discover"];
   try {
-    config = await loadConfig(argPath);
+    ({ config, discover } = await loadConfig(argPath));
   } catch (err) {
     process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
     process.exit(2);
@@ -36,8 +44,15 @@ export async function serve(argPath: string | undefined): Promise<void> {
   // Orphans of a supervisor killed from outside come to us, not to PID 1 (SPEC §9.2).
   if (!becomeChildSubreaper())
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
-  const bridge = new BridgeContext(config, defaultHooks());
+  const bridge = new BridgeContext(config, defaultHooks(), discover);
   const server = createMcpServer(bridge, TOOLS);
+  // zero-config discovery starts once the handshake is done, off `initialize`'s path; a
+  // call arriving first starts it itself (every call waits for it)
+  const onInitialized = server.oninitialized;
+  server.oninitialized = () => {
+    onInitialized?.();
+    void bridge.ready();
+  };
   const transport = new StdioServerTransport();
 
   let closing = false;

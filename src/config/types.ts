@@ -111,4 +111,34 @@ export interface Config {
   servers: ServerConfig[];
   /** where it came from: a file path, or "zero-config" */
   source: string;
+  /** zero-config only: how the servers were chosen (SPEC §2.1) */
+  discovery?: DiscoveryReport;
+}
+
+/** One preset as discovery saw it (SPEC §2.1): configured with the binary found, or left out. */
+export interface DiscoveredPreset {
+  name: string;
+  /** the names looked up, in the workspace's node_modules/.bin directories, then on PATH */
+  binaries: string[];
+  extensions: string[];
+  status: "configured" | "left_out";
+  command: string | null;
+  version: string | null;
+  /** why it serves these files with this binary, or why it was left out */
+  why: string;
+}
+
+/** What zero-config looked at and decided (SPEC §2.1), shown by session_status. */
+export interface DiscoveryReport {
+  root: string;
+  /** directories searched for binaries before PATH, nearest first */
+  workspace_bins: string[];
+  scan: { entries: number; truncated: boolean; extensions: string[] };
+  toolchain: {
+    typescript: { version: string; package: string } | null;
+    python: { interpreter: string } | null;
+  };
+  servers: DiscoveredPreset[];
+  /** discovery itself failed (the bridge serves with no server) */
+  error?: string;
 }

@@ -11,9 +11,9 @@ import { resolve } from "node:path";
 import type { z } from "zod";
 import { BridgeError } from "../errors.ts";
 import { checkLogLocation } from "./log-location.ts";
-import { FileSchema, type ParsedServer, type ParsedWorkspace } from "./schema.ts";
+import { FileSchema, type ParsedFile, type ParsedServer, type ParsedWorkspace } from "./schema.ts";
 import { crossFieldProblems, describeValue, type Problem, renderPath } from "./schema-rules.ts";
-import type { Config, ServerConfig, WorkspaceConfig } from "./types.ts";
+import type { BridgeConfig, Config, ServerConfig, WorkspaceConfig } from "./types.ts";
 
 const TYPE_WORDS: Record<string, string> = {
   string: "a string",
@@ -131,6 +131,35 @@ function toWorkspaceConfig(w: ParsedWorkspace): WorkspaceConfig {
   return { name: w.name, root: resolve(w.root), servers: w.servers, file_dirs: w.file_dirs };
 }
 
+function toBridgeConfig(b: ParsedFile["bridge"]): BridgeConfig {
+  return {
+    max_sessions: b.max_sessions,
+    shutdown_grace_ms: b.shutdown_grace_ms,
+    request_timeout_ms: b.request_timeout_ms,
+    ready_timeout_ms: b.ready_timeout_ms,
+    max_result_bytes: b.max_result_bytes,
+    max_file_bytes: b.max_file_bytes,
+    max_open_documents: b.max_open_documents,
+    column_unit: b.column_unit,
+    mutation: b.mutation,
+    mutation_allowlist: b.mutation_allowlist ?? [],
+    setpriv: b.setpriv,
+    max_query_length: b.max_query_length,
+    max_limit: b.max_limit,
+    log: {
+      level: b.log.level,
+      file: b.log.file ?? null,
+      max_bytes: b.log.max_bytes,
+      max_files: b.log.max_files,
+    },
+  };
+}
+
+/** The `[bridge]` settings of a file that sets none: what zero-config runs with (SPEC §2.1). */
+export function defaultBridgeConfig(): BridgeConfig {
+  return toBridgeConfig(FileSchema.shape.bridge.parse(undefined));
+}
+
 /** SPEC §3: validate a parsed TOML document; throws `ConfigInvalid` naming the key path. */
 export function validateConfig(raw: unknown, source: string): Config {
   const parsed = FileSchema.safeParse(raw, {
@@ -141,29 +170,8 @@ export function validateConfig(raw: unknown, source: string): Config {
   const problems = crossFieldProblems(parsed.data, raw);
   if (problems.length > 0) throw configInvalid(problems, raw, source);
   const file = parsed.data;
-  const b = file.bridge;
   const config: Config = {
-    bridge: {
-      max_sessions: b.max_sessions,
-      shutdown_grace_ms: b.shutdown_grace_ms,
-      request_timeout_ms: b.request_timeout_ms,
-      ready_timeout_ms: b.ready_timeout_ms,
-      max_result_bytes: b.max_result_bytes,
-      max_file_bytes: b.max_file_bytes,
-      max_open_documents: b.max_open_documents,
-      column_unit: b.column_unit,
-      mutation: b.mutation,
-      mutation_allowlist: b.mutation_allowlist ?? [],
-      setpriv: b.setpriv,
-      max_query_length: b.max_query_length,
-      max_limit: b.max_limit,
-      log: {
-        level: b.log.level,
-        file: b.log.file ?? null,
-        max_bytes: b.log.max_bytes,
-        max_files: b.log.max_files,
-      },
-    },
+    bridge: toBridgeConfig(file.bridge),
     workspaces: file.workspace.map(toWorkspaceConfig),
     servers: file.server.map(toServerConfig),
     source,

@@ -9,13 +9,15 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type ErrorEnvelope, toEnvelope } from "../errors.ts";
+import { relativizeEnvelope } from "../workspace/relative-text.ts";
 
 /** A successful result from an object already serialized by the size cap. */
 export function resultFromJson(structured: Record<string, unknown>, json: string): CallToolResult {
   return { content: [{ type: "text", text: json }], structuredContent: structured };
 }
 
-export function errorResult(err: unknown): CallToolResult {
-  const env: ErrorEnvelope = toEnvelope(err);
+/** `root`: the call's workspace, whose paths the texts name relatively (SPEC §4.6). */
+export function errorResult(err: unknown, root?: string): CallToolResult {
+  const env: ErrorEnvelope = relativizeEnvelope(toEnvelope(err), root);
   return { isError: true, content: [{ type: "text", text: JSON.stringify(env) }] };
 }

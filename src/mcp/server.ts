@@ -16,6 +16,7 @@ import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { enforceSizeCap } from "../normalize/cap.ts";
+import { callWorkspaceRoot } from "../router.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
@@ -84,6 +85,8 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
             },
           );
         }
+        // zero-config: the discovered servers are in place (SPEC §2.1)
+        await bridge.ready();
         const raw = request.params.arguments ?? {};
         tool.preValidate?.(raw);
         const parsed = tool.input.safeParse(raw);
@@ -115,7 +118,7 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
         return resultFromJson(answer.result, json);
       } catch (err) {
         if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
-        return errorResult(err);
+        return errorResult(err, callWorkspaceRoot(bridge.config, request.params.arguments));
       }
     },
   );

@@ -11,7 +11,7 @@ import type {
   WorkspaceConfig,
   WorkspaceFileRequirement,
 } from "../config/types.ts";
-import { BridgeError, isBridgeError } from "../errors.ts";
+import { BridgeError, type ErrorEnvelope, isBridgeError, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
 import { checkCompileCommands } from "./compile-commands.ts";
 import { readWorkspaceText, statWorkspaceFile } from "./confined.ts";
@@ -38,17 +38,23 @@ export function checkRequirement(
   const dir = requirementDir(workspace, req);
   const path = join(dir, req.file);
   const base = { workspace: workspace.name, server: server.name, file: path };
+  // the session is not started: once the file is right, the next call (or session_restart)
+  // starts it (SPEC §3.4)
+  const hint = `${req.hint}; then call again, or session_restart with server "${server.name}"`;
   const missing = (err: unknown): unknown => {
     if (!(err instanceof BridgeError)) return err;
     return new BridgeError(
       "WorkspaceFileMissing",
-      `${server.name} needs ${req.file} in ${dir}, and there is none`,
-      { hint: req.hint, details: { ...base, reason: err.message } },
+      `${server.name} needs ${path}, and there is none`,
+      {
+        hint,
+        details: { ...base, reason: err.message },
+      },
     );
   };
   const invalid = (reason: string, entry: number | null) =>
     new BridgeError("WorkspaceFileInvalid", `${path}: ${reason}`, {
-      hint: req.hint,
+      hint,
       details: { ...base, reason, entry },
     });
   // opened beneath the root (SPEC §8.1): a link leading out, a FIFO or a device is missing
@@ -74,6 +80,21 @@ export function checkRequirement(
   const verdict = checkCompileCommands(text);
   if (!verdict.ok) throw invalid(verdict.reason, verdict.index);
   return dir;
+}
+
+/** session_status: each prerequisite of the pair, met or the error a start would give. */
+export function workspaceFileStatus(
+  workspace: WorkspaceConfig,
+  server: ServerConfig,
+): { file: string; ok: boolean; error?: ErrorEnvelope }[] {
+  return server.requires.map((req) => {
+    try {
+      checkRequirement(workspace, server, req);
+      return { file: req.file, ok: true };
+    } catch (err) {
+      return { file: req.file, ok: false, error: toEnvelope(err) };
+    }
+  });
 }
 
 /** At session start: every requirement, and the extra server args they imply. */

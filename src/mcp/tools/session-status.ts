@@ -9,6 +9,8 @@ import { BridgeError, type ErrorEnvelope, toEnvelope } from "../../errors.ts";
 import { resolveWorkspace } from "../../router.ts";
 import type { Session } from "../../session/session.ts";
 import { COMMIT, VERSION } from "../../version.ts";
+import { relativizeEnvelope } from "../../workspace/relative-text.ts";
+import { workspaceFileStatus } from "../../workspace/requirements.ts";
 import { serverArg, workspaceArg } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { waitContext } from "./common.ts";
@@ -61,7 +63,11 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     last_exit: s.lastExit
       ? { code: s.lastExit.code, signal: s.lastExit.signal, stderr_tail: s.lastExit.stderr_tail }
       : null,
-    last_error: s.lastError ?? null,
+    last_error: s.lastError ? relativizeEnvelope(s.lastError, s.workspace.root) : null,
+    // prerequisites as they are now (SPEC §3.4): a missing one is why calls fail
+    workspace_files: workspaceFileStatus(s.workspace, s.server).map((f) =>
+      f.error ? { ...f, error: relativizeEnvelope(f.error, s.workspace.root) } : f,
+    ),
   };
   return entry;
 }
@@ -81,6 +87,7 @@ export function bridgeFacts(bridge: BridgeContext): Record<string, unknown> {
     apply_class_registered: bridge.applyClassFor(bridge.client),
     max_sessions: b.max_sessions,
     live_sessions: bridge.sessions.all().filter((s) => s.isLive()).length,
+    ...(bridge.config.discovery ? { discovery: bridge.config.discovery } : {}),
   };
 }
 
@@ -123,7 +130,7 @@ export const sessionStatusTool = defineTool({
     const sessions = selected.map((s) => {
       const entry = sessionEntry(s);
       const err = startErrors.get(s.key);
-      if (err) entry.start_error = err;
+      if (err) entry.start_error = relativizeEnvelope(err, s.workspace.root);
       return entry;
     });
     return {

@@ -1,0 +1,193 @@
+/**
+ * Which presets serve a workspace (SPEC §2.1), pure: `planProbes` says which binaries are
+ * worth looking for given the files present and the workspace's toolchain; `choose` turns
+ * what was found into the configured servers and one report row per preset, each with why.
+ *
+ * TypeScript: the workspace's own `typescript` decides. 7.x is served by typescript-native
+ * (its own `tsc --lsp`); older by typescript-language-server driving the workspace's
+ * tsserver. Without a workspace TypeScript, typescript-language-server when there is one,
+ * typescript-native only when the binaries offer nothing but TypeScript 7.
+ * Python: pyright uses the root's virtual environment when there is one.
+ */
+import type { Preset } from "../config/presets.ts";
+import type { DiscoveredPreset } from "../config/types.ts";
+import type { WorkspaceToolchain } from "./toolchain.ts";
+
+const TLS = "typescript-language-server";
+const NATIVE = "typescript-native";
+const PYRIGHT = "pyright";
+
+export interface Found {
+  command: string;
+  version: string;
+  versionCommand: string[] | null;
+}
+
+/** A probe's outcome: the binary and its version, or why none qualified. */
+export type ProbeOutcome = { found: Found } | { missing: string };
+
+export interface PlannedProbe {
+  preset: Preset;
+  /** the binary to check instead of a lookup by name (the workspace's own tsc) */
+  command?: string;
+}
+
+export interface ProbePlan {
+  /** every preset, in the presets' order (reports and configs read the same every time) */
+  presets: readonly Preset[];
+  probe: PlannedProbe[];
+  notProbed: { preset: Preset; why: string }[];
+  /** no file matched any preset: every preset was looked for */
+  fallback: boolean;
+}
+
+export interface ChosenServer extends Found {
+  preset: Preset;
+  initializationOptions: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  why: string;
+}
+
+export interface Choice {
+  chosen: ChosenServer[];
+  rows: DiscoveredPreset[];
+}
+
+export const extensionsOf = (preset: Preset): string[] => Object.keys(preset.server.extensions);
+
+const dotted = (exts: string[]) => exts.map((e) => `.${e}`).join("/");
+
+/** A path for messages: relative to the root when inside it. */
+function shown(root: string, path: string): string {
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+export function planProbes(
+  presets: readonly Preset[],
+  extensions: ReadonlySet<string>,
+  toolchain: WorkspaceToolchain,
+  root: string,
+): ProbePlan {
+  const relevant = presets.filter((p) => extensionsOf(p).some((e) => extensions.has(e)));
+  const fallback = relevant.length === 0;
+  const plan: ProbePlan = { presets, probe: [], notProbed: [], fallback };
+  const ts = toolchain.typescript;
+  for (const preset of presets) {
+    if (!fallback && !relevant.includes(preset)) {
+      plan.notProbed.push({ preset, why: `no ${dotted(extensionsOf(preset))} files here` });
+    } else if (ts !== null && preset.name === TLS && ts.major >= 7) {
+      plan.notProbed.push({
+        preset,
+        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is 7.x: ${NATIVE} serves it`,
+      });
+    } else if (ts !== null && preset.name === NATIVE && ts.major < 7) {
+      plan.notProbed.push({
+        preset,
+        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is not 7.x: ${TLS} serves it`,
+      });
+    } else if (ts !== null && preset.name === NATIVE) {
+      if (ts.tsc === null) {
+        plan.notProbed.push({ preset, why: `${shown(root, ts.package)} has no bin/tsc` });
+      } else plan.probe.push({ preset, command: ts.tsc });
+    } else {
+      plan.probe.push({ preset });
+    }
+  }
+  return plan;
+}
+
+function whyChosen(
+  preset: Preset,
+  found: Found,
+  toolchain: WorkspaceToolchain,
+  root: string,
+  fallback: boolean,
+): Pick<ChosenServer, "why" | "initializationOptions" | "settings"> {
+  const ts = toolchain.typescript;
+  const files = fallback
+    ? "no file here matches a server found, so every server found is configured"
+    : `${dotted(extensionsOf(preset))} files here`;
+  const base = { initializationOptions: {}, settings: {} };
+  if (preset.name === TLS && ts !== null && ts.tsserver !== null) {
+    return {
+      why: `${files}; the workspace's TypeScript ${ts.version}, through its ${shown(root, ts.tsserver)}`,
+      initializationOptions: { tsserver: { path: ts.tsserver } },
+      settings: {},
+    };
+  }
+  if (preset.name === TLS) {
+    return { ...base, why: `${files}; no workspace TypeScript: the one the server finds itself` };
+  }
+  if (preset.name === NATIVE && ts !== null) {
+    return {
+      ...base,
+      why: `${files}; the workspace's TypeScript ${ts.version} (${shown(root, found.command)})`,
+    };
+  }
+  if (preset.name === NATIVE) {
+    return {
+      ...base,
+      why: `${files}; no workspace TypeScript and no ${TLS}: ${found.version} found`,
+    };
+  }
+  if (preset.name === PYRIGHT && toolchain.venv !== null) {
+    return {
+      why: `${files}; the workspace's virtual environment ${shown(root, toolchain.venv.python)}`,
+      initializationOptions: {},
+      settings: { python: { pythonPath: toolchain.venv.python } },
+    };
+  }
+  if (preset.name === PYRIGHT) {
+    return { ...base, why: `${files}; no .venv or venv here: the interpreter on PATH` };
+  }
+  return { ...base, why: files };
+}
+
+export function choose(
+  plan: ProbePlan,
+  outcomes: readonly ProbeOutcome[],
+  toolchain: WorkspaceToolchain,
+  root: string,
+): Choice {
+  const found = new Map<string, Found>();
+  const missing = new Map<string, string>();
+  plan.probe.forEach((p, i) => {
+    const outcome = outcomes[i];
+    if (outcome && "found" in outcome) found.set(p.preset.name, outcome.found);
+    else missing.set(p.preset.name, outcome?.missing ?? "not looked for");
+  });
+  // without a workspace TypeScript, typescript-native only when nothing else serves .ts
+  if (found.has(TLS) && found.has(NATIVE)) {
+    found.delete(NATIVE);
+    missing.set(
+      NATIVE,
+      `no workspace TypeScript: ${TLS} serves it (${NATIVE} only when no ${TLS} is found)`,
+    );
+  }
+  const notProbed = new Map(plan.notProbed.map((n) => [n.preset.name, n.why]));
+  const chosen: ChosenServer[] = [];
+  const rows: DiscoveredPreset[] = [];
+  for (const preset of plan.presets) {
+    const f = found.get(preset.name);
+    const row = {
+      name: preset.name,
+      binaries: [...preset.binaries],
+      extensions: extensionsOf(preset),
+    };
+    if (f) {
+      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan.fallback) };
+      chosen.push(c);
+      rows.push({
+        ...row,
+        status: "configured",
+        command: f.command,
+        version: f.version,
+        why: c.why,
+      });
+    } else {
+      const why = missing.get(preset.name) ?? notProbed.get(preset.name) ?? "not looked for";
+      rows.push({ ...row, status: "left_out", command: null, version: null, why });
+    }
+  }
+  return { chosen, rows };
+}

@@ -1,0 +1,38 @@
+/**
+ * The hint of `NoServerForFile` in zero-config mode (SPEC §2.1, §4.6), pure: a file no
+ * configured server handles gets the preset(s) that would serve its extension and why
+ * discovery left each out — usually "install this" — instead of advice about a
+ * configuration file the user never wrote.
+ */
+import { extname } from "node:path";
+import { PRESETS } from "../config/presets.ts";
+import type { DiscoveryReport } from "../config/types.ts";
+
+const AFTER =
+  "then restart theodolite (zero-config discovers servers once, at start); " +
+  "session_status shows what was looked for";
+
+/** The hint for a call that found no server; undefined when zero-config has nothing to add. */
+export function zeroConfigNoServerHint(
+  report: DiscoveryReport,
+  file: string | undefined,
+): string | undefined {
+  const ext = file === undefined ? "" : extname(file).slice(1);
+  if (ext === "") {
+    if (report.servers.some((s) => s.status === "configured")) return undefined;
+    const names = PRESETS.map((p) => p.name).join(", ");
+    return `zero-config found no usable language server: install one of ${names}, ${AFTER}`;
+  }
+  const serving = report.servers.filter((s) => s.extensions.includes(ext));
+  if (serving.some((s) => s.status === "configured")) return undefined; // a role question
+  if (serving.length === 0) {
+    return (
+      `no preset serves .${ext} files: write a bridge.toml with a [[server]] for them ` +
+      "(`theodolite init` prints one to start from) and pass it with --config"
+    );
+  }
+  const names = serving.map((s) => s.name);
+  const whys = serving.map((s) => `${s.name}: ${s.why}`).join("; ");
+  const which = names.length === 1 ? names[0] : `one of ${names.join(", ")}`;
+  return `.${ext} files need ${names.join(" or ")}, left out (${whys}); install ${which}, ${AFTER}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * The workspace's own toolchain (SPEC §2.1), read from disk without running anything:
+ * the `typescript` package Node would resolve from the root (its version decides which
+ * TypeScript server serves the workspace), the `node_modules/.bin` directories searched
+ * before PATH, and a Python virtual environment at the root.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+export interface WorkspaceTypescript {
+  version: string;
+  major: number;
+  /** the package directory (…/node_modules/typescript) */
+  package: string;
+  /** lib/tsserver.js, which TypeScript 7 no longer has */
+  tsserver: string | null;
+  /** the package's own tsc launcher */
+  tsc: string | null;
+}
+
+export interface WorkspaceVenv {
+  dir: string;
+  python: string;
+}
+
+export interface WorkspaceToolchain {
+  typescript: WorkspaceTypescript | null;
+  venv: WorkspaceVenv | null;
+  /** node_modules/.bin of the root and its ancestors that exist, nearest first */
+  bins: string[];
+}
+
+/** The root and every ancestor directory, nearest first (Node's module resolution order). */
+function ancestors(root: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = root; ; dir = dirname(dir)) {
+    dirs.push(dir);
+    if (dirname(dir) === dir) return dirs;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `version` of a package.json, or null when it cannot be read as one. */
+function packageVersion(packageJson: string): string | null {
+  try {
+    const parsed = JSON.parse(readFileSync(packageJson, "utf8")) as { version?: unknown };
+    return typeof parsed.version === "string" ? parsed.version : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The nearest `node_modules/typescript` with a readable version, as Node would resolve it. */
+export function workspaceTypescript(root: string): WorkspaceTypescript | null {
+  for (const dir of ancestors(root)) {
+    const pkg = join(dir, "node_modules", "typescript");
+    const version = packageVersion(join(pkg, "package.json"));
+    if (version === null) continue;
+    const major = Number.parseInt(version, 10);
+    if (!Number.isFinite(major)) continue;
+    const tsserver = join(pkg, "lib", "tsserver.js");
+    const tsc = join(pkg, "bin", "tsc");
+    return {
+      version,
+      major,
+      package: pkg,
+      tsserver: isFile(tsserver) ? tsserver : null,
+      tsc: isFile(tsc) ? tsc : null,
+    };
+  }
+  return null;
+}
+
+/** `.venv` or `venv` at the root holding a `bin/python` (what `python -m venv` makes). */
+export function workspaceVenv(root: string): WorkspaceVenv | null {
+  for (const name of [".venv", "venv"]) {
+    const dir = join(root, name);
+    for (const exe of ["python", "python3"]) {
+      const python = join(dir, "bin", exe);
+      if (existsSync(python)) return { dir, python };
+    }
+  }
+  return null;
+}
+
+export function workspaceToolchain(root: string): WorkspaceToolchain {
+  return {
+    typescript: workspaceTypescript(root),
+    venv: workspaceVenv(root),
+    bins: ancestors(root)
+      .map((dir) => join(dir, "node_modules", ".bin"))
+      .filter(isDir),
+  };
+}

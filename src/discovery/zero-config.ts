@@ -1,0 +1,72 @@
+/**
+ * Zero-config mode (SPEC §2.1): serving the current directory without a configuration
+ * file. The shell — that directory as the only workspace, default bridge settings, no
+ * server yet — exists at once, so MCP `initialize` never waits for discovery; discovery
+ * fills the servers in after the handshake. It never fails: with no usable server the
+ * bridge serves with none, and the report says what was looked for and why each preset
+ * was left out. ConfigInvalid stays for configuration files.
+ */
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Config, DiscoveryReport } from "../config/types.ts";
+import { defaultBridgeConfig, validateConfig } from "../config/validate.ts";
+import { log } from "../log.ts";
+import { discover } from "./discover.ts";
+import { configDocument, workspaceNameFor } from "./document.ts";
+
+export const ZERO_CONFIG_SOURCE = "zero-config";
+
+export function zeroConfigShell(cwd: string): Config {
+  let root = resolve(cwd);
+  try {
+    root = realpathSync(root);
+  } catch {
+    // a directory removed under us: discovery will find nothing there
+  }
+  return {
+    bridge: defaultBridgeConfig(),
+    workspaces: [{ name: workspaceNameFor(root), root, servers: [], file_dirs: {} }],
+    servers: [],
+    source: ZERO_CONFIG_SOURCE,
+  };
+}
+
+function failedReport(root: string, err: unknown): DiscoveryReport {
+  return {
+    root,
+    workspace_bins: [],
+    scan: { entries: 0, truncated: false, extensions: [] },
+    toolchain: { typescript: null, python: null },
+    servers: [],
+    error: err instanceof Error ? err.message : String(err),
+  };
+}
+
+/** The shell with the servers discovery chose (or none), and the report. Never throws. */
+export async function discoverZeroConfig(shell: Config, path?: string): Promise<Config> {
+  const root = shell.workspaces[0]?.root ?? resolve(".");
+  try {
+    const { chosen, report } = await discover(root, path);
+    for (const row of report.servers) {
+      if (row.status === "left_out") log.info(`zero-config: left out ${row.name}: ${row.why}`);
+    }
+    if (chosen.length === 0) {
+      log.warn(
+        `zero-config mode: no usable language server for ${root}; every file call answers ` +
+          "NoServerForFile, and session_status shows what was looked for",
+      );
+      return { ...shell, discovery: report };
+    }
+    log.warn(
+      `zero-config mode: serving ${root} with ${chosen.map((c) => c.preset.name).join(", ")}; ` +
+        "nothing is pinned by you — run `theodolite init` and use --config for a pinned setup",
+    );
+    return {
+      ...validateConfig(configDocument(root, chosen), ZERO_CONFIG_SOURCE),
+      discovery: report,
+    };
+  } catch (err) {
+    log.error(`zero-config: discovery failed: ${String(err)}`);
+    return { ...shell, discovery: failedReport(root, err) };
+  }
+}
