@@ -22,6 +22,7 @@ export class BridgeContext {
   private current: Config;
   private manager: SessionManager;
   private discovering: Promise<void> | undefined;
+  private readonly stopDiscovery = new AbortController();
   readonly handles = new HandleStore();
   readonly transcript = new GateTranscript();
   /** diagnostics results `since` can compare with (SPEC §6.1) */
@@ -33,7 +34,7 @@ export class BridgeContext {
   constructor(
     config: Config,
     private readonly hooks: SessionHooks,
-    private discover?: (shell: Config) => Promise<Config>,
+    private discover?: (shell: Config, signal: AbortSignal) => Promise<Config>,
   ) {
     this.current = config;
     this.manager = new SessionManager(config, hooks);
@@ -54,7 +55,7 @@ export class BridgeContext {
     this.discover = undefined;
     // no session exists before this resolves (every call waits here), so nothing is lost
     // by replacing the manager; a failed discovery leaves the shell (no server) in place
-    this.discovering = discover(this.current)
+    this.discovering = discover(this.current, this.stopDiscovery.signal)
       .then((config) => {
         this.current = config;
         this.manager = new SessionManager(config, this.hooks);
@@ -95,6 +96,9 @@ export class BridgeContext {
   }
 
   async shutdown(): Promise<void> {
+    // zero-config discovery still running leaves no version command behind
+    this.stopDiscovery.abort();
+    await this.discovering;
     await this.sessions.shutdownAll();
   }
 }

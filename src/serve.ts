@@ -11,6 +11,7 @@ import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
 import { createMcpServer } from "./mcp/server.ts";
+import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
@@ -18,7 +19,7 @@ import { defaultHooks } from "./session/hooks.ts";
 interface Start {
   config: Config;
   /** zero-config: completes the configuration (SPEC §2.1) */
-  discover?: (shell: Config) => Promise<Config>;
+  discover?: (shell: Config, signal: AbortSignal) => Promise<Config>;
 }
 
 async function loadConfig(argPath: string | undefined): Promise<Start> {
@@ -26,7 +27,10 @@ async function loadConfig(argPath: string | undefined): Promise<Start> {
   if (path !== undefined) return { config: loadConfigFile(path) };
   // zero-config never fails to start: the shell now, the servers after the handshake
   const { zeroConfigShell, discoverZeroConfig } = await import("./discovery/zero-config.ts");
-  return { config: zeroConfigShell(process.cwd()), discover: (shell) => discoverZeroConfig(shell) };
+  return {
+    config: zeroConfigShell(process.cwd()),
+    discover: (shell, signal) => discoverZeroConfig(shell, signal),
+  };
 }
 
 export async function serve(argPath: string | undefined): Promise<void> {
@@ -45,14 +49,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
   if (!becomeChildSubreaper())
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
   const bridge = new BridgeContext(config, defaultHooks(), discover);
-  const server = createMcpServer(bridge, TOOLS);
-  // zero-config discovery starts once the handshake is done, off `initialize`'s path; a
-  // call arriving first starts it itself (every call waits for it)
-  const onInitialized = server.oninitialized;
-  server.oninitialized = () => {
-    onInitialized?.();
-    void bridge.ready();
-  };
+  const server = createMcpServer(bridge, TOOLS, publishedSurface());
   const transport = new StdioServerTransport();
 
   let closing = false;

@@ -20,13 +20,19 @@ function everyPresetMatched(extensions: ReadonlySet<string>): boolean {
   return PRESETS.every((p) => extensionsOf(p).some((e) => extensions.has(e)));
 }
 
-/** `root` must be an absolute, real directory path. */
-export async function discover(root: string, path = process.env.PATH ?? ""): Promise<Discovery> {
+/** `root` must be an absolute, real directory path; `signal` stops the version commands. */
+export async function discover(
+  root: string,
+  path = process.env.PATH ?? "",
+  signal?: AbortSignal,
+): Promise<Discovery> {
   const toolchain = workspaceToolchain(root);
   const scan = await scanExtensions(root, undefined, everyPresetMatched);
   const plan = planProbes(PRESETS, scan.extensions, toolchain, root);
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
-  const outcomes = await Promise.all(plan.probe.map((p) => probePreset(p, searchPath, root)));
+  const outcomes = await Promise.all(
+    plan.probe.map((p) => probePreset(p, searchPath, root, signal)),
+  );
   const { chosen, rows } = choose(plan, outcomes, toolchain, root);
   return {
     chosen,

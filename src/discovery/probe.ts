@@ -14,7 +14,12 @@ type Attempt =
   | { found: { command: string; version: string; versionCommand: string[] | null } }
   | { why: string };
 
-async function tryBinary(preset: Preset, command: string, cwd: string): Promise<Attempt> {
+async function tryBinary(
+  preset: Preset,
+  command: string,
+  cwd: string,
+  signal: AbortSignal | undefined,
+): Promise<Attempt> {
   const versionCommand = preset.versionCommand ? preset.versionCommand(command) : null;
   if (preset.versionCommand && versionCommand === null) {
     return { why: `${command} has no version command beside it` };
@@ -27,7 +32,7 @@ async function tryBinary(preset: Preset, command: string, cwd: string): Promise<
     version_command: versionCommand,
   } as ServerConfig;
   try {
-    const version = await readServerVersion(probe, cwd);
+    const version = await readServerVersion(probe, cwd, undefined, signal);
     if (preset.versionPattern && !preset.versionPattern.test(version)) {
       return { why: `${command} prints "${version}", which is not ${preset.name}` };
     }
@@ -42,6 +47,7 @@ export async function probePreset(
   planned: PlannedProbe,
   searchPath: string,
   cwd: string,
+  signal?: AbortSignal,
 ): Promise<ProbeOutcome> {
   const { preset } = planned;
   const commands =
@@ -56,7 +62,7 @@ export async function probePreset(
   }
   const whys: string[] = [];
   for (const command of commands) {
-    const attempt = await tryBinary(preset, command, cwd);
+    const attempt = await tryBinary(preset, command, cwd, signal);
     if ("found" in attempt) return attempt;
     log.debug(`discover: ${preset.name}: ${attempt.why}`);
     whys.push(attempt.why);

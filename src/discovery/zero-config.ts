@@ -42,11 +42,19 @@ function failedReport(root: string, err: unknown): DiscoveryReport {
   };
 }
 
-/** The shell with the servers discovery chose (or none), and the report. Never throws. */
-export async function discoverZeroConfig(shell: Config, path?: string): Promise<Config> {
+/**
+ * The shell with the servers discovery chose (or none), and the report. Never throws;
+ * `signal` (the bridge shutting down) stops the version commands still running.
+ */
+export async function discoverZeroConfig(
+  shell: Config,
+  signal?: AbortSignal,
+  path?: string,
+): Promise<Config> {
   const root = shell.workspaces[0]?.root ?? resolve(".");
   try {
-    const { chosen, report } = await discover(root, path);
+    const { chosen, report } = await discover(root, path, signal);
+    if (signal?.aborted) return { ...shell, discovery: report }; // shutting down: say nothing
     for (const row of report.servers) {
       if (row.status === "left_out") log.info(`zero-config: left out ${row.name}: ${row.why}`);
     }

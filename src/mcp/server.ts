@@ -34,7 +34,12 @@ export function describeZodError(err: z.ZodError): string {
     .join("; ");
 }
 
-export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefinition[]): Server {
+/** `published`: `describeTools(tools)` computed ahead (surface.ts), or computed on first use. */
+export function createMcpServer(
+  bridge: BridgeContext,
+  tools: readonly ToolDefinition[],
+  published?: Tool[],
+): Server {
   const server = new Server(
     { name: "theodolite", version: VERSION },
     {
@@ -54,10 +59,13 @@ export function createMcpServer(bridge: BridgeContext, tools: readonly ToolDefin
   };
 
   // described once, on first use: the surface is fixed for the process's life
-  let described: Tool[] | undefined;
+  let described: Tool[] | undefined = published;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     described ??= describeTools(tools);
     const apply = bridge.applyClassFor(clientName());
+    // the client has its tools: zero-config discovery starts now, off the handshake and
+    // this answer (SPEC §2.1); a call before any tools/list starts it itself
+    setImmediate(() => void bridge.ready());
     return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 

@@ -88,12 +88,15 @@ function truncated(text: string): string {
  * Run the version command (absolute path, no shell, stdin ignored, cwd = `cwd`) and return
  * its stdout trimmed of trailing white space, or stderr when stdout is empty (some tools
  * print their version there). `ServerNotFound` for a missing binary; `ServerStartFailed` for
- * a nonzero exit or a run longer than `timeoutMs` (the child is then killed by pid).
+ * a nonzero exit or a run longer than `timeoutMs` (the child is then killed by pid);
+ * `Cancelled` when `signal` aborts first (the child is killed too: a bridge shutting down
+ * during zero-config discovery leaves no version command behind).
  */
 export async function readServerVersion(
   server: VersionServer,
   cwd: string,
   timeoutMs: number = VERSION_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<string> {
   const argv = versionArgv(server);
   const command = argv[0] ?? server.command;
@@ -124,14 +127,20 @@ export async function readServerVersion(
   const stdout = collect(proc.stdout);
   const stderr = collect(proc.stderr);
 
-  // A bound, not a wait: it ends as soon as the child exits and closes its pipes.
-  const finished = await bounded(
-    Promise.all([proc.exited, stdout.done, stderr.done]).then(() => true),
-    timeoutMs,
-  );
+  // A bound, not a wait: it ends as soon as the child exits and closes its pipes, or the
+  // caller gives up (`signal`)
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  const exited = Promise.all([proc.exited, stdout.done, stderr.done]).then(() => "done" as const);
+  const outcome = await bounded(Promise.race([exited, aborted]), timeoutMs);
+  if (onAbort) signal?.removeEventListener("abort", onAbort);
 
   const output = () => truncated(`${stdout.text()}${stderr.text()}`.trimEnd());
-  if (finished === undefined) {
+  if (outcome !== "done") {
     const stillRunning = proc.exitCode === null && proc.signalCode === null;
     if (stillRunning) {
       try {
@@ -143,6 +152,16 @@ export async function readServerVersion(
     }
     stdout.cancel();
     stderr.cancel();
+    if (outcome === "aborted") {
+      throw new BridgeError(
+        "Cancelled",
+        `server ${server.name}: the version command was cancelled`,
+        {
+          hint: "the bridge is shutting down",
+          details: { server: server.name, command },
+        },
+      );
+    }
     throw failed(
       stillRunning
         ? `the version command did not finish within ${timeoutMs} ms and was killed`

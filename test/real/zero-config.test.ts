@@ -5,7 +5,8 @@
  * enough; the workspace's own TypeScript decides between typescript-language-server and
  * typescript-native whatever `tsc` comes first on PATH; pyright uses the workspace's
  * virtual environment; with no usable server, calls answer NoServerForFile naming what to
- * install. Error texts name workspace paths relatively.
+ * install (without a real server: test/stdio/zero-config.test.ts). Error texts name workspace
+ * paths relatively.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -262,40 +263,5 @@ describe("Python: the workspace's virtual environment", () => {
       symbol: "from_the_venv",
     });
     expect(locs(def)).toEqual([`.venv/lib/python${version}/site-packages/venvonly.py 1:5–1:18`]);
-  });
-});
-
-describe("no usable server", () => {
-  test("it serves; session_status says what was looked for; calls get NoServerForFile naming what to install", async () => {
-    const root = own(copyFixture("c"));
-    writeFileSync(join(root, "notes.xyz"), "nothing serves this\n");
-    const emptyPath = own(tempDir("theodolite-empty-path-"));
-    const bridge = await zeroConfig(root, emptyPath);
-    const s = await status(bridge);
-    expect(s.sessions).toEqual([]);
-    expect(s.bridge.discovery.servers.every((r) => r.status === "left_out")).toBe(true);
-    expect(row(s, "clangd").why).toBe("`clangd` not found in node_modules/.bin or on PATH");
-    expect(row(s, "pyright").why).toBe("no .py/.pyi files here");
-
-    const c = await fails(bridge, "hover", { file: "main.c", line: 6, column: 29 });
-    expect(c.code).toBe("NoServerForFile");
-    expect(c.message).toBe(
-      'no server with role "semantics" handles "main.c" in workspace "' +
-        s.bridge.discovery.root.split("/").pop() +
-        '"',
-    );
-    expect(c.hint).toContain(".c files need clangd");
-    expect(c.hint).toContain("install clangd");
-    expect(c.hint).not.toContain("extensions");
-    expect(JSON.stringify(c)).not.toContain(root);
-
-    const other = await fails(bridge, "document_symbols", { file: "notes.xyz" });
-    expect(other.code).toBe("NoServerForFile");
-    expect(other.hint).toContain("no preset serves .xyz files");
-
-    const symbols = await fails(bridge, "workspace_symbols", { query: "main" });
-    expect(symbols.code).toBe("NoServerForFile");
-    expect(symbols.hint).toContain("zero-config found no usable language server");
-    expect(bridge.stderr()).toContain("zero-config mode: no usable language server");
   });
 });

@@ -1,6 +1,14 @@
 /** SPEC §3 "Version pin": readServerVersion and verifyVersionPin against real executables. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
@@ -171,6 +179,29 @@ describe("readServerVersion", () => {
     expect(err.message).toContain("did not finish within 300 ms");
     expect(Date.now() - started).toBeLessThan(10_000);
     // Liveness poll with a deadline (the kill is synchronous; reaping may lag).
+    const deadline = Date.now() + 5000;
+    while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+    expect(isGone(pid)).toBe(true);
+  });
+
+  test("abort: Cancelled at once and the child is killed", async () => {
+    const pidFile = join(tmp, "aborted.pid");
+    const cmd = script("aborted", 'echo $$ > "$1"; exec sleep 30');
+    const stop = new AbortController();
+    const pending = rejection(
+      readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 60_000, stop.signal),
+    );
+    const started = Date.now();
+    while (!existsSync(pidFile) && Date.now() - started < 10_000) {
+      await new Promise((r) => setImmediate(r));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    spawnedPids.push(pid);
+    expect(isGone(pid)).toBe(false);
+    stop.abort();
+    const err = await pending;
+    expect(err.code).toBe("Cancelled");
+    expect(Date.now() - started).toBeLessThan(10_000);
     const deadline = Date.now() + 5000;
     while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
     expect(isGone(pid)).toBe(true);

@@ -1,0 +1,181 @@
+/**
+ * Zero-config start and error texts through the compiled binary, with no real server:
+ * `initialize` and `tools/list` never wait for discovery (a version command that hangs
+ * does not delay them, and a bridge shut down meanwhile kills it); with no usable server
+ * the bridge serves and every call gets a typed error naming what to install; error
+ * texts name paths inside the call's workspace relatively, outside ones absolutely.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isAlive } from "../../src/process/proctree.ts";
+import { pathToUri } from "../../src/workspace/uri.ts";
+import {
+  type BridgeHandle,
+  cleanupTempDirs,
+  closeAllBridges,
+  fakeServer,
+  startBridge,
+  tempDir,
+  writeConfig,
+} from "../support/bridge.ts";
+import { copyFixture } from "../support/real-servers.ts";
+import { waitFor, within } from "../support/wait.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+async function fails(bridge: BridgeHandle, tool: string, args: Record<string, unknown>) {
+  const r = await bridge.call(tool, args);
+  expect(r.isError).toBe(true);
+  return r.structured as {
+    code: string;
+    message: string;
+    hint?: string;
+    details?: Record<string, unknown>;
+  };
+}
+
+describe("zero-config start", () => {
+  test("initialize and tools/list answer while discovery's version command hangs; shutting down kills it", async () => {
+    const root = tempDir("theodolite-zc-hang-");
+    writeFileSync(join(root, "main.c"), "int main(void) { return 0; }\n");
+    const bin = tempDir("theodolite-zc-bin-");
+    const pidFile = join(root, "version.pid");
+    // a `clangd` whose version command never ends
+    writeFileSync(join(bin, "clangd"), `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 300\n`);
+    chmodSync(join(bin, "clangd"), 0o755);
+    const bridge = await within(
+      startBridge({ args: [], cwd: root, env: { PATH: `${bin}:/usr/bin:/bin` } }),
+      5000, // the version command's own bound is 10 s: a waiting initialize would miss this
+      "initialize",
+    );
+    const { tools } = await within(bridge.client.listTools(), 5000, "tools/list");
+    // the surface is fixed; with zero-config the apply class is off
+    expect(tools.map((t) => t.name)).toContain("hover");
+    expect(tools.map((t) => t.name)).not.toContain("rename_apply");
+    // discovery starts after the tool list: its version command is now running
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      10_000,
+      {
+        what: "the discovery version command to start",
+      },
+    );
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(isAlive(pid)).toBe(true);
+    await bridge.client.close(); // stdin EOF: the bridge shuts down
+    await waitFor(() => !isAlive(pid), 5000, { what: "the version command to be killed" });
+  });
+
+  test("no usable server: it serves; session_status says what was looked for; calls get NoServerForFile naming what to install", async () => {
+    const root = copyFixture("c");
+    writeFileSync(join(root, "notes.xyz"), "nothing serves this\n");
+    const emptyPath = tempDir("theodolite-empty-path-");
+    const bridge = await startBridge({ args: [], cwd: root, env: { PATH: emptyPath } });
+    try {
+      const status = (await bridge.call("session_status")).structured as {
+        bridge: {
+          config: string;
+          discovery: { servers: { name: string; status: string; why: string }[] };
+        };
+        sessions: unknown[];
+      };
+      expect(status.bridge.config).toBe("zero-config");
+      expect(status.sessions).toEqual([]);
+      const rows = status.bridge.discovery.servers;
+      expect(rows.every((r) => r.status === "left_out")).toBe(true);
+      expect(rows.find((r) => r.name === "clangd")?.why).toBe(
+        "`clangd` not found in node_modules/.bin or on PATH",
+      );
+      expect(rows.find((r) => r.name === "pyright")?.why).toBe("no .py/.pyi files here");
+
+      const c = await fails(bridge, "hover", { file: join(root, "main.c"), line: 6, column: 29 });
+      expect(c.code).toBe("NoServerForFile");
+      expect(c.message).toContain('handles "main.c"');
+      expect(c.hint).toContain(".c files need clangd");
+      expect(c.hint).toContain("install clangd");
+      expect(c.hint).not.toContain("extensions");
+      expect(JSON.stringify(c)).not.toContain(root);
+
+      const other = await fails(bridge, "document_symbols", { file: "notes.xyz" });
+      expect(other.code).toBe("NoServerForFile");
+      expect(other.hint).toContain("no preset serves .xyz files");
+
+      const symbols = await fails(bridge, "workspace_symbols", { query: "main" });
+      expect(symbols.code).toBe("NoServerForFile");
+      expect(symbols.hint).toContain("zero-config found no usable language server");
+      expect(bridge.stderr()).toContain("zero-config mode: no usable language server");
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("error texts name workspace paths relatively (SPEC §4.6)", () => {
+  test("file checks, server errors and session errors; the call's workspace only; outside stays absolute", async () => {
+    const app = tempDir("theodolite-app-");
+    const lib = tempDir("theodolite-lib-");
+    mkdirSync(join(app, "src"));
+    writeFileSync(join(app, "src", "a.fake"), "alpha\n");
+    writeFileSync(join(app, "bad.fake"), Buffer.from([0xff, 0xfe, 0x00]));
+    const appFile = join(app, "src", "a.fake");
+    const scenario = {
+      error_on: {
+        "textDocument/hover": {
+          code: -32603,
+          message: `cannot analyse ${appFile} (${pathToUri(appFile)}); see ${lib}/x.fake`,
+        },
+      },
+    };
+    const config = writeConfig({
+      workspace: [
+        { name: "app", root: app, servers: ["fake"] },
+        { name: "lib", root: lib, servers: ["fake"] },
+      ],
+      server: [fakeServer("fake", scenario)],
+    });
+    const bridge = await startBridge({ config });
+    const missing = await fails(bridge, "hover", {
+      workspace: "app",
+      file: join(app, "src", "gone.fake"),
+      line: 1,
+      column: 1,
+    });
+    expect(missing.code).toBe("FileNotFound");
+    expect(missing.message).toBe("src/gone.fake does not exist or is not a regular file");
+    expect(missing.details?.file).toBe("src/gone.fake");
+
+    const notUtf8 = await fails(bridge, "hover", {
+      workspace: "app",
+      file: "bad.fake",
+      line: 1,
+      column: 1,
+    });
+    expect(notUtf8.code).toBe("NotUtf8");
+    expect(JSON.stringify(notUtf8)).not.toContain(app);
+
+    const outside = await fails(bridge, "hover", {
+      workspace: "app",
+      file: join(lib, "x.fake"),
+      line: 1,
+      column: 1,
+    });
+    expect(outside.code).toBe("PathOutsideWorkspace");
+    expect(outside.message).toBe(`${join(lib, "x.fake")} is outside the workspace root`);
+    expect(outside.details?.root).toBe(".");
+
+    const server = await fails(bridge, "hover", {
+      workspace: "app",
+      file: "src/a.fake",
+      line: 1,
+      column: 1,
+    });
+    expect(server.code).toBe("ServerError");
+    // inside the call's workspace: relative (path and URI); in the other workspace: absolute
+    expect(server.message).toContain("cannot analyse src/a.fake (src/a.fake)");
+    expect(server.message).toContain(`see ${lib}/x.fake`);
+    expect(server.message).not.toContain(app);
+    await bridge.close();
+  });
+});
