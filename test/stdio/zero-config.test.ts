@@ -136,41 +136,23 @@ describe("error texts name workspace paths relatively (SPEC §4.6)", () => {
       server: [fakeServer("fake", scenario)],
     });
     const bridge = await startBridge({ config });
-    const missing = await fails(bridge, "hover", {
-      workspace: "app",
-      file: join(app, "src", "gone.fake"),
-      line: 1,
-      column: 1,
-    });
+    const hoverInApp = (file: string) =>
+      fails(bridge, "hover", { workspace: "app", file, line: 1, column: 1 });
+    const missing = await hoverInApp(join(app, "src", "gone.fake"));
     expect(missing.code).toBe("FileNotFound");
     expect(missing.message).toBe("src/gone.fake does not exist or is not a regular file");
     expect(missing.details?.file).toBe("src/gone.fake");
 
-    const notUtf8 = await fails(bridge, "hover", {
-      workspace: "app",
-      file: "bad.fake",
-      line: 1,
-      column: 1,
-    });
+    const notUtf8 = await hoverInApp("bad.fake");
     expect(notUtf8.code).toBe("NotUtf8");
     expect(JSON.stringify(notUtf8)).not.toContain(app);
 
-    const outside = await fails(bridge, "hover", {
-      workspace: "app",
-      file: join(lib, "x.fake"),
-      line: 1,
-      column: 1,
-    });
+    const outside = await hoverInApp(join(lib, "x.fake"));
     expect(outside.code).toBe("PathOutsideWorkspace");
     expect(outside.message).toBe(`${join(lib, "x.fake")} is outside the workspace root`);
     expect(outside.details?.root).toBe(".");
 
-    const server = await fails(bridge, "hover", {
-      workspace: "app",
-      file: "src/a.fake",
-      line: 1,
-      column: 1,
-    });
+    const server = await hoverInApp("src/a.fake");
     expect(server.code).toBe("ServerError");
     // inside the call's workspace: relative (path and URI); in the other workspace: absolute
     expect(server.message).toContain("cannot analyse src/a.fake (src/a.fake)");
