@@ -17,8 +17,6 @@ export interface Preset {
   versionCommand?: (commandPath: string) => string[] | null;
   /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
   versionPattern?: RegExp;
-  /** presets that serve the same files less well: left out when this one is found */
-  supersedes?: string[];
   description: string;
 }
 
@@ -222,7 +220,6 @@ export const PRESETS: readonly Preset[] = [
     name: "typescript-native",
     binaries: ["tsc"],
     versionPattern: /^Version 7\./,
-    supersedes: ["typescript-language-server"],
     description:
       "TypeScript 7's native language server (`tsc --lsp --stdio`, npm typescript@7). It " +
       "answers diagnostics only by pull, so every diagnostics answer is complete (unlike " +

@@ -1,20 +1,28 @@
 /**
  * The README's copy-paste snippets stay valid: every json / toml / yaml block parses, each
- * client snippet starts theodolite with --config, the bridge.toml example passes the real
- * config validation, and the README opens with the two commands it promises.
+ * client snippet starts theodolite with --config (the MCP Inspector's through
+ * THEODOLITE_CONFIG), the bridge.toml example passes the real config validation, the
+ * --check-config output shown has the shape the command prints, and the README opens with
+ * the two commands it promises.
  *
  * There is no YAML library in the project (and none is added), so the DSH snippet is read
  * by `parseBlockYaml` below: the block-style subset it uses (mappings, sequences, quoted and
  * plain scalars), strict about indentation, and refusing anything outside the subset.
  */
-import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml, stringify } from "smol-toml";
+import { runCheckConfig } from "../../src/commands/check-config.ts";
+import { CONFIG_ENV_VAR, resolveConfigPath } from "../../src/config/load.ts";
 import { validateConfig } from "../../src/config/validate.ts";
 
 const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 interface Block {
   lang: string;
@@ -207,6 +215,49 @@ describe("README", () => {
     for (const k of ["initialDelayMs", "maxDelayMs", "maxAttempts"]) {
       expect(typeof reconnect[k]).toBe("number");
     }
+  });
+
+  test("MCP Inspector: the bridge config through THEODOLITE_CONFIG, never a --config the Inspector would take", () => {
+    const argv = snippet("inspector").body.trim().split(/\s+/);
+    expect(argv.slice(0, 2)).toEqual(["npx", "@modelcontextprotocol/inspector"]);
+    expect(argv).not.toContain("--config");
+    const at = argv.indexOf("-e");
+    const [name, value] = (argv[at + 1] ?? "").split("=");
+    expect(name).toBe(CONFIG_ENV_VAR);
+    expect(argv.at(-1)).toBe("/path/to/theodolite"); // the server command comes last
+    // what the bridge does with that environment
+    expect(resolveConfigPath(undefined, { [name as string]: value })).toBe("/path/to/bridge.toml");
+  });
+
+  test("--check-config: the README's output has the real output's shape (one JSON line, then ok/FAIL lines)", async () => {
+    const CHECK = /^(ok  |FAIL) [\w."-]+ \S/;
+    const shown = snippet("check-config").body.split("\n");
+    expect(shown[0]).toMatch(
+      /^\{"bridge":\{.*\},"workspaces":\[.*\],"servers":\[.*\],"source":".*"\}$/,
+    );
+    for (const line of shown.slice(1)) expect(line).toMatch(CHECK);
+    // the same command on a real file
+    const dir = mkdtempSync(join(tmpdir(), "theodolite-readme-check-"));
+    cleanup.push(dir);
+    const server = join(dir, "typescript-language-server");
+    writeFileSync(server, "#!/bin/sh\necho 5.3.0\n");
+    chmodSync(server, 0o755);
+    const raw = parseToml(snippet("bridge-toml").body) as {
+      workspace: { root: string }[];
+      server: { command: string }[];
+    };
+    for (const ws of raw.workspace) ws.root = dir;
+    for (const sv of raw.server) sv.command = server;
+    const path = join(dir, "bridge.toml");
+    writeFileSync(path, stringify(raw));
+    const lines: string[] = [];
+    await runCheckConfig(path, (l) => lines.push(l));
+    const effective = JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+    expect(Object.keys(effective)).toEqual(["bridge", "workspaces", "servers", "source"]);
+    for (const line of lines.slice(1)) expect(line).toMatch(CHECK);
+    // every subject the README shows is one the command checks
+    const subjects = (ls: string[]) => ls.slice(1).map((l) => l.split(" ").filter(Boolean)[1]);
+    for (const subject of subjects(shown)) expect(subjects(lines)).toContain(subject);
   });
 
   test("the minimal bridge.toml passes the real configuration validation", () => {
