@@ -11,11 +11,13 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "smol-toml";
 import type { DiscoveredPreset } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
   cleanupTempDirs,
   closeAllBridges,
+  ensureBinary,
   REPO,
   startBridge,
   tempDir,
@@ -226,6 +228,33 @@ describe("the workspace's TypeScript decides", () => {
       const s = await status(only7);
       expect(s.sessions.map((x) => x.server)).toEqual(["typescript-native"]);
       expect(row(s, "typescript-language-server").why).toContain("not found");
+    },
+  );
+});
+
+describe("init writes the same choice", () => {
+  test.skipIf(!tls || !native || !clangd)(
+    "tsc 7 first on PATH, a TypeScript 5.9 workspace with C sources and no compile database",
+    () => {
+      const root = typescriptWorkspace(TS5_PACKAGE);
+      cpSync(join(REPO, "test", "fixtures", "c"), root, { recursive: true });
+      const init = Bun.spawnSync([ensureBinary(), "init", root], {
+        env: { PATH: `${TS7_BIN}:${SERVERS_BIN}:${SYSTEM_PATH}`, HOME: process.env.HOME ?? "/" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(init.exitCode).toBe(0);
+      const text = init.stdout.toString();
+      const doc = parse(text) as {
+        server: { name: string; initialization_options?: { tsserver?: { path: string } } }[];
+      };
+      expect(doc.server.map((x) => x.name)).toEqual(["clangd", "typescript-language-server"]);
+      expect(doc.server[1]?.initialization_options?.tsserver?.path).toBe(
+        join(root, "node_modules", "typescript", "lib", "tsserver.js"),
+      );
+      expect(text).toContain("# typescript-language-server: ");
+      expect(text).toContain("# clangd needs compile_commands.json");
+      expect(text).toContain("# left out: typescript-native: the workspace's TypeScript 5.9.3");
     },
   );
 });

@@ -230,7 +230,7 @@ describe("README", () => {
   });
 
   test("--check-config: the README's output has the real output's shape (one JSON line, then ok/FAIL lines)", async () => {
-    const CHECK = /^(ok  |FAIL) [\w."-]+ \S/;
+    const CHECK = /^(ok {2}|FAIL) [\w."-]+ \S/;
     const shown = snippet("check-config").body.split("\n");
     expect(shown[0]).toMatch(
       /^\{"bridge":\{.*\},"workspaces":\[.*\],"servers":\[.*\],"source":".*"\}$/,
