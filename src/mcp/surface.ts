@@ -5,7 +5,7 @@
  * The surface is fixed (SPEC §4.1), so nothing is lost by computing it at build time.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeTools } from "./server.ts";
+import { describeTools } from "./describe.ts";
 import { TOOLS } from "./tools/index.ts";
 
 export function publishedSurface(): Tool[] {
