@@ -6,7 +6,6 @@ import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { stringify } from "smol-toml";
-import type { ServerConfig } from "../src/config/types.ts";
 import { BINARY, ensureBinary, fakeServer } from "../test/support/bridge.ts";
 
 export { fakeServer };
@@ -61,22 +60,6 @@ export function makeTempDir(prefix: string): string {
 
 export function removeDir(dir: string | undefined): void {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-}
-
-/** TOML has no null: drop null-valued keys (the schema's "absent"), recursively. */
-export function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== null) out[k] = withoutNulls(v);
-  }
-  return out;
-}
-
-/** A [[server]] table from a validated ServerConfig (the inverse of the schema's defaults). */
-export function serverTable(server: ServerConfig): Record<string, unknown> {
-  return withoutNulls(server) as Record<string, unknown>;
 }
 
 export interface BenchConfig {

@@ -8,10 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { serverTable } from "../src/config/toml.ts";
 import type { ServerConfig } from "../src/config/types.ts";
 import { languageIdFor } from "../src/session/hooks.ts";
 import { findWarmupFile } from "../src/session/warmup.ts";
-import { binary, serverTable, writeBridgeConfig } from "./common.ts";
+import { binary, writeBridgeConfig } from "./common.ts";
 import { DirectLsp } from "./lsp-direct.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
 

@@ -1,18 +1,33 @@
 /**
  * Presets (SPEC §1, §2): configuration data for the servers theodolite knows, used by
- * zero-config mode and `theodolite init`. A preset lacks only what is machine-specific —
- * the absolute command path and the exact version string — which discovery fills in from
- * PATH. Readiness follows SPEC §3.3 and the measurements in LANGUAGE-SERVERS.md.
+ * zero-config mode and `theodolite init`. A preset declares only the `[[server]]` keys that
+ * differ from the schema's defaults and lacks only what is machine-specific — the absolute
+ * command path and the exact version string — which discovery fills in from PATH. Each is
+ * validated by the config schema when this module loads. Readiness follows SPEC §3.3 and the
+ * measurements in LANGUAGE-SERVERS.md.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { ReadyConfig, ServerConfig } from "./types.ts";
+import type { z } from "zod";
+import { ServerSchema } from "./schema.ts";
+import { serverTable } from "./toml.ts";
+import type { ServerConfig } from "./types.ts";
+
+/** What discovery finds on the machine; everything else is in the preset. */
+type MachineKeys = "name" | "command" | "version" | "version_command";
+const PresetServerSchema = ServerSchema.omit({
+  name: true,
+  command: true,
+  version: true,
+  version_command: true,
+});
 
 export interface Preset {
   name: string;
   /** names to look up on PATH, first found wins */
   binaries: string[];
-  server: Omit<ServerConfig, "name" | "command" | "version" | "version_command">;
+  /** the server's keys, defaults filled in by the schema */
+  server: Omit<ServerConfig, MachineKeys>;
   /** argv printing the version when the server binary cannot (e.g. pyright's sibling CLI) */
   versionCommand?: (commandPath: string) => string[] | null;
   /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
@@ -20,30 +35,13 @@ export interface Preset {
   description: string;
 }
 
-function ready(partial: Partial<ReadyConfig>): ReadyConfig {
-  return {
-    quiescent: false,
-    progress: [],
-    progress_required: false,
-    warmup_open: null,
-    log_message: null,
-    probe: null,
-    ...partial,
-  };
-}
+/** A preset as written below: its server keys in TOML terms, defaults left out. */
+type PresetDeclaration = Omit<Preset, "server"> & {
+  server: Omit<z.input<typeof ServerSchema>, MachineKeys>;
+};
 
-/** Fields every preset shares unless it says otherwise (fresh objects: callers may mutate). */
-function base() {
-  return {
-    args: [] as string[],
-    version_args: ["--version"],
-    env: {} as Record<string, string>,
-    env_passthrough: [] as string[],
-    initialization_options: {} as Record<string, unknown>,
-    settings: {} as Record<string, unknown>,
-    requires: [] as ServerConfig["requires"],
-    diagnostics_progress: [] as string[],
-  };
+function preset(declared: PresetDeclaration): Preset {
+  return { ...declared, server: PresetServerSchema.parse(declared.server) };
 }
 
 const TYPESCRIPT_EXTENSIONS = {
@@ -71,70 +69,65 @@ const COMPILE_COMMANDS_HINT =
   'a build directory, set file_dirs = { "compile_commands.json" = "build" } on the workspace';
 
 export const PRESETS: readonly Preset[] = [
-  {
+  preset({
     name: "rust-analyzer",
     binaries: ["rust-analyzer"],
     description:
       "Rust semantics and diagnostics; ready when experimental/serverStatus reports quiescent " +
       'and workspace/symbol answers. Pair with bacon-ls by giving rust-analyzer roles = ["semantics"].',
     server: {
-      ...base(),
       languages: ["rust"],
       extensions: { rs: "rust" },
       roles: ["semantics", "diagnostics"],
       env_passthrough: cargoEnv(),
       // SPEC §3.3: quiescent alone is trivially true before the load starts; the probe
       // confirms the crate graph answers.
-      ready: ready({
+      ready: {
         quiescent: true,
         probe: { method: "workspace/symbol", params: { query: "" } },
-      }),
+      },
       diagnostics_settle: "quiescent",
       // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
       // waited for, so an answer never holds half of its results
       diagnostics_progress: ["flycheck"],
     },
-  },
-  {
+  }),
+  preset({
     name: "bacon-ls",
     binaries: ["bacon-ls"],
     description: "Rust diagnostics from bacon (cargo check); diagnostics role only.",
     server: {
-      ...base(),
       languages: ["rust"],
       extensions: { rs: "rust" },
       roles: ["diagnostics"],
       env_passthrough: cargoEnv(),
-      ready: ready({}),
       // bacon-ls publishes partial snapshots while its check runs and checks on save,
       // not on open: settled once a check run has ended and none is running (measured)
       diagnostics_settle: "progress",
       diagnostics_progress: ["^checking$"],
     },
-  },
-  {
+  }),
+  preset({
     name: "lua-language-server",
     binaries: ["lua-language-server"],
     description: "Lua (LuaLS); ready when its workspace-loading progress ends.",
     server: {
-      ...base(),
       languages: ["lua"],
       extensions: { lua: "lua" },
       roles: ["semantics", "diagnostics"],
       // LuaLS reports "Loading workspace" while it scans; not required, since a tiny
       // workspace may finish before any progress is reported.
-      ready: ready({ progress: ["^Loading workspace"] }),
+      ready: { progress: ["^Loading workspace"] },
       diagnostics_settle: "publish",
     },
-  },
-  {
+  }),
+  preset({
     name: "clangd",
     binaries: ["clangd"],
     description:
       "C and C++; needs compile_commands.json. Opens one source file to start the " +
       "background index and waits for backgroundIndexProgress to end.",
     server: {
-      ...base(),
       args: ["--background-index", "--log=error"],
       languages: ["c", "cpp"],
       // clangd takes the language from compile flags; the languageId only routes here.
@@ -152,14 +145,13 @@ export const PRESETS: readonly Preset[] = [
         inl: "cpp",
       },
       roles: ["semantics", "diagnostics"],
-      ready: ready({
+      ready: {
         warmup_open: "**/*.{c,cc,cpp,cxx}",
         progress: ["backgroundIndexProgress"],
         // clangd begins indexing only after the warmup open; without this a request could
         // race ahead of the index (measured: it reports the task even with a warm index)
         progress_required: true,
-      }),
-      diagnostics_settle: "version",
+      },
       requires: [
         {
           file: "compile_commands.json",
@@ -169,36 +161,33 @@ export const PRESETS: readonly Preset[] = [
         },
       ],
     },
-  },
-  {
+  }),
+  preset({
     name: "pyright",
     binaries: ["pyright-langserver"],
     description:
       "Python; ready once it logs `Found N source files`. Its version comes from the " +
       "sibling `pyright --version`, since pyright-langserver has no --version.",
     server: {
-      ...base(),
       args: ["--stdio"],
       languages: ["python"],
       extensions: { py: "python", pyi: "python" },
       roles: ["semantics", "diagnostics"],
       env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
-      ready: ready({ log_message: "Found \\d+ source file" }),
-      diagnostics_settle: "version",
+      ready: { log_message: "Found \\d+ source file" },
     },
     versionCommand: (commandPath) => {
       const sibling = join(dirname(commandPath), "pyright");
       return existsSync(sibling) ? [sibling, "--version"] : null;
     },
-  },
-  {
+  }),
+  preset({
     name: "typescript-language-server",
     binaries: ["typescript-language-server"],
     description:
       "TypeScript and JavaScript (tls 5.x with typescript 5.x); opens one source file to " +
       "load the project, then waits for the 'Initializing JS/TS language features' progress.",
     server: {
-      ...base(),
       args: ["--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
@@ -206,17 +195,17 @@ export const PRESETS: readonly Preset[] = [
       // tls reads these at the top level of initializationOptions; disabling typings
       // acquisition keeps its installer off the network (LANGUAGE-SERVERS.md trap 6).
       initialization_options: { preferences: {}, disableAutomaticTypingAcquisition: true },
-      ready: ready({
+      ready: {
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         progress: ["^Initializing JS/TS language features"],
         // the task begins only after the warmup open has reached tsserver: require it,
         // or readiness could complete before the project load even started
         progress_required: true,
-      }),
+      },
       diagnostics_settle: "publish",
     },
-  },
-  {
+  }),
+  preset({
     name: "typescript-native",
     binaries: ["tsc"],
     versionPattern: /^Version 7\./,
@@ -226,37 +215,33 @@ export const PRESETS: readonly Preset[] = [
       "typescript-language-server's per-kind pushes, docs/SPEC.md §6); it needs no readiness " +
       "condition (it loads the project on the first request).",
     server: {
-      ...base(),
       args: ["--lsp", "--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
-      ready: ready({}),
       diagnostics_settle: "pull",
     },
-  },
-  {
+  }),
+  preset({
     name: "gopls",
     binaries: ["gopls"],
     description:
       "Go; ready when the 'Setting up workspace' progress ends. Version via `gopls version`.",
     server: {
-      ...base(),
       version_args: ["version"],
       languages: ["go"],
       extensions: { go: "go" },
       roles: ["semantics", "diagnostics"],
       env_passthrough: ["GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOCACHE"],
-      ready: ready({ progress: ["^Setting up workspace"] }),
+      ready: { progress: ["^Setting up workspace"] },
       diagnostics_settle: "publish",
     },
-  },
+  }),
 ];
 
 /**
- * A preset as a `[[server]]` table in TOML terms (absent keys instead of nulls), ready for
- * `validateConfig` (zero-config mode) or smol-toml's `stringify` (`theodolite init`).
- * With a version command, `version_args` is left out: setting both is ConfigInvalid.
+ * A preset as a `[[server]]` table in TOML terms, ready for `validateConfig` (zero-config
+ * mode) or smol-toml's `stringify` (`theodolite init`).
  */
 export function presetServerTable(
   preset: Preset,
@@ -264,24 +249,13 @@ export function presetServerTable(
   version: string,
   versionCommand: string[] | null,
 ): Record<string, unknown> {
-  const { ready: r, requires, version_args, ...rest } = structuredClone(preset.server);
-  const ready: Record<string, unknown> = {
-    quiescent: r.quiescent,
-    progress: r.progress,
-    progress_required: r.progress_required,
-  };
-  if (r.warmup_open !== null) ready.warmup_open = r.warmup_open;
-  if (r.log_message !== null) ready.log_message = r.log_message;
-  if (r.probe !== null) ready.probe = r.probe;
-  const table: Record<string, unknown> = { name: preset.name, command, version };
-  if (versionCommand !== null) table.version_command = versionCommand;
-  else table.version_args = version_args;
-  return {
-    ...table,
-    ...rest,
-    ready,
-    requires: requires.map(({ dir_arg, ...req }) => (dir_arg === null ? req : { ...req, dir_arg })),
-  };
+  return serverTable({
+    name: preset.name,
+    command,
+    version,
+    version_command: versionCommand,
+    ...preset.server,
+  });
 }
 
 export function findPreset(name: string): Preset | undefined {

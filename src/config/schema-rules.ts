@@ -6,13 +6,13 @@
  */
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import type { z } from "zod";
 import { isForbiddenEnvName, secretPatternMatching } from "./env-names.ts";
-import {
-  NAME_PATTERN,
-  type ParsedFile,
-  type ParsedServer,
-  type ParsedWorkspace,
-} from "./schema.ts";
+import { type FileSchema, NAME_PATTERN } from "./schema.ts";
+import type { ServerConfig, WorkspaceConfig } from "./types.ts";
+
+/** The document as zod parsed it: shape, types and defaults already checked. */
+type ParsedFile = z.output<typeof FileSchema>;
 
 const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const BARE_KEY = /^[A-Za-z0-9_-]+$/;
@@ -100,11 +100,13 @@ function envNameProblem(name: string): string | null {
   return null;
 }
 
-function checkBridge(file: ParsedFile, add: Add): void {
+function checkBridge(file: ParsedFile, raw: unknown, add: Add): void {
   const { mutation, mutation_allowlist: list } = file.bridge;
+  // the schema defaults an absent list to []; whether it was written matters here
+  const written = asRecord(asRecord(raw)?.bridge)?.mutation_allowlist !== undefined;
   const path = ["bridge", "mutation_allowlist"];
   if (mutation === "off") {
-    if (list !== undefined) {
+    if (written) {
       add(
         path,
         'expected no mutation_allowlist while bridge.mutation = "off" (SPEC §7.1; set mutation = "gated" to use it)',
@@ -113,11 +115,11 @@ function checkBridge(file: ParsedFile, add: Add): void {
     }
     return;
   }
-  if (list === undefined || list.length === 0) {
+  if (list.length === 0) {
     add(
       path,
       'expected a non-empty list of client names when bridge.mutation = "gated" (SPEC §7.1)',
-      list === undefined ? undefined : "[]",
+      written ? "[]" : undefined,
     );
     return;
   }
@@ -132,7 +134,7 @@ function checkBridge(file: ParsedFile, add: Add): void {
     );
 }
 
-function checkServer(s: ParsedServer, i: number, raw: unknown, add: Add): void {
+function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
   const at = (...rest: (string | number)[]) => ["server", i, ...rest];
   for (const d of duplicates(s.roles))
     add(at("roles", d.index), "expected each role once", describeValue(s.roles[d.index]));
@@ -178,7 +180,7 @@ function checkServer(s: ParsedServer, i: number, raw: unknown, add: Add): void {
       "expected each name once",
       describeValue(s.env_passthrough[d.index]),
     );
-  if (s.version_command !== undefined) {
+  if (s.version_command !== null) {
     const first = s.version_command[0] ?? "";
     if (!isAbsolute(first))
       add(at("version_command", 0), "expected an absolute path", describeValue(first));
@@ -212,7 +214,7 @@ function checkServer(s: ParsedServer, i: number, raw: unknown, add: Add): void {
     );
 }
 
-function checkWorkspace(w: ParsedWorkspace, i: number, servers: ParsedServer[], add: Add): void {
+function checkWorkspace(w: WorkspaceConfig, i: number, servers: ServerConfig[], add: Add): void {
   const at = (...rest: (string | number)[]) => ["workspace", i, ...rest];
   const byName = new Map(servers.map((s) => [s.name, s]));
   w.servers.forEach((serverName, j) => {
@@ -256,7 +258,7 @@ export function crossFieldProblems(file: ParsedFile, raw: unknown): Problem[] {
   const add: Add = (path, expected, got) => {
     problems.push(got === undefined ? { path, expected } : { path, expected, got });
   };
-  checkBridge(file, add);
+  checkBridge(file, raw, add);
   for (const d of duplicates(file.server.map((s) => s.name)))
     add(
       ["server", d.index, "name"],

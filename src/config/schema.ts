@@ -1,9 +1,11 @@
 /**
  * SPEC §3: the shape of `bridge.toml` (zod 4, strict everywhere): every key, its type, its
- * bounds, its default and the message when it is wrong. Keys are checked one at a time here;
- * schema-rules.ts checks what spans keys, and validate.ts runs both.
+ * bounds, its default and the message when it is wrong. The validated configuration's types
+ * are inferred from these schemas (types.ts), so a key is added here and nowhere else. Keys
+ * are checked one at a time here; schema-rules.ts checks what spans keys, and validate.ts
+ * runs both.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 
 /** Workspace and server names: usable in tool arguments and key paths as they are. */
@@ -58,16 +60,22 @@ const nonEmptyRegex = nonEmptyString.refine(isValidRegex, {
   error: "expected a valid regular expression",
 });
 const stringList = () => z.array(z.string()).default(() => []);
+
+/** TOML has no null: an absent optional key reads as null downstream. */
+function absentAsNull<T extends z.ZodType>(schema: T) {
+  return schema.optional().transform((v): z.output<T> | null => v ?? null);
+}
 const table = () => z.record(z.string(), z.unknown()).default(() => ({}));
 
 const LogSchema = z.strictObject({
   level: z.enum(["error", "warn", "info", "debug"]).default("info"),
-  file: absolutePath.optional(),
+  /** absolute path of a log file; null for stderr only */
+  file: absentAsNull(absolutePath),
   max_bytes: intIn(4096, Number.MAX_SAFE_INTEGER, 5_242_880),
   max_files: intIn(1, 1000, 3),
 });
 
-const BridgeSchema = z.strictObject({
+export const BridgeSchema = z.strictObject({
   max_sessions: intIn(1, 4, 4),
   shutdown_grace_ms: intIn(1, MAX_TIMER_MS, 2000),
   request_timeout_ms: intIn(1, MAX_TIMER_MS, 30_000),
@@ -77,18 +85,23 @@ const BridgeSchema = z.strictObject({
   max_open_documents: intIn(1, 100_000, 64),
   column_unit: z.enum(["code-point", "utf-16", "utf-8"]).default("code-point"),
   mutation: z.enum(["off", "gated"]).default("off"),
-  // Presence matters (SPEC §3: "off with a list" is invalid), so no default here.
-  mutation_allowlist: z.array(z.string()).optional(),
+  // Presence matters (SPEC §3: "off with a list" is invalid): schema-rules.ts reads it from
+  // the document itself.
+  mutation_allowlist: stringList(),
   setpriv: absolutePath.default("/usr/bin/setpriv"),
+  /** workspace_symbols query length bound */
   max_query_length: intIn(1, 4096, 128),
+  /** upper bound for `limit` on list tools */
   max_limit: intIn(1, 10_000, 200),
   log: LogSchema.prefault({}),
 });
 
-const WorkspaceSchema = z.strictObject({
+export const WorkspaceSchema = z.strictObject({
   name,
-  root: absolutePath,
+  // normalized (no trailing slash, no `.` segments) so containment checks compare cleanly
+  root: absolutePath.transform((p) => resolve(p)),
   servers: z.array(nonEmptyString).min(1, { error: "expected a non-empty list of server names" }),
+  /** directories of required files, e.g. { "compile_commands.json" = "build" } */
   file_dirs: z.record(z.string(), relativePath).default(() => ({})),
 });
 
@@ -97,24 +110,37 @@ const ReadySchema = z.strictObject({
   quiescent: z.boolean().default(false),
   progress: z.array(regex).default(() => []),
   progress_required: z.boolean().default(false),
-  warmup_open: relativePath.optional(),
-  log_message: nonEmptyRegex.optional(),
-  probe: z
-    .strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) })
-    .optional(),
+  warmup_open: absentAsNull(relativePath),
+  log_message: absentAsNull(nonEmptyRegex),
+  probe: absentAsNull(
+    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
+  ),
 });
 
-const RequirementSchema = z.strictObject({
-  file: relativePath,
-  format: z.enum(["compile_commands", "any"]).default("any"),
-  dir_arg: z
-    .string()
-    .refine((s) => s.includes("{dir}"), { error: 'expected a string containing "{dir}"' })
-    .optional(),
-  hint: nonEmptyString.optional(),
-});
+/**
+ * A file the workspace must contain before the server can answer correctly (clangd's
+ * compile_commands.json). `dir_arg` is appended to the server's args with `{dir}` replaced
+ * by the absolute directory found.
+ */
+const RequirementSchema = z
+  .strictObject({
+    file: relativePath,
+    format: z.enum(["compile_commands", "any"]).default("any"),
+    dir_arg: absentAsNull(
+      z
+        .string()
+        .refine((s) => s.includes("{dir}"), { error: 'expected a string containing "{dir}"' }),
+    ),
+    hint: nonEmptyString.optional(),
+  })
+  .transform(({ hint, ...req }) => ({
+    ...req,
+    hint:
+      hint ??
+      `create ${req.file} in the workspace root, or point the workspace's file_dirs."${req.file}" at the directory that holds it`,
+  }));
 
-const ServerSchema = z.strictObject({
+export const ServerSchema = z.strictObject({
   name,
   command: absolutePath,
   args: stringList(),
@@ -122,11 +148,12 @@ const ServerSchema = z.strictObject({
     error: "expected the version string without trailing white space (it is compared trimmed)",
   }),
   version_args: z.array(z.string()).default(() => ["--version"]),
-  version_command: z
-    .array(z.string())
-    .min(1, { error: 'expected a non-empty array ["/abs/path", args…]' })
-    .optional(),
+  /** replaces `command` + `version_args` when the server binary cannot print its version */
+  version_command: absentAsNull(
+    z.array(z.string()).min(1, { error: 'expected a non-empty array ["/abs/path", args…]' }),
+  ),
   languages: z.array(nonEmptyString).min(1, { error: "expected a non-empty list of languageIds" }),
+  /** extension without dot → languageId */
   extensions: z.record(z.string(), nonEmptyString).default(() => ({})),
   roles: z
     .array(z.enum(["semantics", "diagnostics"]))
@@ -136,9 +163,21 @@ const ServerSchema = z.strictObject({
   initialization_options: table(),
   settings: table(),
   ready: ReadySchema.prefault({}),
+  /**
+   * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6):
+   * - `version`: a publish carrying the synced document version (clangd, pyright)
+   * - `publish`: any publish for the file after the sync (servers whose pushes carry no version)
+   * - `quiescent`: rust-analyzer style `experimental/serverStatus` quiescent after the change
+   * - `pull`: the pull response alone (pull-only servers)
+   * - `progress`: a check run matching `diagnostics_progress` has ended and none is active
+   *   (bacon-ls publishes partial snapshots while its check runs)
+   * Whatever the rule, a running task matching `diagnostics_progress` is waited for
+   * (rust-analyzer's `cargo check` pushes arrive after quiescence).
+   */
   diagnostics_settle: z
     .enum(["version", "publish", "quiescent", "pull", "progress"])
     .default("version"),
+  /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
   diagnostics_progress: z.array(regex).default(() => []),
   requires: z.array(RequirementSchema).default(() => []),
 });
@@ -156,7 +195,3 @@ export const FileSchema = z.strictObject({
     .array(ServerSchema, arrayOfTables("server"))
     .min(1, { error: "expected at least one [[server]] table" }),
 });
-
-export type ParsedFile = z.output<typeof FileSchema>;
-export type ParsedServer = z.output<typeof ServerSchema>;
-export type ParsedWorkspace = z.output<typeof WorkspaceSchema>;

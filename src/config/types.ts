@@ -1,109 +1,23 @@
 /**
- * The validated configuration (SPEC §3). `schema.ts` turns TOML into these
- * types; everything downstream reads only these, never raw TOML.
+ * The validated configuration (SPEC §3), as inferred from the schema (schema.ts): defaults
+ * filled in, absent optional keys null. `validateConfig` turns TOML into these types;
+ * everything downstream reads only these, never raw TOML.
  */
+import type { z } from "zod";
+import type { BridgeSchema, ServerSchema, WorkspaceSchema } from "./schema.ts";
 
-export type ColumnUnit = "code-point" | "utf-16" | "utf-8";
-export type MutationMode = "off" | "gated";
-export type Role = "semantics" | "diagnostics";
-export type LogLevel = "error" | "warn" | "info" | "debug";
+export type BridgeConfig = z.output<typeof BridgeSchema>;
+export type LogConfig = BridgeConfig["log"];
+export type WorkspaceConfig = z.output<typeof WorkspaceSchema>;
+export type ServerConfig = z.output<typeof ServerSchema>;
+/** SPEC §3.3 */
+export type ReadyConfig = ServerConfig["ready"];
+export type WorkspaceFileRequirement = ServerConfig["requires"][number];
 
-/**
- * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6).
- * - `version`: a publish carrying the synced document version (clangd, pyright)
- * - `publish`: any publish for the file after the sync (servers whose pushes carry no version)
- * - `quiescent`: rust-analyzer style `experimental/serverStatus` quiescent after the change
- * - `pull`: the pull response alone (pull-only servers)
- * - `progress`: a check run matching `diagnostics_progress` has ended and none is active
- *   (bacon-ls publishes partial snapshots while its check runs)
- * Whatever the rule, a running task matching `diagnostics_progress` is waited for
- * (rust-analyzer's `cargo check` pushes arrive after quiescence).
- */
-export type SettleRule = "version" | "publish" | "quiescent" | "pull" | "progress";
-
-export interface ProbeConfig {
-  method: string;
-  params: unknown;
-}
-
-/** SPEC §3.3 — the keys are exactly these. */
-export interface ReadyConfig {
-  quiescent: boolean;
-  progress: string[];
-  progress_required: boolean;
-  warmup_open: string | null;
-  log_message: string | null;
-  probe: ProbeConfig | null;
-}
-
-/**
- * A file the workspace must contain before the server can answer correctly
- * (issue 8: clangd's compile_commands.json). `dir_arg` is appended to the
- * server's args with `{dir}` replaced by the absolute directory found.
- */
-export interface WorkspaceFileRequirement {
-  file: string;
-  format: "compile_commands" | "any";
-  dir_arg: string | null;
-  hint: string;
-}
-
-export interface ServerConfig {
-  name: string;
-  command: string;
-  args: string[];
-  version: string;
-  version_args: string[];
-  version_command: string[] | null;
-  languages: string[];
-  /** extension without dot → languageId */
-  extensions: Record<string, string>;
-  roles: Role[];
-  env: Record<string, string>;
-  env_passthrough: string[];
-  initialization_options: Record<string, unknown>;
-  settings: Record<string, unknown>;
-  ready: ReadyConfig;
-  diagnostics_settle: SettleRule;
-  /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
-  diagnostics_progress: string[];
-  requires: WorkspaceFileRequirement[];
-}
-
-export interface WorkspaceConfig {
-  name: string;
-  root: string;
-  servers: string[];
-  /** server-relative directories for required files, e.g. { "compile_commands.json" = "build" } */
-  file_dirs: Record<string, string>;
-}
-
-export interface LogConfig {
-  level: LogLevel;
-  /** absolute path of a log file, or null for stderr only */
-  file: string | null;
-  max_bytes: number;
-  max_files: number;
-}
-
-export interface BridgeConfig {
-  max_sessions: number;
-  shutdown_grace_ms: number;
-  request_timeout_ms: number;
-  ready_timeout_ms: number;
-  max_result_bytes: number;
-  max_file_bytes: number;
-  max_open_documents: number;
-  column_unit: ColumnUnit;
-  mutation: MutationMode;
-  mutation_allowlist: string[];
-  setpriv: string;
-  /** workspace_symbols query length bound (issue 8; clangd bridge default 128) */
-  max_query_length: number;
-  /** upper bound for `limit` on list tools (issue 8; clangd bridge default 200) */
-  max_limit: number;
-  log: LogConfig;
-}
+export type ColumnUnit = BridgeConfig["column_unit"];
+export type MutationMode = BridgeConfig["mutation"];
+export type LogLevel = LogConfig["level"];
+export type Role = ServerConfig["roles"][number];
 
 export interface Config {
   bridge: BridgeConfig;

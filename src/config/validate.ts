@@ -7,13 +7,12 @@
  * (schema-rules.ts) checks what spans keys (unique names, references, the mutation gate,
  * secret names).
  */
-import { resolve } from "node:path";
 import type { z } from "zod";
 import { BridgeError } from "../errors.ts";
 import { checkLogLocation } from "./log-location.ts";
-import { FileSchema, type ParsedFile, type ParsedServer, type ParsedWorkspace } from "./schema.ts";
+import { FileSchema } from "./schema.ts";
 import { crossFieldProblems, describeValue, type Problem, renderPath } from "./schema-rules.ts";
-import type { BridgeConfig, Config, ServerConfig, WorkspaceConfig } from "./types.ts";
+import type { BridgeConfig, Config } from "./types.ts";
 
 const TYPE_WORDS: Record<string, string> = {
   string: "a string",
@@ -90,74 +89,9 @@ function configInvalid(problems: Problem[], raw: unknown, source: string): Bridg
   });
 }
 
-function toServerConfig(s: ParsedServer): ServerConfig {
-  return {
-    name: s.name,
-    command: s.command,
-    args: s.args,
-    version: s.version,
-    version_args: s.version_args,
-    version_command: s.version_command ?? null,
-    languages: s.languages,
-    extensions: s.extensions,
-    roles: s.roles,
-    env: s.env,
-    env_passthrough: s.env_passthrough,
-    initialization_options: s.initialization_options,
-    settings: s.settings,
-    ready: {
-      quiescent: s.ready.quiescent,
-      progress: s.ready.progress,
-      progress_required: s.ready.progress_required,
-      warmup_open: s.ready.warmup_open ?? null,
-      log_message: s.ready.log_message ?? null,
-      probe: s.ready.probe ? { method: s.ready.probe.method, params: s.ready.probe.params } : null,
-    },
-    diagnostics_settle: s.diagnostics_settle,
-    diagnostics_progress: s.diagnostics_progress,
-    requires: s.requires.map((r) => ({
-      file: r.file,
-      format: r.format,
-      dir_arg: r.dir_arg ?? null,
-      hint:
-        r.hint ??
-        `create ${r.file} in the workspace root, or point the workspace's file_dirs."${r.file}" at the directory that holds it`,
-    })),
-  };
-}
-
-function toWorkspaceConfig(w: ParsedWorkspace): WorkspaceConfig {
-  // Normalized (no trailing slash, no `.` segments) so containment checks compare cleanly.
-  return { name: w.name, root: resolve(w.root), servers: w.servers, file_dirs: w.file_dirs };
-}
-
-function toBridgeConfig(b: ParsedFile["bridge"]): BridgeConfig {
-  return {
-    max_sessions: b.max_sessions,
-    shutdown_grace_ms: b.shutdown_grace_ms,
-    request_timeout_ms: b.request_timeout_ms,
-    ready_timeout_ms: b.ready_timeout_ms,
-    max_result_bytes: b.max_result_bytes,
-    max_file_bytes: b.max_file_bytes,
-    max_open_documents: b.max_open_documents,
-    column_unit: b.column_unit,
-    mutation: b.mutation,
-    mutation_allowlist: b.mutation_allowlist ?? [],
-    setpriv: b.setpriv,
-    max_query_length: b.max_query_length,
-    max_limit: b.max_limit,
-    log: {
-      level: b.log.level,
-      file: b.log.file ?? null,
-      max_bytes: b.log.max_bytes,
-      max_files: b.log.max_files,
-    },
-  };
-}
-
 /** The `[bridge]` settings of a file that sets none: what zero-config runs with (SPEC §2.1). */
 export function defaultBridgeConfig(): BridgeConfig {
-  return toBridgeConfig(FileSchema.shape.bridge.parse(undefined));
+  return FileSchema.shape.bridge.parse(undefined);
 }
 
 /** SPEC §3: validate a parsed TOML document; throws `ConfigInvalid` naming the key path. */
@@ -169,13 +103,8 @@ export function validateConfig(raw: unknown, source: string): Config {
   if (!parsed.success) throw configInvalid(zodProblems(parsed.error.issues), raw, source);
   const problems = crossFieldProblems(parsed.data, raw);
   if (problems.length > 0) throw configInvalid(problems, raw, source);
-  const file = parsed.data;
-  const config: Config = {
-    bridge: toBridgeConfig(file.bridge),
-    workspaces: file.workspace.map(toWorkspaceConfig),
-    servers: file.server.map(toServerConfig),
-    source,
-  };
+  const { bridge, workspace, server } = parsed.data;
+  const config: Config = { bridge, workspaces: workspace, servers: server, source };
   checkLogLocation(config);
   return config;
 }

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
@@ -14,7 +15,7 @@ import {
   startBridge,
   writeConfig,
 } from "../support/bridge.ts";
-import { present, serverTable } from "../support/real-bridge.ts";
+import { present } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,

@@ -8,9 +8,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { cleanupTempDirs, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
-import { fails, ok, present, readyByState, serverTable } from "../support/real-bridge.ts";
+import { fails, ok, present, readyByState } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,

@@ -6,6 +6,7 @@
  */
 import { afterAll, expect } from "bun:test";
 import { rmSync } from "node:fs";
+import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
@@ -35,26 +36,6 @@ export function present(
     throw new Error(`${name} is missing under CI: .ci/setup-servers must install it`);
   }
   return false;
-}
-
-/** A validated ServerConfig back in TOML terms: absent keys instead of nulls. */
-export function serverTable(server: ServerConfig): Record<string, unknown> {
-  const { ready: r, requires, version_command, version_args, ...rest } = structuredClone(server);
-  const ready: Record<string, unknown> = {
-    quiescent: r.quiescent,
-    progress: r.progress,
-    progress_required: r.progress_required,
-  };
-  if (r.warmup_open !== null) ready.warmup_open = r.warmup_open;
-  if (r.log_message !== null) ready.log_message = r.log_message;
-  if (r.probe !== null) ready.probe = r.probe;
-  return {
-    ...rest,
-    // version_command replaces version_args; giving both is ConfigInvalid
-    ...(version_command !== null ? { version_command } : { version_args }),
-    ready,
-    requires: requires.map(({ dir_arg, ...req }) => (dir_arg === null ? req : { ...req, dir_arg })),
-  };
 }
 
 export interface RealBridgeOptions {

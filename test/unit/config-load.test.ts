@@ -311,21 +311,28 @@ describe("bridge.toml.example", () => {
 });
 
 describe("presets", () => {
-  test.each(PRESETS.map((p) => [p.name, p] as const))("%s is a valid server block", (_n, p) => {
-    const config = validateConfig(
-      {
-        workspace: [{ name: "w", root: rootA, servers: [p.name] }],
-        server: [
-          presetServerTable(p, "/opt/bin/x", "x 1.0", p.versionCommand?.("/opt/bin/x") ?? null),
-        ],
-      },
-      "preset",
-    );
-    const server = config.servers[0];
-    expect(server?.name).toBe(p.name);
-    expect(server?.ready).toEqual(p.server.ready);
-    expect(server?.requires).toEqual(p.server.requires);
-  });
+  test.each(PRESETS.map((p) => [p.name, p] as const))(
+    "%s is a valid server block that validates back to the preset",
+    (_n, p) => {
+      const versionCommand = p.versionCommand?.("/opt/bin/x") ?? null;
+      const config = validateConfig(
+        {
+          workspace: [{ name: "w", root: rootA, servers: [p.name] }],
+          server: [presetServerTable(p, "/opt/bin/x", "x 1.0", versionCommand)],
+        },
+        "preset",
+      );
+      expect(config.servers).toEqual([
+        {
+          ...p.server,
+          name: p.name,
+          command: "/opt/bin/x",
+          version: "x 1.0",
+          version_command: versionCommand,
+        },
+      ]);
+    },
+  );
 
   test.each(PRESETS.map((p) => [p.name, p] as const))(
     "%s survives TOML stringify and parse (theodolite init)",
