@@ -10,7 +10,8 @@
  */
 
 import type { Config } from "./config/types.ts";
-import { applyClassRegistered, decide } from "./gate/decide.ts";
+import { judgeApply } from "./gate/admit.ts";
+import { applyClassRegistered } from "./gate/decide.ts";
 import { HandleStore } from "./gate/handles.ts";
 import { GateTranscript } from "./gate/transcript.ts";
 import { log } from "./log.ts";
@@ -76,21 +77,13 @@ export class BridgeContext {
 
   /** Record the gate's refusal of an apply tool this client does not have (SPEC §7.1, §7.2). */
   recordUnregisteredApply(tool: "code_action_apply" | "rename_apply", client: string | null): void {
-    const b = this.config.bridge;
-    const decision = decide({
-      mutation: b.mutation,
-      identity: client,
-      allowlist: b.mutation_allowlist,
-      handle: "not_applicable",
-      version: "unchecked",
-    });
-    this.transcript.record({
+    judgeApply(this.config.bridge, this.transcript, {
       tool,
       client,
       workspace: null,
       server: null,
-      allow: false,
-      reason: decision.reason,
+      handle: "not_applicable",
+      version: "unchecked",
       files: 0,
     });
   }

@@ -11,7 +11,7 @@ import { loadConfigFile, parseConfigText, resolveConfigPath } from "../../src/co
 import { PRESETS, presetServerTable } from "../../src/config/presets.ts";
 import type { Config } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
-import { BridgeError } from "../../src/errors.ts";
+import { thrown } from "../support/thrown.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-load-"));
 const rootA = join(tmp, "app");
@@ -19,16 +19,6 @@ const rootB = join(tmp, "lib");
 mkdirSync(rootA);
 mkdirSync(rootB);
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function thrown(fn: () => unknown): BridgeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
 
 describe("resolveConfigPath (SPEC §2)", () => {
   test("--config wins over THEODOLITE_CONFIG", () => {

@@ -10,21 +10,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BridgeError } from "../../src/errors.ts";
 import { openDirBeneath, readWorkspaceText } from "../../src/workspace/confined.ts";
 import { displayPath, resolveWorkspaceFile, sha256Hex } from "../../src/workspace/files.ts";
 import { OPEN } from "../../src/workspace/syscalls.ts";
 import { pathToUri, uriToPath } from "../../src/workspace/uri.ts";
-
-function thrown(fn: () => unknown): BridgeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
+import { thrown } from "../support/thrown.ts";
 
 let base = "";
 let ws = "";

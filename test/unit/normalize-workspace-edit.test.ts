@@ -1,18 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import { BridgeError } from "../../src/errors.ts";
 import { flattenWorkspaceEdit, normalizeFileEdits } from "../../src/normalize/workspace-edit.ts";
+import { thrown } from "../support/thrown.ts";
 import { fileUri, fixtureContext, r } from "./normalize-fixture.ts";
-
-function thrown(fn: () => unknown): BridgeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
 
 const A = fileUri("a.ts");
 const B = fileUri("b.ts");

@@ -1,17 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { BridgeError } from "../../src/errors.ts";
 import { canonicalJson, enforceSizeCap } from "../../src/normalize/cap.ts";
 import { page } from "../../src/normalize/paging.ts";
-
-function thrown(fn: () => unknown): BridgeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
+import { thrown } from "../support/thrown.ts";
 
 const ITEMS = ["a", "b", "c", "d", "e"];
 

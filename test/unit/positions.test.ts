@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { BridgeError } from "../../src/errors.ts";
 import {
   anchorColumn,
   clientToLsp,
@@ -10,16 +9,7 @@ import {
   offsetToLspPosition,
   unitToEncoding,
 } from "../../src/lsp/positions.ts";
-
-function thrown(fn: () => unknown): BridgeError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
+import { thrown } from "../support/thrown.ts";
 
 // lines: "a😀b" | "çé€" | "x" | ""  (CRLF, lone CR, LF)
 const MIXED = "a😀b\r\nçé€\rx\n";

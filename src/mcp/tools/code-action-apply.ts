@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
-import { decide, type HandleState } from "../../gate/decide.ts";
+import { admitApply } from "../../gate/admit.ts";
+import type { HandleEntry } from "../../gate/handles.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 
 const input = z.object({ handle: z.string().min(1).max(256) }).strict();
@@ -51,41 +52,30 @@ export const codeActionApplyTool = defineTool({
       ? { sessionKey: session.key, sessionEpoch: session.epoch }
       : null;
     const inspected = first.entry ? bridge.handles.inspect(args.handle, current) : first;
-    const handleState: HandleState = inspected.state;
     // every target read once: the drift check and the text the edit is applied to
     const read =
       inspected.state === "valid" && session
         ? readTargets(session.workspace.root, inspected.entry.targets, b.max_file_bytes)
         : undefined;
     const version = read === undefined ? "unchecked" : read.drifted.length > 0 ? "drift" : "match";
-    const decision = decide({
-      mutation: b.mutation,
-      identity: ctx.client,
-      allowlist: b.mutation_allowlist,
-      handle: handleState,
-      version,
-    });
-    // consumed before any write: a second apply of the same handle is "used" (SPEC §7.3)
-    const entry = decision.allow ? bridge.handles.consume(args.handle) : undefined;
-    const allow = decision.allow && entry !== undefined;
-    const reason = decision.allow && !entry ? "used" : decision.reason;
-    bridge.transcript.record({
+    let entry: HandleEntry | undefined;
+    admitApply(b, bridge.transcript, {
       tool: "code_action_apply",
       client: ctx.client,
       workspace: session?.workspace.name ?? null,
       server: session?.server.name ?? null,
-      allow,
-      reason,
+      handle: inspected.state,
+      version,
       files: inspected.entry?.targets.length ?? 0,
+      // consumed before any write: a second apply of the same handle is "used" (SPEC §7.3)
+      claim: () => {
+        entry = bridge.handles.consume(args.handle);
+        return entry !== undefined;
+      },
     });
-    if (!allow || !entry || !session || !read) {
-      throw new BridgeError("GateDenied", `code_action_apply denied: ${reason}`, {
-        hint:
-          reason === "drift"
-            ? "a target file changed since the listing; call code_actions again"
-            : "call code_actions again for a fresh handle",
-        details: { reason },
-      });
+    // allowed means a valid handle of a live session, whose targets were read above
+    if (!entry || !session || !read) {
+      throw new BridgeError("Internal", "the gate allowed an apply without its handle");
     }
     const changes = await applyEdits(
       {

@@ -6,7 +6,7 @@
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
 import { BridgeError } from "../../errors.ts";
-import { decide } from "../../gate/decide.ts";
+import { admitApply } from "../../gate/admit.ts";
 import { displayPath } from "../../workspace/files.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
@@ -42,35 +42,27 @@ export const renameApplyTool = defineTool({
         const open = call.session.documents.byPath(t.abs);
         return open !== undefined && open.sha256 !== t.sha256;
       });
-      const decision = decide({
-        mutation: b.mutation,
-        identity: ctx.client,
-        allowlist: b.mutation_allowlist,
-        handle: "not_applicable",
-        version: stale.length > 0 ? "drift" : "match",
-      });
-      bridge.transcript.record({
-        tool: "rename_apply",
-        client: ctx.client,
-        workspace: call.session.workspace.name,
-        server: call.session.server.name,
-        allow: decision.allow,
-        reason: decision.reason,
-        files: planned.targets.length,
-      });
-      if (stale.length > 0) {
-        const root = call.session.workspace.root;
-        throw driftError(
-          stale.map((t) => displayPath(root, t.abs)).sort(),
-          "call rename_apply again",
-        );
-      }
-      if (!decision.allow) {
-        throw new BridgeError("GateDenied", `rename_apply denied: ${decision.reason}`, {
-          hint: "the mutation gate refused this client",
-          details: { reason: decision.reason },
-        });
-      }
+      const root = call.session.workspace.root;
+      admitApply(
+        b,
+        bridge.transcript,
+        {
+          tool: "rename_apply",
+          client: ctx.client,
+          workspace: call.session.workspace.name,
+          server: call.session.server.name,
+          handle: "not_applicable",
+          version: stale.length > 0 ? "drift" : "match",
+          files: planned.targets.length,
+        },
+        (reason) =>
+          reason === "drift"
+            ? driftError(
+                stale.map((t) => displayPath(root, t.abs)).sort(),
+                "call rename_apply again",
+              )
+            : undefined,
+      );
       // Positions are converted against the text the edits were computed on: after the
       // write the files hold the new text, where a non-ASCII prefix would shift columns.
       const result = renameResult(call, files, args.new_name, true);
