@@ -24,15 +24,18 @@ export function zeroConfigNoServerHint(
     return `zero-config found no usable language server: install one of ${names}, ${AFTER}`;
   }
   const serving = report.servers.filter((s) => s.extensions.includes(ext));
-  if (serving.some((s) => s.status === "configured")) return undefined; // a role question
   if (serving.length === 0) {
     return (
       `no preset serves .${ext} files: write a bridge.toml with a [[server]] for them ` +
       "(`theodolite init` prints one to start from) and pass it with --config"
     );
   }
-  const names = serving.map((s) => s.name);
-  const whys = serving.map((s) => `${s.name}: ${s.why}`).join("; ");
+  // a configured server for these files lacks the call's role (bacon-ls only diagnoses):
+  // the ones left out are what would answer
+  const leftOut = serving.filter((s) => s.status === "left_out");
+  if (leftOut.length === 0) return undefined;
+  const names = leftOut.map((s) => s.name);
+  const whys = leftOut.map((s) => `${s.name}: ${s.why}`).join("; ");
   const which = names.length === 1 ? names[0] : `one of ${names.join(", ")}`;
   return `.${ext} files need ${names.join(" or ")}, left out (${whys}); install ${which}, ${AFTER}`;
 }

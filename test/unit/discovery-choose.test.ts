@@ -240,4 +240,17 @@ describe("zero-config NoServerForFile hint", () => {
     expect(zeroConfigNoServerHint(report([configured]), "a.c")).toBeUndefined();
     expect(zeroConfigNoServerHint(report([configured]), undefined)).toBeUndefined();
   });
+
+  test("a configured server without the call's role (bacon-ls diagnoses only): the one left out is named", () => {
+    const bacon = { ...leftOut("bacon-ls", "ok"), status: "configured" as const };
+    const hint = zeroConfigNoServerHint(
+      report([
+        leftOut("rust-analyzer", "`rust-analyzer` not found in node_modules/.bin or on PATH"),
+        bacon,
+      ]),
+      "src/lib.rs",
+    );
+    expect(hint).toContain(".rs files need rust-analyzer, left out");
+    expect(hint).not.toContain("bacon-ls");
+  });
 });
