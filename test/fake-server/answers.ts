@@ -9,7 +9,8 @@ import {
   type CodeAction,
   ResponseError,
 } from "vscode-languageserver-protocol/node";
-import { hugeResult, requestUri, toDiagnostic } from "./results.ts";
+import { fuzzAnswer } from "./fuzz.ts";
+import { hugeResult, matchSymbols, requestUri, toDiagnostic } from "./results.ts";
 import type { Scenario } from "./scenario.ts";
 import type { FakeState } from "./state.ts";
 
@@ -40,6 +41,8 @@ function cancellableDelay(ms: number, token: CancellationToken): Promise<void> {
 export class Responder {
   private readonly contentModifiedLeft = new Map<string, number>();
   private probeFailuresLeft: number;
+  /** requests per method so far: with the seed, what makes a fuzz answer reproducible */
+  private readonly fuzzCount = new Map<string, number>();
   /** the first document opened, for results about no particular document */
   firstUri: string | undefined;
   rootUri: string | undefined;
@@ -73,6 +76,11 @@ export class Responder {
     const scripted = s.error_on?.[method];
     if (scripted !== undefined) throw new ResponseError(scripted.code, scripted.message);
 
+    if (s.fuzz !== undefined && !method.startsWith("fake/")) {
+      const n = (this.fuzzCount.get(method) ?? 0) + 1;
+      this.fuzzCount.set(method, n);
+      return fuzzAnswer(s.fuzz, method, n);
+    }
     const hugeCount = s.huge?.[method];
     if (hugeCount !== undefined) {
       const uri = requestUri(params) ?? this.firstUri ?? `${this.rootUri ?? "file:///"}/huge.fake`;
@@ -103,6 +111,12 @@ export class Responder {
         break;
       case "textDocument/prepareRename":
         if (Object.hasOwn(s, "prepare_rename")) return s.prepare_rename ?? null;
+        break;
+      case "textDocument/documentSymbol":
+        if (s.symbols_from_text !== undefined) {
+          const uri = requestUri(params) ?? "";
+          return matchSymbols(this.state.document(uri)?.text ?? "", s.symbols_from_text);
+        }
         break;
       case "textDocument/diagnostic":
         if (s.pull_diagnostics !== undefined) {

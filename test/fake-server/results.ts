@@ -110,3 +110,12 @@ export function matchDiagnostics(
 function lspRange(line: number, character: number, end: number) {
   return { start: { line, character }, end: { line, character: end } };
 }
+
+/** One DocumentSymbol per match of `pattern` in the text (ASCII columns), named by the match. */
+export function matchSymbols(text: string, pattern: string): DocumentSymbol[] {
+  return matchDiagnostics(text, { pattern, message: "" }).map((d) => {
+    const line = text.split(/\r\n|\r|\n/)[d.range.start.line] ?? "";
+    const name = line.slice(d.range.start.character, d.range.end.character);
+    return { name, kind: 12, range: d.range, selectionRange: d.range };
+  });
+}

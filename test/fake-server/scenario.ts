@@ -90,6 +90,10 @@ export interface Scenario {
   error_on?: Record<string, { code: number; message: string }>;
   /** generate this many items for a list method (locations, symbols, diagnostics) */
   huge?: Record<string, number>;
+  /** answer `textDocument/documentSymbol` with one symbol per match of this pattern in the synced text */
+  symbols_from_text?: string;
+  /** answer every request after `initialize` with seeded random JSON (fuzz.ts) */
+  fuzz?: FuzzSpec;
   /** answered as `capabilities.positionEncoding` */
   encoding?: "utf-8" | "utf-16" | "utf-32";
 
@@ -105,6 +109,12 @@ export interface Scenario {
 
   /** rewrite this JSON file (atomically) with everything the server has seen, after every change */
   state_file?: string;
+}
+
+export interface FuzzSpec {
+  seed: number;
+  /** URIs the random answers name (files inside and outside the root, FIFOs, devices) */
+  uris: string[];
 }
 
 /** When something happens: `after_ms` from `initialized`, or on receiving `on` (then `after_ms` later). */

@@ -1,0 +1,140 @@
+/**
+ * A server naming paths it should not (SPEC §8.1): a FIFO, a directory, a too-large and a
+ * non-UTF-8 file inside the root, a file outside it, /dev/zero and /proc/self/environ, in
+ * locations, rename edits and code action edits. Every call is answered at once, nothing
+ * outside the root is opened (no /dev/zero read: no stall, no memory spike), apply refuses
+ * with EditInvalid and writes nothing, and no code action with such a target gets a handle.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToUri } from "../../src/workspace/uri.ts";
+import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { closeRawBridges, RawBridge } from "./raw-bridge.ts";
+
+const BOUND_MS = 3_000;
+const MAX_FILE_BYTES = 4096;
+
+let ws = "";
+let outside = "";
+let bridge: RawBridge;
+const bad: Record<string, string> = {};
+
+function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? 0);
+}
+
+const at = (line: number, character: number) => ({ line, character });
+const insert = [{ range: { start: at(0, 0), end: at(0, 0) }, newText: "x" }];
+
+beforeAll(async () => {
+  const base = realpathSync(tempDir("theodolite-hostile-paths-"));
+  ws = join(base, "ws");
+  outside = join(base, "outside");
+  mkdirSync(join(ws, "dir"), { recursive: true });
+  mkdirSync(outside);
+  writeFileSync(join(ws, "a.fake"), "fn_a é\n");
+  writeFileSync(join(ws, "big.fake"), "x".repeat(MAX_FILE_BYTES + 1));
+  writeFileSync(join(ws, "latin1.fake"), new Uint8Array([0x66, 0x6e, 0xe9, 0x0a]));
+  writeFileSync(join(outside, "secret.fake"), "fn_secret\n");
+  expect(Bun.spawnSync(["mkfifo", join(ws, "pipe.fake")]).success).toBe(true);
+  Object.assign(bad, {
+    fifo: pathToUri(join(ws, "pipe.fake")),
+    dir: pathToUri(join(ws, "dir")),
+    big: pathToUri(join(ws, "big.fake")),
+    latin1: pathToUri(join(ws, "latin1.fake")),
+    outside: pathToUri(join(outside, "secret.fake")),
+    zero: "file:///dev/zero",
+    environ: "file:///proc/self/environ",
+  });
+  const good = pathToUri(join(ws, "a.fake"));
+  const uris = [good, ...Object.values(bad)];
+  const range = { start: at(0, 1), end: at(0, 3) };
+  const changes: Record<string, unknown> = {};
+  for (const uri of uris) changes[uri] = insert;
+  const scenario = {
+    capabilities: {
+      textDocumentSync: 1,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: true,
+      codeActionProvider: true,
+    },
+    responses: {
+      "textDocument/definition": uris.map((uri) => ({ uri, range })),
+      "textDocument/references": uris.map((uri) => ({ uri, range })),
+    },
+    rename_edit: { changes },
+    // code_actions waits for the file's diagnostics to settle: publish them on every sync
+    publish_on_sync: [],
+    code_actions: uris.map((uri, i) => ({
+      title: `edit ${i}`,
+      kind: "quickfix",
+      edit: { changes: { [uri]: insert } },
+    })),
+  };
+  const config = writeConfig({
+    bridge: { max_file_bytes: MAX_FILE_BYTES, mutation: "gated", mutation_allowlist: ["hostile"] },
+    workspace: [{ name: "ws", root: ws, servers: ["fake"] }],
+    server: [fakeServer("fake", scenario)],
+  });
+  bridge = await RawBridge.start(config);
+});
+
+afterAll(async () => {
+  await closeRawBridges();
+  cleanupTempDirs();
+});
+
+const position = { file: "a.fake", line: 1, column: 1 };
+
+describe("server-named paths (SPEC §8.1)", () => {
+  test("locations naming FIFOs, devices, directories and outside files: answered at once, listed as given", async () => {
+    const rssBefore = rssKb(bridge.pid);
+    for (const tool of ["definition", "references"]) {
+      const r = await bridge.call(tool, position, BOUND_MS);
+      expect(r.isError).toBe(false);
+      const files = (r.structured.locations as { file: string }[]).map((l) => l.file);
+      expect(files).toContain("a.fake");
+      expect(files).toContain("pipe.fake");
+      expect(files).toContain(join(outside, "secret.fake"));
+      expect(files).toContain("/dev/zero");
+      expect(r.ms).toBeLessThan(BOUND_MS);
+    }
+    // /dev/zero was never read: no memory spike (reading it to a size check costs gigabytes)
+    expect(rssKb(bridge.pid) - rssBefore).toBeLessThan(100_000);
+  });
+
+  test("rename_preview with edits naming them: answered, never reads the outside file", async () => {
+    const r = await bridge.call("rename_preview", { ...position, new_name: "renamed" }, BOUND_MS);
+    expect(r.isError).toBe(false);
+    const files = (r.structured.changes as { file: string }[]).map((c) => c.file);
+    expect(files).toContain("pipe.fake");
+    expect(files).toContain("/dev/zero");
+  });
+
+  test("rename_apply: EditInvalid, nothing written inside or outside", async () => {
+    const before = [join(ws, "a.fake"), join(outside, "secret.fake")].map((p) => {
+      const st = statSync(p);
+      return `${st.ino} ${st.mtimeMs} ${readFileSync(p, "utf8")}`;
+    });
+    const r = await bridge.call("rename_apply", { ...position, new_name: "renamed" }, BOUND_MS);
+    expect(r.code).toBe("EditInvalid");
+    const after = [join(ws, "a.fake"), join(outside, "secret.fake")].map((p) => {
+      const st = statSync(p);
+      return `${st.ino} ${st.mtimeMs} ${readFileSync(p, "utf8")}`;
+    });
+    expect(after).toEqual(before);
+  });
+
+  test("code_actions: only the action editing a regular UTF-8 file inside gets a handle", async () => {
+    const r = await bridge.call("code_actions", position, BOUND_MS);
+    expect(r.isError).toBe(false);
+    const actions = r.structured.actions as { title: string; handle?: string }[];
+    expect(actions).toHaveLength(1 + Object.keys(bad).length);
+    expect(actions.filter((a) => a.handle !== undefined).map((a) => a.title)).toEqual(["edit 0"]);
+    expect(await bridge.ping(BOUND_MS)).toBeLessThan(BOUND_MS);
+    expect(bridge.notJsonRpc).toEqual([]);
+  });
+});
