@@ -14,6 +14,12 @@ export interface CodeActionSummary {
   has_command: boolean;
 }
 
+/** The items of a `textDocument/codeAction` answer that are objects at all (servers are untrusted, SPEC §8). */
+export function codeActionItems(raw: unknown): (CodeAction | Command)[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((a): a is CodeAction | Command => typeof a === "object" && a !== null);
+}
+
 /** A bare Command has a string `command`; a CodeAction's `command` is a Command object. */
 export function isBareCommand(a: CodeAction | Command): a is Command {
   return typeof (a as { command?: unknown }).command === "string";

@@ -41,7 +41,7 @@ function cancellableDelay(ms: number, token: CancellationToken): Promise<void> {
 export class Responder {
   private readonly contentModifiedLeft = new Map<string, number>();
   private probeFailuresLeft: number;
-  /** requests per method so far: with the seed, what makes a fuzz answer reproducible */
+  /** how often each (method, params) was asked: with the seed, what makes a fuzz answer reproducible */
   private readonly fuzzCount = new Map<string, number>();
   /** the first document opened, for results about no particular document */
   firstUri: string | undefined;
@@ -77,9 +77,12 @@ export class Responder {
     if (scripted !== undefined) throw new ResponseError(scripted.code, scripted.message);
 
     if (s.fuzz !== undefined && !method.startsWith("fake/")) {
-      const n = (this.fuzzCount.get(method) ?? 0) + 1;
-      this.fuzzCount.set(method, n);
-      return fuzzAnswer(s.fuzz, method, n);
+      // the root is a fresh temp dir on every run: keyed without it, answers reproduce
+      const root = this.rootUri ?? "\u0000";
+      const key = `${method} ${JSON.stringify(params ?? null).replaceAll(root, "<root>")}`;
+      const n = (this.fuzzCount.get(key) ?? 0) + 1;
+      this.fuzzCount.set(key, n);
+      return fuzzAnswer(s.fuzz, key, n);
     }
     const hugeCount = s.huge?.[method];
     if (hugeCount !== undefined) {

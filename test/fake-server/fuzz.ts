@@ -2,7 +2,7 @@
  * Seeded random answers for the fuzz scenario key: for each request, a value shaped
  * roughly like what the method returns (locations, symbols, hovers, edits, code actions,
  * diagnostics), with mutated fields, foreign URIs and plain junk mixed in, or an error.
- * The same (seed, method, n-th request of that method) always gives the same answer.
+ * The same (seed, method, params, n-th time they are asked) always gives the same answer.
  */
 import { ResponseError } from "vscode-languageserver-protocol/node";
 import { Prng } from "../support/prng.ts";
@@ -81,8 +81,9 @@ class Gen {
     return this.r.chance(0.9) ? good() : this.junk(2);
   }
 
-  list<T>(item: () => T, max = 6): T[] {
-    const n = this.r.chance(0.03) ? 3000 : this.r.int(0, max);
+  /** `big`: sometimes thousands of items (top-level lists only, to test the size caps) */
+  list<T>(item: () => T, max = 6, big = false): T[] {
+    const n = big && this.r.chance(0.03) ? 3000 : this.r.int(0, max);
     return Array.from({ length: n }, item);
   }
 
@@ -202,13 +203,13 @@ class Gen {
       case "textDocument/typeDefinition":
       case "textDocument/implementation":
       case "textDocument/references":
-        return this.r.chance(0.2) ? this.location() : this.list(() => this.location());
+        return this.r.chance(0.2) ? this.location() : this.list(() => this.location(), 6, true);
       case "textDocument/documentSymbol":
         return this.r.chance(0.3)
-          ? this.list(() => this.symbolInformation())
-          : this.list(() => this.symbol(3));
+          ? this.list(() => this.symbolInformation(), 6, true)
+          : this.list(() => this.symbol(3), 6, true);
       case "workspace/symbol":
-        return this.list(() => this.symbolInformation());
+        return this.list(() => this.symbolInformation(), 6, true);
       case "textDocument/hover":
         return this.hover();
       case "textDocument/rename":
@@ -218,11 +219,14 @@ class Gen {
           ? null
           : this.maybe(() => ({ range: this.range(), placeholder: "x" }));
       case "textDocument/codeAction":
-        return this.list(() => this.codeAction());
+        return this.list(() => this.codeAction(), 6, true);
       case "codeAction/resolve":
         return this.codeAction();
       case "textDocument/diagnostic":
-        return this.maybe(() => ({ kind: "full", items: this.list(() => this.diagnostic()) }));
+        return this.maybe(() => ({
+          kind: "full",
+          items: this.list(() => this.diagnostic(), 6, true),
+        }));
       default:
         return this.junk();
     }
@@ -231,9 +235,15 @@ class Gen {
 
 const ERROR_CODES = [-32603, -32801, -32800, -32601, -32002, 1234];
 
-/** The answer to the n-th `method` request: a value, or a thrown ResponseError. */
-export function fuzzAnswer(spec: FuzzSpec, method: string, n: number): unknown {
-  const r = new Prng(Prng.derive(spec.seed, method, n));
+/**
+ * The answer to the n-th request with this key (its method, then its params with the root
+ * left out): a value, or a thrown ResponseError. Keyed by the params, a request the bridge
+ * repeats (a retry) changes no other request's answer, and a restarted server does not
+ * replay the same few answers.
+ */
+export function fuzzAnswer(spec: FuzzSpec, key: string, n: number): unknown {
+  const method = key.slice(0, key.indexOf(" "));
+  const r = new Prng(Prng.derive(spec.seed, key, n));
   if (r.chance(0.08)) throw new ResponseError(r.pick(ERROR_CODES), `fuzz error ${n}`);
   const gen = new Gen(r, spec.uris);
   return r.chance(0.08) ? gen.junk() : gen.answer(method);

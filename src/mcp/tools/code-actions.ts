@@ -16,8 +16,13 @@ import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
 import type { ColumnUnit } from "../../config/types.ts";
 import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../lsp/positions.ts";
-import { isBareCommand, summarizeCodeAction } from "../../normalize/code-actions.ts";
+import {
+  codeActionItems,
+  isBareCommand,
+  summarizeCodeAction,
+} from "../../normalize/code-actions.ts";
 import { page } from "../../normalize/paging.ts";
+import { isLspRange } from "../../normalize/range-converter.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { checkLimit, pagedResult, pagedShape, pagingShape, positionShape } from "../conventions.ts";
@@ -63,10 +68,16 @@ function before(
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
-/** Diagnostics overlapping the range, exactly as the server published them (SPEC §6). */
+/**
+ * Diagnostics overlapping the range, exactly as the server published them (SPEC §6); one
+ * without a well-formed range overlaps nothing (server output is untrusted, SPEC §8).
+ */
 export function overlapping(diags: Diagnostic[], range: LspRangeT): Diagnostic[] {
   return diags.filter(
-    (d) => !before(d.range.end, range.start) && !before(range.end, d.range.start),
+    (d) =>
+      isLspRange(d?.range) &&
+      !before(d.range.end, range.start) &&
+      !before(range.end, d.range.start),
   );
 }
 
@@ -82,7 +93,9 @@ async function resolveIfNeeded(
 ): Promise<CodeAction> {
   if (a.edit !== undefined || a.data === undefined || !resolvable(session)) return a;
   try {
-    return (await session.request<CodeAction>("codeAction/resolve", a, wait)) ?? a;
+    const resolved = await session.request<unknown>("codeAction/resolve", a, wait);
+    // a resolve answer that is not an action at all leaves the action as it came
+    return typeof resolved === "object" && resolved !== null ? (resolved as CodeAction) : a;
   } catch {
     return a; // unresolvable: listed as it came, without an edit
   }
@@ -124,12 +137,13 @@ export const codeActionsTool = defineTool({
         ...(args.only ? { only: args.only } : {}),
         triggerKind: 1,
       };
-      const raw =
-        (await session.request<(CodeAction | Command)[] | null>(
+      const raw = codeActionItems(
+        await session.request<unknown>(
           "textDocument/codeAction",
           { textDocument: { uri: doc.uri }, range, context },
           call.wait,
-        )) ?? [];
+        ),
+      );
       const canApply = ctx.bridge.applyClassFor(ctx.client);
       const actions: Record<string, unknown>[] = [];
       for (const item of raw) {
