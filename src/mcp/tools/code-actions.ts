@@ -6,12 +6,7 @@
  * the edit and the target hashes stay in the bridge.
  */
 
-import type {
-  CodeAction,
-  Command,
-  Diagnostic,
-  Range as LspRangeT,
-} from "vscode-languageserver-protocol";
+import type { CodeAction, Diagnostic, Range as LspRangeT } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
 import type { ColumnUnit } from "../../config/types.ts";
