@@ -1,19 +1,25 @@
 /**
  * Sessions keyed by (workspace, server) (SPEC §9.1): at most `max_sessions`
- * live at once; starting one more evicts the least recently used idle
- * session, else `SessionLimit`. Sessions start lazily and a dead one is never
- * restarted implicitly.
+ * server trees at any moment — starting, live and stopping ones. A session asks
+ * for a slot right before a server life begins; admissions are decided one at a
+ * time (admission.ts), and an eviction completes, tree reaped, before the slot
+ * is handed on. Sessions start lazily and a dead one is never restarted implicitly.
  */
 import type { Config } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
+import { decideAdmission, type SlotView } from "./admission.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
   private useCounter = 0;
+  /** admitted, not started yet: they hold their slot */
+  private readonly reserved = new Set<Session>();
+  /** the admission in progress; the next one waits for it */
+  private admissions: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly config: Config,
@@ -23,7 +29,11 @@ export class SessionManager {
       for (const name of ws.servers) {
         const server = config.servers.find((s) => s.name === name);
         if (!server) continue; // validation guarantees this cannot happen
-        this.sessions.set(sessionKey(ws.name, name), new Session(ws, server, config.bridge, hooks));
+        const admit = (s: Session) => this.admit(s);
+        this.sessions.set(
+          sessionKey(ws.name, name),
+          new Session(ws, server, config.bridge, hooks, admit),
+        );
       }
     }
   }
@@ -50,12 +60,11 @@ export class SessionManager {
 
   /**
    * Run `fn` with a ready session, counting it busy meanwhile (busy sessions
-   * are never evicted).
+   * are never evicted). Starting it waits for a slot (`admit`).
    */
   async use<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
     session.beginUse(++this.useCounter);
     try {
-      if (!session.isLive()) await this.makeRoom(session);
       await session.ensureReady(ctx);
       return await fn(session);
     } finally {
@@ -63,27 +72,53 @@ export class SessionManager {
     }
   }
 
-  /** Evict the least recently used idle live session if starting `incoming` would exceed the limit. */
-  private async makeRoom(incoming: Session): Promise<void> {
-    if (incoming.state === "dead") return; // ensureReady will report SessionDead
-    // a session some call is about to start (busy, not live yet) holds its place too,
-    // so two concurrent first calls cannot both start past the limit
-    const live = this.all().filter((s) => s !== incoming && (s.isLive() || s.inflight > 0));
-    if (live.length < this.config.bridge.max_sessions) return;
-    const idle = live.filter((s) => s.isIdle()).sort((a, b) => a.lastUsed - b.lastUsed);
-    const victim = idle[0];
-    if (!victim) {
-      throw new BridgeError(
-        "SessionLimit",
-        `all ${this.config.bridge.max_sessions} sessions are busy`,
-        {
-          hint: "retry when a running call finishes, or raise bridge.max_sessions (at most 4)",
-          details: { max_sessions: this.config.bridge.max_sessions, busy: live.map((s) => s.key) },
-        },
+  /** Sessions holding a slot: admitted, or with a tree (starting … stopping). */
+  occupying(): Session[] {
+    return this.all().filter((s) => s.isLive() || this.reserved.has(s));
+  }
+
+  /**
+   * A slot for `incoming`'s next server life, decided after every earlier admission
+   * finished. Resolves with the release the session calls once its start is over.
+   */
+  private admit(incoming: Session): Promise<() => void> {
+    const turn = this.admissions.then(() => this.admitNow(incoming));
+    this.admissions = turn.catch(() => {});
+    return turn;
+  }
+
+  private async admitNow(incoming: Session): Promise<() => void> {
+    const max = this.config.bridge.max_sessions;
+    const tried = new Set<Session>();
+    for (;;) {
+      const views = this.all().map(
+        (s): SlotView<Session> => ({
+          session: s,
+          occupies: s.isLive() || this.reserved.has(s),
+          reserved: this.reserved.has(s),
+          idle: s.isIdle(),
+          stopping: s.state === "stopping",
+          lastUsed: s.lastUsed,
+        }),
       );
+      const decision = decideAdmission(incoming, views, max, tried);
+      if (decision.kind === "admit") {
+        this.reserved.add(incoming);
+        return () => this.reserved.delete(incoming);
+      }
+      if (decision.kind === "limit") {
+        throw new BridgeError("SessionLimit", `all ${max} sessions are busy`, {
+          hint: "retry when a running call finishes, or raise bridge.max_sessions (at most 4)",
+          details: { max_sessions: max, busy: decision.busy.map((s) => s.key) },
+        });
+      }
+      // the victim's tree is reaped before anyone else is admitted; then decide again
+      tried.add(decision.victim);
+      log.info(`evicting idle session ${decision.victim.key} to start ${incoming.key}`);
+      await decision.victim.stop("not_started").catch((err: unknown) => {
+        log.warn(`evicting ${decision.victim.key} failed: ${String(err)}`);
+      });
     }
-    log.info(`evicting idle session ${victim.key} to start ${incoming.key}`);
-    await victim.stop("not_started");
   }
 
   /** session_restart: stop whatever is there (dead or alive), then start fresh. */

@@ -42,6 +42,8 @@ export interface SessionParts {
   readonly progress: ProgressTracker;
   readonly diagnostics: DiagnosticStore;
   readonly registrations: Map<string, Registration>;
+  /** waits for a slot under max_sessions; resolves with its release */
+  readonly admit: () => Promise<() => void>;
 }
 
 export class ServerProcess {
@@ -82,8 +84,22 @@ export class ServerProcess {
     const { life } = this.parts;
     if (life.state === "dead") throw life.deadError();
     if (life.state === "stopping" && this.stopPromise) await this.stopPromise;
-    if (life.state === "not_started") this.startPromise = this.start();
+    if (life.state === "not_started" && !this.startPromise)
+      this.startPromise = this.admitAndStart();
     if (this.startPromise) await this.startPromise;
+  }
+
+  /** A new life only once the manager granted a slot (SPEC §9.1); the slot is held until then. */
+  private async admitAndStart(): Promise<void> {
+    let release: (() => void) | undefined;
+    try {
+      release = await this.parts.admit();
+      await this.start();
+    } finally {
+      // started: the live tree holds the slot from now on; failed: the tree is gone
+      release?.();
+      this.startPromise = undefined;
+    }
   }
 
   /**
@@ -152,8 +168,6 @@ export class ServerProcess {
     } catch (err) {
       await this.failStart(err);
       throw asBridgeError(err);
-    } finally {
-      this.startPromise = undefined;
     }
   }
 

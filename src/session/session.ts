@@ -51,6 +51,8 @@ export class Session {
     readonly server: ServerConfig,
     readonly bridge: BridgeConfig,
     hooks: SessionHooks,
+    /** the manager's slot under max_sessions (SPEC §9.1); a lone session always gets one */
+    admit: (session: Session) => Promise<() => void> = async () => () => {},
   ) {
     this.key = sessionKey(workspace.name, server.name);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
@@ -91,6 +93,7 @@ export class Session {
       progress: this.progress,
       diagnostics: this.diagnostics,
       registrations: this.registrations,
+      admit: () => admit(this),
     });
   }
 

@@ -86,7 +86,7 @@ export function bridgeFacts(bridge: BridgeContext): Record<string, unknown> {
     client: bridge.client,
     apply_class_registered: bridge.applyClassFor(bridge.client),
     max_sessions: b.max_sessions,
-    live_sessions: bridge.sessions.all().filter((s) => s.isLive()).length,
+    live_sessions: bridge.sessions.occupying().length,
     ...(bridge.config.discovery ? { discovery: bridge.config.discovery } : {}),
   };
 }
