@@ -76,9 +76,9 @@ export async function startPair(
       await direct.start();
       const glob = server.ready.warmup_open;
       if (glob !== null) {
-        const warm = await findWarmupFile(directRoot, glob);
-        if (warm === undefined) throw new Error(`no warmup file for ${glob} in ${directRoot}`);
-        await direct.openFile(warm, languageIdFor(server, warm));
+        const { opened } = await findWarmupFile(directRoot, glob, Number.MAX_SAFE_INTEGER);
+        if (opened === undefined) throw new Error(`no warmup file for ${glob} in ${directRoot}`);
+        await direct.openFile(opened.abs, languageIdFor(server, opened.abs));
       }
       await direct.waitProgressDone(
         server.ready.progress.map((p) => new RegExp(p)),

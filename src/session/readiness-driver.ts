@@ -6,12 +6,11 @@
  */
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { log } from "../log.ts";
-import { readWorkspaceText } from "../workspace/confined.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ProgressTracker } from "./progress.ts";
 import { Readiness } from "./readiness.ts";
 import { cancelledError, readyTimeoutError, unhealthyLoadError } from "./session-errors.ts";
-import { findWarmupFile } from "./warmup.ts";
+import { findWarmupFile, type WarmupOutcome } from "./warmup.ts";
 
 export interface WaitContext {
   signal?: AbortSignal;
@@ -43,6 +42,9 @@ export class ReadinessDriver {
     this.evaluator = new Readiness(host.server.ready);
   }
 
+  /** what the warm-up of the current life opened and skipped (session_status) */
+  warmupOutcome: WarmupOutcome | undefined;
+
   /** The conditions as evaluated so far (session_status, the diagnostics settle rules). */
   get readiness(): Readiness {
     return this.evaluator;
@@ -51,6 +53,7 @@ export class ReadinessDriver {
   /** A new server life: nothing has been said yet. */
   reset(): void {
     this.detach();
+    this.warmupOutcome = undefined;
     this.evaluator = new Readiness(this.host.server.ready);
     this.probeRunning = false;
   }
@@ -65,17 +68,25 @@ export class ReadinessDriver {
     this.unsubscribe = undefined;
   }
 
-  /** warmup_open (SPEC §3.3): open the first matching file so the server starts loading. */
+  /**
+   * warmup_open (SPEC §3.3): open the first usable matching file so the server starts
+   * loading. Files that cannot be served are skipped (warmup.ts): never a failed start.
+   */
   async warmup(): Promise<void> {
     const pattern = this.host.server.ready.warmup_open;
     if (pattern !== null) {
-      const abs = await findWarmupFile(this.host.workspace.root, pattern);
-      if (abs) {
-        const { root } = this.host.workspace;
-        const { text, sha256 } = readWorkspaceText(root, abs, this.host.bridge.max_file_bytes);
+      const { root } = this.host.workspace;
+      const key = this.host.life.label.key;
+      const found = await findWarmupFile(root, pattern, this.host.bridge.max_file_bytes);
+      this.warmupOutcome = found.outcome;
+      for (const s of found.outcome.skipped) {
+        log.warn(`[${key}] warmup_open: skipped ${s.file} (${s.reason})`);
+      }
+      if (found.opened) {
+        const { abs, text, sha256 } = found.opened;
         this.host.openFile(abs, text, sha256);
       } else {
-        log.warn(`[${this.host.life.label.key}] warmup_open: no file matches ${pattern}`);
+        log.warn(`[${key}] warmup_open: no usable file matches ${pattern}`);
       }
     }
     this.evaluator.warmupDone = true;

@@ -26,6 +26,7 @@ import { Requests } from "./requests.ts";
 import { lacksCapability, offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
 import type { SessionLabel } from "./session-errors.ts";
+import type { WarmupOutcome } from "./warmup.ts";
 
 export type { SessionState } from "./lifecycle.ts";
 export type { WaitContext } from "./readiness-driver.ts";
@@ -126,6 +127,10 @@ export class Session {
   }
   get readiness(): Readiness {
     return this.driver.readiness;
+  }
+  /** what warmup_open opened and skipped in this life (SPEC §3.3) */
+  get warmup(): WarmupOutcome | undefined {
+    return this.driver.warmupOutcome;
   }
   get capabilities(): ServerCapabilities | undefined {
     return this.process.capabilities;

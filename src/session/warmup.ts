@@ -1,21 +1,56 @@
 /**
- * warmup_open (SPEC §3.3): the first file, by sorted workspace-relative path,
- * that matches the glob. Dot-directories and node_modules are not searched.
+ * warmup_open (SPEC §3.3): open the first usable file, by sorted workspace-relative path,
+ * that matches the glob. Dot-directories and node_modules are not searched. A matching
+ * file the bridge cannot serve (too large, not UTF-8, unreadable, not a regular file) is
+ * skipped and the next one tried: the warm-up never fails a session. What was skipped,
+ * and whether the scan hit its bound, is reported in session_status.
  */
-import { realpathSync } from "node:fs";
-import { join } from "node:path";
+import { isBridgeError } from "../errors.ts";
+import { readWorkspaceText, type WorkspaceText } from "../workspace/confined.ts";
+import { emptyReport, workspaceFiles } from "../workspace/scan.ts";
 
-export async function findWarmupFile(root: string, pattern: string): Promise<string | undefined> {
+/** Directory entries the scan looks at before it gives up (root = "/" must end). */
+export const WARMUP_SCAN_ENTRIES = 100_000;
+/** Matching files tried before giving up (each refused one may have cost a bounded read). */
+export const WARMUP_CANDIDATES = 10;
+
+export interface WarmupOutcome {
+  pattern: string;
+  /** the file opened, workspace-relative; null when none was usable */
+  file: string | null;
+  /** matching files passed over, in order, with the error code that refused them */
+  skipped: { file: string; reason: string }[];
+  scan: { entries: number; truncated: boolean; unreadable_dirs: number };
+}
+
+export async function findWarmupFile(
+  root: string,
+  pattern: string,
+  maxBytes: number,
+): Promise<{ outcome: WarmupOutcome; opened?: WorkspaceText }> {
   const glob = new Bun.Glob(pattern);
-  let best: string | undefined;
-  for await (const rel of glob.scan({
-    cwd: root,
-    onlyFiles: true,
-    dot: false,
-    followSymlinks: false,
-  })) {
-    if (rel.split("/").includes("node_modules")) continue;
-    if (best === undefined || rel < best) best = rel;
+  const report = emptyReport();
+  const skipped: WarmupOutcome["skipped"] = [];
+  let opened: WorkspaceText | undefined;
+  for await (const rel of workspaceFiles(root, { maxEntries: WARMUP_SCAN_ENTRIES }, report)) {
+    if (!glob.match(rel)) continue;
+    try {
+      opened = readWorkspaceText(root, rel, maxBytes);
+      break;
+    } catch (err) {
+      skipped.push({ file: rel, reason: isBridgeError(err) ? err.code : String(err) });
+      if (skipped.length >= WARMUP_CANDIDATES) break;
+    }
   }
-  return best === undefined ? undefined : realpathSync(join(root, best));
+  const outcome: WarmupOutcome = {
+    pattern,
+    file: opened?.rel ?? null,
+    skipped,
+    scan: {
+      entries: report.entries,
+      truncated: report.truncated,
+      unreadable_dirs: report.unreadableDirs,
+    },
+  };
+  return opened ? { outcome, opened } : { outcome };
 }

@@ -49,6 +49,7 @@ export function sessionEntry(s: Session): Record<string, unknown> {
       ready_ms:
         s.readyAt !== undefined && s.startedAt !== undefined ? s.readyAt - s.startedAt : null,
       server_status: s.readiness.status ?? null,
+      warmup: s.warmup ?? null,
     },
     position_encoding: s.isLive() ? s.encoding : null,
     open_documents: s.documents.count(),
