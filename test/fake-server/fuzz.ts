@@ -196,8 +196,32 @@ class Gen {
     }));
   }
 
+  callItem(): unknown {
+    return this.maybe(() => ({
+      name: this.r.pick(STRINGS),
+      kind: this.num(30),
+      uri: this.uri(),
+      range: this.range(),
+      selectionRange: this.range(),
+    }));
+  }
+
   answer(method: string): unknown {
     switch (method) {
+      case "textDocument/prepareCallHierarchy":
+        return this.list(() => this.callItem(), 2);
+      case "callHierarchy/incomingCalls":
+        return this.list(
+          () => ({ from: this.callItem(), fromRanges: this.list(() => this.range(), 2) }),
+          6,
+          true,
+        );
+      case "callHierarchy/outgoingCalls":
+        return this.list(
+          () => ({ to: this.callItem(), fromRanges: this.list(() => this.range(), 2) }),
+          6,
+          true,
+        );
       case "textDocument/definition":
       case "textDocument/declaration":
       case "textDocument/typeDefinition":

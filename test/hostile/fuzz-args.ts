@@ -61,6 +61,16 @@ function plausible(r: Prng, key: string, ctx: FuzzContext): unknown {
       return r.chance(0.2);
     case "only":
       return either(r, [["quickfix"]], [[], ["x", 1], "quickfix"]);
+    case "direction":
+      return either(r, ["incoming", "outgoing"], ["sideways", ""]);
+    case "files":
+      return either<unknown>(
+        r,
+        [ctx.files.slice(0, 2), ctx.files.slice(0, 1)],
+        [[], ctx.files, "a.fake"],
+      );
+    case "since":
+      return r.pick(["", "snapshot-0", "x".repeat(80)]);
     case "handle": {
       // the same draws whether or not handles were seen, so the stream stays reproducible
       const useSeen = r.chance(0.6);
@@ -95,6 +105,8 @@ export function fuzzArguments(
     if (anchor !== undefined && (key === "column" || key === "symbol")) include = key === anchor;
     if (key === "workspace" || key === "server") include = r.chance(0.15);
     if (key === "occurrence" && anchor === "column") include = r.chance(0.05);
+    // positions usually name a line (a `symbol` alone is looked up among document symbols)
+    if (key === "line") include = r.chance(0.9);
     if (!include) continue;
     out[key] = r.chance(0.97) ? plausible(r, key, ctx) : r.pick(JUNK);
   }

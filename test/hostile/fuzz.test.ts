@@ -83,6 +83,7 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
       workspaceSymbolProvider: true,
       renameProvider: { prepareProvider: true },
       codeActionProvider: { resolveProvider: true },
+      callHierarchyProvider: true,
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     },
     fuzz: { seed: SEED, uris },
@@ -124,8 +125,13 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
     const what = `#${i} ${tool.name} ${JSON.stringify(args).slice(0, 200)}`;
     const answer = await bridge.call(tool.name, args, CALL_BOUND_MS);
     const { response } = answer;
-    if (TRACE)
-      appendFileSync(TRACE, `${what} => ${answer.code ?? "ok"} ${Math.round(answer.ms)} ms\n`);
+    if (TRACE) {
+      const note = answer.isError ? ` ${String(answer.structured.message)}` : "";
+      appendFileSync(
+        TRACE,
+        `${what} => ${answer.code ?? "ok"}${note} (${Math.round(answer.ms)} ms)\n`,
+      );
+    }
     let outcome: string;
     if (response.error) {
       outcome = `rpc ${response.error.code}`;
@@ -155,7 +161,7 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
   }
   console.log(`[hostile] fuzz outcomes: ${JSON.stringify(byOutcome)}`);
   // the fuzz must reach the server: many calls answered from its random results
-  expect(byOutcome.ok ?? 0).toBeGreaterThan(ITERATIONS / 4);
+  expect(byOutcome.ok ?? 0).toBeGreaterThan(ITERATIONS / 6);
   expect(bridge.alive()).toBe(true);
   expect(bridge.notJsonRpc).toEqual([]);
   expect(snapshot(outside)).toBe(outsideBefore);

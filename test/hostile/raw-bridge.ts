@@ -18,8 +18,18 @@ export interface ToolAnswer {
   isError: boolean;
   /** the error envelope's code for a tool error, else undefined */
   code: string | undefined;
+  /** structuredContent of a result, the envelope of a tool error */
   structured: Record<string, unknown>;
   response: RpcResponse;
+}
+
+function envelopeOf(result: Record<string, unknown>): Record<string, unknown> {
+  const text = (result.content as { text?: string }[] | undefined)?.[0]?.text ?? "{}";
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { code: "(not an envelope)", message: text };
+  }
 }
 
 export class RawBridge {
@@ -121,8 +131,10 @@ export class RawBridge {
     const response = await this.request("tools/call", { name, arguments: args }, timeoutMs);
     const ms = performance.now() - started;
     const result = response.result ?? {};
-    const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
     const isError = result.isError === true || response.error !== undefined;
+    // a result carries structuredContent; an error only its envelope as JSON text (SPEC §4.6)
+    let structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+    if (result.isError === true) structured = envelopeOf(result);
     const code = result.isError === true ? (structured.code as string | undefined) : undefined;
     return { ms, isError, code, structured, response };
   }
