@@ -4,9 +4,9 @@
  * `maxEntries` directory entries — so its cost is bounded by the project's own files
  * however large node_modules or .git are. Shallow files are seen first.
  */
-import { readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { readWorkspaceText } from "../workspace/confined.ts";
 import { gitignoreMatcher, skippedByName } from "./ignore.ts";
 
 export interface ScanResult {
@@ -20,9 +20,12 @@ export interface ScanResult {
 
 export const MAX_SCAN_ENTRIES = 20_000;
 
+/** A `.gitignore` larger than this is not honoured (it is workspace content: SPEC §8.1). */
+const MAX_GITIGNORE_BYTES = 1 << 20;
+
 function readGitignore(root: string): string {
   try {
-    return readFileSync(join(root, ".gitignore"), "utf8");
+    return readWorkspaceText(root, ".gitignore", MAX_GITIGNORE_BYTES).text;
   } catch {
     return "";
   }

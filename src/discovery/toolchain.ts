@@ -4,8 +4,9 @@
  * TypeScript server serves the workspace), the `node_modules/.bin` directories searched
  * before PATH, and a Python virtual environment at the root.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readTextOutsideWorkspace } from "../workspace/confined.ts";
 
 export interface WorkspaceTypescript {
   version: string;
@@ -55,10 +56,15 @@ function isDir(path: string): boolean {
   }
 }
 
+const MAX_PACKAGE_JSON_BYTES = 1 << 20;
+
 /** `version` of a package.json, or null when it cannot be read as one. */
 function packageVersion(packageJson: string): string | null {
   try {
-    const parsed = JSON.parse(readFileSync(packageJson, "utf8")) as { version?: unknown };
+    // workspace content, maybe a FIFO or huge: read without blocking, bounded (SPEC §8.1)
+    const text = readTextOutsideWorkspace(packageJson, MAX_PACKAGE_JSON_BYTES);
+    if (text === undefined) return null;
+    const parsed = JSON.parse(text) as { version?: unknown };
     return typeof parsed.version === "string" ? parsed.version : null;
   } catch {
     return null;

@@ -8,7 +8,7 @@
  * descriptor is checked with fstat (regular files only; a FIFO opens without blocking and
  * is refused) and read to at most max_bytes + 1 bytes.
  */
-import { closeSync, fstatSync, readSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
 import { BridgeError } from "../errors.ts";
 import { errnoCode, HINT, notFoundError, notUtf8Error, tooLargeError } from "./file-errors.ts";
 import { resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
@@ -230,4 +230,28 @@ export function statWorkspaceFile(
   const opened = openWorkspaceFile(root, file);
   closeSync(opened.fd);
   return { abs: opened.abs, rel: opened.rel, identity: identityOf(opened.stat) };
+}
+
+/**
+ * A small text file the bridge reads by design outside any workspace root (zero-config
+ * discovery looks up `node_modules/typescript/package.json` in the root's ancestors, as
+ * Node would): not confined, but still never blocking (a FIFO is refused by fstat), never
+ * more than `maxBytes`, UTF-8 only. Undefined when any of that fails.
+ */
+export function readTextOutsideWorkspace(abs: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openAt(null, abs, OPEN.readFile & ~constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return undefined;
+    return decodeUtf8(readBounded(fd, stat.size, maxBytes, abs), abs);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

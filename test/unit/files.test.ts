@@ -10,7 +10,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDirBeneath, readWorkspaceText } from "../../src/workspace/confined.ts";
+import {
+  openDirBeneath,
+  readTextOutsideWorkspace,
+  readWorkspaceText,
+} from "../../src/workspace/confined.ts";
 import { displayPath, resolveWorkspaceFile, sha256Hex } from "../../src/workspace/files.ts";
 import { OPEN } from "../../src/workspace/syscalls.ts";
 import { pathToUri, uriToPath } from "../../src/workspace/uri.ts";
@@ -160,6 +164,15 @@ describe("confined opening (SPEC §8.1)", () => {
     expect(err.code).toBe("FileNotFound");
     expect(err.hint).toContain("not a regular file");
     expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  test("reads outside a workspace (discovery) never block either, and stay bounded", () => {
+    const fifo = join(base, "package.json");
+    expect(Bun.spawnSync(["mkfifo", fifo]).success).toBe(true);
+    expect(readTextOutsideWorkspace(fifo, 100)).toBeUndefined();
+    expect(readTextOutsideWorkspace(join(outside, "secret.txt"), 100)).toBe("secret");
+    expect(readTextOutsideWorkspace(join(outside, "secret.txt"), 3)).toBeUndefined();
+    expect(readTextOutsideWorkspace(join(base, "missing.json"), 100)).toBeUndefined();
   });
 
   test("a directory is FileNotFound", () => {
