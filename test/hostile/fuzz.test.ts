@@ -30,8 +30,11 @@ const SEED = 0x7e0d0_11e;
 const TRACE = process.env.FUZZ_TRACE;
 const ITERATIONS = 1000;
 const REQUEST_TIMEOUT_MS = 500;
-/** a call may wait for one server request and for readiness after a restart, no more */
-const CALL_BOUND_MS = 4 * REQUEST_TIMEOUT_MS;
+/**
+ * A call waits for a few server requests at most (each bounded by REQUEST_TIMEOUT_MS); the
+ * rest of the bound is headroom for a loaded CI machine. A hang still fails here.
+ */
+const CALL_BOUND_MS = 10_000;
 
 afterAll(async () => {
   await closeRawBridges();

@@ -12,7 +12,8 @@ import { pathToUri } from "../../src/workspace/uri.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { closeRawBridges, RawBridge } from "./raw-bridge.ts";
 
-const BOUND_MS = 3_000;
+/** no call may take this long (reading /dev/zero to a size check took 9.8 s) */
+const BOUND_MS = 8_000;
 const MAX_FILE_BYTES = 4096;
 
 let ws = "";
