@@ -21,7 +21,7 @@ import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/br
 import { closeRawBridges, killSwappers, RawBridge, startSwapper } from "./raw-bridge.ts";
 
 /** every call must be answered within this, even while the workspace is under attack */
-const CALL_BOUND_MS = 5_000;
+const CALL_BOUND_MS = 10_000;
 
 afterEach(async () => {
   killSwappers();
