@@ -122,6 +122,27 @@ export const PRESETS: readonly Preset[] = [
     },
   }),
   preset({
+    name: "emmylua_ls",
+    binaries: ["emmylua_ls"],
+    description:
+      "Lua (EmmyLua's analyzer, crates.io emmylua_ls); ready when its 'Load workspace' " +
+      "progress has ended; pull-only diagnostics. Discovery prefers it to lua-language-server.",
+    server: {
+      languages: ["lua"],
+      extensions: { lua: "lua" },
+      roles: ["semantics", "diagnostics"],
+      // it writes its log and its std library stubs under $XDG_DATA_HOME/emmylua_ls
+      // (default ~/.local/share/emmylua_ls); definitions into std point there
+      env_passthrough: ["XDG_DATA_HOME"],
+      // measured (docs/LANGUAGE-SERVERS.md): "Load workspace" begins only after the client
+      // answered workspace/configuration, ~150 ms after initialize; required, or readiness
+      // could pass before the index exists
+      ready: { progress: ["^Load workspace"], progress_required: true },
+      // it answers textDocument/diagnostic (and workspace/diagnostic) and pushes nothing
+      diagnostics_settle: "pull",
+    },
+  }),
+  preset({
     name: "clangd",
     binaries: ["clangd"],
     description:
@@ -226,15 +247,33 @@ export const PRESETS: readonly Preset[] = [
     name: "gopls",
     binaries: ["gopls"],
     description:
-      "Go; ready when the 'Setting up workspace' progress ends. Version via `gopls version`.",
+      "Go; ready when its 'Setting up workspace' progress (begun on `initialized`) has ended. " +
+      "Version via `gopls version`.",
     server: {
       version_args: ["version"],
       languages: ["go"],
       extensions: { go: "go" },
       roles: ["semantics", "diagnostics"],
-      env_passthrough: ["GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOCACHE"],
-      ready: { progress: ["^Setting up workspace"] },
-      diagnostics_settle: "publish",
+      env_passthrough: [
+        "GOPATH",
+        "GOROOT",
+        "GOFLAGS",
+        "GOMODCACHE",
+        "GOCACHE",
+        "GOPROXY",
+        "GOPRIVATE",
+        "GOTOOLCHAIN",
+        "GOWORK",
+      ],
+      // answers workspace/configuration section "gopls": workspace_symbols from the
+      // workspace's own packages, not the Go installation's (whose symbols and absolute
+      // paths change with the machine), and hovers without pkg.go.dev links
+      settings: { gopls: { symbolScope: "workspace", linksInHover: false } },
+      // measured (docs/LANGUAGE-SERVERS.md): the task begins a few ms after `initialized`,
+      // so without `progress_required` readiness could pass before the load began
+      ready: { progress: ["^Setting up workspace"], progress_required: true },
+      // an open document's publish carries its version (measured), also when it is empty
+      diagnostics_settle: "version",
     },
   }),
 ];

@@ -86,16 +86,19 @@ async function settlePush(session: Session, doc: OpenDocument, wait: WaitContext
 /**
  * A diagnostics run of the server (`diagnostics_progress`: bacon's check, rust-analyzer's
  * cargo check) publishes partial snapshots while it runs: wait until none is running,
- * and with the "progress" rule until at least one has completed.
+ * and with the "progress" rule until at least one has completed — for a changed document
+ * (version > 1), one that began after the change was sent, since the runs before it
+ * checked the old content (bacon-ls re-checks on the didSave that follows the change).
  */
-async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
+async function settleRuns(session: Session, wait: WaitContext, doc?: OpenDocument): Promise<void> {
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
+  const since = doc !== undefined && doc.version > 1 ? doc.progressMark : 0;
   await session.waitUntil(
     () => {
       if (session.progress.activeMatching(patterns).length > 0) return undefined;
-      return !needCompleted || session.progress.endedMatching(patterns) ? true : undefined;
+      return !needCompleted || session.progress.endedMatching(patterns, since) ? true : undefined;
     },
     `the end of the server's diagnostics run (${session.server.diagnostics_progress.join(", ")})`,
     wait.signal,
@@ -113,7 +116,7 @@ export async function fileDiagnostics(
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
   const rule = session.server.diagnostics_settle;
   if (rule !== "progress" && (!pulls || rule === "quiescent")) await settlePush(session, doc, wait);
-  await settleRuns(session, wait);
+  await settleRuns(session, wait, doc);
   return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
 }
 

@@ -1,8 +1,9 @@
 /**
  * The documents a session's server holds open (SPEC §5), as notifications: didOpen and
  * didChange by content hash with least recently used didClose (documents.ts keeps the
- * store), didSave where the server asks for it, and the resync of a file the applier wrote
- * (SPEC §7.4). Whatever else keeps the server's copies equal to the disk belongs beside
+ * store), and after every didChange a didSave where the server asks for it — the content
+ * is on disk already, whoever wrote it (an editor, the applier, SPEC §7.4), and servers
+ * that check on save only (bacon-ls) would otherwise never see it. Whatever else keeps the server's copies equal to the disk belongs beside
  * this file.
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
@@ -16,6 +17,8 @@ export interface DocumentSyncHost {
   languageIdFor(abs: string): string;
   /** the publish counter when a version is sent (diagnostics settle, SPEC §6) */
   publishSeq(): number;
+  /** the `$/progress` begin count when a version is sent (the "progress" settle rule) */
+  progressMark(): number;
   capabilities(): ServerCapabilities | undefined;
 }
 
@@ -52,16 +55,17 @@ export class SessionDocuments {
     this.store.clear();
   }
 
-  /** Make the server's copy of a file current (SPEC §5). */
+  /** Make the server's copy of a file current (SPEC §5): didOpen, or didChange + didSave. */
   sync(abs: string, text: string, sha256: string): OpenDocument {
     const uri = pathToUri(abs);
     const languageId = this.host.languageIdFor(abs);
-    return this.store.sync(abs, uri, languageId, text, sha256, this.host.publishSeq()).doc;
+    const marks = { syncSeq: this.host.publishSeq(), progressMark: this.host.progressMark() };
+    const { doc, sent } = this.store.sync(abs, uri, languageId, text, sha256, marks);
+    if (sent === "change") this.saved(doc);
+    return doc;
   }
 
-  /** The applier wrote an open file: didChange, then didSave where the server wants it. */
-  written(abs: string, text: string, sha256: string): void {
-    const doc = this.sync(abs, text, sha256);
+  private saved(doc: OpenDocument): void {
     const sync = this.host.capabilities()?.textDocumentSync;
     if (sync && typeof sync === "object" && sync.save) {
       const includeText = typeof sync.save === "object" && sync.save.includeText === true;

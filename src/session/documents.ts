@@ -16,6 +16,14 @@ export interface OpenDocument {
   index: LineIndex;
   /** value of the session's publish counter when this version was sent (diagnostics settle, SPEC §6) */
   syncSeq: number;
+  /** the session's `$/progress` begin count when this version was sent (SPEC §6 "progress") */
+  progressMark: number;
+}
+
+/** Where the session's counters stood when a version was sent. */
+export interface SyncMarks {
+  syncSeq: number;
+  progressMark: number;
 }
 
 export interface DocumentSink {
@@ -40,7 +48,7 @@ export class DocumentStore {
     languageId: string,
     text: string,
     sha256: string,
-    syncSeq: number,
+    { syncSeq, progressMark }: SyncMarks,
   ): { doc: OpenDocument; sent: "open" | "change" | "none" } {
     const existing = this.docs.get(uri);
     if (existing) {
@@ -52,6 +60,7 @@ export class DocumentStore {
       existing.text = text;
       existing.index = new LineIndex(text);
       existing.syncSeq = syncSeq;
+      existing.progressMark = progressMark;
       this.sink.change(existing);
       return { doc: existing, sent: "change" };
     }
@@ -64,6 +73,7 @@ export class DocumentStore {
       text,
       index: new LineIndex(text),
       syncSeq,
+      progressMark,
     };
     this.docs.set(uri, doc);
     this.sink.open(doc);

@@ -15,6 +15,8 @@ export interface ProgressTask {
   message?: string;
   percentage?: number;
   ended: boolean;
+  /** 1 for the first task begun in this tracker, 2 for the next, … (see `beginCount`) */
+  seq: number;
 }
 
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -23,6 +25,7 @@ export class ProgressTracker {
   private readonly tasks = new Map<string, ProgressTask>();
   /** patterns seen begun at least once (for progress_required) */
   private everBegun: ProgressTask[] = [];
+  private begins = 0;
 
   update(token: ProgressToken, value: unknown): ProgressTask | undefined {
     const v = value as Partial<ProgressValue> | null;
@@ -30,10 +33,12 @@ export class ProgressTracker {
     const key = String(token);
     if (v.kind === "begin") {
       const b = v as WorkDoneProgressBegin;
+      this.begins += 1;
       const task: ProgressTask = {
         token: key,
         title: typeof b.title === "string" ? b.title : "",
         ended: false,
+        seq: this.begins,
       };
       if (typeof b.message === "string") task.message = b.message;
       if (typeof b.percentage === "number") task.percentage = b.percentage;
@@ -69,13 +74,20 @@ export class ProgressTracker {
     return this.everBegun.some((t) => matchesAny(t, patterns));
   }
 
-  endedMatching(patterns: readonly RegExp[]): boolean {
-    return this.everBegun.some((t) => t.ended && matchesAny(t, patterns));
+  /** How many tasks have begun so far: a mark for `endedMatching(patterns, mark)`. */
+  get beginCount(): number {
+    return this.begins;
+  }
+
+  /** A matching task has ended; with `since`, one that began after that `beginCount` mark. */
+  endedMatching(patterns: readonly RegExp[], since = 0): boolean {
+    return this.everBegun.some((t) => t.ended && t.seq > since && matchesAny(t, patterns));
   }
 
   clear(): void {
     this.tasks.clear();
     this.everBegun = [];
+    this.begins = 0;
   }
 }
 

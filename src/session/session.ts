@@ -65,6 +65,7 @@ export class Session {
       notify: (method, params) => this.process.notify(method, params),
       languageIdFor: (abs) => hooks.languageIdFor(server, abs),
       publishSeq: () => this.diagnostics.seq,
+      progressMark: () => this.progress.beginCount,
       capabilities: () => this.process.capabilities,
     });
     this.driver = new ReadinessDriver({
@@ -208,9 +209,9 @@ export class Session {
     return this.documents.sync(abs, text, sha256);
   }
 
-  /** The applier wrote `abs`, which this session holds open. */
+  /** The applier wrote `abs`, which this session holds open: didChange + didSave (SPEC §7.4). */
   resyncWritten(abs: string, text: string, sha256: string): void {
-    this.documents.written(abs, text, sha256);
+    this.documents.sync(abs, text, sha256);
   }
 
   /** Stop the tree (SPEC §9.2); afterwards not_started (eviction, restart) or dead. */

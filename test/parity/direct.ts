@@ -1,9 +1,10 @@
 /**
  * The parity gate's direct side (SPEC §11): one server driven alone by the test's own LSP
  * client, started exactly as the bridge starts it (same binary, args including the
- * workspace-prerequisite args, sanitized environment, cwd, initialization options, and the
- * bridge's client capabilities except that only UTF-16 positions are offered), then
- * settled by the server's own signals before its diagnostics for one file are collected.
+ * workspace-prerequisite args, sanitized environment, cwd, initialization options, answers
+ * to workspace/configuration, and the bridge's client capabilities except that only UTF-16
+ * positions are offered), then settled by the server's own signals before its diagnostics
+ * for one file are collected.
  */
 import { readFileSync } from "node:fs";
 import { extname, join } from "node:path";
@@ -23,6 +24,8 @@ export interface SettlePlan {
   log?: RegExp;
   /** before opening: the dynamic registration of textDocument/diagnostic (pyright) */
   pullRegistered?: boolean;
+  /** before opening: a $/progress task matching this has ended (emmylua_ls' workspace load) */
+  loaded?: RegExp;
   /** after opening: a publish for the file carrying this version (clangd) */
   publishVersion?: number;
   /**
@@ -74,6 +77,7 @@ export async function directDiagnostics(
     root,
     capabilities: utf16OnlyCapabilities(),
     initializationOptions: server.initialization_options,
+    settings: server.settings,
     timeoutMs: 90_000,
   });
   try {
@@ -86,6 +90,18 @@ export async function directDiagnostics(
     const log = plan.log;
     if (log) {
       await client.until(() => (client.logs.some((l) => log.test(l)) ? true : undefined), `${log}`);
+    }
+    const loaded = plan.loaded;
+    if (loaded) {
+      await client.until(
+        () =>
+          [...client.progress.entries()].some(
+            ([token, t]) => t.ended && (loaded.test(token) || loaded.test(t.title)),
+          )
+            ? true
+            : undefined,
+        `${loaded} ended`,
+      );
     }
     if (plan.pullRegistered) {
       await client.until(

@@ -4,7 +4,8 @@
  * advertises (so the server behaves the same for both; the parity test passes it in).
  *
  * It answers every server request (an unanswered one stalls real servers,
- * LANGUAGE-SERVERS.md trap 1): workspace/configuration with nulls,
+ * docs/LANGUAGE-SERVERS.md): workspace/configuration from the server's `settings` exactly
+ * as the bridge answers it,
  * client/registerCapability, window/workDoneProgress/create, everything else null.
  * It records publishDiagnostics per URI, $/progress tasks, experimental/serverStatus,
  * log messages and dynamic registrations, and can pull textDocument/diagnostic.
@@ -27,6 +28,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { isAlive, type ProcInfo, scanProcs } from "../../src/process/proctree.ts";
+import { configurationFor } from "../../src/session/server-requests.ts";
 
 /** How long a server gets to exit after `exit` before its tree is killed. */
 const EXIT_GRACE_MS = 5_000;
@@ -39,6 +41,8 @@ export interface LspClientOptions {
   root: string;
   capabilities: ClientCapabilities;
   initializationOptions: unknown;
+  /** what workspace/configuration answers (the server's `settings`, as the bridge does) */
+  settings: Record<string, unknown>;
   /** bound of every wait and request */
   timeoutMs?: number;
 }
@@ -77,6 +81,7 @@ export class LspClient {
   private constructor(
     private readonly child: ChildProcess,
     private readonly conn: MessageConnection,
+    private readonly settings: Record<string, unknown>,
     timeoutMs: number,
   ) {
     this.timeoutMs = timeoutMs;
@@ -103,7 +108,7 @@ export class LspClient {
       new StreamMessageReader(child.stdout),
       new StreamMessageWriter(child.stdin),
     );
-    const client = new LspClient(child, conn, opts.timeoutMs ?? 60_000);
+    const client = new LspClient(child, conn, opts.settings, opts.timeoutMs ?? 60_000);
     client.install();
     conn.listen();
     try {
@@ -137,8 +142,8 @@ export class LspClient {
 
   private install(): void {
     const c = this.conn;
-    c.onRequest("workspace/configuration", (p: { items?: unknown[] }) =>
-      (p?.items ?? []).map(() => null),
+    c.onRequest("workspace/configuration", (p: { items?: { section?: string }[] }) =>
+      (p?.items ?? []).map((item) => configurationFor(this.settings, item?.section)),
     );
     c.onRequest("client/registerCapability", (p: { registrations?: Registration[] }) => {
       this.registrations.push(...(p?.registrations ?? []));

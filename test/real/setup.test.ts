@@ -5,16 +5,21 @@
  * by each language's own compiler or checker.
  *
  * A missing server is a loud skip on a developer machine and a failure under CI (CI set):
- * .ci/setup-servers installs clangd, rust-analyzer, pyright and typescript-language-server.
- * bacon-ls is opt-in (THEODOLITE_WITH_BACON=1) and never required.
+ * .ci/setup-servers installs every one of them (the pins of the cargo- and go-built ones
+ * are in test/servers/pins.env).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import serversPkg from "../servers/package.json" with { type: "json" };
 import {
-  copyFixture,
   findBaconLs,
+  findEmmyLua,
+  findGopls,
+  PINNED_VERSION_OUTPUT,
+} from "../support/built-servers.ts";
+import {
+  copyFixture,
   findClangd,
   findPyright,
   findRustAnalyzer,
@@ -35,8 +40,6 @@ const EXPECTED = {
   pyright: `pyright ${serversPkg.dependencies.pyright}`,
   tls: serversPkg.dependencies["typescript-language-server"],
   typescript: serversPkg.dependencies.typescript,
-  /** keep in step with BACON_LS_VERSION in .ci/setup-servers */
-  baconLs: "0.31.0",
 };
 
 const CHECK_TIMEOUT_MS = 60_000;
@@ -131,13 +134,21 @@ describe("real servers installed by .ci/setup-servers", () => {
     expect(found.config.initialization_options.disableAutomaticTypingAcquisition).toBe(true);
   });
 
-  test("bacon-ls (opt-in) answers --version at the pinned version", async () => {
-    const found = await findBaconLs();
-    if (!found) return; // opt-in: findBaconLs printed the SKIPPED line
-    const version = versionOf(found.config);
-    expect(version).toBe(found.config.version);
-    expect(version).toContain(EXPECTED.baconLs);
-  });
+  const built = [
+    ["bacon-ls", findBaconLs, PINNED_VERSION_OUTPUT.baconLs],
+    ["emmylua_ls", findEmmyLua, PINNED_VERSION_OUTPUT.emmyLua],
+    ["gopls", findGopls, PINNED_VERSION_OUTPUT.gopls],
+  ] as const;
+  for (const [name, find, expected] of built) {
+    test(`${name} answers its version command as ${JSON.stringify(expected)}`, async () => {
+      const found = await find();
+      if (!requireUnderCI(name, found)) return;
+      expect(isAbsolute(found.config.command)).toBe(true);
+      const version = versionOf(found.config);
+      expect(version).toBe(found.config.version);
+      expect(version).toBe(expected);
+    });
+  }
 });
 
 describe("fixtures produce the errors test/fixtures/README.md records", () => {
@@ -211,6 +222,26 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    }
+  });
+
+  test("go fixture: go build reports exactly the two errors in broken/broken.go", async () => {
+    const found = await findGopls();
+    if (!requireUnderCI("gopls", found)) return;
+    const go = Bun.which("go");
+    if (!go) throw new Error("go not on PATH (gopls needs it too)");
+    const dir = copyFixture("go");
+    try {
+      const result = run([go, "build", "./..."], dir, found.config.env);
+      // go prints 1-based line and byte column (ASCII lines here)
+      const errors = result.output
+        .split("\n")
+        .filter((l) => l.startsWith("broken/"))
+        .map((l) => l.split(": ")[0]);
+      expect(errors).toEqual(["broken/broken.go:6:14", "broken/broken.go:7:13"]);
+      expect(result.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -229,3 +229,8 @@ export function diagnosticsFor(files: string[], diagnostics: unknown[], complete
 export function range(line: number, column: number, end_line: number, end_column: number) {
   return { line, column, end_line, end_column };
 }
+
+/** A one-line rename edit as rename_preview reports it: `(line, column, end_column)`. */
+export function renameEdit(newText: string) {
+  return (l: number, c: number, e: number) => ({ ...range(l, c, l, e), new_text: newText });
+}

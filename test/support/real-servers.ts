@@ -43,7 +43,7 @@ export const FIXTURES_DIR = join(TEST_DIR, "fixtures");
 export const TEST_SERVERS_DIR = join(TEST_DIR, "servers");
 const NODE_BIN = join(TEST_SERVERS_DIR, "node_modules", ".bin");
 
-const SETUP_HINT = "run .ci/setup-servers";
+export const SETUP_HINT = "run .ci/setup-servers";
 const VERSION_TIMEOUT_MS = 20_000;
 
 /** Print a skip so nobody mistakes a skipped suite for a passing one. */
@@ -56,7 +56,7 @@ export function skipLoudly(server: string, why: string): void {
  * stdout trimmed of trailing white space (stderr when stdout is empty), or null when it
  * fails. The timeout is a bound that kills a hung binary, not a wait.
  */
-async function readVersion(
+export async function readVersion(
   argv: string[],
   server: Pick<ServerConfig, "env" | "env_passthrough">,
 ): Promise<string | null> {
@@ -82,7 +82,7 @@ async function readVersion(
 }
 
 /** A preset's server settings with the machine-specific fields filled in. */
-function fromPreset(
+export function fromPreset(
   presetName: string,
   command: string,
   version: string,
@@ -100,20 +100,21 @@ function fromPreset(
   };
 }
 
-/** The first candidate whose version output passes `accept`, with that output. */
-async function firstWorking(
+/** The first candidate whose version output (`path ...versionArgs`) passes `accept`. */
+export async function firstWorking(
   candidates: string[],
   accept: (version: string) => boolean,
   server: Pick<ServerConfig, "env" | "env_passthrough">,
+  versionArgs: string[] = ["--version"],
 ): Promise<{ path: string; version: string } | null> {
   for (const path of candidates) {
-    const version = await readVersion([path, "--version"], server);
+    const version = await readVersion([path, ...versionArgs], server);
     if (version !== null && accept(version)) return { path, version };
   }
   return null;
 }
 
-const NO_ENV = { env: {}, env_passthrough: [] };
+export const NO_ENV = { env: {}, env_passthrough: [] };
 
 export async function findClangd(): Promise<RealServer | null> {
   const found = await firstWorking(
@@ -229,22 +230,6 @@ export async function findTypescriptNative(): Promise<RealServer | null> {
     return null;
   }
   return { config: fromPreset("typescript-native", tsc, version, null), version };
-}
-
-/** bacon-ls: PATH, then $CARGO_HOME/bin (cargo install's target, often not on PATH). */
-export async function findBaconLs(): Promise<RealServer | null> {
-  const cargoHome = process.env.CARGO_HOME ?? join(process.env.HOME ?? "", ".cargo");
-  const candidates = executablesNamed("bacon-ls").map((p) => resolve(p));
-  const installed = join(cargoHome, "bin", "bacon-ls");
-  if (existsSync(installed) && !candidates.includes(installed)) candidates.push(installed);
-  const found = await firstWorking(candidates, (v) => /^\S*\d+\.\d+\.\d+/.test(v), NO_ENV);
-  if (!found) {
-    skipLoudly("bacon-ls", `not found — THEODOLITE_WITH_BACON=1 ${SETUP_HINT}`);
-    return null;
-  }
-  const config = fromPreset("bacon-ls", found.path, found.version, null);
-  config.env = { ...config.env, CARGO_NET_OFFLINE: "true" };
-  return { config, version: found.version };
 }
 
 /** Absolute path of a fixture in the repo (read-only use: servers write caches into roots). */

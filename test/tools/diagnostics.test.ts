@@ -178,5 +178,52 @@ describe("a change set: files, snapshot and since", () => {
       const r = await bridge.call("diagnostics", args);
       expect(r.structured.code).toBe("InvalidArgument");
     }
+
+describe('"progress": settled by the end of a check run (bacon-ls)', () => {
+  test("after a change, only a run begun after it settles; the change is followed by didSave", async () => {
+    const ws = workspace({ "a.fake": "TODO one\n" });
+    const fake = new FakeProbe("fake");
+    // like bacon-ls: a check run on start, another on each save, and publishes that come
+    // while a run is active (here 300 ms after each sync; the runs outlast them)
+    const scenario = {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: 1, save: true },
+        hoverProvider: true,
+      },
+      publish_matches: TODO,
+      publish_delay_ms: 300,
+      progress: [
+        { token: "start", title: "checking", end_after_ms: 1500 },
+        { token: "save", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 800 },
+      ],
+    };
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server(scenario, {
+          diagnostics_settle: "progress",
+          diagnostics_progress: ["^checking$"],
+        }),
+      ],
+    });
+    const first = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(first.structured).toEqual({ diagnostics: [todo("a.fake", 1, 1)], total: 1 });
+
+    ws.write("a.fake", "x TODO TODO\n");
+    // the start run has ended: without the mark this answered the stale set at once
+    const second = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(second.structured).toEqual({
+      diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
+      total: 2,
+    });
+    const syncs = fake
+      .state()
+      .events.filter((e) => e.dir === "in" && e.method.startsWith("textDocument/did"))
+      .map((e) => e.method);
+    expect(syncs).toEqual([
+      "textDocument/didOpen",
+      "textDocument/didChange",
+      "textDocument/didSave",
+    ]);
   });
 });

@@ -1,0 +1,162 @@
+/**
+ * bacon-ls through the compiled bridge (SPEC §11 real servers): ready with no condition,
+ * diagnostics settled by the end of its `checking` run (SPEC §6 "progress") — complete on
+ * the first call of fresh sessions although it publishes a partial snapshot first — and,
+ * after a file changed on disk, only the run that checked the new content counts (the
+ * answer equals a fresh bridge's). Then bridge.toml.example's "app" workspace end to end:
+ * rust-analyzer answers semantics, bacon-ls alone answers diagnostics.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type BridgeHandle, startBridge, writeConfig } from "../support/bridge.ts";
+import { findBaconLs, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
+import {
+  filledServer,
+  readExample,
+  serverTable,
+  workspaceTable,
+} from "../support/example-config.ts";
+import {
+  locs,
+  ok,
+  present,
+  range,
+  readyByState,
+  realSuite,
+  startAndStatus,
+  startRealBridge,
+} from "../support/real-bridge.ts";
+import { findRustAnalyzer } from "../support/real-servers.ts";
+
+const bacon = await findBaconLs();
+const ra = await findRustAnalyzer();
+
+test("bacon-ls is installed at the pinned version (required under CI)", () => {
+  if (present("bacon-ls", bacon)) expect(bacon.version).toBe(PINNED_VERSION_OUTPUT.baconLs);
+});
+
+const suite = realSuite("bacon-ls", bacon);
+
+/** rust-errors src/lib.rs as bacon-ls reports it (test/fixtures/README.md). */
+const E0308 = {
+  file: "src/lib.rs",
+  ...range(4, 22, 4, 29),
+  severity: "error",
+  source: "bacon-ls",
+  message:
+    "error[E0308]: mismatched types\n --> src/lib.rs:4:22\n  |\n" +
+    '4 |     let total: u32 = "three";\n' +
+    "  |                ---   ^^^^^^^ expected `u32`, found `&str`\n" +
+    "  |                |\n  |                expected due to this",
+  channels: ["push"],
+};
+/** Its range is 2 columns short: bacon-ls sends rustc's code-point column as UTF-16. */
+const E0425 = {
+  file: "src/lib.rs",
+  ...range(9, 38, 9, 51),
+  severity: "error",
+  source: "bacon-ls",
+  message:
+    "error[E0425]: cannot find value `missing_value` in this scope\n --> src/lib.rs:9:40\n  |\n" +
+    '9 |     let text = "🧨💥 boom"; text.len() + missing_value\n' +
+    "  |                                          ^^^^^^^^^^^^^ not found in this scope",
+  channels: ["push"],
+};
+
+describe.skipIf(!bacon)("bacon-ls alone", () => {
+  test("ready by state with no condition; both errors on the first call of three fresh sessions", async () => {
+    for (let i = 0; i < 3; i++) {
+      const bridge = await startRealBridge(suite.fixture("rust-errors"), suite.config());
+      try {
+        readyByState(await startAndStatus(bridge), []);
+        // its first publish holds 1 of the 2 errors: the answer waits for the run's end
+        expect(await ok(bridge, "diagnostics", { file: "src/lib.rs" })).toEqual({
+          diagnostics: [E0308, E0425],
+          total: 2,
+        });
+      } finally {
+        await bridge.close();
+      }
+    }
+  });
+
+  test("a clean crate has none, per file and workspace-wide", async () => {
+    const bridge = await startRealBridge(suite.fixture("rust"), suite.config());
+    try {
+      for (const file of ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"]) {
+        expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+      }
+      expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: [], total: 0 });
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  test("after a fix on disk: the check of the new content, equal to a fresh bridge's", async () => {
+    const root = suite.fixture("rust-errors");
+    const bridge = await startRealBridge(root, suite.config());
+    let fresh: BridgeHandle | undefined;
+    try {
+      expect((await ok(bridge, "diagnostics", { file: "src/lib.rs" })).total).toBe(2);
+      const lib = join(root, "src", "lib.rs");
+      writeFileSync(lib, readFileSync(lib, "utf8").replace('"three"', "3"));
+      // didChange + didSave; bacon-ls checks again on the save, and only that run counts
+      const after = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
+      expect(after).toEqual({ diagnostics: [E0425], total: 1 });
+      fresh = await startRealBridge(root, suite.config());
+      expect(await ok(fresh, "diagnostics", { file: "src/lib.rs" })).toEqual(after);
+    } finally {
+      await bridge.close();
+      await fresh?.close();
+    }
+  });
+});
+
+describe.skipIf(!bacon || !ra)(
+  "bridge.toml.example's app workspace: rust-analyzer + bacon-ls",
+  () => {
+    let bridge: BridgeHandle;
+    beforeAll(async () => {
+      if (!bacon || !ra) return;
+      const example = readExample();
+      const app = workspaceTable(example, "app");
+      expect(app.servers).toEqual(["rust-analyzer", "bacon-ls"]);
+      const raTable = filledServer(serverTable(example, "rust-analyzer"), ra);
+      // the measured fixture answers were taken without cache priming (test/fixtures/README.md)
+      expect(raTable.roles).toEqual(["semantics"]);
+      const config = writeConfig({
+        bridge: example.bridge,
+        workspace: [{ ...app, root: suite.fixture("rust-errors") }],
+        server: [raTable, filledServer(serverTable(example, "bacon-ls"), bacon)],
+      });
+      bridge = await startBridge({ config });
+    });
+    afterAll(() => bridge?.close());
+
+    test("both sessions start ready: rust-analyzer by its conditions, bacon-ls with none", async () => {
+      const status = await ok(bridge, "session_status", { start: true });
+      const sessions = status.sessions as Record<string, unknown>[];
+      // in the workspace's configured order
+      expect(sessions.map((s) => `${s.server} ${s.state}`)).toEqual([
+        "rust-analyzer ready",
+        "bacon-ls ready",
+      ]);
+      readyByState(sessions[0]!, ["quiescent", "probe workspace/symbol"]);
+      readyByState(sessions[1]!, []);
+    });
+
+    test("semantics come from rust-analyzer", async () => {
+      const hover = await ok(bridge, "hover", { file: "src/lib.rs", line: 9, symbol: "len" });
+      expect(hover.text as string).toContain("pub const fn len(&self) -> usize");
+      const def = await ok(bridge, "definition", { file: "src/lib.rs", line: 5, symbol: "total" });
+      expect(locs(def)).toEqual(["src/lib.rs 4:9–4:14"]);
+    });
+
+    test("diagnostics come from bacon-ls alone (no rust-analyzer pull, no cargo-check push)", async () => {
+      const expected = { diagnostics: [E0308, E0425], total: 2 };
+      expect(await ok(bridge, "diagnostics", { file: "src/lib.rs" })).toEqual(expected);
+      expect(await ok(bridge, "diagnostics")).toEqual(expected);
+    });
+  },
+);

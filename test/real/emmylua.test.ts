@@ -1,0 +1,213 @@
+/**
+ * emmylua_ls through the compiled bridge (SPEC §11 real servers) on the `lua` fixture:
+ * readiness by state (its "Load workspace" task, required), the read tools against the
+ * answers measured in test/fixtures/README.md, pull-only diagnostics (complete on the first
+ * call, also workspace-wide before anything was opened), rename_preview and code actions.
+ *
+ * KNOWN SERVER BUG, passed through: emmylua_ls 0.25.1 announces no positionEncoding (so
+ * UTF-16 applies) but counts columns in code points. On the fixture's emoji line (main.lua
+ * line 4, two astral characters before `shapes.total_area`) every column it sends is 2 short
+ * and every column it reads lands 2 to the right (docs/LANGUAGE-SERVERS.md).
+ */
+import { describe, expect, test } from "bun:test";
+import { isAbsolute } from "node:path";
+import { findEmmyLua, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
+import {
+  fails,
+  locs,
+  ok,
+  present,
+  range,
+  readyByState,
+  realSuite,
+  renameEdit,
+  startAndStatus,
+  startRealBridge,
+  symbolTree,
+} from "../support/real-bridge.ts";
+
+const emmy = await findEmmyLua();
+
+test("emmylua_ls is installed at the pinned version (required under CI)", () => {
+  if (present("emmylua_ls", emmy)) expect(emmy.version).toBe(PINNED_VERSION_OUTPUT.emmyLua);
+});
+
+const suite = realSuite("emmylua_ls", emmy);
+
+const ERRORS_LUA = [
+  {
+    file: "errors.lua",
+    ...range(4, 7, 4, 8),
+    severity: "warning",
+    code: "assign-type-mismatch",
+    source: "EmmyLua",
+    message: "Cannot assign `string` to `integer`. ",
+    channels: ["pull"],
+  },
+  {
+    file: "errors.lua",
+    ...range(5, 28, 5, 41),
+    severity: "error",
+    code: "undefined-global",
+    source: "EmmyLua",
+    message: "undefined global variable: missing_value",
+    channels: ["pull"],
+  },
+];
+
+describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
+  test("ready by state; diagnostics complete on the first call, workspace-wide before any open", async () => {
+    for (let i = 0; i < 3; i++) {
+      const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+      try {
+        const s = await startAndStatus(bridge);
+        readyByState(s, ["progress ^Load workspace (required)"]);
+        expect(s.position_encoding).toBe("utf-16");
+        // workspace/diagnostic: the unopened file's errors, by pull
+        expect(await ok(bridge, "diagnostics")).toEqual({ diagnostics: ERRORS_LUA, total: 2 });
+        expect((await startAndStatus(bridge)).open_documents).toBe(0);
+        expect(await ok(bridge, "diagnostics", { file: "errors.lua" })).toEqual({
+          diagnostics: ERRORS_LUA,
+          total: 2,
+        });
+        for (const file of ["main.lua", "shapes.lua"]) {
+          expect(await ok(bridge, "diagnostics", { file })).toEqual({ diagnostics: [], total: 0 });
+        }
+      } finally {
+        await bridge.close();
+      }
+    }
+  });
+
+  test("navigation on ASCII lines: definition, implementation, hover, references", async () => {
+    const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+    try {
+      const def = await ok(bridge, "definition", { file: "shapes.lua", line: 29, symbol: "area" });
+      expect(locs(def)).toEqual(["shapes.lua 17:10–17:19"]);
+      const impl = await ok(bridge, "implementation", {
+        file: "shapes.lua",
+        line: 17,
+        symbol: "area",
+      });
+      expect(locs(impl)).toEqual(["shapes.lua 17:10–17:19"]);
+      expect(await ok(bridge, "hover", { file: "shapes.lua", line: 17, symbol: "area" })).toEqual({
+        text: "(method) Rect:area() -> integer\n\n---\n\nWidth times height.",
+        range: range(17, 15, 17, 19),
+      });
+      const refs = await ok(bridge, "references", { file: "shapes.lua", line: 17, symbol: "area" });
+      expect(locs(refs)).toEqual(["shapes.lua 17:10–17:19", "shapes.lua 29:21–29:27"]);
+      // no declaration or type definition provider
+      const at = { file: "shapes.lua", line: 29, symbol: "area" };
+      expect((await fails(bridge, "declaration", at)).code).toBe("ServerLacksCapability");
+      expect((await fails(bridge, "type_definition", at)).code).toBe("ServerLacksCapability");
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  test("definition into its std stubs: an absolute path outside the workspace", async () => {
+    const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+    try {
+      const r = await ok(bridge, "definition", { file: "main.lua", line: 4, symbol: "print" });
+      const [only, ...more] = locs(r);
+      expect(more).toEqual([]);
+      expect(isAbsolute(only ?? "")).toBe(true);
+      expect(only).toContain("/emmylua_ls/resources/std/global.lua ");
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  test("the emoji line: columns 2 short (server bug), the rest of the answer intact", async () => {
+    const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+    try {
+      // `total_area` is at code points 20–29 of main.lua line 4
+      const at = { file: "main.lua", line: 4, symbol: "total_area" };
+      expect(await ok(bridge, "hover", at)).toEqual({
+        text: "function M.total_area(rects: Rect[]) -> integer\n\n---\n\nSum of the areas of all rectangles.",
+        range: range(4, 18, 4, 28),
+      });
+      expect(locs(await ok(bridge, "definition", at))).toEqual(["shapes.lua 26:10–26:22"]);
+      // its references span the whole `shapes.total_area` expression
+      expect(locs(await ok(bridge, "references", at))).toEqual([
+        "errors.lua 5:10–5:27",
+        "main.lua 4:11–4:28",
+        "shapes.lua 26:10–26:22",
+      ]);
+      expect(locs(await ok(bridge, "references", { ...at, include_declaration: false }))).toEqual([
+        "errors.lua 5:10–5:27",
+        "main.lua 4:11–4:28",
+      ]);
+      // a column it reads lands 2 to the right: code point 28 ('e') reads as '('
+      expect(await ok(bridge, "hover", { file: "main.lua", line: 4, column: 28 })).toEqual({
+        text: null,
+        range: null,
+      });
+      const rename = await ok(bridge, "rename_preview", { ...at, new_name: "sum_areas" });
+      const edit = renameEdit("sum_areas");
+      expect(rename).toEqual({
+        applied: false,
+        new_name: "sum_areas",
+        changes: [
+          { file: "errors.lua", edits: [edit(5, 17, 27)] },
+          { file: "main.lua", edits: [edit(4, 18, 28)] },
+          { file: "shapes.lua", edits: [edit(26, 12, 22)] },
+        ],
+      });
+    } finally {
+      await bridge.close();
+    }
+  });
+
+  test("document_symbols, workspace_symbols and code actions: the measured answers", async () => {
+    const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+    try {
+      const shapes = await ok(bridge, "document_symbols", { file: "shapes.lua" });
+      expect(symbolTree(shapes.symbols as never)).toEqual([
+        "Rect class 4:1–4:16 / 4:1–4:16",
+        "Rect.new function 11:1–13:4 / 11:10–11:18 [(width, height)]",
+        "  width variable 11:19–11:24 / 11:19–11:24",
+        "  height variable 11:26–11:32 / 11:26–11:32",
+        "Rect:area function 17:1–19:4 / 17:10–17:19 [()]",
+        "M object 21:1–21:26 / 21:1–21:26",
+        "  Rect field 21:13–21:24 / 21:13–21:24",
+        "M.total_area function 26:1–32:4 / 26:10–26:22 [(rects)]",
+        "  rects variable 26:23–26:28 / 26:23–26:28",
+        "  total number 27:3–27:18 / 27:3–27:18",
+        "  for in module 28:3–30:6 / 28:3–30:6",
+        "    _ number 28:7–28:8 / 28:7–28:8",
+        "    r variable 28:10–28:11 / 28:10–28:11",
+      ]);
+      // it lists type declarations (the ---@class), not functions
+      const rect = await ok(bridge, "workspace_symbols", { query: "Rect" });
+      expect(rect.symbols).toEqual([
+        { name: "Rect", kind: "class", file: "shapes.lua", ...range(1, 11, 1, 15) },
+      ]);
+      expect(await ok(bridge, "workspace_symbols", { query: "total_area" })).toEqual({
+        symbols: [],
+        total: 0,
+      });
+      const actions = await ok(bridge, "code_actions", {
+        file: "errors.lua",
+        line: 5,
+        symbol: "missing_value",
+      });
+      expect(actions).toEqual({
+        actions: [
+          ["Disable current line diagnostic (undefined-global)", true],
+          ["Disable all diagnostics in current file (undefined-global)", true],
+          ["Disable all diagnostics in current project (undefined-global)", false],
+        ].map(([title, edit]) => ({
+          title,
+          kind: "quickfix",
+          preferred: false,
+          has_edit: edit,
+          has_command: !edit,
+        })),
+        total: 3,
+      });
+    } finally {
+      await bridge.close();
+    }
+  });
+});

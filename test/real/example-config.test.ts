@@ -1,0 +1,83 @@
+/**
+ * bridge.toml.example on a machine set up by .ci/setup-servers (SPEC §2 `--check-config`,
+ * §11): every [[server]] of the example is a preset this project locates and installs —
+ * all but lua-language-server, which has no install route here — and `--check-config`
+ * over the example, with only its "adjust to your machine" values filled in, finds each
+ * one with its exact version. The check's lines are printed, so the CI log shows them.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { PRESETS } from "../../src/config/presets.ts";
+import { ensureBinary, tempDir, writeConfig } from "../support/bridge.ts";
+import { filledServer, LOCATORS, readExample } from "../support/example-config.ts";
+import { present, UNDER_CI } from "../support/real-bridge.ts";
+import { materializeCFixture, type RealServer } from "../support/real-servers.ts";
+
+const example = readExample();
+const names = example.server.map((s) => s.name as string);
+const located = new Map<string, RealServer | null>();
+for (const name of names) located.set(name, (await LOCATORS[name]?.()) ?? null);
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+test("the example lists every preset, and every one but lua-language-server is located here", () => {
+  expect([...names].sort()).toEqual(PRESETS.map((p) => p.name).sort());
+  expect(names.filter((n) => LOCATORS[n] === undefined)).toEqual([]);
+  expect(names.filter((n) => LOCATORS[n] === null)).toEqual(["lua-language-server"]);
+});
+
+test("--check-config over the example filled for this machine: each server found, with its version", () => {
+  const servers: Record<string, unknown>[] = [];
+  for (const table of example.server) {
+    const name = table.name as string;
+    if (LOCATORS[name] === null) continue;
+    const found = located.get(name) ?? null;
+    // missing: a failure under CI, else left out after its SKIPPED line
+    if (!present(name, found)) continue;
+    servers.push(filledServer(table, found));
+  }
+  if (!UNDER_CI && servers.length === 0) return;
+  const kept = new Set(servers.map((s) => s.name as string));
+
+  // "tools" keeps clangd's compile database in build/ (its file_dirs)
+  const toolsRoot = materializeCFixture();
+  dirs.push(toolsRoot);
+  mkdirSync(join(toolsRoot, "build"));
+  copyFileSync(
+    join(toolsRoot, "compile_commands.json"),
+    join(toolsRoot, "build", "compile_commands.json"),
+  );
+  const roots: Record<string, string> = { app: tempDir(), tools: toolsRoot };
+  const workspace = example.workspace.map((w) => ({
+    ...w,
+    root: roots[w.name as string],
+    servers: (w.servers as string[]).filter((s) => kept.has(s)),
+  }));
+  const config = writeConfig({
+    bridge: example.bridge,
+    workspace: workspace.filter((w) => w.servers.length > 0),
+    server: servers,
+  });
+
+  const run = Bun.spawnSync([ensureBinary(), "--check-config", config], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 120_000,
+  });
+  const lines = run.stdout.toString().split("\n").slice(1); // line 1: the effective config
+  console.log(
+    `theodolite --check-config (bridge.toml.example filled for this machine):\n${lines.join("\n")}`,
+  );
+  expect(lines.filter((l) => l.startsWith("FAIL"))).toEqual([]);
+  expect(run.exitCode).toBe(0);
+  for (const s of servers) {
+    expect(lines).toContain(`ok   server.${s.name}.command ${s.command}`);
+    expect(lines).toContain(`ok   server.${s.name}.version ${JSON.stringify(s.version)}`);
+  }
+  if (UNDER_CI) expect([...kept].sort()).toEqual(names.filter((n) => LOCATORS[n]).sort());
+});
