@@ -8,6 +8,9 @@
  * tsserver. Without a workspace TypeScript, typescript-language-server when there is one,
  * typescript-native only when the binaries offer nothing but TypeScript 7.
  * Python: pyright uses the root's virtual environment when there is one.
+ * Lua: emmylua_ls when found (the one tested against its real server,
+ * docs/LANGUAGE-SERVERS.md), lua-language-server otherwise — never both, or every .lua call
+ * would be AmbiguousServer.
  */
 import type { Preset } from "../config/presets.ts";
 import type { DiscoveredPreset } from "../config/types.ts";
@@ -16,6 +19,8 @@ import type { WorkspaceToolchain } from "./toolchain.ts";
 const TLS = "typescript-language-server";
 const NATIVE = "typescript-native";
 const PYRIGHT = "pyright";
+const EMMYLUA = "emmylua_ls";
+const LUALS = "lua-language-server";
 
 export interface Found {
   command: string;
@@ -163,6 +168,10 @@ export function choose(
       NATIVE,
       `no workspace TypeScript: ${TLS} serves it (${NATIVE} only when no ${TLS} is found)`,
     );
+  }
+  if (found.has(EMMYLUA) && found.has(LUALS)) {
+    found.delete(LUALS);
+    missing.set(LUALS, `${EMMYLUA} serves the .lua files (one Lua server per workspace)`);
   }
   const notProbed = new Map(plan.notProbed.map((n) => [n.preset.name, n.why]));
   const chosen: ChosenServer[] = [];

@@ -178,6 +178,8 @@ describe("a change set: files, snapshot and since", () => {
       const r = await bridge.call("diagnostics", args);
       expect(r.structured.code).toBe("InvalidArgument");
     }
+  });
+});
 
 describe('"progress": settled by the end of a check run (bacon-ls)', () => {
   test("after a change, only a run begun after it settles; the change is followed by didSave", async () => {
@@ -207,7 +209,12 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
       ],
     });
     const first = await bridge.call("diagnostics", { file: "a.fake" });
-    expect(first.structured).toEqual({ diagnostics: [todo("a.fake", 1, 1)], total: 1 });
+    expect(first.structured).toEqual({
+      diagnostics: [todo("a.fake", 1, 1)],
+      total: 1,
+      files: ["a.fake"],
+      snapshot: SNAPSHOT,
+    });
 
     ws.write("a.fake", "x TODO TODO\n");
     // the start run has ended: without the mark this answered the stale set at once
@@ -215,6 +222,8 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
     expect(second.structured).toEqual({
       diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
       total: 2,
+      files: ["a.fake"],
+      snapshot: SNAPSHOT,
     });
     const syncs = fake
       .state()

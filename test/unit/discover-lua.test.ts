@@ -1,41 +1,36 @@
 /**
- * Discovery with both Lua presets on PATH (SPEC §2.1): emmylua_ls, the one tested against
- * its real server (docs/LANGUAGE-SERVERS.md), supersedes lua-language-server, so a .lua
- * workspace never gets two servers for the same files (AmbiguousServer).
+ * Discovery with both Lua presets found (SPEC §2.1): emmylua_ls, the one tested against its
+ * real server (docs/LANGUAGE-SERVERS.md), serves; lua-language-server is left out with the
+ * reason, so a .lua workspace never gets two servers for the same files (AmbiguousServer).
  */
-import { afterAll, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
-import { type DiscoveredServer, serversFor } from "../../src/config/discover.ts";
-import { findPreset } from "../../src/config/presets.ts";
-import { tempDir } from "../support/bridge.ts";
+import { expect, test } from "bun:test";
+import { PRESETS } from "../../src/config/presets.ts";
+import { choose, type ProbeOutcome, planProbes } from "../../src/discovery/choose.ts";
+import type { WorkspaceToolchain } from "../../src/discovery/toolchain.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const ROOT = "/w";
+const NONE: WorkspaceToolchain = { typescript: null, venv: null, bins: [] };
 
-function discovered(name: string): DiscoveredServer {
-  const preset = findPreset(name);
-  if (!preset) throw new Error(`no preset ${name}`);
-  return { preset, command: `/opt/bin/${name}`, version: "1", versionCommand: null };
+function decide(missing: string[]) {
+  const plan = planProbes(PRESETS, new Set(["lua"]), NONE, ROOT);
+  const outcomes: ProbeOutcome[] = plan.probe.map(({ preset }) =>
+    missing.includes(preset.name)
+      ? { missing: `\`${preset.binaries[0]}\` not found` }
+      : { found: { command: `/bin/${preset.binaries[0]}`, version: "1.0", versionCommand: null } },
+  );
+  return choose(plan, outcomes, NONE, ROOT);
 }
 
-test("emmylua_ls supersedes lua-language-server, with the reason given", async () => {
-  const dir = tempDir();
-  dirs.push(dir);
-  writeFileSync(`${dir}/main.lua`, "print(1)\n");
-  const { chosen, skipped } = await serversFor(dir, [
-    discovered("lua-language-server"),
-    discovered("emmylua_ls"),
-  ]);
-  expect(chosen.map((d) => d.preset.name)).toEqual(["emmylua_ls"]);
-  expect(skipped).toEqual(["lua-language-server: emmylua_ls serves the same files"]);
+test("both found: emmylua_ls serves, lua-language-server is left out with the reason", () => {
+  const { chosen, rows } = decide([]);
+  expect(chosen.map((c) => c.preset.name)).toEqual(["emmylua_ls"]);
+  expect(rows.find((r) => r.name === "lua-language-server")).toMatchObject({
+    status: "left_out",
+    why: "emmylua_ls serves the .lua files (one Lua server per workspace)",
+  });
 });
 
-test("lua-language-server alone is still chosen", async () => {
-  const dir = tempDir();
-  dirs.push(dir);
-  writeFileSync(`${dir}/main.lua`, "print(1)\n");
-  const { chosen } = await serversFor(dir, [discovered("lua-language-server")]);
-  expect(chosen.map((d) => d.preset.name)).toEqual(["lua-language-server"]);
+test("only lua-language-server found: it serves", () => {
+  const { chosen } = decide(["emmylua_ls"]);
+  expect(chosen.map((c) => c.preset.name)).toEqual(["lua-language-server"]);
 });
