@@ -8,6 +8,7 @@
  */
 import type { SymbolInformation } from "vscode-languageserver-protocol";
 import { BridgeError } from "../src/errors.ts";
+import { lineColumnsOf } from "../src/lsp/line-columns.ts";
 import { enforceSizeCap } from "../src/normalize/cap.ts";
 import { page } from "../src/normalize/paging.ts";
 import { makeNormalizeContext } from "../src/normalize/range-converter.ts";
@@ -83,7 +84,10 @@ function context(texts: Map<string, string>) {
     root: ROOT,
     encoding: "utf-16",
     unit: "code-point",
-    readText: (abs) => texts.get(abs),
+    lines: (abs) => {
+      const text = texts.get(abs);
+      return text === undefined ? undefined : lineColumnsOf(text);
+    },
   });
 }
 

@@ -43,6 +43,8 @@ export async function startPair(
   configDir: string,
   /** the args the bridge derives from `requires` for a root (clangd: the compile_commands dir) */
   requiredArgs: (root: string) => string[],
+  /** argv that runs the bridge before `--config FILE` (default: the compiled binary) */
+  bridgeCommand: string[] = [binary()],
 ): Promise<Pair> {
   const server = strictReadiness(base);
   const config = writeBridgeConfig(
@@ -53,7 +55,8 @@ export async function startPair(
     },
     configDir,
   );
-  const bridge = new RawMcpClient({ binary: binary(), args: ["--config", config] });
+  const [program = "", ...prefix] = bridgeCommand;
+  const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config] });
   const direct = new DirectLsp(server, directRoot, requiredArgs(directRoot));
   const pair: Pair = {
     server,

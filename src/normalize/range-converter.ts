@@ -1,15 +1,14 @@
 /**
  * Server ranges → client ranges and locations (SPEC §4.3, §5). One context per request: it
- * caches a LineIndex per file, so every range of one result is converted against the same
- * text.
+ * keeps one line table per file, so every range of one result is converted against the same
+ * text, and one target per URI (a reference list names the same files many times).
  */
 
 import type { ColumnUnit } from "../config/types.ts";
+import { columnsToClient, type LineColumns } from "../lsp/line-columns.ts";
 import {
-  LineIndex,
   type LspPosition,
   type LspRange,
-  lspToClient,
   type PositionEncoding,
   unitToEncoding,
 } from "../lsp/positions.ts";
@@ -21,8 +20,8 @@ export interface NormalizeContextOptions {
   root: string;
   encoding: PositionEncoding;
   unit: ColumnUnit;
-  /** current text of an absolute path, or undefined when it cannot be read */
-  readText: (abs: string) => string | undefined;
+  /** line table of an absolute path's current text, or undefined when it cannot be read */
+  lines: (abs: string) => LineColumns | undefined;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -37,16 +36,26 @@ function safePosition(p: LspPosition | undefined): LspPosition {
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
-  const indexes = new Map<string, LineIndex | null>();
+  const indexes = new Map<string, LineColumns | null>();
+  const paths = new Map<string, string | null>();
+  const targets = new Map<string, Target>();
 
-  function indexFor(path: string): LineIndex | null {
+  function indexFor(path: string): LineColumns | null {
     let index = indexes.get(path);
     if (index === undefined) {
-      const text = opts.readText(path);
-      index = text === undefined ? null : new LineIndex(text);
+      index = opts.lines(path) ?? null;
       indexes.set(path, index);
     }
     return index;
+  }
+
+  function pathOf(uri: string): string | null {
+    let path = paths.get(uri);
+    if (path === undefined) {
+      path = uriToPath(uri);
+      paths.set(uri, path);
+    }
+    return path;
   }
 
   // When the server already counts in the client's unit, columns need no text: only
@@ -56,7 +65,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   function toClient(path: string | null, pos: LspPosition): { line: number; column: number } {
     if (sameUnit) return { line: pos.line + 1, column: pos.character + 1 };
     const index = path === null ? null : indexFor(path);
-    if (index !== null) return lspToClient(index, pos, opts.encoding, opts.unit);
+    if (index !== null) return columnsToClient(index, pos, opts.encoding, opts.unit);
     // The only approximation: without the text (a non-file URI, or a file that cannot be
     // read) the column is the server's character + 1. That is exact when the server
     // encoding equals the column unit, and may be off for non-ASCII text otherwise.
@@ -64,7 +73,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function toRange(uri: string, range: LspRange): Range {
-    const path = uriToPath(uri);
+    const path = pathOf(uri);
     const start = toClient(path, safePosition(range?.start));
     let end = toClient(path, safePosition(range?.end));
     // A server range that ends before it starts is collapsed to its start.
@@ -75,10 +84,18 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function toTarget(uri: string): Target {
-    const path = uriToPath(uri);
-    if (path === null) return { uri };
-    const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
-    return { file: rel ?? path };
+    let target = targets.get(uri);
+    if (target === undefined) {
+      const path = pathOf(uri);
+      if (path === null) target = { uri };
+      else {
+        const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
+        target = { file: rel ?? path };
+      }
+      targets.set(uri, target);
+    }
+    // a fresh object per location: results are built by spreading it
+    return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
   function toLoc(uri: string, range: LspRange): Loc {

@@ -35,6 +35,8 @@ export interface DocumentSink {
 export class DocumentStore {
   /** insertion order is recency order: the first entry is the least recently used */
   private readonly docs = new Map<string, OpenDocument>();
+  /** abs → uri of the open documents (byPath runs for every file a result names) */
+  private readonly uris = new Map<string, string>();
 
   constructor(
     private readonly max: number,
@@ -76,6 +78,7 @@ export class DocumentStore {
       progressMark,
     };
     this.docs.set(uri, doc);
+    this.uris.set(abs, uri);
     this.sink.open(doc);
     this.evict(uri);
     return { doc, sent: "open" };
@@ -85,6 +88,8 @@ export class DocumentStore {
     for (const uri of this.docs.keys()) {
       if (this.docs.size <= this.max) break;
       if (uri === keep) continue;
+      const doc = this.docs.get(uri);
+      if (doc && this.uris.get(doc.abs) === uri) this.uris.delete(doc.abs);
       this.docs.delete(uri);
       this.sink.close(uri);
     }
@@ -95,8 +100,8 @@ export class DocumentStore {
   }
 
   byPath(abs: string): OpenDocument | undefined {
-    for (const d of this.docs.values()) if (d.abs === abs) return d;
-    return undefined;
+    const uri = this.uris.get(abs);
+    return uri === undefined ? undefined : this.docs.get(uri);
   }
 
   count(): number {
@@ -106,5 +111,6 @@ export class DocumentStore {
   /** Forget everything (the server is gone; nothing to close). */
   clear(): void {
     this.docs.clear();
+    this.uris.clear();
   }
 }

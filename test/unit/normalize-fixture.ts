@@ -1,6 +1,7 @@
 /** A NormalizeContext over in-memory files for the normalize-* tests. */
 
 import type { ColumnUnit } from "../../src/config/types.ts";
+import { lineColumnsOf } from "../../src/lsp/line-columns.ts";
 import type { LspRange, PositionEncoding } from "../../src/lsp/positions.ts";
 import { makeNormalizeContext } from "../../src/normalize/range-converter.ts";
 import type { NormalizeContext } from "../../src/normalize/types.ts";
@@ -21,10 +22,11 @@ export function fixtureContext(
     root: ROOT,
     encoding: opts.encoding ?? "utf-16",
     unit: opts.unit ?? "code-point",
-    readText: (abs) => {
+    lines: (abs) => {
       reads.push(abs);
       const rel = abs.startsWith(`${ROOT}/`) ? abs.slice(ROOT.length + 1) : abs;
-      return files[rel];
+      const text = files[rel];
+      return text === undefined ? undefined : lineColumnsOf(text);
     },
   });
   return { ctx, reads };

@@ -4,6 +4,7 @@
  * this; argument schemas live in ../conventions.ts, positions in ./position.ts.
  */
 import type { Role } from "../../config/types.ts";
+import { lineIndexCache } from "../../normalize/line-index-cache.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
@@ -82,6 +83,10 @@ export function normalizeContext(ctx: CallContext, session: Session): NormalizeC
     root: session.workspace.root,
     encoding: session.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
-    readText: sessionTextReader(ctx, session),
+    // the server answered against the open document's text; other files as on disk now,
+    // read only beneath the workspace root (server-named paths are untrusted)
+    lines: (abs) =>
+      session.documents.byPath(abs)?.index ??
+      lineIndexCache.get(session.workspace.root, abs, ctx.bridge.config.bridge.max_file_bytes),
   });
 }

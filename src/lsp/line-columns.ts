@@ -1,0 +1,74 @@
+/**
+ * What server → client position conversion needs to know about a file (SPEC §5): for
+ * pure-ASCII text only each line's length — every encoding counts one unit per character
+ * there, so a column converts as is and only the tolerant clamping of lspToClient remains —
+ * and for any other text the full LineIndex. The ASCII form keeps 4 bytes per line instead
+ * of the text, which is what lets converted files stay cached across calls cheaply.
+ */
+import type { ColumnUnit } from "../config/types.ts";
+import { LineIndex, type LspPosition, lspToClient, type PositionEncoding } from "./positions.ts";
+
+/** Line lengths of a pure-ASCII text; line terminators as LineIndex: "\r\n", "\n", lone "\r". */
+export class AsciiLines {
+  readonly lineCount: number;
+  private readonly lengths: Uint32Array;
+
+  constructor(text: string) {
+    const lengths: number[] = [];
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a || c === 0x0d) {
+        lengths.push(i - start);
+        if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+        start = i + 1;
+      }
+    }
+    lengths.push(text.length - start);
+    this.lengths = Uint32Array.from(lengths);
+    this.lineCount = lengths.length;
+  }
+
+  /** bytes this table holds */
+  get size(): number {
+    return this.lengths.byteLength;
+  }
+
+  /** lspToClient's result for this text, without the text (same clamping rules). */
+  toClient(pos: LspPosition): { line: number; column: number } {
+    const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
+    if (rawLine >= this.lineCount) {
+      return { line: this.lineCount, column: (this.lengths[this.lineCount - 1] as number) + 1 };
+    }
+    const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
+    return {
+      line: rawLine + 1,
+      column: Math.min(character, this.lengths[rawLine] as number) + 1,
+    };
+  }
+}
+
+export type LineColumns = LineIndex | AsciiLines;
+
+/** any UTF-16 code unit above ASCII (surrogates included) */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The conversion table for a text: AsciiLines when it is pure ASCII, else a LineIndex. */
+export function lineColumnsOf(text: string): LineColumns {
+  return NON_ASCII.test(text) ? new LineIndex(text) : new AsciiLines(text);
+}
+
+/** Server position → client 1-based {line, column} over either table (see lspToClient). */
+export function columnsToClient(
+  lines: LineColumns,
+  pos: LspPosition,
+  enc: PositionEncoding,
+  unit: ColumnUnit,
+): { line: number; column: number } {
+  return lines instanceof AsciiLines ? lines.toClient(pos) : lspToClient(lines, pos, enc, unit);
+}
+
+/** Bytes a table keeps alive (text as UTF-16 plus two offsets per line), for cache budgets. */
+export function columnsSize(lines: LineColumns): number {
+  return lines instanceof AsciiLines ? lines.size : lines.text.length * 2 + lines.lineCount * 16;
+}

@@ -1,0 +1,142 @@
+/**
+ * Line tables of files that results point into, kept across calls (SPEC §5 column
+ * conversion). A reference list can name hundreds of files; reading, decoding and splitting
+ * each of them on every call was most of the bridge's time for such answers.
+ *
+ * Reads go through the confined reader (SPEC §8.1: only files beneath the workspace root),
+ * and an entry remembers the identity (device, inode, size, mtime, ctime) of the descriptor
+ * it was read from. A later call reuses it only while a fresh stat of the same path shows
+ * the same identity — a stat reads no content, and a path whose component became a link
+ * leading elsewhere shows another identity and is read (and refused) again — and only when
+ * its ctime was older than the read by more than the kernel's timestamp granularity: a file
+ * changed in the same clock tick as our read could otherwise keep its identity with new
+ * content (the "racy" case git's index has too), so such an entry is re-read next time.
+ * ctime cannot be set by a user, unlike mtime. Entries are per workspace root (what one
+ * root may read another may not), bounded by total bytes, least recently used out first.
+ */
+import { statSync } from "node:fs";
+import { columnsSize, type LineColumns, lineColumnsOf } from "../lsp/line-columns.ts";
+import { type FileIdentity, identityOf, readWorkspaceText } from "../workspace/confined.ts";
+
+/** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
+export const RACY_MARGIN_MS = 100;
+const DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024;
+
+/** A confined read: the text and the identity of the descriptor it came from, or undefined. */
+export type ConfinedRead = (
+  root: string,
+  abs: string,
+  maxBytes: number,
+) => { text: string; identity: FileIdentity } | undefined;
+
+interface Entry {
+  identity: FileIdentity;
+  /** may be reused on a later call (see settledAt) */
+  settled: boolean;
+  lines: LineColumns;
+  bytes: number;
+}
+
+/**
+ * May a table read at `readAtMs` stand for the file while its identity is unchanged? Only if
+ * its ctime is older than the read by more than a timestamp tick: a change in the same tick
+ * as the read could leave every timestamp as it was.
+ */
+export function settledAt(ctimeMs: number, readAtMs: number): boolean {
+  return ctimeMs < readAtMs - RACY_MARGIN_MS;
+}
+
+function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return (
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
+  );
+}
+
+function currentIdentity(abs: string): FileIdentity | undefined {
+  try {
+    return identityOf(statSync(abs));
+  } catch {
+    return undefined;
+  }
+}
+
+const confinedRead: ConfinedRead = (root, abs, maxBytes) => {
+  try {
+    const { text, identity } = readWorkspaceText(root, abs, maxBytes);
+    return { text, identity };
+  } catch {
+    return undefined; // outside the root, missing, too large, not UTF-8…: no table
+  }
+};
+
+export class LineIndexCache {
+  /** insertion order is recency order: the first entry is the least recently used */
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
+    /** wall clock in ms, the clock file timestamps are taken from (tests move it) */
+    private readonly now: () => number = Date.now,
+    private readonly read: ConfinedRead = confinedRead,
+  ) {}
+
+  /**
+   * The line table of `abs` as it is on disk now, or undefined when the confined reader
+   * will not give its text (outside `root`, missing, over maxBytes, not UTF-8…).
+   */
+  get(root: string, abs: string, maxBytes: number): LineColumns | undefined {
+    const key = `${root}\0${abs}`;
+    const cached = this.entries.get(key);
+    if (cached !== undefined) {
+      const now = currentIdentity(abs);
+      const fits = cached.identity.size <= maxBytes;
+      if (fits && cached.settled && now !== undefined && sameIdentity(cached.identity, now)) {
+        this.entries.delete(key);
+        this.entries.set(key, cached);
+        return cached.lines;
+      }
+      this.drop(key, cached);
+    }
+    const readAt = this.now();
+    const got = this.read(root, abs, maxBytes);
+    if (got === undefined) return undefined;
+    const lines = lineColumnsOf(got.text);
+    const entry: Entry = {
+      identity: got.identity,
+      settled: settledAt(got.identity.ctimeMs, readAt),
+      lines,
+      bytes: columnsSize(lines) + key.length * 2,
+    };
+    if (entry.bytes <= this.budgetBytes) {
+      this.entries.set(key, entry);
+      this.bytes += entry.bytes;
+      this.evict();
+    }
+    return lines;
+  }
+
+  /** entries and bytes held, for tests and memory reports */
+  stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.drop(key, entry);
+    }
+  }
+}
+
+/** The process's cache, shared by every session (entries are per workspace root). */
+export const lineIndexCache = new LineIndexCache();
