@@ -115,9 +115,9 @@ async function oneRun(
 }
 
 /**
- * Two servers: one that exits on stdin EOF (most do: the supervisor's relay closing is
- * then the fastest path), and one that ignores it (bash-language-server does,
- * LANGUAGE-SERVERS.md), where the supervisor's 50 ms poll of the bridge must notice.
+ * Two servers: one that exits on stdin EOF (most do: the bridge's death closes the
+ * server's stdin directly, the fastest path), and one that ignores it
+ * (bash-language-server does), where the supervisor's 50 ms poll of the bridge must notice.
  */
 const VARIANTS: { name: string; extra: Record<string, unknown> }[] = [
   { name: "bridge SIGKILL → whole tree dead", extra: {} },

@@ -1,6 +1,6 @@
 /**
- * The JSON-RPC connection to one language server, over the supervisor's
- * relayed stdio (vscode-jsonrpc does the framing; we never hand-roll it).
+ * The JSON-RPC connection to one language server, over the pipes the
+ * supervisor handed to it (vscode-jsonrpc does the framing; we never hand-roll it).
  */
 import type { Readable, Writable } from "node:stream";
 import {

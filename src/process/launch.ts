@@ -1,8 +1,10 @@
 /**
  * The bridge side of a supervised server (SPEC §9.2): re-execute this program
  * as `--supervise` in a new session (so the supervisor leads its own process
- * group), expose the server's stdio as Node streams for vscode-jsonrpc, and
- * run the shutdown ladder.
+ * group), with the pipes the server will read and write as its stdin and
+ * stdout (the supervisor hands them on: no relay hop) and a lifeline on fd 3;
+ * expose the server's stdio as Node streams for vscode-jsonrpc, and run the
+ * shutdown ladder.
  *
  * Beyond the original design: whenever the supervisor exits — on its own, or
  * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
@@ -19,7 +21,7 @@ import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { reexecEnv, selfCommand } from "./self.ts";
-import { formatSupervisorArgs, SERVER_PID_MARKER } from "./supervisor.ts";
+import { formatSupervisorArgs, LIFELINE_FD, SERVER_PID_MARKER } from "./supervisor.ts";
 
 export interface ExitInfo {
   code: number | null;
@@ -34,6 +36,11 @@ export interface SupervisedProcess {
   readonly stdin: Writable;
   /** from the server (via the supervisor) */
   readonly stdout: Readable;
+  /**
+   * An orderly end of input: close the server's stdin and the supervisor's lifeline.
+   * The server sees EOF; the supervisor gives it its grace, then reaps the tree.
+   */
+  closeInput(): void;
   /** the supervisor's exit == the server's (mirrored); resolves after leftovers of its group are killed */
   readonly exited: Promise<ExitInfo>;
   /** the last STDERR_TAIL_CHARS of server stderr (UTF-16 code units), marker line excluded */
@@ -42,7 +49,7 @@ export interface SupervisedProcess {
   onStderrLine(cb: (line: string) => void): void;
   /**
    * SPEC §9.2 shutdown ladder, after the caller's LSP shutdown/exit: wait
-   * `graceMs` for exit; else close stdin and wait the supervisor's own grace
+   * `graceMs` for exit; else closeInput() and wait the supervisor's own grace
    * plus a margin; else SIGKILL the supervisor together with its whole tree
    * (group members and descendants, one scan, explicit pids).
    */
@@ -59,7 +66,7 @@ export interface LaunchOptions {
   /** already sanitized (src/process/env.ts) */
   env: Record<string, string>;
   setpriv: string;
-  /** the supervisor's grace between stdin EOF and killing the tree */
+  /** the supervisor's grace between lifeline EOF and killing the tree */
   graceMs: number;
   /** tests only: argv prefix that runs `runSupervisor` (default: selfCommand()) */
   selfArgv?: string[];
@@ -69,7 +76,7 @@ export interface LaunchOptions {
 const STDERR_TAIL_CHARS = 4096;
 /** Text held back while looking for the marker; past this the marker is considered lost. */
 const MARKER_SEARCH_CHARS = 65536;
-/** After closing stdin: the supervisor's own grace plus this, for its reap and drain. */
+/** After closing input: the supervisor's own grace plus this, for its reap. */
 const STDIN_CLOSED_MARGIN_MS = 1000;
 /** After the supervisor exited and its group was reaped, how long stderr may take to close. */
 const STDERR_CLOSE_BOUND_MS = 1000;
@@ -209,7 +216,8 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
       cwd: opts.cwd,
       env: reexecEnv(opts.env),
       detached: true, // setsid: the supervisor leads a new session and process group
-      stdio: ["pipe", "pipe", "pipe"],
+      // stdin and stdout go on to the server; fd 3 is the lifeline (LIFELINE_FD)
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
       argv0: file,
     });
   } catch (err) {
@@ -234,10 +242,16 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   const stdin = child.stdin as Writable;
   const stdout = child.stdout as Readable;
   const stderr = child.stderr as Readable;
+  const lifeline = child.stdio[LIFELINE_FD] as Writable;
   // A dead supervisor makes writes fail with EPIPE: the exit path reports it, not a crash.
   stdin.on("error", () => {});
   stdout.on("error", () => {});
+  lifeline.on("error", () => {});
   child.on("error", () => {});
+  const closeInput = (): void => {
+    stdin.end();
+    lifeline.destroy();
+  };
 
   const collector = new StderrCollector();
   stderr.setEncoding("utf8");
@@ -274,7 +288,7 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
     terminating ??= (async () => {
       const early = await bounded(exited, graceMs);
       if (early !== undefined) return { exit: early, path: "exited" as const };
-      stdin.end();
+      closeInput();
       const wait = Math.max(graceMs, opts.graceMs) + STDIN_CLOSED_MARGIN_MS;
       const afterEof = await bounded(exited, wait);
       if (afterEof !== undefined) return { exit: afterEof, path: "stdin_closed" as const };
@@ -291,6 +305,7 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
     serverPid: collector.serverPid,
     stdin,
     stdout,
+    closeInput,
     exited,
     stderrTail: () => collector.tailText(),
     onStderrLine: (cb) => collector.onLine(cb),

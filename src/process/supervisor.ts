@@ -3,24 +3,30 @@
  * `theodolite --supervise --bridge-pid N --bridge-start T --setpriv PATH
  * --grace-ms N -- /abs/server args…`, detached, so this process leads its own
  * process group. It starts the server in that group through
- * `setpriv --pdeathsig SIGKILL`, relays its stdio byte for byte, and kills the
- * whole tree (group members + descendants, by explicit pid) on every path:
+ * `setpriv --pdeathsig SIGKILL`, handing it its own stdin and stdout — the
+ * bridge's pipes, so LSP traffic never passes through this process — and kills
+ * the whole tree (group members + descendants, by explicit pid) on every path:
  *
  * - server exit (any cause): reap, then exit mirroring the server — same code,
  *   or the same signal re-raised on itself — so the bridge sees what a direct
  *   child would have shown;
- * - stdin EOF: close the server's stdin, give it `--grace-ms` to exit, reap;
+ * - lifeline EOF (fd 3, whose other end only the bridge holds: it closes it
+ *   with the server's stdin for an orderly end, and the kernel closes it when
+ *   the bridge dies): give the server `--grace-ms` to exit, reap;
  * - bridge gone (pid missing, zombie, or a different start time; polled every
- *   50 ms), SIGTERM/SIGINT/SIGHUP, or our stdout broken: reap at once.
+ *   50 ms), or SIGTERM/SIGINT/SIGHUP: reap at once.
  *
- * Decision where the brief left it open: on the stdin-EOF path the supervisor
+ * This process never touches fds 0 and 1: it shares their open file
+ * descriptions with the server, and a flag such as O_NONBLOCK set here would be
+ * the server's too.
+ *
+ * Decision where the brief left it open: on the lifeline-EOF path the supervisor
  * still mirrors the server. A server that exits within the grace is mirrored
  * as is; one that has to be killed is mirrored as SIGKILL, which is what
  * happened to it. One rule for every path: the supervisor's exit is the server's.
  */
-import { writeSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import type { FileSink } from "bun";
 import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { becomeChildSubreaper } from "./subreaper.ts";
@@ -41,8 +47,8 @@ const NOTE_PREFIX = "theodolite-supervisor: ";
 export const BRIDGE_POLL_MS = 50;
 /** After the tree is SIGKILLed, how long to wait for the server's exit status. */
 const EXIT_STATUS_BOUND_MS = 2000;
-/** After the server is gone, how long to wait for its last stdout bytes to be relayed. */
-const DRAIN_BOUND_MS = 2000;
+/** The lifeline's descriptor in the supervisor: the fourth stdio entry of the bridge's spawn. */
+export const LIFELINE_FD = 3;
 
 const USAGE =
   "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N -- SERVER [ARG…]";
@@ -151,57 +157,28 @@ function timer(ms: number): { promise: Promise<void>; cancel: () => void } {
   return { promise, cancel: () => clearTimeout(handle) };
 }
 
-/** Our stdin → the server's stdin. Resolves at EOF (or read error) after closing the server's stdin. */
-async function relayStdin(sink: FileSink): Promise<void> {
-  let sinkOpen = true;
+/** Is `fd` open as a pipe or socket (the lifeline the bridge passes)? */
+function isStream(fd: number): boolean {
   try {
-    for await (const chunk of Bun.stdin.stream()) {
-      if (!sinkOpen) continue; // keep reading to see our EOF; the server is gone
-      try {
-        sink.write(chunk);
-        await sink.flush();
-      } catch {
-        sinkOpen = false;
-      }
-    }
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
   } catch {
-    // a read error on stdin means the bridge side is gone: same as EOF
-  }
-  try {
-    await sink.end();
-  } catch {
-    // already closed
+    return false;
   }
 }
 
-/**
- * The server's stdout → our stdout, each chunk flushed at once (latency is
- * measured against a direct client). Resolves at the server's stdout EOF;
- * calls `onBroken` if our stdout cannot be written.
- */
-async function relayStdout(
-  source: ReadableStream<Uint8Array>,
-  onBroken: () => void,
-): Promise<void> {
-  const out = Bun.stdout.writer();
-  let broken = false;
+/** Resolves when the lifeline reaches EOF or fails: the bridge closed it or is gone. */
+async function lifelineClosed(): Promise<void> {
   try {
-    for await (const chunk of source) {
-      if (broken) continue; // drain so the server never blocks on a full pipe
-      try {
-        out.write(chunk);
-        await out.flush();
-      } catch {
-        broken = true;
-        onBroken();
-      }
+    for await (const _ of Bun.file(LIFELINE_FD).stream()) {
+      // the bridge never writes to it; anything read is ignored
     }
   } catch {
-    // a read error on the server's stdout ends the relay like EOF; its exit path follows
+    // a read error means the same as EOF: the other end is gone
   }
 }
 
-type StopReason = "server-exit" | "stdin-eof" | "urgent";
+type StopReason = "server-exit" | "lifeline-eof" | "urgent";
 
 /** `--supervise` entry point: never returns; the process exits mirroring the server. */
 export async function runSupervisor(argv: string[]): Promise<never> {
@@ -210,16 +187,22 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     note(`${opts}\n${USAGE}`);
     process.exit(2);
   }
+  if (!isStream(LIFELINE_FD)) {
+    note(`no lifeline on fd ${LIFELINE_FD} (the bridge passes a pipe there)\n${USAGE}`);
+    process.exit(2);
+  }
   const subreaper = becomeChildSubreaper();
   const self = process.pid;
 
-  let server: Bun.Subprocess<"pipe", "pipe", "inherit">;
+  let server: Bun.Subprocess<"inherit", "inherit", "inherit">;
   try {
-    // The server inherits our group (we lead it), cwd and env (the launcher set them).
+    // The server inherits our group (we lead it), cwd, env (the launcher set them) and
+    // stdio: its stdin and stdout are the bridge's pipes. Bun.spawn passes no other fd,
+    // so the lifeline stays ours.
     server = Bun.spawn({
       cmd: [opts.setpriv, "--pdeathsig", "SIGKILL", "--", opts.command, ...opts.args],
-      stdin: "pipe",
-      stdout: "pipe",
+      stdin: "inherit",
+      stdout: "inherit",
       stderr: "inherit",
     });
   } catch (err) {
@@ -245,15 +228,12 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     if (!bridgeAlive()) raiseUrgent();
   }, BRIDGE_POLL_MS);
 
-  const stdinEof = relayStdin(server.stdin);
-  const stdoutDone = relayStdout(server.stdout, raiseUrgent);
-
   const first: StopReason = await Promise.race([
     serverExit.then(() => "server-exit" as const),
-    stdinEof.then(() => "stdin-eof" as const),
+    lifelineClosed().then(() => "lifeline-eof" as const),
     urgent,
   ]);
-  if (first === "stdin-eof") {
+  if (first === "lifeline-eof") {
     const grace = timer(opts.graceMs);
     await Promise.race([serverExit, grace.promise, urgent]);
     grace.cancel();
@@ -264,9 +244,6 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const statusBound = timer(EXIT_STATUS_BOUND_MS);
   const status = await Promise.race([serverExit, statusBound.promise.then(() => null)]);
   statusBound.cancel();
-  const drainBound = timer(DRAIN_BOUND_MS);
-  await Promise.race([stdoutDone, drainBound.promise]);
-  drainBound.cancel();
   clearInterval(poll);
   if (status === null) note("the server did not report an exit status");
   exitLike(status);

@@ -4,6 +4,7 @@
  * process has exited, its tree must already be gone.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { closeSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
 import {
@@ -18,7 +19,7 @@ import { baseEnv, FAKE_LS, pidFromFile, SETPRIV, Started, SUPERVISOR_ENTRY } fro
 const started = new Started();
 afterEach(() => started.cleanup());
 
-function superviseDirect(scenario: Scenario, graceMs = 10_000) {
+function superviseDirect(scenario: Scenario, graceMs = 10_000, lifeline = true) {
   const args = formatSupervisorArgs({
     bridgePid: process.pid,
     bridgeStart: readProc(process.pid)?.startTime ?? 0,
@@ -29,13 +30,16 @@ function superviseDirect(scenario: Scenario, graceMs = 10_000) {
   });
   const sup = Bun.spawn([process.execPath, SUPERVISOR_ENTRY, "--supervise", ...args], {
     env: { ...baseEnv(), FAKE_LS_SCENARIO: JSON.stringify(scenario) },
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
+    // stdin, stdout, stderr, and the lifeline on fd 3 (our end: a descriptor number)
+    stdio: lifeline ? ["pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
     detached: true,
   });
   started.track(sup.pid);
-  return sup;
+  const ours = sup.stdio[3];
+  const closeLifeline = () => {
+    if (typeof ours === "number") closeSync(ours);
+  };
+  return Object.assign(sup, { closeLifeline });
 }
 
 /** A method the fake crashes on, sent once every pid file is written. */
@@ -89,17 +93,29 @@ describe("the supervisor reaps before it exits", () => {
     for (const pid of Object.values(pids)) expect(isAlive(pid)).toBe(false);
   });
 
-  test("stdin EOF with a server ignoring it: killed after the grace, tree gone at exit", async () => {
+  test("lifeline EOF, stdin still open: the server is killed after the grace, tree gone at exit", async () => {
     const dir = started.tempDir();
+    const graceMs = 150;
     const sup = superviseDirect(
-      { ignore_stdin_eof: true, daemon: "group", pidfile: join(dir, "d.pid") },
-      150,
+      { pidfile_server: join(dir, "s.pid"), daemon: "group", pidfile: join(dir, "d.pid") },
+      graceMs,
     );
+    const server = await pidFromFile(started, join(dir, "s.pid"));
     const daemon = await pidFromFile(started, join(dir, "d.pid"));
-    await sup.stdin.end();
+    const t0 = performance.now();
+    sup.closeLifeline();
     await within(sup.exited, 5000, "supervisor exit");
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(graceMs - 5);
     expect(sup.signalCode).toBe("SIGKILL");
-    expect(isAlive(daemon)).toBe(false);
+    for (const pid of [server, daemon]) expect(isAlive(pid)).toBe(false);
+  });
+
+  test("without a lifeline on fd 3 the supervisor refuses to start (exit 2)", async () => {
+    const sup = superviseDirect({}, 150, false);
+    expect(await within(sup.exited, 5000, "supervisor exit")).toBe(2);
+    expect(await new Response(sup.stderr as ReadableStream).text()).toContain(
+      "no lifeline on fd 3",
+    );
   });
 
   test("first stderr line is the server-pid marker", async () => {

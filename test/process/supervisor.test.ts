@@ -3,16 +3,28 @@
  * fake language server: relay, exit mirroring, and the tree reaped on every path.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { launchSupervised } from "../../src/process/launch.ts";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
 import { waitFor, within } from "../support/wait.ts";
-import { connect, INIT_PARAMS, launchFake, MAIN_TS, pidFromFile, Started } from "./helpers.ts";
+import {
+  baseEnv,
+  connect,
+  INIT_PARAMS,
+  launchFake,
+  MAIN_TS,
+  pidFromFile,
+  SETPRIV,
+  Started,
+  SUPERVISOR_ENTRY,
+} from "./helpers.ts";
 
 const started = new Started();
 afterEach(() => started.cleanup());
 
 const gone = (pid: number) => !isAlive(pid);
+const O_NONBLOCK = 0o4000;
 
 describe("relay", () => {
   test("an LSP initialize round trip and a large multi-byte payload pass byte-exact", async () => {
@@ -129,12 +141,12 @@ describe("server exit is mirrored and the tree reaped", () => {
   });
 });
 
-describe("stdin EOF", () => {
+describe("input closed (stdin and lifeline)", () => {
   test("a server that honours EOF exits on its own; its status is mirrored", async () => {
     const proc = launchFake(started, {}, { graceMs: 10_000 });
     await proc.serverPid;
     const t0 = performance.now();
-    proc.stdin.end();
+    proc.closeInput();
     expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 1, signal: null });
     expect(performance.now() - t0).toBeLessThan(5000); // well inside the 10 s grace
   });
@@ -150,10 +162,10 @@ describe("stdin EOF", () => {
     const daemon = await pidFromFile(started, join(dir, "d.pid"));
     const server = (await proc.serverPid) ?? 0;
     const t0 = performance.now();
-    proc.stdin.end();
+    proc.closeInput();
     const exit = await within(proc.exited, graceMs + 3000, "supervisor exit");
     const elapsed = performance.now() - t0;
-    console.log(`stdin EOF → tree gone in ${elapsed.toFixed(0)} ms (grace ${graceMs} ms)`);
+    console.log(`input closed → tree gone in ${elapsed.toFixed(0)} ms (grace ${graceMs} ms)`);
     expect(exit).toEqual({ code: null, signal: "SIGKILL" }); // it had to be killed
     expect(elapsed).toBeGreaterThanOrEqual(graceMs - 5);
     for (const pid of [server, daemon, proc.supervisorPid]) expect(gone(pid)).toBe(true);
@@ -228,34 +240,47 @@ describe("escapes", () => {
   });
 });
 
-describe("stdout closed by the bridge", () => {
-  test("a relay write that fails: the supervisor reaps at once", async () => {
+describe("no relay hop", () => {
+  test("the server gets the bridge's own pipes, blocking, and not the lifeline", async () => {
     const dir = started.tempDir();
-    const proc = launchFake(
-      started,
-      { daemon: "group", pidfile: join(dir, "d.pid") },
-      { graceMs: 60_000 },
-    );
-    const daemon = await pidFromFile(started, join(dir, "d.pid"));
-    proc.stdout.destroy(); // our read end of the supervisor's stdout is closed (asynchronously)
-    let ended = false;
-    void proc.exited.then(() => {
-      ended = true;
+    // a shell "server" that changes no descriptor flag: it records what it was given
+    const record = (fd: number) =>
+      `i=$(cat /proc/$$/fdinfo/${fd}); l=$(readlink /proc/$$/fd/${fd}); ` +
+      `echo "$i" > fdinfo${fd}; echo "$l" > link${fd}`;
+    const proc = launchSupervised({
+      command: "/bin/sh",
+      args: [
+        "-c",
+        `${record(0)}; ${record(1)}; f=$(for d in /proc/$$/fd/*; do readlink "$d"; done); echo "$f" > fds; echo recorded > done; exec cat`,
+      ],
+      cwd: dir,
+      env: baseEnv(),
+      setpriv: SETPRIV,
+      graceMs: 1000,
+      selfArgv: [process.execPath, SUPERVISOR_ENTRY],
     });
-    let id = 0;
-    // Keep the server writing until one relay write hits the closed pipe.
-    await waitFor(
-      () => {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "fake/echo", params: {} });
-        if (!ended) proc.stdin.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-        return ended;
-      },
-      5000,
-      { what: "the supervisor to notice its broken stdout", intervalMs: 20 },
-    );
-    const exit = await within(proc.exited, 5000, "supervisor exit");
-    expect(exit).toEqual({ code: null, signal: "SIGKILL" });
-    expect(gone(daemon)).toBe(true);
+    started.track(proc.supervisorPid);
+    await waitFor(() => existsSync(join(dir, "done")), 5000, { what: "the server's records" });
+    const read = (name: string) => readFileSync(join(dir, name), "utf8");
+    const supervisorLink = (fd: number) => readlinkSync(`/proc/${proc.supervisorPid}/fd/${fd}`);
+    for (const fd of [0, 1]) {
+      // the very pipe (or socket) the bridge gave the supervisor: no process in between
+      expect(read(`link${fd}`).trim()).toBe(supervisorLink(fd));
+      const flags = /^flags:\s+([0-7]+)$/m.exec(read(`fdinfo${fd}`))?.[1];
+      expect(flags).toBeDefined();
+      expect(Number.parseInt(flags ?? "", 8) & O_NONBLOCK).toBe(0);
+    }
+    // no descriptor of the server is the lifeline
+    const lifeline = supervisorLink(3);
+    expect(lifeline).toMatch(/^(socket|pipe):/);
+    expect(read("fds").split("\n")).not.toContain(lifeline);
+    // and the LSP path works end to end through it: bytes in, the same bytes out
+    const echoed: Buffer[] = [];
+    proc.stdout.on("data", (c: Buffer) => echoed.push(c));
+    proc.stdin.write("ping\n");
+    await waitFor(() => Buffer.concat(echoed).toString() === "ping\n", 5000, { what: "echo" });
+    proc.closeInput();
+    expect(await within(proc.exited, 5000, "exit")).toEqual({ code: 0, signal: null });
   });
 });
 
