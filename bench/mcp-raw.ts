@@ -31,6 +31,8 @@ export interface RawMcpOptions {
   env?: Record<string, string>;
   /** working directory of the bridge (zero-config serves it) */
   cwd?: string;
+  /** "ignore" sends the program's stderr to /dev/null (default: kept, tail readable) */
+  stderr?: "pipe" | "ignore";
   /** bound on one request, ending in an error (default 180 s) */
   requestTimeoutMs?: number;
 }
@@ -38,7 +40,7 @@ export interface RawMcpOptions {
 type Pending = { resolve: (r: RpcReply) => void; reject: (e: Error) => void };
 
 export class RawMcpClient {
-  readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  readonly proc: Subprocess<"pipe", "pipe", "pipe" | "ignore">;
   /** performance.now() just before the spawn */
   readonly spawnedAt: number;
   private nextId = 1;
@@ -54,12 +56,12 @@ export class RawMcpClient {
     this.proc = Bun.spawn([opts.binary, ...opts.args], {
       stdin: "pipe",
       stdout: "pipe",
-      stderr: "pipe",
-      ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+      stderr: opts.stderr ?? "pipe",
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/", ...(opts.env ?? {}) },
+      ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
     });
     this.closed = this.readLines();
-    void this.readStderr();
+    if (opts.stderr !== "ignore") void this.readStderr();
   }
 
   get pid(): number {
@@ -80,7 +82,9 @@ export class RawMcpClient {
 
   private async readStderr(): Promise<void> {
     const decoder = new TextDecoder();
-    for await (const chunk of this.proc.stderr) {
+    const stderr = this.proc.stderr;
+    if (stderr === undefined) return;
+    for await (const chunk of stderr) {
       const at = performance.now();
       this.stderrText += decoder.decode(chunk, { stream: true });
       this.stderrWatchers = this.stderrWatchers.filter((w) => {

@@ -130,22 +130,28 @@ export async function directOpen(pair: Pair, file: string): Promise<string> {
   return pair.direct.openFile(abs, languageIdFor(pair.server, abs));
 }
 
-/** One measured operation, in both forms. Each returns the item count it got, for checks. */
+/** One measured operation, in each form. Each returns the item count it got, for checks. */
 export interface Case {
   name: string;
-  /** run before each timed pair, untimed (e.g. edit the file on disk in both roots) */
+  /** run before each timed round, untimed (e.g. edit the file on disk in both roots) */
   prepare?: (iteration: number) => void;
   bridge: () => Promise<number>;
   direct: () => Promise<number>;
+  /** the same question through a peer bridge (cclsp), when it has the tool */
+  peer?: () => Promise<number>;
 }
 
 export interface CaseResult {
   name: string;
   bridge: number[];
   direct: number[];
-  /** item counts seen (bridge, direct) on the last run: a sanity check that both did the same */
-  counts: [number, number];
+  /** present when the case has a peer side */
+  peer?: number[];
+  /** item counts seen (bridge, direct, peer) on the last run: a check that all did the same */
+  counts: { bridge: number; direct: number; peer?: number };
 }
+
+type Side = "bridge" | "direct" | "peer";
 
 async function timed(fn: () => Promise<number>): Promise<{ ms: number; count: number }> {
   const start = performance.now();
@@ -153,27 +159,40 @@ async function timed(fn: () => Promise<number>): Promise<{ ms: number; count: nu
   return { ms: performance.now() - start, count };
 }
 
+/**
+ * Every case `warmup + iterations` times; each round runs every side once, the order
+ * rotating from round to round so that no side always goes first (and so sees the other's
+ * after-effects, or a cold cache, more often).
+ */
 export async function runCases(
   cases: readonly Case[],
   iterations: number,
   warmup: number,
+  /** called when a case's measured rounds begin ("start") and end ("end") */
+  onMeasured?: (name: string, phase: "start" | "end") => void,
 ): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
   for (const c of cases) {
-    const result: CaseResult = { name: c.name, bridge: [], direct: [], counts: [0, 0] };
+    const sides: Side[] = c.peer ? ["bridge", "direct", "peer"] : ["bridge", "direct"];
+    const result: CaseResult = {
+      name: c.name,
+      bridge: [],
+      direct: [],
+      ...(c.peer ? { peer: [] } : {}),
+      counts: { bridge: 0, direct: 0 },
+    };
     for (let i = 0; i < warmup + iterations; i++) {
+      if (i === warmup) onMeasured?.(c.name, "start");
       c.prepare?.(i);
-      const order = i % 2 === 0 ? (["bridge", "direct"] as const) : (["direct", "bridge"] as const);
-      const got: Record<string, { ms: number; count: number }> = {};
-      for (const side of order) got[side] = await timed(c[side]);
-      const b = got.bridge as { ms: number; count: number };
-      const d = got.direct as { ms: number; count: number };
-      result.counts = [b.count, d.count];
-      if (i >= warmup) {
-        result.bridge.push(b.ms);
-        result.direct.push(d.ms);
+      for (let k = 0; k < sides.length; k++) {
+        const side = sides[(i + k) % sides.length] as Side;
+        const run = c[side] as () => Promise<number>;
+        const got = await timed(run);
+        result.counts[side] = got.count;
+        if (i >= warmup) result[side]?.push(got.ms);
       }
     }
+    onMeasured?.(c.name, "end");
     results.push(result);
   }
   return results;

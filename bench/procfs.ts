@@ -3,7 +3,7 @@
  * from /proc/PID/status. Parsed here independently of src/process/proctree.ts, so the
  * reap benchmark does not trust the code it measures.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface StatFacts {
   state: string;
@@ -72,4 +72,43 @@ export function statusMb(pid: number, field: "VmRSS" | "VmHWM"): number | null {
   }
   const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(text);
   return match ? Number(match[1]) / 1024 : null;
+}
+
+/**
+ * Proportional set size of `pid` in MB from /proc/PID/smaps_rollup: its private pages plus
+ * its share of pages mapped by several processes (the bridge and its supervisors run the
+ * same binary, so the code pages count once across them). Null when unreadable.
+ */
+export function pssMb(pid: number): number | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  } catch {
+    return null;
+  }
+  const match = /^Pss:\s+(\d+)\s+kB/m.exec(text);
+  return match ? Number(match[1]) / 1024 : null;
+}
+
+/**
+ * CPU time `pid` has used, in ms, summed over its threads from /proc/PID/task/TID/schedstat
+ * (nanoseconds on the CPU; unlike /proc/PID/stat's clock ticks fine enough for one call).
+ * Null when the process is gone.
+ */
+export function cpuMs(pid: number): number | null {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  let ns = 0;
+  for (const tid of tids) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return ns / 1e6;
 }

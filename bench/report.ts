@@ -128,6 +128,10 @@ export function markdownReport(metrics: readonly Metric[], m: Machine, when: Dat
     ...table,
     "",
     ...(noteLines.length > 0 ? ["Notes:", "", ...noteLines, ""] : []),
+    "## Overhead over a direct LSP client",
+    "",
+    overheadTable(metrics, true),
+    "",
   ].join("\n");
 }
 
@@ -137,4 +141,69 @@ export function printMetrics(metrics: readonly Metric[]): void {
   console.log(consoleTable(metrics));
   const noteLines = notes(metrics);
   if (noteLines.length > 0) console.log(`\n${noteLines.join("\n")}`);
+}
+
+/**
+ * The overhead table of the issue: per setup and tool, the direct client's p50, then
+ * theodolite's and cclsp's overhead over it (p50 / p95 of paired differences), and whether
+ * theodolite meets its targets and is ahead of cclsp.
+ */
+export function overheadTable(metrics: readonly Metric[], markdown = false): string {
+  type Side = NonNullable<Metric["overhead"]>["side"];
+  const cells = new Map<string, Partial<Record<Side, Metric>>>();
+  for (const m of metrics) {
+    if (m.overhead === undefined) continue;
+    const key = `${m.overhead.setup}\t${m.overhead.tool}`;
+    cells.set(key, { ...cells.get(key), [m.overhead.side]: m });
+  }
+  const ms = (n: number | undefined) =>
+    n === undefined || Number.isNaN(n) ? "—" : `${n >= 0 ? "+" : ""}${n.toFixed(2)}`;
+  const pair = (m: Metric | undefined) =>
+    m?.summary ? `${ms(m.summary.p50)} / ${ms(m.summary.p95)}` : "—";
+  const header = [
+    "setup",
+    "tool",
+    "direct p50 ms",
+    "theodolite overhead p50 / p95 ms",
+    "cclsp overhead p50 / p95 ms",
+    "CPU/call theodolite, cclsp ms",
+    "verdict",
+  ];
+  const rows = [...cells].map(([key, c]) => {
+    const [setup = "", tool = ""] = key.split("\t");
+    const t = c.theodolite;
+    const verdicts: string[] = [];
+    if (t !== undefined && t.targets.length > 0) verdicts.push(`targets: ${verdictOf(t)}`);
+    const tp = t?.summary?.p50;
+    const cp = c.cclsp?.summary?.p50;
+    if (tp !== undefined && cp !== undefined) {
+      verdicts.push(tp < cp ? "ahead of cclsp" : "NOT ahead of cclsp");
+    }
+    const direct = c.direct?.summary?.p50;
+    const cpu = (m: Metric | undefined) => m?.summary?.p50.toFixed(2) ?? "—";
+    return [
+      setup,
+      tool,
+      direct === undefined ? "—" : direct.toFixed(2),
+      pair(t),
+      pair(c.cclsp),
+      `${cpu(c["theodolite-cpu"])}, ${cpu(c["cclsp-cpu"])}`,
+      verdicts.join(", ") || "info",
+    ];
+  });
+  if (markdown) {
+    return [
+      `| ${header.join(" | ")} |`,
+      "|---|---|---:|---:|---:|---:|---|",
+      ...rows.map((r) => `| ${r.join(" | ")} |`),
+    ].join("\n");
+  }
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) =>
+    r
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }

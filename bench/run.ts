@@ -13,7 +13,14 @@ import { runNormalize } from "./normalize.ts";
 import { runOverhead } from "./overhead.ts";
 import { runReadiness } from "./readiness.ts";
 import { runReap } from "./reap.ts";
-import { consoleTable, machine, machineLine, markdownReport, notes } from "./report.ts";
+import {
+  consoleTable,
+  machine,
+  machineLine,
+  markdownReport,
+  notes,
+  overheadTable,
+} from "./report.ts";
 import { runRss } from "./rss.ts";
 import { type Metric, metric } from "./stats.ts";
 import { runVersion } from "./version.ts";
@@ -53,6 +60,7 @@ for (const b of BENCHMARKS) {
 }
 
 console.log(`\n${consoleTable(metrics)}\n`);
+console.log(`${overheadTable(metrics)}\n`);
 const noteLines = notes(metrics);
 if (noteLines.length > 0) console.log(`${noteLines.join("\n")}\n`);
 const outDir = join(import.meta.dir, "out");

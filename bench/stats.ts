@@ -53,6 +53,19 @@ export interface Metric {
   targets: Target[];
   /** why there is no measurement, or what to keep in mind when reading it */
   note?: string;
+  /** for the overhead benchmark: which row and column of the overhead table this is */
+  overhead?: OverheadCell;
+}
+
+/** A cell of the overhead table: one client's figure for one tool on one setup. */
+export interface OverheadCell {
+  setup: string;
+  tool: string;
+  /**
+   * direct: the client's time; theodolite and cclsp: the paired overhead over direct;
+   * *-cpu: CPU time the bridge's processes used per call
+   */
+  side: "direct" | "theodolite" | "cclsp" | "theodolite-cpu" | "cclsp-cpu";
 }
 
 /** pass when every target holds, FAIL when one does not, info without targets. */
