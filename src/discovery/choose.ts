@@ -35,6 +35,8 @@ export interface PlannedProbe {
   preset: Preset;
   /** the binary to check instead of a lookup by name (the workspace's own tsc) */
   command?: string;
+  /** looked for only when this preset was not found (typescript-native after typescript-language-server) */
+  unless?: string;
 }
 
 export interface ProbePlan {
@@ -67,6 +69,11 @@ function shown(root: string, path: string): string {
   return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
+/** Why a probe with `unless` was not needed: the preset it gives way to was found. */
+export function notNeeded(p: PlannedProbe): string {
+  return `no workspace TypeScript: ${p.unless} serves it (${p.preset.name} only when no ${p.unless} is found)`;
+}
+
 export function planProbes(
   presets: readonly Preset[],
   extensions: ReadonlySet<string>,
@@ -94,6 +101,9 @@ export function planProbes(
       if (ts.tsc === null) {
         plan.notProbed.push({ preset, why: `${shown(root, ts.package)} has no bin/tsc` });
       } else plan.probe.push({ preset, command: ts.tsc });
+    } else if (preset.name === NATIVE) {
+      // no workspace TypeScript: typescript-native only when no typescript-language-server
+      plan.probe.push({ preset, unless: TLS });
     } else {
       plan.probe.push({ preset });
     }
@@ -162,12 +172,11 @@ export function choose(
     else missing.set(p.preset.name, outcome?.missing ?? "not looked for");
   });
   // without a workspace TypeScript, typescript-native only when nothing else serves .ts
-  if (found.has(TLS) && found.has(NATIVE)) {
-    found.delete(NATIVE);
-    missing.set(
-      NATIVE,
-      `no workspace TypeScript: ${TLS} serves it (${NATIVE} only when no ${TLS} is found)`,
-    );
+  for (const p of plan.probe) {
+    if (p.unless !== undefined && found.has(p.unless) && found.has(p.preset.name)) {
+      found.delete(p.preset.name);
+      missing.set(p.preset.name, notNeeded(p));
+    }
   }
   if (found.has(EMMYLUA) && found.has(LUALS)) {
     found.delete(LUALS);

@@ -5,7 +5,15 @@
  */
 import { PRESETS } from "../config/presets.ts";
 import type { DiscoveryReport } from "../config/types.ts";
-import { type ChosenServer, choose, extensionsOf, planProbes } from "./choose.ts";
+import {
+  type ChosenServer,
+  choose,
+  extensionsOf,
+  notNeeded,
+  type PlannedProbe,
+  type ProbeOutcome,
+  planProbes,
+} from "./choose.ts";
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
 import { workspaceToolchain } from "./toolchain.ts";
@@ -30,8 +38,19 @@ export async function discover(
   const scan = await scanExtensions(root, undefined, everyPresetMatched);
   const plan = planProbes(PRESETS, scan.extensions, toolchain, root);
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
+  const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
+  // all at once, but a fallback (typescript-native) only when what it falls back from is
+  // missing: one version run (a Node start) fewer in the common case
+  const first = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
+  const foundNames = new Set(
+    plan.probe.filter((_, i) => first[i] && "found" in first[i]).map((p) => p.preset.name),
+  );
   const outcomes = await Promise.all(
-    plan.probe.map((p) => probePreset(p, searchPath, root, signal)),
+    plan.probe.map((p, i): ProbeOutcome | Promise<ProbeOutcome> => {
+      const done = first[i];
+      if (done) return done;
+      return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
+    }),
   );
   const { chosen, rows } = choose(plan, outcomes, toolchain, root);
   return {

@@ -84,6 +84,14 @@ describe("planProbes", () => {
     );
   });
 
+  test("no workspace TypeScript: typescript-native is looked for only if typescript-language-server is not found", () => {
+    const { plan } = decide(["ts"], NONE);
+    expect(plan.probe.map((p) => [p.preset.name, p.unless])).toEqual([
+      ["typescript-language-server", undefined],
+      ["typescript-native", "typescript-language-server"],
+    ]);
+  });
+
   test("a TypeScript 7 workspace: its own tsc is checked, typescript-language-server is not looked for", () => {
     const { plan } = decide(["ts"], withTypescript("7.0.2"));
     expect(plan.probe.map((p) => [p.preset.name, p.command])).toEqual([
