@@ -48,7 +48,8 @@ export interface Metric {
   /** group the metric belongs to (one benchmark script) */
   group: string;
   name: string;
-  unit: "ms" | "MB";
+  /** "×": a ratio of two timings */
+  unit: "ms" | "MB" | "×";
   summary: Summary | null;
   targets: Target[];
   /** why there is no measurement, or what to keep in mind when reading it */
