@@ -80,7 +80,7 @@ describe("hostile workspace races (SPEC §8.1)", () => {
     expect(JSON.stringify(first.structured)).toContain("fn_inside");
 
     const swapper = await startSwapper(join(ws, "src", "a.fake"), join(ws, "src", ".alt-a.fake"));
-    const tries = 800;
+    const tries = 1500;
     const outcomes: Record<string, number> = {};
     let outsideReads = 0;
     for (let i = 0; i < tries; i++) {
