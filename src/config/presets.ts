@@ -140,6 +140,9 @@ export const PRESETS: readonly Preset[] = [
       ready: { progress: ["^Load workspace"], progress_required: true },
       // it answers textDocument/diagnostic (and workspace/diagnostic) and pushes nothing
       diagnostics_settle: "pull",
+      // it announces no encoding (so UTF-16 would apply) but counts columns in code points
+      // (measured on emoji lines, docs/LANGUAGE-SERVERS.md)
+      position_encoding: "utf-32",
     },
   }),
   preset({

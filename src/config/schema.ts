@@ -179,6 +179,12 @@ export const ServerSchema = z.strictObject({
     .default("version"),
   /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
   diagnostics_progress: z.array(regex).default(() => []),
+  /**
+   * The encoding the server really counts columns in, overriding what it negotiates
+   * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
+   * points and announces nothing, so LSP's UTF-16 would apply)
+   */
+  position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
   requires: z.array(RequirementSchema).default(() => []),
 });
 

@@ -27,10 +27,15 @@ export function initializeParams(
   };
 }
 
-/** SPEC §5: the negotiated encoding; clangd < 15 answers in `offsetEncoding`. */
+/**
+ * SPEC §5: the negotiated encoding; clangd < 15 answers in `offsetEncoding`. A configured
+ * `position_encoding` (`override`) wins: the encoding the server really uses.
+ */
 export function negotiatedEncoding(
   init: InitializeResult & { offsetEncoding?: string },
+  override: PositionEncoding | null = null,
 ): PositionEncoding {
+  if (override !== null) return override;
   const value = init.capabilities?.positionEncoding ?? init.offsetEncoding ?? "utf-16";
   return value === "utf-8" || value === "utf-32" ? value : "utf-16";
 }

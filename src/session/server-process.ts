@@ -152,7 +152,7 @@ export class ServerProcess {
       life.changes.notify();
       const init = await this.initialize(conn);
       this.serverCapabilities = init.capabilities ?? {};
-      this.positionEncoding = negotiatedEncoding(init);
+      this.positionEncoding = negotiatedEncoding(init, server.position_encoding);
       await conn.sendNotification("initialized", {});
       if (Object.keys(server.settings).length > 0) {
         await conn.sendNotification("workspace/didChangeConfiguration", {

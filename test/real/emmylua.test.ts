@@ -4,10 +4,11 @@
  * answers measured in test/fixtures/README.md, pull-only diagnostics (complete on the first
  * call, also workspace-wide before anything was opened), rename_preview and code actions.
  *
- * KNOWN SERVER BUG, passed through: emmylua_ls 0.25.1 announces no positionEncoding (so
- * UTF-16 applies) but counts columns in code points. On the fixture's emoji line (main.lua
- * line 4, two astral characters before `shapes.total_area`) every column it sends is 2 short
- * and every column it reads lands 2 to the right (docs/LANGUAGE-SERVERS.md).
+ * emmylua_ls 0.25.1 announces no positionEncoding (so LSP's UTF-16 would apply) but counts
+ * columns in code points; its preset says so (`position_encoding = "utf-32"`), and the
+ * fixture's emoji line (main.lua line 4, two astral characters before `shapes.total_area`)
+ * proves the columns right in both directions and in each column unit
+ * (docs/LANGUAGE-SERVERS.md).
  */
 import { describe, expect, test } from "bun:test";
 import { isAbsolute } from "node:path";
@@ -63,7 +64,8 @@ describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
       try {
         const s = await startAndStatus(bridge);
         readyByState(s, ["progress ^Load workspace (required)"]);
-        expect(s.position_encoding).toBe("utf-16");
+        // the preset's position_encoding, not the UTF-16 its silence would mean
+        expect(s.position_encoding).toBe("utf-32");
         // workspace/diagnostic: the unopened file's errors, by pull
         expect(await ok(bridge, "diagnostics")).toEqual(
           diagnosticsFor(["errors.lua", "main.lua", "shapes.lua"], ERRORS_LUA, true),
@@ -120,31 +122,29 @@ describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
     }
   });
 
-  test("the emoji line: columns 2 short (server bug), the rest of the answer intact", async () => {
+  test("the emoji line: columns right both ways (preset position_encoding = utf-32)", async () => {
     const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
     try {
       // `total_area` is at code points 20–29 of main.lua line 4
       const at = { file: "main.lua", line: 4, symbol: "total_area" };
-      expect(await ok(bridge, "hover", at)).toEqual({
+      const hover = {
         text: "function M.total_area(rects: Rect[]) -> integer\n\n---\n\nSum of the areas of all rectangles.",
-        range: range(4, 18, 4, 28),
-      });
+        range: range(4, 20, 4, 30),
+      };
+      expect(await ok(bridge, "hover", at)).toEqual(hover);
+      // code point 28 is inside the name: read as the server counts (UTF-16 would land on `(`)
+      expect(await ok(bridge, "hover", { file: "main.lua", line: 4, column: 28 })).toEqual(hover);
       expect(locs(await ok(bridge, "definition", at))).toEqual(["shapes.lua 26:10–26:22"]);
       // its references span the whole `shapes.total_area` expression
       expect(locs(await ok(bridge, "references", at))).toEqual([
         "errors.lua 5:10–5:27",
-        "main.lua 4:11–4:28",
+        "main.lua 4:13–4:30",
         "shapes.lua 26:10–26:22",
       ]);
       expect(locs(await ok(bridge, "references", { ...at, include_declaration: false }))).toEqual([
         "errors.lua 5:10–5:27",
-        "main.lua 4:11–4:28",
+        "main.lua 4:13–4:30",
       ]);
-      // a column it reads lands 2 to the right: code point 28 ('e') reads as '('
-      expect(await ok(bridge, "hover", { file: "main.lua", line: 4, column: 28 })).toEqual({
-        text: null,
-        range: null,
-      });
       const rename = await ok(bridge, "rename_preview", { ...at, new_name: "sum_areas" });
       const edit = renameEdit("sum_areas");
       expect(rename).toEqual({
@@ -152,12 +152,30 @@ describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
         new_name: "sum_areas",
         changes: [
           { file: "errors.lua", edits: [edit(5, 17, 27)] },
-          { file: "main.lua", edits: [edit(4, 18, 28)] },
+          { file: "main.lua", edits: [edit(4, 20, 30)] },
           { file: "shapes.lua", edits: [edit(26, 12, 22)] },
         ],
       });
     } finally {
       await bridge.close();
+    }
+  });
+
+  test("the emoji line in UTF-16 and UTF-8 column units", async () => {
+    // main.lua line 4 `total_area`: code points 20–29 = UTF-16 22–31 = UTF-8 26–35 (1-based)
+    for (const [unit, start, end] of [
+      ["utf-16", 22, 32],
+      ["utf-8", 26, 36],
+    ] as const) {
+      const bridge = await startRealBridge(suite.fixture("lua"), suite.config(), {
+        bridge: { column_unit: unit },
+      });
+      try {
+        const r = await ok(bridge, "hover", { file: "main.lua", line: 4, column: start + 1 });
+        expect(r.range).toEqual(range(4, start, 4, end));
+      } finally {
+        await bridge.close();
+      }
     }
   });
 

@@ -80,6 +80,7 @@ env_passthrough = ["CC"]
 initialization_options = { fallbackFlags = ["-std=c++20"] }
 settings = { clangd = { checkUpdates = false } }
 diagnostics_settle = "publish"
+position_encoding = "utf-32"
 
 [server.ready]
 quiescent = false
@@ -160,6 +161,7 @@ describe("parseConfigText", () => {
           },
           diagnostics_settle: "publish",
           diagnostics_progress: [],
+          position_encoding: "utf-32",
           requires: [
             {
               file: "compile_commands.json",
@@ -193,6 +195,7 @@ describe("parseConfigText", () => {
           },
           diagnostics_settle: "quiescent",
           diagnostics_progress: [],
+          position_encoding: null,
           requires: [],
         },
       ],

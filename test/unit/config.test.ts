@@ -450,6 +450,11 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.diagnostics_settle: expected one of "version", "publish", "quiescent", "pull", "progress", got "eventually"',
   ],
   [
+    "unknown position_encoding",
+    (r) => (srv(r).position_encoding = "utf-7"),
+    'server.ra.position_encoding: expected one of "utf-8", "utf-16", "utf-32", got "utf-7"',
+  ],
+  [
     "settle quiescent without ready.quiescent",
     (r) => (srv(r).diagnostics_settle = "quiescent"),
     'server.ra.diagnostics_settle: expected "quiescent" only with ready.quiescent = true',
@@ -613,6 +618,7 @@ describe("defaults (SPEC §3)", () => {
         },
         diagnostics_settle: "version",
         diagnostics_progress: [],
+        position_encoding: null,
         requires: [],
       },
     ]);
