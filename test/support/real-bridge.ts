@@ -2,7 +2,7 @@
  * Shared by the real-server suites (test/real) and the parity gate (test/parity):
  * the located server (test/support/real-servers.ts) as a `[[server]]` TOML table, a bridge
  * started on one fixture copy, and the CI rule for a missing server (SPEC §11: under CI
- * the four installed servers are required; elsewhere a loud skip).
+ * every server .ci/setup-servers installs is required; elsewhere a loud skip).
  */
 import { afterAll, expect } from "bun:test";
 import { rmSync } from "node:fs";
@@ -23,16 +23,11 @@ export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLo
 
 /**
  * True when the server is there. Missing: under CI a failure (.ci/setup-servers installs
- * it), elsewhere false after findX() printed its SKIPPED line. `optional` servers
- * (bacon-ls) are never required.
+ * every server the suites drive), elsewhere false after findX() printed its SKIPPED line.
  */
-export function present(
-  name: string,
-  found: RealServer | null,
-  optional = false,
-): found is RealServer {
+export function present(name: string, found: RealServer | null): found is RealServer {
   if (found) return true;
-  if (UNDER_CI && !optional) {
+  if (UNDER_CI) {
     throw new Error(`${name} is missing under CI: .ci/setup-servers must install it`);
   }
   return false;
