@@ -73,3 +73,41 @@ export function generateCWorkspace(root: string, files: number): GeneratedC {
   writeFileSync(join(root, "compile_commands.json"), JSON.stringify(commands, null, 1));
   return { root, files, unitPath };
 }
+
+/**
+ * One large C file of about `bytes` bytes for the paging benchmark: functions of ~1 KB
+ * (so 10 MB holds ~10,000 of them), every fifth preceded by a struct with three fields
+ * (symbols with children), with a compile_commands.json naming it. Most of each KB is a
+ * block comment, so a server parses the file in seconds: the answer, not the parse, is
+ * what is measured.
+ */
+export function generateLargeCFile(root: string, bytes: number): { file: string; symbols: number } {
+  mkdirSync(root, { recursive: true });
+  const parts: string[] = ["#include <stddef.h>\n\n"];
+  let size = parts[0]?.length ?? 0;
+  let symbols = 0;
+  for (let i = 0; size < bytes; i++) {
+    const id = String(i).padStart(6, "0");
+    let text = "";
+    if (i % 5 === 0) {
+      text += `struct rec_${id} {\n  int id;\n  long value;\n  const char *label;\n};\n\n`;
+      symbols++;
+    }
+    const comment = Array.from(
+      { length: 12 },
+      (_, k) => ` * step ${k}: the accumulator is multiplied by ${k + 3} and mixed with the input`,
+    );
+    text += `/*\n * function ${id}\n${comment.join("\n")}\n */\nint fn_${id}(int x) {\n  return x * ${(i % 97) + 1};\n}\n\n`;
+    symbols++;
+    parts.push(text);
+    size += text.length;
+  }
+  const file = join(root, "big.c");
+  writeFileSync(file, parts.join(""));
+  const cc = compiler();
+  writeFileSync(
+    join(root, "compile_commands.json"),
+    JSON.stringify([{ directory: root, file, arguments: [cc, "-std=c11", "-c", "big.c"] }]),
+  );
+  return { file: "big.c", symbols };
+}

@@ -11,6 +11,7 @@ import { type BenchOptions, binary, parseOptions } from "./common.ts";
 import { runInitialize } from "./initialize.ts";
 import { runNormalize } from "./normalize.ts";
 import { runOverhead } from "./overhead.ts";
+import { runPaging } from "./paging.ts";
 import { runReadiness } from "./readiness.ts";
 import { runReap } from "./reap.ts";
 import {
@@ -33,6 +34,7 @@ const BENCHMARKS: { group: string; run: (opts: BenchOptions) => Promise<Metric[]
   { group: "readiness", run: runReadiness },
   { group: "normalize", run: runNormalize },
   { group: "overhead", run: runOverhead },
+  { group: "paging", run: runPaging },
 ];
 
 const opts = parseOptions(process.argv);

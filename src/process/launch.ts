@@ -20,7 +20,7 @@ import type { Readable, Writable } from "node:stream";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
-import { reexecEnv, selfCommand } from "./self.ts";
+import { selfCommand, supervisorEnv } from "./self.ts";
 import { formatSupervisorArgs, LIFELINE_FD, SERVER_PID_MARKER } from "./supervisor.ts";
 
 export interface ExitInfo {
@@ -214,7 +214,7 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
   try {
     child = spawn(exe, rest, {
       cwd: opts.cwd,
-      env: reexecEnv(opts.env),
+      env: supervisorEnv(opts.env),
       detached: true, // setsid: the supervisor leads a new session and process group
       // stdin and stdout go on to the server; fd 3 is the lifeline (LIFELINE_FD)
       stdio: ["pipe", "pipe", "pipe", "pipe"],

@@ -21,3 +21,47 @@ export function reexecEnv(env: Record<string, string>): Record<string, string> {
   }
   return out;
 }
+
+/** Names the launcher added to the supervisor's environment, for it to remove again. */
+export const SUPERVISOR_ONLY_ENV = "THEODOLITE_SUPERVISOR_ENV";
+
+/**
+ * JSC options for the supervisor: no baseline, optimizing or concurrent JIT. It runs a 50 ms
+ * poll and a reap, never hot code, and saves the JIT's thread and memory (~3 MB resident,
+ * docs/PERFORMANCE.md). The interpreter stays, and with it bun:ffi (useJIT=0 would disable
+ * FFI, which the supervisor needs for prctl).
+ */
+const SUPERVISOR_JSC: Record<string, string> = {
+  BUN_JSC_useBaselineJIT: "0",
+  BUN_JSC_useDFGJIT: "0",
+  BUN_JSC_useConcurrentJIT: "0",
+};
+
+/**
+ * The supervisor's environment: the server's (re-exec safe) plus SUPERVISOR_JSC. Those
+ * variables are meant for the supervisor alone, so they are named in SUPERVISOR_ONLY_ENV
+ * and the supervisor starts the server without them (serverEnv). A server environment
+ * that sets any JSC option itself is left as it is (and the supervisor keeps its JIT).
+ */
+export function supervisorEnv(env: Record<string, string>): Record<string, string> {
+  const out = reexecEnv(env);
+  if (SUPERVISOR_ONLY_ENV in out || Object.keys(out).some((k) => k.startsWith("BUN_JSC_"))) {
+    return out;
+  }
+  return {
+    ...out,
+    ...SUPERVISOR_JSC,
+    [SUPERVISOR_ONLY_ENV]: Object.keys(SUPERVISOR_JSC).join(","),
+  };
+}
+
+/** The server's environment inside the supervisor: its own, minus what supervisorEnv added. */
+export function serverEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const added = new Set((env[SUPERVISOR_ONLY_ENV] ?? "").split(",").filter((n) => n !== ""));
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined || key === SUPERVISOR_ONLY_ENV || added.has(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}

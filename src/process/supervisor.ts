@@ -29,6 +29,7 @@ import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
 import { isAlive, reapTree } from "./proctree.ts";
+import { serverEnv } from "./self.ts";
 import { becomeChildSubreaper } from "./subreaper.ts";
 
 export interface SupervisorArgs {
@@ -204,6 +205,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",
+      env: serverEnv(process.env),
     });
   } catch (err) {
     note(`cannot start ${opts.setpriv}: ${err instanceof Error ? err.message : String(err)}`);

@@ -284,6 +284,39 @@ describe("no relay hop", () => {
   });
 });
 
+describe("a light supervisor", () => {
+  test("the supervisor runs without JIT tiers; the server's environment is its own", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(started, { pidfile_server: join(dir, "server.pid") });
+    const server = await pidFromFile(started, join(dir, "server.pid"));
+    const environ = (pid: number) =>
+      readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter((e) => e !== "");
+    expect(environ(proc.supervisorPid)).toContain("BUN_JSC_useDFGJIT=0");
+    const serverEnv = environ(server);
+    expect(serverEnv.some((e) => e.startsWith("BUN_JSC_"))).toBe(false);
+    expect(serverEnv.some((e) => e.startsWith("THEODOLITE_SUPERVISOR_ENV="))).toBe(false);
+    expect(serverEnv).toContain(
+      `FAKE_LS_SCENARIO=${JSON.stringify({ pidfile_server: join(dir, "server.pid") })}`,
+    );
+  });
+
+  test("a server environment that sets a JSC option keeps it, and so does the supervisor", async () => {
+    const dir = started.tempDir();
+    const proc = launchFake(
+      started,
+      { pidfile_server: join(dir, "server.pid") },
+      { extraEnv: { BUN_JSC_useDFGJIT: "1" } },
+    );
+    const server = await pidFromFile(started, join(dir, "server.pid"));
+    const environ = (pid: number) => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    expect(environ(server)).toContain("BUN_JSC_useDFGJIT=1");
+    expect(environ(proc.supervisorPid)).toContain("BUN_JSC_useDFGJIT=1");
+    expect(environ(proc.supervisorPid)).not.toContain("BUN_JSC_useBaselineJIT=0");
+  });
+});
+
 describe("signals to the supervisor", () => {
   for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     test(`${signal}: the tree is reaped and the supervisor exits`, async () => {
