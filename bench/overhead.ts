@@ -31,7 +31,7 @@ import { type Metric, metric, pairedDifferences, type Target } from "./stats.ts"
 
 const GROUP = "overhead";
 
-/** issue 13: p50 ≤ 0.5 ms and p95 ≤ 2 ms per call; references (601 locations) p50 ≤ 2 ms */
+/** Targets (docs/PERFORMANCE.md): p50 ≤ 0.5 ms and p95 ≤ 2 ms per call; references p50 ≤ 2 ms */
 function targetsFor(tool: string): Target[] {
   if (tool === "references") return [{ stat: "p50", max: 2, source: "issue 13" }];
   if (tool.startsWith("diagnostics")) return [];
@@ -157,7 +157,7 @@ const IDLE_MS = 2000;
 
 /**
  * Resident and proportional memory of the bridge and of its session's supervisor: VmRSS
- * right after the run (issue 13: ≤ 60 MB) and the lowest over IDLE_MS of idleness (the
+ * right after the run (target ≤ 60 MB, docs/PERFORMANCE.md) and the lowest over IDLE_MS of idleness (the
  * runtime returns freed pages in the background), PSS after that.
  */
 async function memoryAfter(label: string, pair: Pair): Promise<Metric[]> {

@@ -1,5 +1,6 @@
 /**
- * Bridge memory while paging every symbol of a 10 MB C file (issue 13: ≤ 100 MB after):
+ * Bridge memory while paging every symbol of a 10 MB C file (target ≤ 100 MB after, see
+ * docs/PERFORMANCE.md):
  * clangd on a generated file of ~13,400 top-level symbols, `document_symbols` called with
  * `limit` 1000 from offset 0 until no `next_offset` is left, then VmRSS right after and
  * the lowest over 2 s of idleness, VmHWM (peak), and PSS of the bridge and its

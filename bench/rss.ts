@@ -17,7 +17,7 @@ import {
   writeBridgeConfig,
 } from "./common.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
-import { statusMb } from "./procfs.ts";
+import { pssMb, statusMb } from "./procfs.ts";
 import { type Metric, metric } from "./stats.ts";
 
 const GROUP = "rss";
@@ -39,8 +39,12 @@ interface RssSample {
   idle: number;
   rss: number;
   hwm: number;
+  /** proportional set size of the bridge: shared pages (the binary's code) split by mapper */
+  pss: number;
   /** VmRSS of each session's supervisor (not part of the bridge's figure) */
   supervisors: number[];
+  /** PSS of each session's supervisor */
+  supervisorsPss: number[];
 }
 
 async function oneBridge(bin: string, dir: string): Promise<RssSample> {
@@ -86,11 +90,16 @@ async function oneBridge(bin: string, dir: string): Promise<RssSample> {
     if (idle === null || rss === null || hwm === null) {
       throw new Error("cannot read the bridge's /proc status");
     }
-    const supervisors = sessions.flatMap((s) => {
-      const mb = s.pids.supervisor === null ? null : statusMb(s.pids.supervisor, "VmRSS");
-      return mb === null ? [] : [mb];
-    });
-    return { idle, rss, hwm, supervisors };
+    const each = (read: (pid: number) => number | null) =>
+      sessions.flatMap((s) => {
+        const mb = s.pids.supervisor === null ? null : read(s.pids.supervisor);
+        return mb === null ? [] : [mb];
+      });
+    const supervisors = each((pid) => statusMb(pid, "VmRSS"));
+    const supervisorsPss = each(pssMb);
+    const pss = pssMb(client.pid);
+    if (pss === null) throw new Error("cannot read the bridge's smaps_rollup");
+    return { idle, rss, hwm, pss, supervisors, supervisorsPss };
   } finally {
     await client.close();
   }
@@ -143,13 +152,17 @@ export async function runRss(opts: BenchOptions): Promise<Metric[]> {
     const idle: number[] = [];
     const rss: number[] = [];
     const hwm: number[] = [];
+    const pss: number[] = [];
     const supervisors: number[] = [];
+    const supervisorsPss: number[] = [];
     for (let i = 0; i < runs; i++) {
       const r = await oneBridge(bin, join(dir, `run${i}`));
       idle.push(r.idle);
       rss.push(r.rss);
       hwm.push(r.hwm);
+      pss.push(r.pss);
       supervisors.push(...r.supervisors);
+      supervisorsPss.push(...r.supervisorsPss);
     }
     const floor = await runtimeFloorMb(dir);
     return [
@@ -175,12 +188,21 @@ export async function runRss(opts: BenchOptions): Promise<Metric[]> {
       metric(GROUP, `bridge VmHWM (peak), ${SESSIONS} live sessions`, "MB", hwm),
       metric(
         GROUP,
+        `bridge PSS, ${SESSIONS} live sessions`,
+        "MB",
+        pss,
+        [],
+        "pages shared with the supervisors (the same binary) counted in proportion",
+      ),
+      metric(
+        GROUP,
         "supervisor VmRSS, each (not in the bridge's figure)",
         "MB",
         supervisors,
         [],
         "every session adds one supervisor process (SPEC §9.2) besides its server",
       ),
+      metric(GROUP, "supervisor PSS, each", "MB", supervisorsPss),
     ];
   } finally {
     removeDir(dir);
