@@ -14,6 +14,14 @@ export interface LogSink {
 class Logger {
   private threshold: number = ORDER.info;
   private sinks: LogSink[] = [];
+  private stderrOpen = true;
+
+  constructor() {
+    // a closed stderr (the client went away) ends stderr logging, not the process
+    process.stderr.on("error", () => {
+      this.stderrOpen = false;
+    });
+  }
 
   setLevel(level: LogLevel): void {
     this.threshold = ORDER[level];
@@ -30,7 +38,7 @@ class Logger {
   log(level: LogLevel, message: string): void {
     if (!this.isEnabled(level)) return;
     const line = `theodolite ${level} ${message}\n`;
-    process.stderr.write(line);
+    if (this.stderrOpen) process.stderr.write(line);
     for (const sink of this.sinks) sink.write(`${new Date().toISOString()} ${line}`);
   }
 

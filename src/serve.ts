@@ -1,16 +1,18 @@
 /**
- * The MCP stdio server's run loop: configuration, logging, the SDK transport,
- * and the transport-EOF shutdown path (SPEC §9.2). No SIGTERM handler by
+ * The MCP stdio server's run loop: configuration, logging, our stdio
+ * transport (SPEC §4.8), and the shutdown path when the transport closes —
+ * stdin EOF or a stdout the client closed (SPEC §9.2). No SIGTERM handler by
  * design: supervisors notice the bridge is gone and reap their trees.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { BridgeContext } from "./bridge.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
+import { SingleHandshake } from "./mcp/handshake.ts";
 import { createMcpServer } from "./mcp/server.ts";
+import { StdioTransport } from "./mcp/stdio-transport.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
@@ -50,7 +52,10 @@ export async function serve(argPath: string | undefined): Promise<void> {
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
   const bridge = new BridgeContext(config, defaultHooks(), discover);
   const server = createMcpServer(bridge, TOOLS, publishedSurface());
-  const transport = new StdioServerTransport();
+  const transport = new StdioTransport({
+    input: Bun.stdin.stream().getReader(),
+    output: Bun.stdout.writer(),
+  });
 
   let closing = false;
   const shutdown = async (why: string): Promise<void> => {
@@ -61,12 +66,12 @@ export async function serve(argPath: string | undefined): Promise<void> {
     await server.close().catch(() => {});
     process.exit(0);
   };
-  // the SDK transport does not notice stdin EOF by itself (TOOLCHAIN.md)
-  process.stdin.on("end", () => void shutdown("stdin closed"));
-  process.stdin.on("close", () => void shutdown("stdin closed"));
+  // stdin EOF: calls in flight are still answered while the sessions stop;
+  // a stdout the client closed ends the transport at once
+  transport.oninputend = () => void shutdown("stdin closed");
   server.onclose = () => void shutdown("transport closed");
 
-  await server.connect(transport);
+  await server.connect(new SingleHandshake(transport));
   log.info(
     `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
   );

@@ -1,17 +1,22 @@
 /**
  * MCP wiring on the SDK's low-level `Server`: we own tool listing and dispatch
- * so that (a) every failure is a SPEC §4.6 envelope (schema violations are
- * `InvalidArgument`, unknown or unregistered tools `UnsupportedMethod`), and
- * (b) the apply class is listed per client identity (SPEC §7.1).
+ * so that (a) every failure is a SPEC §4.6 envelope (schema violations,
+ * non-object `arguments` included, are `InvalidArgument`, unknown or
+ * unregistered tools `UnsupportedMethod`), and (b) the apply class is listed
+ * per client identity (SPEC §7.1).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -32,6 +37,48 @@ export function describeZodError(err: z.ZodError): string {
       return `${path}: ${issue.message}`;
     })
     .join("; ");
+}
+
+/**
+ * `tools/call` as we validate it: the envelope only. The SDK's own schema would
+ * refuse a non-object `arguments` with a JSON-RPC -32603 before our handler
+ * runs; SPEC §4.6 makes it `InvalidArgument` like any other bad argument.
+ */
+const ToolCallRequest = z.object({
+  method: z.literal("tools/call"),
+  params: z.looseObject({
+    name: z.unknown().optional(),
+    arguments: z.unknown().optional(),
+    _meta: z
+      .looseObject({ progressToken: z.union([z.string(), z.number()]).optional() })
+      .optional(),
+  }),
+});
+
+type ToolCallHandler = (
+  request: z.infer<typeof ToolCallRequest>,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<CallToolResult>;
+
+function setProtocolRequestHandler(
+  server: Server,
+  schema: typeof ToolCallRequest,
+  handler: ToolCallHandler,
+): void {
+  const set = Protocol.prototype.setRequestHandler as unknown as (
+    this: Server,
+    schema: typeof ToolCallRequest,
+    handler: ToolCallHandler,
+  ) => void;
+  set.call(server, schema, handler);
+}
+
+function isArgumentsObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describeJsonType(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
 /** `published`: `describeTools(tools)` computed ahead (surface.ts), or computed on first use. */
@@ -69,10 +116,19 @@ export function createMcpServer(
     return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 
-  server.setRequestHandler(
-    CallToolRequestSchema,
+  // Registered with Protocol's setRequestHandler, not Server's: Server's override
+  // re-validates the request with the SDK's schema (see ToolCallRequest) and copies
+  // every result through CallToolResultSchema, which would lose the result's
+  // serialization made by the size cap (serialized.ts); our results are valid by
+  // construction (envelope.ts) and the stdio suites check them with the SDK's client.
+  setProtocolRequestHandler(
+    server,
+    ToolCallRequest,
     async (request, extra): Promise<CallToolResult> => {
       const name = request.params.name;
+      if (typeof name !== "string") {
+        throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
+      }
       const tool = byName.get(name);
       const client = clientName();
       try {
@@ -95,7 +151,15 @@ export function createMcpServer(
         }
         // zero-config: the discovered servers are in place (SPEC §2.1)
         await bridge.ready();
-        const raw = request.params.arguments ?? {};
+        // absent is no arguments; null, arrays and scalars are refused
+        const raw = request.params.arguments === undefined ? {} : request.params.arguments;
+        if (!isArgumentsObject(raw)) {
+          throw new BridgeError(
+            "InvalidArgument",
+            `arguments must be an object, not ${describeJsonType(raw)}`,
+            { hint: `pass the arguments of "${name}" as a JSON object (see tools/list)` },
+          );
+        }
         tool.preValidate?.(raw);
         const parsed = tool.input.safeParse(raw);
         if (!parsed.success) {

@@ -1,0 +1,171 @@
+/**
+ * theodolite's MCP stdio transport (SPEC §4.8), in place of the SDK's
+ * `StdioServerTransport` under the SDK's own `Server`:
+ * - newline-delimited JSON-RPC with a per-message size limit; an over-limit
+ *   message is skipped in constant memory and answered (or logged when it
+ *   carries no id), and the bridge keeps serving;
+ * - a structural check instead of zod on every message (jsonrpc-check.ts);
+ *   anything with an id that is not a valid request gets a JSON-RPC error;
+ * - each outgoing message serialized once (serialized.ts) and written in
+ *   pieces straight into the output sink;
+ * - end of input calls `oninputend` (the bridge shuts its sessions down while
+ *   calls in flight are still answered, then closes); output the client
+ *   closed (EPIPE) closes the transport at once. Either way the shutdown path
+ *   runs (SPEC §9.2) and nothing throws.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  ErrorCode,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
+import { log } from "../log.ts";
+import { checkMessage, errorResponse } from "./jsonrpc-check.ts";
+import { LineFramer, type Oversize } from "./line-framer.ts";
+import { messagePieces } from "./serialized.ts";
+
+/** SPEC §4.8: the largest incoming message, newline excluded. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** Where responses go: Bun's FileSink (`Bun.stdout.writer()`) or a test double. */
+export interface OutputSink {
+  write(chunk: string): unknown;
+  flush(): number | Promise<number>;
+}
+
+/** What the transport uses of a ReadableStream reader (`Bun.stdin.stream().getReader()`). */
+export interface ChunkReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+export interface StdioTransportOptions {
+  input: ChunkReader;
+  output: OutputSink;
+  maxMessageBytes?: number;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** stdin ended; without a handler the transport closes */
+  oninputend?: () => void;
+
+  private readonly limit: number;
+  private readonly decoder = new TextDecoder();
+  private readonly framer: LineFramer;
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly opts: StdioTransportOptions) {
+    this.limit = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.framer = new LineFramer(this.limit, {
+      line: (bytes) => this.onLine(bytes),
+      oversize: (m) => this.onOversize(m),
+    });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("StdioTransport already started");
+    this.started = true;
+    void this.readLoop(this.opts.input);
+  }
+
+  private async readLoop(reader: ChunkReader): Promise<void> {
+    let why = "stdin closed";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || value === undefined || this.closed) break;
+        this.framer.push(value);
+      }
+      const pending = this.framer.pendingBytes();
+      if (pending > 0)
+        log.warn(`stdin ended inside a message (${pending} bytes, no newline): ignored`);
+    } catch (err) {
+      why = `stdin failed: ${String(err)}`;
+    }
+    if (this.closed) return;
+    log.info(why);
+    if (this.oninputend) this.oninputend();
+    else await this.close();
+  }
+
+  private onLine(bytes: Uint8Array): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoder.decode(bytes));
+    } catch (err) {
+      if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) return; // a blank line
+      const why = err instanceof Error ? err.message : String(err);
+      log.warn(`refused a message that is not JSON (${bytes.length} bytes): ${why}`);
+      this.reply(errorResponse(null, ErrorCode.ParseError, `Parse error: ${why}`));
+      return;
+    }
+    const checked = checkMessage(value);
+    if (checked.kind === "deliver") {
+      this.onmessage?.(checked.message);
+    } else if (checked.kind === "refuse") {
+      log.warn(`refused an invalid JSON-RPC message: ${checked.why}`);
+      for (const reply of checked.replies) this.reply(reply);
+    } else {
+      log.warn(`ignored an invalid JSON-RPC message: ${checked.why}`);
+    }
+  }
+
+  private onOversize(m: Oversize): void {
+    const what = `a message of ${m.bytes} bytes, over the ${mib(this.limit)} limit`;
+    if (m.id === undefined || m.isResponse || !m.hasMethod) {
+      log.warn(`dropped ${what} (no request id to answer)`);
+      return;
+    }
+    log.warn(`refused ${what} (id ${JSON.stringify(m.id)})`);
+    this.reply(
+      errorResponse(
+        m.id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the message is ${m.bytes} bytes; theodolite accepts MCP messages of at most ${this.limit} bytes (${mib(this.limit)})`,
+        { limit_bytes: this.limit, message_bytes: m.bytes },
+      ),
+    );
+  }
+
+  private reply(message: JSONRPCErrorResponse): void {
+    void this.send(message);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return;
+    const out = this.opts.output;
+    try {
+      for (const piece of messagePieces(message)) out.write(piece);
+      out.write("\n");
+      const flushed = out.flush();
+      if (typeof flushed !== "number") await flushed;
+    } catch (err) {
+      this.outputFailed(err);
+    }
+  }
+
+  /** The client closed our stdout (EPIPE) or it failed otherwise: nobody can hear us any more. */
+  private outputFailed(err: unknown): void {
+    if (this.closed) return;
+    const code = (err as { code?: unknown } | null)?.code;
+    log.info(
+      `stdout ${code === "EPIPE" ? "closed by the client (EPIPE)" : `failed: ${String(err)}`}`,
+    );
+    void this.close();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.opts.input.cancel().catch(() => {});
+    this.onclose?.();
+  }
+}
