@@ -4,6 +4,7 @@
  * stdin EOF or a stdout the client closed (SPEC §9.2). No SIGTERM handler by
  * design: supervisors notice the bridge is gone and reap their trees.
  */
+import { bounded } from "./bounded.ts";
 import { BridgeContext } from "./bridge.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
@@ -58,18 +59,24 @@ export async function serve(argPath: string | undefined): Promise<void> {
   });
 
   let closing = false;
-  const shutdown = async (why: string): Promise<void> => {
+  const shutdown = async (why: string, answerInFlight: boolean): Promise<void> => {
     if (closing) return;
     closing = true;
     log.info(`shutting down: ${why}`);
+    const grace = bridge.config.bridge.shutdown_grace_ms;
+    // SPEC §9.2: calls already received may finish within the grace; then every
+    // session stops (a pending start is abandoned) and what is left is answered
+    // with an error before the exit
+    if (answerInFlight) await bounded(transport.drained(), grace);
     await bridge.shutdown();
+    if (answerInFlight) await bounded(transport.drained(), grace);
     await server.close().catch(() => {});
     process.exit(0);
   };
-  // stdin EOF: calls in flight are still answered while the sessions stop;
-  // a stdout the client closed ends the transport at once
-  transport.oninputend = () => void shutdown("stdin closed");
-  server.onclose = () => void shutdown("transport closed");
+  // stdin EOF: requests already received are still answered; a stdout the client
+  // closed (EPIPE) leaves nobody to answer
+  transport.oninputend = () => void shutdown("stdin closed", true);
+  server.onclose = () => void shutdown("transport closed", false);
 
   await server.connect(new SingleHandshake(transport));
   log.info(

@@ -18,6 +18,7 @@ import {
   ErrorCode,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../log.ts";
 import { checkMessage, errorResponse } from "./jsonrpc-check.ts";
@@ -61,6 +62,9 @@ export class StdioTransport implements Transport {
   private readonly framer: LineFramer;
   private started = false;
   private closed = false;
+  /** requests delivered and not answered yet (drained() waits for none) */
+  private readonly unanswered = new Set<RequestId>();
+  private drainWaiters: (() => void)[] = [];
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.limit = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
@@ -109,6 +113,7 @@ export class StdioTransport implements Transport {
     }
     const checked = checkMessage(value);
     if (checked.kind === "deliver") {
+      this.track(checked.message);
       this.onmessage?.(checked.message);
     } else if (checked.kind === "refuse") {
       log.warn(`refused an invalid JSON-RPC message: ${checked.why}`);
@@ -135,6 +140,27 @@ export class StdioTransport implements Transport {
     );
   }
 
+  /** Requests wait for their answer; a request the client cancelled gets none (MCP). */
+  private track(message: JSONRPCMessage): void {
+    if (!("method" in message)) return;
+    if ("id" in message) this.unanswered.add(message.id);
+    else if (message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof id === "string" || typeof id === "number") this.answered(id);
+    }
+  }
+
+  private answered(id: RequestId): void {
+    if (!this.unanswered.delete(id) || this.unanswered.size > 0) return;
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once every request received so far has been answered (or cancelled by the client). */
+  drained(): Promise<void> {
+    if (this.unanswered.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
   private reply(message: JSONRPCErrorResponse): void {
     void this.send(message);
   }
@@ -149,6 +175,8 @@ export class StdioTransport implements Transport {
       if (typeof flushed !== "number") await flushed;
     } catch (err) {
       this.outputFailed(err);
+    } finally {
+      if (!("method" in message) && message.id !== undefined) this.answered(message.id);
     }
   }
 

@@ -56,6 +56,8 @@ export class Lifecycle {
   private loadFailure: BridgeError | undefined;
   /** the server broke the protocol: pending and new requests fail at once */
   private protocolBroken = false;
+  /** the bridge is exiting (SPEC §9.2): nothing starts or waits any more */
+  private exiting = false;
   private inflightCalls = 0;
   private lastUse = 0;
 
@@ -92,6 +94,10 @@ export class Lifecycle {
 
   get broken(): boolean {
     return this.protocolBroken;
+  }
+
+  get closing(): boolean {
+    return this.exiting;
   }
 
   get inflight(): number {
@@ -149,6 +155,11 @@ export class Lifecycle {
   markBroken(err: BridgeError): void {
     this.protocolBroken = true;
     this.error = err.toEnvelope();
+  }
+
+  /** The bridge is exiting: a pending start is abandoned, waits end, nothing starts again. */
+  close(): void {
+    this.exiting = true;
   }
 
   /** A call starts or ends using the session; `seq` orders uses for LRU eviction. */

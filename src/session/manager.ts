@@ -146,6 +146,6 @@ export class SessionManager {
   }
 
   async shutdownAll(): Promise<void> {
-    await Promise.all(this.all().map((s) => s.stop("not_started").catch(() => {})));
+    await Promise.all(this.all().map((s) => s.shutdown().catch(() => {})));
   }
 }

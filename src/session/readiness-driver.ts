@@ -9,7 +9,12 @@ import { log } from "../log.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ProgressTracker } from "./progress.ts";
 import { Readiness } from "./readiness.ts";
-import { cancelledError, readyTimeoutError, unhealthyLoadError } from "./session-errors.ts";
+import {
+  cancelledError,
+  readyTimeoutError,
+  shuttingDownError,
+  unhealthyLoadError,
+} from "./session-errors.ts";
 import { findWarmupFile, type WarmupOutcome } from "./warmup.ts";
 
 export interface WaitContext {
@@ -154,6 +159,7 @@ export class ReadinessDriver {
     if (life.state === "ready") return;
     await this.waitFor(
       () => {
+        if (life.closing) throw shuttingDownError(life.label);
         if (life.readyFailure) throw life.readyFailure;
         if (life.state === "dead") throw life.deadError();
         return life.state === "ready" ? true : undefined;

@@ -9,7 +9,7 @@ import { type MessageConnection, ResponseError } from "vscode-languageserver-pro
 import type { BridgeConfig } from "../config/types.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { isContentModified, sendBounded, serverError } from "./rpc.ts";
-import { cancelledError, stateTimeoutError } from "./session-errors.ts";
+import { cancelledError, shuttingDownError, stateTimeoutError } from "./session-errors.ts";
 
 const CONTENT_MODIFIED_RETRIES = 3;
 
@@ -21,24 +21,30 @@ export class Requests {
     private readonly connection: () => MessageConnection | undefined,
   ) {}
 
-  /** One bounded request on `conn`; fails at once when the session dies or breaks. */
+  /**
+   * One bounded request on `conn`; fails at once when the session dies or breaks, and a
+   * handshake fails at once when the bridge is exiting.
+   */
   send<R>(
     conn: MessageConnection,
     method: string,
     params: unknown,
     signal: AbortSignal | undefined,
+    timeoutMs = this.bridge.request_timeout_ms,
   ): Promise<R> {
     const { life } = this;
     return sendBounded<R>(conn, method, params, {
-      timeoutMs: this.bridge.request_timeout_ms,
+      timeoutMs,
       signal,
       watch: life.changes,
-      failure: () =>
-        life.broken ||
-        life.state === "dead" ||
-        (this.connection() !== conn && life.state !== "initializing")
+      failure: () => {
+        if (life.closing && life.state === "initializing") return shuttingDownError(life.label);
+        return life.broken ||
+          life.state === "dead" ||
+          (this.connection() !== conn && life.state !== "initializing")
           ? life.deadError()
-          : undefined,
+          : undefined;
+      },
     });
   }
 
@@ -67,6 +73,7 @@ export class Requests {
     const { life, bridge } = this;
     return life.changes.until(
       () => {
+        if (life.closing) throw shuttingDownError(life.label);
         if (life.state === "dead") throw life.deadError();
         return check();
       },

@@ -26,7 +26,12 @@ import type { ProgressTracker } from "./progress.ts";
 import type { ReadinessDriver } from "./readiness-driver.ts";
 import type { Requests } from "./requests.ts";
 import { installServerHandlers } from "./server-requests.ts";
-import { asBridgeError, initFailedError, protocolError } from "./session-errors.ts";
+import {
+  asBridgeError,
+  initFailedError,
+  protocolError,
+  shuttingDownError,
+} from "./session-errors.ts";
 import { stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
@@ -82,6 +87,7 @@ export class ServerProcess {
   /** Start a life unless one runs or starts; a dead session stays dead (SessionDead). */
   async ensureStarted(): Promise<void> {
     const { life } = this.parts;
+    if (life.closing) throw shuttingDownError(life.label);
     if (life.state === "dead") throw life.deadError();
     if (life.state === "stopping" && this.stopPromise) await this.stopPromise;
     if (life.state === "not_started" && !this.startPromise)
@@ -212,14 +218,16 @@ export class ServerProcess {
     const { workspace, server, bridge, life } = this.parts;
     const params = initializeParams(workspace, server, bridge.column_unit);
     try {
+      // the handshake is part of getting ready: bounded by ready_timeout_ms (SPEC §9.1)
       return await this.parts.requests.send<InitializeResult>(
         conn,
         "initialize",
         params,
         undefined,
+        bridge.ready_timeout_ms,
       );
     } catch (err) {
-      if (err instanceof BridgeError && err.code === "SessionDead") throw err;
+      if (life.closing || (err instanceof BridgeError && err.code === "SessionDead")) throw err;
       throw initFailedError(life.label, err);
     }
   }
@@ -255,7 +263,8 @@ export class ServerProcess {
     life.moveTo("stopping");
     life.changes.notify();
     await stopServer(proc, {
-      graceMs: bridge.shutdown_grace_ms,
+      // a start abandoned because the bridge exits waits for nothing: stdin EOF at once
+      graceMs: life.closing && !lspShutdown ? 0 : bridge.shutdown_grace_ms,
       conn: lspShutdown ? this.conn : undefined,
       shutdown: (conn) => requests.send(conn, "shutdown", undefined, undefined),
     });

@@ -16,6 +16,14 @@ export function cancelledError(): BridgeError {
   return new BridgeError("Cancelled", "the request was cancelled by the client");
 }
 
+/** The bridge is exiting (its client closed stdin, SPEC §9.2): nothing starts or waits any more. */
+export function shuttingDownError(s: SessionLabel): BridgeError {
+  return new BridgeError("Cancelled", `${s.key}: the bridge is shutting down`, {
+    hint: "the MCP client closed the connection; start a new bridge",
+    details: { workspace: s.workspace, server: s.server },
+  });
+}
+
 export function readyTimeoutError(
   s: SessionLabel,
   timeoutMs: number,

@@ -214,6 +214,17 @@ export class Session {
     this.documents.sync(abs, text, sha256);
   }
 
+  /**
+   * The bridge is exiting (SPEC §9.2): a start in progress is abandoned at once (a server
+   * that never answers `initialize` does not hold the exit), calls waiting on the session
+   * fail, the tree is stopped, and the session never starts again.
+   */
+  shutdown(): Promise<void> {
+    this.life.close();
+    this.life.changes.notify();
+    return this.process.stop("not_started");
+  }
+
   /** Stop the tree (SPEC §9.2); afterwards not_started (eviction, restart) or dead. */
   stop(next: "not_started" | "dead" = "not_started"): Promise<void> {
     return this.process.stop(next);
