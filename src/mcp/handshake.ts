@@ -12,7 +12,6 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../log.ts";
-import { errorResponse } from "./jsonrpc-check.ts";
 
 type HandshakeState = { kind: "open" } | { kind: "answering"; id: RequestId } | { kind: "done" };
 
@@ -39,13 +38,15 @@ export class SingleHandshake implements Transport {
       return;
     }
     log.warn("refused a second initialize: the client identity is fixed by the first handshake");
-    void this.inner.send(
-      errorResponse(
-        message.id,
-        ErrorCode.InvalidRequest,
-        "Invalid Request: this connection is already initialized; the client identity and the tools offered stay those of the first handshake (SPEC §7.1)",
-      ),
-    );
+    void this.inner.send({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: ErrorCode.InvalidRequest,
+        message:
+          "Invalid Request: this connection is already initialized; the client identity and the tools offered stay those of the first handshake (SPEC §7.1)",
+      },
+    });
   }
 
   start(): Promise<void> {

@@ -7,16 +7,22 @@
  */
 import {
   ErrorCode,
-  type JSONRPCErrorResponse,
   type JSONRPCMessage,
   RELATED_TASK_META_KEY,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 
+/** A JSON-RPC error response; unlike the SDK's type, its id may be null (JSON-RPC 2.0 §5). */
+export interface ErrorReply {
+  jsonrpc: "2.0";
+  id: RequestId | null;
+  error: { code: number; message: string; data?: Record<string, unknown> };
+}
+
 export type Checked =
   | { kind: "deliver"; message: JSONRPCMessage }
   /** answered with these errors, not delivered */
-  | { kind: "refuse"; replies: JSONRPCErrorResponse[]; why: string }
+  | { kind: "refuse"; replies: ErrorReply[]; why: string }
   /** not delivered, nothing to answer (a notification or a response) */
   | { kind: "ignore"; why: string };
 
@@ -40,10 +46,12 @@ export function errorResponse(
   code: number,
   message: string,
   data?: Record<string, unknown>,
-): JSONRPCErrorResponse {
-  // JSON-RPC 2.0 answers an unidentifiable request with id null; the SDK's type has no null
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return { jsonrpc: "2.0", id, error } as unknown as JSONRPCErrorResponse;
+): ErrorReply {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 function extraKey(v: Json, allowed: Set<string>): string | undefined {
@@ -114,7 +122,7 @@ function invalid(id: RequestId | null, why: string): Checked {
 function refuseBatch(batch: unknown[]): Checked {
   const why = "JSON-RPC batches are not supported; send one message per line";
   if (batch.length === 0) return invalid(null, why);
-  const replies: JSONRPCErrorResponse[] = [];
+  const replies: ErrorReply[] = [];
   for (const member of batch) {
     if (isObject(member) && "method" in member && !("id" in member)) continue; // a notification
     const id = isObject(member) && isRequestId(member.id) ? member.id : null;

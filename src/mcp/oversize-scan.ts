@@ -51,7 +51,17 @@ export class TopLevelScanner {
   private isResponse = false;
 
   feed(chunk: Uint8Array): void {
+    let nextBackslash = -2; // -2: not looked for yet in this chunk, -1: none left
     for (let i = 0; i < chunk.length && !this.done; i++) {
+      if (this.inString && !this.escaped && this.keyBytes === null && this.idBytes === null) {
+        // inside a string we keep nothing of: jump to its next quote or backslash (memchr)
+        if (nextBackslash !== -1 && nextBackslash < i) nextBackslash = chunk.indexOf(BACKSLASH, i);
+        const quote = chunk.indexOf(QUOTE, i);
+        const stop =
+          quote < 0 ? nextBackslash : nextBackslash < 0 ? quote : Math.min(quote, nextBackslash);
+        if (stop < 0) return;
+        i = stop;
+      }
       const b = chunk[i] as number;
       if (this.inString) {
         this.stringByte(b);

@@ -14,14 +14,9 @@
  *   runs (SPEC §9.2) and nothing throws.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  type JSONRPCErrorResponse,
-  type JSONRPCMessage,
-  type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../log.ts";
-import { checkMessage, errorResponse } from "./jsonrpc-check.ts";
+import { checkMessage, type ErrorReply, errorResponse } from "./jsonrpc-check.ts";
 import { LineFramer, type Oversize } from "./line-framer.ts";
 import { messagePieces } from "./serialized.ts";
 
@@ -46,8 +41,10 @@ export interface StdioTransportOptions {
   maxMessageBytes?: number;
 }
 
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+function sizeText(bytes: number): string {
+  const mib = 1024 * 1024;
+  if (bytes % mib === 0) return `${bytes / mib} MiB`;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 export class StdioTransport implements Transport {
@@ -124,7 +121,7 @@ export class StdioTransport implements Transport {
   }
 
   private onOversize(m: Oversize): void {
-    const what = `a message of ${m.bytes} bytes, over the ${mib(this.limit)} limit`;
+    const what = `a message of ${m.bytes} bytes, over the ${sizeText(this.limit)} limit`;
     if (m.id === undefined || m.isResponse || !m.hasMethod) {
       log.warn(`dropped ${what} (no request id to answer)`);
       return;
@@ -134,7 +131,7 @@ export class StdioTransport implements Transport {
       errorResponse(
         m.id,
         ErrorCode.InvalidRequest,
-        `Invalid Request: the message is ${m.bytes} bytes; theodolite accepts MCP messages of at most ${this.limit} bytes (${mib(this.limit)})`,
+        `Invalid Request: the message is ${m.bytes} bytes; theodolite accepts MCP messages of at most ${this.limit} bytes (${sizeText(this.limit)})`,
         { limit_bytes: this.limit, message_bytes: m.bytes },
       ),
     );
@@ -161,8 +158,9 @@ export class StdioTransport implements Transport {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  private reply(message: JSONRPCErrorResponse): void {
-    void this.send(message);
+  private reply(message: ErrorReply): void {
+    // the SDK's message type has no null id; JSON-RPC answers unidentifiable requests so
+    void this.send(message as unknown as JSONRPCMessage);
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

@@ -208,6 +208,7 @@ function main(): void {
   connection.onRequest(async (method: string, raw: unknown, token: CancellationToken) => {
     const { id, params } = raw as Wrapped;
     if (method === InitializeRequest.method) {
+      if (scenario.hang_on_initialize === true) return new Promise<never>(() => {});
       responder.rootUri = (params as { rootUri?: string } | null)?.rootUri ?? undefined;
       const capabilities = { ...(scenario.capabilities ?? DEFAULT_CAPABILITIES) };
       if (scenario.encoding !== undefined) capabilities.positionEncoding = scenario.encoding;

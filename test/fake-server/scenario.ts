@@ -36,6 +36,8 @@ export interface Scenario {
   exit_signal?: string;
   /** never answer `shutdown` */
   hang_on_shutdown?: boolean;
+  /** never answer `initialize` */
+  hang_on_initialize?: boolean;
   /** keep running after stdin EOF (bash-language-server does, LANGUAGE-SERVERS.md) */
   ignore_stdin_eof?: boolean;
   /** after `initialized`, write these non-LSP bytes to stdout (true: a default line) */
