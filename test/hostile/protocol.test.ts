@@ -367,9 +367,21 @@ describe("exits", () => {
 
     await c.closeItsStdout();
     const t0 = performance.now();
-    // the next answer it writes fails with EPIPE
-    await c.send({ jsonrpc: "2.0", id: 1, method: "ping" });
-    const code = await within(c.proc.exited, 15_000, "the bridge to exit").catch((err) => {
+    // its next answer fails with EPIPE; our end closes asynchronously, so ask until one does
+    let exit: number | undefined;
+    void c.proc.exited.then((code) => {
+      exit = code;
+    });
+    let id = 1;
+    const code = await waitForValue(
+      async () => {
+        if (exit !== undefined) return exit;
+        await c.send({ jsonrpc: "2.0", id: id++, method: "ping" }).catch(() => {});
+        return undefined;
+      },
+      15_000,
+      { what: "the bridge to exit", intervalMs: 50 },
+    ).catch((err) => {
       throw new Error(`${String(err)}; bridge stderr:\n${c.stderr}`);
     });
     await waitFor(() => tree.every(gone), 5000, {
