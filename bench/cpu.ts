@@ -6,7 +6,7 @@
  * machine. Cases: `session_status` (no server: the MCP path alone), `hover` (a small
  * answer), `references` of 601 locations and `workspace_symbols` of 200 (large answers).
  *
- *   bun bench/cpu.ts [--quick] [--profile DIR]
+ *   bun bench/cpu.ts [--quick] [--only NAME] [--profile DIR]
  *
  * THEODOLITE_BENCH_BINARY=/abs/path measures another build; `--profile DIR` has the bridge
  * write a CPU profile (`--cpu-prof`, Chrome format) into DIR when it exits.
@@ -99,7 +99,9 @@ async function main(): Promise<void> {
   ];
   try {
     console.log(`bridge CPU per call, ${calls} calls each (after ${calls / 5} warm-up calls)`);
-    for (const c of cases) {
+    const only = process.argv.indexOf("--only");
+    const selected = only >= 0 ? cases.filter((c) => c.tool === process.argv[only + 1]) : cases;
+    for (const c of selected) {
       for (let i = 0; i < calls / 5; i++) await client.callOk(c.tool, c.args);
       const wall: number[] = [];
       const before = cpuNs(client.pid);

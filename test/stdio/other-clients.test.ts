@@ -8,7 +8,6 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { skipLoudly } from "../support/real-servers.ts";
 import {
   cleanupTempDirs,
   ensureBinary,
@@ -16,6 +15,7 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
+import { skipLoudly } from "../support/real-servers.ts";
 
 afterAll(cleanupTempDirs);
 
