@@ -11,7 +11,7 @@
  * THEODOLITE_BENCH_BINARY=/abs/path measures another build; `--profile DIR` has the bridge
  * write a CPU profile (`--cpu-prof`, Chrome format) into DIR when it exits.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   binary,
@@ -22,20 +22,8 @@ import {
   writeBridgeConfig,
 } from "./common.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
+import { cpuMs } from "./procfs.ts";
 import { percentile } from "./stats.ts";
-
-/** Sum of the CPU time of every thread of `pid`, in nanoseconds. */
-function cpuNs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return total;
-}
 
 /** About the size of clangd's hover for a function (markdown, ~400 bytes). */
 const HOVER = {
@@ -104,9 +92,9 @@ async function main(): Promise<void> {
     for (const c of selected) {
       for (let i = 0; i < calls / 5; i++) await client.callOk(c.tool, c.args);
       const wall: number[] = [];
-      const before = cpuNs(client.pid);
+      const before = cpuMs(client.pid) ?? Number.NaN;
       for (let i = 0; i < calls; i++) wall.push((await client.callOk(c.tool, c.args)).ms);
-      const cpu = (cpuNs(client.pid) - before) / calls / 1e6;
+      const cpu = ((cpuMs(client.pid) ?? Number.NaN) - before) / calls;
       console.log(
         `${c.name.padEnd(20)} cpu ${cpu.toFixed(3)} ms/call   wall p50 ${percentile(wall, 50).toFixed(3)} ms  p95 ${percentile(wall, 95).toFixed(3)} ms`,
       );

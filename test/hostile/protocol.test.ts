@@ -100,8 +100,15 @@ class RawClient {
   async call(name: string, args: unknown, ms?: number): Promise<Record<string, unknown>> {
     const r = await this.request("tools/call", { name, arguments: args }, ms);
     if (r.error) throw new Error(`tools/call ${name}: JSON-RPC error ${JSON.stringify(r.error)}`);
-    const result = r.result as { structuredContent: Record<string, unknown>; isError?: boolean };
-    return { ...result.structuredContent, isError: result.isError === true };
+    const result = r.result as {
+      structuredContent?: Record<string, unknown>;
+      content: { text: string }[];
+      isError?: boolean;
+    };
+    // a tool error is its envelope as text (SPEC §4.6)
+    if (result.isError === true)
+      return { ...JSON.parse(result.content[0]?.text ?? "{}"), isError: true };
+    return { ...result.structuredContent, isError: false };
   }
 
   async initialize(name: string): Promise<Message> {
@@ -432,9 +439,9 @@ describe("exits", () => {
     expect(code).toBe(0);
     // the call received before EOF got its answer: the bridge is shutting down
     const answer = await c.answer(id, 1000);
-    expect((answer.result as { structuredContent: { code: string } }).structuredContent.code).toBe(
-      "Cancelled",
-    );
+    const envelope = (answer.result as { isError: boolean; content: { text: string }[] })
+      .content[0];
+    expect(JSON.parse(envelope?.text ?? "{}").code).toBe("Cancelled");
     // the grace for calls in flight, then the abandoned start's reap
     expect(ms).toBeLessThan(grace + 1500);
     await waitFor(() => gone(server), 5000, { what: "the server to be gone" });

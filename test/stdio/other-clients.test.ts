@@ -8,6 +8,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { TOOLS } from "../../src/mcp/tools/index.ts";
 import {
   cleanupTempDirs,
   ensureBinary,
@@ -18,6 +19,9 @@ import {
 import { skipLoudly } from "../support/real-servers.ts";
 
 afterAll(cleanupTempDirs);
+
+/** what a client without the apply class is offered (SPEC §4.1) */
+const READ_TOOLS = TOOLS.filter((t) => t.toolClass === "read").length;
 
 function configWithHover(): string {
   const root = tempDir();
@@ -53,7 +57,7 @@ async def main():
             print(json.dumps({
                 "tools": len(tools.tools),
                 "hover": structured(hover), "hover_error": is_error(hover),
-                "missing": structured(missing)["code"], "missing_error": is_error(missing),
+                "missing": json.loads(missing.content[0].text)["code"], "missing_error": is_error(missing),
                 "client": structured(status)["bridge"]["client"],
             }))
 
@@ -81,7 +85,7 @@ describe("other MCP clients", () => {
     expect(r.exitCode, r.stderr.toString()).toBe(0);
     const out = JSON.parse(r.stdout.toString().trim().split("\n").pop() as string);
     expect(out).toEqual({
-      tools: 13,
+      tools: READ_TOOLS,
       hover: { text: "from fake", range: null },
       hover_error: false,
       missing: "FileNotFound",
@@ -106,7 +110,7 @@ describe("other MCP clients", () => {
     };
     const config = configWithHover();
     const listed = run("--method", "tools/list") as { tools: { name: string }[] };
-    expect(listed.tools).toHaveLength(13);
+    expect(listed.tools).toHaveLength(READ_TOOLS);
     const hover = run(
       "--method",
       "tools/call",
