@@ -192,10 +192,15 @@ describe("readServerVersion", () => {
       readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 60_000, stop.signal),
     );
     const started = Date.now();
-    while (!existsSync(pidFile) && Date.now() - started < 10_000) {
+    // the file exists (empty) before the shell writes its pid: wait for the number, since
+    // a pid of 0 here would make the cleanup's kill(0) hit the test runner's own group
+    const pidIn = (): number =>
+      existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) || 0 : 0;
+    while (pidIn() <= 0 && Date.now() - started < 10_000) {
       await new Promise((r) => setImmediate(r));
     }
-    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    const pid = pidIn();
+    expect(pid).toBeGreaterThan(0);
     spawnedPids.push(pid);
     expect(isGone(pid)).toBe(false);
     stop.abort();
