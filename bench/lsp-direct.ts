@@ -98,6 +98,7 @@ export class DirectLsp {
       registrations: new Map<string, Registration>(),
       onProgress: (token, value) => this.progress.update(token, value),
       onServerStatus: () => {},
+      onRegistrationsChanged: () => {},
       onLogMessage: () => {},
       onPublishDiagnostics: (p) => {
         this.published.set(p.uri, p);

@@ -90,6 +90,9 @@ export const PRESETS: readonly Preset[] = [
       // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
       // waited for, so an answer never holds half of its results
       diagnostics_progress: ["flycheck"],
+      // it reads watched files back on its loader thread, out of order with requests:
+      // changed and new .rs files are opened instead (SPEC §5.2)
+      open_changed_files: true,
     },
   }),
   preset({
@@ -199,6 +202,9 @@ export const PRESETS: readonly Preset[] = [
       roles: ["semantics", "diagnostics"],
       env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
       ready: { log_message: "Found \\d+ source file" },
+      // it adds a new file to its program only when a timer re-enumerates the workspace:
+      // new and changed .py files are opened instead (SPEC §5.2)
+      open_changed_files: true,
     },
     versionCommand: (commandPath) => {
       const sibling = join(dirname(commandPath), "pyright");
@@ -218,7 +224,13 @@ export const PRESETS: readonly Preset[] = [
       roles: ["semantics", "diagnostics"],
       // tls reads these at the top level of initializationOptions; disabling typings
       // acquisition keeps its installer off the network (LANGUAGE-SERVERS.md trap 6).
-      initialization_options: { preferences: {}, disableAutomaticTypingAcquisition: true },
+      // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in
+      // order with the requests, instead of from its own timers (SPEC §5.2)
+      initialization_options: {
+        preferences: {},
+        disableAutomaticTypingAcquisition: true,
+        tsserver: { useClientFileWatcher: true },
+      },
       ready: {
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         progress: ["^Initializing JS/TS language features"],

@@ -93,6 +93,8 @@ export const BridgeSchema = z.strictObject({
   max_query_length: intIn(1, 4096, 128),
   /** upper bound for `limit` on list tools */
   max_limit: intIn(1, 10_000, 200),
+  /** directories watched per workspace for changes to files servers never opened (SPEC §5.2) */
+  max_watches: intIn(1, 1_000_000, 8192),
   log: LogSchema.prefault({}),
 });
 
@@ -185,6 +187,12 @@ export const ServerSchema = z.strictObject({
    * points and announces nothing, so LSP's UTF-16 would apply)
    */
   position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
+  /**
+   * Files of the server's languages that its watchers report created or changed are also
+   * opened (SPEC §5.2): for servers that read watched files on a timer or a thread of their
+   * own (pyright, rust-analyzer), so the content is theirs before the request.
+   */
+  open_changed_files: z.boolean().default(false),
   requires: z.array(RequirementSchema).default(() => []),
 });
 

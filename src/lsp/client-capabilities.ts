@@ -16,7 +16,14 @@ export function preferredEncodings(unit: ColumnUnit): PositionEncoding[] {
   return [first, ...(["utf-8", "utf-32", "utf-16"] as const).filter((e) => e !== first)];
 }
 
-export function clientCapabilities(unit: ColumnUnit): ClientCapabilities & {
+/**
+ * `fileWatching`: the bridge can deliver `workspace/didChangeWatchedFiles` for the
+ * watchers a server registers (SPEC §5.2); advertised only where it can.
+ */
+export function clientCapabilities(
+  unit: ColumnUnit,
+  fileWatching = false,
+): ClientCapabilities & {
   offsetEncoding: string[];
 } {
   const encodings = preferredEncodings(unit);
@@ -32,6 +39,10 @@ export function clientCapabilities(unit: ColumnUnit): ClientCapabilities & {
       symbol: { symbolKind: { valueSet: SYMBOL_KINDS } },
       diagnostics: { refreshSupport: true },
       didChangeConfiguration: { dynamicRegistration: false },
+      didChangeWatchedFiles: {
+        dynamicRegistration: fileWatching,
+        relativePatternSupport: fileWatching,
+      },
     },
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: true, willSave: false },

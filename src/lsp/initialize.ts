@@ -4,6 +4,7 @@
  */
 import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";
 import type { ColumnUnit, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import { fileWatchingAvailable } from "../workspace/inotify.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { clientCapabilities } from "./client-capabilities.ts";
 import type { PositionEncoding } from "./positions.ts";
@@ -21,7 +22,7 @@ export function initializeParams(
     rootPath: workspace.root,
     rootUri,
     workspaceFolders: [{ uri: rootUri, name: workspace.name }],
-    capabilities: clientCapabilities(unit),
+    capabilities: clientCapabilities(unit, fileWatchingAvailable()),
     initializationOptions: server.initialization_options,
     trace: "off",
   };

@@ -61,6 +61,12 @@ export class DiagnosticStore {
     return n;
   }
 
+  /** Drop what is stored for a URI (its file no longer exists). */
+  forget(uri: string): void {
+    this.pushed.delete(uri);
+    this.pulled.delete(uri);
+  }
+
   clear(): void {
     this.pushed.clear();
     this.pulled.clear();

@@ -1,37 +1,48 @@
 /**
  * The documents a session's server holds open (SPEC §5), as notifications: didOpen and
  * didChange by content hash with least recently used didClose (documents.ts keeps the
- * store), and after every didChange a didSave where the server asks for it — the content
- * is on disk already, whoever wrote it (an editor, the applier, SPEC §7.4), and servers
- * that check on save only (bacon-ls) would otherwise never see it. Whatever else keeps the server's copies equal to the disk belongs beside
- * this file.
+ * store), didSave where the server asks for it, and the resync of a file the applier wrote
+ * (SPEC §7.4). Keeping those copies, and the files the server never opened, equal to the
+ * disk before every call is coherence.ts, which works on this store.
  */
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
-import { pathToUri } from "../workspace/uri.ts";
-import { DocumentStore, type OpenDocument } from "./documents.ts";
+import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
+import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import type { WorkspaceText } from "../workspace/confined.ts";
+import { type CoherenceStatus, type Refresh, WorkspaceFollower } from "./coherence.ts";
+import type { DiagnosticStore } from "./diagnostics.ts";
+import { type DiskContent, DocumentStore, type OpenDocument } from "./documents.ts";
 
 export interface DocumentSyncHost {
-  readonly maxOpenDocuments: number;
+  readonly key: string;
+  readonly workspace: WorkspaceConfig;
+  readonly server: ServerConfig;
+  readonly bridge: BridgeConfig;
+  readonly diagnostics: DiagnosticStore;
+  readonly registrations: Map<string, Registration>;
   /** a notification to the server of the current life; dropped when there is none */
   notify(method: string, params: unknown): void;
   languageIdFor(abs: string): string;
-  /** the publish counter when a version is sent (diagnostics settle, SPEC §6) */
-  publishSeq(): number;
-  /** the `$/progress` begin count when a version is sent (the "progress" settle rule) */
-  progressMark(): number;
   capabilities(): ServerCapabilities | undefined;
+  /** resolves once the server has handled every notification sent before it */
+  barrier(signal?: AbortSignal): Promise<void>;
+  /** the progress tracker's mark: diagnostics runs that begin after a save are awaited */
+  progressMark(): number;
 }
 
 export class SessionDocuments {
   private store: DocumentStore;
+  private follower: WorkspaceFollower;
+  /** progress mark at the last didSave of this life; undefined: none (SPEC §6) */
+  saveMark: number | undefined;
 
   constructor(private readonly host: DocumentSyncHost) {
     this.store = this.newStore();
+    this.follower = this.newFollower();
   }
 
   private newStore(): DocumentStore {
     const { host } = this;
-    return new DocumentStore(host.maxOpenDocuments, {
+    return new DocumentStore(host.bridge.max_open_documents, {
       open: (d) =>
         host.notify("textDocument/didOpen", {
           textDocument: { uri: d.uri, languageId: d.languageId, version: d.version, text: d.text },
@@ -45,29 +56,67 @@ export class SessionDocuments {
     });
   }
 
-  /** A new server life: nothing is open. */
-  reset(): void {
-    this.store = this.newStore();
+  private newFollower(): WorkspaceFollower {
+    const { host } = this;
+    return new WorkspaceFollower({
+      key: host.key,
+      workspace: host.workspace,
+      server: host.server,
+      bridge: host.bridge,
+      documents: this.store,
+      diagnostics: host.diagnostics,
+      registrations: host.registrations,
+      notifyServer: (method, params) => host.notify(method, params),
+      notifySaved: (doc) => this.saved(doc),
+      languageIdFor: (abs) => host.languageIdFor(abs),
+      barrier: (signal) => host.barrier(signal),
+    });
   }
 
-  /** The server is gone: forget everything (nothing to close). */
+  /** A new server life: nothing is open, nothing is watched yet. */
+  reset(): void {
+    this.follower.close();
+    this.store = this.newStore();
+    this.follower = this.newFollower();
+    this.saveMark = undefined;
+  }
+
+  /** The server is gone: forget everything (nothing to close), stop watching. */
   clear(): void {
     this.store.clear();
+    this.follower.close();
   }
 
-  /** Make the server's copy of a file current (SPEC §5): didOpen, or didChange + didSave. */
-  sync(abs: string, text: string, sha256: string): OpenDocument {
-    const uri = pathToUri(abs);
-    const languageId = this.host.languageIdFor(abs);
-    const marks = { syncSeq: this.host.publishSeq(), progressMark: this.host.progressMark() };
-    const { doc, sent } = this.store.sync(abs, uri, languageId, text, sha256, marks);
-    if (sent === "change") this.saved(doc);
-    return doc;
+  /** Content just read from disk becomes the server's copy (SPEC §5); what was sent. */
+  sync(content: DiskContent): { doc: OpenDocument; sent: "open" | "change" | "none" } {
+    return this.follower.syncContent(content);
   }
 
+  /** The document a call is about (SPEC §5.3); see WorkspaceFollower.syncTarget. */
+  syncTarget(content: WorkspaceText, refresh: Refresh, signal?: AbortSignal) {
+    return this.follower.syncTarget(content, refresh, signal);
+  }
+
+  /** Everything changed on disk reaches the server (SPEC §5.1, §5.2); what was sent. */
+  followDisk(): OpenDocument[] {
+    return this.follower.followDisk();
+  }
+
+  /** Whether the server registered file watchers (it is told of changes through them). */
+  watching(): boolean {
+    return this.follower.watching();
+  }
+
+  /** The server registered or unregistered capabilities (file watchers among them). */
+  registrationsChanged(): void {
+    this.follower.registrationsChanged();
+  }
+
+  /** didSave where the server asks for it: the disk changed, or the applier wrote the file. */
   private saved(doc: OpenDocument): void {
     const sync = this.host.capabilities()?.textDocumentSync;
     if (sync && typeof sync === "object" && sync.save) {
+      this.saveMark = this.host.progressMark();
       const includeText = typeof sync.save === "object" && sync.save.includeText === true;
       this.host.notify("textDocument/didSave", {
         textDocument: { uri: doc.uri },
@@ -76,11 +125,19 @@ export class SessionDocuments {
     }
   }
 
+  get(uri: string): OpenDocument | undefined {
+    return this.store.get(uri);
+  }
+
   byPath(abs: string): OpenDocument | undefined {
     return this.store.byPath(abs);
   }
 
   count(): number {
     return this.store.count();
+  }
+
+  status(): CoherenceStatus {
+    return this.follower.status();
   }
 }

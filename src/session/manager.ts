@@ -10,6 +10,7 @@ import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { decideAdmission, type SlotView } from "./admission.ts";
+import { followDisk } from "./diagnostics-settle.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 
@@ -66,6 +67,8 @@ export class SessionManager {
     session.beginUse(++this.useCounter);
     try {
       await session.ensureReady(ctx);
+      // everything changed on disk before this call reaches the server first (SPEC §5)
+      await followDisk(session, ctx);
       return await fn(session);
     } finally {
       session.endUse(++this.useCounter);
@@ -132,12 +135,10 @@ export class SessionManager {
     for (const abs of written) {
       for (const session of this.all().filter((s) => s.holdsOpen(abs))) {
         try {
-          const { text, sha256 } = readWorkspaceText(
-            session.workspace.root,
-            abs,
-            this.config.bridge.max_file_bytes,
+          // didChange and didSave (SPEC §7.4); the workspace generation moves (§5.3)
+          session.syncDocument(
+            readWorkspaceText(session.workspace.root, abs, this.config.bridge.max_file_bytes),
           );
-          session.resyncWritten(abs, text, sha256);
         } catch {
           // the file is gone or unreadable now: the next call on it reports that
         }

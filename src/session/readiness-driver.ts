@@ -6,6 +6,7 @@
  */
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { log } from "../log.ts";
+import type { WorkspaceText } from "../workspace/confined.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { ProgressTracker } from "./progress.ts";
 import { Readiness } from "./readiness.ts";
@@ -33,7 +34,7 @@ export interface ReadinessHost {
   /** one bounded request on the current connection; undefined when there is none */
   probe(method: string, params: unknown): Promise<unknown> | undefined;
   /** warmup_open: have the server open this file */
-  openFile(abs: string, text: string, sha256: string): void;
+  openFile(content: WorkspaceText): void;
   /** an unhealthy load: the tree goes and the session ends dead until session_restart */
   endDead(): void;
 }
@@ -88,8 +89,7 @@ export class ReadinessDriver {
         log.warn(`[${key}] warmup_open: skipped ${s.file} (${s.reason})`);
       }
       if (found.opened) {
-        const { abs, text, sha256 } = found.opened;
-        this.host.openFile(abs, text, sha256);
+        this.host.openFile(found.opened);
       } else {
         log.warn(`[${key}] warmup_open: no usable file matches ${pattern}`);
       }

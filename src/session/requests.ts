@@ -68,6 +68,21 @@ export class Requests {
     }
   }
 
+  /**
+   * Resolves once the server has handled every notification sent before it (SPEC §5.3): a
+   * `$/` request, which a server answers in order — with MethodNotFound when, as usual, it
+   * has no such method.
+   */
+  async barrier(signal?: AbortSignal): Promise<void> {
+    const conn = this.connection();
+    if (!conn || this.life.state === "dead") throw this.life.deadError();
+    try {
+      await this.send(conn, "$/theodolite/barrier", {}, signal);
+    } catch (err) {
+      if (!(err instanceof ResponseError)) throw err;
+    }
+  }
+
   /** Wait on session state (diagnostics settle), bounded by request_timeout_ms. */
   waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
     const { life, bridge } = this;

@@ -206,6 +206,7 @@ export class ServerProcess {
       onServerStatus: (s) => driver.readiness.onServerStatus(s),
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => this.parts.diagnostics.onPublish(p),
+      onRegistrationsChanged: () => this.parts.documents.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
     conn.onClose(() => life.changes.notify());

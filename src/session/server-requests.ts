@@ -23,6 +23,8 @@ export interface ServerEventSink {
   onServerStatus(status: ServerStatus): void;
   onLogMessage(text: string): void;
   onPublishDiagnostics(params: PublishDiagnosticsParams): void;
+  /** a registration was added or removed (file watchers, SPEC §5.2) */
+  onRegistrationsChanged(): void;
   /** any event at all: wakes waiters (readiness, settle, ContentModified retry) */
   notify(): void;
 }
@@ -61,6 +63,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     for (const r of params?.registrations ?? []) {
       if (r && typeof r.id === "string") sink.registrations.set(r.id, r);
     }
+    sink.onRegistrationsChanged();
     sink.notify();
     return null;
   });
@@ -72,6 +75,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
       for (const r of params?.unregisterations ?? params?.unregistrations ?? []) {
         sink.registrations.delete(r.id);
       }
+      sink.onRegistrationsChanged();
       sink.notify();
       return null;
     },

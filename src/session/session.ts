@@ -16,7 +16,7 @@ import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
 import { SessionDocuments } from "./document-sync.ts";
-import type { OpenDocument } from "./documents.ts";
+import type { DiskContent, OpenDocument } from "./documents.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { type LastExit, Lifecycle, type SessionState } from "./lifecycle.ts";
 import { ProgressTracker } from "./progress.ts";
@@ -61,12 +61,17 @@ export class Session {
     // the parts reach the current connection through `process`, created last
     this.requests = new Requests(this.life, bridge, () => this.process.connection);
     this.documents = new SessionDocuments({
-      maxOpenDocuments: bridge.max_open_documents,
+      key: this.key,
+      workspace,
+      server,
+      bridge,
+      diagnostics: this.diagnostics,
+      registrations: this.registrations,
       notify: (method, params) => this.process.notify(method, params),
       languageIdFor: (abs) => hooks.languageIdFor(server, abs),
-      publishSeq: () => this.diagnostics.seq,
-      progressMark: () => this.progress.beginCount,
       capabilities: () => this.process.capabilities,
+      barrier: (signal) => this.requests.barrier(signal),
+      progressMark: () => this.progress.beginCount,
     });
     this.driver = new ReadinessDriver({
       life: this.life,
@@ -78,8 +83,8 @@ export class Session {
         const conn = this.process.connection;
         return conn ? this.requests.send(conn, method, params, undefined) : undefined;
       },
-      openFile: (abs, text, sha256) => {
-        this.documents.sync(abs, text, sha256);
+      openFile: (content) => {
+        this.documents.sync(content);
       },
       endDead: () => void this.process.stop("dead"),
     });
@@ -204,14 +209,17 @@ export class Session {
     return this.requests.waitUntil(check, what, signal);
   }
 
-  /** Make the server's copy of a file current (SPEC §5). */
-  syncDocument(abs: string, text: string, sha256: string): OpenDocument {
-    return this.documents.sync(abs, text, sha256);
+  /**
+   * Make the server's copy of a file equal to content just read from disk (SPEC §5):
+   * didOpen, or didChange + didSave (the applier's resync, SPEC §7.4).
+   */
+  syncDocument(content: DiskContent): OpenDocument {
+    return this.documents.sync(content).doc;
   }
 
-  /** The applier wrote `abs`, which this session holds open: didChange + didSave (SPEC §7.4). */
-  resyncWritten(abs: string, text: string, sha256: string): void {
-    this.documents.sync(abs, text, sha256);
+  /** Resolves once the server has handled every notification sent before it (SPEC §5.3). */
+  barrier(signal?: AbortSignal): Promise<void> {
+    return this.requests.barrier(signal);
   }
 
   /**

@@ -211,9 +211,10 @@ export async function findTypescriptLanguageServer(): Promise<RealServer | null>
   const config = fromPreset("typescript-language-server", tls, version, null);
   // Pin the TypeScript it drives to test/servers' 5.9.3: otherwise tls searches the
   // workspace's ancestors and could pick the repo's TypeScript 7, which has no tsserver.
+  const options = config.initialization_options as { tsserver?: Record<string, unknown> };
   config.initialization_options = {
-    ...config.initialization_options,
-    tsserver: { path: tsserver },
+    ...options,
+    tsserver: { ...options.tsserver, path: tsserver },
   };
   return { config, version };
 }

@@ -48,6 +48,7 @@ mutation_allowlist = ["ci-gate"]
 setpriv = "/sbin/setpriv"
 max_query_length = 64
 max_limit = 50
+max_watches = 100
 
 [bridge.log]
 level = "debug"
@@ -125,6 +126,7 @@ describe("parseConfigText", () => {
         setpriv: "/sbin/setpriv",
         max_query_length: 64,
         max_limit: 50,
+        max_watches: 100,
         log: { level: "debug", file: `${tmp}/bridge.log`, max_bytes: 10000, max_files: 5 },
       },
       workspaces: [
@@ -162,6 +164,7 @@ describe("parseConfigText", () => {
           diagnostics_settle: "publish",
           diagnostics_progress: [],
           position_encoding: "utf-32",
+          open_changed_files: false,
           requires: [
             {
               file: "compile_commands.json",
@@ -196,6 +199,7 @@ describe("parseConfigText", () => {
           diagnostics_settle: "quiescent",
           diagnostics_progress: [],
           position_encoding: null,
+          open_changed_files: false,
           requires: [],
         },
       ],

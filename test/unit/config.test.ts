@@ -582,6 +582,7 @@ describe("defaults (SPEC §3)", () => {
       setpriv: "/usr/bin/setpriv",
       max_query_length: 128,
       max_limit: 200,
+      max_watches: 8192,
       log: { level: "info", file: null, max_bytes: 5242880, max_files: 3 },
     });
   });
@@ -619,6 +620,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_settle: "version",
         diagnostics_progress: [],
         position_encoding: null,
+        open_changed_files: false,
         requires: [],
       },
     ]);

@@ -2,14 +2,17 @@
  * code_action_apply (SPEC §7.3): apply class only. Takes a handle and nothing
  * else; the gate decides (SPEC §7.2), the decision is recorded, an allowed
  * apply consumes the handle before anything is written, and the applier
- * writes all or nothing (SPEC §7.4).
+ * writes all or nothing (SPEC §7.4). The session follows the disk first, and every
+ * target is re-hashed against the listing (SPEC §5, §7.3).
  */
 import { z } from "zod";
 import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
+import { followDisk } from "../../session/diagnostics-settle.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
+import { waitContext } from "./common.ts";
 
 const input = z.object({ handle: z.string().min(1).max(256) }).strict();
 
@@ -44,6 +47,11 @@ export const codeActionApplyTool = defineTool({
   handler: async (args, ctx) => {
     const { bridge } = ctx;
     const b = bridge.config.bridge;
+    const owner = bridge.handles.inspect(args.handle, null).entry?.sessionKey;
+    const live = bridge.sessions.all().find((s) => s.key === owner && s.state === "ready");
+    // the session's open documents follow the disk before the targets are checked (SPEC §5)
+    if (live) await followDisk(live, waitContext(ctx));
+    // from here to the claim nothing awaits: a concurrent apply of the handle sees it used
     const first = bridge.handles.inspect(args.handle, null);
     const session = first.entry
       ? bridge.sessions.all().find((s) => s.key === first.entry?.sessionKey)

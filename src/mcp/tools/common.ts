@@ -8,6 +8,7 @@ import { lineIndexCache } from "../../normalize/line-index-cache.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
+import { documentRefresh } from "../../session/diagnostics-settle.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { readWorkspaceText } from "../../workspace/confined.ts";
@@ -45,16 +46,13 @@ export async function withFile<T>(
   const resolved = resolveWorkspaceFile(ws.root, args.file);
   const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
   // read beneath the root (SPEC §8.1): what is read is what the path names now
-  const { abs, rel, text, sha256 } = readWorkspaceText(
-    ws.root,
-    resolved.abs,
-    config.bridge.max_file_bytes,
-  );
+  const content = readWorkspaceText(ws.root, resolved.abs, config.bridge.max_file_bytes);
   const session = sessions.get(ws.name, server.name);
   const wait = waitContext(ctx);
   return sessions.use(session, wait, async (s) => {
-    const doc = s.syncDocument(abs, text, sha256);
-    return fn({ session: s, doc, rel, norm: normalizeContext(ctx, s), wait });
+    // the rest of the workspace followed the disk already (SPEC §5); now this file
+    const doc = await s.documents.syncTarget(content, documentRefresh(s, role), wait.signal);
+    return fn({ session: s, doc, rel: content.rel, norm: normalizeContext(ctx, s), wait });
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * rename_apply (SPEC §7.3): apply class only. Takes the rename_preview
- * arguments, recomputes on fresh state, re-hashes every target between
- * compute and write, and writes all files or none (SPEC §7.4).
+ * arguments, recomputes with every target synced into the server
+ * (rename-coherent.ts), re-hashes every target between compute and write, and
+ * writes all files or none (SPEC §7.4).
  */
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
@@ -10,7 +11,8 @@ import { admitApply } from "../../gate/admit.ts";
 import { displayPath } from "../../workspace/files.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
-import { computeRename, renameInput, renameOutput, renameResult } from "./rename-compute.ts";
+import { computeRenameOnDisk } from "./rename-coherent.ts";
+import { renameInput, renameOutput, renameResult } from "./rename-compute.ts";
 
 export const renameApplyTool = defineTool({
   name: "rename_apply",
@@ -26,7 +28,8 @@ export const renameApplyTool = defineTool({
     const { bridge } = ctx;
     const b = bridge.config.bridge;
     return withFile(ctx, args, "semantics", async (call) => {
-      const files = await computeRename(ctx, call, args);
+      // computed with every target synced into the server (SPEC §5, §7.3)
+      const files = await computeRenameOnDisk(ctx, call, args);
       const planned = editTargets(call.session.workspace.root, files, b.max_file_bytes);
       if (!planned) {
         throw new BridgeError(

@@ -53,6 +53,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     },
     position_encoding: s.isLive() ? s.encoding : null,
     open_documents: s.documents.count(),
+    // how the server's view follows the disk, and what is not watched (SPEC §5)
+    coherence: s.documents.status(),
     diagnostics: s.diagnostics.count(),
     progress: s.progress.active().map((t) => ({
       token: t.token,

@@ -1,0 +1,113 @@
+/**
+ * "Truth is a fresh server" (SPEC §5) as a test harness: one long-lived bridge on a
+ * fixture copy goes through a chain of on-disk changes made behind its back (the way an
+ * agent edits with its own tools); after each change its answers are compared with
+ * those of a bridge started afresh on a copy of the same files.
+ */
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import type { BridgeHandle } from "./bridge.ts";
+import { ok, startRealBridge } from "./real-bridge.ts";
+
+export const GATED = {
+  bridge: { mutation: "gated", mutation_allowlist: ["coherence-test"] },
+  clientName: "coherence-test",
+};
+
+export interface Probe {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface Step {
+  name: string;
+  /** the change, made on disk with the bridge's back turned */
+  change(root: string): void;
+  /** the answers compared with a fresh bridge's */
+  probes: Probe[];
+}
+
+/** Build outputs and server caches that never travel with a copy. */
+const NOT_COPIED = new Set(["target", ".cache", "node_modules"]);
+
+/**
+ * A copy of `from` for a fresh bridge; a compile_commands.json naming `from` is rewritten
+ * to name the copy (clangd reads its paths literally).
+ */
+export function copyWorkspace(from: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-fresh-")));
+  cpSync(from, dir, {
+    recursive: true,
+    filter: (src) => !NOT_COPIED.has(src.split("/").pop() ?? ""),
+  });
+  const db = join(dir, "compile_commands.json");
+  try {
+    writeFileSync(db, readFileSync(db, "utf8").replaceAll(from, dir));
+  } catch {
+    // no compilation database in this workspace
+  }
+  return dir;
+}
+
+/**
+ * A probe's answer, or its error text: both must match the fresh bridge's. The root's
+ * absolute path (clang puts it in notes) reads `<root>`, since the two roots differ; the
+ * diagnostics `snapshot` id digests those paths too and is left out.
+ */
+export async function answer(bridge: BridgeHandle, probe: Probe, root: string): Promise<unknown> {
+  const r = await bridge.call(probe.tool, probe.args);
+  const { snapshot: _digest, ...value } = r.isError ? { error: r.text } : r.structured;
+  return JSON.parse(JSON.stringify(value).replaceAll(root, "<root>"));
+}
+
+export async function answers(
+  bridge: BridgeHandle,
+  probes: Probe[],
+  root: string,
+): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const p of probes) out.push(await answer(bridge, p, root));
+  return out;
+}
+
+/** What the fresh bridge answers on a copy of `root` as it is now. */
+export async function freshAnswers(
+  root: string,
+  server: ServerConfig,
+  probes: Probe[],
+  opts: Parameters<typeof startRealBridge>[2] = {},
+): Promise<unknown[]> {
+  const dir = copyWorkspace(root);
+  const bridge = await startRealBridge(dir, server, opts);
+  try {
+    await ok(bridge, "session_status", { start: true });
+    return await answers(bridge, probes, dir);
+  } finally {
+    await bridge.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Replace a file the way `git checkout` does: unlink, then create it anew. */
+export function rewrite(root: string, rel: string, text: string): void {
+  const abs = join(root, rel);
+  rmSync(abs, { force: true });
+  writeFileSync(abs, text);
+}
+
+/** Insert `lines` lines at the top of a file. */
+export function shiftLines(root: string, rel: string, lines: number): void {
+  const abs = join(root, rel);
+  const prefix = Array.from({ length: lines }, (_, i) => `// shifted ${i + 1}\n`).join("");
+  writeFileSync(abs, prefix + readFileSync(abs, "utf8"));
+}
+
+/** Replace text in a file (the first occurrence must exist). */
+export function edit(root: string, rel: string, from: string, to: string): void {
+  const abs = join(root, rel);
+  const text = readFileSync(abs, "utf8");
+  if (!text.includes(from)) throw new Error(`${rel} does not contain ${JSON.stringify(from)}`);
+  writeFileSync(abs, text.replace(from, to));
+}
