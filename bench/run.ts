@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runCoherence } from "./coherence.ts";
 import { type BenchOptions, binary, parseOptions } from "./common.ts";
 import { runInitialize } from "./initialize.ts";
 import { runNormalize } from "./normalize.ts";
@@ -33,6 +34,7 @@ const BENCHMARKS: { group: string; run: (opts: BenchOptions) => Promise<Metric[]
   { group: "rss", run: runRss },
   { group: "readiness", run: runReadiness },
   { group: "normalize", run: runNormalize },
+  { group: "coherence", run: runCoherence },
   { group: "overhead", run: runOverhead },
   { group: "paging", run: runPaging },
 ];

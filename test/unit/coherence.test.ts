@@ -37,7 +37,10 @@ afterEach(() => {
 
 type Sent = [string, ...unknown[]];
 
-function setup(files: Record<string, string>, opts: { save?: boolean; maxOpen?: number } = {}) {
+function setup(
+  files: Record<string, string>,
+  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean } = {},
+) {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-coherence-")));
   roots.push(root);
   const write = (rel: string, text: string) => {
@@ -57,9 +60,14 @@ function setup(files: Record<string, string>, opts: { save?: boolean; maxOpen?: 
   const host: CoherenceHost = {
     key: "ws/fake",
     workspace: { name: "ws", root, servers: ["fake"], file_dirs: {} } as WorkspaceConfig,
-    server: { name: "fake" } as ServerConfig,
+    server: {
+      name: "fake",
+      extensions: { py: "python" },
+      open_changed_files: opts.openChanged === true,
+    } as unknown as ServerConfig,
     bridge: {
       max_file_bytes: 1 << 20,
+      max_open_documents: opts.maxOpen ?? 64,
       max_watches: 100,
       log: { level: "info", file: null, max_bytes: 1 << 20, max_files: 1 },
     } as BridgeConfig,
@@ -185,6 +193,39 @@ describe("followDisk", () => {
     w.write(".cache/index/x.idx", "blob");
     w.follower.followDisk();
     expect(w.follower.generation).toBe(generation + 1);
+  });
+});
+
+describe("open_changed_files", () => {
+  test("new and changed files of the server's extensions its watchers report are opened too", async () => {
+    const w = setup({ "a.py": "a", "b.py": "b", "notes.txt": "n" }, { openChanged: true });
+    w.register([{ globPattern: "**/*" }]);
+    w.write("b.py", "b2");
+    w.write("new.py", "n");
+    w.write("notes.txt", "n2");
+    const sent = w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "2 b.py", "1 new.py", "2 notes.txt"],
+      ["didOpen", "b.py", 1],
+      ["didOpen", "new.py", 1],
+    ]);
+    expect(sent.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
+    // opened, they follow the disk as documents from now on
+    w.write("new.py", "n2");
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "2 new.py"],
+      ["didChange", "new.py", 2, "n2"],
+      ["didSave", "new.py"],
+    ]);
+  });
+
+  test("more than max_open_documents at once: the events alone", async () => {
+    const w = setup({}, { openChanged: true, maxOpen: 2 });
+    w.register([{ globPattern: "**/*.py" }]);
+    for (const f of ["x.py", "y.py", "z.py"]) w.write(f, f);
+    w.follower.followDisk();
+    expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 x.py", "1 y.py", "1 z.py"]]);
   });
 });
 
