@@ -70,14 +70,14 @@ export class Requests {
 
   /**
    * Resolves once the server has handled every notification sent before it (SPEC §5.3): a
-   * `$/` request, which a server answers in order — with MethodNotFound when, as usual, it
-   * has no such method.
+   * request for a method no server has, which JSON-RPC has it answer with MethodNotFound,
+   * in order. Not a `$/` method: some servers drop those unanswered (bacon-ls, measured).
    */
   async barrier(signal?: AbortSignal): Promise<void> {
     const conn = this.connection();
     if (!conn || this.life.state === "dead") throw this.life.deadError();
     try {
-      await this.send(conn, "$/theodolite/barrier", {}, signal);
+      await this.send(conn, "theodolite/barrier", {}, signal);
     } catch (err) {
       if (!(err instanceof ResponseError)) throw err;
     }

@@ -61,7 +61,7 @@ function received(fake: FakeProbe, root: string, from = 0): string[] {
       }
       case "textDocument/hover":
       case "textDocument/diagnostic":
-      case "$/theodolite/barrier":
+      case "theodolite/barrier":
         return [m.method];
       default:
         return [];
@@ -170,7 +170,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     // no event; a server without watchers gets the document it is asked about afresh
     expect(received(fake, ws.root, later)).toEqual([
       "didClose a.fake",
-      "$/theodolite/barrier",
+      "theodolite/barrier",
       "didOpen a.fake v2",
       "textDocument/hover",
     ]);
@@ -218,7 +218,7 @@ describe("open documents follow the disk", () => {
       // the server registered no watchers and cannot know what else changed: the
       // document asked about is opened afresh, so the server builds it again
       "didClose a.fake",
-      "$/theodolite/barrier",
+      "theodolite/barrier",
       "didOpen a.fake v2",
       "textDocument/hover",
     ]);
@@ -252,7 +252,7 @@ describe("a push server catches up with the workspace", () => {
     expect(r.isError).toBe(false);
     expect(received(fake, ws.root, from)).toEqual([
       "didClose a.fake",
-      "$/theodolite/barrier",
+      "theodolite/barrier",
       "didOpen a.fake v2",
     ]);
     expect(r.structured.diagnostics).toEqual([
