@@ -126,7 +126,8 @@ export class WorkspaceFollower {
   private subscribe(): void {
     if (this.closed || this.subscription) return;
     this.subscription = this.watcher.subscribe(this.interest, (changes) => {
-      this.pending.push(...changes);
+      // coalesced as it grows: an idle session holds one change per file, not a history
+      this.pending = coalesce([...this.pending, ...changes]);
     });
   }
 
@@ -149,7 +150,7 @@ export class WorkspaceFollower {
   followDisk(): OpenDocument[] {
     this.subscribe();
     this.watcher.poll();
-    const changes = coalesce(this.pending.splice(0)).filter((c) => !this.ownLog(c.abs));
+    const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
     const named = new Set<string>();
     for (const c of changes) named.add(c.abs);
     const max = this.host.bridge.max_file_bytes;

@@ -66,9 +66,20 @@ describe("settling after a change", () => {
       const versions = fake
         .events("textDocument/publishDiagnostics", "out")
         .map((e) => (e.detail as { version: number | null }).version);
-      // without versions, the answer comes from an opening (SPEC §5.3): the change followed
-      // the disk (a publish), then the document was closed and opened afresh (another)
-      expect(versions).toEqual(scenario.publish_version === false ? [null, null, null] : [1, 2]);
+      if (scenario.publish_version === false) {
+        // without versions, the answer comes from an opening (SPEC §5.3): the change
+        // followed the disk, then the document was closed and opened afresh; the first
+        // publish after the reopen settles the call (the change's own may still be due)
+        expect(versions.length).toBeGreaterThanOrEqual(2);
+        expect(versions.every((v) => v === null)).toBe(true);
+        const opens = fake.events("textDocument/didOpen", "in").map((e) => e.detail);
+        expect(opens).toEqual([
+          { uri: ws.uri("a.fake"), version: 1 },
+          { uri: ws.uri("a.fake"), version: 3 },
+        ]);
+      } else {
+        expect(versions).toEqual([1, 2]);
+      }
 
       ws.write("b.fake", "TODO\n");
       expect((await bridge.call("diagnostics", { file: "b.fake" })).structured.total).toBe(1);
