@@ -281,6 +281,13 @@ export class WorkspaceFollower {
       documents.close(uri);
       // whatever the server publishes for the closing arrives before the barrier's answer
       await this.host.barrier(signal);
+    } else if (refresh === "fresh" && !open && documents.openedBefore(uri)) {
+      // closed long ago (LRU), the server may still hold a result from that opening that
+      // a late event recreated after the close (tls does): one open and close clears it
+      this.counts.refreshed += 1;
+      this.syncContent(current);
+      documents.close(uri);
+      await this.host.barrier(signal);
     }
     return this.syncContent(current).doc;
   }

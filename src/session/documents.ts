@@ -139,6 +139,11 @@ export class DocumentStore {
     }
   }
 
+  /** Whether the URI was opened in this server life (it may be closed now). */
+  openedBefore(uri: string): boolean {
+    return this.lastVersion.has(uri);
+  }
+
   get(uri: string): OpenDocument | undefined {
     return this.docs.get(uri);
   }
