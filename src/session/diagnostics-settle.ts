@@ -175,7 +175,15 @@ export async function fileDiagnostics(
   // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
   const rule = session.server.diagnostics_settle;
-  if (rule !== "progress" && (!pulls || rule === "quiescent")) await settlePush(session, doc, wait);
+  if (rule !== "progress" && (!pulls || rule === "quiescent")) {
+    try {
+      await settlePush(session, doc, wait);
+    } catch (err) {
+      // the publish never came: the next call opens the document afresh (SPEC §5.4)
+      session.documents.close(doc.uri);
+      throw err;
+    }
+  }
   await settleRuns(session, wait);
   return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
 }

@@ -125,6 +125,11 @@ export class SessionDocuments {
     }
   }
 
+  /** Close one document (the next call on it opens it afresh). */
+  close(uri: string): void {
+    this.store.close(uri);
+  }
+
   get(uri: string): OpenDocument | undefined {
     return this.store.get(uri);
   }
