@@ -1,5 +1,6 @@
 /**
- * Builds the single executable (issue 2, TOOLCHAIN.md): `bun build --compile`
+ * Builds the single executable (SPEC §1; docs/TOOLCHAIN.md#building-the-executable-buildts):
+ * `bun build --compile`
  * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), no
  * .env / bunfig.toml autoload (a bridge started in a user's project must not
  * read their files), version and commit embedded. Writes dist/theodolite and

@@ -1,5 +1,5 @@
 /**
- * Normalization cost of a large workspace/symbol answer (issue 7): 10,000 synthetic
+ * Normalization cost of a large workspace/symbol answer (docs/PERFORMANCE.md): 10,000 synthetic
  * SymbolInformation over 500 files, shuffled, through the bridge's pure functions —
  * position conversion (makeNormalizeContext, utf-16 server → code-point client on lines
  * with non-ASCII text), canonical ordering and de-duplication (normalizeWorkspaceSymbols),

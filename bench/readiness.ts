@@ -1,5 +1,5 @@
 /**
- * Readiness detection latency (issue 7, SPEC §3.3): how long after a server's last
+ * Readiness detection latency (SPEC §3.3; docs/PERFORMANCE.md): how long after a server's last
  * readiness event the bridge reports the session ready. The server is bench/progress-ls.ts
  * (the test fake server has no `$/progress`): the bridge's warmup didOpen makes it begin a
  * "bench indexing" task; once session_status shows that task active, the benchmark sends

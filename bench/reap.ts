@@ -1,9 +1,9 @@
 /**
- * Reap latency after a bridge SIGKILL (SPEC §9.2, issue 3): the bridge runs one session
+ * Reap latency after a bridge SIGKILL (SPEC §9.2): the bridge runs one session
  * of the fake server, which leaves two daemons behind — one in its process group, one
  * that left by setsid + double fork. After SIGKILL of the bridge, /proc is polled every
  * millisecond until the server, both daemons and the supervisor are all dead (zombies
- * count as dead). Targets: p95 ≤ 200 ms (issue 3), p95 ≤ 100 ms (issue 7).
+ * count as dead). Targets: p95 ≤ 200 ms and p95 ≤ 100 ms (docs/PERFORMANCE.md#targets).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -38,7 +38,7 @@ export function summarize(samples: readonly number[]): Summary {
 export interface Target {
   stat: "p50" | "p95";
   max: number;
-  /** where the target comes from, e.g. "issue 3" */
+  /** where the target is stated, e.g. "docs/PERFORMANCE.md" */
   source: string;
 }
 
@@ -77,7 +77,7 @@ export function verdictOf(m: Metric): Verdict {
   return m.targets.every((t) => summary[t.stat] <= t.max) ? "pass" : "FAIL";
 }
 
-/** One verdict per target, e.g. "p95 ≤ 200 ms (issue 3): pass". */
+/** One verdict per target, e.g. "p95 ≤ 100 ms (docs/PERFORMANCE.md): pass". */
 export function targetVerdicts(m: Metric): string[] {
   const s = m.summary;
   return m.targets.map((t) => {

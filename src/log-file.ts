@@ -1,5 +1,5 @@
 /**
- * The optional log file with size-based rotation (issue 8): `file`, then
+ * The optional log file with size-based rotation (SPEC §3, `bridge.log`): `file`, then
  * `file.1` … `file.<max_files>`; a write that would pass `max_bytes` rotates
  * first. Where it may lie is a configuration rule (config/log-location.ts).
  * Never stdout.

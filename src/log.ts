@@ -1,7 +1,7 @@
 /**
  * Logging: stderr always, never stdout (SPEC §2: stdout carries only MCP
  * messages). Lines are `theodolite <level> <message>`; a file sink can be
- * attached (issue 8 adds the rotating file).
+ * attached (the rotating file, log-file.ts).
  */
 import type { LogLevel } from "./config/types.ts";
 

@@ -16,7 +16,7 @@ export interface CheckResult {
   line: string;
 }
 
-/** Extension point for checks other modules own (issue 8: required workspace files). */
+/** Extension point for checks other modules own (required workspace files, SPEC §3.4). */
 export type ExtraChecks = (config: Config) => Promise<CheckResult[]>;
 
 const BARE = /^[A-Za-z0-9_-]+$/;

@@ -1,6 +1,6 @@
 /**
- * issue 8: the log file's directory must lie inside a workspace or the system
- * temp directory; anything else is ConfigInvalid (a bridge must not write
+ * SPEC §3 (`bridge.log.file`): the log file's directory must lie inside a workspace or
+ * the system temp directory; anything else is ConfigInvalid (a bridge must not write
  * where its configuration did not clearly allow).
  */
 import { existsSync, realpathSync } from "node:fs";
@@ -25,7 +25,7 @@ function realExisting(path: string): string {
   return realpathSync(p) + path.slice(p.length);
 }
 
-/** issue 8: the log directory lies in a workspace or the system temp directory, else ConfigInvalid. */
+/** The log directory lies in a workspace or the system temp directory, else ConfigInvalid. */
 export function checkLogLocation(config: Config): void {
   const file = config.bridge.log.file;
   if (file === null) return;

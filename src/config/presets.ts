@@ -4,7 +4,7 @@
  * differ from the schema's defaults and lacks only what is machine-specific — the absolute
  * command path and the exact version string — which discovery fills in from PATH. Each is
  * validated by the config schema when this module loads. Readiness follows SPEC §3.3 and the
- * measurements in LANGUAGE-SERVERS.md.
+ * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -137,14 +137,14 @@ export const PRESETS: readonly Preset[] = [
       // it writes its log and its std library stubs under $XDG_DATA_HOME/emmylua_ls
       // (default ~/.local/share/emmylua_ls); definitions into std point there
       env_passthrough: ["XDG_DATA_HOME"],
-      // measured (docs/LANGUAGE-SERVERS.md): "Load workspace" begins only after the client
-      // answered workspace/configuration, ~150 ms after initialize; required, or readiness
-      // could pass before the index exists
+      // "Load workspace" begins only after the client answered workspace/configuration,
+      // ~150 ms after initialize; required, or readiness could pass before the index exists
+      // (docs/LANGUAGE-SERVERS.md#emmylua_ls-loads-after-configuration)
       ready: { progress: ["^Load workspace"], progress_required: true },
       // it answers textDocument/diagnostic (and workspace/diagnostic) and pushes nothing
       diagnostics_settle: "pull",
       // it announces no encoding (so UTF-16 would apply) but counts columns in code points
-      // (measured on emoji lines, docs/LANGUAGE-SERVERS.md)
+      // (docs/LANGUAGE-SERVERS.md#emmylua_ls-counts-code-points)
       position_encoding: "utf-32",
     },
   }),
@@ -223,7 +223,8 @@ export const PRESETS: readonly Preset[] = [
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
       // tls reads these at the top level of initializationOptions; disabling typings
-      // acquisition keeps its installer off the network (LANGUAGE-SERVERS.md trap 6).
+      // acquisition keeps its installer off the network
+      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer).
       // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in
       // order with the requests, instead of from its own timers (SPEC §5.2)
       initialization_options: {
@@ -284,8 +285,9 @@ export const PRESETS: readonly Preset[] = [
       // workspace's own packages, not the Go installation's (whose symbols and absolute
       // paths change with the machine), and hovers without pkg.go.dev links
       settings: { gopls: { symbolScope: "workspace", linksInHover: false } },
-      // measured (docs/LANGUAGE-SERVERS.md): the task begins a few ms after `initialized`,
-      // so without `progress_required` readiness could pass before the load began
+      // the task begins a few ms after `initialized`, so without `progress_required`
+      // readiness could pass before the load began
+      // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",

@@ -13,7 +13,7 @@ export interface WorkspaceTypescript {
   major: number;
   /** the package directory (…/node_modules/typescript) */
   package: string;
-  /** lib/tsserver.js, which TypeScript 7 no longer has */
+  /** lib/tsserver.js, absent from TypeScript 7 */
   tsserver: string | null;
   /** the package's own tsc launcher */
   tsc: string | null;

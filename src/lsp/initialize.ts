@@ -1,5 +1,5 @@
 /**
- * The initialize handshake's data (SPEC §5, issue 4): what the bridge sends,
+ * The initialize handshake's data (SPEC §5): what the bridge sends,
  * and the position encoding it takes from the answer.
  */
 import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";

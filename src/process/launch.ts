@@ -6,7 +6,7 @@
  * expose the server's stdio as Node streams for vscode-jsonrpc, and run the
  * shutdown ladder.
  *
- * Beyond the original design: whenever the supervisor exits — on its own, or
+ * Whenever the supervisor exits — on its own, or
  * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
  * for what is left of its group and kills it before `exited` resolves, so a
  * group daemon never outlives a dead supervisor; and since the bridge is a
@@ -208,7 +208,8 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
   ];
   const [file = "", ...rest] = argv;
   // If our own binary was replaced or deleted since start, its path fails to
-  // spawn while /proc/self/exe still names the running image (TOOLCHAIN.md).
+  // spawn while /proc/self/exe still names the running image
+  // (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
   const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
   let child: ChildProcess;
   try {

@@ -11,7 +11,7 @@ import { verifyVersionPin } from "../process/version-pin.ts";
 import { prepareWorkspaceFiles } from "../workspace/requirements.ts";
 
 export interface SessionHooks {
-  /** workspace prerequisites (issue 8); returns extra server args */
+  /** workspace prerequisites (SPEC §3.4); returns extra server args */
   prepare(workspace: WorkspaceConfig, server: ServerConfig): Promise<string[]>;
   verifyVersion(server: ServerConfig, cwd: string): Promise<string>;
   launch(opts: LaunchOptions): SupervisedProcess;

@@ -1,5 +1,5 @@
 /**
- * `$/progress` work-done tasks, tracked per token (issue 4). Readiness and the
+ * `$/progress` work-done tasks, tracked per token (SPEC §3.3). Readiness and the
  * hold on semantic requests read this; session_status shows the active ones.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * One LSP request, bounded (SPEC §9.1, issue 4): a timeout sends
+ * One LSP request, bounded (SPEC §9.1): a timeout sends
  * `$/cancelRequest` (vscode-jsonrpc does it when the token is cancelled) and
  * fails with RequestTimeout; the MCP client's cancellation does the same and
  * fails with Cancelled; a session that dies meanwhile fails at once.
@@ -63,7 +63,8 @@ export function sendBounded<R>(
     });
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
-    // void requests (shutdown) go without params (LANGUAGE-SERVERS.md trap 4)
+    // void requests (shutdown) go without params
+    // (docs/LANGUAGE-SERVERS.md#void-requests-without-params)
     const sent =
       params === undefined
         ? conn.sendRequest<R>(method, cts.token)

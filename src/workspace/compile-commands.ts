@@ -1,5 +1,5 @@
 /**
- * compile_commands.json validation (issue 8), pure: a JSON array of entries
+ * compile_commands.json validation (SPEC §3.4), pure: a JSON array of entries
  * each with `directory`, `file` and `command` or `arguments`. Without a valid
  * database clangd silently guesses flags and answers wrongly.
  */

@@ -1,5 +1,5 @@
 /**
- * Workspace prerequisites declared by a server as data (issue 8): files the
+ * Workspace prerequisites declared by a server as data (SPEC §3.4): files the
  * workspace must contain before the server can answer correctly (clangd's
  * compile_commands.json). Checked at session start and by --check-config;
  * the directory found is passed to the server through `dir_arg`.

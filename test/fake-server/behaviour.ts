@@ -1,5 +1,5 @@
 /**
- * The fake server's scripted activity (issue 4): progress tasks (each begun
+ * The fake server's scripted activity (SPEC §3.3): progress tasks (each begun
  * only after the client answered `window/workDoneProgress/create`, like
  * clangd), `experimental/serverStatus`, `window/logMessage`, and requests to
  * the client (`workspace/applyEdit`, arbitrary ones). Each fires at a time

@@ -38,7 +38,7 @@ export interface Scenario {
   hang_on_shutdown?: boolean;
   /** never answer `initialize` */
   hang_on_initialize?: boolean;
-  /** keep running after stdin EOF (bash-language-server does, LANGUAGE-SERVERS.md) */
+  /** keep running after stdin EOF (docs/LANGUAGE-SERVERS.md#servers-that-outlive-their-stdin) */
   ignore_stdin_eof?: boolean;
   /** after `initialized`, write these non-LSP bytes to stdout (true: a default line) */
   garbage_stdout?: boolean | string;
@@ -49,7 +49,7 @@ export interface Scenario {
   /** append every received message as one JSON line to this file */
   record?: string;
 
-  // ---- readiness signals (issue 4) ----
+  // ---- readiness signals (SPEC §3.3) ----
   /** work-done progress tasks; each first asks `window/workDoneProgress/create` (like clangd) */
   progress?: ProgressSpec[];
   /** `experimental/serverStatus` notifications (rust-analyzer) */

@@ -1,5 +1,5 @@
 /**
- * clangd's compile_commands.json prerequisite through the compiled bridge (issue 8): a
+ * clangd's compile_commands.json prerequisite through the compiled bridge (SPEC §3.4): a
  * workspace without one fails with WorkspaceFileMissing and a hint on how to generate it,
  * a malformed one with WorkspaceFileInvalid naming the problem, `--check-config` reports
  * both as a FAIL line and exits 2, and `file_dirs` finds a database in a build directory.
@@ -57,7 +57,7 @@ function checkConfig(configPath: string): { code: number | null; lines: string[]
 
 const REQUIREMENT = "workspace.ws.clangd.requires.compile_commands.json";
 
-describe.skipIf(!clangd)("compile_commands.json prerequisite (issue 8)", () => {
+describe.skipIf(!clangd)("compile_commands.json prerequisite (SPEC §3.4)", () => {
   /** A c fixture copy without a compile database, removed after the tests. */
   function bareCopy(): string {
     const dir = copyFixture("c");

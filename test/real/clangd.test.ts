@@ -1,8 +1,8 @@
 /**
- * clangd through the compiled bridge (SPEC §11 real servers; issues 4, 5): readiness by
+ * clangd through the compiled bridge (SPEC §11 real servers): readiness by
  * state through the preset, every read tool against the answers measured in
  * test/fixtures/README.md, and the column units on the emoji lines. The
- * compile_commands.json prerequisite (issue 8) is in clangd-compile-commands.test.ts.
+ * compile_commands.json prerequisite (SPEC §3.4) is in clangd-compile-commands.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Determinism with real servers (SPEC §1; issue 5): the same queries against the same
+ * Determinism with real servers (SPEC §1): the same queries against the same
  * files and the same pinned server give the same bytes — twice in one bridge, and once
  * more after the bridge is restarted on the same workspace copy (clangd then reads its
  * warm on-disk index; the answers must not change).

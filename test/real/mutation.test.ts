@@ -1,5 +1,5 @@
 /**
- * The mutation class with real servers (SPEC §7; issue 6): a gated bridge whose client is
+ * The mutation class with real servers (SPEC §7): a gated bridge whose client is
  * on the allowlist applies clangd's quick-fix by handle, and rust-analyzer's rename across
  * files; each result is then checked by the server itself (diagnostics) or by the
  * language's own compiler (`cargo check`).

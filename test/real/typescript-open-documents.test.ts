@@ -1,10 +1,11 @@
 /**
  * typescript-language-server with more files than max_open_documents (the default, 64):
  * `diagnostics` on 125 files in turn, twice, with files rewritten on disk in between, never
- * strands a call (SPEC §5.3, §6). The cause of the old 30 s RequestTimeout: tls publishes
- * nothing when a file's diagnostics stay what they were (an empty set stays empty), so a
- * wait for "a publish after the didChange" could not end. Its diagnostics are now always
- * taken from an opening (a document closed and opened afresh), which it always answers.
+ * strands a call (SPEC §5.3, §6). tls publishes nothing when a file's diagnostics stay
+ * what they were (an empty set stays empty), so a wait for "a publish after the didChange"
+ * would never end (docs/LANGUAGE-SERVERS.md#typescript-language-server-skips-unchanged-publishes):
+ * its diagnostics are always taken from an opening (a document closed and opened afresh),
+ * which it always answers.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Documents and positions (SPEC §4.2, §5; issue 4): didOpen once, didChange
+ * Documents and positions (SPEC §4.2, §5): didOpen once, didChange
  * with version + 1 only when the content changed, LRU didClose past
  * max_open_documents; file checks (confinement, existence, size, UTF-8) that
  * never start a server; position checks; `symbol` + `occurrence` anchoring on

@@ -1,5 +1,5 @@
 /**
- * Readiness by state (SPEC §3.3, issue 4), through the compiled bridge over
+ * Readiness by state (SPEC §3.3), through the compiled bridge over
  * MCP stdio against the fake server: each condition alone, the
  * rust-analyzer traps, ReadyTimeout naming what is pending, the hold on
  * semantic requests while a matching progress task runs after start-up, and

@@ -1,8 +1,9 @@
 /**
- * Request outcomes (SPEC §4.6, §9.1; issue 4): the request timeout cancels
+ * Request outcomes (SPEC §4.6, §9.1): the request timeout cancels
  * the LSP request, an MCP cancellation cancels it too, ContentModified is
  * retried a bounded number of times on server events, LSP errors keep their
- * code, and void requests go without `params` (LANGUAGE-SERVERS.md trap 4).
+ * code, and void requests go without `params`
+ * (docs/LANGUAGE-SERVERS.md#void-requests-without-params).
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";

@@ -1,5 +1,5 @@
 /**
- * Routing (SPEC §4.5; issue 4): unknown workspace and server names, files no
+ * Routing (SPEC §4.5): unknown workspace and server names, files no
  * server handles, and files two servers could answer (AmbiguousServer with
  * the candidates; passing `server` resolves it). Routing errors start nothing.
  */

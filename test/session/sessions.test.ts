@@ -1,5 +1,5 @@
 /**
- * Sessions (SPEC §9.1; issue 3): at most max_sessions live — using another
+ * Sessions (SPEC §9.1): at most max_sessions live — using another
  * pair evicts the least recently used idle one (its whole supervisor gone),
  * SessionLimit when none is idle; a crashed server is SessionDead with its
  * exit code and stderr tail until session_restart, and works afterwards.

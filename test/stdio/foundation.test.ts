@@ -1,5 +1,5 @@
 /**
- * The compiled binary over MCP stdio (issue 2): initialize starts nothing,
+ * The compiled binary over MCP stdio (SPEC §1, §2, §4): initialize starts nothing,
  * the tool surface matches the golden file, session_status lists every
  * configured pair as not_started, invalid config exits 2 with ConfigInvalid,
  * --version has the SPEC §2 format, stdin EOF ends the process within 1 s.

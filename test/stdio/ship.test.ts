@@ -1,5 +1,5 @@
 /**
- * Issue 7 and issue 8 through the compiled binary: `theodolite init` prints a
+ * Shipping through the compiled binary (SPEC §2, §2.1, §3): `theodolite init` prints a
  * pinned config that --check-config accepts; zero-config mode serves the
  * repo's sample workspace; the log file rotates while stdout carries nothing
  * but MCP messages.
@@ -31,7 +31,7 @@ function demoCopy(): string {
   return dir;
 }
 
-describe("init and zero-config (issue 7)", () => {
+describe("init and zero-config (SPEC §2.1)", () => {
   test("init prints a pinned bridge.toml that --check-config accepts", async () => {
     if (!(await findTypescriptLanguageServer())) {
       if (process.env.CI) throw new Error("typescript-language-server must be installed in CI");
@@ -93,7 +93,7 @@ describe("init and zero-config (issue 7)", () => {
   });
 });
 
-describe("logs (issue 8)", () => {
+describe("logs (SPEC §2, §3)", () => {
   test("the log file rotates and stdout carries only MCP messages", async () => {
     const root = tempDir();
     const logFile = join(root, "logs", "bridge.log");

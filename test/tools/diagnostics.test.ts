@@ -1,5 +1,5 @@
 /**
- * Diagnostics settle by state (SPEC §6; issue 5): after a file changed, the
+ * Diagnostics settle by state (SPEC §6): after a file changed, the
  * answer waits for the publish that belongs to the synced content — by its
  * version, or (for servers whose pushes carry none) by the next publish —
  * so a stale set is never returned; without `file`, everything accumulated.

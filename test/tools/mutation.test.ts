@@ -1,5 +1,5 @@
 /**
- * The mutation class (SPEC §7; issue 6) through the compiled bridge: the
+ * The mutation class (SPEC §7) through the compiled bridge: the
  * apply tools exist only for a gated bridge and an allowlisted client name
  * (fail closed without a name); single-use handles only for actions with an
  * edit; the gate's reasons (used, unknown, foreign_session, drift); exact

@@ -1,5 +1,5 @@
 /**
- * The read tools (SPEC §4.1, §4.3, §6; issue 5) against canned fake results,
+ * The read tools (SPEC §4.1, §4.3, §6) against canned fake results,
  * through the compiled bridge: exact outputs (Location and LocationLink
  * alike, hover markup as text, flat and hierarchical symbols as one tree,
  * canonical order), ServerLacksCapability, and push + pull diagnostics merged

@@ -1,5 +1,5 @@
 /**
- * Tree gates (SPEC §9.2, §11; issue 3): with the fake server leaving a real
+ * Tree gates (SPEC §9.2, §11): with the fake server leaving a real
  * daemon in its process group AND a daemon that setsid()s and double-forks,
  * every exit path leaves nothing behind — the server, both daemons and the
  * supervisor are gone within 5 s. Each test prints its measured reap time.

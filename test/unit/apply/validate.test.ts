@@ -1,0 +1,288 @@
+import { describe, expect, test } from "bun:test";
+import { type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
+import { BridgeError } from "../../../src/errors.ts";
+import type { LspRange, PositionEncoding } from "../../../src/lsp/positions.ts";
+import { sha256Hex } from "../../../src/workspace/files.ts";
+
+function snap(abs: string, text: string): FileSnapshot {
+  return { abs, text, sha256: sha256Hex(text) };
+}
+
+function r(l1: number, c1: number, l2: number, c2: number): LspRange {
+  return { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } };
+}
+
+function one(
+  text: string,
+  edits: { range: LspRange; newText: string }[],
+  enc: PositionEncoding = "utf-16",
+): string {
+  const [plan] = planWrites([{ snapshot: snap("/ws/f.txt", text), edits }], enc);
+  return plan!.newText;
+}
+
+/** Run planWrites expecting EditInvalid; return its details. */
+function rejected(fn: () => unknown): { file: string; index: number | null; reason: string } {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(BridgeError);
+    const e = err as BridgeError;
+    expect(e.code).toBe("EditInvalid");
+    expect(e.hint).toBeTruthy();
+    return e.details as { file: string; index: number | null; reason: string };
+  }
+  throw new Error("expected EditInvalid, nothing was thrown");
+}
+
+describe("planWrites (SPEC §7.4)", () => {
+  test("applies several edits to a file regardless of their order in the array", () => {
+    const text = "int a = 1;\nint b = 2;\nreturn a;\n";
+    const edits = [
+      { range: r(2, 7, 2, 8), newText: "total" },
+      { range: r(0, 4, 0, 5), newText: "total" },
+      { range: r(1, 0, 1, 0), newText: "// b\n" },
+    ];
+    const [plan] = planWrites([{ snapshot: snap("/ws/a.c", text), edits }], "utf-16");
+    expect(plan).toEqual({
+      abs: "/ws/a.c",
+      oldText: text,
+      newText: "int total = 1;\n// b\nint b = 2;\nreturn total;\n",
+      oldSha256: sha256Hex(text),
+      editCount: 3,
+    });
+  });
+
+  test("plans every file of a multi-file edit set", () => {
+    const plans = planWrites(
+      [
+        {
+          snapshot: snap("/ws/a.h", "int f(void);\n"),
+          edits: [{ range: r(0, 4, 0, 5), newText: "g" }],
+        },
+        {
+          snapshot: snap("/ws/a.c", "int f(void) { return 0; }\n"),
+          edits: [{ range: r(0, 4, 0, 5), newText: "g" }],
+        },
+        { snapshot: snap("/ws/b.c", "untouched\n"), edits: [] },
+      ],
+      "utf-8",
+    );
+    expect(plans.map((p) => [p.abs, p.newText, p.editCount])).toEqual([
+      ["/ws/a.h", "int g(void);\n", 1],
+      ["/ws/a.c", "int g(void) { return 0; }\n", 1],
+      ["/ws/b.c", "untouched\n", 0],
+    ]);
+  });
+
+  test("touching edits are fine, including inserts at either edge of a replaced range", () => {
+    const text = "abcdef";
+    expect(
+      one(text, [
+        { range: r(0, 2, 0, 4), newText: "XY" },
+        { range: r(0, 0, 0, 2), newText: "__" },
+        { range: r(0, 4, 0, 6), newText: "!!" },
+      ]),
+    ).toBe("__XY!!");
+    // insert at the start of a replaced range lands before the replacement
+    expect(
+      one(text, [
+        { range: r(0, 1, 0, 3), newText: "R" },
+        { range: r(0, 1, 0, 1), newText: "I" },
+      ]),
+    ).toBe("aIRdef");
+    // insert at the end of a replaced range lands after it
+    expect(
+      one(text, [
+        { range: r(0, 3, 0, 3), newText: "I" },
+        { range: r(0, 1, 0, 3), newText: "R" },
+      ]),
+    ).toBe("aRIdef");
+  });
+
+  test("overlapping ranges are rejected, naming the later edit", () => {
+    const text = "abcdef\nghij\n";
+    const d = rejected(() =>
+      one(text, [
+        { range: r(0, 0, 0, 3), newText: "x" },
+        { range: r(0, 2, 0, 5), newText: "y" },
+      ]),
+    );
+    expect(d).toEqual({ file: "/ws/f.txt", index: 1, reason: "overlaps edit 0" });
+    // across lines, given in reverse order
+    expect(
+      rejected(() =>
+        one(text, [
+          { range: r(1, 1, 1, 2), newText: "y" },
+          { range: r(0, 4, 1, 2), newText: "x" },
+        ]),
+      ).index,
+    ).toBe(1);
+    // an insert strictly inside a replaced range
+    expect(
+      rejected(() =>
+        one(text, [
+          { range: r(0, 1, 0, 4), newText: "x" },
+          { range: r(0, 2, 0, 2), newText: "y" },
+        ]),
+      ).reason,
+    ).toBe("overlaps edit 0");
+    // identical ranges
+    expect(
+      rejected(() =>
+        one(text, [
+          { range: r(0, 1, 0, 2), newText: "x" },
+          { range: r(0, 1, 0, 2), newText: "x" },
+        ]),
+      ).reason,
+    ).toBe("overlaps edit 0");
+  });
+
+  test("two inserts at the same point are rejected (ambiguous order)", () => {
+    const d = rejected(() =>
+      one("abc", [
+        { range: r(0, 1, 0, 1), newText: "x" },
+        { range: r(0, 2, 0, 2), newText: "z" },
+        { range: r(0, 1, 0, 1), newText: "y" },
+      ]),
+    );
+    expect(d).toEqual({
+      file: "/ws/f.txt",
+      index: 2,
+      reason: "inserts at the same position as edit 0",
+    });
+  });
+
+  test("positions are strict: a line or character past the end is rejected, the line end is fine", () => {
+    const text = "ab\ncd";
+    expect(one(text, [{ range: r(0, 2, 0, 2), newText: "!" }])).toBe("ab!\ncd");
+    expect(one(text, [{ range: r(1, 2, 1, 2), newText: "!" }])).toBe("ab\ncd!");
+    expect(rejected(() => one(text, [{ range: r(0, 3, 0, 3), newText: "!" }])).reason).toContain(
+      "start 0:3",
+    );
+    expect(rejected(() => one(text, [{ range: r(0, 0, 0, 3), newText: "!" }])).reason).toContain(
+      "end 0:3",
+    );
+    expect(rejected(() => one(text, [{ range: r(2, 0, 2, 0), newText: "!" }])).reason).toContain(
+      "start 2:0",
+    );
+    expect(rejected(() => one(text, [{ range: r(0, 0, 5, 0), newText: "!" }])).reason).toContain(
+      "end 5:0",
+    );
+  });
+
+  test("a trailing newline makes one more (empty) line addressable", () => {
+    expect(one("ab\n", [{ range: r(1, 0, 1, 0), newText: "cd" }])).toBe("ab\ncd");
+  });
+
+  test("start after end, negative or fractional positions and a missing range are rejected", () => {
+    const text = "abcdef";
+    expect(rejected(() => one(text, [{ range: r(0, 4, 0, 2), newText: "" }])).reason).toBe(
+      "range start is after its end",
+    );
+    expect(rejected(() => one(text, [{ range: r(0, -1, 0, 2), newText: "" }])).reason).toContain(
+      "non-negative integers",
+    );
+    expect(rejected(() => one(text, [{ range: r(0, 1.5, 0, 2), newText: "" }])).reason).toContain(
+      "non-negative integers",
+    );
+    expect(
+      rejected(() =>
+        one(text, [{ newText: "" } as unknown as { range: LspRange; newText: string }]),
+      ).reason,
+    ).toBe("edit has no range");
+    expect(
+      rejected(() => one(text, [{ range: r(0, 0, 0, 1), newText: 7 as unknown as string }])).reason,
+    ).toBe("newText is not a string");
+  });
+
+  test("astral characters: columns count per the encoding, splitting a character is rejected", () => {
+    const text = "a😀b"; // 😀 is 2 UTF-16 units, 1 code point, 4 UTF-8 bytes
+    // replace the "b" after the emoji
+    expect(one(text, [{ range: r(0, 3, 0, 4), newText: "B" }], "utf-16")).toBe("a😀B");
+    expect(one(text, [{ range: r(0, 2, 0, 3), newText: "B" }], "utf-32")).toBe("a😀B");
+    expect(one(text, [{ range: r(0, 5, 0, 6), newText: "B" }], "utf-8")).toBe("a😀B");
+    // replace the emoji itself
+    expect(one(text, [{ range: r(0, 1, 0, 3), newText: "x" }], "utf-16")).toBe("axb");
+    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "x" }], "utf-32")).toBe("axb");
+    // the same numbers mean different things per encoding
+    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "x" }], "utf-32")).not.toBe(
+      one(text, [{ range: r(0, 2, 0, 3), newText: "x" }], "utf-32"),
+    );
+    // utf-16 column 2 is between the surrogates; utf-8 column 3 is inside the emoji's bytes
+    expect(
+      rejected(() => one(text, [{ range: r(0, 2, 0, 2), newText: "x" }], "utf-16")).index,
+    ).toBe(0);
+    expect(
+      rejected(() => one(text, [{ range: r(0, 1, 0, 3), newText: "x" }], "utf-8")).reason,
+    ).toContain("end 0:3");
+    // past the end in utf-32 that would still be inside the line in utf-16
+    expect(
+      rejected(() => one(text, [{ range: r(0, 4, 0, 4), newText: "x" }], "utf-32")).reason,
+    ).toContain("start 0:4");
+  });
+
+  test("newText with a lone surrogate is rejected (it would not survive UTF-8)", () => {
+    expect(rejected(() => one("abc", [{ range: r(0, 0, 0, 1), newText: "\ud83d" }])).reason).toBe(
+      "newText is not well-formed Unicode",
+    );
+  });
+
+  test("CRLF files keep their CRLF; nothing is normalized", () => {
+    const text = "one\r\ntwo\r\nthree\r\n";
+    expect(one(text, [{ range: r(1, 0, 1, 3), newText: "TWO" }])).toBe("one\r\nTWO\r\nthree\r\n");
+    // a whole-line replacement carrying the server's own line ending
+    expect(one(text, [{ range: r(0, 0, 1, 0), newText: "uno\n" }])).toBe("uno\ntwo\r\nthree\r\n");
+    // the column just before "\r" is the line end; one more would split the CRLF
+    expect(one(text, [{ range: r(0, 3, 0, 3), newText: "!" }])).toBe("one!\r\ntwo\r\nthree\r\n");
+    expect(rejected(() => one(text, [{ range: r(0, 4, 0, 4), newText: "!" }])).index).toBe(0);
+  });
+
+  test("a lone CR ends a line too", () => {
+    const text = "a\rbb\rc";
+    expect(one(text, [{ range: r(1, 1, 2, 0), newText: "-" }])).toBe("a\rb-c");
+    expect(one(text, [{ range: r(2, 1, 2, 1), newText: "!" }])).toBe("a\rbb\rc!");
+    expect(rejected(() => one(text, [{ range: r(3, 0, 3, 0), newText: "!" }])).reason).toContain(
+      "start 3:0",
+    );
+  });
+
+  test("a BOM is ordinary text: column 0 is before it, edits never drop it", () => {
+    const text = "\ufeffx = 1\n";
+    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "y" }])).toBe("\ufeffy = 1\n");
+  });
+
+  test("one bad edit anywhere rejects the whole set, naming its file", () => {
+    const d = rejected(() =>
+      planWrites(
+        [
+          {
+            snapshot: snap("/ws/good.c", "ok\n"),
+            edits: [{ range: r(0, 0, 0, 2), newText: "fine" }],
+          },
+          { snapshot: snap("/ws/bad.c", "x\n"), edits: [{ range: r(0, 0, 0, 9), newText: "y" }] },
+        ],
+        "utf-16",
+      ),
+    );
+    expect(d.file).toBe("/ws/bad.c");
+    expect(d.index).toBe(0);
+  });
+
+  test("the same file listed twice is rejected", () => {
+    const d = rejected(() =>
+      planWrites(
+        [
+          { snapshot: snap("/ws/a.c", "x\n"), edits: [{ range: r(0, 0, 0, 1), newText: "y" }] },
+          { snapshot: snap("/ws/a.c", "x\n"), edits: [{ range: r(1, 0, 1, 0), newText: "z" }] },
+        ],
+        "utf-16",
+      ),
+    );
+    expect(d).toEqual({
+      file: "/ws/a.c",
+      index: null,
+      reason: "the file appears more than once in the edit set",
+    });
+  });
+});

@@ -1,0 +1,306 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
+import { applyPlannedWrites } from "../../../src/apply/write.ts";
+import { BridgeError } from "../../../src/errors.ts";
+import type { LspRange } from "../../../src/lsp/positions.ts";
+import { readWorkspaceText } from "../../../src/workspace/confined.ts";
+
+const MAX = 1 << 20;
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(label: string): string {
+  // realpath: on some systems the temp dir itself is behind a symlink
+  const d = realpathSync(mkdtempSync(join(tmpdir(), `theodolite-${label}-`)));
+  dirs.push(d);
+  return d;
+}
+
+function put(path: string, text: string, mode = 0o644): string {
+  writeFileSync(path, text);
+  chmodSync(path, mode);
+  return path;
+}
+
+function r(l1: number, c1: number, l2: number, c2: number): LspRange {
+  return { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } };
+}
+
+/** Plan edits against the file as it is now on disk, the way the bridge does. */
+function plan(abs: string, edits: { range: LspRange; newText: string }[]): PlannedWrite {
+  const { text, sha256 } = readWorkspaceText("/", abs, MAX);
+  return planWrites([{ snapshot: { abs, text, sha256 }, edits }], "utf-16")[0]!;
+}
+
+/** Every leftover temp file under `dir`, recursively. */
+function tempFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((n) =>
+    n.includes(".theodolite-"),
+  );
+}
+
+async function failure(p: Promise<unknown>): Promise<BridgeError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(BridgeError);
+    return err as BridgeError;
+  }
+  throw new Error("expected the apply to fail");
+}
+
+const mode = (p: string) => statSync(p).mode & 0o7777;
+
+describe("applyPlannedWrites (SPEC §7.4)", () => {
+  test("writes every file, keeping each one's mode and its CRLF line endings", async () => {
+    const root = tempDir("ok");
+    mkdirSync(join(root, "bin"));
+    const a = put(join(root, "a.c"), "int x;\r\nint y;\r\n", 0o640);
+    const b = put(join(root, "bin", "run.sh"), "#!/bin/sh\necho hi\n", 0o755);
+    const plans = [
+      plan(a, [{ range: r(1, 4, 1, 5), newText: "z" }]),
+      plan(b, [{ range: r(1, 5, 1, 7), newText: "bye" }]),
+    ];
+    const { written } = await applyPlannedWrites(root, plans, MAX);
+    expect(written).toEqual([a, b]);
+    expect(readFileSync(a, "utf8")).toBe("int x;\r\nint z;\r\n");
+    expect(readFileSync(b, "utf8")).toBe("#!/bin/sh\necho bye\n");
+    expect(mode(a)).toBe(0o640);
+    expect(mode(b)).toBe(0o755);
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("replaces by rename: a reader holding the old inode keeps the old content", async () => {
+    const root = tempDir("rename");
+    const a = put(join(root, "a.txt"), "old\n");
+    const before = statSync(a).ino;
+    await applyPlannedWrites(root, [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])], MAX);
+    expect(statSync(a).ino).not.toBe(before);
+    expect(readFileSync(a, "utf8")).toBe("new\n");
+  });
+
+  test("a file whose text does not change is checked but not rewritten", async () => {
+    const root = tempDir("same");
+    const a = put(join(root, "a.txt"), "same\n");
+    const b = put(join(root, "b.txt"), "bbb\n");
+    const inode = statSync(a).ino;
+    const { written } = await applyPlannedWrites(
+      root,
+      [
+        plan(a, [{ range: r(0, 0, 0, 4), newText: "same" }]),
+        plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
+      ],
+      MAX,
+    );
+    expect(written).toEqual([b]);
+    expect(statSync(a).ino).toBe(inode);
+  });
+
+  test("a symlink inside the workspace is followed: the target is written, the link stays", async () => {
+    const root = tempDir("innerlink");
+    const real = put(join(root, "real.txt"), "abc\n", 0o600);
+    const link = join(root, "link.txt");
+    symlinkSync("real.txt", link);
+    const p = plan(link, [{ range: r(0, 0, 0, 1), newText: "A" }]);
+    const { written } = await applyPlannedWrites(root, [p], MAX);
+    expect(written).toEqual([real]);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, "utf8")).toBe("Abc\n");
+    expect(mode(real)).toBe(0o600);
+  });
+
+  test("a very long file name still gets a valid temp file name", async () => {
+    const root = tempDir("long");
+    const a = put(join(root, `${"n".repeat(250)}.c`), "x\n");
+    await applyPlannedWrites(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])], MAX);
+    expect(readFileSync(a, "utf8")).toBe("y\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("drift: a target changed after planning → WorkspaceDrift, nothing written", async () => {
+    const root = tempDir("drift");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const b = put(join(root, "b.txt"), "bbb\n");
+    const plans = [
+      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
+      plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
+    ];
+    writeFileSync(b, "bbb changed\n");
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("WorkspaceDrift");
+    expect(err.details).toEqual({ files: ["b.txt"] });
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(readFileSync(b, "utf8")).toBe("bbb changed\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("drift: a target deleted or turned into a directory after planning", async () => {
+    const root = tempDir("gone");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const b = put(join(root, "b.txt"), "bbb\n");
+    const c = put(join(root, "c.txt"), "ccc\n");
+    const plans = [a, b, c].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    rmSync(b);
+    rmSync(c);
+    mkdirSync(c);
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("WorkspaceDrift");
+    expect(err.details).toEqual({ files: ["b.txt", "c.txt"] });
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+  });
+
+  test("a symlink leading out of the workspace → EditInvalid, nothing written anywhere", async () => {
+    const root = tempDir("root");
+    const outside = tempDir("outside");
+    const secret = put(join(outside, "secret.txt"), "keep me\n");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const link = join(root, "escape.txt");
+    symlinkSync(secret, link);
+    // planned while the link still looked harmless (the planner reads through it)
+    const plans = [
+      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
+      plan(link, [{ range: r(0, 0, 0, 4), newText: "PWNED" }]),
+    ];
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("EditInvalid");
+    expect((err.details as { file: string }).file).toBe("escape.txt");
+    expect(readFileSync(secret, "utf8")).toBe("keep me\n");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(tempFiles(root)).toEqual([]);
+    expect(tempFiles(outside)).toEqual([]);
+  });
+
+  test("two plans reaching the same file (via a link) → EditInvalid", async () => {
+    const root = tempDir("dup");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    symlinkSync("a.txt", join(root, "alias.txt"));
+    const plans = [
+      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
+      plan(join(root, "alias.txt"), [{ range: r(0, 1, 0, 2), newText: "B" }]),
+    ];
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("EditInvalid");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+  });
+
+  test("a write failing midway → ApplyFailed; earlier files restored byte for byte, no temp files", async () => {
+    const root = tempDir("midway");
+    mkdirSync(join(root, "sub"));
+    const firstBytes = "first\r\nline two\n\ufeff😀\n";
+    const a = put(join(root, "a.txt"), firstBytes, 0o640);
+    const b = put(join(root, "sub", "b.txt"), "second\n", 0o644);
+    const c = put(join(root, "c.txt"), "third\n", 0o644);
+    const aInode = statSync(a).ino;
+    const plans = [
+      plan(a, [{ range: r(0, 0, 0, 5), newText: "FIRST" }]),
+      plan(b, [{ range: r(0, 0, 0, 6), newText: "SECOND" }]),
+      plan(c, [{ range: r(0, 0, 0, 5), newText: "THIRD" }]),
+    ];
+    const seen: string[] = [];
+    const err = await failure(
+      applyPlannedWrites(root, plans, MAX, {
+        // After all checks passed, and after a.txt was replaced: turn the second
+        // target into a non-empty directory. Renaming a file over a directory
+        // fails for root too (EISDIR), so the failure is the real filesystem's.
+        beforeReplace: (abs) => {
+          seen.push(abs);
+          if (abs !== b) return;
+          expect(readFileSync(a, "utf8")).toStartWith("FIRST");
+          rmSync(b);
+          mkdirSync(b);
+          writeFileSync(join(b, "occupant"), "");
+        },
+      }),
+    );
+    expect(seen).toEqual([a, b]);
+    expect(err.code).toBe("ApplyFailed");
+    expect(err.details).toMatchObject({ failed: "sub/b.txt", restored: ["a.txt"], written: [] });
+    expect(String((err.details as { error: string }).error)).toMatch(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(err.hint).toBeTruthy();
+    expect(readFileSync(a).equals(Buffer.from(firstBytes, "utf8"))).toBe(true);
+    expect(statSync(a).ino).not.toBe(aInode); // really rewritten back, not merely untouched
+    expect(mode(a)).toBe(0o640);
+    expect(readFileSync(c, "utf8")).toBe("third\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a failure on the very first file leaves everything untouched", async () => {
+    const root = tempDir("first");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const b = put(join(root, "b.txt"), "bbb\n");
+    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const err = await failure(
+      applyPlannedWrites(root, plans, MAX, {
+        beforeReplace: (abs) => {
+          if (abs === a) {
+            rmSync(a);
+            mkdirSync(join(a, "inner"), { recursive: true });
+          }
+        },
+      }),
+    );
+    expect(err.code).toBe("ApplyFailed");
+    expect(err.details).toMatchObject({ failed: "a.txt", restored: [], written: [] });
+    expect(readFileSync(b, "utf8")).toBe("bbb\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a read-only target (mode 0444) → ApplyFailed, nothing written, no temp files", async () => {
+    const root = tempDir("readonly");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
+    const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    expect(err.code).toBe("ApplyFailed");
+    expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
+    expect(String((err.details as { error: string }).error)).toContain("0444");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(readFileSync(locked, "utf8")).toBe("lll\n");
+    expect(mode(locked)).toBe(0o444);
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a directory swapped for a link to outside after the checks: writes stay in the verified directory", async () => {
+    const root = tempDir("dirswap");
+    const outside = tempDir("dirswap-out");
+    mkdirSync(join(root, "sub"));
+    const a = put(join(root, "sub", "a.txt"), "aaa\n");
+    const b = put(join(root, "sub", "b.txt"), "bbb\n");
+    const decoyA = put(join(outside, "a.txt"), "outside a\n");
+    const decoyB = put(join(outside, "b.txt"), "outside b\n");
+    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 3), newText: "NEW" }]));
+    await applyPlannedWrites(root, plans, MAX, {
+      beforeReplace: (_abs, index) => {
+        if (index !== 0) return;
+        // between the checks and the first rename: sub becomes a link to the outside dir
+        renameSync(join(root, "sub"), join(root, "moved"));
+        symlinkSync(outside, join(root, "sub"));
+      },
+    });
+    expect(readFileSync(decoyA, "utf8")).toBe("outside a\n");
+    expect(readFileSync(decoyB, "utf8")).toBe("outside b\n");
+    expect(readFileSync(join(root, "moved", "a.txt"), "utf8")).toBe("NEW\n");
+    expect(readFileSync(join(root, "moved", "b.txt"), "utf8")).toBe("NEW\n");
+    expect(tempFiles(root)).toEqual([]);
+    expect(tempFiles(outside)).toEqual([]);
+  });
+});

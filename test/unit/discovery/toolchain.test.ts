@@ -1,0 +1,61 @@
+/**
+ * SPEC §2.1: the workspace's own toolchain, read from disk without running anything —
+ * node_modules/typescript as Node resolves it, node_modules/.bin, a venv.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { workspaceToolchain } from "../../../src/discovery/toolchain.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+
+afterAll(removeTempTrees);
+
+const tree = (files: Parameters<typeof tempTree>[0]) => tempTree(files, "theodolite-scan-");
+
+describe("workspaceToolchain", () => {
+  function typescriptPackage(at: string, version: string, files: string[]): void {
+    const pkg = join(at, "node_modules", "typescript");
+    mkdirSync(join(pkg, "lib"), { recursive: true });
+    mkdirSync(join(pkg, "bin"), { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "typescript", version }));
+    for (const f of files) writeFileSync(join(pkg, f), "");
+  }
+
+  test("the nearest node_modules/typescript, as Node resolves it, with tsserver and tsc", () => {
+    const top = tree(["x"]);
+    typescriptPackage(top, "7.0.2", ["bin/tsc"]);
+    const inner = join(top, "packages", "app");
+    mkdirSync(join(inner, "node_modules", ".bin"), { recursive: true });
+    typescriptPackage(inner, "5.9.3", ["lib/tsserver.js", "bin/tsc"]);
+    const t = workspaceToolchain(inner);
+    expect(t.typescript).toEqual({
+      version: "5.9.3",
+      major: 5,
+      package: join(inner, "node_modules", "typescript"),
+      tsserver: join(inner, "node_modules", "typescript", "lib", "tsserver.js"),
+      tsc: join(inner, "node_modules", "typescript", "bin", "tsc"),
+    });
+    expect(t.bins[0]).toBe(join(inner, "node_modules", ".bin"));
+    // a package without its own TypeScript gets the ancestor's (a hoisted monorepo)
+    const sibling = join(top, "packages", "lib");
+    mkdirSync(sibling, { recursive: true });
+    const hoisted = workspaceToolchain(sibling).typescript;
+    expect(hoisted?.version).toBe("7.0.2");
+    expect(hoisted?.tsserver).toBeNull();
+  });
+
+  test("an unreadable package.json does not count; no TypeScript anywhere is null", () => {
+    const root = tree(["node_modules/typescript/package.json"]);
+    expect(workspaceToolchain(root).typescript).toBeNull();
+  });
+
+  test("a .venv (or venv) with bin/python is the workspace's interpreter", () => {
+    const root = tree(["venv/bin/python3", "main.py"]);
+    expect(workspaceToolchain(root).venv).toEqual({
+      dir: join(root, "venv"),
+      python: join(root, "venv", "bin", "python3"),
+    });
+    const none = tree(["main.py", ".venv/README"]);
+    expect(workspaceToolchain(none).venv).toBeNull();
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * The MCP stdio transport in process (SPEC §4.8), on a scripted input and a
+ * recording output: what is delivered, what is answered by the transport
+ * itself (over-limit, unparsable, invalid), serialization of results made
+ * once, EPIPE and end of input, and the single-handshake rule (SPEC §7.1).
+ */
+import { describe, expect, test } from "bun:test";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { resultFromJson } from "../../../src/mcp/envelope.ts";
+import { SingleHandshake } from "../../../src/mcp/handshake.ts";
+import { type ChunkReader, StdioTransport } from "../../../src/mcp/stdio-transport.ts";
+
+/** An input whose chunks the test pushes; end() is EOF. */
+class ScriptedInput implements ChunkReader {
+  private queue: Uint8Array[] = [];
+  private ended = false;
+  private waiter: (() => void) | undefined;
+  cancelled = false;
+
+  push(text: string | Uint8Array): void {
+    this.queue.push(typeof text === "string" ? new TextEncoder().encode(text) : text);
+    this.waiter?.();
+  }
+  end(): void {
+    this.ended = true;
+    this.waiter?.();
+  }
+  async read(): Promise<{ done: boolean; value?: Uint8Array }> {
+    for (;;) {
+      const value = this.queue.shift();
+      if (value !== undefined) return { done: false, value };
+      if (this.ended || this.cancelled) return { done: true };
+      await new Promise<void>((resolve) => {
+        this.waiter = resolve;
+      });
+    }
+  }
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    this.waiter?.();
+  }
+}
+
+class RecordingOutput {
+  text = "";
+  failWith: Error | undefined;
+  write(chunk: string): number {
+    if (this.failWith) throw this.failWith;
+    this.text += chunk;
+    return chunk.length;
+  }
+  flush(): number {
+    return 0;
+  }
+  messages(): Record<string, unknown>[] {
+    return this.text
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  }
+}
+
+async function setup(limit = 1024) {
+  const input = new ScriptedInput();
+  const output = new RecordingOutput();
+  const transport = new StdioTransport({ input, output, maxMessageBytes: limit });
+  const delivered: JSONRPCMessage[] = [];
+  let closed = 0;
+  transport.onmessage = (m) => delivered.push(m);
+  transport.onclose = () => {
+    closed++;
+  };
+  await transport.start();
+  /** let the read loop take everything pushed so far */
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return { input, output, transport, delivered, closed: () => closed, settle };
+}
+
+const line = (m: unknown) => `${JSON.stringify(m)}\n`;
+
+describe("StdioTransport", () => {
+  test("valid messages are delivered as parsed; blank lines ignored", async () => {
+    const t = await setup();
+    t.input.push(line({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    t.input.push('\n  \r\n{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    t.input.push("\n");
+    await t.settle();
+    expect(t.delivered).toEqual([
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]);
+    expect(t.output.text).toBe("");
+  });
+
+  test("an over-limit request is answered -32600 naming the limit, and the next one is served", async () => {
+    const t = await setup(1024);
+    const huge = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { x: "a".repeat(5000) } };
+    const text = line(huge);
+    for (let i = 0; i < text.length; i += 700) t.input.push(text.slice(i, i + 700));
+    t.input.push(
+      line({ jsonrpc: "2.0", method: "notifications/x", params: { x: "b".repeat(5000) } }),
+    );
+    t.input.push(line({ jsonrpc: "2.0", id: 10, method: "ping" }));
+    await t.settle();
+    expect(t.delivered).toEqual([{ jsonrpc: "2.0", id: 10, method: "ping" }]);
+    const [reply, ...rest] = t.output.messages();
+    expect(rest).toEqual([]); // the notification is dropped without an answer
+    expect(reply).toMatchObject({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32600, data: { limit_bytes: 1024, message_bytes: text.length - 1 } },
+    });
+    expect((reply as { error: { message: string } }).error.message).toContain("at most 1024 bytes");
+  });
+
+  test("unparsable lines get -32700 with id null; invalid requests -32600 with their id", async () => {
+    const t = await setup();
+    t.input.push('{"jsonrpc":"2.0","id":1,\n');
+    t.input.push(line({ jsonrpc: "2.0", id: 2, method: "tools/list", params: [1] }));
+    t.input.push(line([{ jsonrpc: "2.0", id: 3, method: "ping" }]));
+    await t.settle();
+    expect(t.delivered).toEqual([]);
+    expect(t.output.messages().map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
+      [null, -32700],
+      [2, -32600],
+      [3, -32600],
+    ]);
+  });
+
+  test("a tool result goes out with the size cap's serialization, equal to the object's JSON", async () => {
+    const t = await setup();
+    const structured = { total: 1, items: [{ file: 'a "b".c', line: 1, text: "é\n" }] };
+    const result = resultFromJson(structured, JSON.stringify(structured));
+    await t.transport.send({ jsonrpc: "2.0", id: 4, result } as JSONRPCMessage);
+    const [sent] = t.output.messages();
+    expect(sent).toEqual({ jsonrpc: "2.0", id: 4, result: JSON.parse(JSON.stringify(result)) });
+    expect(t.output.text.endsWith("}\n")).toBe(true);
+    expect(t.output.text.split("\n")).toHaveLength(2);
+  });
+
+  test("EPIPE on stdout closes the transport once; later sends are dropped quietly", async () => {
+    const t = await setup();
+    t.output.failWith = Object.assign(new Error("EPIPE: broken pipe, write"), { code: "EPIPE" });
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await t.transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(t.closed()).toBe(1);
+    expect(t.input.cancelled).toBe(true);
+  });
+
+  test("end of input calls oninputend (the transport stays open for answers); without it, closes", async () => {
+    const t = await setup();
+    let ended = 0;
+    t.transport.oninputend = () => {
+      ended++;
+    };
+    t.input.end();
+    await t.settle();
+    expect([ended, t.closed()]).toEqual([1, 0]);
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(t.output.messages()).toHaveLength(1);
+
+    const u = await setup();
+    u.input.end();
+    await u.settle();
+    expect(u.closed()).toBe(1);
+  });
+
+  test("drained() waits for every received request to be answered or cancelled", async () => {
+    const t = await setup();
+    t.input.push(line({ jsonrpc: "2.0", id: 1, method: "a" }));
+    t.input.push(line({ jsonrpc: "2.0", id: 2, method: "b" }));
+    await t.settle();
+    let drained = false;
+    void t.transport.drained().then(() => {
+      drained = true;
+    });
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    await t.settle();
+    expect(drained).toBe(false);
+    t.input.push(
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }),
+    );
+    await t.settle();
+    expect(drained).toBe(true);
+  });
+});
+
+describe("SingleHandshake", () => {
+  const init = (id: number, name: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name, version: "1" } },
+  });
+
+  test("a second initialize is refused before the server sees it; a failed first one can be retried", async () => {
+    const t = await setup();
+    const guarded = new SingleHandshake(t.transport);
+    const seen: JSONRPCMessage[] = [];
+    guarded.onmessage = (m) => seen.push(m);
+    t.input.push(line(init(1, "first")));
+    t.input.push(line(init(2, "concurrent")));
+    await t.settle();
+    expect(seen.map((m) => ("id" in m ? m.id : null))).toEqual([1]);
+    // the server refuses the first (say, invalid params): the handshake is open again
+    await guarded.send({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad" } });
+    t.input.push(line(init(3, "retry")));
+    await t.settle();
+    await guarded.send({ jsonrpc: "2.0", id: 3, result: {} });
+    t.input.push(line(init(4, "second")));
+    t.input.push(line({ jsonrpc: "2.0", id: 5, method: "tools/list" }));
+    await t.settle();
+    expect(seen.map((m) => ("id" in m ? m.id : null))).toEqual([1, 3, 5]);
+    const refusals = t.output.messages().filter((m) => m.error !== undefined && m.id !== 1);
+    expect(refusals.map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
+      [2, -32600],
+      [4, -32600],
+    ]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Diagnostics across a change (SPEC §6.1): matched by file, severity, code, source, message
+ * and the text under the range, never by line; snapshot ids are deterministic digests.
+ */
+import { describe, expect, test } from "bun:test";
+import { LineIndex } from "../../../src/lsp/positions.ts";
+import {
+  diffDiagnostics,
+  type KeyedDiagnostic,
+  matchKey,
+  snapshotId,
+  textUnder,
+} from "../../../src/normalize/diagnostics-diff.ts";
+import type { DiagnosticOut } from "../../../src/normalize/types.ts";
+
+function diag(file: string, line: number, column: number, width: number, message: string) {
+  const d: DiagnosticOut = {
+    file,
+    line,
+    column,
+    end_line: line,
+    end_column: column + width,
+    severity: "error",
+    code: "E1",
+    source: "test",
+    message,
+    channels: ["push"],
+  };
+  return d;
+}
+
+/** Keyed against `text` (one file). */
+function keyed(text: string, items: DiagnosticOut[]): KeyedDiagnostic[] {
+  const index = new LineIndex(text);
+  return items.map((item) => ({ item, key: matchKey(item, textUnder(index, item, "code-point")) }));
+}
+
+const everywhere = () => true;
+
+describe("textUnder", () => {
+  test("the covered text, in code points; tolerant of ranges past the end", () => {
+    const index = new LineIndex("a 😀 bad\nnext\n");
+    expect(textUnder(index, { line: 1, column: 5, end_line: 1, end_column: 8 }, "code-point")).toBe(
+      "bad",
+    );
+    expect(textUnder(index, { line: 1, column: 3, end_line: 2, end_column: 3 }, "code-point")).toBe(
+      "😀 bad\nne",
+    );
+    expect(textUnder(index, { line: 2, column: 3, end_line: 9, end_column: 1 }, "code-point")).toBe(
+      "xt\n",
+    );
+    expect(textUnder(undefined, { line: 1, column: 1, end_line: 1, end_column: 2 }, "utf-16")).toBe(
+      "",
+    );
+  });
+});
+
+describe("diffDiagnostics", () => {
+  const before = "int x = bad;\nint y = worse;\n";
+
+  test("a line inserted above moves diagnostics without adding or removing any", () => {
+    const old = keyed(before, [
+      diag("a.c", 1, 9, 3, "undeclared"),
+      diag("a.c", 2, 9, 5, "undeclared"),
+    ]);
+    const after = `// new comment\n${before}`;
+    const now = keyed(after, [
+      diag("a.c", 2, 9, 3, "undeclared"),
+      diag("a.c", 3, 9, 5, "undeclared"),
+    ]);
+    expect(diffDiagnostics(old, now, everywhere)).toEqual({ added: [], removed: [], unchanged: 2 });
+  });
+
+  test("insert a line above an error and add one new error: exactly 1 added, 0 removed", () => {
+    const old = keyed(before, [diag("a.c", 1, 9, 3, "undeclared")]);
+    const after = `\nint x = bad;\nint y = worse;\nint z = awful;\n`;
+    const added = diag("a.c", 4, 9, 5, "undeclared");
+    const now = keyed(after, [diag("a.c", 2, 9, 3, "undeclared"), added]);
+    expect(diffDiagnostics(old, now, everywhere)).toEqual({
+      added: [added],
+      removed: [],
+      unchanged: 1,
+    });
+  });
+
+  test("the same message on different text is a different diagnostic; removed keep old positions", () => {
+    const oldItem = diag("a.c", 1, 9, 3, "undeclared");
+    const old = keyed(before, [oldItem]);
+    const after = "int x = fine;\nint y = worse;\n";
+    const newItem = diag("a.c", 2, 9, 5, "undeclared");
+    const now = keyed(after, [newItem]);
+    expect(diffDiagnostics(old, now, everywhere)).toEqual({
+      added: [newItem],
+      removed: [oldItem],
+      unchanged: 0,
+    });
+  });
+
+  test("repeats pair up in order; only files in scope are compared", () => {
+    const text = "bad bad bad\n";
+    const three = [1, 5, 9].map((c) => diag("a.c", 1, c, 3, "undeclared"));
+    const old = [...keyed(text, three), ...keyed("zzz\n", [diag("b.c", 1, 1, 3, "other")])];
+    const now = keyed(text, three.slice(0, 2));
+    const d = diffDiagnostics(old, now, (f) => f === "a.c");
+    expect(d).toEqual({ added: [], removed: [three[2] as DiagnosticOut], unchanged: 2 });
+  });
+});
+
+describe("snapshotId", () => {
+  test("deterministic, and different for a different result", () => {
+    const a = keyed("x bad\n", [diag("a.c", 1, 3, 3, "m")]);
+    const id = snapshotId(["a.c"], undefined, a);
+    expect(id).toMatch(/^d[0-9a-f]{20}$/);
+    expect(snapshotId(["a.c"], undefined, keyed("x bad\n", [diag("a.c", 1, 3, 3, "m")]))).toBe(id);
+    expect(snapshotId(["a.c", "b.c"], undefined, a)).not.toBe(id);
+    expect(snapshotId(["a.c"], false, a)).not.toBe(id);
+    // same list, other text under the range: another snapshot
+    expect(snapshotId(["a.c"], undefined, keyed("x BAD\n", [diag("a.c", 1, 3, 3, "m")]))).not.toBe(
+      id,
+    );
+  });
+});

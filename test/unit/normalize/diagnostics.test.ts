@@ -1,0 +1,120 @@
+import { describe, expect, test } from "bun:test";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { canonicalJson } from "../../../src/normalize/cap.ts";
+import {
+  type DiagnosticOut,
+  normalizeDiagnostics,
+  severityName,
+} from "../../../src/normalize/diagnostics.ts";
+import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
+
+const URI = fileUri("d.c");
+const FILES = { "d.c": "int main() {\n  return x;\n}\n" };
+const UNDECLARED = "use of undeclared identifier 'x'";
+
+const push: Diagnostic[] = [
+  { range: r(1, 9, 1, 10), severity: 1, code: "undeclared", source: "clang", message: UNDECLARED },
+  { range: r(0, 4, 0, 8), severity: 2, code: 42, message: "unused" },
+  { range: r(0, 4, 0, 8), severity: 2, code: 42, message: "unused" },
+  { range: r(0, 0, 0, 3), message: "no severity" },
+];
+const pull: Diagnostic[] = [
+  { range: r(1, 9, 1, 10), severity: 1, code: "undeclared", source: "clang", message: UNDECLARED },
+  { range: r(1, 9, 1, 10), severity: 1, code: "undeclared", source: "clang", message: "different" },
+  { range: r(0, 4, 0, 8), severity: 4, message: "hint here" },
+];
+const loc = (line: number, column: number, end_line: number, end_column: number) => ({
+  file: "d.c",
+  line,
+  column,
+  end_line,
+  end_column,
+});
+const EXPECTED: DiagnosticOut[] = [
+  { ...loc(1, 1, 1, 4), severity: "error", message: "no severity", channels: ["push"] },
+  { ...loc(1, 5, 1, 9), severity: "warning", code: "42", message: "unused", channels: ["push"] },
+  { ...loc(1, 5, 1, 9), severity: "hint", message: "hint here", channels: ["pull"] },
+  {
+    ...loc(2, 10, 2, 11),
+    severity: "error",
+    code: "undeclared",
+    source: "clang",
+    message: "different",
+    channels: ["pull"],
+  },
+  {
+    ...loc(2, 10, 2, 11),
+    severity: "error",
+    code: "undeclared",
+    source: "clang",
+    message: UNDECLARED,
+    channels: ["pull", "push"],
+  },
+];
+
+describe("normalizeDiagnostics", () => {
+  test("merges channels, keeps in-channel duplicates once, canonical order", () => {
+    const { ctx } = fixtureContext(FILES);
+    expect(normalizeDiagnostics(URI, push, pull, ctx)).toEqual(EXPECTED);
+  });
+
+  test("same bytes whatever the input order", () => {
+    const { ctx } = fixtureContext(FILES);
+    const bytes = canonicalJson(EXPECTED);
+    for (const seed of [11, 12, 13]) {
+      const out = normalizeDiagnostics(URI, shuffled(push, seed), shuffled(pull, seed + 1), ctx);
+      expect(canonicalJson(out)).toBe(bytes);
+    }
+  });
+
+  test("no source or code means no key; one channel alone", () => {
+    const { ctx } = fixtureContext(FILES);
+    const [only] = normalizeDiagnostics(
+      URI,
+      undefined,
+      [{ range: r(0, 0, 0, 3), message: "m" }],
+      ctx,
+    );
+    expect(only).toBeDefined();
+    expect(Object.keys(only as object)).toEqual([
+      "file",
+      "line",
+      "column",
+      "end_line",
+      "end_column",
+      "severity",
+      "message",
+      "channels",
+    ]);
+    expect(only?.channels).toEqual(["pull"]);
+    expect(normalizeDiagnostics(URI, undefined, undefined, ctx)).toEqual([]);
+  });
+
+  test("severity order error < warning < information < hint at one range", () => {
+    const { ctx } = fixtureContext(FILES);
+    const same = (severity: 1 | 2 | 3 | 4): Diagnostic => ({
+      range: r(0, 0, 0, 1),
+      severity,
+      message: "m",
+    });
+    const out = normalizeDiagnostics(URI, [same(4), same(2), same(3), same(1)], [], ctx);
+    expect(out.map((d) => d.severity)).toEqual(["error", "warning", "information", "hint"]);
+  });
+
+  test("markup messages keep their text; severity names", () => {
+    const { ctx } = fixtureContext(FILES);
+    const markup = {
+      range: r(0, 0, 0, 1),
+      message: { kind: "markdown", value: "**x**" },
+    } as Diagnostic;
+    expect(normalizeDiagnostics(URI, [markup], [], ctx)[0]?.message).toBe("**x**");
+    expect([1, 2, 3, 4, undefined, 9].map(severityName)).toEqual([
+      "error",
+      "warning",
+      "information",
+      "hint",
+      "error",
+      "error",
+    ]);
+  });
+});

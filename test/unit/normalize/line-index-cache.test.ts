@@ -1,0 +1,126 @@
+/**
+ * The cross-call cache of line tables (SPEC §5.1) never serves a table for content the file
+ * no longer has.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AsciiLines } from "../../../src/lsp/line-columns.ts";
+import { LineIndex } from "../../../src/lsp/positions.ts";
+import {
+  LineIndexCache,
+  RACY_MARGIN_MS,
+  settledAt,
+} from "../../../src/normalize/line-index-cache.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-line-cache-")));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function fileWith(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A cache whose clock runs RACY_MARGIN_MS ahead, so fresh files count as settled. */
+function cacheAhead(budget?: number): LineIndexCache {
+  return new LineIndexCache(budget, () => Date.now() + 2 * RACY_MARGIN_MS);
+}
+
+test("a settled, unchanged file is served from the cache; a rewrite is seen at once", () => {
+  const cache = cacheAhead();
+  const path = fileWith("a.ts", "const a = 1;\n");
+  const first = cache.get(dir, path, 1 << 20);
+  expect(first).toBeInstanceOf(AsciiLines);
+  expect(cache.get(dir, path, 1 << 20)).toBe(first as AsciiLines);
+  // new content of another size (a same-size rewrite in the same tick is the racy case below)
+  writeFileSync(path, "const b = 'é';\n");
+  const second = cache.get(dir, path, 1 << 20);
+  expect(second).toBeInstanceOf(LineIndex);
+  expect((second as LineIndex).text).toBe("const b = 'é';\n");
+});
+
+test("a file replaced by rename, with its old mtime restored, is re-read (inode, ctime)", () => {
+  const cache = cacheAhead();
+  const path = fileWith("b.ts", "one\n");
+  expect((cache.get(dir, path, 1 << 20) as AsciiLines).lineCount).toBe(2);
+  const other = join(dir, "b.tmp");
+  writeFileSync(other, "a\nb\n");
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(other, past, past);
+  renameSync(other, path);
+  expect((cache.get(dir, path, 1 << 20) as AsciiLines).lineCount).toBe(3);
+});
+
+test("only a ctime older than the read by more than a timestamp tick lets an entry be reused", () => {
+  const read = 1_000_000;
+  expect(settledAt(read - RACY_MARGIN_MS - 1, read)).toBe(true);
+  expect(settledAt(read - RACY_MARGIN_MS, read)).toBe(false);
+  expect(settledAt(read - 5, read)).toBe(false);
+  expect(settledAt(read + 5, read)).toBe(false);
+  expect(RACY_MARGIN_MS).toBeGreaterThanOrEqual(10); // a jiffy at HZ=100
+});
+
+test("a file rewritten within the racy margin of its read is re-read, even at the same size", () => {
+  // the real clock: the file was written just now, so its entry is not trusted yet
+  const cache = new LineIndexCache();
+  const path = fileWith("c.ts", "é = 1;\n");
+  expect((cache.get(dir, path, 1 << 20) as LineIndex).text).toBe("é = 1;\n");
+  writeFileSync(path, "ü = 2;\n"); // same size, likely the same timestamp tick
+  expect((cache.get(dir, path, 1 << 20) as LineIndex).text).toBe("ü = 2;\n");
+});
+
+test("missing, too large, non-UTF-8 and non-regular files give no table and drop the entry", () => {
+  const cache = cacheAhead();
+  const path = fileWith("d.ts", "abc\n");
+  expect(cache.get(dir, path, 1 << 20)).toBeDefined();
+  expect(cache.get(dir, path, 2)).toBeUndefined();
+  expect(cache.stats().entries).toBe(0);
+  expect(cache.get(dir, join(dir, "missing.ts"), 1 << 20)).toBeUndefined();
+  expect(cache.get(dir, dir, 1 << 20)).toBeUndefined();
+  writeFileSync(path, new Uint8Array([0x61, 0xff, 0x0a]));
+  expect(cache.get(dir, path, 1 << 20)).toBeUndefined();
+  rmSync(path);
+  expect(cache.get(dir, path, 1 << 20)).toBeUndefined();
+});
+
+test("only files beneath the root are read; an entry of one root never serves another", () => {
+  const cache = cacheAhead();
+  const inner = join(dir, "ws");
+  mkdirSync(inner);
+  const outside = fileWith("outside.ts", "secret\n");
+  expect(cache.get(inner, outside, 1 << 20)).toBeUndefined();
+  // a link inside the root to the file outside is not followed either
+  symlinkSync(outside, join(inner, "link.ts"));
+  expect(cache.get(inner, join(inner, "link.ts"), 1 << 20)).toBeUndefined();
+  // the outer root may read it, and that entry stays its own
+  expect(cache.get(dir, outside, 1 << 20)).toBeInstanceOf(AsciiLines);
+  expect(cache.get(inner, outside, 1 << 20)).toBeUndefined();
+});
+
+test("the cache stays within its byte budget, least recently used out first", () => {
+  const cache = cacheAhead(200);
+  const paths = ["e1.ts", "e2.ts", "e3.ts"].map((n) => fileWith(n, "a\n".repeat(10)));
+  for (const p of paths) cache.get(dir, p, 1 << 20);
+  const { bytes, entries } = cache.stats();
+  expect(bytes).toBeLessThanOrEqual(200);
+  expect(entries).toBeLessThan(3);
+  // the most recent one is still there
+  const last = paths[2] as string;
+  expect(cache.get(dir, last, 1 << 20)).toBe(cache.get(dir, last, 1 << 20) as AsciiLines);
+});

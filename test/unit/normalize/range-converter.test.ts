@@ -1,0 +1,78 @@
+import { describe, expect, test } from "bun:test";
+import { canonicalJson } from "../../../src/normalize/cap.ts";
+import { targetOf } from "../../../src/normalize/range-converter.ts";
+import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
+
+const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
+
+describe("makeNormalizeContext", () => {
+  test("converts through the file's text (astral character, CRLF)", () => {
+    const { ctx } = fixtureContext(FILES, { encoding: "utf-16", unit: "code-point" });
+    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 3, 1, 1))).toEqual({
+      line: 1,
+      column: 3,
+      end_line: 2,
+      end_column: 2,
+    });
+    const utf8 = fixtureContext(FILES, { encoding: "utf-8", unit: "utf-16" }).ctx;
+    expect(utf8.toRange(fileUri("src/a.ts"), r(0, 5, 0, 6))).toEqual({
+      line: 1,
+      column: 4,
+      end_line: 1,
+      end_column: 5,
+    });
+  });
+
+  test("locations: relative inside, absolute outside, uri for non-file", () => {
+    const { ctx } = fixtureContext(FILES);
+    expect(canonicalJson(ctx.toLoc(fileUri("src/a.ts"), r(0, 0, 0, 1)))).toBe(
+      '{"file":"src/a.ts","line":1,"column":1,"end_line":1,"end_column":2}',
+    );
+    // unreadable: the documented character + 1 fallback
+    expect(ctx.toLoc("file:///elsewhere/lib.d.ts", r(4, 7, 4, 9))).toEqual({
+      file: "/elsewhere/lib.d.ts",
+      line: 5,
+      column: 8,
+      end_line: 5,
+      end_column: 10,
+    });
+    expect(ctx.toLoc("untitled:Untitled-1", r(0, 2, 0, 3))).toEqual({
+      uri: "untitled:Untitled-1",
+      line: 1,
+      column: 3,
+      end_line: 1,
+      end_column: 4,
+    });
+    expect(targetOf(ctx, fileUri("src/a.ts"))).toEqual({ file: "src/a.ts" });
+    expect(targetOf(ctx, "untitled:x")).toEqual({ uri: "untitled:x" });
+  });
+
+  test("reads each file once per context", () => {
+    const { ctx, reads } = fixtureContext(FILES);
+    for (let i = 0; i < 3; i++) ctx.toRange(fileUri("src/a.ts"), r(0, 0, 0, 1));
+    ctx.toLoc(fileUri("src/a.ts"), r(1, 0, 1, 1));
+    expect(reads).toHaveLength(1);
+  });
+
+  test("untrusted server ranges: past the end clamps, reversed collapses", () => {
+    const { ctx } = fixtureContext(FILES);
+    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 99, 5, 0))).toEqual({
+      line: 1,
+      column: 9,
+      end_line: 2,
+      end_column: 2,
+    });
+    expect(ctx.toRange(fileUri("src/a.ts"), r(1, 1, 0, 0))).toEqual({
+      line: 2,
+      column: 2,
+      end_line: 2,
+      end_column: 2,
+    });
+    expect(ctx.toRange(fileUri("src/a.ts"), r(-3, -1, 0, 1))).toEqual({
+      line: 1,
+      column: 1,
+      end_line: 1,
+      end_column: 2,
+    });
+  });
+});

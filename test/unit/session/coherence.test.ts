@@ -1,0 +1,266 @@
+/**
+ * The session's side of coherence (SPEC §5), without a server: a WorkspaceFollower over a
+ * real temp workspace and a recording host. Open documents follow the disk (changed →
+ * didChange version + 1 and didSave, gone → didClose), the server's watchers get the file
+ * events they asked for, the order is didClose → didChangeWatchedFiles → didChange, the
+ * generation moves only when something reached the server, and a document synced at an
+ * older generation is refreshed before it is asked about.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { Registration } from "vscode-languageserver-protocol";
+import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../../../src/config/types.ts";
+import { type CoherenceHost, WorkspaceFollower } from "../../../src/session/coherence.ts";
+import { DiagnosticStore } from "../../../src/session/diagnostics.ts";
+import { DocumentStore, type OpenDocument } from "../../../src/session/documents.ts";
+import { readWorkspaceText } from "../../../src/workspace/confined.ts";
+import { pathToUri } from "../../../src/workspace/uri.ts";
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const d of roots) rmSync(d, { recursive: true, force: true });
+});
+const followers: WorkspaceFollower[] = [];
+afterEach(() => {
+  for (const f of followers.splice(0)) f.close();
+});
+
+type Sent = [string, ...unknown[]];
+
+function setup(
+  files: Record<string, string>,
+  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean } = {},
+) {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-coherence-")));
+  roots.push(root);
+  const write = (rel: string, text: string) => {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  };
+  for (const [rel, text] of Object.entries(files)) write(rel, text);
+  const sent: Sent[] = [];
+  const rel = (uri: string) => uri.slice(pathToUri(root).length + 1);
+  const documents = new DocumentStore(opts.maxOpen ?? 64, {
+    open: (d) => sent.push(["didOpen", rel(d.uri), d.version]),
+    change: (d) => sent.push(["didChange", rel(d.uri), d.version, d.text]),
+    close: (uri) => sent.push(["didClose", rel(uri)]),
+  });
+  const registrations = new Map<string, Registration>();
+  let barriers = 0;
+  const host: CoherenceHost = {
+    key: "ws/fake",
+    workspace: { name: "ws", root, servers: ["fake"], file_dirs: {} } as WorkspaceConfig,
+    server: {
+      name: "fake",
+      extensions: { py: "python" },
+      open_changed_files: opts.openChanged === true,
+    } as unknown as ServerConfig,
+    bridge: {
+      max_file_bytes: 1 << 20,
+      max_open_documents: opts.maxOpen ?? 64,
+      max_watches: 100,
+      log: { level: "info", file: null, max_bytes: 1 << 20, max_files: 1 },
+    } as BridgeConfig,
+    documents,
+    diagnostics: new DiagnosticStore(),
+    registrations,
+    notifyServer: (method, params) => {
+      if (method === "workspace/didChangeWatchedFiles") {
+        const changes = (params as { changes: { uri: string; type: number }[] }).changes;
+        sent.push([method, ...changes.map((c) => `${c.type} ${rel(c.uri)}`)]);
+      } else sent.push([method]);
+    },
+    notifySaved: (doc: OpenDocument) => {
+      if (opts.save !== false) sent.push(["didSave", rel(doc.uri)]);
+    },
+    languageIdFor: () => "fake",
+    barrier: async () => {
+      barriers += 1;
+      sent.push(["barrier"]);
+    },
+  };
+  const follower = new WorkspaceFollower(host);
+  followers.push(follower);
+  const register = (watchers: unknown[]) => {
+    registrations.set(`r${registrations.size}`, {
+      id: `r${registrations.size}`,
+      method: "workspace/didChangeWatchedFiles",
+      registerOptions: { watchers },
+    });
+    follower.registrationsChanged();
+  };
+  const open = async (file: string, refresh: "none" | "reopen" = "none") =>
+    follower.syncTarget(readWorkspaceText(root, file, 1 << 20), refresh);
+  const take = () => sent.splice(0);
+  return { root, write, follower, host, register, open, take, barriers: () => barriers };
+}
+
+describe("followDisk", () => {
+  test("open documents follow the disk: changed → didChange + didSave, same bytes → nothing", async () => {
+    const w = setup({ "a.fake": "a1", "b.fake": "b1" });
+    await w.open("a.fake");
+    await w.open("b.fake");
+    expect(w.take()).toEqual([
+      ["didOpen", "a.fake", 1],
+      ["didOpen", "b.fake", 1],
+    ]);
+    w.follower.followDisk();
+    expect(w.take()).toEqual([]);
+    w.write("b.fake", "b2");
+    w.write("a.fake", "a1"); // rewritten with the same bytes
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["didChange", "b.fake", 2, "b2"],
+      ["didSave", "b.fake"],
+    ]);
+    expect(w.follower.generation).toBe(1);
+  });
+
+  test("a deleted or no longer readable document is closed and its diagnostics forgotten", async () => {
+    const w = setup({ "a.fake": "a", "b.fake": "b" });
+    await w.open("a.fake");
+    await w.open("b.fake");
+    w.take();
+    const uri = pathToUri(join(w.root, "a.fake"));
+    w.host.diagnostics.onPublish({ uri, diagnostics: [] });
+    unlinkSync(join(w.root, "a.fake"));
+    writeFileSync(join(w.root, "b.fake"), new Uint8Array([0xff, 0xfe]));
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["didClose", "a.fake"],
+      ["didClose", "b.fake"],
+    ]);
+    expect(w.host.diagnostics.uris()).toEqual([]);
+    expect(w.host.documents.count()).toBe(0);
+  });
+
+  test("registered watchers get their events; order: didClose, file events, didChange", async () => {
+    const w = setup({ "open.py": "o1", "gone.py": "g", "lib/dep.py": "d1", "notes.txt": "n" });
+    w.register([{ globPattern: "**/*.py" }]);
+    await w.open("open.py");
+    await w.open("gone.py");
+    w.take();
+    w.write("open.py", "o2");
+    w.write("lib/dep.py", "d2");
+    w.write("lib/new.py", "n");
+    w.write("notes.txt", "n2");
+    unlinkSync(join(w.root, "gone.py"));
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["didClose", "gone.py"],
+      ["workspace/didChangeWatchedFiles", "2 open.py", "2 lib/dep.py", "1 lib/new.py", "3 gone.py"],
+      ["didChange", "open.py", 2, "o2"],
+      ["didSave", "open.py"],
+    ]);
+    // a change nobody registered for reaches nobody and moves nothing
+    const before = w.follower.generation;
+    w.write("notes.txt", "n3");
+    w.follower.followDisk();
+    expect(w.take()).toEqual([]);
+    expect(w.follower.generation).toBe(before);
+  });
+
+  test("kind bits are honoured: a watcher of deletions only hears deletions", async () => {
+    const w = setup({ "a.py": "a", "b.py": "b" });
+    w.register([{ globPattern: { baseUri: pathToUri(w.root), pattern: "*.py" }, kind: 4 }]);
+    w.write("a.py", "a2");
+    w.write("c.py", "c");
+    unlinkSync(join(w.root, "b.py"));
+    w.follower.followDisk();
+    expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "3 b.py"]]);
+  });
+
+  test("a server without watchers gets no events, but its generation moves", async () => {
+    const w = setup({ "main.c": "int main;", "util.h": "int f(void);" });
+    await w.open("main.c");
+    w.take();
+    const generation = w.follower.generation;
+    w.write("util.h", "int f(int);");
+    w.follower.followDisk();
+    expect(w.take()).toEqual([]);
+    expect(w.follower.generation).toBe(generation + 1);
+    // hidden directories (.cache of clangd's index) move nothing
+    w.write(".cache/index/x.idx", "blob");
+    w.follower.followDisk();
+    expect(w.follower.generation).toBe(generation + 1);
+  });
+});
+
+describe("open_changed_files", () => {
+  test("new and changed files of the server's extensions its watchers report are opened too", async () => {
+    const w = setup({ "a.py": "a", "b.py": "b", "notes.txt": "n" }, { openChanged: true });
+    w.register([{ globPattern: "**/*" }]);
+    w.write("b.py", "b2");
+    w.write("new.py", "n");
+    w.write("notes.txt", "n2");
+    const sent = w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "2 b.py", "1 new.py", "2 notes.txt"],
+      ["didOpen", "b.py", 1],
+      ["didOpen", "new.py", 1],
+    ]);
+    expect(sent.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
+    // opened, they follow the disk as documents from now on
+    w.write("new.py", "n2");
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "2 new.py"],
+      ["didChange", "new.py", 2, "n2"],
+      ["didSave", "new.py"],
+    ]);
+  });
+
+  test("more than max_open_documents at once: the events alone", async () => {
+    const w = setup({}, { openChanged: true, maxOpen: 2 });
+    w.register([{ globPattern: "**/*.py" }]);
+    for (const f of ["x.py", "y.py", "z.py"]) w.write(f, f);
+    w.follower.followDisk();
+    expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 x.py", "1 y.py", "1 z.py"]]);
+  });
+});
+
+describe("syncTarget", () => {
+  test("reopen: an unchanged document of an older generation is closed, then opened afresh", async () => {
+    const w = setup({ "main.c": "m", "util.h": "u1" });
+    await w.open("main.c", "reopen");
+    await w.open("main.c", "reopen");
+    expect(w.take()).toEqual([["didOpen", "main.c", 1]]);
+    w.write("util.h", "u2");
+    w.follower.followDisk();
+    const doc = await w.open("main.c", "reopen");
+    // the barrier keeps whatever the server publishes for the closing before the reopen
+    expect(w.take()).toEqual([["didClose", "main.c"], ["barrier"], ["didOpen", "main.c", 2]]);
+    expect(doc.generation).toBe(w.follower.generation);
+    await w.open("main.c", "reopen");
+    expect(w.take()).toEqual([]);
+  });
+
+  test("none: a pulled server's document stays as it is", async () => {
+    const w = setup({ "main.py": "m", "lib.py": "l1" });
+    await w.open("main.py");
+    w.take();
+    w.write("lib.py", "l2");
+    w.follower.followDisk();
+    await w.open("main.py");
+    expect(w.take()).toEqual([]);
+  });
+
+  test("content read before the session was ready is read again when the disk moved since", async () => {
+    const w = setup({ "a.fake": "old" });
+    const early = readWorkspaceText(w.root, "a.fake", 1 << 20);
+    w.write("a.fake", "newer content");
+    const doc = await w.follower.syncTarget(early, "none");
+    expect(doc.text).toBe("newer content");
+    expect(readFileSync(join(w.root, "a.fake"), "utf8")).toBe(doc.text);
+  });
+});

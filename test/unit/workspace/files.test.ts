@@ -1,0 +1,103 @@
+/** SPEC §4.2, §8: which file a path means (realpath confinement), paths and URIs. */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { displayPath, resolveWorkspaceFile, sha256Hex } from "../../../src/workspace/files.ts";
+import { pathToUri, uriToPath } from "../../../src/workspace/uri.ts";
+import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
+import { thrown } from "../../support/thrown.ts";
+
+let base = "";
+let ws = "";
+let outside = "";
+
+beforeAll(() => {
+  ({ base, ws, outside } = confinementTree());
+});
+afterAll(removeTempTrees);
+
+describe("resolveWorkspaceFile", () => {
+  test("relative, absolute and dotted paths inside the root", () => {
+    const expected = { abs: join(ws, "a.txt"), rel: "a.txt" };
+    expect(resolveWorkspaceFile(ws, "a.txt")).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, join(ws, "a.txt"))).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, "sub/../a.txt")).toEqual(expected);
+    expect(resolveWorkspaceFile(ws, "./sub/b.txt")).toEqual({
+      abs: join(ws, "sub", "b.txt"),
+      rel: "sub/b.txt",
+    });
+  });
+
+  test("a symlink staying inside resolves to its target", () => {
+    expect(resolveWorkspaceFile(ws, "inlink")).toEqual({ abs: join(ws, "a.txt"), rel: "a.txt" });
+  });
+
+  test("a root reached through a symlink confines to its real path", () => {
+    const link = join(base, "wslink");
+    expect(resolveWorkspaceFile(link, "a.txt").rel).toBe("a.txt");
+    expect(resolveWorkspaceFile(link, join(link, "sub", "b.txt")).rel).toBe("sub/b.txt");
+  });
+
+  test("`..` escape", () => {
+    const err = thrown(() => resolveWorkspaceFile(ws, "../outside/secret.txt"));
+    expect(err.code).toBe("PathOutsideWorkspace");
+    expect(err.details).toEqual({ file: "../outside/secret.txt", root: ws });
+    expect(thrown(() => resolveWorkspaceFile(ws, "../outside/nothing")).code).toBe(
+      "PathOutsideWorkspace",
+    );
+  });
+
+  test("absolute path outside", () => {
+    const file = join(outside, "secret.txt");
+    const err = thrown(() => resolveWorkspaceFile(ws, file));
+    expect(err.code).toBe("PathOutsideWorkspace");
+    expect(err.details).toEqual({ file, root: ws });
+  });
+
+  test("symlink escapes, for files, directories, missing and dangling targets", () => {
+    for (const file of ["escape", "escdir/secret.txt", "escdir/nothing", "dangle"]) {
+      const err = thrown(() => resolveWorkspaceFile(ws, file));
+      expect(err.code).toBe("PathOutsideWorkspace");
+      expect(err.details).toEqual({ file, root: ws });
+    }
+  });
+
+  test("missing file and directory are FileNotFound", () => {
+    const missing = thrown(() => resolveWorkspaceFile(ws, "missing.txt"));
+    expect(missing.code).toBe("FileNotFound");
+    const dir = thrown(() => resolveWorkspaceFile(ws, "sub"));
+    expect(dir.code).toBe("FileNotFound");
+    expect(dir.hint).toContain("directory");
+    expect(thrown(() => resolveWorkspaceFile(ws, "a.txt/x")).code).toBe("FileNotFound");
+  });
+
+  test("empty path is an invalid argument", () => {
+    expect(thrown(() => resolveWorkspaceFile(ws, "")).code).toBe("InvalidArgument");
+  });
+});
+
+describe("paths and URIs", () => {
+  test("sha256Hex of text and bytes agree", () => {
+    expect(sha256Hex("abc")).toBe(sha256Hex(new TextEncoder().encode("abc")));
+  });
+
+  test("displayPath: relative inside, absolute outside", () => {
+    expect(displayPath(ws, join(ws, "sub", "b.txt"))).toBe("sub/b.txt");
+    expect(displayPath(join(base, "wslink"), join(ws, "a.txt"))).toBe("a.txt");
+    expect(displayPath(ws, join(outside, "secret.txt"))).toBe(join(outside, "secret.txt"));
+    expect(displayPath(ws, `${ws}-sibling/x`)).toBe(`${ws}-sibling/x`);
+  });
+
+  test("pathToUri percent-encodes; uriToPath inverts it", () => {
+    const path = "/tmp/a b/ü#1?.c";
+    const uri = pathToUri(path);
+    expect(uri).toBe("file:///tmp/a%20b/%C3%BC%231%3F.c");
+    expect(uriToPath(uri)).toBe(path);
+  });
+
+  test("uriToPath is null for non-file and remote URIs", () => {
+    expect(uriToPath("untitled:Untitled-1")).toBeNull();
+    expect(uriToPath("jdt://contents/x")).toBeNull();
+    expect(uriToPath("file://server/share/x")).toBeNull();
+    expect(uriToPath("file:///a/%2F/b")).toBeNull();
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * The workspace watcher (SPEC §5.2) on a real directory: inotify events drained
+ * synchronously, so a change made before `poll()` is always in its result — the tests
+ * never wait. Created / changed / deleted for files, whole new or removed directories,
+ * renames, atomic saves, what is never watched (VCS internals, node_modules packages,
+ * CACHEDIR.TAG directories, symlinked directories), the watch bound and a queue overflow
+ * (the raw event parser: inotify.test.ts).
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { FileChange } from "../../../src/workspace/file-events.ts";
+import { type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function tree(files: Record<string, string>): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-watch-")));
+  dirs.push(root);
+  for (const [rel, text] of Object.entries(files)) write(root, rel, text);
+  return root;
+}
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+let open: { watcher: WorkspaceWatcher; sub: Subscription }[] = [];
+afterEach(() => {
+  for (const o of open) o.sub.close();
+  open = [];
+});
+
+/** A watcher on `root` (interest: everything) and a function returning what poll() delivered. */
+function watch(root: string, maxWatches = 1000, interest: (dir: string) => boolean = () => true) {
+  const watcher = new WorkspaceWatcher(root, maxWatches);
+  let got: FileChange[] = [];
+  const sub = watcher.subscribe(interest, (changes) => got.push(...changes));
+  open.push({ watcher, sub });
+  const poll = (): [string, string][] => {
+    watcher.poll();
+    const out = got.map((c): [string, string] => [c.kind, c.abs.slice(root.length + 1)]);
+    got = [];
+    return out;
+  };
+  return { watcher, poll };
+}
+
+describe("WorkspaceWatcher", () => {
+  test("the baseline is silent; then created, changed, deleted, each seen by the next poll", () => {
+    const root = tree({ "a.py": "a", "pkg/b.py": "b" });
+    const { poll } = watch(root);
+    expect(poll()).toEqual([]);
+    write(root, "c.py", "c");
+    expect(poll()).toEqual([["created", "c.py"]]);
+    write(root, "pkg/b.py", "b2");
+    expect(poll()).toEqual([["changed", "pkg/b.py"]]);
+    unlinkSync(join(root, "a.py"));
+    expect(poll()).toEqual([["deleted", "a.py"]]);
+    expect(poll()).toEqual([]);
+  });
+
+  test("no race with the kernel queue: 300 writes, each in the very next poll", () => {
+    const root = tree({ "f.txt": "0" });
+    const { poll } = watch(root);
+    for (let i = 1; i <= 300; i++) {
+      write(root, "f.txt", String(i));
+      expect(poll()).toEqual([["changed", "f.txt"]]);
+    }
+  });
+
+  test("a new directory tree is watched at once and its files are created", () => {
+    const root = tree({ "a.py": "a" });
+    const { poll } = watch(root);
+    write(root, "new/deep/x.py", "x");
+    write(root, "new/y.py", "y");
+    expect(poll().sort()).toEqual([
+      ["created", "new/deep/x.py"],
+      ["created", "new/y.py"],
+    ]);
+    write(root, "new/deep/x.py", "x2");
+    expect(poll()).toEqual([["changed", "new/deep/x.py"]]);
+  });
+
+  test("a removed or renamed directory: its files deleted, and created under the new name", () => {
+    const root = tree({ "d/one.py": "1", "d/sub/two.py": "2", "keep.py": "k" });
+    const { poll } = watch(root);
+    renameSync(join(root, "d"), join(root, "e"));
+    expect(poll().sort()).toEqual([
+      ["created", "e/one.py"],
+      ["created", "e/sub/two.py"],
+      ["deleted", "d/one.py"],
+      ["deleted", "d/sub/two.py"],
+    ]);
+    rmSync(join(root, "e"), { recursive: true });
+    expect(poll().sort()).toEqual([
+      ["deleted", "e/one.py"],
+      ["deleted", "e/sub/two.py"],
+    ]);
+    write(root, "e/again.py", "a");
+    expect(poll()).toEqual([["created", "e/again.py"]]);
+  });
+
+  test("an atomic save (temp file renamed over) is one change; delete then create is a change", () => {
+    const root = tree({ "m.py": "1" });
+    const { poll } = watch(root);
+    write(root, ".m.py.tmp", "2");
+    renameSync(join(root, ".m.py.tmp"), join(root, "m.py"));
+    expect(poll()).toEqual([["changed", "m.py"]]);
+    unlinkSync(join(root, "m.py"));
+    write(root, "m.py", "3");
+    expect(poll()).toEqual([["changed", "m.py"]]);
+    write(root, "t.py", "x");
+    unlinkSync(join(root, "t.py"));
+    expect(poll()).toEqual([]);
+  });
+
+  test("never watched: VCS internals, node_modules packages, CACHEDIR.TAG trees, symlinked directories", () => {
+    const outside = tree({ "o.py": "o" });
+    const root = tree({
+      ".git/HEAD": "ref",
+      "node_modules/top.js": "t",
+      "node_modules/pkg/index.js": "p",
+      "target/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55",
+      "target/debug/x.rs": "x",
+      "src/m.py": "m",
+    });
+    symlinkSync(outside, join(root, "linked"));
+    const { poll, watcher } = watch(root);
+    expect(watcher.status().watched_directories).toBe(3); // root, node_modules, src
+    write(root, ".git/HEAD", "ref2");
+    write(root, "node_modules/pkg/index.js", "p2");
+    write(root, "target/debug/x.rs", "x2");
+    write(outside, "o.py", "o2");
+    expect(poll()).toEqual([]);
+    write(root, "node_modules/top.js", "t2");
+    write(root, "src/m.py", "m2");
+    expect(poll()).toEqual([
+      ["changed", "node_modules/top.js"],
+      ["changed", "src/m.py"],
+    ]);
+    // a directory that tags itself as a cache later is dropped, quietly
+    write(root, "src/cache/CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55");
+    poll();
+    write(root, "src/cache/blob", "b");
+    expect(poll()).toEqual([]);
+  });
+
+  test("only directories of interest are watched", () => {
+    const root = tree({ "src/a.rs": "a", "docs/b.md": "b" });
+    const { poll, watcher } = watch(root, 1000, (d) => d === root || d.startsWith(`${root}/src`));
+    expect(watcher.status().watched_directories).toBe(2);
+    write(root, "docs/b.md", "b2");
+    write(root, "src/a.rs", "a2");
+    expect(poll()).toEqual([["changed", "src/a.rs"]]);
+  });
+
+  test("past max_watches: breadth first, and status names what is not watched", () => {
+    const root = tree({ "a/x.py": "", "b/y.py": "", "a/deep/z.py": "" });
+    const { poll, watcher } = watch(root, 3);
+    const status = watcher.status();
+    expect(status).toMatchObject({
+      state: "watching",
+      watched_directories: 3,
+      max_watches: 3,
+      unwatched_directories: 1,
+      unwatched_sample: ["a/deep"],
+      files_indexed: 2,
+    });
+    expect(status.reason).toContain("bridge.max_watches (3)");
+    expect(status.memory_bytes).toBeGreaterThan(3 * 1000);
+    write(root, "a/deep/z.py", "changed");
+    expect(poll()).toEqual([]);
+    write(root, "b/y.py", "changed");
+    expect(poll()).toEqual([["changed", "b/y.py"]]);
+  });
+
+  test("a queue overflow falls back to comparing every watched directory with the disk", () => {
+    const root = tree({ "keep.txt": "k", "gone.txt": "g" });
+    const { poll, watcher } = watch(root);
+    // fs.inotify.max_queued_events is 16384 by default: overflow it
+    const max = Number(
+      require("node:fs").readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"),
+    );
+    mkdirSync(join(root, "many"));
+    expect(poll()).toEqual([]);
+    for (let i = 0; i <= max; i++) writeFileSync(join(root, "many", `f${i % 64}`), String(i));
+    unlinkSync(join(root, "gone.txt"));
+    const out = poll();
+    expect(watcher.status().overflows).toBe(1);
+    expect(out).toContainEqual(["deleted", "gone.txt"]);
+    expect(out).toContainEqual(["changed", "keep.txt"]);
+    expect(out.filter(([, p]) => p.startsWith("many/")).length).toBe(64);
+    write(root, "keep.txt", "after");
+    expect(poll()).toEqual([["changed", "keep.txt"]]);
+  });
+
+  test("the last subscriber closing releases the inotify instance", () => {
+    const root = tree({ "a.py": "a" });
+    const watcher = new WorkspaceWatcher(root, 10);
+    const sub = watcher.subscribe(
+      () => true,
+      () => {},
+    );
+    expect(watcher.status().watched_directories).toBe(1);
+    sub.close();
+    expect(watcher.status().watched_directories).toBe(0);
+  });
+});
