@@ -1,12 +1,14 @@
 /**
  * MCP clients other than the TypeScript SDK against the compiled binary (SPEC §4.8): the
- * Python MCP SDK and the MCP Inspector CLI. Neither is a dependency of the project; each
- * runs when the machine has it and is skipped loudly otherwise:
- *   THEODOLITE_TEST_PYTHON     a python whose `import mcp` works (default: python3)
- *   THEODOLITE_TEST_INSPECTOR  the Inspector's `mcp-inspector` executable (npm
- *                              @modelcontextprotocol/inspector)
+ * Python MCP SDK and the MCP Inspector CLI, both installed (pinned) by .ci/setup-servers
+ * into test/servers. Each is required under CI; elsewhere a missing one is skipped loudly.
+ *   THEODOLITE_TEST_PYTHON     a python whose `import mcp` works (default: the venv
+ *                              test/servers/python, else python3)
+ *   THEODOLITE_TEST_INSPECTOR  the Inspector's `mcp-inspector` executable (default:
+ *                              test/servers/node_modules/.bin/mcp-inspector)
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import {
@@ -16,22 +18,36 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
-import { skipLoudly } from "../support/real-servers.ts";
+import { UNDER_CI } from "../support/real-bridge.ts";
+import { skipLoudly, TEST_SERVERS_DIR } from "../support/real-servers.ts";
 
 afterAll(cleanupTempDirs);
 
 /** what a client without the apply class is offered (SPEC §4.1) */
 const READ_TOOLS = TOOLS.filter((t) => t.toolClass === "read").length;
 
+/** The Inspector CLI's clientInfo.name, allowlisted below so it is offered the apply class too. */
+const INSPECTOR_CLIENT = "inspector-cli";
+
 function configWithHover(): string {
   const root = tempDir();
   Bun.write(join(root, "a.fake"), "alpha beta\n");
   return writeConfig({
+    bridge: { mutation: "gated", mutation_allowlist: [INSPECTOR_CLIENT] },
     workspace: [{ name: "w", root, servers: ["fake"] }],
     server: [
       fakeServer("fake", { responses: { "textDocument/hover": { contents: "from fake" } } }),
     ],
   });
+}
+
+const VENV_PYTHON = join(TEST_SERVERS_DIR, "python", "bin", "python");
+const INSPECTOR = join(TEST_SERVERS_DIR, "node_modules", ".bin", "mcp-inspector");
+
+/** A client the setup installs is required under CI; elsewhere its absence is a loud skip. */
+function absent(client: string, why: string): void {
+  if (UNDER_CI) throw new Error(`${client} is required under CI ${why}; run .ci/setup-servers`);
+  skipLoudly(client, why);
 }
 
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" };
@@ -66,13 +82,14 @@ asyncio.run(main())
 
 describe("other MCP clients", () => {
   test("the Python MCP SDK: handshake, tools/list, a result and a tool error", async () => {
-    const python = process.env.THEODOLITE_TEST_PYTHON ?? "python3";
+    const python =
+      process.env.THEODOLITE_TEST_PYTHON ?? (existsSync(VENV_PYTHON) ? VENV_PYTHON : "python3");
     const probe = Bun.spawnSync([python, "-c", "import mcp"], {
       stdout: "ignore",
       stderr: "ignore",
     });
     if (!probe.success) {
-      skipLoudly("Python MCP SDK", `(no \`import mcp\` in ${python}; set THEODOLITE_TEST_PYTHON)`);
+      absent("Python MCP SDK", `(no \`import mcp\` in ${python}; set THEODOLITE_TEST_PYTHON)`);
       return;
     }
     const script = join(tempDir(), "client.py");
@@ -94,10 +111,11 @@ describe("other MCP clients", () => {
     });
   }, 90_000);
 
-  test("the MCP Inspector CLI: tools/list and tools/call", () => {
-    const inspector = process.env.THEODOLITE_TEST_INSPECTOR;
-    if (inspector === undefined || inspector === "") {
-      skipLoudly("MCP Inspector CLI", "(set THEODOLITE_TEST_INSPECTOR to its mcp-inspector)");
+  test("the MCP Inspector CLI: every tool's schemas portable (--strict), tools/list and tools/call", () => {
+    const inspector =
+      process.env.THEODOLITE_TEST_INSPECTOR ?? (existsSync(INSPECTOR) ? INSPECTOR : "");
+    if (inspector === "") {
+      absent("MCP Inspector CLI", "(set THEODOLITE_TEST_INSPECTOR to its mcp-inspector)");
       return;
     }
     const run = (...args: string[]) => {
@@ -109,8 +127,19 @@ describe("other MCP clients", () => {
       return JSON.parse(r.stdout.toString());
     };
     const config = configWithHover();
-    const listed = run("--method", "tools/list") as { tools: { name: string }[] };
-    expect(listed.tools).toHaveLength(READ_TOOLS);
+    // the whole surface, apply class included: the Inspector's schema lint reports its
+    // findings under schemaFindings and exits non-zero on an error-severity one
+    const linted = run("--method", "tools/list", "--strict", "--format", "json") as {
+      result: { tools: { name: string }[] };
+      schemaFindings?: unknown[];
+    };
+    expect(linted.schemaFindings ?? []).toEqual([]);
+    expect(linted.result.tools).toHaveLength(TOOLS.length);
+    const status = run("--method", "tools/call", "--tool-name", "session_status") as {
+      structuredContent: { bridge: { client: string; apply_class_registered: boolean } };
+    };
+    expect(status.structuredContent.bridge.client).toBe(INSPECTOR_CLIENT);
+    expect(status.structuredContent.bridge.apply_class_registered).toBe(true);
     const hover = run(
       "--method",
       "tools/call",
