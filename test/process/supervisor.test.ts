@@ -143,12 +143,11 @@ describe("server exit is mirrored and the tree reaped", () => {
 
 describe("input closed (stdin and lifeline)", () => {
   test("a server that honours EOF exits on its own; its status is mirrored", async () => {
-    const proc = launchFake(started, {}, { graceMs: 10_000 });
+    const proc = launchFake(started, {}, { graceMs: 60_000 });
     await proc.serverPid;
-    const t0 = performance.now();
     proc.closeInput();
-    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 1, signal: null });
-    expect(performance.now() - t0).toBeLessThan(5000); // well inside the 10 s grace
+    // its own exit status, not SIGKILL: it was not killed at the end of the grace
+    expect(await within(proc.exited, 30_000, "supervisor exit")).toEqual({ code: 1, signal: null });
   });
 
   test("a server that ignores EOF is killed after the grace, with its daemon", async () => {
@@ -163,7 +162,7 @@ describe("input closed (stdin and lifeline)", () => {
     const server = (await proc.serverPid) ?? 0;
     const t0 = performance.now();
     proc.closeInput();
-    const exit = await within(proc.exited, graceMs + 3000, "supervisor exit");
+    const exit = await within(proc.exited, graceMs + 20_000, "supervisor exit");
     const elapsed = performance.now() - t0;
     console.log(`input closed → tree gone in ${elapsed.toFixed(0)} ms (grace ${graceMs} ms)`);
     expect(exit).toEqual({ code: null, signal: "SIGKILL" }); // it had to be killed

@@ -229,7 +229,8 @@ describe("start-up conditions, each alone", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      bridge: { ready_timeout_ms: 1500 },
+      // the handshake counts toward it too: room for a slow start on a loaded machine
+      bridge: { ready_timeout_ms: 4000 },
       servers: [
         fake.server(
           { progress: [{ token: "t1", title: "Indexing", end_on: "never/sent" }] },

@@ -33,10 +33,16 @@ describe("timeouts and cancellation", () => {
         fake.server({ response_delay_ms: { "textDocument/hover": 60_000 }, responses: HOVER }),
       ],
     });
+    // started first, under ready_timeout_ms (the handshake and readiness): the one request
+    // the 400 ms bound then applies to is the hover, which is never answered
+    const start = await bridge.call("session_status", { start: true });
+    expect((start.structured.sessions as { state: string }[])[0]?.state).toBe("ready");
     const r = await bridge.call("hover", AT);
     expect(r.isError).toBe(true);
     expect(r.structured.code).toBe("RequestTimeout");
     expect(r.structured.details).toEqual({ method: "textDocument/hover", timeout_ms: 400 });
+    const sent = fake.state().requests.map((q) => q.method);
+    expect(sent.filter((m) => m !== "initialize")).toEqual(["textDocument/hover"]);
     const id = hoverId(fake);
     await fake.until((s) => (s.cancelled.includes(id) ? true : undefined), "$/cancelRequest");
   });

@@ -116,13 +116,9 @@ describe("compiled binary CLI", () => {
 });
 
 describe("MCP stdio", () => {
-  test("initialize is fast and starts no child process", async () => {
-    const config = twoPairConfig();
-    const t0 = performance.now();
-    const bridge = await startBridge({ config });
-    const ms = performance.now() - t0;
-    console.log(`spawn + initialize: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(1000); // generous for a loaded 2-core CI; bench/ measures it precisely
+  // how fast: bench/initialize.ts (tests bound hangs, never speed)
+  test("initialize starts no child process", async () => {
+    const bridge = await startBridge({ config: twoPairConfig() });
     expect(descendantsOf(bridge.pid)).toEqual([]);
   });
 

@@ -78,7 +78,7 @@ describe("confined opening (SPEC §8.1)", () => {
     const err = thrown(() => readWorkspaceText(ws, "pipe.c", 100));
     expect(err.code).toBe("FileNotFound");
     expect(err.hint).toContain("not a regular file");
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(10_000); // a blocking open would never return
   });
 
   test("reads outside a workspace (discovery) never block either, and stay bounded", () => {
