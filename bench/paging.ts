@@ -87,7 +87,9 @@ export async function runPaging(_opts: BenchOptions): Promise<Metric[]> {
               what,
               "MB",
               [v],
-              target === undefined ? [] : [{ stat: "p50", max: target, source: "issue 13" }],
+              target === undefined
+                ? []
+                : [{ stat: "p50", max: target, source: "docs/PERFORMANCE.md" }],
             ),
           ];
     return [

@@ -152,8 +152,8 @@ export async function runReap(opts: BenchOptions): Promise<Metric[]> {
           "ms",
           samples,
           [
-            { stat: "p95", max: 200, source: "issue 3" },
-            { stat: "p95", max: 100, source: "issue 7" },
+            { stat: "p95", max: 200, source: "docs/PERFORMANCE.md" },
+            { stat: "p95", max: 100, source: "docs/PERFORMANCE.md" },
           ],
           note,
         ),

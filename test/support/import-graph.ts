@@ -2,7 +2,8 @@
  * The import graph of `src/`, read from the source text: which file imports which (static,
  * type-only, re-exports and dynamic `import()` all count: each is a dependency a reader
  * follows), the same graph folded to folders, and the cycles of a graph. Used by
- * test/unit/import-graph.test.ts to keep dependencies pointing one way (docs/ARCHITECTURE.md).
+ * test/unit/import-graph.test.ts (no cycles) and test/unit/architecture.test.ts (the dependency
+ * order of docs/ARCHITECTURE.md) to keep dependencies pointing one way.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";

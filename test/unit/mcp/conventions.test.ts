@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { ERROR_CODES, ERRORS } from "../../../src/errors.ts";
 import { INSTRUCTIONS, TOOL_ERROR_GROUPS } from "../../../src/mcp/conventions.ts";
 
-const SPEC = readFileSync(join(import.meta.dir, "..", "..", "..", "docs", "SPEC.md"), "utf8");
+const SPEC = readFileSync(join(import.meta.dir, "..", "..", "..", "docs/SPEC.md"), "utf8");
 
 describe("error codes", () => {
   test("every tool error code is in exactly one instructions group; ConfigInvalid is CLI-only", () => {
