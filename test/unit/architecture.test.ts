@@ -62,9 +62,10 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
+/** Folders of `dir`, hidden ones (caches) left out. */
 const subfolders = (dir: string): string[] =>
   readdirSync(dir)
-    .filter((n) => statSync(join(dir, n)).isDirectory())
+    .filter((n) => !n.startsWith(".") && statSync(join(dir, n)).isDirectory())
     .sort();
 
 describe("the Folders table lists every source file", () => {

@@ -11,29 +11,33 @@
  * anchor a heading).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const REPO = join(import.meta.dir, "..", "..");
 const DOCS = join(REPO, "docs");
 const DOC_NAMES = readdirSync(DOCS).filter((n) => n.endsWith(".md"));
 
-/** Text files under `rel` (a folder or a file), without dependencies, build output or lock files. */
-function textFiles(rel: string): string[] {
-  const abs = join(REPO, rel);
-  if (!statSync(abs).isDirectory()) return [rel];
-  return readdirSync(abs)
-    .sort()
-    .flatMap((name) => {
-      const path = `${rel}/${name}`;
-      if (["node_modules", "out", "dist"].includes(name) || name.endsWith(".lock")) return [];
-      // the fixture workspaces are data the servers read; their README is documentation
-      if (path.startsWith("test/fixtures/") && statSync(join(REPO, path)).isDirectory()) return [];
-      return textFiles(path);
-    });
+/**
+ * The repository's own files under `paths` — tracked, or new and not ignored — so installed
+ * dependencies (node_modules, the Python venv of test/servers) and build output never count.
+ * Lock files are generated; the fixture workspaces are data the servers read (their README
+ * is documentation and counts).
+ */
+function repositoryFiles(paths: string[]): string[] {
+  const git = Bun.spawnSync(
+    ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths],
+    { cwd: REPO },
+  );
+  if (!git.success) throw new Error(`git ls-files failed: ${git.stderr.toString()}`);
+  return [...new Set(git.stdout.toString().split("\0"))]
+    .filter((f) => f !== "" && existsSync(join(REPO, f)))
+    .filter((f) => !f.endsWith(".lock"))
+    .filter((f) => !/^test\/fixtures\/[^/]+\//.test(f))
+    .sort();
 }
 
-const SCANNED = ["src", "test", "bench", "build.ts", ".ci"].flatMap(textFiles);
+const SCANNED = repositoryFiles(["src", "test", "bench", "build.ts", ".ci"]);
 const MARKDOWN = [
   "README.md",
   "bench/README.md",
