@@ -12,6 +12,7 @@ import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
 import { SingleHandshake } from "./mcp/handshake.ts";
+import { enterRequestsDirectly } from "./mcp/request-entry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { StdioTransport } from "./mcp/stdio-transport.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
@@ -78,7 +79,11 @@ export async function serve(argPath: string | undefined): Promise<void> {
   transport.oninputend = () => void shutdown("stdin closed", true);
   server.onclose = () => void shutdown("transport closed", false);
 
-  await server.connect(new SingleHandshake(transport));
+  const handshake = new SingleHandshake(transport);
+  await server.connect(handshake);
+  if (!enterRequestsDirectly(server, handshake)) {
+    log.warn("the MCP SDK has no request entry: every message is classified by its schemas");
+  }
   log.info(
     `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
   );

@@ -16,7 +16,7 @@ import {
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -39,38 +39,43 @@ export function describeZodError(err: z.ZodError): string {
     .join("; ");
 }
 
+/** What the `tools/call` handler reads of a request (jsonrpc-check.ts made `params` an object when present). */
+interface ToolCallRequest {
+  method: "tools/call";
+  params?: {
+    name?: unknown;
+    arguments?: unknown;
+    _meta?: { progressToken?: string | number };
+  };
+}
+
 /**
- * `tools/call` as we validate it: the envelope only. The SDK's own schema would
- * refuse a non-object `arguments` with a JSON-RPC -32603 before our handler
- * runs; SPEC §4.6 makes it `InvalidArgument` like any other bad argument.
+ * `tools/call` in the SDK's request table without a zod parse per call: the SDK's
+ * compatibility layer takes this as a (zod 3 style) schema — `shape.method.value` names
+ * the method, `safeParse` hands the request on as it is. The handler checks what it
+ * reads; the SDK's own schema would refuse a non-object `arguments` with a JSON-RPC
+ * -32603 before our handler runs, where SPEC §4.6 makes it `InvalidArgument` like any
+ * other bad argument. (Registered on `Protocol`: `Server`'s override re-validates each
+ * request and copies each result through `CallToolResultSchema`, which would lose the
+ * result's serialization made by the size cap, serialized.ts.)
  */
-const ToolCallRequest = z.object({
-  method: z.literal("tools/call"),
-  params: z.looseObject({
-    name: z.unknown().optional(),
-    arguments: z.unknown().optional(),
-    _meta: z
-      .looseObject({ progressToken: z.union([z.string(), z.number()]).optional() })
-      .optional(),
-  }),
-});
+const TOOLS_CALL = {
+  shape: { method: { value: "tools/call" } },
+  safeParse: (data: unknown) => ({ success: true as const, data: data as ToolCallRequest }),
+};
 
 type ToolCallHandler = (
-  request: z.infer<typeof ToolCallRequest>,
+  request: ToolCallRequest,
   extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
 ) => Promise<CallToolResult>;
 
-function setProtocolRequestHandler(
-  server: Server,
-  schema: typeof ToolCallRequest,
-  handler: ToolCallHandler,
-): void {
+function setProtocolRequestHandler(server: Server, handler: ToolCallHandler): void {
   const set = Protocol.prototype.setRequestHandler as unknown as (
     this: Server,
-    schema: typeof ToolCallRequest,
+    schema: typeof TOOLS_CALL,
     handler: ToolCallHandler,
   ) => void;
-  set.call(server, schema, handler);
+  set.call(server, TOOLS_CALL, handler);
 }
 
 function isArgumentsObject(v: unknown): v is Record<string, unknown> {
@@ -116,84 +121,77 @@ export function createMcpServer(
     return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 
-  // Registered with Protocol's setRequestHandler, not Server's: Server's override
-  // re-validates the request with the SDK's schema (see ToolCallRequest) and copies
-  // every result through CallToolResultSchema, which would lose the result's
-  // serialization made by the size cap (serialized.ts); our results are valid by
-  // construction (envelope.ts) and the stdio suites check them with the SDK's client.
-  setProtocolRequestHandler(
-    server,
-    ToolCallRequest,
-    async (request, extra): Promise<CallToolResult> => {
-      const name = request.params.name;
-      if (typeof name !== "string") {
-        throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
+  // our results are valid by construction (envelope.ts); the stdio suites check them
+  // with the SDK's client
+  setProtocolRequestHandler(server, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params?.name;
+    if (typeof name !== "string") {
+      throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
+    }
+    const tool = byName.get(name);
+    const client = clientName();
+    try {
+      if (tool?.toolClass === "apply" && !bridge.applyClassFor(client)) {
+        // a registration decision is a gate decision too: recorded (SPEC §7.2)
+        bridge.recordUnregisteredApply(name as "code_action_apply" | "rename_apply", client);
       }
-      const tool = byName.get(name);
-      const client = clientName();
-      try {
-        if (tool?.toolClass === "apply" && !bridge.applyClassFor(client)) {
-          // a registration decision is a gate decision too: recorded (SPEC §7.2)
-          bridge.recordUnregisteredApply(name as "code_action_apply" | "rename_apply", client);
-        }
-        if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
-          throw new BridgeError(
-            "UnsupportedMethod",
-            `tool "${name}" is not available to this client`,
-            {
-              hint:
-                tool?.toolClass === "apply"
-                  ? 'edit tools are listed only with mutation = "gated" and an allowlisted client name (SPEC §7.1)'
-                  : "call tools/list for the tools this bridge offers",
-              details: { tool: name },
-            },
-          );
-        }
-        // zero-config: the discovered servers are in place (SPEC §2.1)
-        await bridge.ready();
-        // absent is no arguments; null, arrays and scalars are refused
-        const raw = request.params.arguments === undefined ? {} : request.params.arguments;
-        if (!isArgumentsObject(raw)) {
-          throw new BridgeError(
-            "InvalidArgument",
-            `arguments must be an object, not ${describeJsonType(raw)}`,
-            { hint: `pass the arguments of "${name}" as a JSON object (see tools/list)` },
-          );
-        }
-        tool.preValidate?.(raw);
-        const parsed = tool.input.safeParse(raw);
-        if (!parsed.success) {
-          throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
-            hint: `see the input schema of "${name}" in tools/list`,
-          });
-        }
-        const token = request.params._meta?.progressToken;
-        let step = 0;
-        const progress = (p: ProgressReport): void => {
-          if (token === undefined) return;
-          step = Math.max(step + 1, p.progress);
-          void extra
-            .sendNotification({
-              method: "notifications/progress",
-              params: { progressToken: token, ...p, progress: step },
-            })
-            .catch(() => {});
-        };
-        const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
-        const answer = await tool.handler(parsed.data, ctx);
-        const b = bridge.config.bridge;
-        const json = enforceSizeCap(answer.result, answer.count, b.max_result_bytes, {
-          pages: answer.pages,
-          summaryItems: answer.summaryItems,
-          maxLimit: b.max_limit,
+      if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
+        throw new BridgeError(
+          "UnsupportedMethod",
+          `tool "${name}" is not available to this client`,
+          {
+            hint:
+              tool?.toolClass === "apply"
+                ? 'edit tools are listed only with mutation = "gated" and an allowlisted client name (SPEC §7.1)'
+                : "call tools/list for the tools this bridge offers",
+            details: { tool: name },
+          },
+        );
+      }
+      // zero-config: the discovered servers are in place (SPEC §2.1)
+      await bridge.ready();
+      // absent is no arguments; null, arrays and scalars are refused
+      const raw = request.params?.arguments === undefined ? {} : request.params.arguments;
+      if (!isArgumentsObject(raw)) {
+        throw new BridgeError(
+          "InvalidArgument",
+          `arguments must be an object, not ${describeJsonType(raw)}`,
+          { hint: `pass the arguments of "${name}" as a JSON object (see tools/list)` },
+        );
+      }
+      tool.preValidate?.(raw);
+      const parsed = tool.input.safeParse(raw);
+      if (!parsed.success) {
+        throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
+          hint: `see the input schema of "${name}" in tools/list`,
         });
-        return resultFromJson(answer.result, json);
-      } catch (err) {
-        if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
-        return errorResult(err, callWorkspaceRoot(bridge.config, request.params.arguments));
       }
-    },
-  );
+      const token = request.params?._meta?.progressToken;
+      let step = 0;
+      const progress = (p: ProgressReport): void => {
+        if (token === undefined) return;
+        step = Math.max(step + 1, p.progress);
+        void extra
+          .sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, ...p, progress: step },
+          })
+          .catch(() => {});
+      };
+      const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
+      const answer = await tool.handler(parsed.data, ctx);
+      const b = bridge.config.bridge;
+      const json = enforceSizeCap(answer.result, answer.count, b.max_result_bytes, {
+        pages: answer.pages,
+        summaryItems: answer.summaryItems,
+        maxLimit: b.max_limit,
+      });
+      return resultFromJson(answer.result, json);
+    } catch (err) {
+      if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
+      return errorResult(err, callWorkspaceRoot(bridge.config, request.params?.arguments));
+    }
+  });
 
   return server;
 }

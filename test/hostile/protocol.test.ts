@@ -261,6 +261,7 @@ describe("invalid requests", () => {
     await c.writeRaw('{"jsonrpc":"2.0","id":7.5,"method":"ping"}\n');
     await c.writeRaw('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"arguments":{}}}\n');
     await c.writeRaw('{"jsonrpc":"2.0","id":9,"method":"no/such/method"}\n');
+    await c.writeRaw('{"jsonrpc":"2.0","id":10,"method":"tools/call"}\n');
     for (const [id, code] of [
       [2, -32600],
       [3, -32600],
@@ -269,6 +270,7 @@ describe("invalid requests", () => {
       [6, -32600],
       [8, -32602],
       [9, -32601],
+      [10, -32602],
     ] as const) {
       expect([id, (await c.answer(id)).error?.code]).toEqual([id, code]);
     }
