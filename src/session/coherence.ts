@@ -23,7 +23,7 @@ import {
   type FileChange,
   matchingEvents,
 } from "../workspace/file-events.ts";
-import { realRoot, workspaceRootReal } from "../workspace/files.ts";
+import { type ResolvedFile, realRoot, workspaceRootReal } from "../workspace/files.ts";
 import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { type Subscription, type WatchStatus, workspaceWatcher } from "../workspace/watch.ts";
@@ -254,21 +254,21 @@ export class WorkspaceFollower {
   }
 
   /**
-   * The document a call is about, synced to `content` (read before the session was
-   * ready: re-read when the disk moved since). With "reopen", a document whose text is
+   * The document a call is about, synced to the file as it is now: `target` is content read
+   * before the session was ready (read again when the disk moved since), or only the
+   * resolved path of a file the session held open then — its open document stands for it
+   * while the path's identity is the one its text was read with (the look followDisk takes,
+   * SPEC §5.1), and the file is read otherwise. With "reopen", a document whose text is
    * unchanged but that was synced at an older generation is closed and opened afresh
    * first, so the server builds it again against the workspace as it is now.
    */
   async syncTarget(
-    content: WorkspaceText,
+    target: WorkspaceText | ResolvedFile,
     refresh: Refresh,
     signal?: AbortSignal,
   ): Promise<OpenDocument> {
     const { documents } = this.host;
-    let current = content;
-    if (!sameIdentity(currentIdentity(content.abs), content.identity)) {
-      current = readWorkspaceText(this.root, content.abs, this.host.bridge.max_file_bytes);
-    }
+    const current = this.contentNow(target);
     const uri = pathToUri(current.abs);
     const open = documents.get(uri);
     const stale =
@@ -290,6 +290,16 @@ export class WorkspaceFollower {
       await this.host.barrier(signal);
     }
     return this.syncContent(current).doc;
+  }
+
+  private contentNow(target: WorkspaceText | ResolvedFile): DiskContent {
+    const now = currentIdentity(target.abs);
+    if ("text" in target && sameIdentity(now, target.identity)) return target;
+    const open = this.host.documents.byPath(target.abs);
+    if (open !== undefined && sameIdentity(now, open.identity)) {
+      return { abs: open.abs, text: open.text, sha256: open.sha256, identity: open.identity };
+    }
+    return readWorkspaceText(this.root, target.abs, this.host.bridge.max_file_bytes);
   }
 
   /**

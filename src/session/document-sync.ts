@@ -8,6 +8,7 @@
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
+import type { ResolvedFile } from "../workspace/files.ts";
 import { type CoherenceStatus, type Refresh, WorkspaceFollower } from "./coherence.ts";
 import type { DiagnosticStore } from "./diagnostics.ts";
 import { type DiskContent, DocumentStore, type OpenDocument } from "./documents.ts";
@@ -93,8 +94,8 @@ export class SessionDocuments {
   }
 
   /** The document a call is about (SPEC §5.3); see WorkspaceFollower.syncTarget. */
-  syncTarget(content: WorkspaceText, refresh: Refresh, signal?: AbortSignal) {
-    return this.follower.syncTarget(content, refresh, signal);
+  syncTarget(target: WorkspaceText | ResolvedFile, refresh: Refresh, signal?: AbortSignal) {
+    return this.follower.syncTarget(target, refresh, signal);
   }
 
   /** Everything changed on disk reaches the server (SPEC §5.1, §5.2); what was sent. */

@@ -11,7 +11,7 @@
 import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
 import { BridgeError } from "../errors.ts";
 import { errnoCode, HINT, notFoundError, notUtf8Error, tooLargeError } from "./file-errors.ts";
-import { resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
+import { type ResolvedFile, resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
 import { OPEN, openAt } from "./syscalls.ts";
 
 /** What identifies a file's content on disk without reading it. */
@@ -132,10 +132,13 @@ export function openWorkspaceFileInDir(
   root: string,
   file: string,
   dirFlags: number = OPEN.dirStep,
+  /** `resolveWorkspaceFile(root, file)` the caller has just made: the first attempt's */
+  resolved?: ResolvedFile,
 ): OpenedInDir {
   const rootReal = workspaceRootReal(root);
   for (let attempt = 1; ; attempt++) {
-    const { abs, rel } = resolveWorkspaceFile(root, file);
+    const { abs, rel } =
+      attempt === 1 && resolved !== undefined ? resolved : resolveWorkspaceFile(root, file);
     let dirFd: number | undefined;
     try {
       const { dirParts, name } = splitRel(rel);
@@ -151,8 +154,8 @@ export function openWorkspaceFileInDir(
 }
 
 /** openWorkspaceFileInDir without the directory handle: the caller closes `fd`. */
-export function openWorkspaceFile(root: string, file: string): OpenedFile {
-  const { fd, abs, rel, stat, dirFd } = openWorkspaceFileInDir(root, file);
+export function openWorkspaceFile(root: string, file: string, resolved?: ResolvedFile): OpenedFile {
+  const { fd, abs, rel, stat, dirFd } = openWorkspaceFileInDir(root, file, OPEN.dirStep, resolved);
   closeSync(dirFd);
   return { fd, abs, rel, stat };
 }
@@ -200,8 +203,14 @@ export function decodeUtf8(data: Uint8Array, file: string): string {
  * The text of a workspace file (SPEC §5): more than maxBytes → FileTooLarge; invalid
  * UTF-8 → NotUtf8; plus the errors of openWorkspaceFile.
  */
-export function readWorkspaceText(root: string, file: string, maxBytes: number): WorkspaceText {
-  const opened = openWorkspaceFile(root, file);
+export function readWorkspaceText(
+  root: string,
+  file: string,
+  maxBytes: number,
+  /** `resolveWorkspaceFile(root, file)` the caller has just made (saves resolving twice) */
+  resolved?: ResolvedFile,
+): WorkspaceText {
+  const opened = openWorkspaceFile(root, file, resolved);
   try {
     let data: Buffer;
     try {

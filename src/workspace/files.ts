@@ -79,12 +79,18 @@ function missingPathEscapes(rootReal: string, candidate: string): boolean {
   }
 }
 
+/** A file argument resolved: `abs` its realpath, `rel` the workspace-relative POSIX path. */
+export interface ResolvedFile {
+  abs: string;
+  rel: string;
+}
+
 /**
  * Resolve a tool's `file` argument: workspace-relative or absolute; realpath; must stay
  * inside realpath(root). `abs` is the realpath (what URIs sent to servers are built from);
  * `rel` the workspace-relative POSIX path.
  */
-export function resolveWorkspaceFile(root: string, file: string): { abs: string; rel: string } {
+export function resolveWorkspaceFile(root: string, file: string): ResolvedFile {
   if (file.length === 0 || file.includes("\0")) {
     throw new BridgeError("InvalidArgument", "`file` must be a non-empty path", {
       hint: "pass a workspace-relative path such as src/main.c",

@@ -45,14 +45,19 @@ export async function withFile<T>(
   const ws = resolveWorkspace(config, args.workspace);
   const resolved = resolveWorkspaceFile(ws.root, args.file);
   const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
-  // read beneath the root (SPEC §8.1): what is read is what the path names now
-  const content = readWorkspaceText(ws.root, resolved.abs, config.bridge.max_file_bytes);
   const session = sessions.get(ws.name, server.name);
+  // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,
+  // so a file that cannot be read starts no server; a file the session holds open is
+  // compared with its document once the disk was followed, and read only if it changed
+  const target =
+    session.documents.byPath(resolved.abs) !== undefined
+      ? resolved
+      : readWorkspaceText(ws.root, resolved.abs, config.bridge.max_file_bytes, resolved);
   const wait = waitContext(ctx);
   return sessions.use(session, wait, async (s) => {
     // the rest of the workspace followed the disk already (SPEC §5); now this file
-    const doc = await s.documents.syncTarget(content, documentRefresh(s, role), wait.signal);
-    return fn({ session: s, doc, rel: content.rel, norm: normalizeContext(ctx, s), wait });
+    const doc = await s.documents.syncTarget(target, documentRefresh(s, role), wait.signal);
+    return fn({ session: s, doc, rel: resolved.rel, norm: normalizeContext(ctx, s), wait });
   });
 }
 
