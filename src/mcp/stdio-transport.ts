@@ -23,6 +23,14 @@ import { messagePieces } from "./serialized.ts";
 /** SPEC §4.8: the largest incoming message, newline excluded. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * Messages up to this many characters are joined and written with one `write`: every
+ * write into Bun's FileSink re-arms its poll (an `epoll_ctl` system call), which cost more
+ * than the copy for the small answers most calls give; larger ones go in pieces, never
+ * copied whole once more.
+ */
+const JOIN_BELOW_CHARS = 64 * 1024;
+
 /** Where responses go: Bun's FileSink (`Bun.stdout.writer()`) or a test double. */
 export interface OutputSink {
   write(chunk: string): unknown;
@@ -167,8 +175,14 @@ export class StdioTransport implements Transport {
     if (this.closed) return;
     const out = this.opts.output;
     try {
-      for (const piece of messagePieces(message)) out.write(piece);
-      out.write("\n");
+      const pieces = messagePieces(message);
+      let length = 0;
+      for (const piece of pieces) length += piece.length;
+      if (length <= JOIN_BELOW_CHARS) out.write(`${pieces.join("")}\n`);
+      else {
+        for (const piece of pieces) out.write(piece);
+        out.write("\n");
+      }
       const flushed = out.flush();
       if (typeof flushed !== "number") await flushed;
     } catch (err) {
