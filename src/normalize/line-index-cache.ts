@@ -11,12 +11,23 @@
  * its ctime was older than the read by more than the kernel's timestamp granularity: a file
  * changed in the same clock tick as our read could otherwise keep its identity with new
  * content (the "racy" case git's index has too), so such an entry is re-read next time.
- * ctime cannot be set by a user, unlike mtime. Entries are per workspace root (what one
- * root may read another may not), bounded by total bytes, least recently used out first.
+ * ctime cannot be set by a user, unlike mtime.
+ *
+ * Most lookups need no system call at all: a file whose directory the workspace watcher
+ * (SPEC §5.2) was already watching when it was read, and that is still watched by that
+ * same watch, is reported by the kernel in the watcher's queue on any change after that
+ * moment. The first lookup of a call drains that queue, every reported file is forgotten,
+ * and an entry read under a watch that still lasts needs no stat. Files outside any watch
+ * (an unwatched directory, a path through a link, no session watching) keep the stat.
+ * Entries are per workspace root (what one root may read another may not), bounded by
+ * total bytes, least recently used out first.
  */
 import { statSync } from "node:fs";
 import { columnsSize, type LineColumns, lineColumnsOf } from "../lsp/line-columns.ts";
 import { type FileIdentity, identityOf, readWorkspaceText } from "../workspace/confined.ts";
+import type { FileChange } from "../workspace/file-events.ts";
+import { workspaceRootReal } from "../workspace/files.ts";
+import { existingWatcher, onWorkspaceChanges } from "../workspace/watch.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
 export const RACY_MARGIN_MS = 100;
@@ -29,7 +40,17 @@ export type ConfinedRead = (
   maxBytes: number,
 ) => { text: string; identity: FileIdentity } | undefined;
 
+/** What the cache needs of a workspace watcher (watch.ts). */
+export interface ChangeFeed {
+  /** drain the kernel's queue: changes reach `forget` of every cache listening */
+  poll(): void;
+  /** the watch that reports any later change of `abs` (the same number while it lasts) */
+  coverage(abs: string): number | undefined;
+}
+
 interface Entry {
+  /** the watch that covered the file when it was read: no stat while it lasts */
+  watch: number | undefined;
   identity: FileIdentity;
   /** may be reused on a later call (see settledAt) */
   settled: boolean;
@@ -78,35 +99,59 @@ export class LineIndexCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
+  /** the workspace roots entries were made for (a change is forgotten under each) */
+  private readonly roots = new Set<string>();
+
   constructor(
     private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
     /** wall clock in ms, the clock file timestamps are taken from (tests move it) */
     private readonly now: () => number = Date.now,
     private readonly read: ConfinedRead = confinedRead,
+    /** the watcher of a workspace root, when one runs */
+    private readonly feedOf: (root: string) => ChangeFeed | undefined = () => undefined,
   ) {}
 
   /**
-   * The line table of `abs` as it is on disk now, or undefined when the confined reader
-   * will not give its text (outside `root`, missing, over maxBytes, not UTF-8…).
+   * Line tables for one call's result: the watcher's queue is drained at the first lookup
+   * (the server answered after the call's own drain), then `get` per file.
    */
-  get(root: string, abs: string, maxBytes: number): LineColumns | undefined {
+  reader(root: string, maxBytes: number): (abs: string) => LineColumns | undefined {
+    let feed: ChangeFeed | undefined | null = null;
+    return (abs) => {
+      if (feed === null) {
+        feed = this.feedOf(root);
+        feed?.poll();
+      }
+      return this.get(root, abs, maxBytes, feed);
+    };
+  }
+
+  /**
+   * The line table of `abs` as it is on disk now, or undefined when the confined reader
+   * will not give its text (outside `root`, missing, over maxBytes, not UTF-8…). `feed`,
+   * already drained, spares the stat of files it covers.
+   */
+  get(root: string, abs: string, maxBytes: number, feed?: ChangeFeed): LineColumns | undefined {
     const key = `${root}\0${abs}`;
     const cached = this.entries.get(key);
     if (cached !== undefined) {
-      const now = currentIdentity(abs);
       const fits = cached.identity.size <= maxBytes;
-      if (fits && cached.settled && now !== undefined && sameIdentity(cached.identity, now)) {
+      if (fits && this.stillValid(cached, abs, feed)) {
         this.entries.delete(key);
         this.entries.set(key, cached);
         return cached.lines;
       }
       this.drop(key, cached);
     }
+    // the watch must exist before the read: a change during or after it is then reported
+    const watch = feed?.coverage(abs);
     const readAt = this.now();
     const got = this.read(root, abs, maxBytes);
     if (got === undefined) return undefined;
     const lines = lineColumnsOf(got.text);
+    this.roots.add(root);
     const entry: Entry = {
+      watch,
       identity: got.identity,
       settled: settledAt(got.identity.ctimeMs, readAt),
       lines,
@@ -118,6 +163,24 @@ export class LineIndexCache {
       this.evict();
     }
     return lines;
+  }
+
+  private stillValid(entry: Entry, abs: string, feed: ChangeFeed | undefined): boolean {
+    if (entry.watch !== undefined && feed?.coverage(abs) === entry.watch) return true;
+    if (!entry.settled) return false;
+    const now = currentIdentity(abs);
+    return now !== undefined && sameIdentity(entry.identity, now);
+  }
+
+  /** Changes the watcher reported: their tables are read again when next asked for. */
+  forget(changes: readonly FileChange[]): void {
+    for (const c of changes) {
+      for (const root of this.roots) {
+        const key = `${root}\0${c.abs}`;
+        const entry = this.entries.get(key);
+        if (entry !== undefined) this.drop(key, entry);
+      }
+    }
   }
 
   /** entries and bytes held, for tests and memory reports */
@@ -139,4 +202,10 @@ export class LineIndexCache {
 }
 
 /** The process's cache, shared by every session (entries are per workspace root). */
-export const lineIndexCache = new LineIndexCache();
+export const lineIndexCache = new LineIndexCache(
+  DEFAULT_BUDGET_BYTES,
+  Date.now,
+  confinedRead,
+  (root) => existingWatcher(workspaceRootReal(root)),
+);
+onWorkspaceChanges((changes) => lineIndexCache.forget(changes));

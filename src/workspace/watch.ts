@@ -50,9 +50,13 @@ export function excludedDirectory(abs: string): boolean {
 
 interface WatchedDirectory {
   wd: number;
+  /** unique per watch ever added in this process: a directory watched again is another watch */
+  serial: number;
   files: Set<string>;
   dirs: Set<string>;
 }
+
+let watchSerial = 0;
 
 interface Subscriber {
   interest: (dir: string) => boolean;
@@ -151,6 +155,20 @@ export class WorkspaceWatcher {
     const out = coalesce(changes);
     if (out.length === 0) return;
     for (const s of this.subscribers) s.deliver(out);
+    for (const listener of changeListeners) listener(out);
+  }
+
+  /**
+   * The watch that reports any change to the file `abs` from now on, or undefined: a
+   * number that stays the same while that watch lasts (see `coveredBy` below). `abs` must
+   * name a file of the index in a watched directory, exactly (a path through a link is
+   * never covered).
+   */
+  coverage(abs: string): number | undefined {
+    if (this.inotify === null) return undefined;
+    const slash = abs.lastIndexOf("/");
+    const entry = this.dirs.get(slash === 0 ? "/" : abs.slice(0, slash));
+    return entry?.files.has(abs.slice(slash + 1)) ? entry.serial : undefined;
   }
 
   private apply(e: InotifyEvent, changes: FileChange[]): void {
@@ -228,7 +246,12 @@ export class WorkspaceWatcher {
         inotify.removeWatch(wd);
         continue;
       }
-      const entry: WatchedDirectory = { wd, files: new Set(), dirs: new Set() };
+      const entry: WatchedDirectory = {
+        wd,
+        serial: ++watchSerial,
+        files: new Set(),
+        dirs: new Set(),
+      };
       for (const e of entries) {
         if (e.isDirectory()) {
           entry.dirs.add(e.name);
@@ -321,6 +344,19 @@ export class WorkspaceWatcher {
 }
 
 const watchers = new Map<string, WorkspaceWatcher>();
+
+/** Told of every change any watcher delivers, whoever subscribed (caches of file contents). */
+const changeListeners = new Set<(changes: FileChange[]) => void>();
+
+export function onWorkspaceChanges(listener: (changes: FileChange[]) => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+/** The watcher of a workspace root, if one was made (never makes one). */
+export function existingWatcher(rootReal: string): WorkspaceWatcher | undefined {
+  return watchers.get(rootReal);
+}
 
 /** The one watcher of a workspace root in this process: the sessions of a workspace share it. */
 export function workspaceWatcher(root: string, maxWatches: number): WorkspaceWatcher {

@@ -82,14 +82,16 @@ export function sessionTextReader(
 }
 
 export function normalizeContext(ctx: CallContext, session: Session): NormalizeContext {
+  const cached = lineIndexCache.reader(
+    session.workspace.root,
+    ctx.bridge.config.bridge.max_file_bytes,
+  );
   return makeNormalizeContext({
     root: session.workspace.root,
     encoding: session.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
     // the server answered against the open document's text; other files as on disk now,
     // read only beneath the workspace root (server-named paths are untrusted)
-    lines: (abs) =>
-      session.documents.byPath(abs)?.index ??
-      lineIndexCache.get(session.workspace.root, abs, ctx.bridge.config.bridge.max_file_bytes),
+    lines: (abs) => session.documents.byPath(abs)?.index ?? cached(abs),
   });
 }

@@ -1,8 +1,9 @@
 /**
  * The cross-call cache of line tables (SPEC §5.1) never serves a table for content the file
- * no longer has.
+ * no longer has: validated by a stat, or — for files under a workspace watch — by the
+ * watcher's queue alone.
  */
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import {
   mkdirSync,
   mkdtempSync,
@@ -22,6 +23,7 @@ import {
   RACY_MARGIN_MS,
   settledAt,
 } from "../../../src/normalize/line-index-cache.ts";
+import { onWorkspaceChanges, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -123,4 +125,83 @@ test("the cache stays within its byte budget, least recently used out first", ()
   // the most recent one is still there
   const last = paths[2] as string;
   expect(cache.get(dir, last, 1 << 20)).toBe(cache.get(dir, last, 1 << 20) as AsciiLines);
+});
+
+describe("validated by the workspace watcher", () => {
+  /** A real watcher on `dir` (a session's subscription) and a cache fed by it. */
+  function watched(): { cache: LineIndexCache; watcher: WorkspaceWatcher; close: () => void } {
+    const watcher = new WorkspaceWatcher(dir, 100);
+    const sub = watcher.subscribe(
+      () => true,
+      () => {},
+    );
+    // the real clock: files written just now are never settled for the stat rule
+    const cache = new LineIndexCache(undefined, Date.now, undefined, () => watcher);
+    const stop = onWorkspaceChanges((changes) => cache.forget(changes));
+    return {
+      cache,
+      watcher,
+      close: () => {
+        stop();
+        sub.close();
+      },
+    };
+  }
+
+  test("an unchanged file under a watch is served without a stat, even when just written", () => {
+    const path = fileWith("w1.ts", "x = 'é';\n");
+    const { cache, close } = watched();
+    try {
+      const first = cache.reader(dir, 1 << 20)(path);
+      expect(first).toBeInstanceOf(LineIndex);
+      // the stat rule would re-read a file this fresh (racy margin); the watch says unchanged
+      expect(cache.reader(dir, 1 << 20)(path)).toBe(first as LineIndex);
+    } finally {
+      close();
+    }
+  });
+
+  test("a same-size rewrite in the same tick is seen at the next call's first lookup", () => {
+    const path = fileWith("w2.ts", "é = 1;\n");
+    const { cache, close } = watched();
+    try {
+      expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("é = 1;\n");
+      writeFileSync(path, "ü = 2;\n");
+      expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("ü = 2;\n");
+      renameSync(fileWith("w2.tmp", "a\nb\nc\n"), path); // an atomic save
+      expect((cache.reader(dir, 1 << 20)(path) as AsciiLines).lineCount).toBe(4);
+      rmSync(path);
+      expect(cache.reader(dir, 1 << 20)(path)).toBeUndefined();
+    } finally {
+      close();
+    }
+  });
+
+  test("a file read before its directory was watched, or after the watch ended, is stat-checked", () => {
+    const path = fileWith("w3.ts", "é\n");
+    const cache = new LineIndexCache(undefined, Date.now);
+    const before = cache.get(dir, path, 1 << 20);
+    // fresh file, no watch: the stat rule re-reads it (not settled yet)
+    expect(cache.get(dir, path, 1 << 20)).not.toBe(before as LineIndex);
+    const { cache: fed, watcher, close } = watched();
+    const read = fed.reader(dir, 1 << 20)(path);
+    expect(watcher.coverage(path)).toBeNumber();
+    close(); // the last subscriber left: nothing is watched any more
+    expect(watcher.coverage(path)).toBeUndefined();
+    expect(fed.reader(dir, 1 << 20)(path)).not.toBe(read as LineIndex);
+  });
+
+  test("a path through a symlinked directory is never covered", () => {
+    mkdirSync(join(dir, "real"));
+    const path = fileWith("real/w4.ts", "a\n");
+    symlinkSync(join(dir, "real"), join(dir, "alias"));
+    const { watcher, close } = watched();
+    try {
+      expect(watcher.coverage(path)).toBeNumber();
+      expect(watcher.coverage(join(dir, "alias", "w4.ts"))).toBeUndefined();
+      expect(watcher.coverage(join(dir, "real", "not-there.ts"))).toBeUndefined();
+    } finally {
+      close();
+    }
+  });
 });
