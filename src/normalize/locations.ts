@@ -4,8 +4,7 @@
  */
 
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./json.ts";
-import { compareLoc } from "./order.ts";
+import { compareLoc, sortLocs } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { Loc, NormalizeContext } from "./types.ts";
 
@@ -14,12 +13,19 @@ export type LocationResult = Location | Location[] | LocationLink[] | null | und
 export function normalizeLocations(result: LocationResult, ctx: NormalizeContext): Loc[] {
   if (result === null || result === undefined) return [];
   const items: unknown[] = Array.isArray(result) ? result : [result];
-  const byKey = new Map<string, Loc>();
+  const locs: Loc[] = [];
   for (const item of items) {
     const loc = toLoc(item, ctx);
-    if (loc !== undefined) byKey.set(canonicalJson(loc), loc);
+    if (loc !== undefined) locs.push(loc);
   }
-  return [...byKey.values()].sort(compareLoc);
+  // compareLoc orders every field of a location, so equal locations end up side by side
+  const sorted = sortLocs(locs);
+  const out: Loc[] = [];
+  for (const loc of sorted) {
+    const last = out[out.length - 1];
+    if (last === undefined || compareLoc(last, loc) !== 0) out.push(loc);
+  }
+  return out;
 }
 
 /** One Location or LocationLink; malformed server items are dropped. */

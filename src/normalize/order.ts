@@ -51,6 +51,19 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
   return compareTarget(a, b) || compareRange(a, b);
 }
 
+/**
+ * `locs` sorted by compareLoc, each target's rank and key taken once rather than in each of
+ * the n log n comparisons (a reference list has hundreds of locations). Same order: the
+ * comparison is compareLoc's, field for field.
+ */
+export function sortLocs<T extends Target & Range>(locs: readonly T[]): T[] {
+  const decorated = locs.map((loc) => ({ loc, rank: targetRank(loc), key: targetKey(loc) }));
+  decorated.sort(
+    (a, b) => a.rank - b.rank || compareStrings(a.key, b.key) || compareRange(a.loc, b.loc),
+  );
+  return decorated.map((d) => d.loc);
+}
+
 const SEVERITY_RANK: Record<SeverityName, number> = {
   error: 0,
   warning: 1,

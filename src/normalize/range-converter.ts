@@ -83,7 +83,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { line: start.line, column: start.column, end_line: end.line, end_column: end.column };
   }
 
-  function toTarget(uri: string): Target {
+  function targetOfUri(uri: string): Target {
     let target = targets.get(uri);
     if (target === undefined) {
       const path = pathOf(uri);
@@ -94,12 +94,34 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       }
       targets.set(uri, target);
     }
-    // a fresh object per location: results are built by spreading it
+    return target;
+  }
+
+  function toTarget(uri: string): Target {
+    const target = targetOfUri(uri);
+    // a fresh object per location: results are built from it
     return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
   function toLoc(uri: string, range: LspRange): Loc {
-    return { ...toTarget(uri), ...toRange(uri, range) };
+    const target = targetOfUri(uri);
+    const r = toRange(uri, range);
+    // built directly (keys in the order of types.ts), not by spreading: a result has hundreds
+    return "file" in target
+      ? {
+          file: target.file,
+          line: r.line,
+          column: r.column,
+          end_line: r.end_line,
+          end_column: r.end_column,
+        }
+      : {
+          uri: target.uri,
+          line: r.line,
+          column: r.column,
+          end_line: r.end_line,
+          end_column: r.end_column,
+        };
   }
 
   return { toLoc, toRange, toTarget };

@@ -23,8 +23,26 @@ export function realRoot(root: string): string {
   }
 }
 
+/** An absolute path `relative()` would not change: no empty, `.` or `..` segment, no trailing `/`. */
+const NOT_PLAIN = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+function plainAbsolute(p: string): boolean {
+  return p.charCodeAt(0) === 47 && !NOT_PLAIN.test(p);
+}
+
 /** `abs` relative to `root` as a POSIX path when lexically inside it ("." for the root), else null. */
 export function relativeInside(root: string, abs: string): string | null {
+  // below a plain root, a plain path's relative form is its suffix (a result names many)
+  if (
+    abs.length > root.length + 1 &&
+    abs.charCodeAt(root.length) === 47 &&
+    abs.startsWith(root) &&
+    sep === "/" &&
+    plainAbsolute(root) &&
+    plainAbsolute(abs)
+  ) {
+    return abs.slice(root.length + 1);
+  }
   const rel = relative(root, abs);
   if (rel === "") return ".";
   if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;

@@ -1,7 +1,13 @@
 /** SPEC §4.2, §8: which file a path means (realpath confinement), paths and URIs. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
-import { displayPath, resolveWorkspaceFile, sha256Hex } from "../../../src/workspace/files.ts";
+import { isAbsolute, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  displayPath,
+  relativeInside,
+  resolveWorkspaceFile,
+  sha256Hex,
+} from "../../../src/workspace/files.ts";
 import { pathToUri, uriToPath } from "../../../src/workspace/uri.ts";
 import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
 import { thrown } from "../../support/thrown.ts";
@@ -99,5 +105,54 @@ describe("paths and URIs", () => {
     expect(uriToPath("jdt://contents/x")).toBeNull();
     expect(uriToPath("file://server/share/x")).toBeNull();
     expect(uriToPath("file:///a/%2F/b")).toBeNull();
+  });
+});
+
+describe("the fast paths for plain paths and URIs agree with the general ones", () => {
+  const parts = ["a", ".", "..", "", ".git", "..b", "b.", "a b", "é", "%2F", "%41", "a?b", "a#b"];
+  const more = ["a\\b", "C:", "a;b=c", "~x", "@", "\t", "x|y"];
+  /** every path of up to three segments from the parts above */
+  function paths(): string[] {
+    const out: string[] = [];
+    const all = [...parts, ...more];
+    for (const x of all) {
+      out.push(`/${x}`);
+      for (const y of all) {
+        out.push(`/${x}/${y}`);
+        for (const z of ["a", ".", "..", ""]) out.push(`/${x}/${y}/${z}`);
+      }
+    }
+    return out;
+  }
+
+  test("uriToPath: fileURLToPath's answer for every file URI, null for the rest", () => {
+    const reference = (uri: string): string | null => {
+      if (!/^file:/i.test(uri)) return null;
+      try {
+        return fileURLToPath(uri);
+      } catch {
+        return null;
+      }
+    };
+    const uris = paths().flatMap((p) => [`file://${p}`, `file://host${p}`, `FILE://${p}`]);
+    uris.push("file:///", "file:/a/b", "file:a", "untitled:a", "https://x/a.ts", "file://");
+    for (const uri of uris) expect([uri, uriToPath(uri)]).toEqual([uri, reference(uri)]);
+  });
+
+  test("relativeInside: path.relative's answer for every root and path", () => {
+    const reference = (root: string, abs: string): string | null => {
+      const rel = relative(root, abs);
+      if (rel === "") return ".";
+      if (rel === ".." || rel.startsWith("../") || isAbsolute(rel)) return null;
+      return rel;
+    };
+    const roots = ["/", "/a", "/a/", "/a/..b", "/a/./b", "/a//b", "/a/b/..", "/é"];
+    for (const root of roots) {
+      for (const p of paths()) {
+        for (const abs of [p, `${root}${p}`]) {
+          expect([root, abs, relativeInside(root, abs)]).toEqual([root, abs, reference(root, abs)]);
+        }
+      }
+    }
   });
 });
