@@ -73,7 +73,13 @@ test("sortLocs orders exactly as compareLoc does", () => {
     n = (n * 1103515245 + 12345) % 2147483648;
     const t = targets[n % targets.length] as { file: string } | { uri: string };
     const line = (n >> 4) % 5;
-    locs.push({ ...t, line, column: (n >> 8) % 3, end_line: line + ((n >> 12) % 2), end_column: 1 });
+    locs.push({
+      ...t,
+      line,
+      column: (n >> 8) % 3,
+      end_line: line + ((n >> 12) % 2),
+      end_column: 1,
+    });
   }
   for (const seed of [1, 2, 3]) {
     const input = shuffled(locs, seed);
