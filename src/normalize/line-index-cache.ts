@@ -46,11 +46,17 @@ export interface ChangeFeed {
   poll(): void;
   /** the watch that reports any later change of `abs` (the same number while it lasts) */
   coverage(abs: string): number | undefined;
+  /** moves whenever any watch of the watcher ends: until then every coverage lasts */
+  losses(): number;
 }
 
 interface Entry {
   /** the watch that covered the file when it was read: no stat while it lasts */
   watch: number | undefined;
+  /** the feed's losses() when the watch was last known to last */
+  losses: number;
+  /** the cache's clock at the last use */
+  used: number;
   identity: FileIdentity;
   /** may be reused on a later call (see settledAt) */
   settled: boolean;
@@ -95,12 +101,12 @@ const confinedRead: ConfinedRead = (root, abs, maxBytes) => {
 };
 
 export class LineIndexCache {
-  /** insertion order is recency order: the first entry is the least recently used */
-  private readonly entries = new Map<string, Entry>();
+  /** root → path → entry: what one root may read another may not */
+  private readonly byRoot = new Map<string, Map<string, Entry>>();
   private bytes = 0;
-
-  /** the workspace roots entries were made for (a change is forgotten under each) */
-  private readonly roots = new Set<string>();
+  private count = 0;
+  /** moves on every hit: the least recently used entries go first when over budget */
+  private clock = 0;
 
   constructor(
     private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
@@ -132,41 +138,54 @@ export class LineIndexCache {
    * already drained, spares the stat of files it covers.
    */
   get(root: string, abs: string, maxBytes: number, feed?: ChangeFeed): LineColumns | undefined {
-    const key = `${root}\0${abs}`;
-    const cached = this.entries.get(key);
+    let entries = this.byRoot.get(root);
+    const cached = entries?.get(abs);
     if (cached !== undefined) {
-      const fits = cached.identity.size <= maxBytes;
-      if (fits && this.stillValid(cached, abs, feed)) {
-        this.entries.delete(key);
-        this.entries.set(key, cached);
+      if (cached.identity.size <= maxBytes && this.stillValid(cached, abs, feed)) {
+        cached.used = ++this.clock;
         return cached.lines;
       }
-      this.drop(key, cached);
+      this.drop(root, abs);
     }
     // the watch must exist before the read: a change during or after it is then reported
     const watch = feed?.coverage(abs);
+    const losses = feed?.losses() ?? 0;
     const readAt = this.now();
     const got = this.read(root, abs, maxBytes);
     if (got === undefined) return undefined;
     const lines = lineColumnsOf(got.text);
-    this.roots.add(root);
     const entry: Entry = {
       watch,
+      losses,
       identity: got.identity,
       settled: settledAt(got.identity.ctimeMs, readAt),
       lines,
-      bytes: columnsSize(lines) + key.length * 2,
+      bytes: columnsSize(lines) + (root.length + abs.length) * 2,
+      used: ++this.clock,
     };
     if (entry.bytes <= this.budgetBytes) {
-      this.entries.set(key, entry);
+      if (entries === undefined) {
+        entries = new Map();
+        this.byRoot.set(root, entries);
+      }
+      entries.set(abs, entry);
       this.bytes += entry.bytes;
+      this.count += 1;
       this.evict();
     }
     return lines;
   }
 
   private stillValid(entry: Entry, abs: string, feed: ChangeFeed | undefined): boolean {
-    if (entry.watch !== undefined && feed?.coverage(abs) === entry.watch) return true;
+    if (entry.watch !== undefined && feed !== undefined) {
+      // no watch of the watcher ended since the last look: the file's still runs
+      const losses = feed.losses();
+      if (losses === entry.losses) return true;
+      if (feed.coverage(abs) === entry.watch) {
+        entry.losses = losses;
+        return true;
+      }
+    }
     if (!entry.settled) return false;
     const now = currentIdentity(abs);
     return now !== undefined && sameIdentity(entry.identity, now);
@@ -175,28 +194,35 @@ export class LineIndexCache {
   /** Changes the watcher reported: their tables are read again when next asked for. */
   forget(changes: readonly FileChange[]): void {
     for (const c of changes) {
-      for (const root of this.roots) {
-        const key = `${root}\0${c.abs}`;
-        const entry = this.entries.get(key);
-        if (entry !== undefined) this.drop(key, entry);
-      }
+      for (const [root, entries] of this.byRoot) if (entries.has(c.abs)) this.drop(root, c.abs);
     }
   }
 
   /** entries and bytes held, for tests and memory reports */
   stats(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return { entries: this.count, bytes: this.bytes };
   }
 
-  private drop(key: string, entry: Entry): void {
-    this.entries.delete(key);
+  private drop(root: string, abs: string): void {
+    const entries = this.byRoot.get(root);
+    const entry = entries?.get(abs);
+    if (entries === undefined || entry === undefined) return;
+    entries.delete(abs);
     this.bytes -= entry.bytes;
+    this.count -= 1;
   }
 
+  /** Over budget (rare: tables are small): least recently used out first. */
   private evict(): void {
-    for (const [key, entry] of this.entries) {
+    if (this.bytes <= this.budgetBytes) return;
+    const all: { root: string; abs: string; used: number }[] = [];
+    for (const [root, entries] of this.byRoot) {
+      for (const [abs, entry] of entries) all.push({ root, abs, used: entry.used });
+    }
+    all.sort((a, b) => a.used - b.used);
+    for (const { root, abs } of all) {
       if (this.bytes <= this.budgetBytes) break;
-      this.drop(key, entry);
+      this.drop(root, abs);
     }
   }
 }

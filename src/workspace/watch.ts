@@ -91,6 +91,8 @@ export class WorkspaceWatcher {
   private readonly overLimit = new Set<string>();
   private kernelLimit = false;
   private overflows = 0;
+  /** watches that ended (removed, lost, closed): coverage() numbers may have changed */
+  private ended = 0;
 
   constructor(
     readonly root: string,
@@ -167,15 +169,25 @@ export class WorkspaceWatcher {
   coverage(abs: string): number | undefined {
     if (this.inotify === null) return undefined;
     const slash = abs.lastIndexOf("/");
-    const entry = this.dirs.get(slash === 0 ? "/" : abs.slice(0, slash));
-    return entry?.files.has(abs.slice(slash + 1)) ? entry.serial : undefined;
+    const dir = slash === 0 ? "/" : abs.slice(0, slash);
+    const entry = this.dirs.get(dir);
+    if (entry === undefined || this.byWd.get(entry.wd) !== dir) return undefined;
+    return entry.files.has(abs.slice(slash + 1)) ? entry.serial : undefined;
+  }
+
+  /** Moves whenever a watch ends; while it stands still, every coverage() stays as it was. */
+  losses(): number {
+    return this.ended;
   }
 
   private apply(e: InotifyEvent, changes: FileChange[]): void {
     const dir = this.byWd.get(e.wd);
     if (dir === undefined) return; // a watch already dropped
     if (e.name === "") {
-      if ((e.mask & IN_IGNORED) !== 0) this.byWd.delete(e.wd);
+      if ((e.mask & IN_IGNORED) !== 0) {
+        this.byWd.delete(e.wd);
+        this.ended += 1;
+      }
       const gone = (e.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) !== 0;
       // a subdirectory's removal is reported by its parent; only the root has none
       if (gone && dir === this.root) this.removeTree(dir, changes, true);
@@ -276,6 +288,7 @@ export class WorkspaceWatcher {
       if (unwatch) this.inotify?.removeWatch(entry.wd);
       this.byWd.delete(entry.wd);
       this.dirs.delete(dir);
+      this.ended += 1;
     }
     for (const d of [...this.overLimit]) {
       if (d === top || d.startsWith(prefix)) this.overLimit.delete(d);
@@ -335,6 +348,7 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
+    this.ended += 1;
     this.inotify?.close();
     this.inotify = null;
     this.dirs.clear();

@@ -205,3 +205,26 @@ describe("validated by the workspace watcher", () => {
     }
   });
 });
+
+test("a directory no longer watched (the servers' interest moved): its files are stat-checked again", () => {
+  mkdirSync(join(dir, "sub"));
+  const path = fileWith("sub/w5.ts", "é = 1;\n");
+  let wanted = true;
+  const watcher = new WorkspaceWatcher(dir, 100);
+  const sub = watcher.subscribe(
+    (d) => wanted || d === dir,
+    () => {},
+  );
+  const cache = new LineIndexCache(undefined, Date.now, undefined, () => watcher);
+  const stop = onWorkspaceChanges((changes) => cache.forget(changes));
+  try {
+    expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("é = 1;\n");
+    wanted = false;
+    sub.refresh(); // sub/ is unwatched now: no event will report the next write
+    writeFileSync(path, "ü = 2;\n");
+    expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("ü = 2;\n");
+  } finally {
+    stop();
+    sub.close();
+  }
+});
