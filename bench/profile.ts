@@ -110,12 +110,12 @@ async function startBridge(ws: Workspace, dir: string, command: string[]): Promi
     dir,
   );
   const [program = "", ...prefix] = command;
-  const trace = process.env.THEODOLITE_TRACE;
-  const bridge = new RawMcpClient({
-    binary: program,
-    args: [...prefix, "--config", config],
-    ...(trace === undefined ? {} : { env: { THEODOLITE_TRACE: trace } }),
-  });
+  // JSC options (BUN_JSC_*) reach the bridge, for experiments (GC logging, JIT tiers)
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if ((k.startsWith("BUN_JSC_") || k === "THEODOLITE_TRACE") && v !== undefined) env[k] = v;
+  }
+  const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config], env });
   await bridge.initialize();
   const status = await bridge.callOk("session_status", { start: true });
   const s = (status.structured.sessions as { state: string }[])[0];
@@ -339,6 +339,7 @@ try {
     try {
       const supervisor = await supervisorOf(bridge);
       for (const tool of tools) await measureTool(bridge, ws, tool, supervisor);
+      if (process.env.BUN_JSC_logGC !== undefined) console.log(bridge.stderr().slice(-3000));
     } finally {
       await bridge.close();
     }
