@@ -10,12 +10,14 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { log } from "../log.ts";
+import { installRuntime } from "./runtime.ts";
 
 export function createLspConnection(
   input: Readable,
   output: Writable,
   label: string,
 ): MessageConnection {
+  installRuntime();
   const conn = createMessageConnection(
     new StreamMessageReader(input),
     new StreamMessageWriter(output),
