@@ -99,6 +99,18 @@ function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
   return "line" in s ? s : undefined;
 }
 
+/**
+ * `symbols` sorted by compareWorkspaceSymbol, each target's rank and key taken once rather
+ * than in each comparison (the same order: ties on both fall through to it).
+ */
+export function sortWorkspaceSymbols<T extends WorkspaceSymbolOut>(symbols: readonly T[]): T[] {
+  const decorated = symbols.map((s) => ({ s, rank: targetRank(s), key: targetKey(s) }));
+  decorated.sort(
+    (a, b) => a.rank - b.rank || compareStrings(a.key, b.key) || compareWorkspaceSymbol(a.s, b.s),
+  );
+  return decorated.map((d) => d.s);
+}
+
 /** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
 export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
   const ra = rangeOf(a);

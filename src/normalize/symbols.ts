@@ -8,8 +8,12 @@ import type {
   SymbolInformation,
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./json.ts";
-import { compareRange, compareSymbolNode, compareWorkspaceSymbol } from "./order.ts";
+import {
+  compareRange,
+  compareSymbolNode,
+  compareWorkspaceSymbol,
+  sortWorkspaceSymbols,
+} from "./order.ts";
 import { isLspRange, targetOf } from "./range-converter.ts";
 import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
 
@@ -171,7 +175,7 @@ export function normalizeWorkspaceSymbols(
   ctx: NormalizeContext,
 ): WorkspaceSymbolOut[] {
   if (!Array.isArray(result)) return [];
-  const byKey = new Map<string, WorkspaceSymbolOut>();
+  const symbols: WorkspaceSymbolOut[] = [];
   for (const item of result as unknown[]) {
     if (!isObject(item) || typeof item.name !== "string" || !isObject(item.location)) continue;
     const s = item as unknown as WorkspaceSymbol;
@@ -187,8 +191,15 @@ export function normalizeWorkspaceSymbols(
     const where = isLspRange(location.range)
       ? ctx.toLoc(location.uri, location.range)
       : targetOf(ctx, location.uri);
-    const out: WorkspaceSymbolOut = { ...head, ...where };
-    byKey.set(canonicalJson(out), out);
+    // the location's keys after the head's (types.ts order), without a third object
+    symbols.push(Object.assign(head, where));
   }
-  return [...byKey.values()].sort(compareWorkspaceSymbol);
+  // the order compares every field, so exact duplicates end up side by side
+  const sorted = sortWorkspaceSymbols(symbols);
+  const unique: WorkspaceSymbolOut[] = [];
+  for (const sym of sorted) {
+    const last = unique[unique.length - 1];
+    if (last === undefined || compareWorkspaceSymbol(last, sym) !== 0) unique.push(sym);
+  }
+  return unique;
 }
