@@ -17,12 +17,14 @@
  * - --strace: the bridge's system calls per call (`strace -c -f`), with either.
  * - --perf: `perf record` of the bridge's threads (cpu-clock) during the calls; the shares
  *   by thread, by shared object (kernel, the binary, JIT code) and the top symbols.
+ * - --memory: the bridge's memory after the calls (VmRSS, RssAnon / RssFile, PSS, the largest
+ *   mapping classes from /proc/PID/smaps), right after and after 2 s idle.
  * - --timeline: the bridge's critical path per call from syscall tracepoints (`perf record`
  *   of recvfrom/sendto, low overhead): MCP request read → LSP request written ("in"),
  *   LSP answer read → MCP answer written ("out"), p50 and p95 in µs.
  * Not part of `run.ts`.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { serverTable } from "../src/config/toml.ts";
 import type { ServerConfig } from "../src/config/types.ts";
@@ -33,7 +35,7 @@ import { generateCWorkspace } from "./gen-c-fixture.ts";
 import { generateTsWorkspace } from "./gen-ts-fixture.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
 import { bridgePosition, type Spot } from "./pair.ts";
-import { cpuMs } from "./procfs.ts";
+import { cpuMs, pssMb } from "./procfs.ts";
 
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -49,6 +51,7 @@ const compiled = flag("binary", "");
 const withStrace = process.argv.includes("--strace");
 const withPerf = process.argv.includes("--perf");
 const withTimeline = process.argv.includes("--timeline");
+const withMemory = process.argv.includes("--memory");
 const WARMUP = 50;
 
 interface Workspace {
@@ -322,6 +325,34 @@ async function measureTool(
   }
 }
 
+/** VmRSS, RssAnon, RssFile and PSS in MB, and the resident MB of the largest mapping classes. */
+function memoryReport(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const mb = (kb: number) => (kb / 1024).toFixed(1);
+  const field = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
+  const classes = new Map<string, number>();
+  let current = "";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const name = head[2] === "" ? "[anon]" : (head[2] as string).replace(/^.*\//, "");
+      current = `${head[1]} ${name}`;
+      continue;
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) classes.set(current, (classes.get(current) ?? 0) + Number(rss[1]));
+  }
+  const top = [...classes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([k, v]) => `${mb(v)} ${k}`)
+    .join(", ");
+  return (
+    `VmRSS ${mb(field("VmRSS"))} MB (anon ${mb(field("RssAnon"))}, file ${mb(field("RssFile"))}), ` +
+    `PSS ${pssMb(pid)?.toFixed(1)} MB, VmHWM ${mb(field("VmHWM"))} MB; ${top}`
+  );
+}
+
 async function supervisorOf(bridge: RawMcpClient): Promise<number | null> {
   const status = await bridge.callOk("session_status", {});
   const sessions = status.structured.sessions as { pids: { supervisor: number | null } }[];
@@ -340,6 +371,11 @@ try {
       const supervisor = await supervisorOf(bridge);
       for (const tool of tools) await measureTool(bridge, ws, tool, supervisor);
       if (process.env.BUN_JSC_logGC !== undefined) console.log(bridge.stderr().slice(-3000));
+      if (withMemory) {
+        console.log(`memory right after: ${memoryReport(bridge.pid)}`);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        console.log(`memory after 2 s idle: ${memoryReport(bridge.pid)}`);
+      }
     } finally {
       await bridge.close();
     }
