@@ -29,10 +29,6 @@ function safe(n: unknown): number {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
 }
 
-function safePosition(p: LspPosition | undefined): LspPosition {
-  return { line: safe(p?.line), character: safe(p?.character) };
-}
-
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
@@ -58,12 +54,9 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return path;
   }
 
-  // When the server already counts in the client's unit, columns need no text: only
-  // the base changes (0-based → 1-based). This skips reading every target file.
   const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
 
   function toClient(path: string | null, pos: LspPosition): { line: number; column: number } {
-    if (sameUnit) return { line: pos.line + 1, column: pos.character + 1 };
     const index = path === null ? null : indexFor(path);
     if (index !== null) return columnsToClient(index, pos, opts.encoding, opts.unit);
     // The only approximation: without the text (a non-file URI, or a file that cannot be
@@ -73,14 +66,32 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function toRange(uri: string, range: LspRange): Range {
-    const path = pathOf(uri);
-    const start = toClient(path, safePosition(range?.start));
-    let end = toClient(path, safePosition(range?.end));
-    // A server range that ends before it starts is collapsed to its start.
-    if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
-      end = start;
+    const from = range?.start;
+    const to = range?.end;
+    let line = safe(from?.line);
+    let column = safe(from?.character);
+    let endLine = safe(to?.line);
+    let endColumn = safe(to?.character);
+    // When the server already counts in the client's unit, columns need no text: only
+    // the base changes (0-based → 1-based). This skips reading every target file.
+    if (sameUnit) {
+      line += 1;
+      column += 1;
+      endLine += 1;
+      endColumn += 1;
+    } else {
+      const path = pathOf(uri);
+      const start = toClient(path, { line, character: column });
+      const end = toClient(path, { line: endLine, character: endColumn });
+      ({ line, column } = start);
+      ({ line: endLine, column: endColumn } = end);
     }
-    return { line: start.line, column: start.column, end_line: end.line, end_column: end.column };
+    // A server range that ends before it starts is collapsed to its start.
+    if (endLine < line || (endLine === line && endColumn < column)) {
+      endLine = line;
+      endColumn = column;
+    }
+    return { line, column, end_line: endLine, end_column: endColumn };
   }
 
   function targetOfUri(uri: string): Target {

@@ -65,25 +65,29 @@ function makeNode(
   selection: Range,
   children: SymbolNode[],
 ): SymbolNode {
-  return {
-    name,
-    kind: symbolKindName(kind),
-    ...(typeof detail === "string" && detail.length > 0 ? { detail } : {}),
-    range,
-    selection,
-    children: children.sort(compareSymbolNode),
-  };
+  const sorted = children.length > 1 ? children.sort(compareSymbolNode) : children;
+  const kindName = symbolKindName(kind);
+  // keys in the order of types.ts; built directly (a file can have tens of thousands)
+  return typeof detail === "string" && detail.length > 0
+    ? { name, kind: kindName, detail, range, selection, children: sorted }
+    : { name, kind: kindName, range, selection, children: sorted };
 }
 
-/** A hierarchical DocumentSymbol and its children; malformed entries are dropped. */
-function fromDocumentSymbol(s: DocumentSymbol, uri: string, ctx: NormalizeContext): SymbolNode[] {
-  if (typeof s.name !== "string" || !isLspRange(s.range)) return [];
+/** A hierarchical DocumentSymbol and its children onto `out`; malformed entries are dropped. */
+function fromDocumentSymbol(
+  s: DocumentSymbol,
+  uri: string,
+  ctx: NormalizeContext,
+  out: SymbolNode[],
+): void {
+  if (typeof s.name !== "string" || !isLspRange(s.range)) return;
   const range = ctx.toRange(uri, s.range);
   const selection = isLspRange(s.selectionRange) ? ctx.toRange(uri, s.selectionRange) : range;
-  const children = Array.isArray(s.children)
-    ? s.children.flatMap((c) => (isObject(c) ? fromDocumentSymbol(c, uri, ctx) : []))
-    : [];
-  return [makeNode(s.name, s.kind, s.detail, range, selection, children)];
+  const children: SymbolNode[] = [];
+  if (Array.isArray(s.children)) {
+    for (const c of s.children) if (isObject(c)) fromDocumentSymbol(c, uri, ctx, children);
+  }
+  out.push(makeNode(s.name, s.kind, s.detail, range, selection, children));
 }
 
 function contains(outer: Range, inner: Range): boolean {
@@ -151,7 +155,7 @@ export function normalizeDocumentSymbols(
       const range = ctx.toRange(docUri, info.location.range);
       flat.push(makeNode(info.name, info.kind, undefined, range, range, []));
     } else {
-      hierarchical.push(...fromDocumentSymbol(item as unknown as DocumentSymbol, uri, ctx));
+      fromDocumentSymbol(item as unknown as DocumentSymbol, uri, ctx, hierarchical);
     }
   }
   if (flat.length === 0) return hierarchical.sort(compareSymbolNode);
