@@ -6,6 +6,7 @@
  */
 import { bounded } from "./bounded.ts";
 import { BridgeContext } from "./bridge.ts";
+import { collector } from "./collector.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
@@ -77,6 +78,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
   // stdin EOF: requests already received are still answered; a stdout the client
   // closed (EPIPE) leaves nobody to answer
   transport.oninputend = () => void shutdown("stdin closed", true);
+  transport.onanswered = () => collector.afterAnswer();
   server.onclose = () => void shutdown("transport closed", false);
 
   const handshake = new SingleHandshake(transport);

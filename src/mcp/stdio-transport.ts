@@ -61,6 +61,8 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** stdin ended; without a handler the transport closes */
   oninputend?: () => void;
+  /** a response was written (the collector's moment, collector.ts) */
+  onanswered?: () => void;
 
   private readonly limit: number;
   private readonly decoder = new TextDecoder();
@@ -188,7 +190,10 @@ export class StdioTransport implements Transport {
     } catch (err) {
       this.outputFailed(err);
     } finally {
-      if (!("method" in message) && message.id !== undefined) this.answered(message.id);
+      if (!("method" in message) && message.id !== undefined) {
+        this.answered(message.id);
+        this.onanswered?.();
+      }
     }
   }
 
