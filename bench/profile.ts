@@ -116,7 +116,7 @@ async function startBridge(ws: Workspace, dir: string, command: string[]): Promi
   // JSC options (BUN_JSC_*) reach the bridge, for experiments (GC logging, JIT tiers)
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if ((k.startsWith("BUN_JSC_") || k === "THEODOLITE_TRACE") && v !== undefined) env[k] = v;
+    if ((k.startsWith("BUN_JSC_") || k.startsWith("THEODOLITE_")) && v !== undefined) env[k] = v;
   }
   const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config], env });
   await bridge.initialize();
