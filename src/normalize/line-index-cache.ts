@@ -38,7 +38,7 @@ export type ConfinedRead = (
   root: string,
   abs: string,
   maxBytes: number,
-) => { text: string; identity: FileIdentity } | undefined;
+) => { text: string; identity: FileIdentity; links: number } | undefined;
 
 /** What the cache needs of a workspace watcher (watch.ts). */
 export interface ChangeFeed {
@@ -93,8 +93,8 @@ function currentIdentity(abs: string): FileIdentity | undefined {
 
 const confinedRead: ConfinedRead = (root, abs, maxBytes) => {
   try {
-    const { text, identity } = readWorkspaceText(root, abs, maxBytes);
-    return { text, identity };
+    const { text, identity, links } = readWorkspaceText(root, abs, maxBytes);
+    return { text, identity, links };
   } catch {
     return undefined; // outside the root, missing, too large, not UTF-8…: no table
   }
@@ -155,7 +155,8 @@ export class LineIndexCache {
     if (got === undefined) return undefined;
     const lines = lineColumnsOf(got.text);
     const entry: Entry = {
-      watch,
+      // a write through another hard link is reported in that link's directory only
+      watch: got.links === 1 ? watch : undefined,
       losses,
       identity: got.identity,
       settled: settledAt(got.identity.ctimeMs, readAt),

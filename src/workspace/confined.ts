@@ -40,6 +40,8 @@ export interface WorkspaceText {
   sha256: string;
   bytes: number;
   identity: FileIdentity;
+  /** hard links to the file when it was read (a watch sees writes through its own path only) */
+  links: number;
 }
 
 /** A resolution that a concurrent swap invalidated is retried this many times in all. */
@@ -225,6 +227,7 @@ export function readWorkspaceText(
       sha256: sha256Hex(data),
       bytes: data.byteLength,
       identity: identityOf(opened.stat),
+      links: opened.stat.nlink,
     };
   } finally {
     closeSync(opened.fd);

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import {
+  linkSync,
   mkdirSync,
   mkdtempSync,
   realpathSync,
@@ -222,6 +223,29 @@ test("a directory no longer watched (the servers' interest moved): its files are
     wanted = false;
     sub.refresh(); // sub/ is unwatched now: no event will report the next write
     writeFileSync(path, "ü = 2;\n");
+    expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("ü = 2;\n");
+  } finally {
+    stop();
+    sub.close();
+  }
+});
+
+test("a file with another hard link is stat-checked, a watch notwithstanding", () => {
+  mkdirSync(join(dir, "unwatched"));
+  const path = fileWith("w6.ts", "é = 1;\n");
+  const other = join(dir, "unwatched", "w6-link.ts");
+  linkSync(path, other);
+  const watcher = new WorkspaceWatcher(dir, 100);
+  // only the root is watched: a write through the other link reports nothing here
+  const sub = watcher.subscribe(
+    (d) => d === dir,
+    () => {},
+  );
+  const cache = new LineIndexCache(undefined, Date.now, undefined, () => watcher);
+  const stop = onWorkspaceChanges((changes) => cache.forget(changes));
+  try {
+    expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("é = 1;\n");
+    writeFileSync(other, "ü = 2;\n");
     expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("ü = 2;\n");
   } finally {
     stop();
