@@ -17,6 +17,9 @@
  * - --strace: the bridge's system calls per call (`strace -c -f`), with either.
  * - --perf: `perf record` of the bridge's threads (cpu-clock) during the calls; the shares
  *   by thread, by shared object (kernel, the binary, JIT code) and the top symbols.
+ * - --direct: a direct LSP client (bench/lsp-direct.ts) on a twin workspace asks the same
+ *   question between two bridge calls, as in the overhead benchmark (its server and client
+ *   share the cores and caches with the bridge); only the bridge is measured.
  * - --memory: the bridge's memory after the calls (VmRSS, RssAnon / RssFile, PSS, the largest
  *   mapping classes from /proc/PID/smaps), right after and after 2 s idle.
  * - --timeline: the bridge's critical path per call from syscall tracepoints (`perf record`
@@ -24,18 +27,23 @@
  *   LSP answer read → MCP answer written ("out"), p50 and p95 in µs.
  * Not part of `run.ts`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { serverTable } from "../src/config/toml.ts";
 import type { ServerConfig } from "../src/config/types.ts";
+import { languageIdFor } from "../src/session/hooks.ts";
+import { findWarmupFile } from "../src/session/warmup.ts";
 import { findClangd, findTypescriptLanguageServer } from "../test/support/real-servers.ts";
-import { makeTempDir, pollUntil, removeDir, writeBridgeConfig } from "./common.ts";
+import { makeTempDir, removeDir, writeBridgeConfig } from "./common.ts";
 import { printSummary, summarizeProfile } from "./cpuprofile.ts";
 import { generateCWorkspace } from "./gen-c-fixture.ts";
 import { generateTsWorkspace } from "./gen-ts-fixture.ts";
+import { DirectLsp } from "./lsp-direct.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
-import { bridgePosition, type Spot } from "./pair.ts";
-import { cpuMs, pssMb } from "./procfs.ts";
+import { bridgePosition, lspPosition, type Spot } from "./pair.ts";
+import { memoryReport, perfed, straced, timeline } from "./process-probes.ts";
+import { cpuMs } from "./procfs.ts";
+import { percentile } from "./stats.ts";
 
 function flag(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -52,12 +60,17 @@ const withStrace = process.argv.includes("--strace");
 const withPerf = process.argv.includes("--perf");
 const withTimeline = process.argv.includes("--timeline");
 const withMemory = process.argv.includes("--memory");
+const withDirect = process.argv.includes("--direct");
 const WARMUP = 50;
 
 interface Workspace {
   server: ServerConfig;
   root: string;
   args: (tool: string) => Record<string, unknown>;
+  /** the same workspace generated again elsewhere (the direct client's twin) */
+  twin: (root: string) => void;
+  /** the tool's question as an LSP request on a twin at `root` (file opened first) */
+  request: (tool: string, root: string) => { method: string; params: unknown; file?: string };
 }
 
 async function workspace(dir: string): Promise<Workspace> {
@@ -72,15 +85,15 @@ async function workspace(dir: string): Promise<Workspace> {
   let hoverSpot: Spot;
   let definitionSpot: Spot;
   let server = found.config;
+  const generate = serverName === "clangd" ? generateCWorkspace : generateTsWorkspace;
+  generate(root, files);
   if (serverName === "clangd") {
-    generateCWorkspace(root, files);
     unit = `src/mod${i % 10}/${fn(i)}.c`;
     hub = { file: "src/hub.c", line: 3, symbol: "hub" };
     hoverSpot = { file: unit, line: 6, symbol: fn(i + 1) };
     definitionSpot = { file: unit, line: 3, symbol: fn(i) };
     query = "fn_01";
   } else {
-    generateTsWorkspace(root, files);
     unit = `src/mod${i % 10}/${fn(i)}.ts`;
     hub = { file: "src/hub.ts", line: 2, symbol: "hub" };
     hoverSpot = { file: unit, line: 20, symbol: fn(i + 1) };
@@ -100,6 +113,52 @@ async function workspace(dir: string): Promise<Workspace> {
       if (tool === "workspace_symbols") return { query };
       throw new Error(`unknown tool ${tool}`);
     },
+    twin: (other) => void generate(other, files),
+    request: (tool, other) => {
+      if (tool === "workspace_symbols") return { method: "workspace/symbol", params: { query } };
+      if (tool === "document_symbols") {
+        return { method: "textDocument/documentSymbol", params: {}, file: unit };
+      }
+      const spot = tool === "references" ? hub : tool === "hover" ? hoverSpot : definitionSpot;
+      const context = tool === "references" ? { context: { includeDeclaration: true } } : {};
+      const method = `textDocument/${tool}`;
+      return {
+        method,
+        params: { position: lspPosition(other, spot), ...context },
+        file: spot.file,
+      };
+    },
+  };
+}
+
+/** A direct client on a twin workspace, ready as the bridge's session is (bench/pair.ts). */
+async function directTwin(ws: Workspace, dir: string): Promise<DirectLsp> {
+  const root = join(dir, "direct");
+  ws.twin(root);
+  const extra = serverName === "clangd" ? [`--compile-commands-dir=${root}`] : [];
+  const direct = new DirectLsp(ws.server, root, extra);
+  await direct.start();
+  const glob = ws.server.ready.warmup_open;
+  if (glob !== null) {
+    const { opened } = await findWarmupFile(root, glob, Number.MAX_SAFE_INTEGER);
+    if (opened !== undefined)
+      await direct.openFile(opened.abs, languageIdFor(ws.server, opened.abs));
+  }
+  await direct.waitProgressDone(
+    ws.server.ready.progress.map((p) => new RegExp(p)),
+    300_000,
+  );
+  return direct;
+}
+
+/** The direct client's form of a tool call, on its twin at `root`. */
+function directCall(ws: Workspace, direct: DirectLsp, tool: string): () => Promise<unknown> {
+  const { method, params, file } = ws.request(tool, direct.root);
+  return async () => {
+    if (file === undefined) return direct.request(method, params);
+    const abs = join(direct.root, file);
+    const uri = await direct.openFile(abs, languageIdFor(ws.server, abs));
+    return direct.request(method, { textDocument: { uri }, ...(params as object) });
   };
 }
 
@@ -126,177 +185,60 @@ async function startBridge(ws: Workspace, dir: string, command: string[]): Promi
   return bridge;
 }
 
-/** `strace -c -f -p PID` around `fn`; its summary table, per call. */
-async function straced(
-  pid: number,
-  n: number,
-  fn: () => Promise<void>,
-  log?: string,
-): Promise<string> {
-  const out = log ?? `${makeTempDir("strace")}/summary`;
-  const mode = log === undefined ? ["-c"] : ["-tt", "-T", "-s", "80"];
-  const strace = Bun.spawn(["strace", ...mode, "-f", "-o", out, "-p", String(pid)], {
-    stderr: "pipe",
-  });
-  // strace says "Process PID attached" once it is tracing
-  const reader = strace.stderr.getReader();
-  let text = "";
-  while (!text.includes("attached")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  await fn();
-  strace.kill("SIGINT");
-  await strace.exited;
-  if (log !== undefined) return `    written to ${log}`;
-  const lines = (await Bun.file(out).text()).split("\n");
-  removeDir(join(out, ".."));
-  return lines
-    .filter((l) => /^\s*[\d.]+\s+[\d.]+\s+\d+\s+\d+/.test(l))
-    .map((l) => {
-      const f = l.trim().split(/\s+/);
-      const count = Number(f[3]);
-      return `    ${(count / n).toFixed(2).padStart(8)} × ${f[f.length - 1]}`;
-    })
-    .join("\n");
-}
-
-/** `perf record -g -p PID` around `fn`; shares by thread, object and symbol. */
-async function perfed(pid: number, fn: () => Promise<void>): Promise<string> {
-  const tmp = makeTempDir("perf");
-  const data = join(tmp, "perf.data");
-  const perf = Bun.spawn(
-    ["perf", "record", "-e", "cpu-clock", "-F", "4000", "-g", "-o", data, "-p", String(pid)],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-  // perf has no "attached" line: wait until it created its output file
-  await pollUntil(() => existsSync(data), 10_000, "perf record started");
-  await fn();
-  perf.kill("SIGINT");
-  await perf.exited;
-  const report = (sort: string, lines: number) => {
-    const r = Bun.spawnSync(
-      ["perf", "report", "-i", data, "--stdio", "--no-children", "-g", "none", "--sort", sort],
-      { stdout: "pipe", stderr: "ignore" },
-    );
-    return r.stdout
-      .toString()
-      .split("\n")
-      .filter((l) => /^\s+[\d.]+%/.test(l))
-      .slice(0, lines)
-      .map((l) => `    ${l.trim()}`)
-      .join("\n");
-  };
-  const out = [
-    `  by thread:\n${report("comm", 10)}`,
-    `  by object:\n${report("dso", 10)}`,
-    `  top symbols:\n${report("dso,sym", 40)}`,
-  ].join("\n");
-  removeDir(tmp);
-  return out;
-}
-
-/**
- * The bridge's own critical path per call, from recvfrom/sendto tracepoints of its main
- * thread: "in" = the MCP request's bytes read (stdin, fd 0) → the first sendto after it
- * (the LSP request); "out" = the next recvfrom with data (the LSP answer) → the next
- * sendto (the MCP answer).
- */
-async function timeline(pid: number, fn: () => Promise<void>): Promise<string> {
-  const tmp = makeTempDir("timeline");
-  const data = join(tmp, "perf.data");
-  const events = ["sys_enter_recvfrom", "sys_exit_recvfrom", "sys_enter_sendto"];
-  const perf = Bun.spawn(
-    [
-      "perf",
-      "record",
-      ...events.flatMap((e) => ["-e", `syscalls:${e}`]),
-      "-o",
-      data,
-      "-p",
-      String(pid),
-    ],
-    { stdout: "ignore", stderr: "ignore" },
-  );
-  await pollUntil(() => existsSync(data), 10_000, "perf record started");
-  await fn();
-  perf.kill("SIGINT");
-  await perf.exited;
-  const script = Bun.spawnSync(["perf", "script", "-i", data, "-F", "tid,time,event,trace"], {
-    stdout: "pipe",
-    stderr: "ignore",
-  }).stdout.toString();
-  removeDir(tmp);
-  const ins: number[] = [];
-  const outs: number[] = [];
-  let lastFd = -1;
-  let phase: "idle" | "in" | "server" | "out" = "idle";
-  let since = 0;
-  for (const line of script.split("\n")) {
-    const m = /^\s*(\d+)\s+([\d.]+):\s+syscalls:(\w+):\s*(.*)$/.exec(line);
-    if (!m || Number(m[1]) !== pid) continue;
-    const t = Number(m[2]) * 1e6;
-    const event = m[3];
-    const fd = /fd: (0x[0-9a-f]+)/.exec(m[4] ?? "");
-    if (event === "sys_enter_recvfrom" && fd) lastFd = Number(fd[1]);
-    else if (event === "sys_exit_recvfrom") {
-      const ret = Number(/0x[0-9a-f]+$/.exec(m[4] ?? "")?.[0] ?? "-1");
-      const got = ret > 0 && ret < 2 ** 62;
-      if (!got) continue;
-      if (lastFd === 0 && phase === "idle") [phase, since] = ["in", t];
-      else if (lastFd !== 0 && phase === "server") [phase, since] = ["out", t];
-    } else if (event === "sys_enter_sendto") {
-      if (phase === "in") {
-        ins.push(t - since);
-        phase = "server";
-      } else if (phase === "out") {
-        outs.push(t - since);
-        phase = "idle";
-      }
-    }
-  }
-  const q = (xs: number[], p: number) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length === 0 ? NaN : (s[Math.min(s.length - 1, Math.floor(p * s.length))] as number);
-  };
-  const row = (name: string, xs: number[]) =>
-    `    ${name}: p50 ${q(xs, 0.5).toFixed(0)} µs, p95 ${q(xs, 0.95).toFixed(0)} µs (n = ${xs.length})`;
-  return [
-    row("in  (MCP request read → LSP request written)", ins),
-    row("out (LSP answer read → MCP answer written)", outs),
-  ].join("\n");
-}
-
 async function measureTool(
   bridge: RawMcpClient,
   ws: Workspace,
   tool: string,
   supervisor: number | null,
+  direct?: DirectLsp,
 ): Promise<void> {
   const args = ws.args(tool);
+  const between = direct === undefined ? undefined : directCall(ws, direct, tool);
+  const one = async () => {
+    await between?.();
+    return bridge.callOk(tool, args);
+  };
   let total = 0;
   for (let i = 0; i < WARMUP; i++) {
-    const r = await bridge.callOk(tool, args);
+    const r = await one();
     total = typeof r.structured.total === "number" ? r.structured.total : 1;
   }
   const cpu = () => [cpuMs(bridge.pid) ?? 0, supervisor === null ? 0 : (cpuMs(supervisor) ?? 0)];
   const run = async () => {
-    for (let i = 0; i < calls; i++) await bridge.callOk(tool, args);
+    for (let i = 0; i < calls; i++) await one();
   };
   const cpu0 = cpu();
   const t0 = performance.now();
-  await run();
+  const times = { bridge: [] as number[], direct: [] as number[] };
+  if (between === undefined) await run();
+  else {
+    for (let i = 0; i < calls; i++) {
+      const d0 = performance.now();
+      await between();
+      const b0 = performance.now();
+      await bridge.callOk(tool, args);
+      times.direct.push(b0 - d0);
+      times.bridge.push(performance.now() - b0);
+    }
+  }
   const wall = (performance.now() - t0) / calls;
   const [b, s] = cpu().map((v, k) => (v - (cpu0[k] as number)) / calls);
   console.log(
     `${tool} (${total} items), ${calls} calls: ${wall.toFixed(3)} ms/call wall; CPU per call: ` +
       `bridge ${b?.toFixed(3)} ms, supervisor ${s?.toFixed(3)} ms`,
   );
+  if (between !== undefined) {
+    const diffs = times.bridge.map((t, k) => t - (times.direct[k] as number));
+    const ms = (xs: number[], q: number) => percentile(xs, q).toFixed(3);
+    console.log(
+      `  direct p50 ${ms(times.direct, 50)} ms, bridge p50 ${ms(times.bridge, 50)} ms; ` +
+        `bridge − direct p50 ${ms(diffs, 50)} ms, p95 ${ms(diffs, 95)} ms`,
+    );
+  }
   if (withStrace) {
     const n = Math.min(calls, 300);
     const table = await straced(bridge.pid, n, async () => {
-      for (let i = 0; i < n; i++) await bridge.callOk(tool, args);
+      for (let i = 0; i < n; i++) await one();
     });
     console.log(`  system calls per call (strace -c -f, ${n} calls):\n${table}`);
     const log = join(import.meta.dir, "out", `strace-${serverName}-${files}-${tool}.log`);
@@ -312,45 +254,13 @@ async function measureTool(
     console.log(`  the system calls of 3 calls: ${log}`);
   }
   if (withTimeline) {
-    const report = await timeline(bridge.pid, async () => {
-      for (let i = 0; i < calls; i++) await bridge.callOk(tool, args);
-    });
+    const report = await timeline(bridge.pid, run);
     console.log(`  the bridge's critical path:\n${report}`);
   }
   if (withPerf) {
-    const report = await perfed(bridge.pid, async () => {
-      for (let i = 0; i < calls; i++) await bridge.callOk(tool, args);
-    });
+    const report = await perfed(bridge.pid, run);
     console.log(`  perf (cpu-clock samples of the bridge, ${calls} calls):\n${report}`);
   }
-}
-
-/** VmRSS, RssAnon, RssFile and PSS in MB, and the resident MB of the largest mapping classes. */
-function memoryReport(pid: number): string {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const mb = (kb: number) => (kb / 1024).toFixed(1);
-  const field = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? 0);
-  const classes = new Map<string, number>();
-  let current = "";
-  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      const name = head[2] === "" ? "[anon]" : (head[2] as string).replace(/^.*\//, "");
-      current = `${head[1]} ${name}`;
-      continue;
-    }
-    const rss = /^Rss:\s+(\d+) kB/.exec(line);
-    if (rss) classes.set(current, (classes.get(current) ?? 0) + Number(rss[1]));
-  }
-  const top = [...classes]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 6)
-    .map(([k, v]) => `${mb(v)} ${k}`)
-    .join(", ");
-  return (
-    `VmRSS ${mb(field("VmRSS"))} MB (anon ${mb(field("RssAnon"))}, file ${mb(field("RssFile"))}), ` +
-    `PSS ${pssMb(pid)?.toFixed(1)} MB, VmHWM ${mb(field("VmHWM"))} MB; ${top}`
-  );
 }
 
 async function supervisorOf(bridge: RawMcpClient): Promise<number | null> {
@@ -366,10 +276,13 @@ try {
   if (compiled !== "") {
     const main = join(import.meta.dir, "..", "src", "main.ts");
     const command = compiled === "source" ? [process.execPath, main] : [compiled];
-    const bridge = await startBridge(ws, dir, command);
+    const [bridge, direct] = await Promise.all([
+      startBridge(ws, dir, command),
+      withDirect ? directTwin(ws, dir) : undefined,
+    ]);
     try {
       const supervisor = await supervisorOf(bridge);
-      for (const tool of tools) await measureTool(bridge, ws, tool, supervisor);
+      for (const tool of tools) await measureTool(bridge, ws, tool, supervisor, direct);
       if (process.env.BUN_JSC_logGC !== undefined) console.log(bridge.stderr().slice(-3000));
       if (withMemory) {
         console.log(`memory right after: ${memoryReport(bridge.pid)}`);
@@ -377,7 +290,7 @@ try {
         console.log(`memory after 2 s idle: ${memoryReport(bridge.pid)}`);
       }
     } finally {
-      await bridge.close();
+      await Promise.all([bridge.close(), direct?.stop()]);
     }
   } else {
     const outDir = join(import.meta.dir, "out", `profile-${serverName}-${files}`);
