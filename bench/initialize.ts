@@ -109,7 +109,7 @@ function metricsFor(label: string, s: Samples): Metric[] {
       `${label}: configured, spawn → initialize answered`,
       "ms",
       of(s.configured, "initialize"),
-      [{ stat: "p50", max: 60, source: "brief" }],
+      [{ stat: "p50", max: 60 }],
     ),
     metric(
       GROUP,
@@ -118,13 +118,13 @@ function metricsFor(label: string, s: Samples): Metric[] {
       of(s.zero, "initialize"),
     ),
     metric(GROUP, `${label}: zero-config / configured initialize, paired runs`, "×", ratios, [
-      { stat: "p50", max: 1.3, source: "brief" },
+      { stat: "p50", max: 1.3 },
     ]),
     metric(GROUP, `${label}: configured, first tools/list`, "ms", of(s.configured, "toolsList"), [
-      { stat: "p50", max: 10, source: "brief" },
+      { stat: "p50", max: 10 },
     ]),
     metric(GROUP, `${label}: zero-config, first tools/list`, "ms", of(s.zero, "toolsList"), [
-      { stat: "p50", max: 10, source: "brief" },
+      { stat: "p50", max: 10 },
     ]),
     metric(
       GROUP,

@@ -33,11 +33,11 @@ const GROUP = "overhead";
 
 /** Targets (docs/PERFORMANCE.md): p50 ≤ 0.5 ms and p95 ≤ 2 ms per call; references p50 ≤ 2 ms */
 function targetsFor(tool: string): Target[] {
-  if (tool === "references") return [{ stat: "p50", max: 2, source: "docs/PERFORMANCE.md" }];
+  if (tool === "references") return [{ stat: "p50", max: 2 }];
   if (tool.startsWith("diagnostics")) return [];
   return [
-    { stat: "p50", max: 0.5, source: "docs/PERFORMANCE.md" },
-    { stat: "p95", max: 2, source: "docs/PERFORMANCE.md" },
+    { stat: "p50", max: 0.5 },
+    { stat: "p95", max: 2 },
   ];
 }
 
@@ -164,10 +164,7 @@ async function memoryAfter(label: string, pair: Pair): Promise<Metric[]> {
   const out: Metric[] = [];
   const add = (what: string, mb: number | null, target?: number) => {
     if (mb === null) return;
-    const targets =
-      target === undefined
-        ? []
-        : [{ stat: "p50" as const, max: target, source: "docs/PERFORMANCE.md" }];
+    const targets = target === undefined ? [] : [{ stat: "p50" as const, max: target }];
     out.push(metric(GROUP, `${label}: ${what}`, "MB", [mb], targets));
   };
   const right = statusMb(pair.bridge.pid, "VmRSS");

@@ -87,9 +87,7 @@ export async function runPaging(_opts: BenchOptions): Promise<Metric[]> {
               what,
               "MB",
               [v],
-              target === undefined
-                ? []
-                : [{ stat: "p50", max: target, source: "docs/PERFORMANCE.md" }],
+              target === undefined ? [] : [{ stat: "p50", max: target }],
             ),
           ];
     return [

@@ -50,7 +50,7 @@ function fmt(n: number | undefined, unit: Metric["unit"]): string {
 function targetText(m: Metric): string {
   return m.targets.length === 0
     ? "—"
-    : m.targets.map((t) => `${t.stat} ≤ ${t.max} ${m.unit} (${t.source})`).join("; ");
+    : m.targets.map((t) => `${t.stat} ≤ ${t.max} ${m.unit}`).join("; ");
 }
 
 /** Verdict column: one word, or one per target when they disagree. */
@@ -144,7 +144,7 @@ export function printMetrics(metrics: readonly Metric[]): void {
 }
 
 /**
- * The overhead table of the issue: per setup and tool, the direct client's p50, then
+ * The overhead table of docs/PERFORMANCE.md: per setup and tool, the direct client's p50, then
  * theodolite's and cclsp's overhead over it (p50 / p95 of paired differences), and whether
  * theodolite meets its targets and is ahead of cclsp.
  */

@@ -183,7 +183,7 @@ export async function runRss(opts: BenchOptions): Promise<Metric[]> {
         "the baseline the sessions add to",
       ),
       metric(GROUP, `bridge VmRSS, ${SESSIONS} live sessions`, "MB", rss, [
-        { stat: "p95", max: 60, source: "docs/PERFORMANCE.md" },
+        { stat: "p95", max: 60 },
       ]),
       metric(GROUP, `bridge VmHWM (peak), ${SESSIONS} live sessions`, "MB", hwm),
       metric(

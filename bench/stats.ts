@@ -38,8 +38,6 @@ export function summarize(samples: readonly number[]): Summary {
 export interface Target {
   stat: "p50" | "p95";
   max: number;
-  /** where the target is stated, e.g. "docs/PERFORMANCE.md" */
-  source: string;
 }
 
 export type Verdict = "pass" | "FAIL" | "info" | "not measured";
@@ -83,7 +81,7 @@ export function targetVerdicts(m: Metric): string[] {
   return m.targets.map((t) => {
     const holds = s !== null && s.n > 0 && s[t.stat] <= t.max;
     const v = s === null || s.n === 0 ? "not measured" : holds ? "pass" : "FAIL";
-    return `${t.stat} ≤ ${t.max} ${m.unit} (${t.source}): ${v}`;
+    return `${t.stat} ≤ ${t.max} ${m.unit}: ${v}`;
   });
 }
 
