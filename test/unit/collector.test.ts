@@ -1,7 +1,8 @@
 /**
  * When the bridge collects garbage (src/collector.ts): after an answer, once resident
- * memory grew past the limit since the last collection — never on ordinary calls, never
- * twice at once, and measured again from what the collection left.
+ * memory grew past the limit since the last collection (or the first answer) — never on
+ * ordinary calls, never for what start-up took, never twice at once, and measured again
+ * from what the collection left.
  */
 import { expect, test } from "bun:test";
 import { Collector } from "../../src/collector.ts";
@@ -32,8 +33,16 @@ function harness(limit: number) {
   };
 }
 
+test("what start-up took before the first answer is not growth", () => {
+  const h = harness(16);
+  h.grow(40); // modules loaded, the handshake answered
+  h.c.afterAnswer();
+  expect(h.queued()).toBe(0);
+});
+
 test("no collection while resident memory stays within the limit", () => {
   const h = harness(16);
+  h.c.afterAnswer();
   h.grow(16);
   h.c.afterAnswer();
   expect(h.queued()).toBe(0);
@@ -41,6 +50,7 @@ test("no collection while resident memory stays within the limit", () => {
 
 test("past the limit: one collection, after the answer, and the next is measured from what it left", () => {
   const h = harness(16);
+  h.c.afterAnswer();
   h.grow(40);
   h.c.afterAnswer();
   h.c.afterAnswer(); // a second answer before it ran: still one
