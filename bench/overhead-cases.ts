@@ -116,6 +116,8 @@ export function diagnosticsCases(pair: Pair, file: string): Case[] {
     },
     {
       name: "diagnostics (after an edit)",
+      // each round waits for the server's diagnostics run (tls ~0.4 s): a few warm-ups do
+      warmup: 5,
       // alternate two contents, so every iteration is a change for both clients
       prepare: (i) => {
         const text = i % 2 === 0 ? `${original}// edited\n` : original;

@@ -213,7 +213,9 @@ async function measure(setup: Setup, opts: BenchOptions): Promise<Metric[]> {
     await warmPeer(cases);
     const iterations = count(opts, 30, 8);
     const meter = await cpuMeter(pair, peer, iterations);
-    const results = await runCases(cases, iterations, count(opts, 5, 3), meter.onMeasured);
+    // warm: 100 unmeasured rounds per case, so both runtimes' JITs have settled, as in a
+    // long-lived bridge (fewer rounds measure start-up compilation: docs/PERFORMANCE.md)
+    const results = await runCases(cases, iterations, count(opts, 100, 3), meter.onMeasured);
     return [
       ...metricsOf(setup.label, results, meter.perCall),
       ...(await memoryAfter(setup.label, pair)),

@@ -135,6 +135,8 @@ export interface Case {
   name: string;
   /** run before each timed round, untimed (e.g. edit the file on disk in both roots) */
   prepare?: (iteration: number) => void;
+  /** unmeasured rounds for this case, when not the run's (a slow case needs fewer) */
+  warmup?: number;
   bridge: () => Promise<number>;
   direct: () => Promise<number>;
   /** the same question through a peer bridge (cclsp), when it has the tool */
@@ -181,15 +183,16 @@ export async function runCases(
       ...(c.peer ? { peer: [] } : {}),
       counts: { bridge: 0, direct: 0 },
     };
-    for (let i = 0; i < warmup + iterations; i++) {
-      if (i === warmup) onMeasured?.(c.name, "start");
+    const warm = c.warmup ?? warmup;
+    for (let i = 0; i < warm + iterations; i++) {
+      if (i === warm) onMeasured?.(c.name, "start");
       c.prepare?.(i);
       for (let k = 0; k < sides.length; k++) {
         const side = sides[(i + k) % sides.length] as Side;
         const run = c[side] as () => Promise<number>;
         const got = await timed(run);
         result.counts[side] = got.count;
-        if (i >= warmup) result[side]?.push(got.ms);
+        if (i >= warm) result[side]?.push(got.ms);
       }
     }
     onMeasured?.(c.name, "end");
