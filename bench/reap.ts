@@ -3,7 +3,7 @@
  * of the fake server, which leaves two daemons behind — one in its process group, one
  * that left by setsid + double fork. After SIGKILL of the bridge, /proc is polled every
  * millisecond until the server, both daemons and the supervisor are all dead (zombies
- * count as dead). Targets: p95 ≤ 200 ms and p95 ≤ 100 ms (docs/PERFORMANCE.md#targets).
+ * count as dead). Target: p95 ≤ 100 ms (docs/PERFORMANCE.md#targets-and-verdicts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Bridge resident memory with 4 live sessions (docs/PERFORMANCE.md#targets): four workspaces, each with a
+ * Bridge resident memory with 4 live sessions (docs/PERFORMANCE.md#targets-and-verdicts): four workspaces, each with a
  * fake-server session started and used (hover, workspace_symbols, diagnostics), then
  * VmRSS of the bridge process alone from /proc/PID/status — supervisors and servers are
  * separate processes and not counted. Target ≤ 60 MB. Repeated over several bridges.
