@@ -3,7 +3,8 @@
  * `bun:ffi` (works from source and in the compiled binary). Every call returns
  * a result instead of throwing: callers degrade when libc is unavailable.
  */
-import { dlopen, FFIType } from "bun:ffi";
+import { FFIType } from "bun:ffi";
+import { lazyLibc } from "../libc.ts";
 
 const PR_SET_DUMPABLE = 4;
 const PR_SET_CHILD_SUBREAPER = 36;
@@ -18,22 +19,7 @@ const symbols = {
   signal: { args: [FFIType.i32, FFIType.u64], returns: FFIType.u64 },
 } as const;
 
-type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
-
-let cached: Libc | null | undefined;
-
-function libc(): Libc | null {
-  if (cached !== undefined) return cached;
-  cached = null;
-  if (process.platform === "linux") {
-    try {
-      cached = dlopen("libc.so.6", symbols).symbols;
-    } catch {
-      cached = null;
-    }
-  }
-  return cached;
-}
+const libc = lazyLibc(symbols);
 
 /** prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants re-parent to this process. */
 export function setChildSubreaper(): boolean {

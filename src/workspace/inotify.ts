@@ -5,7 +5,8 @@
  * made before that request arrived (SPEC §5.2). No thread, no timer, no event
  * loop callback: the queue is only read when the bridge asks.
  */
-import { dlopen, FFIType, read as readMemory } from "bun:ffi";
+import { FFIType } from "bun:ffi";
+import { type LibcSymbols, lastErrno, lazyLibc } from "../libc.ts";
 
 export const IN_MODIFY = 0x2;
 export const IN_MOVED_FROM = 0x40;
@@ -83,26 +84,12 @@ const symbols = {
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const;
 
-type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
+type Libc = LibcSymbols<typeof symbols>;
 
-let cached: Libc | null | undefined;
-
-function libc(): Libc | null {
-  if (cached !== undefined) return cached;
-  cached = null;
-  if (process.platform === "linux") {
-    try {
-      cached = dlopen("libc.so.6", symbols).symbols;
-    } catch {
-      cached = null;
-    }
-  }
-  return cached;
-}
+const libc = lazyLibc(symbols);
 
 function errno(lib: Libc): number {
-  const at = lib.__errno_location();
-  return at === null ? 0 : readMemory.i32(at, 0);
+  return lastErrno(lib.__errno_location);
 }
 
 /** Whether this process can watch files (Linux, libc loadable through bun:ffi). */

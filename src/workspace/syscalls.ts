@@ -1,12 +1,13 @@
 /**
  * The *at() calls that confined file access needs and Node's fs does not offer (SPEC §8.1),
- * through `bun:ffi` like src/process/libc.ts. Failures throw an Error carrying the errno
+ * through `bun:ffi` (src/libc.ts). Failures throw an Error carrying the errno
  * name as `code`, the way node:fs errors do, so callers handle both alike. Descriptors are
  * plain numbers: node:fs reads, writes, fstats and closes them.
  */
-import { dlopen, FFIType, read } from "bun:ffi";
+import { FFIType } from "bun:ffi";
 import { constants } from "node:fs";
 import { constants as osConstants } from "node:os";
+import { lastErrno as errnoOf, type LibcSymbols, lazyLibc } from "../libc.ts";
 
 /** Linux values shared by x86-64 and aarch64 (node:fs does not export these two). */
 const O_CLOEXEC = 0o2000000;
@@ -41,19 +42,15 @@ const symbols = {
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const;
 
-type Libc = ReturnType<typeof dlopen<typeof symbols>>["symbols"];
+type Libc = LibcSymbols<typeof symbols>;
 
-let cached: Libc | undefined;
+const loadLibc = lazyLibc(symbols);
 
 function libc(): Libc {
-  if (cached === undefined) {
-    try {
-      cached = dlopen("libc.so.6", symbols).symbols;
-    } catch (err) {
-      throw new Error(`confined file access needs libc (openat, renameat): ${String(err)}`);
-    }
-  }
-  return cached;
+  const lib = loadLibc();
+  if (lib === null)
+    throw new Error("confined file access needs libc (openat, renameat) through bun:ffi");
+  return lib;
 }
 
 const errnoNames = new Map<number, string>(
@@ -66,8 +63,7 @@ function cString(s: string): Buffer {
 
 /** errno of the call that just failed: read right away, before anything else runs on this thread. */
 function lastErrno(lib: Libc): number {
-  const at = lib.__errno_location();
-  return at === null ? 0 : read.i32(at, 0);
+  return errnoOf(lib.__errno_location);
 }
 
 function sysError(errno: number, syscall: string, name: string): NodeJS.ErrnoException {
