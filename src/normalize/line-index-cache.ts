@@ -5,9 +5,10 @@
  *
  * Reads go through the confined reader (SPEC §8.1: only files beneath the workspace root),
  * and an entry remembers the identity (device, inode, size, mtime, ctime) of the descriptor
- * it was read from. A later call reuses it only while a fresh stat of the same path shows
- * the same identity — a stat reads no content, and a path whose component became a link
- * leading elsewhere shows another identity and is read (and refused) again — and only when
+ * it was read from. A later call reuses it only while a fresh `lstat` of the same path shows
+ * the same identity (the look open documents take, src/workspace/identity.ts) — it reads no
+ * content, and a path that became a link, or whose directory did, shows another identity
+ * or none and is read (and refused) again — and only when
  * its ctime was older than the read by more than the kernel's timestamp granularity: a file
  * changed in the same clock tick as our read could otherwise keep its identity with new
  * content (the "racy" case git's index has too), so such an entry is re-read next time.
@@ -22,11 +23,11 @@
  * Entries are per workspace root (what one root may read another may not), bounded by
  * total bytes, least recently used out first.
  */
-import { statSync } from "node:fs";
 import { columnsSize, type LineColumns, lineColumnsOf } from "../lsp/line-columns.ts";
-import { type FileIdentity, identityOf, readWorkspaceText } from "../workspace/confined.ts";
+import { type FileIdentity, readWorkspaceText } from "../workspace/confined.ts";
 import type { FileChange } from "../workspace/file-events.ts";
 import { workspaceRootReal } from "../workspace/files.ts";
+import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { existingWatcher, onWorkspaceChanges } from "../workspace/watch.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
@@ -71,24 +72,6 @@ interface Entry {
  */
 export function settledAt(ctimeMs: number, readAtMs: number): boolean {
   return ctimeMs < readAtMs - RACY_MARGIN_MS;
-}
-
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return (
-    a.dev === b.dev &&
-    a.ino === b.ino &&
-    a.size === b.size &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs
-  );
-}
-
-function currentIdentity(abs: string): FileIdentity | undefined {
-  try {
-    return identityOf(statSync(abs));
-  } catch {
-    return undefined;
-  }
 }
 
 const confinedRead: ConfinedRead = (root, abs, maxBytes) => {
@@ -188,8 +171,7 @@ export class LineIndexCache {
       }
     }
     if (!entry.settled) return false;
-    const now = currentIdentity(abs);
-    return now !== undefined && sameIdentity(entry.identity, now);
+    return sameIdentity(entry.identity, currentIdentity(abs));
   }
 
   /** Changes the watcher reported: their tables are read again when next asked for. */
