@@ -1,7 +1,8 @@
 /**
  * Seeded random MCP tool arguments for the fuzz test: mostly plausible values by argument
  * name (files inside and outside the root, FIFOs, odd positions, odd names), mutated
- * types, missing required keys, unknown keys, and plain junk objects.
+ * types, missing required keys, unknown keys, plain junk objects, and `arguments` that are
+ * no object at all (null, arrays, scalars: InvalidArgument, never a JSON-RPC error).
  */
 import type { Prng } from "../support/prng.ts";
 
@@ -19,6 +20,7 @@ export interface FuzzContext {
 const JUNK: unknown[] = [null, 0, -1, 1.5, "", "x", true, [], {}, [1, "a"], { a: 1 }, 2 ** 53];
 const COUNTS = [1, 2, 3, 4, 0, -1, 1.5, 2 ** 31, 1e9];
 const SMALL = [1, 1, 1, 2, 2, 3, 4];
+const NOT_OBJECTS: unknown[] = [null, [], [{ file: "a.fake" }], "a.fake", 0, true];
 
 export function pickTool(r: Prng, tools: ToolSchema[]): ToolSchema {
   // restarts are slow and says little more after a few: keep them rare
@@ -85,11 +87,8 @@ function plausible(r: Prng, key: string, ctx: FuzzContext): unknown {
 }
 
 /** Arguments for one call of `tool`; the first three `ctx.files` should be the good ones. */
-export function fuzzArguments(
-  r: Prng,
-  tool: ToolSchema,
-  ctx: FuzzContext,
-): Record<string, unknown> {
+export function fuzzArguments(r: Prng, tool: ToolSchema, ctx: FuzzContext): unknown {
+  if (r.chance(0.03)) return r.pick(NOT_OBJECTS);
   const out: Record<string, unknown> = {};
   if (r.chance(0.08)) {
     for (let i = r.int(0, 3); i > 0; i--)
