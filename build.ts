@@ -1,5 +1,5 @@
 /**
- * Builds the single executable (SPEC §1; docs/BUN-RUNTIME.md#building-the-executable-buildts):
+ * Builds the single executable (SPEC §1; docs/TOOLCHAIN.md#building-the-executable-buildts):
  * `bun build --compile`
  * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), no
  * .env / bunfig.toml autoload (a bridge started in a user's project must not

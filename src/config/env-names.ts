@@ -8,7 +8,7 @@
 /**
  * Never passed to a child, even when configured: a compiled bridge honours both, and a
  * child that is itself a Bun executable would change behaviour
- * (docs/BUN-RUNTIME.md#the-compiled-binary-at-run-time).
+ * (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
 export const FORBIDDEN_ENV_NAMES: readonly string[] = ["BUN_BE_BUN", "BUN_OPTIONS"];
 

@@ -4,7 +4,7 @@
  * differ from the schema's defaults and lacks only what is machine-specific — the absolute
  * command path and the exact version string — which discovery fills in from PATH. Each is
  * validated by the config schema when this module loads. Readiness follows SPEC §3.3 and the
- * measurements in docs/SERVERS.md, which has each server's traps by name.
+ * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -139,12 +139,12 @@ export const PRESETS: readonly Preset[] = [
       env_passthrough: ["XDG_DATA_HOME"],
       // "Load workspace" begins only after the client answered workspace/configuration,
       // ~150 ms after initialize; required, or readiness could pass before the index exists
-      // (docs/SERVERS.md#emmylua_ls-loads-after-configuration)
+      // (docs/LANGUAGE-SERVERS.md#emmylua_ls-loads-after-configuration)
       ready: { progress: ["^Load workspace"], progress_required: true },
       // it answers textDocument/diagnostic (and workspace/diagnostic) and pushes nothing
       diagnostics_settle: "pull",
       // it announces no encoding (so UTF-16 would apply) but counts columns in code points
-      // (docs/SERVERS.md#emmylua_ls-counts-code-points)
+      // (docs/LANGUAGE-SERVERS.md#emmylua_ls-counts-code-points)
       position_encoding: "utf-32",
     },
   }),
@@ -224,7 +224,7 @@ export const PRESETS: readonly Preset[] = [
       roles: ["semantics", "diagnostics"],
       // tls reads these at the top level of initializationOptions; disabling typings
       // acquisition keeps its installer off the network
-      // (docs/SERVERS.md#typescript-language-server-typings-installer).
+      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer).
       // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in
       // order with the requests, instead of from its own timers (SPEC §5.2)
       initialization_options: {
@@ -287,7 +287,7 @@ export const PRESETS: readonly Preset[] = [
       settings: { gopls: { symbolScope: "workspace", linksInHover: false } },
       // the task begins a few ms after `initialized`, so without `progress_required`
       // readiness could pass before the load began
-      // (docs/SERVERS.md#gopls-loads-after-initialized)
+      // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",

@@ -9,7 +9,7 @@
  * typescript-native only when the binaries offer nothing but TypeScript 7.
  * Python: pyright uses the root's virtual environment when there is one.
  * Lua: emmylua_ls when found (the one tested against its real server,
- * docs/SERVERS.md#lua-language-server-not-tested-here), lua-language-server
+ * docs/LANGUAGE-SERVERS.md#lua-language-server-not-tested-here), lua-language-server
  * otherwise — never both, or every .lua call would be AmbiguousServer.
  */
 import type { Preset } from "../config/presets.ts";

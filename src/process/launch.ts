@@ -209,7 +209,7 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
   const [file = "", ...rest] = argv;
   // If our own binary was replaced or deleted since start, its path fails to
   // spawn while /proc/self/exe still names the running image
-  // (docs/BUN-RUNTIME.md#the-compiled-binary-at-run-time).
+  // (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
   const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
   let child: ChildProcess;
   try {

@@ -72,7 +72,7 @@ export function scanProcs(): ProcInfo[] {
 
 /**
  * Gone, zombie or dead. PID 1 on these hosts reaps lazily
- * (docs/BUN-RUNTIME.md#the-compiled-binary-at-run-time), so a
+ * (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time), so a
  * killed process can linger as `Z` for a long time: it is dead for every purpose here.
  */
 export function isDead(info: ProcInfo | null): boolean {

@@ -1,6 +1,6 @@
 /**
  * How this program re-executes itself as `--supervise` (SPEC §9.2,
- * docs/BUN-RUNTIME.md#the-compiled-binary-at-run-time).
+ * docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
 import { isCompiled } from "../version.ts";
 

@@ -64,7 +64,7 @@ export function sendBounded<R>(
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
     // void requests (shutdown) go without params
-    // (docs/SERVERS.md#void-requests-without-params)
+    // (docs/LANGUAGE-SERVERS.md#void-requests-without-params)
     const sent =
       params === undefined
         ? conn.sendRequest<R>(method, cts.token)

@@ -1,7 +1,7 @@
 /**
  * Answers to the server's requests and handling of its notifications
  * (SPEC §9.1). Every request gets an answer: an unanswered request stalls real
- * servers (docs/SERVERS.md#unanswered-server-requests).
+ * servers (docs/LANGUAGE-SERVERS.md#unanswered-server-requests).
  */
 import {
   ErrorCodes,

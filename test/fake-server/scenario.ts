@@ -38,7 +38,7 @@ export interface Scenario {
   hang_on_shutdown?: boolean;
   /** never answer `initialize` */
   hang_on_initialize?: boolean;
-  /** keep running after stdin EOF (docs/SERVERS.md#servers-that-outlive-their-stdin) */
+  /** keep running after stdin EOF (docs/LANGUAGE-SERVERS.md#servers-that-outlive-their-stdin) */
   ignore_stdin_eof?: boolean;
   /** after `initialized`, write these non-LSP bytes to stdout (true: a default line) */
   garbage_stdout?: boolean | string;

@@ -4,7 +4,7 @@
  * advertises (so the server behaves the same for both; the parity test passes it in).
  *
  * It answers every server request (an unanswered one stalls real servers,
- * docs/SERVERS.md#unanswered-server-requests): workspace/configuration from the server's `settings` exactly
+ * docs/LANGUAGE-SERVERS.md#unanswered-server-requests): workspace/configuration from the server's `settings` exactly
  * as the bridge answers it,
  * client/registerCapability, window/workDoneProgress/create, everything else null.
  * It records publishDiagnostics per URI, $/progress tasks, experimental/serverStatus,

@@ -8,7 +8,7 @@
  * columns in code points; its preset says so (`position_encoding = "utf-32"`), and the
  * fixture's emoji line (main.lua line 4, two astral characters before `shapes.total_area`)
  * proves the columns right in both directions and in each column unit
- * (docs/SERVERS.md).
+ * (docs/LANGUAGE-SERVERS.md).
  */
 import { describe, expect, test } from "bun:test";
 import { isAbsolute } from "node:path";

@@ -3,7 +3,7 @@
  * `diagnostics` on 125 files in turn, twice, with files rewritten on disk in between, never
  * strands a call (SPEC §5.3, §6). tls publishes nothing when a file's diagnostics stay
  * what they were (an empty set stays empty), so a wait for "a publish after the didChange"
- * would never end (docs/SERVERS.md#typescript-language-server-skips-unchanged-publishes):
+ * would never end (docs/LANGUAGE-SERVERS.md#typescript-language-server-skips-unchanged-publishes):
  * its diagnostics are always taken from an opening (a document closed and opened afresh),
  * which it always answers.
  */

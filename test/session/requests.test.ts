@@ -3,7 +3,7 @@
  * the LSP request, an MCP cancellation cancels it too, ContentModified is
  * retried a bounded number of times on server events, LSP errors keep their
  * code, and void requests go without `params`
- * (docs/SERVERS.md#void-requests-without-params).
+ * (docs/LANGUAGE-SERVERS.md#void-requests-without-params).
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";

@@ -1,6 +1,6 @@
 /**
  * The bridge answers the server's requests (SPEC §9.1,
- * docs/SERVERS.md#unanswered-server-requests): workspace/configuration from `settings` by section (a
+ * docs/LANGUAGE-SERVERS.md#unanswered-server-requests): workspace/configuration from `settings` by section (a
  * server that refuses to work until answered does not stall),
  * client/registerCapability tracked (dynamic pull diagnostics are used),
  * workspace/applyEdit refused with applied:false and nothing written, an

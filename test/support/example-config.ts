@@ -38,7 +38,7 @@ export function readExample(): ExampleConfig {
 /**
  * How each preset's server is located here. lua-language-server has no install route on
  * this machine kind (not packaged by Debian, not on npm or crates.io): the one preset that
- * is not exercised against its real server (docs/SERVERS.md).
+ * is not exercised against its real server (docs/LANGUAGE-SERVERS.md).
  */
 export const LOCATORS: Record<string, (() => Promise<RealServer | null>) | null> = {
   "rust-analyzer": findRustAnalyzer,

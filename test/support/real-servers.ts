@@ -139,9 +139,9 @@ function siblingTool(binary: string, tool: string): string | undefined {
 /**
  * rust-analyzer: every executable of that name on PATH (then /usr/local/bin, /usr/bin),
  * direct binaries before rustup proxies (a proxy's toolchain depends on rustup state and
- * may be missing offline; docs/SERVERS.md#rust-analyzer-rustup-proxy), the first
+ * may be missing offline; docs/LANGUAGE-SERVERS.md#rust-analyzer-rustup-proxy), the first
  * whose `--version` prints "rust-analyzer …". Offline setup
- * (docs/SERVERS.md#rust-analyzer-offline): CARGO_NET_OFFLINE, RUST_SRC_PATH, and the
+ * (docs/LANGUAGE-SERVERS.md#rust-analyzer-offline): CARGO_NET_OFFLINE, RUST_SRC_PATH, and the
  * cargo/rustc installed beside the binary so the whole toolchain is one version.
  */
 export async function findRustAnalyzer(): Promise<RealServer | null> {

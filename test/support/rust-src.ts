@@ -1,5 +1,5 @@
 /**
- * RUST_SRC_PATH for rust-analyzer offline (docs/SERVERS.md#rust-analyzer-offline).
+ * RUST_SRC_PATH for rust-analyzer offline (docs/LANGUAGE-SERVERS.md#rust-analyzer-offline).
  *
  * Given a sysroot's `lib/rustlib/src/rust/library`, rust-analyzer runs `cargo metadata`
  * on its top `Cargo.toml`, which needs crates.io; offline, std is then not linked

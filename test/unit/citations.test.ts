@@ -165,7 +165,7 @@ describe("the checks themselves", () => {
   });
 
   test("a document named without its docs/ path, or with a missing anchor, is found", () => {
-    const bare = ["BUN-", "RUNTIME.md"].join("");
+    const bare = ["TOOL", "CHAIN.md"].join("");
     expect(badDocMentions("src/x.ts", `see ${bare}`)).toHaveLength(1);
     expect(badDocMentions("src/x.ts", `see docs/${bare}#the-compiled-binary-at-run-time`)).toEqual(
       [],

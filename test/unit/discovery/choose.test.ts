@@ -2,7 +2,7 @@
  * SPEC §2.1, the pure decisions of discovery: which presets are worth looking for, which
  * serve (the workspace's TypeScript decides; pyright takes the workspace's venv), and the
  * reason given for each. Lua gets one server: emmylua_ls, the one tested against its real
- * server (docs/SERVERS.md#lua-language-server-not-tested-here), when both are found.
+ * server (docs/LANGUAGE-SERVERS.md#lua-language-server-not-tested-here), when both are found.
  */
 import { describe, expect, test } from "bun:test";
 import { PRESETS } from "../../../src/config/presets.ts";

@@ -2,7 +2,7 @@
  * SPEC §5: the server's position encoding is what it negotiates — `positionEncoding`, or
  * clangd 14's `offsetEncoding`, else LSP's UTF-16 — unless the configuration's
  * `position_encoding` says what the server really counts in (emmylua_ls announces nothing
- * and counts code points, docs/SERVERS.md).
+ * and counts code points, docs/LANGUAGE-SERVERS.md).
  */
 import { expect, test } from "bun:test";
 import { findPreset } from "../../../src/config/presets.ts";

@@ -66,7 +66,7 @@ async function rejection(p: Promise<unknown>): Promise<BridgeError> {
   throw new Error("expected a BridgeError");
 }
 
-/** Dead or zombie (PID 1 may reap lazily; docs/BUN-RUNTIME.md#the-compiled-binary-at-run-time). */
+/** Dead or zombie (PID 1 may reap lazily; docs/TOOLCHAIN.md#the-compiled-binary-at-run-time). */
 function isGone(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
