@@ -59,7 +59,9 @@ export class Requests {
         if (isContentModified(err) && attempt < CONTENT_MODIFIED_RETRIES) {
           await this.life.changes.next({
             timeoutMs: this.bridge.request_timeout_ms,
+            ...(signal ? { signal } : {}),
             onTimeout: () => serverError(method, err as ResponseError<unknown>),
+            onAbort: cancelledError,
           });
           continue;
         }

@@ -122,6 +122,40 @@ describe("server errors", () => {
     expect(fake.requests("textDocument/hover").length).toBe(4);
   });
 
+  test("a cancellation while waiting to retry after ContentModified ends the call at once", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      // the retry waits for the next server event, which never comes: only the bound
+      // (60 s here) or the client's cancellation can end that wait
+      bridge: { request_timeout_ms: 60_000 },
+      servers: [
+        fake.server({ content_modified_times: { "textDocument/hover": 1 }, responses: HOVER }),
+      ],
+    });
+    const abort = new AbortController();
+    const settled = bridge.client
+      .callTool({ name: "hover", arguments: AT }, undefined, { signal: abort.signal })
+      .then(
+        () => "resolved",
+        (err: unknown) => `rejected: ${String(err)}`,
+      );
+    await fake.until((s) => s.requests.find((q) => q.method === "textDocument/hover"), "hover");
+    abort.abort("the test gave up");
+    expect(await settled).toStartWith("rejected");
+    await waitFor(
+      async () => {
+        const r = await bridge.call("session_status");
+        const s = (r.structured.sessions as { inflight: number }[])[0];
+        return s?.inflight === 0;
+      },
+      5000,
+      { what: "the cancelled call to leave the session (not after the 60 s bound)" },
+    );
+    expect(fake.requests("textDocument/hover").length).toBe(1);
+  });
+
   test("an LSP error is ServerError with details.lsp_code", async () => {
     const ws = workspace({ "a.fake": "alpha\n" });
     const fake = new FakeProbe("fake");
