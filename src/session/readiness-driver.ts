@@ -79,11 +79,14 @@ export class ReadinessDriver {
    * loading. Files that cannot be served are skipped (warmup.ts): never a failed start.
    */
   async warmup(): Promise<void> {
+    const evaluator = this.evaluator;
     const pattern = this.host.server.ready.warmup_open;
     if (pattern !== null) {
       const { root } = this.host.workspace;
       const key = this.host.life.label.key;
       const found = await findWarmupFile(root, pattern, this.host.bridge.max_file_bytes);
+      // a life that ended during the scan: its warm-up is not the new life's
+      if (this.evaluator !== evaluator) return;
       this.warmupOutcome = found.outcome;
       for (const s of found.outcome.skipped) {
         log.warn(`[${key}] warmup_open: skipped ${s.file} (${s.reason})`);
@@ -94,7 +97,7 @@ export class ReadinessDriver {
         log.warn(`[${key}] warmup_open: no usable file matches ${pattern}`);
       }
     }
-    this.evaluator.warmupDone = true;
+    evaluator.warmupDone = true;
   }
 
   private drive(): void {
@@ -124,14 +127,19 @@ export class ReadinessDriver {
     const sent = this.host.probe(method, params);
     if (sent === undefined) return;
     const { life } = this.host;
+    // the probe belongs to this life: an answer arriving after reset() says nothing of the next
+    const evaluator = this.evaluator;
+    const current = (): boolean => this.evaluator === evaluator;
     this.probeRunning = true;
     sent.then(
       () => {
+        if (!current()) return;
         this.probeRunning = false;
-        this.evaluator.probeOk = true;
+        evaluator.probeOk = true;
         life.changes.notify();
       },
       (err: unknown) => {
+        if (!current()) return;
         log.debug(
           `[${life.label.key}] probe ${method} failed, retrying on the next event: ${String(err)}`,
         );
@@ -142,11 +150,12 @@ export class ReadinessDriver {
           })
           .then(
             () => {
+              if (!current()) return;
               this.probeRunning = false;
               life.changes.notify();
             },
             () => {
-              this.probeRunning = false;
+              if (current()) this.probeRunning = false;
             },
           );
       },
