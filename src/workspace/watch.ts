@@ -148,9 +148,11 @@ export class WorkspaceWatcher {
     if (events.length === 0) return;
     const changes: FileChange[] = [];
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
-      // the queue lost events: compare every watched directory with the disk instead
+      // the queue lost events: compare every watched directory with the disk instead; the
+      // watches it still reports ended are ended first (their directories are gone)
       this.overflows += 1;
-      this.rescan(changes);
+      for (const e of events) if ((e.mask & IN_IGNORED) !== 0) this.apply(e, changes);
+      this.rescan(inotify, changes);
     } else {
       for (const e of events) this.apply(e, changes);
     }
@@ -295,10 +297,29 @@ export class WorkspaceWatcher {
     }
   }
 
-  /** After a queue overflow: every watched directory against the disk; existing files changed. */
-  private rescan(changes: FileChange[]): void {
+  /**
+   * After a queue overflow: every watched directory against the disk; existing files
+   * changed. Each directory's watch is added again: the kernel answers with the same
+   * descriptor while that watch lasts, and with a new one when the name now holds another
+   * directory (the old one removed or moved away in the lost events), which is then
+   * indexed as new — its old watch would never report anything again.
+   */
+  private rescan(inotify: Inotify, changes: FileChange[]): void {
     for (const [dir, entry] of [...this.dirs]) {
-      if (!this.dirs.has(dir)) continue; // removed as part of a vanished subtree
+      // removed, or replaced, as part of a subtree handled before
+      if (this.dirs.get(dir) !== entry) continue;
+      const wd = inotify.addWatch(dir, DIRECTORY_MASK);
+      if (typeof wd !== "number") {
+        this.removeTree(dir, changes, true); // gone, or no directory any more
+        continue;
+      }
+      if (wd !== entry.wd || this.byWd.get(wd) !== dir) {
+        this.removeTree(dir, changes, true);
+        this.addTree(dir, changes);
+        // not watched after all (the bound, a CACHEDIR.TAG now): no stray watch
+        if (this.dirs.get(dir)?.wd !== wd) inotify.removeWatch(wd);
+        continue;
+      }
       let entries: Dirent[];
       try {
         entries = readdirSync(dir, { withFileTypes: true });

@@ -8,6 +8,7 @@ import {
   linkSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -190,6 +191,27 @@ describe("validated by the workspace watcher", () => {
     close(); // the last subscriber left: nothing is watched any more
     expect(watcher.coverage(path)).toBeUndefined();
     expect(fed.reader(dir, 1 << 20)(path)).not.toBe(read as LineIndex);
+  });
+
+  test("a directory recreated during a queue overflow: its files' tables are read again", () => {
+    mkdirSync(join(dir, "d"));
+    mkdirSync(join(dir, "many"));
+    const path = fileWith("d/w7.ts", "é = 1;\n");
+    const { cache, close } = watched();
+    try {
+      expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("é = 1;\n");
+      const max = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
+      for (let i = 0; i <= max; i++) writeFileSync(join(dir, "many", `f${i % 64}`), String(i));
+      rmSync(join(dir, "d"), { recursive: true });
+      mkdirSync(join(dir, "d"));
+      writeFileSync(path, "é = 1;\n");
+      // this lookup drains the overflowed queue; the table is read under the new watch
+      expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("é = 1;\n");
+      writeFileSync(path, "ü = 2;\n"); // same size, same tick: only the watch can tell
+      expect((cache.reader(dir, 1 << 20)(path) as LineIndex).text).toBe("ü = 2;\n");
+    } finally {
+      close();
+    }
   });
 
   test("a path through a symlinked directory is never covered", () => {

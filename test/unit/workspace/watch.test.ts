@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import {
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -37,6 +38,11 @@ function tree(files: Record<string, string>): string {
 function write(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
   writeFileSync(join(root, rel), text);
+}
+
+/** fs.inotify.max_queued_events (16384 by default): one more write than this overflows the queue. */
+function maxQueuedEvents(): number {
+  return Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
 }
 
 let open: { watcher: WorkspaceWatcher; sub: Subscription }[] = [];
@@ -192,10 +198,7 @@ describe("WorkspaceWatcher", () => {
   test("a queue overflow falls back to comparing every watched directory with the disk", () => {
     const root = tree({ "keep.txt": "k", "gone.txt": "g" });
     const { poll, watcher } = watch(root);
-    // fs.inotify.max_queued_events is 16384 by default: overflow it
-    const max = Number(
-      require("node:fs").readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"),
-    );
+    const max = maxQueuedEvents();
     mkdirSync(join(root, "many"));
     expect(poll()).toEqual([]);
     for (let i = 0; i <= max; i++) writeFileSync(join(root, "many", `f${i % 64}`), String(i));
@@ -207,6 +210,35 @@ describe("WorkspaceWatcher", () => {
     expect(out.filter(([, p]) => p.startsWith("many/")).length).toBe(64);
     write(root, "keep.txt", "after");
     expect(poll()).toEqual([["changed", "keep.txt"]]);
+  });
+
+  test("after an overflow, a directory deleted and recreated in the lost events is watched anew", () => {
+    const root = tree({ "d/x.ts": "x", "keep.txt": "k" });
+    const { poll, watcher } = watch(root);
+    const before = watcher.coverage(join(root, "d", "x.ts"));
+    const losses = watcher.losses();
+    expect(before).toBeNumber();
+    mkdirSync(join(root, "many"));
+    expect(poll()).toEqual([]);
+    for (let i = 0; i <= maxQueuedEvents(); i++) {
+      writeFileSync(join(root, "many", `f${i % 64}`), String(i));
+    }
+    // the old directory's watch ends (its IN_IGNORED, if queued at all, is in the overflowed batch)
+    rmSync(join(root, "d"), { recursive: true });
+    mkdirSync(join(root, "d"));
+    writeFileSync(join(root, "d", "x.ts"), "x2");
+    const out = poll();
+    expect(watcher.status().overflows).toBe(1);
+    expect(out).toContainEqual(["changed", "d/x.ts"]);
+    // the new directory has its own watch: callers that trusted the old one look again
+    expect(watcher.losses()).toBeGreaterThan(losses);
+    const after = watcher.coverage(join(root, "d", "x.ts"));
+    expect(after).toBeNumber();
+    expect(after).not.toBe(before);
+    write(root, "d/y.ts", "y");
+    expect(poll()).toEqual([["created", "d/y.ts"]]);
+    write(root, "d/x.ts", "x3");
+    expect(poll()).toEqual([["changed", "d/x.ts"]]);
   });
 
   test("the last subscriber closing releases the inotify instance", () => {
