@@ -140,7 +140,10 @@ export class WorkspaceWatcher {
     this.addTree(this.root, null);
   }
 
-  /** Drain the kernel queue and hand every subscriber the coalesced changes. Never blocks. */
+  /**
+   * Drain the kernel queue and hand every subscriber the coalesced changes in the
+   * directories it asks about. Never blocks.
+   */
   poll(): void {
     const inotify = this.inotify;
     if (inotify === null) return;
@@ -158,7 +161,11 @@ export class WorkspaceWatcher {
     }
     const out = coalesce(changes);
     if (out.length === 0) return;
-    for (const s of this.subscribers) s.deliver(out);
+    for (const s of this.subscribers) {
+      // a directory is watched while any subscriber asks about it: each hears only its own
+      const mine = out.filter((c) => s.interest(dirname(c.abs)));
+      if (mine.length > 0) s.deliver(mine);
+    }
     for (const listener of changeListeners) listener(out);
   }
 

@@ -39,10 +39,11 @@ type Sent = [string, ...unknown[]];
 
 function setup(
   files: Record<string, string>,
-  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean } = {},
+  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean; root?: string } = {},
 ) {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-coherence-")));
-  roots.push(root);
+  // with `root`: another session of the same workspace (they share its watcher)
+  const root = opts.root ?? realpathSync(mkdtempSync(join(tmpdir(), "theodolite-coherence-")));
+  if (opts.root === undefined) roots.push(root);
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text);
@@ -193,6 +194,26 @@ describe("followDisk", () => {
     w.write(".cache/index/x.idx", "blob");
     w.follower.followDisk();
     expect(w.follower.generation).toBe(generation + 1);
+  });
+
+  test("a server without watchers hears nothing of the hidden directories another session watches", async () => {
+    const clangd = setup({ "main.c": "int main;" });
+    const pyright = setup({}, { root: clangd.root });
+    pyright.register([{ globPattern: "**/*" }]);
+    await clangd.open("main.c");
+    clangd.take();
+    const generation = clangd.follower.generation;
+    // clangd's own index writes, in a directory only pyright's watchers reach
+    clangd.write(".cache/clangd/index/main.c.idx", "blob");
+    pyright.follower.followDisk();
+    clangd.follower.followDisk();
+    expect(pyright.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "1 .cache/clangd/index/main.c.idx"],
+    ]);
+    expect(clangd.follower.generation).toBe(generation);
+    clangd.write("util.h", "int f(void);");
+    clangd.follower.followDisk();
+    expect(clangd.follower.generation).toBe(generation + 1);
   });
 });
 

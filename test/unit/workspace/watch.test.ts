@@ -175,6 +175,24 @@ describe("WorkspaceWatcher", () => {
     expect(poll()).toEqual([["changed", "src/a.rs"]]);
   });
 
+  test("each subscriber hears only the directories it asks about", () => {
+    const root = tree({ "src/a.rs": "a", ".cache/i.idx": "i" });
+    const { poll, watcher } = watch(root); // interest: everything
+    const heard: FileChange[] = [];
+    const visibleOnly = watcher.subscribe(
+      (d) => !d.slice(root.length).includes("/."),
+      (changes) => heard.push(...changes),
+    );
+    open.push({ watcher, sub: visibleOnly });
+    write(root, ".cache/i.idx", "i2");
+    write(root, "src/a.rs", "a2");
+    expect(poll()).toEqual([
+      ["changed", ".cache/i.idx"],
+      ["changed", "src/a.rs"],
+    ]);
+    expect(heard).toEqual([{ abs: join(root, "src/a.rs"), kind: "changed" }]);
+  });
+
   test("past max_watches: breadth first, and status names what is not watched", () => {
     const root = tree({ "a/x.py": "", "b/y.py": "", "a/deep/z.py": "" });
     const { poll, watcher } = watch(root, 3);
