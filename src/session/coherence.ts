@@ -201,10 +201,9 @@ export class WorkspaceFollower {
       sent.push(doc);
     }
     sent.push(...this.openChanged(events, stamp));
-    this.forgetDeleted([
-      ...changes,
-      ...gone.map((d): FileChange => ({ abs: d.abs, kind: "deleted" })),
-    ]);
+    // a document closed for following the disk has no diagnostics either (SPEC §5.1)
+    for (const doc of gone) this.host.diagnostics.forget(doc.uri);
+    this.forgetDeleted(changes);
     log.debug(
       `[${this.host.key}] followed the disk: ${gone.length} closed, ${events.length} events, ${changed.length} changed`,
     );

@@ -127,22 +127,25 @@ describe("followDisk", () => {
     expect(w.follower.generation).toBe(1);
   });
 
-  test("a deleted or no longer readable document is closed and its diagnostics forgotten", async () => {
-    const w = setup({ "a.fake": "a", "b.fake": "b" });
-    await w.open("a.fake");
-    await w.open("b.fake");
+  test("a deleted, too large or no longer UTF-8 document is closed and its diagnostics forgotten", async () => {
+    const w = setup({ "a.fake": "a", "b.fake": "b", "c.fake": "c", "d.fake": "d" });
+    for (const f of ["a.fake", "b.fake", "c.fake", "d.fake"]) {
+      await w.open(f);
+      w.host.diagnostics.onPublish({ uri: pathToUri(join(w.root, f)), diagnostics: [] });
+    }
     w.take();
-    const uri = pathToUri(join(w.root, "a.fake"));
-    w.host.diagnostics.onPublish({ uri, diagnostics: [] });
     unlinkSync(join(w.root, "a.fake"));
     writeFileSync(join(w.root, "b.fake"), new Uint8Array([0xff, 0xfe]));
+    writeFileSync(join(w.root, "c.fake"), "c".repeat((1 << 20) + 1));
     w.follower.followDisk();
     expect(w.take()).toEqual([
       ["didClose", "a.fake"],
       ["didClose", "b.fake"],
+      ["didClose", "c.fake"],
     ]);
-    expect(w.host.diagnostics.uris()).toEqual([]);
-    expect(w.host.documents.count()).toBe(0);
+    // only the document still open keeps what its server published
+    expect(w.host.diagnostics.uris()).toEqual([pathToUri(join(w.root, "d.fake"))]);
+    expect(w.host.documents.count()).toBe(1);
   });
 
   test("registered watchers get their events; order: didClose, file events, didChange", async () => {
