@@ -3,7 +3,7 @@
  * to. `diagnostics` goes to servers with role `diagnostics`, every other tool
  * to servers with role `semantics`; files match by extension.
  */
-import { extname } from "node:path";
+import { languageOfFile } from "./config/server-files.ts";
 import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
 import { zeroConfigNoServerHint } from "./discovery/no-server-hint.ts";
 import { BridgeError } from "./errors.ts";
@@ -48,8 +48,7 @@ export function callWorkspaceRoot(config: Config, args: unknown): string | undef
 }
 
 export function serverHandlesFile(server: ServerConfig, file: string): boolean {
-  const ext = extname(file).slice(1);
-  return ext.length > 0 && ext in server.extensions;
+  return languageOfFile(server, file) !== undefined;
 }
 
 /**

@@ -9,8 +9,9 @@
  * delivery moves the session's workspace generation; a document synced at an
  * older generation is sent again before it is asked about (SPEC §5.3).
  */
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Registration } from "vscode-languageserver-protocol";
+import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { log } from "../log.ts";
 import { readWorkspaceText, type WorkspaceText } from "../workspace/confined.ts";
@@ -219,11 +220,10 @@ export class WorkspaceFollower {
   private openChanged(events: FileChange[], stamp: SyncStamp): OpenDocument[] {
     if (!this.host.server.open_changed_files) return [];
     const { documents } = this.host;
-    const extensions = this.host.server.extensions;
     const wanted = events.filter(
       (e) =>
         e.kind !== "deleted" &&
-        extname(e.abs).slice(1) in extensions &&
+        languageOfFile(this.host.server, e.abs) !== undefined &&
         documents.get(pathToUri(e.abs)) === undefined,
     );
     if (wanted.length > this.host.bridge.max_open_documents) return [];

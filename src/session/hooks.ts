@@ -3,7 +3,7 @@
  * core is testable and the dependency direction stays one way
  * (session → process, never back).
  */
-import { extname } from "node:path";
+import { languageOfFile } from "../config/server-files.ts";
 import type { ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { sanitizedEnv } from "../process/env.ts";
 import { type LaunchOptions, launchSupervised, type SupervisedProcess } from "../process/launch.ts";
@@ -21,8 +21,7 @@ export interface SessionHooks {
 
 /** languageId from the server's extension map; the first declared language otherwise. */
 export function languageIdFor(server: ServerConfig, abs: string): string {
-  const ext = extname(abs).slice(1);
-  return server.extensions[ext] ?? server.languages[0] ?? "plaintext";
+  return languageOfFile(server, abs) ?? server.languages[0] ?? "plaintext";
 }
 
 export function defaultHooks(): SessionHooks {

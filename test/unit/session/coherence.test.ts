@@ -244,6 +244,17 @@ describe("open_changed_files", () => {
     ]);
   });
 
+  test("a file named like what every object inherits is no file of the server's", async () => {
+    const w = setup({}, { openChanged: true });
+    w.register([{ globPattern: "**/*" }]);
+    w.write("x.constructor", "c");
+    w.write("y.toString", "t");
+    w.follower.followDisk();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "1 x.constructor", "1 y.toString"],
+    ]);
+  });
+
   test("more than max_open_documents at once: the events alone", async () => {
     const w = setup({}, { openChanged: true, maxOpen: 2 });
     w.register([{ globPattern: "**/*.py" }]);
