@@ -16,7 +16,7 @@ const TEMP_CREATE_ATTEMPTS = 8;
 /**
  * Create `.<name>.theodolite-<random>.tmp` in `dirFd` holding `data`, with the original's
  * owner (where the bridge may set it) and mode, fsynced. Returns the temp file's name; on
- * failure nothing is left behind.
+ * failure the temp file is removed and the failure thrown.
  */
 export function prepareReplacement(
   dirFd: number,
@@ -36,19 +36,28 @@ export function prepareReplacement(
       closeSync(fd);
     }
   } catch (err) {
-    discardReplacement(dirFd, tmp);
+    removeAfterFailure(dirFd, tmp);
     throw err;
   }
   return tmp;
 }
 
-/** Rename the prepared temp file over `name` (same directory handle); the temp never stays. */
+/** Rename the prepared temp file over `name` (same directory handle); on failure it is removed. */
 export function commitReplacement(dirFd: number, tmp: string, name: string): void {
   try {
     renameAt(dirFd, tmp, name);
   } catch (err) {
-    discardReplacement(dirFd, tmp);
+    removeAfterFailure(dirFd, tmp);
     throw err;
+  }
+}
+
+/** Best effort while another error is on its way out: that error is what the caller hears. */
+function removeAfterFailure(dirFd: number, tmp: string): void {
+  try {
+    unlinkAt(dirFd, tmp);
+  } catch {
+    // a temp file that cannot be removed either is left; the original failure is reported
   }
 }
 
