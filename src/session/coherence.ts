@@ -24,7 +24,7 @@ import {
   type FileChange,
   matchingEvents,
 } from "../workspace/file-events.ts";
-import { type ResolvedFile, realRoot, workspaceRootReal } from "../workspace/files.ts";
+import { atOrBelow, type ResolvedFile, realRoot, workspaceRootReal } from "../workspace/files.ts";
 import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { type Subscription, type WatchStatus, workspaceWatcher } from "../workspace/watch.ts";
@@ -327,10 +327,7 @@ export class WorkspaceFollower {
       watchers_outside_root: this.watchers
         .filter(
           (w) =>
-            w.scope !== null &&
-            w.scope !== this.root &&
-            !w.scope.startsWith(`${this.root}/`) &&
-            !this.root.startsWith(w.scope === "/" ? "/" : `${w.scope}/`),
+            w.scope !== null && !atOrBelow(this.root, w.scope) && !atOrBelow(w.scope, this.root),
         )
         .map((w) => w.pattern),
       documents_changed: this.counts.changed,

@@ -4,8 +4,9 @@
  * RelativePattern, `kind` bits), which changes match them, and coalescing of
  * the changes seen between two requests into one event per file.
  */
-import { isAbsolute, join, relative, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { Registration } from "vscode-languageserver-protocol";
+import { atOrBelow, relativeInside } from "./files.ts";
 import { uriToPath } from "./uri.ts";
 
 export type ChangeKind = "created" | "changed" | "deleted";
@@ -103,10 +104,10 @@ export function compileWatchers(registrations: Iterable<Registration>): Compiled
   return out;
 }
 
-function posixRelative(from: string, to: string): string | null {
-  const rel = relative(from, to);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
-  return sep === "/" ? rel : rel.split(sep).join("/");
+/** `abs` relative to `dir` when strictly below it, as a POSIX path; null otherwise. */
+function below(dir: string, abs: string): string | null {
+  const rel = relativeInside(dir, abs);
+  return rel === "." ? null : rel;
 }
 
 /**
@@ -117,12 +118,12 @@ function posixRelative(from: string, to: string): string | null {
 export function watcherMatches(w: CompiledWatcher, change: FileChange, root: string): boolean {
   if ((w.kind & WATCH_KIND_BIT[change.kind]) === 0) return false;
   if (w.base !== null) {
-    const rel = posixRelative(w.base, change.abs);
+    const rel = below(w.base, change.abs);
     return rel !== null && w.glob.match(rel);
   }
   if (w.glob.match(change.abs)) return true;
   if (isAbsolute(w.pattern)) return false;
-  const rel = posixRelative(root, change.abs);
+  const rel = below(root, change.abs);
   return rel !== null && w.glob.match(rel);
 }
 
@@ -143,8 +144,7 @@ export function matchingEvents(
 export function directoryOfInterest(watchers: CompiledWatcher[], dir: string): boolean {
   for (const w of watchers) {
     if (w.scope === null) return true;
-    if (dir === w.scope || dir.startsWith(w.scope === "/" ? "/" : `${w.scope}/`)) return true;
-    if (w.scope.startsWith(`${dir}/`)) return true;
+    if (atOrBelow(w.scope, dir) || atOrBelow(dir, w.scope)) return true;
   }
   return false;
 }

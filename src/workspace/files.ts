@@ -30,6 +30,11 @@ function plainAbsolute(p: string): boolean {
   return p.charCodeAt(0) === 47 && !NOT_PLAIN.test(p);
 }
 
+/** Whether `path` is `dir` or lies below it, lexically (both absolute and plain). */
+export function atOrBelow(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir === "/" ? "/" : `${dir}/`);
+}
+
 /** `abs` relative to `root` as a POSIX path when lexically inside it ("." for the root), else null. */
 export function relativeInside(root: string, abs: string): string | null {
   // below a plain root, a plain path's relative form is its suffix (a result names many)

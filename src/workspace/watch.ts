@@ -15,6 +15,7 @@
 import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { coalesce, type FileChange } from "./file-events.ts";
+import { atOrBelow } from "./files.ts";
 import {
   DIRECTORY_MASK,
   ENOSPC,
@@ -289,9 +290,8 @@ export class WorkspaceWatcher {
 
   /** Forget `top` and everything below it; with `changes`, every indexed file is deleted. */
   private removeTree(top: string, changes: FileChange[] | null, unwatch: boolean): void {
-    const prefix = top === "/" ? "/" : `${top}/`;
     for (const [dir, entry] of [...this.dirs]) {
-      if (dir !== top && !dir.startsWith(prefix)) continue;
+      if (!atOrBelow(top, dir)) continue;
       if (changes)
         for (const f of entry.files) changes.push({ abs: join(dir, f), kind: "deleted" });
       if (unwatch) this.inotify?.removeWatch(entry.wd);
@@ -300,7 +300,7 @@ export class WorkspaceWatcher {
       this.ended += 1;
     }
     for (const d of [...this.overLimit]) {
-      if (d === top || d.startsWith(prefix)) this.overLimit.delete(d);
+      if (atOrBelow(top, d)) this.overLimit.delete(d);
     }
   }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
+  atOrBelow,
   displayPath,
   relativeInside,
   resolveWorkspaceFile,
@@ -91,6 +92,14 @@ describe("paths and URIs", () => {
     expect(displayPath(join(base, "wslink"), join(ws, "a.txt"))).toBe("a.txt");
     expect(displayPath(ws, join(outside, "secret.txt"))).toBe(join(outside, "secret.txt"));
     expect(displayPath(ws, `${ws}-sibling/x`)).toBe(`${ws}-sibling/x`);
+  });
+
+  test("atOrBelow: the directory itself and what lies below it, never a sibling prefix", () => {
+    expect(atOrBelow("/ws", "/ws")).toBe(true);
+    expect(atOrBelow("/ws", "/ws/a/b.py")).toBe(true);
+    expect(atOrBelow("/ws", "/ws-sibling/x")).toBe(false);
+    expect(atOrBelow("/ws/a", "/ws")).toBe(false);
+    expect(atOrBelow("/", "/anything")).toBe(true);
   });
 
   test("pathToUri percent-encodes; uriToPath inverts it", () => {
