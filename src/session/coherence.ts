@@ -27,7 +27,8 @@ import {
 import { atOrBelow, type ResolvedFile, realRoot, workspaceRootReal } from "../workspace/files.ts";
 import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { pathToUri } from "../workspace/uri.ts";
-import { type Subscription, type WatchStatus, workspaceWatcher } from "../workspace/watch.ts";
+import { type Subscription, workspaceWatcher } from "../workspace/watch.ts";
+import type { WatchStatus } from "../workspace/watch-status.ts";
 import type { DiagnosticStore } from "./diagnostics.ts";
 import type { DiskContent, DocumentStore, OpenDocument, SyncStamp } from "./documents.ts";
 

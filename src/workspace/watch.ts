@@ -32,15 +32,10 @@ import {
   Inotify,
   type InotifyEvent,
 } from "./inotify.ts";
+import { type WatchStatus, watchStatus } from "./watch-status.ts";
 
 const VCS_DIRECTORIES = new Set([".git", ".hg", ".svn", ".jj", ".bzr"]);
 const CACHE_TAG = "CACHEDIR.TAG";
-/** kernel memory per inotify watch on 64-bit (inotify(7): "roughly 1 kB") */
-const KERNEL_BYTES_PER_WATCH = 1080;
-/** rough JS heap cost of one indexed name / one watched directory entry */
-const INDEX_BYTES_PER_NAME = 80;
-const INDEX_BYTES_PER_DIRECTORY = 240;
-const SAMPLE = 8;
 
 /** Directories never watched (SPEC §5.2). */
 export function excludedDirectory(abs: string): boolean {
@@ -68,19 +63,6 @@ export interface Subscription {
   /** the subscriber's interest changed (new registrations): watch what it now asks about */
   refresh(): void;
   close(): void;
-}
-
-export interface WatchStatus {
-  state: "watching" | "unavailable";
-  reason: string | null;
-  watched_directories: number;
-  max_watches: number;
-  files_indexed: number;
-  /** directories not watched because the bound (or the kernel's limit) was reached */
-  unwatched_directories: number;
-  unwatched_sample: string[];
-  overflows: number;
-  memory_bytes: number;
 }
 
 export class WorkspaceWatcher {
@@ -353,26 +335,17 @@ export class WorkspaceWatcher {
   status(): WatchStatus {
     let files = 0;
     for (const e of this.dirs.values()) files += e.files.size;
-    const rel = (abs: string) => (abs === this.root ? "." : abs.slice(this.root.length + 1));
-    return {
-      state: this.inotify !== null ? "watching" : "unavailable",
-      reason:
-        this.failure ??
-        (this.kernelLimit
-          ? "the kernel's inotify watch limit (fs.inotify.max_user_watches) was reached"
-          : this.overLimit.size > 0
-            ? `more than bridge.max_watches (${this.maxWatches}) directories`
-            : null),
-      watched_directories: this.dirs.size,
-      max_watches: this.maxWatches,
-      files_indexed: files,
-      unwatched_directories: this.overLimit.size,
-      unwatched_sample: [...this.overLimit].sort().slice(0, SAMPLE).map(rel),
+    return watchStatus({
+      root: this.root,
+      watching: this.inotify !== null,
+      failure: this.failure,
+      kernelLimit: this.kernelLimit,
+      maxWatches: this.maxWatches,
+      watchedDirectories: this.dirs.size,
+      filesIndexed: files,
+      unwatched: this.overLimit,
       overflows: this.overflows,
-      memory_bytes:
-        this.dirs.size * (KERNEL_BYTES_PER_WATCH + INDEX_BYTES_PER_DIRECTORY) +
-        files * INDEX_BYTES_PER_NAME,
-    };
+    });
   }
 
   close(): void {
