@@ -2,9 +2,26 @@
  * libc through `bun:ffi`, for the few calls Bun does not expose (prctl and signal for the
  * process layer, the *at() calls of confined file access, inotify). Each module declares
  * the symbols it needs and loads them once, on first use; off Linux, or where libc cannot
- * be opened, the loader answers null and the caller degrades or says why.
+ * be opened, the loader answers null and the caller degrades or says why. The values and
+ * the C-string form more than one caller needs are here too.
  */
 import { dlopen, type FFIFunction, type Pointer, read } from "bun:ffi";
+import { constants } from "node:os";
+
+/** The errno a call interrupted by a signal sets: the caller retries it. */
+export const EINTR = constants.errno.EINTR;
+
+/**
+ * Close-on-exec for a descriptor the bridge opens (open(2)'s O_CLOEXEC, the same bit as
+ * inotify_init1's IN_CLOEXEC; Linux on x86-64 and aarch64): a server never inherits it.
+ * node:fs does not export it.
+ */
+export const O_CLOEXEC = 0o2000000;
+
+/** A path or name as a C string: UTF-8, NUL-terminated. */
+export function cString(s: string): Buffer {
+  return Buffer.from(`${s}\0`, "utf8");
+}
 
 export type LibcSymbols<S extends Record<string, FFIFunction>> = ReturnType<
   typeof dlopen<S>

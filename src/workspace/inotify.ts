@@ -6,7 +6,8 @@
  * loop callback: the queue is only read when the bridge asks.
  */
 import { FFIType } from "bun:ffi";
-import { type LibcSymbols, lastErrno, lazyLibc } from "../libc.ts";
+import { constants } from "node:fs";
+import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "../libc.ts";
 
 export const IN_MODIFY = 0x2;
 export const IN_MOVED_FROM = 0x40;
@@ -35,11 +36,8 @@ export const DIRECTORY_MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 
-const IN_NONBLOCK = 0o4000;
-const IN_CLOEXEC = 0o2000000;
 export const EAGAIN = 11;
 export const ENOSPC = 28;
-const EINTR = 4;
 const HEADER_BYTES = 16;
 const BUFFER_BYTES = 64 * 1024;
 
@@ -111,7 +109,8 @@ export class Inotify {
   static open(): Inotify | { error: string } {
     const lib = libc();
     if (lib === null) return { error: "inotify is not available (Linux libc through bun:ffi)" };
-    const fd = lib.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    // IN_NONBLOCK and IN_CLOEXEC are O_NONBLOCK and O_CLOEXEC (inotify(7))
+    const fd = lib.inotify_init1(constants.O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
       return { error: `inotify_init1 failed (errno ${errno(lib)}; fs.inotify.max_user_instances)` };
     }
@@ -120,7 +119,7 @@ export class Inotify {
 
   /** inotify_add_watch: the watch descriptor, or `{errno}`. */
   addWatch(path: string, mask: number): number | { errno: number } {
-    const wd = this.lib.inotify_add_watch(this.fd, Buffer.from(`${path}\0`), mask);
+    const wd = this.lib.inotify_add_watch(this.fd, cString(path), mask);
     return wd < 0 ? { errno: errno(this.lib) } : wd;
   }
 

@@ -7,13 +7,18 @@
 import { FFIType } from "bun:ffi";
 import { constants } from "node:fs";
 import { constants as osConstants } from "node:os";
-import { lastErrno as errnoOf, type LibcSymbols, lazyLibc } from "../libc.ts";
+import {
+  cString,
+  EINTR,
+  lastErrno as errnoOf,
+  type LibcSymbols,
+  lazyLibc,
+  O_CLOEXEC,
+} from "../libc.ts";
 
-/** Linux values shared by x86-64 and aarch64 (node:fs does not export these two). */
-const O_CLOEXEC = 0o2000000;
+/** Linux values shared by x86-64 and aarch64 (node:fs does not export them). */
 const O_PATH = 0o10000000;
 const AT_FDCWD = -100;
-const EINTR = 4;
 
 export const OPEN = {
   /** a directory step of a walk: no symlink, no read permission needed */
@@ -56,10 +61,6 @@ function libc(): Libc {
 const errnoNames = new Map<number, string>(
   Object.entries(osConstants.errno).map(([name, value]) => [value, name]),
 );
-
-function cString(s: string): Buffer {
-  return Buffer.from(`${s}\0`, "utf8");
-}
 
 /** errno of the call that just failed: read right away, before anything else runs on this thread. */
 function lastErrno(lib: Libc): number {

@@ -6,10 +6,11 @@
 import { FFIType } from "bun:ffi";
 import { expect, test } from "bun:test";
 import { constants } from "node:os";
-import { lastErrno, lazyLibc } from "../../src/libc.ts";
+import { cString, lastErrno, lazyLibc } from "../../src/libc.ts";
 
 const libc = lazyLibc({
   getpid: { args: [], returns: FFIType.i32 },
+  strlen: { args: [FFIType.ptr], returns: FFIType.u64 },
   close: { args: [FFIType.i32], returns: FFIType.i32 },
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const);
@@ -26,4 +27,11 @@ test("errno is read from the failed call", () => {
   if (lib === null) throw new Error("libc must load on the Linux machines theodolite runs on");
   expect(lib.close(-1)).toBe(-1);
   expect(lastErrno(lib.__errno_location)).toBe(constants.errno.EBADF);
+});
+
+test("a C string is the UTF-8 bytes, ended by one NUL", () => {
+  const lib = libc();
+  if (lib === null) throw new Error("libc must load on the Linux machines theodolite runs on");
+  expect(Number(lib.strlen(cString("dir/é.py")))).toBe(Buffer.byteLength("dir/é.py"));
+  expect([...cString("a")]).toEqual([0x61, 0]);
 });
