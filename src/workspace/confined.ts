@@ -89,18 +89,14 @@ export function openDirBeneath(rootReal: string, dirParts: string[], lastFlags: 
 }
 
 /** Split a real relative path into its directory components and its file name. */
-export function splitRel(rel: string): { dirParts: string[]; name: string } {
+function splitRel(rel: string): { dirParts: string[]; name: string } {
   const parts = components(rel);
   const name = parts.pop() as string;
   return { dirParts: parts, name };
 }
 
 /** Open `name` in `dirFd` for reading and make sure it is a regular file. */
-export function openRegularIn(
-  dirFd: number,
-  name: string,
-  file: string,
-): { fd: number; stat: Stats } {
+function openRegularIn(dirFd: number, name: string, file: string): { fd: number; stat: Stats } {
   const fd = openAt(dirFd, name, OPEN.readFile);
   let stat: Stats;
   try {
@@ -156,7 +152,7 @@ export function openWorkspaceFileInDir(
 }
 
 /** openWorkspaceFileInDir without the directory handle: the caller closes `fd`. */
-export function openWorkspaceFile(root: string, file: string, resolved?: ResolvedFile): OpenedFile {
+function openWorkspaceFile(root: string, file: string, resolved?: ResolvedFile): OpenedFile {
   const { fd, abs, rel, stat, dirFd } = openWorkspaceFileInDir(root, file, OPEN.dirStep, resolved);
   closeSync(dirFd);
   return { fd, abs, rel, stat };

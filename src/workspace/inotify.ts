@@ -36,7 +36,6 @@ export const DIRECTORY_MASK =
   IN_DONT_FOLLOW |
   IN_EXCL_UNLINK;
 
-export const EAGAIN = 11;
 export const ENOSPC = 28;
 const HEADER_BYTES = 16;
 const BUFFER_BYTES = 64 * 1024;

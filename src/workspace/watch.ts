@@ -38,7 +38,7 @@ const VCS_DIRECTORIES = new Set([".git", ".hg", ".svn", ".jj", ".bzr"]);
 const CACHE_TAG = "CACHEDIR.TAG";
 
 /** Directories never watched (SPEC §5.2). */
-export function excludedDirectory(abs: string): boolean {
+function excludedDirectory(abs: string): boolean {
   if (VCS_DIRECTORIES.has(basename(abs))) return true;
   if (basename(dirname(abs)) === "node_modules") return true;
   return existsSync(join(abs, CACHE_TAG));
