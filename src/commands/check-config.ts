@@ -6,25 +6,17 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { type CheckResult, checkLine } from "../check-line.ts";
 import { loadConfigFile } from "../config/load.ts";
 import type { Config, ServerConfig } from "../config/types.ts";
 import { isBridgeError } from "../errors.ts";
 import { executableProblem, readServerVersion } from "../process/version-pin.ts";
 
-export interface CheckResult {
-  ok: boolean;
-  line: string;
-}
-
 /** Extension point for checks other modules own (required workspace files, SPEC §3.4). */
-export type ExtraChecks = (config: Config) => Promise<CheckResult[]>;
+export type ExtraChecks = (config: Config) => CheckResult[] | Promise<CheckResult[]>;
 
 const BARE = /^[A-Za-z0-9_-]+$/;
 const key = (name: string) => (BARE.test(name) ? name : JSON.stringify(name));
-
-export function checkLine(ok: boolean, subject: string, text: string): CheckResult {
-  return { ok, line: `${ok ? "ok  " : "FAIL"} ${subject} ${text}` };
-}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -5,6 +5,7 @@
  * the directory found is passed to the server through `dir_arg`.
  */
 import { join, resolve } from "node:path";
+import { type CheckResult, checkLine } from "../check-line.ts";
 import type {
   Config,
   ServerConfig,
@@ -98,10 +99,7 @@ export function workspaceFileStatus(
 }
 
 /** At session start: every requirement, and the extra server args they imply. */
-export async function prepareWorkspaceFiles(
-  workspace: WorkspaceConfig,
-  server: ServerConfig,
-): Promise<string[]> {
+export function prepareWorkspaceFiles(workspace: WorkspaceConfig, server: ServerConfig): string[] {
   const args: string[] = [];
   for (const req of server.requires) {
     const dir = checkRequirement(workspace, server, req);
@@ -111,22 +109,20 @@ export async function prepareWorkspaceFiles(
 }
 
 /** --check-config lines for every (workspace, server) requirement. */
-export async function workspaceFileChecks(
-  config: Config,
-): Promise<{ ok: boolean; line: string }[]> {
-  const lines: { ok: boolean; line: string }[] = [];
+export function workspaceFileChecks(config: Config): CheckResult[] {
+  const lines: CheckResult[] = [];
   for (const ws of config.workspaces) {
     for (const name of ws.servers) {
       const server = config.servers.find((s) => s.name === name);
-      for (const req of server?.requires ?? []) {
-        if (!server) continue;
+      if (!server) continue; // validation names only configured servers
+      for (const req of server.requires) {
         const key = `workspace.${ws.name}.${server.name}.requires.${req.file}`;
         try {
           const dir = checkRequirement(ws, server, req);
-          lines.push({ ok: true, line: `ok   ${key} ${join(dir, req.file)}` });
+          lines.push(checkLine(true, key, join(dir, req.file)));
         } catch (err) {
           const e = err as BridgeError;
-          lines.push({ ok: false, line: `FAIL ${key} ${e.code}: ${e.message}` });
+          lines.push(checkLine(false, key, `${e.code}: ${e.message}`));
         }
       }
     }

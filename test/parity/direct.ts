@@ -66,7 +66,7 @@ export async function directDiagnostics(
   file: string,
   plan: SettlePlan,
 ): Promise<ParityDiagnostic[]> {
-  const extraArgs = await prepareWorkspaceFiles(
+  const extraArgs = prepareWorkspaceFiles(
     { name: "ws", root, servers: [server.name], file_dirs: {} },
     server,
   );
