@@ -2,7 +2,7 @@
  * The stop ladder of one server (SPEC §9.2): LSP `shutdown` within the grace period and
  * `exit`, then the supervisor's ladder (process/launch.ts: wait, close stdin, kill the whole
  * tree by pid). What the session forgets once the process is gone is not here: that
- * teardown runs in one place whoever ended the server (`Session.release`, on exit).
+ * teardown runs in one place whoever ended the server (`ServerProcess.release`, on exit).
  */
 import type { MessageConnection } from "vscode-languageserver-protocol";
 import { bounded } from "../bounded.ts";

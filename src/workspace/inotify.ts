@@ -1,5 +1,5 @@
 /**
- * Linux inotify through `bun:ffi` (the style of src/process/libc.ts): the
+ * Linux inotify through `bun:ffi` (the libc loader of src/libc.ts): the
  * kernel queues an event inside the syscall that changed the file, so a
  * non-blocking read of the queue right before a request sees every change
  * made before that request arrived (SPEC §5.2). No thread, no timer, no event
