@@ -10,7 +10,7 @@ import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { decideAdmission, type SlotView } from "./admission.ts";
-import { followDisk } from "./diagnostics-settle.ts";
+import { followDisk } from "./catch-up.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 

@@ -10,7 +10,7 @@ import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
-import { followDisk } from "../../session/diagnostics-settle.ts";
+import { followDisk } from "../../session/catch-up.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { waitContext } from "./common.ts";
 

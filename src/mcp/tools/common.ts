@@ -8,7 +8,7 @@ import { lineIndexCache } from "../../normalize/line-index-cache.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
-import { documentRefresh } from "../../session/diagnostics-settle.ts";
+import { documentRefresh } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { readWorkspaceText } from "../../workspace/confined.ts";

@@ -9,7 +9,7 @@
  */
 import { driftError } from "../../apply/apply-edits.ts";
 import type { FileEdits } from "../../normalize/workspace-edit.ts";
-import { awaitPublishes } from "../../session/diagnostics-settle.ts";
+import { awaitPublishes } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import { readWorkspaceText } from "../../workspace/confined.ts";
 import { displayPath } from "../../workspace/files.ts";
