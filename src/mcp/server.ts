@@ -20,13 +20,17 @@ import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { enforceSizeCap } from "../normalize/cap.ts";
 import { callWorkspaceRoot } from "../router.ts";
 import { VERSION } from "../version.ts";
 import { INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
-import type { CallContext, ProgressReport, ToolDefinition } from "./tool.ts";
+import {
+  type CallContext,
+  measureAnswer,
+  type ProgressReport,
+  type ToolDefinition,
+} from "./tool.ts";
 
 /** `a.b[0].c: message` for the first few zod issues. */
 export function describeZodError(err: z.ZodError): string {
@@ -180,13 +184,10 @@ export function createMcpServer(
       };
       const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
       const answer = await tool.handler(parsed.data, ctx);
-      const b = bridge.config.bridge;
-      const json = enforceSizeCap(answer.result, answer.count, b.max_result_bytes, {
-        pages: answer.pages,
-        summaryItems: answer.summaryItems,
-        maxLimit: b.max_limit,
-      });
-      return resultFromJson(answer.result, json);
+      return resultFromJson(
+        answer.result,
+        answer.json ?? measureAnswer(answer, bridge.config.bridge),
+      );
     } catch (err) {
       if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
       return errorResult(err, callWorkspaceRoot(bridge.config, request.params?.arguments));

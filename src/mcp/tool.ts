@@ -8,6 +8,8 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
+import type { BridgeConfig } from "../config/types.ts";
+import { enforceSizeCap } from "../normalize/cap.ts";
 import type { PagedList } from "../normalize/too-large.ts";
 
 export type ToolClass = "read" | "apply";
@@ -35,6 +37,28 @@ export interface ToolAnswer {
   pages?: PagedList;
   /** for a tool that does not page: items ResultTooLarge summarizes per file */
   summaryItems?: readonly unknown[];
+  /**
+   * The result's JSON, already measured by `measureAnswer`: for a tool that must know its
+   * answer fits before it acts (rename_apply writes only when it can answer, SPEC §4.4).
+   */
+  json?: string;
+}
+
+/**
+ * The answer's JSON within max_result_bytes, or ResultTooLarge (SPEC §4.4) with the help
+ * the answer carries; `hint` replaces the default advice when no `limit` helps.
+ */
+export function measureAnswer(
+  answer: ToolAnswer,
+  b: Pick<BridgeConfig, "max_result_bytes" | "max_limit">,
+  hint?: string,
+): string {
+  return enforceSizeCap(answer.result, answer.count, b.max_result_bytes, {
+    pages: answer.pages,
+    summaryItems: answer.summaryItems,
+    maxLimit: b.max_limit,
+    ...(hint !== undefined ? { hint } : {}),
+  });
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {

@@ -13,6 +13,8 @@ export interface CapHelp {
   /** items to summarize per file when the tool does not page (rename: one per edit) */
   summaryItems?: readonly unknown[];
   maxLimit: number;
+  /** what to do when no `limit` helps (default: narrow the request) */
+  hint?: string;
 }
 
 /**
@@ -34,7 +36,8 @@ export function enforceSizeCap(
   const hint =
     limit !== undefined
       ? `page with limit=${limit} and offset=${help.pages?.offset ?? 0} (every page of that size fits), or narrow the request`
-      : "narrow the request (another file, position or query); max_result_bytes bounds every result";
+      : (help.hint ??
+        "narrow the request (another file, position or query); max_result_bytes bounds every result");
   throw new BridgeError(
     "ResultTooLarge",
     `result is ${bytes} bytes (${count} items), over the ${maxBytes}-byte limit`,

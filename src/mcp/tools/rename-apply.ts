@@ -9,10 +9,10 @@ import { editTargets } from "../../apply/handle-plan.ts";
 import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import { displayPath } from "../../workspace/files.ts";
-import { defineTool, WRITES_FILES } from "../tool.ts";
+import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
-import { renameInput, renameOutput, renameResult } from "./rename-compute.ts";
+import { renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
 
 export const renameApplyTool = defineTool({
   name: "rename_apply",
@@ -40,6 +40,16 @@ export const renameApplyTool = defineTool({
           },
         );
       }
+      // The answer is measured before anything is written: a rename too large to report is
+      // refused whole (SPEC §4.4), never written and then answered with an error. Positions
+      // are those of the text the edits were computed on: after the write the files hold
+      // the new text, where a non-ASCII prefix would shift columns.
+      const answer = renameAnswer(call, files, args.new_name, true);
+      const json = measureAnswer(
+        answer,
+        b,
+        "nothing was written: rename_apply answers with every edit, so a rename this large needs a larger bridge.max_result_bytes (details.by_file: where the edits are)",
+      );
       // a target the server holds open with other content than the disk: computed on stale state
       const stale = planned.targets.filter((t) => {
         const open = call.session.documents.byPath(t.abs);
@@ -66,9 +76,6 @@ export const renameApplyTool = defineTool({
               )
             : undefined,
       );
-      // Positions are converted against the text the edits were computed on: after the
-      // write the files hold the new text, where a non-ASCII prefix would shift columns.
-      const result = renameResult(call, files, args.new_name, true);
       await applyEdits(
         {
           root: call.session.workspace.root,
@@ -79,7 +86,7 @@ export const renameApplyTool = defineTool({
         },
         bridge.sessions,
       );
-      return { result, count: files.length };
+      return { ...answer, json };
     });
   },
 });

@@ -13,7 +13,7 @@ import {
   normalizeFileEdits,
 } from "../../normalize/workspace-edit.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
-import type { CallContext } from "../tool.ts";
+import type { CallContext, ToolAnswer } from "../tool.ts";
 import type { FileCall } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 
@@ -73,17 +73,21 @@ export async function computeRename(
   return flattenWorkspaceEdit(edit);
 }
 
-export function renameResult(
+/**
+ * A rename's answer, for rename_preview and rename_apply alike: `changes` in client
+ * positions of the text the edits were computed on, counted in edits, and one `{file}`
+ * per edit for ResultTooLarge's per-file summary (SPEC §4.4).
+ */
+export function renameAnswer(
   call: FileCall,
   files: FileEdits[],
   newName: string,
   applied: boolean,
-): Record<string, unknown> {
-  return { applied, new_name: newName, changes: normalizeFileEdits(files, call.norm) };
-}
-
-/** One `{file}` per edit, for ResultTooLarge's per-file summary. */
-export function editsPerFile(result: Record<string, unknown>): { file: string }[] {
-  const changes = result.changes as { file: string; edits: unknown[] }[];
-  return changes.flatMap((c) => c.edits.map(() => ({ file: c.file })));
+): ToolAnswer {
+  const changes = normalizeFileEdits(files, call.norm);
+  return {
+    result: { applied, new_name: newName, changes },
+    count: changes.reduce((n, c) => n + c.edits.length, 0),
+    summaryItems: changes.flatMap((c) => c.edits.map(() => ({ file: c.file }))),
+  };
 }

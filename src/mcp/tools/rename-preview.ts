@@ -1,13 +1,7 @@
 /** rename_preview (SPEC §4.1, §7.3): the rename edit set, computed and shown, never written. */
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { withFile } from "./common.ts";
-import {
-  computeRename,
-  editsPerFile,
-  renameInput,
-  renameOutput,
-  renameResult,
-} from "./rename-compute.ts";
+import { computeRename, renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
 
 export const renamePreviewTool = defineTool({
   name: "rename_preview",
@@ -19,13 +13,7 @@ export const renamePreviewTool = defineTool({
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) =>
-    withFile(ctx, args, "semantics", async (call) => {
-      const files = await computeRename(ctx, call, args);
-      const result = renameResult(call, files, args.new_name, false);
-      return {
-        result,
-        count: files.reduce((n, f) => n + f.edits.length, 0),
-        summaryItems: editsPerFile(result),
-      };
-    }),
+    withFile(ctx, args, "semantics", async (call) =>
+      renameAnswer(call, await computeRename(ctx, call, args), args.new_name, false),
+    ),
 });
