@@ -104,7 +104,7 @@ const PIPELINES: { name: string; run: Pipeline }[] = [
   {
     name: `… + page(limit ${PAGE}) + size cap`,
     run: (input, texts) => {
-      const p = page(normalizeWorkspaceSymbols(input, context(texts)), PAGE, 0);
+      const p = page(normalizeWorkspaceSymbols(input, context(texts)), { limit: PAGE, offset: 0 });
       enforceSizeCap(
         { symbols: p.items, total: p.total, next_offset: p.next_offset },
         PAGE,
@@ -115,7 +115,10 @@ const PIPELINES: { name: string; run: Pipeline }[] = [
   {
     name: `… + size cap of all ${SYMBOLS} (ResultTooLarge)`,
     run: (input, texts) => {
-      const p = page(normalizeWorkspaceSymbols(input, context(texts)), undefined, undefined);
+      const p = page(normalizeWorkspaceSymbols(input, context(texts)), {
+        limit: undefined,
+        offset: 0,
+      });
       try {
         enforceSizeCap({ symbols: p.items, total: p.total }, p.items.length, MAX_RESULT_BYTES);
       } catch (err) {

@@ -19,7 +19,7 @@ export const ERRORS = {
     action: "fix the key the message names; the bridge does not start until it is valid",
   },
   InvalidArgument: {
-    when: "the arguments break the tool's input schema or a rule beyond it (both column and symbol, limit over max_limit, empty query, file and files together)",
+    when: "the arguments break the tool's input schema or a rule beyond it (both column and symbol, limit outside 1..max_limit, a negative offset, empty query, file and files together)",
     action: "correct the argument the message names; tools/list has the schema",
   },
   UnknownWorkspace: {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { BridgeError, type ErrorCode } from "../errors.ts";
+import type { Paging } from "../normalize/paging.ts";
 import type { CallContext } from "./tool.ts";
 
 // Bounds the handlers check anyway with a typed error and a hint (an empty name or path,
@@ -69,16 +70,30 @@ export function pagedResult<T>(
   return out;
 }
 
-/** `limit` within 1..bridge.max_limit, with a message naming the bound. */
-export function checkLimit(ctx: CallContext, limit: number | undefined): number | undefined {
+/**
+ * `limit` within 1..bridge.max_limit and `offset` ≥ 0 (SPEC §4.2), with a message naming the
+ * bound. Every list tool calls it first, before a file is read or a server started, so a
+ * bad page is refused whatever the server would answer.
+ */
+export function checkPaging(
+  ctx: CallContext,
+  args: { limit?: number | undefined; offset?: number | undefined },
+): Paging {
   const max = ctx.bridge.config.bridge.max_limit;
-  if (limit !== undefined && limit > max) {
+  const { limit, offset = 0 } = args;
+  if (limit !== undefined && (limit < 1 || limit > max)) {
     throw new BridgeError("InvalidArgument", `limit must be within 1..${max}, got ${limit}`, {
-      hint: `page with limit ≤ ${max} and offset`,
+      hint: `page with limit 1..${max} and offset, or leave limit out for every item`,
       details: { limit, max_limit: max },
     });
   }
-  return limit;
+  if (offset < 0) {
+    throw new BridgeError("InvalidArgument", `offset must be 0 or more, got ${offset}`, {
+      hint: "pass the previous page's next_offset, or leave offset out to start at the first item",
+      details: { offset },
+    });
+  }
+  return { limit, offset };
 }
 
 /**

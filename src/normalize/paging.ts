@@ -3,39 +3,27 @@
  * The caller pages over the canonical order, so pages are stable across calls.
  */
 
-import { BridgeError } from "../errors.ts";
-
 export interface Page<T> {
   items: T[];
   total: number;
   next_offset?: number;
 }
 
-function badArgument(name: string, value: number, min: number): BridgeError {
-  return new BridgeError("InvalidArgument", `\`${name}\` must be an integer >= ${min}`, {
-    hint: `pass \`${name}\` as a whole number of at least ${min}, or leave it out`,
-    details: { [name]: value },
-  });
+/** A page asked for, its bounds checked (mcp/conventions.ts): `limit` ≥ 1 or absent, `offset` ≥ 0. */
+export interface Paging {
+  limit: number | undefined;
+  offset: number;
 }
 
 /**
- * One page. `limit` absent → everything from `offset`; `offset` absent → 0. An offset past
- * the end gives no items (not an error). `next_offset` only when more items remain.
- * `limit` 0 is refused: it could never make progress.
+ * One page. `limit` absent → everything from `offset`. An offset past the end gives no
+ * items (not an error). `next_offset` only when more items remain. The bounds were
+ * checked before the server was asked.
  */
-export function page<T>(
-  items: T[],
-  limit: number | undefined,
-  offset: number | undefined,
-): Page<T> {
-  const from = offset ?? 0;
-  if (!Number.isInteger(from) || from < 0) throw badArgument("offset", from, 0);
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-    throw badArgument("limit", limit, 1);
-  }
-  const to = limit === undefined ? items.length : Math.min(items.length, from + limit);
-  const slice = from >= items.length ? [] : items.slice(from, to);
+export function page<T>(items: T[], { limit, offset }: Paging): Page<T> {
+  const to = limit === undefined ? items.length : Math.min(items.length, offset + limit);
+  const slice = offset >= items.length ? [] : items.slice(offset, to);
   const result: Page<T> = { items: slice, total: items.length };
-  if (from < items.length && to < items.length) result.next_offset = to;
+  if (offset < items.length && to < items.length) result.next_offset = to;
   return result;
 }

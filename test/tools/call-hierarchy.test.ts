@@ -161,6 +161,30 @@ describe("call_hierarchy", () => {
     });
   });
 
+  test("limit 0 or a negative offset is InvalidArgument before any server is asked, even where nothing is callable", async () => {
+    const bad = [
+      [{ limit: 0 }, "limit must be within 1..200, got 0", { limit: 0, max_limit: 200 }],
+      [{ offset: -3 }, "offset must be 0 or more, got -3", { offset: -3 }],
+    ] as const;
+    for (const [paging, message, details] of bad) {
+      for (const file of ["a.part", "a.plain"]) {
+        const r = await bridge.call("call_hierarchy", {
+          file,
+          line: 1,
+          column: 1,
+          direction: "incoming",
+          ...paging,
+        });
+        expect([file, r.structured.code, r.structured.message]).toEqual([
+          file,
+          "InvalidArgument",
+          message,
+        ]);
+        expect(r.structured.details).toEqual(details);
+      }
+    }
+  });
+
   test("direction is required and checked", async () => {
     const missing = await bridge.call("call_hierarchy", at);
     expect(missing.structured.code).toBe("InvalidArgument");

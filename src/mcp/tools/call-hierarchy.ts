@@ -13,7 +13,7 @@ import {
 import { page } from "../../normalize/paging.ts";
 import { lacksCapability } from "../../session/server-capabilities.ts";
 import {
-  checkLimit,
+  checkPaging,
   locFields,
   pagedResult,
   pagedShape,
@@ -66,7 +66,7 @@ export const callHierarchyTool = defineTool({
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
-    const limit = checkLimit(ctx, args.limit);
+    const paging = checkPaging(ctx, args);
     return withFile(ctx, args, "semantics", async (call) => {
       call.session.requireCapability("callHierarchyProvider", "textDocument/prepareCallHierarchy");
       const prepared = await call.session.request<unknown>(
@@ -80,11 +80,11 @@ export const callHierarchyTool = defineTool({
       }
       const raw = await callsOf(call, args.direction, picked.raw);
       const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
-      const p = page(all, limit, args.offset);
+      const p = page(all, paging);
       return {
         result: { item: picked.out, ...pagedResult("calls", p) },
         count: p.items.length,
-        pages: { key: "calls", items: all, offset: args.offset ?? 0 },
+        pages: { key: "calls", items: all, offset: paging.offset },
       };
     });
   },

@@ -20,7 +20,13 @@ import { page } from "../../normalize/paging.ts";
 import { isLspRange } from "../../normalize/range-converter.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import { checkLimit, pagedResult, pagedShape, pagingShape, positionShape } from "../conventions.ts";
+import {
+  checkPaging,
+  pagedResult,
+  pagedShape,
+  pagingShape,
+  positionShape,
+} from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { resolvePosition } from "./position.ts";
@@ -106,7 +112,7 @@ export const codeActionsTool = defineTool({
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
-    const limit = checkLimit(ctx, args.limit);
+    const paging = checkPaging(ctx, args);
     const unit = ctx.bridge.config.bridge.column_unit;
     return withFile(ctx, args, "semantics", async (call) => {
       const { session, doc } = call;
@@ -162,11 +168,11 @@ export const codeActionsTool = defineTool({
         }
         actions.push(summary);
       }
-      const p = page(actions, limit, args.offset);
+      const p = page(actions, paging);
       return {
         result: pagedResult("actions", p),
         count: p.items.length,
-        pages: { key: "actions", items: actions, offset: args.offset ?? 0 },
+        pages: { key: "actions", items: actions, offset: paging.offset },
       };
     });
   },

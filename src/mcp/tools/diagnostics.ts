@@ -31,7 +31,7 @@ import {
 import type { Session } from "../../session/session.ts";
 import type { Snapshot } from "../../snapshots.ts";
 import {
-  checkLimit,
+  checkPaging,
   fileArg,
   locFields,
   pagedResult,
@@ -195,7 +195,7 @@ export const diagnosticsTool = defineTool({
         hint: "drop `limit` and `offset`, or narrow `files`",
       });
     }
-    const limit = checkLimit(ctx, args.limit);
+    const paging = checkPaging(ctx, args);
     const store = ctx.bridge.snapshots;
     const before = args.since === undefined ? undefined : store.get(args.since);
     if (args.since !== undefined && before === undefined) throw snapshotUnknown(args.since);
@@ -218,14 +218,14 @@ export const diagnosticsTool = defineTool({
         summaryItems: changed,
       };
     }
-    const p = page(all, limit, args.offset);
+    const p = page(all, paging);
     const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
     if (c.complete !== undefined) result.complete = c.complete;
     result.snapshot = snapshot;
     return {
       result,
       count: p.items.length,
-      pages: { key: "diagnostics", items: all, offset: args.offset ?? 0 },
+      pages: { key: "diagnostics", items: all, offset: paging.offset },
     };
   },
 });

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { page } from "../../normalize/paging.ts";
 import { countSymbols } from "../../normalize/symbols.ts";
-import { checkLimit, fileShape, pagedShape, pagingShape, rangeOut } from "../conventions.ts";
+import { checkPaging, fileShape, pagedShape, pagingShape, rangeOut } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { documentSymbolTree } from "./position.ts";
@@ -35,16 +35,16 @@ export const documentSymbolsTool = defineTool({
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
-    const limit = checkLimit(ctx, args.limit);
+    const paging = checkPaging(ctx, args);
     return withFile(ctx, args, "semantics", async (call) => {
       const tree = await documentSymbolTree(call);
-      const p = page(tree, limit, args.offset);
+      const p = page(tree, paging);
       const result: Record<string, unknown> = { file: call.rel, symbols: p.items, total: p.total };
       if (p.next_offset !== undefined) result.next_offset = p.next_offset;
       return {
         result,
         count: countSymbols(p.items),
-        pages: { key: "symbols", items: tree, offset: args.offset ?? 0 },
+        pages: { key: "symbols", items: tree, offset: paging.offset },
       };
     });
   },

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { type LocationResult, normalizeLocations } from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
 import {
-  checkLimit,
+  checkPaging,
   locationOut,
   pagedResult,
   pagedShape,
@@ -48,7 +48,7 @@ export function locationTool(spec: {
     annotations: READ_ONLY,
     toolClass: "read",
     handler: async (args, ctx) => {
-      const limit = checkLimit(ctx, args.limit);
+      const paging = checkPaging(ctx, args);
       return withFile(ctx, args, "semantics", async (call) => {
         call.session.requireCapability(spec.provider, spec.method);
         const raw = await call.session.request<LocationResult>(
@@ -57,11 +57,11 @@ export function locationTool(spec: {
           call.wait,
         );
         const all = normalizeLocations(raw, call.norm);
-        const p = page(all, limit, args.offset);
+        const p = page(all, paging);
         return {
           result: pagedResult("locations", p),
           count: p.items.length,
-          pages: { key: "locations", items: all, offset: args.offset ?? 0 },
+          pages: { key: "locations", items: all, offset: paging.offset },
         };
       });
     },

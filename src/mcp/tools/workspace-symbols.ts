@@ -7,7 +7,7 @@ import { page } from "../../normalize/paging.ts";
 import { normalizeWorkspaceSymbols } from "../../normalize/symbols.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
 import {
-  checkLimit,
+  checkPaging,
   locFields,
   pagedResult,
   pagedShape,
@@ -63,7 +63,7 @@ export const workspaceSymbolsTool = defineTool({
         },
       );
     }
-    const limit = checkLimit(ctx, args.limit);
+    const paging = checkPaging(ctx, args);
     const ws = resolveWorkspace(config, args.workspace);
     const server = routeOne(config, ws, { server: args.server, role: "semantics" });
     const session = sessions.get(ws.name, server.name);
@@ -76,11 +76,11 @@ export const workspaceSymbolsTool = defineTool({
         wait,
       );
       const all = normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s));
-      const p = page(all, limit, args.offset);
+      const p = page(all, paging);
       return {
         result: pagedResult("symbols", p),
         count: p.items.length,
-        pages: { key: "symbols", items: all, offset: args.offset ?? 0 },
+        pages: { key: "symbols", items: all, offset: paging.offset },
       };
     });
   },

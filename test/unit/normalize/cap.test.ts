@@ -41,7 +41,7 @@ describe("enforceSizeCap", () => {
     const largestPage = (size: number): number => {
       let largest = 0;
       for (let offset = 0; offset < 100; offset += size) {
-        const p = page(items, size, offset);
+        const p = page(items, { limit: size, offset });
         const json = canonicalJson({ items: p.items, total: p.total, next_offset: p.next_offset });
         largest = Math.max(largest, Buffer.byteLength(json));
       }
