@@ -10,6 +10,7 @@ import type { CodeAction, Diagnostic, Range as LspRangeT } from "vscode-language
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
 import type { ColumnUnit } from "../../config/types.ts";
+import { isBridgeError } from "../../errors.ts";
 import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../lsp/positions.ts";
 import {
   codeActionItems,
@@ -97,8 +98,12 @@ async function resolveIfNeeded(
     const resolved = await session.request<unknown>("codeAction/resolve", a, wait);
     // a resolve answer that is not an action at all leaves the action as it came
     return typeof resolved === "object" && resolved !== null ? (resolved as CodeAction) : a;
-  } catch {
-    return a; // unresolvable: listed as it came, without an edit
+  } catch (err) {
+    // the server's own refusal: listed as it came, without an edit. A timeout, a
+    // cancellation or a dead session fails the call: the listing would be wrong, and the
+    // next resolve would wait as long again
+    if (isBridgeError(err, "ServerError")) return a;
+    throw err;
   }
 }
 
