@@ -65,3 +65,56 @@ describe("a rename whose answer is over max_result_bytes", () => {
     expect(ws.read("two.fake")).toBe("beta beta\n");
   });
 });
+
+describe("rename_apply holds every target open in the server (max_open_documents)", () => {
+  const ws = workspace();
+  const NAMES = ["r1.fake", "r2.fake", "r3.fake"];
+  for (const n of NAMES) ws.write(n, "beta\n");
+  const rename = {
+    changes: Object.fromEntries(
+      NAMES.map((n) => [ws.uri(n), [{ range: lspRange(0, 0, 4), newText: "delta" }]]),
+    ),
+  };
+
+  /** rename_apply of the three files through a bridge with this open-document bound. */
+  async function renameWith(maxOpen: number) {
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          capabilities: { textDocumentSync: 1, renameProvider: true },
+          rename_edit: rename,
+        }),
+      ],
+      bridge: { ...GATED, max_open_documents: maxOpen },
+      clientName: "ci-gate",
+    });
+    const r = await bridge.call("rename_apply", {
+      file: "r1.fake",
+      line: 1,
+      column: 1,
+      new_name: "delta",
+    });
+    return { r, documents: fake.state().documents };
+  }
+
+  test("more files than fit: EditInvalid, nothing sent or written", async () => {
+    const { r, documents } = await renameWith(2);
+    expect(r.structured.code).toBe("EditInvalid");
+    expect(r.structured.details).toEqual({ files: 3, max_open_documents: 2 });
+    expect(String(r.structured.hint)).toContain("max_open_documents ≥ 3");
+    for (const n of NAMES) expect(ws.read(n)).toBe("beta\n");
+    expect(Object.keys(documents)).toEqual([ws.uri("r1.fake")]);
+  });
+
+  test("as many as fit: every target open in the server (none closed for room), then written", async () => {
+    const { r, documents } = await renameWith(3);
+    expect(r.isError).toBe(false);
+    for (const n of NAMES) {
+      const doc = documents[ws.uri(n)];
+      expect([n, doc?.open, doc?.closes]).toEqual([n, true, 0]);
+      expect(ws.read(n)).toBe("delta\n");
+    }
+  });
+});

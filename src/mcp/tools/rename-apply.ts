@@ -50,11 +50,11 @@ export const renameApplyTool = defineTool({
         b,
         "nothing was written: rename_apply answers with every edit, so a rename this large needs a larger bridge.max_result_bytes (details.by_file: where the edits are)",
       );
-      // a target the server holds open with other content than the disk: computed on stale state
-      const stale = planned.targets.filter((t) => {
-        const open = call.session.documents.byPath(t.abs);
-        return open !== undefined && open.sha256 !== t.sha256;
-      });
+      // every target is open (rename-coherent.ts); one that is not, or holds other content
+      // than the disk, means the rename was computed on stale state
+      const stale = planned.targets.filter(
+        (t) => call.session.documents.byPath(t.abs)?.sha256 !== t.sha256,
+      );
       const root = call.session.workspace.root;
       admitApply(
         b,

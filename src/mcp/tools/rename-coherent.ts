@@ -8,6 +8,7 @@
  * call is WorkspaceDrift.
  */
 import { driftError } from "../../apply/apply-edits.ts";
+import { BridgeError } from "../../errors.ts";
 import type { FileEdits } from "../../normalize/workspace-edit.ts";
 import { awaitPublishes } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
@@ -22,18 +23,40 @@ import { computeRename } from "./rename-compute.ts";
 /** Computations before giving up on a workspace that keeps changing. */
 const MAX_COMPUTATIONS = 3;
 
+/**
+ * The call's own file and every file the rename touches, open in the server at once: only
+ * an open document is known to hold what the disk holds. More than the open-document bound
+ * allows is refused before anything is sent (SPEC §5.3): closing a target to make room
+ * would leave the server's copy of it unknown again.
+ */
+function checkRoom(call: FileCall, files: FileEdits[]): void {
+  const paths = new Set([call.doc.abs]);
+  for (const f of files) {
+    const abs = uriToPath(f.uri);
+    if (abs !== null) paths.add(abs); // a non-file target: refused when the edit is planned
+  }
+  const max = call.session.bridge.max_open_documents;
+  if (paths.size <= max) return;
+  throw new BridgeError(
+    "EditInvalid",
+    `rename_apply computes a rename with every file it edits open in the server, and the file it is called on: ${paths.size} files here, over bridge.max_open_documents = ${max}`,
+    {
+      hint: `nothing was written; rename_preview shows the edits; a rename this wide needs bridge.max_open_documents ≥ ${paths.size}`,
+      details: { files: paths.size, max_open_documents: max },
+    },
+  );
+}
+
 /** Every target file synced into the server; the documents whose content was sent. */
 function syncTargets(call: FileCall, files: FileEdits[], maxFileBytes: number): OpenDocument[] {
-  const { session } = call;
-  const root = session.workspace.root;
-  // the open-document bound stays a bound: the call's own file keeps its place
-  const room = Math.max(0, session.bridge.max_open_documents - 1);
+  checkRoom(call, files);
+  const root = call.session.workspace.root;
   const sent: OpenDocument[] = [];
-  for (const f of files.slice(0, room)) {
+  for (const f of files) {
     const abs = uriToPath(f.uri);
     if (abs === null) continue; // a non-file target: refused when the edit is planned
     try {
-      const result = session.documents.sync(readWorkspaceText(root, abs, maxFileBytes));
+      const result = call.session.documents.sync(readWorkspaceText(root, abs, maxFileBytes));
       if (result.sent !== "none") sent.push(result.doc);
     } catch {
       // unreadable: planning the edit reports it (EditInvalid)
