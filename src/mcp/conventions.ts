@@ -96,6 +96,35 @@ export function checkPaging(
   return { limit, offset };
 }
 
+/** The longest piece of the caller's input (a name, a key) an error repeats. */
+export const ECHO_MAX_CHARS = 64;
+/** The most names of the caller's an error lists; a count says how many there were. */
+export const ECHO_MAX_NAMES = 20;
+
+/**
+ * `text` as an error may repeat it: error results are not size-capped (SPEC §4.4) and a
+ * request may carry 8 MiB, so at most ECHO_MAX_CHARS characters and the length.
+ */
+export function echoText(text: string): string {
+  if (text.length <= ECHO_MAX_CHARS) return text;
+  // never half a surrogate pair
+  const cut = text.slice(0, ECHO_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+  return `${cut}… (${text.length} characters)`;
+}
+
+/** The first ECHO_MAX_NAMES of `names` in sorted order, each through echoText, and the count. */
+export function echoNames(names: readonly string[]): { names: string[]; count: number } {
+  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { names: sorted.slice(0, ECHO_MAX_NAMES).map(echoText), count: names.length };
+}
+
+/** `"a", "b", …` for a message: the names echoNames keeps, and an ellipsis for the rest. */
+export function echoList(names: readonly string[]): string {
+  const kept = echoNames(names);
+  const listed = kept.names.map((n) => JSON.stringify(n)).join(", ");
+  return kept.count > kept.names.length ? `${listed}, … (${kept.count} in all)` : listed;
+}
+
 /**
  * What to do about each error code a tool can return, grouped by the caller's next step
  * (CLI-only `ConfigInvalid` is not a tool error). Typed against ErrorCode, so a renamed

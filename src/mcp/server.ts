@@ -22,7 +22,7 @@ import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { callWorkspaceRoot } from "../router.ts";
 import { VERSION } from "../version.ts";
-import { INSTRUCTIONS } from "./conventions.ts";
+import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
 import {
@@ -32,13 +32,23 @@ import {
   type ToolDefinition,
 } from "./tool.ts";
 
-/** `a.b[0].c: message` for the first few zod issues. */
+/**
+ * `a.b.0.c: message` for the first few zod issues. Unknown keys are the caller's: listed
+ * bounded (echoList), as every piece of input an error repeats.
+ */
 export function describeZodError(err: z.ZodError): string {
   return err.issues
     .slice(0, 5)
     .map((issue) => {
-      const path = issue.path.length === 0 ? "(arguments)" : issue.path.map(String).join(".");
-      return `${path}: ${issue.message}`;
+      const path =
+        issue.path.length === 0
+          ? "(arguments)"
+          : issue.path.map((p) => echoText(String(p))).join(".");
+      const message =
+        issue.code === "unrecognized_keys"
+          ? `unrecognized keys: ${echoList(issue.keys)}`
+          : issue.message;
+      return `${path}: ${message}`;
     })
     .join("; ");
 }
@@ -142,13 +152,13 @@ export function createMcpServer(
       if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
         throw new BridgeError(
           "UnsupportedMethod",
-          `tool "${name}" is not available to this client`,
+          `tool "${echoText(name)}" is not available to this client`,
           {
             hint:
               tool?.toolClass === "apply"
                 ? 'edit tools are listed only with mutation = "gated" and an allowlisted client name (SPEC §7.1)'
                 : "call tools/list for the tools this bridge offers",
-            details: { tool: name },
+            details: { tool: echoText(name) },
           },
         );
       }

@@ -251,7 +251,7 @@ describe("gated, allowlisted client", () => {
       edit: { changes: { [B]: [{ range: lspRange(0, 0, 4), newText: "EVIL" }] } },
     });
     expect(payload.structured.code).toBe("PayloadRejected");
-    expect(payload.structured.details).toEqual({ fields: ["edit"] });
+    expect(payload.structured.details).toEqual({ fields: ["edit"], count: 1 });
     expect(ws.read("b.fake")).toBe("uses alpha\n");
   });
 

@@ -11,6 +11,7 @@ import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
 import { followDisk } from "../../session/catch-up.ts";
+import { echoList, echoNames } from "../conventions.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { waitContext } from "./common.ts";
 
@@ -34,12 +35,13 @@ export const codeActionApplyTool = defineTool({
   preValidate: (raw) => {
     const extra = Object.keys(raw).filter((k) => k !== "handle");
     if (extra.length > 0) {
+      const { names, count } = echoNames(extra);
       throw new BridgeError(
         "PayloadRejected",
-        `code_action_apply takes only a handle; got ${extra.join(", ")}`,
+        `code_action_apply takes only a handle; got ${echoList(extra)}`,
         {
           hint: "pass {handle} from code_actions; edits are never accepted from the caller (SPEC §7.3)",
-          details: { fields: extra.sort() },
+          details: { fields: names, count },
         },
       );
     }

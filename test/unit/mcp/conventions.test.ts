@@ -7,7 +7,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES, ERRORS } from "../../../src/errors.ts";
-import { checkPaging, INSTRUCTIONS, TOOL_ERROR_GROUPS } from "../../../src/mcp/conventions.ts";
+import {
+  checkPaging,
+  echoList,
+  echoNames,
+  echoText,
+  INSTRUCTIONS,
+  TOOL_ERROR_GROUPS,
+} from "../../../src/mcp/conventions.ts";
 import type { CallContext } from "../../../src/mcp/tool.ts";
 import { thrown } from "../../support/thrown.ts";
 
@@ -58,5 +65,25 @@ describe("checkPaging", () => {
       "offset must be 0 or more, got -3",
     ]);
     expect(err.details).toEqual({ offset: -3 });
+  });
+});
+
+describe("what an error repeats of the caller's input", () => {
+  test("text: whole up to 64 characters, else the first 64 and the length, never half a pair", () => {
+    expect(echoText("x".repeat(64))).toBe("x".repeat(64));
+    expect(echoText("x".repeat(65))).toBe(`${"x".repeat(64)}… (65 characters)`);
+    // an astral character straddling the cut is dropped whole
+    expect(echoText(`${"x".repeat(63)}😀tail`)).toBe(`${"x".repeat(63)}… (69 characters)`);
+  });
+
+  test("names: the first 20 in sorted order and the count; a list says how many in all", () => {
+    const names = Array.from({ length: 25 }, (_, i) => `k${String(24 - i).padStart(2, "0")}`);
+    const kept = echoNames(names);
+    expect(kept.count).toBe(25);
+    expect(kept.names).toEqual(
+      Array.from({ length: 20 }, (_, i) => `k${String(i).padStart(2, "0")}`),
+    );
+    expect(echoList(["b", "a"])).toBe('"a", "b"');
+    expect(echoList(names)).toEndWith('"k19", … (25 in all)');
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The apply tools at their bounds (SPEC §4.4, §7), through the compiled bridge against
- * the fake server: an answer too large to give is refused before anything is written.
+ * The bridge at its bounds, through the compiled bridge against the fake server: an apply
+ * whose answer is too large, or whose targets cannot all be held open, is refused before
+ * anything is written (SPEC §4.4, §5.3); an error repeats the caller's input bounded (§4.6).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
@@ -116,5 +117,45 @@ describe("rename_apply holds every target open in the server (max_open_documents
       expect([n, doc?.open, doc?.closes]).toEqual([n, true, 0]);
       expect(ws.read(n)).toBe("delta\n");
     }
+  });
+});
+
+describe("an error repeats the caller's input bounded", () => {
+  const ws = workspace({ "a.fake": "alpha\n" });
+  let bridge: BridgeHandle;
+  beforeAll(async () => {
+    const fake = new FakeProbe("fake");
+    ({ bridge } = await bridgeFor({
+      ws,
+      servers: [fake.server()],
+      bridge: GATED,
+      clientName: "ci-gate",
+    }));
+  });
+  // 1000 fields of 1000 characters: about 1 MB of names
+  const names = Array.from(
+    { length: 1000 },
+    (_, i) => `${String(i).padStart(4, "0")}${"x".repeat(996)}`,
+  );
+  const fields = Object.fromEntries(names.map((n) => [n, 1]));
+
+  test("code_action_apply with extra fields: the first 20 names, each cut, and the count", async () => {
+    const r = await bridge.call("code_action_apply", { handle: `ca_${"A".repeat(43)}`, ...fields });
+    expect(r.structured.code).toBe("PayloadRejected");
+    const details = r.structured.details as { fields: string[]; count: number };
+    expect(details.count).toBe(1000);
+    expect(details.fields.length).toBe(20);
+    expect(details.fields[0]).toBe(`0000${"x".repeat(60)}… (1000 characters)`);
+    expect(r.text.length).toBeLessThan(8192);
+  });
+
+  test("unknown arguments of a read tool and an unknown tool name: bounded too", async () => {
+    const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1, ...fields });
+    expect(r.structured.code).toBe("InvalidArgument");
+    expect(String(r.structured.message)).toContain("(1000 in all)");
+    expect(r.text.length).toBeLessThan(8192);
+    const unknown = await bridge.call(`no_such_tool_${"y".repeat(100_000)}`, {});
+    expect(unknown.structured.code).toBe("UnsupportedMethod");
+    expect(unknown.text.length).toBeLessThan(1024);
   });
 });
