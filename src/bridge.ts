@@ -1,7 +1,7 @@
 /**
- * The bridge's state for one MCP connection: configuration, sessions, the
- * client identity from the handshake, and the mutation gate's stores. Tools
- * receive it through their call context.
+ * The bridge's state for one MCP connection: configuration, sessions and the
+ * mutation gate's stores. Tools receive it through their call context, beside
+ * the client identity (read from the handshake per call, mcp/server.ts).
  *
  * In zero-config mode the configuration starts as a shell (the workspace, no
  * server) and discovery completes it (SPEC §2.1): `ready()` starts discovery
@@ -29,8 +29,6 @@ export class BridgeContext {
   /** diagnostics results `since` can compare with (SPEC §6.1) */
   readonly snapshots = new SnapshotStore();
   readonly startedAt = Date.now();
-  /** `clientInfo.name` from the MCP handshake; a routing label, not authentication (SPEC §8) */
-  client: string | null = null;
 
   constructor(
     config: Config,
@@ -63,10 +61,6 @@ export class BridgeContext {
       })
       .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));
     return this.discovering;
-  }
-
-  setClient(name: string | null): void {
-    this.client = name;
   }
 
   /** SPEC §7.1: the apply class exists only for a gated bridge and an allowlisted client. */

@@ -114,13 +114,15 @@ export function createMcpServer(
     },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // The one source of the client identity (SPEC §7.1): the `initialize` request the SDK
+  // answered, fixed by the first one (handshake.ts). Not the `initialized` notification: a
+  // client that skips it has the same identity for the gate, the listing and session_status.
   const clientName = (): string | null => {
     const name = server.getClientVersion()?.name;
     return typeof name === "string" && name.length > 0 ? name : null;
   };
 
   server.oninitialized = () => {
-    bridge.setClient(clientName());
     log.info(`client initialized: ${clientName() ?? "(no name)"}`);
   };
 

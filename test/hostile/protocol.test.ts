@@ -111,13 +111,14 @@ class RawClient {
     return { ...result.structuredContent, isError: false };
   }
 
-  async initialize(name: string): Promise<Message> {
+  /** `initialize`, then `notifications/initialized` unless `initialized` is false. */
+  async initialize(name: string, initialized = true): Promise<Message> {
     const r = await this.request("initialize", {
       protocolVersion: "2025-06-18",
       capabilities: {},
       clientInfo: { name, version: "1" },
     });
-    await this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    if (initialized) await this.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     return r;
   }
 
@@ -330,6 +331,26 @@ describe("a second initialize", () => {
       expect(apply.code === "UnsupportedMethod").toBe(!expectApply);
     }, 60_000);
   }
+});
+
+describe("a client that never sends notifications/initialized", () => {
+  test("has the identity of its initialize everywhere: listing, calls, session_status", async () => {
+    const { config } = oneServerConfig({}, { mutation: "gated", mutation_allowlist: ["ci-gate"] });
+    const c = startRaw(config);
+    expect((await c.initialize("ci-gate", false)).error).toBeUndefined();
+    const listed = (await c.request("tools/list", {})).result as { tools: { name: string }[] };
+    expect(listed.tools.map((t) => t.name)).toContain("rename_apply");
+    const status = await c.call("session_status", {});
+    expect(status.bridge).toMatchObject({ client: "ci-gate", apply_class_registered: true });
+    const decisions = status.gate_decisions as unknown[];
+    // callable, and decided for that name
+    const apply = await c.call("code_action_apply", { handle: `ca_${"A".repeat(43)}` });
+    expect(apply.code).toBe("GateDenied");
+    const after = await c.call("session_status", {});
+    expect((after.gate_decisions as { client: string }[]).slice(decisions.length)).toMatchObject([
+      { client: "ci-gate", reason: "unknown" },
+    ]);
+  }, 60_000);
 });
 
 function readPid(path: string): number | undefined {

@@ -75,7 +75,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
   return entry;
 }
 
-export function bridgeFacts(bridge: BridgeContext): Record<string, unknown> {
+/** `client`: the caller's identity from the handshake (CallContext.client). */
+export function bridgeFacts(bridge: BridgeContext, client: string | null): Record<string, unknown> {
   const b = bridge.config.bridge;
   return {
     version: VERSION,
@@ -86,8 +87,8 @@ export function bridgeFacts(bridge: BridgeContext): Record<string, unknown> {
     config: bridge.config.source,
     column_unit: b.column_unit,
     mutation: b.mutation,
-    client: bridge.client,
-    apply_class_registered: bridge.applyClassFor(bridge.client),
+    client,
+    apply_class_registered: bridge.applyClassFor(client),
     max_sessions: b.max_sessions,
     live_sessions: bridge.sessions.occupying().length,
     ...(bridge.config.discovery ? { discovery: bridge.config.discovery } : {}),
@@ -138,7 +139,7 @@ export const sessionStatusTool = defineTool({
     });
     return {
       result: {
-        bridge: bridgeFacts(bridge),
+        bridge: bridgeFacts(bridge, ctx.client),
         sessions,
         gate_decisions: bridge.transcript.list(),
       },
