@@ -56,4 +56,31 @@ describe("routing", () => {
     expect(chosen.structured.text).toBe("from one");
     expect(two.state().requests).toEqual([]);
   });
+
+  test("session_status: a server filter must belong to the workspace filtered on", async () => {
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const one = new FakeProbe("one");
+    const two = new FakeProbe("two");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [one.server(), two.server()],
+      workspaces: [
+        { name: "w1", root: ws.root, servers: ["one"] },
+        { name: "w2", root: ws.root, servers: ["two"] },
+      ],
+    });
+    const foreign = await bridge.call("session_status", { workspace: "w1", server: "two" });
+    expect(foreign.structured.code).toBe("UnknownServer");
+    expect(foreign.structured.details).toEqual({ workspace: "w1", server: "two" });
+    expect(foreign.structured.hint).toBe('servers for workspace "w1": one');
+    const pairs = async (args: Record<string, unknown>) =>
+      (
+        (await bridge.call("session_status", args)).structured.sessions as Record<string, unknown>[]
+      ).map((s) => [s.workspace, s.server]);
+    expect(await pairs({ workspace: "w1", server: "one" })).toEqual([["w1", "one"]]);
+    expect(await pairs({ server: "two" })).toEqual([["w2", "two"]]);
+    const nowhere = await bridge.call("session_status", { server: "three" });
+    expect(nowhere.structured.code).toBe("UnknownServer");
+    expect(nowhere.structured.details).toEqual({ server: "three" });
+  });
 });

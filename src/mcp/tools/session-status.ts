@@ -107,11 +107,14 @@ export const sessionStatusTool = defineTool({
   handler: async (args, ctx) => {
     const { bridge } = ctx;
     const { config } = bridge;
-    if (args.workspace !== undefined) resolveWorkspace(config, args.workspace);
-    if (args.server !== undefined && !config.servers.some((s) => s.name === args.server)) {
-      throw new BridgeError("UnknownServer", `server "${args.server}" is not configured`, {
-        hint: `configured servers: ${config.servers.map((s) => s.name).join(", ")}`,
-        details: { server: args.server },
+    // a server filter names a server of the workspace filtered on (SPEC §4.5), else any
+    const ws = args.workspace === undefined ? undefined : resolveWorkspace(config, args.workspace);
+    const known = ws ? ws.servers : config.servers.map((s) => s.name);
+    if (args.server !== undefined && !known.includes(args.server)) {
+      const where = ws ? ` for workspace "${ws.name}"` : "";
+      throw new BridgeError("UnknownServer", `server "${args.server}" is not configured${where}`, {
+        hint: `servers${where}: ${known.join(", ")}`,
+        details: { ...(ws ? { workspace: ws.name } : {}), server: args.server },
       });
     }
     const selected = bridge.sessions
