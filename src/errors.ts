@@ -149,7 +149,7 @@ export const ERRORS = {
     action: "the bridge applies text edits only",
   },
   EditInvalid: {
-    when: "the edit set failed validation (outside the workspace, overlapping, out of range), or a rename needs more files open than bridge.max_open_documents",
+    when: "the edit set failed validation (no file, outside the workspace, overlapping, out of range), or a rename needs more files open than bridge.max_open_documents",
     action: "nothing was written; list actions or preview the rename again",
   },
   WorkspaceDrift: {

@@ -8,7 +8,11 @@ import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
 import type { HandleStore, PlannedFileEdit } from "../gate/handles.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
-import { type FileEdits, flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
+import {
+  type FileEdits,
+  flattenWorkspaceEdit,
+  nonFileTarget,
+} from "../normalize/workspace-edit.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
@@ -22,21 +26,21 @@ export interface EditTargets {
 }
 
 /**
- * Targets of flattened file edits, read and hashed once; undefined for a non-file target.
- * Server-named targets are untrusted (SPEC §8.1): one that is outside the workspace, not a
- * regular file, too large or not UTF-8 makes the edit set `EditInvalid`.
+ * Targets of flattened file edits, read and hashed once. Server-named targets are
+ * untrusted (SPEC §8.1): one that is no file, outside the workspace, not a regular file,
+ * too large or not UTF-8 makes the edit set `EditInvalid` (SPEC §7.4).
  */
 export function editTargets(
   root: string,
   fileEdits: FileEdits[],
   maxFileBytes: number,
-): EditTargets | undefined {
+): EditTargets {
   const files: PlannedFileEdit[] = [];
   const targets: { abs: string; sha256: string }[] = [];
   const snapshots: Snapshots = new Map();
   for (const f of fileEdits) {
     const abs = uriToPath(f.uri);
-    if (abs === null) return undefined;
+    if (abs === null) throw nonFileTarget(f.uri);
     const { text, sha256 } = readTarget(root, abs, maxFileBytes);
     files.push({ abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) });
     targets.push({ abs, sha256 });
@@ -76,13 +80,13 @@ export function planHandle(
   edit: WorkspaceEdit,
   maxFileBytes: number,
 ): string | undefined {
-  let planned: EditTargets | undefined;
+  let planned: EditTargets;
   try {
     planned = editTargets(session.workspace.root, flattenWorkspaceEdit(edit), maxFileBytes);
   } catch {
     return undefined;
   }
-  if (!planned || planned.files.length === 0) return undefined;
+  if (planned.files.length === 0) return undefined;
   return handles.issue({
     sessionKey: session.key,
     sessionEpoch: session.epoch,

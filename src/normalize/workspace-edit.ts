@@ -33,6 +33,14 @@ function editInvalid(message: string, uri: string): BridgeError {
   });
 }
 
+/** An edit of a document that is no file: not a target the applier can check (SPEC §7.4). */
+export function nonFileTarget(uri: string): BridgeError {
+  return new BridgeError("EditInvalid", `the edit changes ${uri}, which is not a file`, {
+    hint: "edits may only change existing regular UTF-8 files inside the workspace; nothing was changed",
+    details: { uri },
+  });
+}
+
 /** TextEdit or AnnotatedTextEdit (the annotation is dropped); a SnippetTextEdit is refused. */
 function toTextEdit(e: unknown, uri: string): TextEdit {
   if (typeof e !== "object" || e === null) throw editInvalid("malformed text edit", uri);
@@ -105,7 +113,7 @@ export function normalizeFileEdits(
   const byFile = new Map<string, NormalizedFileEdits["edits"]>();
   for (const { uri, edits } of files) {
     const target = uriToPath(uri) === null ? undefined : targetOf(ctx, uri);
-    if (target === undefined || !("file" in target)) throw resourceRejected("edit", uri);
+    if (target === undefined || !("file" in target)) throw nonFileTarget(uri);
     const list = byFile.get(target.file) ?? [];
     for (const e of edits) list.push({ ...ctx.toRange(uri, e.range), new_text: e.newText });
     byFile.set(target.file, list);

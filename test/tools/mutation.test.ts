@@ -18,9 +18,16 @@ ws.write("r1.fake", "let beta = 1;\r\n");
 ws.write("r2.fake", "print(beta)\n");
 ws.write("c.res", "resource\n");
 ws.write("u.u8", "é + é\n");
-const [A, B, R1, R2, C, U] = ["a.fake", "b.fake", "r1.fake", "r2.fake", "c.res", "u.u8"].map(
-  ws.uri,
-) as [string, string, string, string, string, string];
+ws.write("n.nf", "note\n");
+const [A, B, R1, R2, C, U, N] = [
+  "a.fake",
+  "b.fake",
+  "r1.fake",
+  "r2.fake",
+  "c.res",
+  "u.u8",
+  "n.nf",
+].map(ws.uri) as [string, string, string, string, string, string, string];
 
 const DIAGNOSTIC = {
   message: "alpha is unused",
@@ -48,6 +55,7 @@ const RESOLVE = {
 const fake = new FakeProbe("fake");
 const res = new FakeProbe("res");
 const u8 = new FakeProbe("u8");
+const nonFile = new FakeProbe("nf");
 const SERVERS = [
   fake.server(
     {
@@ -99,6 +107,18 @@ const SERVERS = [
       },
     },
     { extensions: { u8: "fake" }, roles: ["semantics"] },
+  ),
+  nonFile.server(
+    {
+      capabilities: { textDocumentSync: 1, renameProvider: true },
+      rename_edit: {
+        changes: {
+          [N]: [{ range: lspRange(0, 0, 4), newText: "memo" }],
+          "untitled:Scratch-1": [{ range: lspRange(0, 0, 4), newText: "memo" }],
+        },
+      },
+    },
+    { extensions: { nf: "fake" }, roles: ["semantics"] },
   ),
 ];
 const GATED = { mutation: "gated", mutation_allowlist: ["ci-gate"] };
@@ -336,6 +356,16 @@ describe("gated, allowlisted client", () => {
     }
     expect(ws.read("c.res")).toBe("resource\n");
     expect(existsSync(ws.path("created.res"))).toBe(false);
+  });
+
+  test("a rename that edits a non-file document is EditInvalid and writes nothing", async () => {
+    const args = { file: "n.nf", line: 1, column: 1, new_name: "memo" };
+    for (const tool of ["rename_preview", "rename_apply"]) {
+      const r = await bridge.call(tool, args);
+      expect([tool, r.structured.code]).toEqual([tool, "EditInvalid"]);
+      expect(r.structured.details).toEqual({ uri: "untitled:Scratch-1" });
+    }
+    expect(ws.read("n.nf")).toBe("note\n");
   });
 
   test("the transcript records every decision with its reason and no edit text", async () => {

@@ -6,7 +6,6 @@
  */
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
-import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import { displayPath } from "../../workspace/files.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
@@ -31,15 +30,6 @@ export const renameApplyTool = defineTool({
       // computed with every target synced into the server (SPEC §5, §7.3)
       const files = await computeRenameOnDisk(ctx, call, args);
       const planned = editTargets(call.session.workspace.root, files, b.max_file_bytes);
-      if (!planned) {
-        throw new BridgeError(
-          "ResourceOperationRejected",
-          "the rename touches a non-file document",
-          {
-            hint: "only file contents can be edited",
-          },
-        );
-      }
       // The answer is measured before anything is written: a rename too large to report is
       // refused whole (SPEC §4.4), never written and then answered with an error. Positions
       // are those of the text the edits were computed on: after the write the files hold

@@ -141,7 +141,7 @@ describe("normalizeFileEdits", () => {
     expect(out[0]?.edits.map((e) => e.new_text)).toEqual(["b", "a"]);
   });
 
-  test("non-file URIs → ResourceOperationRejected", () => {
+  test("non-file URIs → EditInvalid (not a target the applier can check)", () => {
     const { ctx } = fixtureContext(FILES);
     const err = thrown(() =>
       normalizeFileEdits(
@@ -149,7 +149,7 @@ describe("normalizeFileEdits", () => {
         ctx,
       ),
     );
-    expect(err.code).toBe("ResourceOperationRejected");
-    expect(err.details).toEqual({ kind: "edit", uri: "untitled:1" });
+    expect(err.code).toBe("EditInvalid");
+    expect(err.details).toEqual({ uri: "untitled:1" });
   });
 });
