@@ -42,6 +42,28 @@ interface Slot {
   used: boolean;
 }
 
+/** The session life a caller acts for: a handle is valid only for the one that issued it. */
+export type HandleOwner = { sessionKey: string; sessionEpoch: number } | null;
+
+/** A handle looked up once (one SHA-256): its entry, and its state whenever asked. */
+export interface HandleRef {
+  /** the stored edit while the handle was live at lookup */
+  readonly entry: HandleEntry | undefined;
+  /** `inspect` as of now, without hashing the handle again (a handle used since is `used`) */
+  inspect(current: HandleOwner): HandleInspection;
+}
+
+function classify(slot: Slot | undefined, current: HandleOwner): HandleInspection {
+  if (slot === undefined) return { state: "unknown" };
+  if (slot.used || slot.entry === undefined) return { state: "used" };
+  const entry = slot.entry;
+  const sameSession =
+    current !== null &&
+    current.sessionKey === entry.sessionKey &&
+    current.sessionEpoch === entry.sessionEpoch;
+  return { state: sameSession ? "valid" : "foreign_session", entry };
+}
+
 function digest(handle: string): string {
   return createHash("sha256").update(handle).digest("base64url");
 }
@@ -78,19 +100,17 @@ export class HandleStore {
    * `used`: consumed before; `foreign_session`: issued by another session or an
    * earlier epoch of it (or there is no current session); else `valid`.
    */
-  inspect(
-    handle: string,
-    current: { sessionKey: string; sessionEpoch: number } | null,
-  ): HandleInspection {
+  inspect(handle: string, current: HandleOwner): HandleInspection {
+    return classify(this.lookup(handle), current);
+  }
+
+  /**
+   * Look the handle up once, to inspect it later (after an await) without a second digest.
+   * One evicted in between still inspects as it was; `consume` then refuses it.
+   */
+  find(handle: string): HandleRef {
     const slot = this.lookup(handle);
-    if (slot === undefined) return { state: "unknown" };
-    if (slot.used || slot.entry === undefined) return { state: "used" };
-    const entry = slot.entry;
-    const sameSession =
-      current !== null &&
-      current.sessionKey === entry.sessionKey &&
-      current.sessionEpoch === entry.sessionEpoch;
-    return { state: sameSession ? "valid" : "foreign_session", entry };
+    return { entry: slot?.entry, inspect: (current) => classify(slot, current) };
   }
 
   /**

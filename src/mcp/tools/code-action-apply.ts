@@ -49,19 +49,19 @@ export const codeActionApplyTool = defineTool({
   handler: async (args, ctx) => {
     const { bridge } = ctx;
     const b = bridge.config.bridge;
-    const owner = bridge.handles.inspect(args.handle, null).entry?.sessionKey;
-    const live = bridge.sessions.all().find((s) => s.key === owner && s.state === "ready");
+    // the handle looked up once (one SHA-256), and its session
+    const ref = bridge.handles.find(args.handle);
+    const owner = ref.entry?.sessionKey;
+    const session =
+      owner === undefined ? undefined : bridge.sessions.all().find((s) => s.key === owner);
     // the session's open documents follow the disk before the targets are checked (SPEC §5)
-    if (live) await followDisk(live, waitContext(ctx));
-    // from here to the claim nothing awaits: a concurrent apply of the handle sees it used
-    const first = bridge.handles.inspect(args.handle, null);
-    const session = first.entry
-      ? bridge.sessions.all().find((s) => s.key === first.entry?.sessionKey)
-      : undefined;
+    if (session?.state === "ready") await followDisk(session, waitContext(ctx));
+    // from here to the claim nothing awaits; the handle is judged as it is now: used by a
+    // concurrent apply, or issued before a restart of its session during the wait, it is refused
     const current = session?.isLive()
       ? { sessionKey: session.key, sessionEpoch: session.epoch }
       : null;
-    const inspected = first.entry ? bridge.handles.inspect(args.handle, current) : first;
+    const inspected = ref.inspect(current);
     // every target read once: the drift check and the text the edit is applied to
     const read =
       inspected.state === "valid" && session

@@ -71,6 +71,22 @@ describe("HandleStore (SPEC §7.3)", () => {
     expect(store.inspect(h, null).state).toBe("used");
   });
 
+  test("a handle found once inspects as it is now: used since, or judged for another session", () => {
+    const store = new HandleStore();
+    const h = store.issue(entry());
+    const ref = store.find(h);
+    expect(ref.entry).toEqual(entry());
+    expect(ref.inspect(SESSION).state).toBe("valid");
+    expect(ref.inspect({ sessionKey: SESSION.sessionKey, sessionEpoch: 9 }).state).toBe(
+      "foreign_session",
+    );
+    store.consume(h);
+    expect(ref.inspect(SESSION)).toEqual({ state: "used" });
+    const forged = store.find(`ca_${"B".repeat(43)}`);
+    expect(forged.entry).toBeUndefined();
+    expect(forged.inspect(SESSION)).toEqual({ state: "unknown" });
+  });
+
   test("two concurrent consumers: exactly one gets the entry", async () => {
     const store = new HandleStore();
     const h = store.issue(entry());
