@@ -7,11 +7,8 @@ import type { KeyedDiagnostic } from "./normalize/diagnostics-diff.ts";
 
 export const MAX_SNAPSHOTS = 32;
 
+/** What `since` compares with: the result's diagnostics, all pages, with their match keys. */
 export interface Snapshot {
-  /** the files the result covered (display paths) */
-  files: readonly string[];
-  /** a workspace-wide result (no `file`/`files`) */
-  workspaceWide: boolean;
   diagnostics: readonly KeyedDiagnostic[];
 }
 

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { MAX_SNAPSHOTS, type Snapshot, SnapshotStore } from "../../src/snapshots.ts";
 
-const empty: Snapshot = { files: [], workspaceWide: false, diagnostics: [] };
+const empty: Snapshot = { diagnostics: [] };
 
 test("keeps the last 32; a lookup keeps a snapshot alive", () => {
   expect(MAX_SNAPSHOTS).toBe(32);

@@ -29,7 +29,6 @@ import {
   workspaceDiagnostics,
 } from "../../session/diagnostics-settle.ts";
 import type { Session } from "../../session/session.ts";
-import type { Snapshot } from "../../snapshots.ts";
 import {
   checkPaging,
   fileArg,
@@ -205,8 +204,7 @@ export const diagnosticsTool = defineTool({
     const keyed = [...c.keyed].sort((a, b) => compareDiagnostic(a.item, b.item));
     const all = keyed.map((k) => k.item);
     const snapshot = snapshotId(c.files, c.complete, keyed);
-    const current: Snapshot = { files: c.files, workspaceWide: !names, diagnostics: keyed };
-    store.put(snapshot, current);
+    store.put(snapshot, { diagnostics: keyed });
 
     if (before !== undefined) {
       const covered = new Set(c.files);
