@@ -138,14 +138,6 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   return { toLoc, toRange, toTarget };
 }
 
-/** The target of a location without a range ({file} or {uri}), derived from a context. */
-export function targetOf(ctx: NormalizeContext, uri: string): Target {
-  if (ctx.toTarget) return ctx.toTarget(uri);
-  const zero: LspRange = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const loc = ctx.toLoc(uri, zero);
-  return "file" in loc ? { file: loc.file } : { uri: loc.uri };
-}
-
 /** Shape check for server output: a range object with start and end positions. */
 export function isLspRange(x: unknown): x is LspRange {
   if (typeof x !== "object" || x === null) return false;

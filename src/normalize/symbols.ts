@@ -14,7 +14,7 @@ import {
   compareWorkspaceSymbol,
   sortWorkspaceSymbols,
 } from "./order.ts";
-import { isLspRange, targetOf } from "./range-converter.ts";
+import { isLspRange } from "./range-converter.ts";
 import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
 
 export type { SymbolNode, WorkspaceSymbolOut } from "./types.ts";
@@ -194,7 +194,7 @@ export function normalizeWorkspaceSymbols(
     }
     const where = isLspRange(location.range)
       ? ctx.toLoc(location.uri, location.range)
-      : targetOf(ctx, location.uri);
+      : ctx.toTarget(location.uri);
     // the location's keys after the head's (types.ts order), without a third object
     symbols.push(Object.assign(head, where));
   }

@@ -23,8 +23,8 @@ export type Loc = Target & Range;
 export interface NormalizeContext {
   toLoc(uri: string, range: LspRange): Loc;
   toRange(uri: string, range: LspRange): Range;
-  /** the target alone, for locations without a range; derived from toLoc when absent */
-  toTarget?(uri: string): Target;
+  /** the target alone ({file} or {uri}), for locations without a range */
+  toTarget(uri: string): Target;
 }
 
 export type SeverityName = "error" | "warning" | "information" | "hint";

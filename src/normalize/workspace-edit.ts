@@ -7,7 +7,7 @@ import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { compareRange, compareStrings, compareTarget } from "./order.ts";
-import { isLspRange, targetOf } from "./range-converter.ts";
+import { isLspRange } from "./range-converter.ts";
 import type { NormalizeContext, Range } from "./types.ts";
 
 export interface FileEdits {
@@ -112,7 +112,7 @@ export function normalizeFileEdits(
   // keyed by the displayed file, so two spellings of one document's URI stay one entry
   const byFile = new Map<string, NormalizedFileEdits["edits"]>();
   for (const { uri, edits } of files) {
-    const target = uriToPath(uri) === null ? undefined : targetOf(ctx, uri);
+    const target = uriToPath(uri) === null ? undefined : ctx.toTarget(uri);
     if (target === undefined || !("file" in target)) throw nonFileTarget(uri);
     const list = byFile.get(target.file) ?? [];
     for (const e of edits) list.push({ ...ctx.toRange(uri, e.range), new_text: e.newText });

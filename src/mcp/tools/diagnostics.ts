@@ -20,7 +20,6 @@ import {
 } from "../../normalize/diagnostics-diff.ts";
 import { compareDiagnostic, compareStrings } from "../../normalize/order.ts";
 import { page } from "../../normalize/paging.ts";
-import { targetOf } from "../../normalize/range-converter.ts";
 import type { DiagnosticOut } from "../../normalize/types.ts";
 import { candidateServers, resolveWorkspace } from "../../router.ts";
 import {
@@ -147,7 +146,7 @@ async function collectWorkspace(
       const reports = await workspaceDiagnostics(s, wait);
       complete &&= offersWorkspacePull(s);
       for (const d of reports) {
-        const target = targetOf(norm, d.uri);
+        const target = norm.toTarget(d.uri);
         files.add("file" in target ? target.file : target.uri);
         keyed.push(...keyAll(ctx, s, normalizeDiagnostics(d.uri, d.push, d.pull, norm)));
       }

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
-import { targetOf } from "../../../src/normalize/range-converter.ts";
 import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
@@ -43,8 +42,8 @@ describe("makeNormalizeContext", () => {
       end_line: 1,
       end_column: 4,
     });
-    expect(targetOf(ctx, fileUri("src/a.ts"))).toEqual({ file: "src/a.ts" });
-    expect(targetOf(ctx, "untitled:x")).toEqual({ uri: "untitled:x" });
+    expect(ctx.toTarget(fileUri("src/a.ts"))).toEqual({ file: "src/a.ts" });
+    expect(ctx.toTarget("untitled:x")).toEqual({ uri: "untitled:x" });
   });
 
   test("reads each file once per context", () => {
