@@ -125,5 +125,8 @@ describe("symbol without line", () => {
       const r = await bridge.call("hover", args);
       expect(r.structured.code).toBe("InvalidArgument");
     }
+    // `column` alone is told what it lacks
+    const column = await bridge.call("hover", { file: "box.fake", column: 3 });
+    expect(column.structured.message).toBe("`column` needs `line`");
   });
 });

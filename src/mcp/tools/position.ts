@@ -105,14 +105,14 @@ export async function resolvePosition(
   let line = args.line;
   let column = args.column;
   if (line === undefined) {
+    if (column !== undefined) {
+      throw invalid("`column` needs `line`", "pass `line` too, or `symbol` alone");
+    }
     if (args.symbol === undefined) {
       throw invalid(
         "a position needs `line` with `column` or `symbol`, or `symbol` alone",
         "pass `symbol` (a name or dotted path) without `line`, or `line` with `column`",
       );
-    }
-    if (column !== undefined) {
-      throw invalid("`column` needs `line`", "pass `line` too, or `symbol` alone");
     }
     ({ line, column } = await symbolPosition(call, args.symbol));
   } else if (column === undefined) {
