@@ -9,13 +9,10 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { isJsonObject } from "../normalize/json.ts";
 import type { ToolDefinition } from "./tool.ts";
 
 type Json = Record<string, unknown>;
-
-function isObject(x: unknown): x is Json {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
 
 /**
  * One schema node, made portable, recursively. `output`: `additionalProperties: false`
@@ -23,18 +20,18 @@ function isObject(x: unknown): x is Json {
  */
 export function portableSchema(node: unknown, output: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => portableSchema(n, output));
-  if (!isObject(node)) return node;
+  if (!isJsonObject(node)) return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema") continue;
     if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
-    if (key === "additionalProperties" && isObject(value) && Object.keys(value).length === 0) {
+    if (key === "additionalProperties" && isJsonObject(value) && Object.keys(value).length === 0) {
       continue; // `{}` says "anything", which is the default anyway
     }
     if (key === "additionalProperties" && value === false && output) continue;
     if (key === "required" && output) continue;
-    if (key === "properties" && isObject(value) && Object.keys(value).length === 0) continue;
+    if (key === "properties" && isJsonObject(value) && Object.keys(value).length === 0) continue;
     out[key] = portableSchema(value, output);
   }
   const type = out.type;

@@ -11,6 +11,7 @@ import {
   RELATED_TASK_META_KEY,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject } from "../normalize/json.ts";
 
 /** A JSON-RPC error response; unlike the SDK's type, its id may be null (JSON-RPC 2.0 §5). */
 export interface ErrorReply {
@@ -32,10 +33,6 @@ const RESULT_KEYS = new Set(["jsonrpc", "id", "result"]);
 const ERROR_KEYS = new Set(["jsonrpc", "id", "error"]);
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function isRequestId(v: unknown): v is RequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
@@ -62,13 +59,13 @@ function extraKey(v: Json, allowed: Set<string>): string | undefined {
 /** `_meta` of params or a result, as the SDK's schemas have it. */
 function metaProblem(meta: unknown, where: string): string | undefined {
   if (meta === undefined) return undefined;
-  if (!isObject(meta)) return `${where}._meta must be an object`;
+  if (!isJsonObject(meta)) return `${where}._meta must be an object`;
   const token = meta.progressToken;
   if (token !== undefined && !isRequestId(token)) {
     return `${where}._meta.progressToken must be a string or an integer`;
   }
   const task = meta[RELATED_TASK_META_KEY];
-  if (task !== undefined && !(isObject(task) && typeof task.taskId === "string")) {
+  if (task !== undefined && !(isJsonObject(task) && typeof task.taskId === "string")) {
     return `${where}._meta["${RELATED_TASK_META_KEY}"] must be {taskId: string}`;
   }
   return undefined;
@@ -77,7 +74,7 @@ function metaProblem(meta: unknown, where: string): string | undefined {
 /** `params` of a request or notification: absent or an object (MCP has no positional params). */
 function paramsProblem(params: unknown): string | undefined {
   if (params === undefined) return undefined;
-  if (!isObject(params)) return "params must be an object";
+  if (!isJsonObject(params)) return "params must be an object";
   return metaProblem(params._meta, "params");
 }
 
@@ -100,13 +97,13 @@ function responseProblem(v: Json): string | undefined {
   if ("error" in v) {
     if (v.id !== undefined && !isRequestId(v.id)) return "id must be a string or an integer";
     const e = v.error;
-    if (!isObject(e) || !Number.isSafeInteger(e.code) || typeof e.message !== "string") {
+    if (!isJsonObject(e) || !Number.isSafeInteger(e.code) || typeof e.message !== "string") {
       return "error must be {code: integer, message: string}";
     }
     return envelopeProblem(v, ERROR_KEYS);
   }
   if (!isRequestId(v.id)) return "id must be a string or an integer";
-  if (!isObject(v.result)) return "result must be an object";
+  if (!isJsonObject(v.result)) return "result must be an object";
   return envelopeProblem(v, RESULT_KEYS) ?? metaProblem(v.result._meta, "result");
 }
 
@@ -124,8 +121,8 @@ function refuseBatch(batch: unknown[]): Checked {
   if (batch.length === 0) return invalid(null, why);
   const replies: ErrorReply[] = [];
   for (const member of batch) {
-    if (isObject(member) && "method" in member && !("id" in member)) continue; // a notification
-    const id = isObject(member) && isRequestId(member.id) ? member.id : null;
+    if (isJsonObject(member) && "method" in member && !("id" in member)) continue; // a notification
+    const id = isJsonObject(member) && isRequestId(member.id) ? member.id : null;
     replies.push(errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`));
   }
   return { kind: "refuse", replies, why };
@@ -133,7 +130,7 @@ function refuseBatch(batch: unknown[]): Checked {
 
 export function checkMessage(value: unknown): Checked {
   if (Array.isArray(value)) return refuseBatch(value);
-  if (!isObject(value)) return invalid(null, "a message must be a JSON object");
+  if (!isJsonObject(value)) return invalid(null, "a message must be a JSON object");
   const idOf = (): RequestId | null => (isRequestId(value.id) ? value.id : null);
   if ("method" in value) {
     const isRequest = "id" in value;

@@ -20,6 +20,7 @@ import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
+import { isJsonObject } from "../normalize/json.ts";
 import { callWorkspaceRoot } from "../router.ts";
 import { VERSION } from "../version.ts";
 import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
@@ -90,10 +91,6 @@ function setProtocolRequestHandler(server: Server, handler: ToolCallHandler): vo
     handler: ToolCallHandler,
   ) => void;
   set.call(server, TOOLS_CALL, handler);
-}
-
-function isArgumentsObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function describeJsonType(v: unknown): string {
@@ -168,7 +165,7 @@ export function createMcpServer(
       await bridge.ready();
       // absent is no arguments; null, arrays and scalars are refused
       const raw = request.params?.arguments === undefined ? {} : request.params.arguments;
-      if (!isArgumentsObject(raw)) {
+      if (!isJsonObject(raw)) {
         throw new BridgeError(
           "InvalidArgument",
           `arguments must be an object, not ${describeJsonType(raw)}`,

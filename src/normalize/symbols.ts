@@ -8,6 +8,7 @@ import type {
   SymbolInformation,
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
+import { isJsonObject } from "./json.ts";
 import {
   compareRange,
   compareSymbolNode,
@@ -53,10 +54,6 @@ export function symbolKindName(kind: number): string {
   return Number.isInteger(kind) ? (SYMBOL_KIND_NAMES[kind - 1] ?? "unknown") : "unknown";
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null;
-}
-
 function makeNode(
   name: string,
   kind: number,
@@ -85,7 +82,7 @@ function fromDocumentSymbol(
   const selection = isLspRange(s.selectionRange) ? ctx.toRange(uri, s.selectionRange) : range;
   const children: SymbolNode[] = [];
   if (Array.isArray(s.children)) {
-    for (const c of s.children) if (isObject(c)) fromDocumentSymbol(c, uri, ctx, children);
+    for (const c of s.children) if (isJsonObject(c)) fromDocumentSymbol(c, uri, ctx, children);
   }
   out.push(makeNode(s.name, s.kind, s.detail, range, selection, children));
 }
@@ -146,10 +143,10 @@ export function normalizeDocumentSymbols(
   const hierarchical: SymbolNode[] = [];
   const flat: SymbolNode[] = [];
   for (const item of result as unknown[]) {
-    if (!isObject(item)) continue;
+    if (!isJsonObject(item)) continue;
     if ("location" in item) {
       const info = item as unknown as SymbolInformation;
-      if (typeof info.name !== "string" || !isObject(info.location)) continue;
+      if (typeof info.name !== "string" || !isJsonObject(info.location)) continue;
       if (!isLspRange(info.location.range)) continue;
       const docUri = typeof info.location.uri === "string" ? info.location.uri : uri;
       const range = ctx.toRange(docUri, info.location.range);
@@ -181,7 +178,8 @@ export function normalizeWorkspaceSymbols(
   if (!Array.isArray(result)) return [];
   const symbols: WorkspaceSymbolOut[] = [];
   for (const item of result as unknown[]) {
-    if (!isObject(item) || typeof item.name !== "string" || !isObject(item.location)) continue;
+    if (!isJsonObject(item) || typeof item.name !== "string" || !isJsonObject(item.location))
+      continue;
     const s = item as unknown as WorkspaceSymbol;
     const location = s.location as { uri?: unknown; range?: unknown };
     if (typeof location.uri !== "string") continue;
