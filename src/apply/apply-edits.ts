@@ -8,6 +8,7 @@
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import type { PositionEncoding } from "../lsp/positions.ts";
+import { compareStrings } from "../normalize/order.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath } from "../workspace/files.ts";
 import { planWrites } from "./validate.ts";
@@ -21,6 +22,29 @@ export interface AppliedFile {
 export type Snapshots = Map<string, { text: string; sha256: string }>;
 
 /**
+ * Every path read once beneath the root (SPEC §8.1): its text and SHA-256. One that cannot
+ * be read goes to `unreadable`, which decides what that means (drift, or EditInvalid).
+ */
+export function readSnapshots(
+  root: string,
+  paths: readonly string[],
+  maxFileBytes: number,
+  unreadable: (abs: string, err: BridgeError) => void,
+): Snapshots {
+  const snapshots: Snapshots = new Map();
+  for (const abs of paths) {
+    try {
+      const { text, sha256 } = readWorkspaceText(root, abs, maxFileBytes);
+      snapshots.set(abs, { text, sha256 });
+    } catch (err) {
+      if (!(err instanceof BridgeError)) throw err;
+      unreadable(abs, err);
+    }
+  }
+  return snapshots;
+}
+
+/**
  * Read every target once: its current text, and whether its hash still equals the one
  * the edit was computed against (an unreadable target counts as drifted).
  */
@@ -29,18 +53,16 @@ export function readTargets(
   targets: { abs: string; sha256: string }[],
   maxFileBytes: number,
 ): { snapshots: Snapshots; drifted: string[] } {
-  const snapshots: Snapshots = new Map();
   const drifted: string[] = [];
+  const paths = targets.map((t) => t.abs);
+  const snapshots = readSnapshots(root, paths, maxFileBytes, (abs) =>
+    drifted.push(displayPath(root, abs)),
+  );
   for (const t of targets) {
-    try {
-      const { text, sha256 } = readWorkspaceText(root, t.abs, maxFileBytes);
-      snapshots.set(t.abs, { text, sha256 });
-      if (sha256 !== t.sha256) drifted.push(displayPath(root, t.abs));
-    } catch {
-      drifted.push(displayPath(root, t.abs));
-    }
+    const now = snapshots.get(t.abs);
+    if (now !== undefined && now.sha256 !== t.sha256) drifted.push(displayPath(root, t.abs));
   }
-  return { snapshots, drifted: drifted.sort() };
+  return { snapshots, drifted: drifted.sort(compareStrings) };
 }
 
 export function driftError(files: string[], hint: string): BridgeError {
@@ -89,5 +111,5 @@ export async function applyEdits(
   sessions.resyncWritten(written);
   return plans
     .map((p) => ({ file: displayPath(root, p.abs), edits: p.editCount }))
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    .sort((a, b) => compareStrings(a.file, b.file));
 }

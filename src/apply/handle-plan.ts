@@ -13,10 +13,9 @@ import {
   flattenWorkspaceEdit,
   nonFileTarget,
 } from "../normalize/workspace-edit.ts";
-import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath } from "../workspace/files.ts";
 import { uriToPath } from "../workspace/uri.ts";
-import type { Snapshots } from "./apply-edits.ts";
+import { readSnapshots, type Snapshots } from "./apply-edits.ts";
 
 export interface EditTargets {
   files: PlannedFileEdit[];
@@ -35,32 +34,26 @@ export function editTargets(
   fileEdits: FileEdits[],
   maxFileBytes: number,
 ): EditTargets {
-  const files: PlannedFileEdit[] = [];
-  const targets: { abs: string; sha256: string }[] = [];
-  const snapshots: Snapshots = new Map();
-  for (const f of fileEdits) {
+  const files: PlannedFileEdit[] = fileEdits.map((f) => {
     const abs = uriToPath(f.uri);
     if (abs === null) throw nonFileTarget(f.uri);
-    const { text, sha256 } = readTarget(root, abs, maxFileBytes);
-    files.push({ abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) });
-    targets.push({ abs, sha256 });
-    snapshots.set(abs, { text, sha256 });
-  }
+    return { abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) };
+  });
+  const snapshots = readSnapshots(
+    root,
+    files.map((f) => f.abs),
+    maxFileBytes,
+    (abs, err) => {
+      const file = displayPath(root, abs);
+      const reason = `${err.code}: ${err.message}`;
+      throw new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
+        hint: "edits may only change existing regular UTF-8 files inside the workspace",
+        details: { file, index: null, reason },
+      });
+    },
+  );
+  const targets = [...snapshots].map(([abs, { sha256 }]) => ({ abs, sha256 }));
   return { files, targets, snapshots };
-}
-
-function readTarget(root: string, abs: string, maxFileBytes: number) {
-  try {
-    return readWorkspaceText(root, abs, maxFileBytes);
-  } catch (err) {
-    if (!(err instanceof BridgeError)) throw err;
-    const file = displayPath(root, abs);
-    const reason = `${err.code}: ${err.message}`;
-    throw new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
-      hint: "edits may only change existing regular UTF-8 files inside the workspace",
-      details: { file, index: null, reason },
-    });
-  }
 }
 
 /** The session life a handle belongs to (SPEC §7.3): a handle from another is foreign. */
