@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { page } from "../../normalize/paging.ts";
 import { countSymbols } from "../../normalize/symbols.ts";
-import { checkPaging, fileShape, pagedShape, pagingShape, rangeOut } from "../conventions.ts";
+import {
+  checkPaging,
+  fileShape,
+  pagedResult,
+  pagedShape,
+  pagingShape,
+  rangeOut,
+} from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { documentSymbolTree } from "./position.ts";
@@ -39,10 +46,8 @@ export const documentSymbolsTool = defineTool({
     return withFile(ctx, args, "semantics", async (call) => {
       const tree = await documentSymbolTree(call);
       const p = page(tree, paging);
-      const result: Record<string, unknown> = { file: call.rel, symbols: p.items, total: p.total };
-      if (p.next_offset !== undefined) result.next_offset = p.next_offset;
       return {
-        result,
+        result: { file: call.rel, ...pagedResult("symbols", p) },
         count: countSymbols(p.items),
         pages: { key: "symbols", items: tree, offset: paging.offset },
       };
