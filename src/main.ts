@@ -12,7 +12,8 @@ const USAGE = `theodolite — a headless, deterministic LSP bridge over MCP stdi
 
 usage:
   theodolite --config FILE          serve MCP on stdio (or set THEODOLITE_CONFIG)
-  theodolite                        zero-config: workspace = cwd, servers found on PATH (unpinned)
+  theodolite                        zero-config: workspace = cwd, servers from its own toolchain
+                                    (node_modules/.bin, its TypeScript, .venv), then PATH (unpinned)
   theodolite --check-config FILE    validate, resolve binaries, check version pins; exit 0 or 2
   theodolite init [DIR]             print a pinned bridge.toml for DIR (default: cwd)
   theodolite --version              one line: version, commit, bun, platform
