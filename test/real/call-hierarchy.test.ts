@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
-import { fails, ok, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
+import {
+  fails,
+  ok,
+  range,
+  realSuite,
+  requiredUnderCI,
+  startRealBridge,
+} from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -57,6 +64,7 @@ function bridgeOn(name: string, found: RealServer | null, fixture: () => string)
 }
 
 const clangd = await findClangd();
+requiredUnderCI("clangd", clangd);
 describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   const get = bridgeOn("clangd", clangd, () => materializeCFixture(undefined, "c"));
 
@@ -104,6 +112,7 @@ describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
 });
 
 const pyright = await findPyright();
+requiredUnderCI("pyright", pyright);
 describe.skipIf(!pyright)("pyright", () => {
   const get = bridgeOn("pyright", pyright, () => copyFixture("python"));
 
@@ -217,18 +226,21 @@ function typescriptCalls(
 }
 
 const tls = await findTypescriptLanguageServer();
+requiredUnderCI("typescript-language-server", tls);
 describe.skipIf(!tls)("typescript-language-server", () => {
   // tls names a module caller by its base name
   typescriptCalls("typescript-language-server", tls, (f) => f.slice(f.lastIndexOf("/") + 1));
 });
 
 const tsgo = await findTypescriptNative();
+requiredUnderCI("typescript-native", tsgo);
 describe.skipIf(!tsgo)("typescript-native", () => {
   // tsgo names it by its absolute path, which the bridge gives as the result path
   typescriptCalls("typescript-native", tsgo, (f) => f);
 });
 
 const ra = await findRustAnalyzer();
+requiredUnderCI("rust-analyzer", ra);
 describe.skipIf(!ra)("rust-analyzer", () => {
   const get = bridgeOn("rust-analyzer", ra, () => copyFixture("rust"));
 

@@ -27,7 +27,7 @@ import {
   rewrite,
   shiftLines,
 } from "../support/coherence.ts";
-import { ok, present, startRealBridge } from "../support/real-bridge.ts";
+import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -331,11 +331,9 @@ async function compare(
 
 for (const [name, plan] of Object.entries(PLANS)) {
   const found = FOUND[name] ?? null;
-  describe.skipIf(!found)(`${name}: a long-lived bridge answers like a fresh one`, () => {
-    test("is installed (required under CI)", () => {
-      expect(present(name, found)).toBe(true);
-    });
+  requiredUnderCI(name, found);
 
+  describe.skipIf(!found)(`${name}: a long-lived bridge answers like a fresh one`, () => {
     test("after each change on disk", async () => {
       if (!found) return;
       const root = plan.fixture === "c" ? materializeCFixture() : copyFixture(plan.fixture);

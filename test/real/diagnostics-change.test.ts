@@ -7,7 +7,14 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllBridges } from "../support/bridge.ts";
-import { ok, range, realSuite, SNAPSHOT, startRealBridge } from "../support/real-bridge.ts";
+import {
+  ok,
+  range,
+  realSuite,
+  requiredUnderCI,
+  SNAPSHOT,
+  startRealBridge,
+} from "../support/real-bridge.ts";
 import { findClangd, findPyright, materializeCFixture } from "../support/real-servers.ts";
 
 /** Insert `line` before 1-based line `before` and append `tail` to a file. */
@@ -20,6 +27,7 @@ function edit(path: string, before: number, line: string, tail: string): void {
 afterAll(closeAllBridges);
 
 const pyright = await findPyright();
+requiredUnderCI("pyright", pyright);
 describe.skipIf(!pyright)("pyright", () => {
   const suite = realSuite("pyright", pyright);
 
@@ -60,6 +68,7 @@ describe.skipIf(!pyright)("pyright", () => {
 });
 
 const clangd = await findClangd();
+requiredUnderCI("clangd", clangd);
 describe.skipIf(!clangd)("clangd", () => {
   const dirs: string[] = [];
   afterAll(() => {

@@ -18,6 +18,7 @@ import {
   findGopls,
   PINNED_VERSION_OUTPUT,
 } from "../support/built-servers.ts";
+import { present } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -43,17 +44,6 @@ const EXPECTED = {
 };
 
 const CHECK_TIMEOUT_MS = 60_000;
-
-const underCI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
-
-/** Null server: fail under CI (setup must have installed it), else return after the skip line. */
-function requireUnderCI(server: string, found: RealServer | null): found is RealServer {
-  if (found) return true;
-  if (underCI) {
-    throw new Error(`${server} is missing under CI: .ci/setup-servers must install it`);
-  }
-  return false;
-}
 
 /** Run argv to completion (bounded), returning exit code and combined output. */
 function run(argv: string[], cwd: string, env: Record<string, string> = {}) {
@@ -83,7 +73,7 @@ function versionOf(config: RealServer["config"]): string {
 describe("real servers installed by .ci/setup-servers", () => {
   test("clangd answers --version as Debian clangd 14.0.6", async () => {
     const found = await findClangd();
-    if (!requireUnderCI("clangd", found)) return;
+    if (!present("clangd", found)) return;
     expect(isAbsolute(found.config.command)).toBe(true);
     const version = versionOf(found.config);
     expect(version).toBe(found.config.version);
@@ -92,7 +82,7 @@ describe("real servers installed by .ci/setup-servers", () => {
 
   test("rust-analyzer is a working binary (not a dead rustup proxy) at 1.96.0", async () => {
     const found = await findRustAnalyzer();
-    if (!requireUnderCI("rust-analyzer", found)) return;
+    if (!present("rust-analyzer", found)) return;
     const version = versionOf(found.config);
     expect(version).toBe(found.config.version);
     expect(version).toBe(EXPECTED.rustAnalyzer);
@@ -101,7 +91,7 @@ describe("real servers installed by .ci/setup-servers", () => {
 
   test("rust-analyzer gets a RUST_SRC_PATH with std sources but no top Cargo.toml", async () => {
     const found = await findRustAnalyzer();
-    if (!requireUnderCI("rust-analyzer", found)) return;
+    if (!present("rust-analyzer", found)) return;
     const srcPath = found.config.env.RUST_SRC_PATH;
     expect(srcPath).toBeString();
     const entries = readdirSync(srcPath!);
@@ -113,7 +103,7 @@ describe("real servers installed by .ci/setup-servers", () => {
 
   test(`pyright answers --version as ${EXPECTED.pyright}`, async () => {
     const found = await findPyright();
-    if (!requireUnderCI("pyright", found)) return;
+    if (!present("pyright", found)) return;
     expect(found.config.version_command?.[0]).toBe(
       join(TEST_SERVERS_DIR, "node_modules", ".bin", "pyright"),
     );
@@ -124,7 +114,7 @@ describe("real servers installed by .ci/setup-servers", () => {
 
   test(`typescript-language-server ${EXPECTED.tls} drives typescript ${EXPECTED.typescript}`, async () => {
     const found = await findTypescriptLanguageServer();
-    if (!requireUnderCI("typescript-language-server", found)) return;
+    if (!present("typescript-language-server", found)) return;
     const version = versionOf(found.config);
     expect(version).toBe(found.config.version);
     expect(version).toBe(EXPECTED.tls);
@@ -142,7 +132,7 @@ describe("real servers installed by .ci/setup-servers", () => {
   for (const [name, find, expected] of built) {
     test(`${name} answers its version command as ${JSON.stringify(expected)}`, async () => {
       const found = await find();
-      if (!requireUnderCI(name, found)) return;
+      if (!present(name, found)) return;
       expect(isAbsolute(found.config.command)).toBe(true);
       const version = versionOf(found.config);
       expect(version).toBe(found.config.version);
@@ -173,7 +163,7 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
 
   test("c fixtures: clangd --check finds no errors in c and exactly two in c-errors", async () => {
     const found = await findClangd();
-    if (!requireUnderCI("clangd", found)) return;
+    if (!present("clangd", found)) return;
     const errorsOf = (fixture: "c" | "c-errors", file: string) => {
       const dir = materializeCFixture(undefined, fixture);
       try {
@@ -197,7 +187,7 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
 
   test("rust fixture: cargo check --offline --locked passes; rust-errors has E0308 and E0425", async () => {
     const found = await findRustAnalyzer();
-    if (!requireUnderCI("rust-analyzer", found)) return;
+    if (!present("rust-analyzer", found)) return;
     const cargo = found.config.env.CARGO;
     if (!cargo) throw new Error("no cargo beside rust-analyzer (apt-get install cargo-web)");
     const env = { ...found.config.env };
@@ -227,7 +217,7 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
 
   test("go fixture: go build reports exactly the two errors in broken/broken.go", async () => {
     const found = await findGopls();
-    if (!requireUnderCI("gopls", found)) return;
+    if (!present("gopls", found)) return;
     const go = Bun.which("go");
     if (!go) throw new Error("go not on PATH (gopls needs it too)");
     const dir = copyFixture("go");
@@ -247,7 +237,7 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
 
   test("python fixture: pyright reports exactly the two errors in errors.py", async () => {
     const found = await findPyright();
-    if (!requireUnderCI("pyright", found)) return;
+    if (!present("pyright", found)) return;
     const cli = found.config.version_command![0]!;
     const result = run([cli, "--outputjson", "-p", fixturePath("python")], fixturePath("python"));
     const report = JSON.parse(result.stdout) as {
@@ -273,7 +263,7 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
 
   test("ts and demo-ts fixtures: tsc 5.9.3 reports exactly the recorded errors", async () => {
     const found = await findTypescriptLanguageServer();
-    if (!requireUnderCI("typescript-language-server", found)) return;
+    if (!present("typescript-language-server", found)) return;
     const tsc = join(TEST_SERVERS_DIR, "node_modules", "typescript", "bin", "tsc");
     const node = Bun.which("node");
     if (!node) throw new Error("node not on PATH");

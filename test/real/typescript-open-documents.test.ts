@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { present, startRealBridge } from "../support/real-bridge.ts";
+import { requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, fixturePath } from "../support/real-servers.ts";
 import { waitForValue } from "../support/wait.ts";
 
@@ -31,11 +31,9 @@ function source(i: number, comment = ""): string {
   );
 }
 
-describe.skipIf(!tls)("typescript-language-server: 125 files, max_open_documents 64", () => {
-  test("is installed (required under CI)", () => {
-    expect(present("typescript-language-server", tls)).toBe(true);
-  });
+requiredUnderCI("typescript-language-server", tls);
 
+describe.skipIf(!tls)("typescript-language-server: 125 files, max_open_documents 64", () => {
   test("diagnostics on every file in turn, twice, files rewritten between: no RequestTimeout", async () => {
     if (!tls) return;
     const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-ts125-")));

@@ -8,7 +8,7 @@
  *                              test/servers/node_modules/.bin/mcp-inspector)
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
 import {
@@ -18,8 +18,8 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
-import { UNDER_CI } from "../support/real-bridge.ts";
-import { skipLoudly, TEST_SERVERS_DIR } from "../support/real-servers.ts";
+import { present } from "../support/real-bridge.ts";
+import { TEST_SERVERS_DIR } from "../support/real-servers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -31,7 +31,7 @@ const INSPECTOR_CLIENT = "inspector-cli";
 
 function configWithHover(): string {
   const root = tempDir();
-  Bun.write(join(root, "a.fake"), "alpha beta\n");
+  writeFileSync(join(root, "a.fake"), "alpha beta\n");
   return writeConfig({
     bridge: { mutation: "gated", mutation_allowlist: [INSPECTOR_CLIENT] },
     workspace: [{ name: "w", root, servers: ["fake"] }],
@@ -44,11 +44,15 @@ function configWithHover(): string {
 const VENV_PYTHON = join(TEST_SERVERS_DIR, "python", "bin", "python");
 const INSPECTOR = join(TEST_SERVERS_DIR, "node_modules", ".bin", "mcp-inspector");
 
-/** A client the setup installs is required under CI; elsewhere its absence is a loud skip. */
-function absent(client: string, why: string): void {
-  if (UNDER_CI) throw new Error(`${client} is required under CI ${why}; run .ci/setup-servers`);
-  skipLoudly(client, why);
-}
+/** The python to run the Python MCP SDK client with: the setup's venv unless overridden. */
+const PYTHON =
+  process.env.THEODOLITE_TEST_PYTHON ?? (existsSync(VENV_PYTHON) ? VENV_PYTHON : "python3");
+const python = Bun.spawnSync([PYTHON, "-c", "import mcp"], { stdout: "ignore", stderr: "ignore" })
+  .success
+  ? PYTHON
+  : null;
+const inspector =
+  process.env.THEODOLITE_TEST_INSPECTOR ?? (existsSync(INSPECTOR) ? INSPECTOR : null);
 
 const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" };
 
@@ -81,77 +85,79 @@ asyncio.run(main())
 `;
 
 describe("other MCP clients", () => {
-  test("the Python MCP SDK: handshake, tools/list, a result and a tool error", async () => {
-    const python =
-      process.env.THEODOLITE_TEST_PYTHON ?? (existsSync(VENV_PYTHON) ? VENV_PYTHON : "python3");
-    const probe = Bun.spawnSync([python, "-c", "import mcp"], {
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-    if (!probe.success) {
-      absent("Python MCP SDK", `(no \`import mcp\` in ${python}; set THEODOLITE_TEST_PYTHON)`);
-      return;
-    }
-    const script = join(tempDir(), "client.py");
-    await Bun.write(script, PYTHON_CLIENT);
-    const r = Bun.spawnSync([python, script, ensureBinary(), configWithHover()], {
-      stdout: "pipe",
-      stderr: "pipe",
-      timeout: 60_000,
-    });
-    expect(r.exitCode, r.stderr.toString()).toBe(0);
-    const out = JSON.parse(r.stdout.toString().trim().split("\n").pop() as string);
-    expect(out).toEqual({
-      tools: READ_TOOLS,
-      hover: { text: "from fake", range: null },
-      hover_error: false,
-      missing: "FileNotFound",
-      missing_error: true,
-      client: "mcp",
-    });
-  }, 90_000);
+  test("the Python MCP SDK and the MCP Inspector CLI are installed (required under CI)", () => {
+    const noPython = `no \`import mcp\` in ${PYTHON} (set THEODOLITE_TEST_PYTHON)`;
+    if (present("Python MCP SDK", python, noPython)) expect(python).toBe(PYTHON);
+    const noInspector = `no ${INSPECTOR} (set THEODOLITE_TEST_INSPECTOR)`;
+    if (present("MCP Inspector CLI", inspector, noInspector))
+      expect(inspector.length).toBeGreaterThan(0);
+  });
 
-  test("the MCP Inspector CLI: every tool's schemas portable (--strict), tools/list and tools/call", () => {
-    const inspector =
-      process.env.THEODOLITE_TEST_INSPECTOR ?? (existsSync(INSPECTOR) ? INSPECTOR : "");
-    if (inspector === "") {
-      absent("MCP Inspector CLI", "(set THEODOLITE_TEST_INSPECTOR to its mcp-inspector)");
-      return;
-    }
-    const run = (...args: string[]) => {
-      const r = Bun.spawnSync(
-        [inspector, "--cli", "-e", `THEODOLITE_CONFIG=${config}`, ensureBinary(), ...args],
-        { stdout: "pipe", stderr: "pipe", timeout: 60_000 },
-      );
+  test.skipIf(!python)(
+    "the Python MCP SDK: handshake, tools/list, a result and a tool error",
+    async () => {
+      if (!python) throw new Error("no python with the MCP SDK");
+      const script = join(tempDir(), "client.py");
+      await Bun.write(script, PYTHON_CLIENT);
+      const r = Bun.spawnSync([python, script, ensureBinary(), configWithHover()], {
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 60_000,
+      });
       expect(r.exitCode, r.stderr.toString()).toBe(0);
-      return JSON.parse(r.stdout.toString());
-    };
-    const config = configWithHover();
-    // the whole surface, apply class included: the Inspector's schema lint reports its
-    // findings under schemaFindings and exits non-zero on an error-severity one
-    const linted = run("--method", "tools/list", "--strict", "--format", "json") as {
-      result: { tools: { name: string }[] };
-      schemaFindings?: unknown[];
-    };
-    expect(linted.schemaFindings ?? []).toEqual([]);
-    expect(linted.result.tools).toHaveLength(TOOLS.length);
-    const status = run("--method", "tools/call", "--tool-name", "session_status") as {
-      structuredContent: { bridge: { client: string; apply_class_registered: boolean } };
-    };
-    expect(status.structuredContent.bridge.client).toBe(INSPECTOR_CLIENT);
-    expect(status.structuredContent.bridge.apply_class_registered).toBe(true);
-    const hover = run(
-      "--method",
-      "tools/call",
-      "--tool-name",
-      "hover",
-      "--tool-arg",
-      "file=a.fake",
-      "--tool-arg",
-      "line=1",
-      "--tool-arg",
-      "column=1",
-    ) as { structuredContent: unknown };
-    expect(hover.structuredContent).toEqual({ text: "from fake", range: null });
-  }, 120_000);
+      const out = JSON.parse(r.stdout.toString().trim().split("\n").pop() as string);
+      expect(out).toEqual({
+        tools: READ_TOOLS,
+        hover: { text: "from fake", range: null },
+        hover_error: false,
+        missing: "FileNotFound",
+        missing_error: true,
+        client: "mcp",
+      });
+    },
+    90_000,
+  );
+
+  test.skipIf(!inspector)(
+    "the MCP Inspector CLI: every tool's schemas portable (--strict), tools/list and tools/call",
+    () => {
+      if (!inspector) throw new Error("no MCP Inspector CLI");
+      const run = (...args: string[]) => {
+        const r = Bun.spawnSync(
+          [inspector, "--cli", "-e", `THEODOLITE_CONFIG=${config}`, ensureBinary(), ...args],
+          { stdout: "pipe", stderr: "pipe", timeout: 60_000 },
+        );
+        expect(r.exitCode, r.stderr.toString()).toBe(0);
+        return JSON.parse(r.stdout.toString());
+      };
+      const config = configWithHover();
+      // the whole surface, apply class included: the Inspector's schema lint reports its
+      // findings under schemaFindings and exits non-zero on an error-severity one
+      const linted = run("--method", "tools/list", "--strict", "--format", "json") as {
+        result: { tools: { name: string }[] };
+        schemaFindings?: unknown[];
+      };
+      expect(linted.schemaFindings ?? []).toEqual([]);
+      expect(linted.result.tools).toHaveLength(TOOLS.length);
+      const status = run("--method", "tools/call", "--tool-name", "session_status") as {
+        structuredContent: { bridge: { client: string; apply_class_registered: boolean } };
+      };
+      expect(status.structuredContent.bridge.client).toBe(INSPECTOR_CLIENT);
+      expect(status.structuredContent.bridge.apply_class_registered).toBe(true);
+      const hover = run(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "hover",
+        "--tool-arg",
+        "file=a.fake",
+        "--tool-arg",
+        "line=1",
+        "--tool-arg",
+        "column=1",
+      ) as { structuredContent: unknown };
+      expect(hover.structuredContent).toEqual({ text: "from fake", range: null });
+    },
+    120_000,
+  );
 });

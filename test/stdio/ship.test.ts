@@ -18,10 +18,13 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
-import { findTypescriptLanguageServer, skipLoudly } from "../support/real-servers.ts";
+import { requiredUnderCI } from "../support/real-bridge.ts";
+import { findTypescriptLanguageServer } from "../support/real-servers.ts";
 
 afterEach(closeAllBridges);
 afterAll(cleanupTempDirs);
+
+const tls = await findTypescriptLanguageServer();
 
 const SERVERS_BIN = join(REPO, "test", "servers", "node_modules", ".bin");
 
@@ -32,11 +35,9 @@ function demoCopy(): string {
 }
 
 describe("init and zero-config (SPEC §2.1)", () => {
-  test("init prints a pinned bridge.toml that --check-config accepts", async () => {
-    if (!(await findTypescriptLanguageServer())) {
-      if (process.env.CI) throw new Error("typescript-language-server must be installed in CI");
-      return skipLoudly("typescript-language-server", "init test needs a server on PATH");
-    }
+  requiredUnderCI("typescript-language-server", tls);
+
+  test.skipIf(!tls)("init prints a pinned bridge.toml that --check-config accepts", async () => {
     const dir = demoCopy();
     const env = { PATH: `${SERVERS_BIN}:${process.env.PATH ?? ""}`, HOME: process.env.HOME ?? "/" };
     const init = Bun.spawnSync([ensureBinary(), "init", dir], {
@@ -68,11 +69,7 @@ describe("init and zero-config (SPEC §2.1)", () => {
     expect(check.stdout.toString()).toContain("ok   server.typescript-language-server.version");
   });
 
-  test("zero-config serves the sample workspace from its directory", async () => {
-    if (!(await findTypescriptLanguageServer())) {
-      if (process.env.CI) throw new Error("typescript-language-server must be installed in CI");
-      return skipLoudly("typescript-language-server", "zero-config test needs a server on PATH");
-    }
+  test.skipIf(!tls)("zero-config serves the sample workspace from its directory", async () => {
     const dir = demoCopy();
     const bridge = await startBridge({
       args: [],

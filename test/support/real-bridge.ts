@@ -4,7 +4,7 @@
  * started on one fixture copy, and the CI rule for a missing server (SPEC §11: under CI
  * every server .ci/setup-servers installs is required; elsewhere a loud skip).
  */
-import { afterAll, expect } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
@@ -17,20 +17,33 @@ import {
   type ToolResult,
   writeConfig,
 } from "./bridge.ts";
-import { copyFixture, type RealServer } from "./real-servers.ts";
+import { copyFixture, type RealServer, SETUP_HINT, skipLoudly } from "./real-servers.ts";
 
 export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 
 /**
- * True when the server is there. Missing: under CI a failure (.ci/setup-servers installs
- * every server the suites drive), elsewhere false after findX() printed its SKIPPED line.
+ * True when the server (or client) is there. Missing: under CI a failure (.ci/setup-servers
+ * installs every one the suites drive), elsewhere false after a SKIPPED line — printed here
+ * when `why` is given, else already printed by the findX() that returned null.
  */
-export function present(name: string, found: RealServer | null): found is RealServer {
-  if (found) return true;
+export function present<T>(name: string, found: T | null, why?: string): found is T {
+  if (found !== null) return true;
   if (UNDER_CI) {
-    throw new Error(`${name} is missing under CI: .ci/setup-servers must install it`);
+    const reason = why === undefined ? "" : ` (${why})`;
+    throw new Error(`${name} is missing under CI${reason}: .ci/setup-servers must install it`);
   }
+  if (why !== undefined) skipLoudly(name, `${why} — ${SETUP_HINT}`);
   return false;
+}
+
+/**
+ * A top-level test that `found` is there: under CI it fails when the server is missing,
+ * which a `describe.skipIf(!found)` block alone would skip instead.
+ */
+export function requiredUnderCI(name: string, found: RealServer | null): void {
+  test(`${name} is installed (required under CI)`, () => {
+    if (present(name, found)) expect(found.config.command).toStartWith("/");
+  });
 }
 
 export interface RealBridgeOptions {
