@@ -9,7 +9,7 @@ import { afterAll, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { PRESETS } from "../../src/config/presets.ts";
-import { ensureBinary, tempDir, writeConfig } from "../support/bridge.ts";
+import { cleanupTempDirs, ensureBinary, tempDir, writeConfig } from "../support/bridge.ts";
 import { filledServer, LOCATORS, readExample } from "../support/example-config.ts";
 import { present, UNDER_CI } from "../support/real-bridge.ts";
 import { materializeCFixture, type RealServer } from "../support/real-servers.ts";
@@ -21,6 +21,7 @@ for (const name of names) located.set(name, (await LOCATORS[name]?.()) ?? null);
 
 const dirs: string[] = [];
 afterAll(() => {
+  cleanupTempDirs();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { isAlive } from "../../src/process/proctree.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import {
-  type BridgeHandle,
   cleanupTempDirs,
   closeAllBridges,
   fakeServer,
@@ -19,22 +18,20 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
+import { fails } from "../support/real-bridge.ts";
 import { copyFixture } from "../support/real-servers.ts";
 import { waitFor, within } from "../support/wait.ts";
 
-afterEach(closeAllBridges);
+/** pid files of the fake version commands: a failed test must not leave one running */
+const versionPidFiles: string[] = [];
+afterEach(async () => {
+  await closeAllBridges();
+  for (const file of versionPidFiles.splice(0)) {
+    const pid = existsSync(file) ? Number(readFileSync(file, "utf8").trim()) : 0;
+    if (pid > 0 && isAlive(pid)) process.kill(pid, "SIGKILL");
+  }
+});
 afterAll(cleanupTempDirs);
-
-async function fails(bridge: BridgeHandle, tool: string, args: Record<string, unknown>) {
-  const r = await bridge.call(tool, args);
-  expect(r.isError).toBe(true);
-  return r.structured as {
-    code: string;
-    message: string;
-    hint?: string;
-    details?: Record<string, unknown>;
-  };
-}
 
 describe("zero-config start", () => {
   test("initialize and tools/list answer while discovery's version command hangs; shutting down kills it", async () => {
@@ -42,6 +39,7 @@ describe("zero-config start", () => {
     writeFileSync(join(root, "main.c"), "int main(void) { return 0; }\n");
     const bin = tempDir("theodolite-zc-bin-");
     const pidFile = join(root, "version.pid");
+    versionPidFiles.push(pidFile);
     // a `clangd` whose version command never ends
     writeFileSync(join(bin, "clangd"), `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 300\n`);
     chmodSync(join(bin, "clangd"), 0o755);
@@ -69,7 +67,7 @@ describe("zero-config start", () => {
   });
 
   test("no usable server: it serves; session_status says what was looked for; calls get NoServerForFile naming what to install", async () => {
-    const root = copyFixture("c");
+    const root = copyFixture("c", tempDir("theodolite-zc-c-"));
     writeFileSync(join(root, "notes.xyz"), "nothing serves this\n");
     const emptyPath = tempDir("theodolite-empty-path-");
     const bridge = await startBridge({ args: [], cwd: root, env: { PATH: emptyPath } });

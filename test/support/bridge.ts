@@ -109,6 +109,8 @@ export async function startBridge(opts: {
   clientName?: string;
   env?: Record<string, string>;
   cwd?: string;
+  /** directories the handle owns (e.g. its config's), removed when it closes */
+  ownDirs?: string[];
 }): Promise<BridgeHandle> {
   const bin = ensureBinary();
   const args = opts.args ?? (opts.config ? ["--config", opts.config] : []);
@@ -155,6 +157,7 @@ export async function startBridge(opts: {
       } catch {
         // already gone
       }
+      for (const d of opts.ownDirs ?? []) rmSync(d, { recursive: true, force: true });
     },
   };
   open.add(handle);

@@ -5,7 +5,9 @@
  * every server .ci/setup-servers installs is required; elsewhere a loud skip).
  */
 import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
@@ -68,14 +70,24 @@ export function realConfig(
   };
 }
 
-/** Start the compiled bridge on `root` with `server`. */
-export function startRealBridge(
+/** Start the compiled bridge on `root` with `server`; closing it removes its config. */
+export async function startRealBridge(
   root: string,
   server: ServerConfig,
   opts: RealBridgeOptions = {},
 ): Promise<BridgeHandle> {
-  const config = writeConfig(realConfig(root, server, opts));
-  return startBridge({ config, ...(opts.clientName ? { clientName: opts.clientName } : {}) });
+  const dir = mkdtempSync(join(tmpdir(), "theodolite-config-"));
+  try {
+    const config = writeConfig(realConfig(root, server, opts), dir);
+    return await startBridge({
+      config,
+      ownDirs: [dir],
+      ...(opts.clientName ? { clientName: opts.clientName } : {}),
+    });
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** A tool call that must succeed: the structured result, or a thrown error naming the code. */
