@@ -22,8 +22,8 @@ import { ERROR_CODES } from "../../src/errors.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 import { type FuzzContext, fuzzArguments, pickTool, type ToolSchema } from "./fuzz-args.ts";
-import { closeRawBridges, RawBridge } from "./raw-bridge.ts";
 
 const SEED = 0x7e0d0_11e;
 /** FUZZ_TRACE=<file>: one line per call (arguments and outcome), to compare two runs */

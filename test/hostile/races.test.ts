@@ -18,7 +18,8 @@ import {
 import { join } from "node:path";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
-import { closeRawBridges, killSwappers, RawBridge, startSwapper } from "./raw-bridge.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { killSwappers, startSwapper } from "./swappers.ts";
 
 /** every call must be answered within this, even while the workspace is under attack */
 const CALL_BOUND_MS = 10_000;

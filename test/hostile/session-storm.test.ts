@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { isDead, scanProcs } from "../../src/process/proctree.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
-import { closeRawBridges, RawBridge } from "./raw-bridge.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 
 afterEach(async () => {
   await closeRawBridges();

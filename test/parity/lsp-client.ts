@@ -27,8 +27,9 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { isAlive, type ProcInfo, scanProcs } from "../../src/process/proctree.ts";
+import { isAlive } from "../../src/process/proctree.ts";
 import { configurationFor } from "../../src/session/server-requests.ts";
+import { treeOf } from "../support/processes.ts";
 
 /** How long a server gets to exit after `exit` before its tree is killed. */
 const EXIT_GRACE_MS = 5_000;
@@ -281,21 +282,4 @@ export class LspClient {
       }
     }
   }
-}
-
-/** `pid` and its live descendants by parent chain, with start times (pids can be reused). */
-function treeOf(pid: number): ProcInfo[] {
-  const procs = scanProcs();
-  const out = procs.filter((p) => p.pid === pid);
-  const frontier = [pid];
-  while (frontier.length > 0) {
-    const parent = frontier.pop() as number;
-    for (const p of procs) {
-      if (p.ppid === parent && p.state !== "Z") {
-        out.push(p);
-        frontier.push(p.pid);
-      }
-    }
-  }
-  return out;
 }

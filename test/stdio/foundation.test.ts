@@ -2,14 +2,13 @@
  * The compiled binary over MCP stdio (SPEC §1, §2, §4): initialize starts nothing,
  * the tool surface matches the golden file, session_status lists every
  * configured pair as not_started, invalid config exits 2 with ConfigInvalid,
- * --version has the SPEC §2 format, stdin EOF ends the process within 1 s.
+ * --version has the SPEC §2 format, stdin EOF ends the process with exit code 0.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../src/errors.ts";
 import { INSTRUCTIONS } from "../../src/mcp/conventions.ts";
-import { scanProcs } from "../../src/process/proctree.ts";
 import {
   cleanupTempDirs,
   closeAllBridges,
@@ -20,9 +19,14 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
-import { waitFor } from "../support/wait.ts";
+import { descendantsOf } from "../support/processes.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { within } from "../support/wait.ts";
 
-afterEach(closeAllBridges);
+afterEach(async () => {
+  await closeAllBridges();
+  await closeRawBridges();
+});
 afterAll(cleanupTempDirs);
 
 function twoPairConfig(bridge: Record<string, unknown> = {}): string {
@@ -32,22 +36,6 @@ function twoPairConfig(bridge: Record<string, unknown> = {}): string {
     workspace: [{ name: "app", root, servers: ["fake-a", "fake-b"] }],
     server: [fakeServer("fake-a"), fakeServer("fake-b", {}, { extensions: { b: "fake" } })],
   });
-}
-
-function descendantsOf(pid: number): number[] {
-  const procs = scanProcs();
-  const out: number[] = [];
-  const frontier = [pid];
-  while (frontier.length > 0) {
-    const parent = frontier.pop() as number;
-    for (const p of procs) {
-      if (p.ppid === parent && p.state !== "Z") {
-        out.push(p.pid);
-        frontier.push(p.pid);
-      }
-    }
-  }
-  return out;
 }
 
 describe("compiled binary CLI", () => {
@@ -214,24 +202,16 @@ describe("MCP stdio", () => {
     expect(ws.structured.code).toBe("UnknownWorkspace");
   });
 
-  test("stdin EOF ends the bridge within 1 s", async () => {
-    const bridge = await startBridge({ config: twoPairConfig() });
-    const pid = bridge.pid;
+  test("stdin EOF ends the bridge with exit code 0", async () => {
+    // raw: the SDK's transport.close() follows EOF with SIGTERM and SIGKILL of its own
+    const bridge = await RawBridge.start(twoPairConfig());
+    // running sessions keep it alive: with none, an idle process would end even ignoring EOF
+    expect((await bridge.call("session_status", { start: true })).isError).toBe(false);
     const t0 = performance.now();
-    await bridge.transport.close();
-    await waitFor(
-      () => {
-        try {
-          process.kill(pid, 0);
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-        } catch {
-          return true;
-        }
-      },
-      1000,
-      { what: "the bridge to exit after stdin EOF" },
-    );
+    bridge.endStdin();
+    // nothing but the EOF ends it: a bridge that ignored EOF would never exit
+    const code = await within(bridge.exited, 10_000, "the bridge to exit after stdin EOF");
     console.log(`exit after stdin EOF: ${(performance.now() - t0).toFixed(1)} ms`);
+    expect(code).toBe(0);
   });
 });

@@ -6,54 +6,31 @@
  * Driven through the compiled binary; polls with deadlines, never sleeps.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isDead, readProc } from "../../src/process/proctree.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  fakeServer,
-  startBridge,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
-import { waitFor, waitForValue } from "../support/wait.ts";
+import { readProc } from "../../src/process/proctree.ts";
+import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { gone, killLeft, readPid } from "../support/processes.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { waitFor, waitForValue, within } from "../support/wait.ts";
 
 const GATE_MS = 5000;
 const started = new Set<number>();
 
 afterEach(async () => {
-  await closeAllBridges();
+  await closeRawBridges();
   // belt and braces: whatever a failed test left, by pid
-  for (const pid of started) {
-    try {
-      if (!isDead(readProc(pid))) process.kill(pid, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  started.clear();
+  killLeft(started);
 });
 afterAll(cleanupTempDirs);
 
 interface Tree {
-  bridge: BridgeHandle;
+  bridge: RawBridge;
   supervisor: number;
   server: number;
   groupDaemon: number;
   setsidDaemon: number;
   root: string;
-}
-
-function gone(pid: number): boolean {
-  return isDead(readProc(pid));
-}
-
-function readPid(path: string): number | undefined {
-  if (!existsSync(path)) return undefined;
-  const n = Number(readFileSync(path, "utf8").trim());
-  return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 async function startTree(scenario: Record<string, unknown> = {}): Promise<Tree> {
@@ -73,7 +50,7 @@ async function startTree(scenario: Record<string, unknown> = {}): Promise<Tree> 
       }),
     ],
   });
-  const bridge = await startBridge({ config });
+  const bridge = await RawBridge.start(config);
   started.add(bridge.pid);
   const status = await bridge.call("session_status", { start: true });
   expect(status.isError).toBe(false);
@@ -84,7 +61,7 @@ async function startTree(scenario: Record<string, unknown> = {}): Promise<Tree> 
   const supervisor = s?.pids.supervisor as number;
   const server = await waitForValue(
     async () => {
-      const st = await bridge.call("session_status");
+      const st = await bridge.call("session_status", {});
       return (
         (st.structured.sessions as { pids: { server: number | null } }[])[0]?.pids.server ??
         undefined
@@ -132,12 +109,13 @@ describe("tree gates", () => {
     ]);
   });
 
-  test("transport EOF reaps everything and the bridge exits", async () => {
+  test("transport EOF reaps everything and the bridge exits 0", async () => {
     const t = await startTree();
     const t0 = performance.now();
-    await t.bridge.transport.close();
+    t.bridge.endStdin();
+    // nothing but the EOF ends it: a bridge that ignored EOF would never exit
+    expect(await within(t.bridge.exited, GATE_MS, "the bridge to exit after EOF")).toBe(0);
     await expectAllGone("transport EOF", t0, [
-      t.bridge.pid,
       t.supervisor,
       t.server,
       t.groupDaemon,
@@ -148,9 +126,9 @@ describe("tree gates", () => {
   test("transport EOF with a server that hangs in shutdown and ignores EOF", async () => {
     const t = await startTree({ hang_on_shutdown: true, ignore_stdin_eof: true });
     const t0 = performance.now();
-    await t.bridge.transport.close();
+    t.bridge.endStdin();
+    expect(await within(t.bridge.exited, GATE_MS, "the bridge to exit after EOF")).toBe(0);
     await expectAllGone("EOF, hung server", t0, [
-      t.bridge.pid,
       t.supervisor,
       t.server,
       t.groupDaemon,
@@ -200,7 +178,7 @@ describe("tree gates", () => {
 
   test("server crash: the supervisor reaps the daemons, the session stays dead", async () => {
     const t = await startTree({ crash_on: ["textDocument/hover"], exit_code: 7 });
-    Bun.write(join(t.root, "a.fake"), "hello\n");
+    writeFileSync(join(t.root, "a.fake"), "hello\n");
     const t0 = performance.now();
     const r = await t.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(true);
@@ -214,7 +192,7 @@ describe("tree gates", () => {
     expect(again.structured.code).toBe("SessionDead");
     const details = again.structured.details as { exit_code: number | null; signal: string | null };
     expect(details.exit_code).toBe(7);
-    const status = await t.bridge.call("session_status");
+    const status = await t.bridge.call("session_status", {});
     const s = (status.structured.sessions as { state: string; last_exit: { code: number } }[])[0];
     expect(s?.state).toBe("dead");
     expect(s?.last_exit.code).toBe(7);
@@ -226,13 +204,13 @@ describe("tree gates", () => {
       workspace: [{ name: "w", root, servers: ["fake"] }],
       server: [fakeServer("fake")],
     });
-    const bridge = await startBridge({ config });
+    const bridge = await RawBridge.start(config);
     started.add(bridge.pid);
     const status = await bridge.call("session_status", { start: true });
     const s = (status.structured.sessions as { pids: { supervisor: number } }[])[0];
     const supervisor = s?.pids.supervisor as number;
     const server = await waitForValue(async () => {
-      const st = await bridge.call("session_status");
+      const st = await bridge.call("session_status", {});
       return (
         (st.structured.sessions as { pids: { server: number | null } }[])[0]?.pids.server ??
         undefined

@@ -1,19 +1,13 @@
 /** SPEC §3 "Version pin": readServerVersion and verifyVersionPin against real executables. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerConfig } from "../../../src/config/types.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import { readServerVersion, verifyVersionPin } from "../../../src/process/version-pin.ts";
+import { gone, readPid } from "../../support/processes.ts";
+import { waitFor, waitForValue } from "../../support/wait.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-version-"));
 const cwd = join(tmp, "work");
@@ -64,16 +58,6 @@ async function rejection(p: Promise<unknown>): Promise<BridgeError> {
     throw err;
   }
   throw new Error("expected a BridgeError");
-}
-
-/** Dead or zombie (PID 1 may reap lazily; docs/TOOLCHAIN.md#the-compiled-binary-at-run-time). */
-function isGone(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
 }
 
 describe("readServerVersion", () => {
@@ -178,10 +162,8 @@ describe("readServerVersion", () => {
     expect(err.details?.timed_out).toBe(true);
     expect(err.message).toContain("did not finish within 300 ms");
     expect(Date.now() - started).toBeLessThan(10_000);
-    // Liveness poll with a deadline (the kill is synchronous; reaping may lag).
-    const deadline = Date.now() + 5000;
-    while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-    expect(isGone(pid)).toBe(true);
+    // the kill is synchronous; reaping may lag
+    await waitFor(() => gone(pid), 5000, { what: "the timed-out version command to be gone" });
   });
 
   test("abort: Cancelled at once and the child is killed", async () => {
@@ -194,22 +176,16 @@ describe("readServerVersion", () => {
     const started = Date.now();
     // the file exists (empty) before the shell writes its pid: wait for the number, since
     // a pid of 0 here would make the cleanup's kill(0) hit the test runner's own group
-    const pidIn = (): number =>
-      existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").trim()) || 0 : 0;
-    while (pidIn() <= 0 && Date.now() - started < 10_000) {
-      await new Promise((r) => setImmediate(r));
-    }
-    const pid = pidIn();
-    expect(pid).toBeGreaterThan(0);
+    const pid = await waitForValue(() => readPid(pidFile), 10_000, {
+      what: "the version command's pid",
+    });
     spawnedPids.push(pid);
-    expect(isGone(pid)).toBe(false);
+    expect(gone(pid)).toBe(false);
     stop.abort();
     const err = await pending;
     expect(err.code).toBe("Cancelled");
     expect(Date.now() - started).toBeLessThan(10_000);
-    const deadline = Date.now() + 5000;
-    while (!isGone(pid) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-    expect(isGone(pid)).toBe(true);
+    await waitFor(() => gone(pid), 5000, { what: "the aborted version command to be gone" });
   });
 });
 

@@ -1,0 +1,49 @@
+/**
+ * Processes as the tests see them through /proc: gone or not (a zombie counts as gone: PID 1
+ * may reap lazily, docs/TOOLCHAIN.md#the-compiled-binary-at-run-time), a pid a daemon wrote
+ * to a file, a process's tree, and the cleanup of whatever a test started.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import {
+  isDead,
+  type ProcInfo,
+  readProc,
+  scanProcs,
+  selectTree,
+} from "../../src/process/proctree.ts";
+
+/** True when `pid` has exited (no /proc entry, or a zombie). */
+export function gone(pid: number): boolean {
+  return isDead(readProc(pid));
+}
+
+/** The pid written to `path`, once the file holds one. */
+export function readPid(path: string): number | undefined {
+  if (!existsSync(path)) return undefined;
+  const n = Number(readFileSync(path, "utf8").trim());
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** `pid` and its live descendants by parent chain, with start times (pids can be reused). */
+export function treeOf(pid: number): ProcInfo[] {
+  return selectTree(scanProcs(), pid, 0);
+}
+
+/** The pids of `pid`'s live descendants. */
+export function descendantsOf(pid: number): number[] {
+  return treeOf(pid)
+    .filter((p) => p.pid !== pid)
+    .map((p) => p.pid);
+}
+
+/** SIGKILL every pid of `pids` still alive, and forget them: for afterEach, even on failure. */
+export function killLeft(pids: Set<number>): void {
+  for (const pid of pids) {
+    try {
+      if (!gone(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      // gone between the check and the kill
+    }
+  }
+  pids.clear();
+}
