@@ -13,6 +13,7 @@ import { enforceSizeCap } from "../src/normalize/cap.ts";
 import { page } from "../src/normalize/paging.ts";
 import { makeNormalizeContext } from "../src/normalize/range-converter.ts";
 import { normalizeWorkspaceSymbols } from "../src/normalize/symbols.ts";
+import { Prng } from "../test/support/prng.ts";
 import { type BenchOptions, count, parseOptions } from "./common.ts";
 import { type Metric, metric } from "./stats.ts";
 
@@ -24,21 +25,9 @@ const ROOT = "/theodolite-bench/ws";
 const MAX_RESULT_BYTES = 262_144;
 const PAGE = 200;
 
-/** Deterministic PRNG (mulberry32): the same shuffles on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
-function shuffle<T>(items: T[], random: () => number): void {
+function shuffle<T>(items: T[], random: Prng): void {
   for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = random.int(0, i);
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
 }
@@ -132,7 +121,7 @@ const PIPELINES: { name: string; run: Pipeline }[] = [
 
 export async function runNormalize(opts: BenchOptions): Promise<Metric[]> {
   const { symbols, texts } = synthesize();
-  const random = prng(7);
+  const random = new Prng(7); // the same shuffles on every run
   const iterations = count(opts, 60, 15);
   const warmup = 5;
   const metrics: Metric[] = [];

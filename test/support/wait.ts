@@ -1,7 +1,7 @@
 /**
- * Polling with a deadline, for tests (BRIEF: never a fixed sleep). The poll
- * interval is a liveness poll; the deadline ends in an error naming what was
- * awaited.
+ * Polling with a deadline, for tests: they wait on state, never a fixed sleep, and bound
+ * hangs, never speed (docs/SPEC.md §11). The poll interval is a liveness poll; the deadline
+ * ends in an error naming what was awaited.
  */
 
 export interface WaitOptions {

@@ -4,38 +4,27 @@ import {
   closeSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
 import { applyPlannedWrites } from "../../../src/apply/write.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import type { LspRange } from "../../../src/lsp/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 const MAX = 1 << 20;
-const dirs: string[] = [];
+afterEach(removeTempTrees);
 
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(label: string): string {
-  // realpath: on some systems the temp dir itself is behind a symlink
-  const d = realpathSync(mkdtempSync(join(tmpdir(), `theodolite-${label}-`)));
-  dirs.push(d);
-  return d;
-}
+const tempDir = (label: string) => tempTree({}, `theodolite-${label}-`);
 
 function put(path: string, text: string, mode = 0o644): string {
   writeFileSync(path, text);

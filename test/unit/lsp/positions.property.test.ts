@@ -16,18 +16,7 @@ import {
   offsetToLspPosition,
   type PositionEncoding,
 } from "../../../src/lsp/positions.ts";
-
-/** mulberry32: small deterministic PRNG so failures reproduce from the seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Prng } from "../../support/prng.ts";
 
 const CHARS = ["a", "Z", " ", "_", "é", "ß", "€", "中", "😀", "𝄞"];
 const ENDINGS = ["\n", "\r\n", "\r"];
@@ -53,21 +42,21 @@ interface Model {
   starts: number[];
 }
 
-function randomText(rand: () => number): Model {
+function randomText(rand: Prng): Model {
   const lines: string[][] = [[]];
   const starts = [0];
   let text = "";
-  const tokens = Math.floor(rand() * 40);
+  const tokens = rand.int(0, 39);
   for (let i = 0; i < tokens; i++) {
-    if (rand() < 0.2) {
-      let ending = ENDINGS[Math.floor(rand() * ENDINGS.length)] as string;
+    if (rand.chance(0.2)) {
+      let ending = rand.pick(ENDINGS);
       // "\r" then "\n" would be one CRLF terminator, not two: the model keeps them apart
       if (ending === "\n" && text.endsWith("\r")) ending = "\r\n";
       text += ending;
       lines.push([]);
       starts.push(text.length);
     } else {
-      const ch = CHARS[Math.floor(rand() * CHARS.length)] as string;
+      const ch = rand.pick(CHARS);
       text += ch;
       (lines[lines.length - 1] as string[]).push(ch);
     }
@@ -80,7 +69,7 @@ function sumWidth(chars: string[], enc: PositionEncoding): number {
 }
 
 test("positions round-trip exactly at every character boundary", () => {
-  const rand = prng(0x7e0d011e);
+  const rand = new Prng(0x7e0d011e);
   let checked = 0;
   for (let iteration = 0; iteration < 400; iteration++) {
     const model = randomText(rand);
@@ -111,7 +100,7 @@ test("positions round-trip exactly at every character boundary", () => {
 });
 
 test("columns inside a character or past the line end are refused", () => {
-  const rand = prng(0xc0ffee);
+  const rand = new Prng(0xc0ffee);
   for (let iteration = 0; iteration < 200; iteration++) {
     const model = randomText(rand);
     const index = new LineIndex(model.text);

@@ -8,18 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { JSONRPCMessageSchema, RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
 import { checkMessage } from "../../../src/mcp/jsonrpc-check.ts";
-
-/** mulberry32: a small seeded PRNG, so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Prng } from "../../support/prng.ts";
 
 const VALID: unknown[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/list" },
@@ -74,30 +63,30 @@ function clone(v: unknown): unknown {
 }
 
 /** One random mutation: change, drop or add a member, at the top or one level down. */
-function mutate(base: unknown, rand: () => number): unknown {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+function mutate(base: unknown, rand: Prng): unknown {
+  const pick = <T>(xs: readonly T[]): T => rand.pick(xs);
   const msg = clone(base) as Record<string, unknown>;
   let target: Record<string, unknown> = msg;
   const nested = Object.values(msg).filter(
     (v): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v),
   );
-  if (nested.length > 0 && rand() < 0.4) target = pick(nested);
+  if (nested.length > 0 && rand.chance(0.4)) target = pick(nested);
   const keys = Object.keys(target);
-  const r = rand();
+  const r = rand.next();
   if (r < 0.35 && keys.length > 0) delete target[pick(keys)];
   else if (r < 0.7 && keys.length > 0) target[pick(keys)] = clone(pick(ODD));
   else
     target[target === msg ? pick(KEYS) : pick(["_meta", "name", "x", "taskId"])] = clone(pick(ODD));
-  return rand() < 0.05 ? [msg] : msg;
+  return rand.chance(0.05) ? [msg] : msg;
 }
 
 describe("checkMessage", () => {
   test("delivers exactly what the SDK's JSONRPCMessageSchema accepts (seeded corpus)", () => {
-    const rand = prng(20261130);
+    const rand = new Prng(20261130);
     const corpus: unknown[] = [...VALID, ...ODD];
     for (let i = 0; i < 20_000; i++) {
-      let m = VALID[Math.floor(rand() * VALID.length)];
-      const depth = 1 + Math.floor(rand() * 3);
+      let m = rand.pick(VALID);
+      const depth = rand.int(1, 3);
       for (let d = 0; d < depth; d++) m = mutate(m, rand);
       corpus.push(m);
     }

@@ -9,20 +9,28 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { resultFromJson } from "../../../src/mcp/envelope.ts";
 import { SingleHandshake } from "../../../src/mcp/handshake.ts";
 import { type ChunkReader, StdioTransport } from "../../../src/mcp/stdio-transport.ts";
+import { waitFor, within } from "../../support/wait.ts";
 
 /** An input whose chunks the test pushes; end() is EOF. */
 class ScriptedInput implements ChunkReader {
   private queue: Uint8Array[] = [];
   private ended = false;
   private waiter: (() => void) | undefined;
+  /** a read() is waiting with nothing queued: the reader has taken everything pushed */
+  private starved = false;
+  private starvedWaiters: (() => void)[] = [];
   cancelled = false;
 
   push(text: string | Uint8Array): void {
     this.queue.push(typeof text === "string" ? new TextEncoder().encode(text) : text);
-    this.waiter?.();
+    this.wake();
   }
   end(): void {
     this.ended = true;
+    this.wake();
+  }
+  private wake(): void {
+    this.starved = false;
     this.waiter?.();
   }
   async read(): Promise<{ done: boolean; value?: Uint8Array }> {
@@ -30,14 +38,25 @@ class ScriptedInput implements ChunkReader {
       const value = this.queue.shift();
       if (value !== undefined) return { done: false, value };
       if (this.ended || this.cancelled) return { done: true };
-      await new Promise<void>((resolve) => {
+      const more = new Promise<void>((resolve) => {
         this.waiter = resolve;
       });
+      this.starved = true;
+      for (const resolve of this.starvedWaiters.splice(0)) resolve();
+      await more;
     }
+  }
+  /**
+   * Resolves once the reader asks for more with nothing queued: the transport has handled
+   * every chunk pushed so far (it frames and dispatches a chunk before its next read).
+   */
+  taken(): Promise<void> {
+    if (this.starved) return Promise.resolve();
+    return new Promise((resolve) => this.starvedWaiters.push(resolve));
   }
   async cancel(): Promise<void> {
     this.cancelled = true;
-    this.waiter?.();
+    this.wake();
   }
 }
 
@@ -71,8 +90,8 @@ async function setup(limit = 1024) {
     closed++;
   };
   await transport.start();
-  /** let the read loop take everything pushed so far */
-  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /** the read loop has taken and handled everything pushed so far (bounded) */
+  const settle = () => within(input.taken(), 5_000, "the transport to take its input");
   return { input, output, transport, delivered, closed: () => closed, settle };
 }
 
@@ -154,15 +173,14 @@ describe("StdioTransport", () => {
       ended++;
     };
     t.input.end();
-    await t.settle();
-    expect([ended, t.closed()]).toEqual([1, 0]);
+    await waitFor(() => ended === 1, 5_000, { what: "oninputend" });
+    expect(t.closed()).toBe(0);
     await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
     expect(t.output.messages()).toHaveLength(1);
 
     const u = await setup();
     u.input.end();
-    await u.settle();
-    expect(u.closed()).toBe(1);
+    await waitFor(() => u.closed() === 1, 5_000, { what: "the transport to close" });
   });
 
   test("drained() waits for every received request to be answered or cancelled", async () => {
@@ -174,8 +192,8 @@ describe("StdioTransport", () => {
     void t.transport.drained().then(() => {
       drained = true;
     });
+    // a resolution inside send() would run its callback before send's own continuation
     await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
-    await t.settle();
     expect(drained).toBe(false);
     t.input.push(
       line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }),

@@ -7,16 +7,7 @@
  * older generation is refreshed before it is asked about.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Registration } from "vscode-languageserver-protocol";
 import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../../../src/config/types.ts";
@@ -25,11 +16,9 @@ import { DiagnosticStore } from "../../../src/session/diagnostics.ts";
 import { DocumentStore, type OpenDocument } from "../../../src/session/documents.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { pathToUri } from "../../../src/workspace/uri.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const d of roots) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempTrees);
 const followers: WorkspaceFollower[] = [];
 afterEach(() => {
   for (const f of followers.splice(0)) f.close();
@@ -42,8 +31,7 @@ function setup(
   opts: { save?: boolean; maxOpen?: number; openChanged?: boolean; root?: string } = {},
 ) {
   // with `root`: another session of the same workspace (they share its watcher)
-  const root = opts.root ?? realpathSync(mkdtempSync(join(tmpdir(), "theodolite-coherence-")));
-  if (opts.root === undefined) roots.push(root);
+  const root = opts.root ?? tempTree({}, "theodolite-coherence-");
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text);

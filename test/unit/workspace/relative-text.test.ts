@@ -4,14 +4,14 @@
  * of details, whatever the error site wrote.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { relativizeEnvelope, relativizer } from "../../../src/workspace/relative-text.ts";
 import { pathToUri } from "../../../src/workspace/uri.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-reltext-")));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+const base = tempTree({}, "theodolite-reltext-");
+afterAll(removeTempTrees);
 const root = join(base, "ws");
 mkdirSync(join(root, "src"), { recursive: true });
 

@@ -9,31 +9,21 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import {
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempTrees);
 
-function tree(files: Record<string, string>): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-watch-")));
-  dirs.push(root);
-  for (const [rel, text] of Object.entries(files)) write(root, rel, text);
-  return root;
-}
+const tree = (files: Record<string, string>) => tempTree(files, "theodolite-watch-");
 
 function write(root: string, rel: string, text: string): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });
