@@ -28,8 +28,32 @@ export function resultFromJson(structured: Record<string, unknown>, json: string
   ]);
 }
 
-/** `root`: the call's workspace, whose paths the texts name relatively (SPEC §4.6). */
+/**
+ * The longest string an error carries (SPEC §4.6): a server's stderr tail fits (4,096);
+ * a caller's input repeated in a message or `details` (a path, a workspace name) is cut.
+ */
+export const ERROR_STRING_MAX_CHARS = 8192;
+
+function bounded(value: unknown): unknown {
+  if (typeof value === "string") {
+    if (value.length <= ERROR_STRING_MAX_CHARS) return value;
+    // never half a surrogate pair
+    const cut = value.slice(0, ERROR_STRING_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, "");
+    return `${cut}… (${value.length} characters)`;
+  }
+  if (Array.isArray(value)) return value.map(bounded);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v)]));
+  }
+  return value;
+}
+
+/**
+ * `root`: the call's workspace, whose paths the texts name relatively (SPEC §4.6). Error
+ * results are not size-capped (§4.4); every string of the envelope is bounded instead, so
+ * no input of up to 8 MiB comes back whole, whichever check refused it.
+ */
 export function errorResult(err: unknown, root?: string): CallToolResult {
-  const env: ErrorEnvelope = relativizeEnvelope(toEnvelope(err), root);
+  const env = bounded(relativizeEnvelope(toEnvelope(err), root)) as ErrorEnvelope;
   return { isError: true, content: [{ type: "text", text: JSON.stringify(env) }] };
 }

@@ -81,6 +81,9 @@ export function displayPath(root: string, abs: string): string {
  * missing path outside is reported as outside (no probing for files beyond the root). Checks
  * a dangling symlink's target and the realpath of the deepest existing ancestor.
  */
+/** Linux PATH_MAX, in bytes with the terminating NUL: the longest path a system call takes. */
+const PATH_MAX = 4096;
+
 function missingPathEscapes(rootReal: string, candidate: string): boolean {
   try {
     if (lstatSync(candidate).isSymbolicLink()) {
@@ -91,6 +94,12 @@ function missingPathEscapes(rootReal: string, candidate: string): boolean {
     // not there at all: fall through to the ancestors
   }
   let dir = dirname(candidate);
+  // nothing longer than PATH_MAX can exist: start from the longest ancestor the kernel can
+  // name (a path of a million components cost one failed realpath per component, seconds)
+  if (dir.length >= PATH_MAX) {
+    const cut = dir.lastIndexOf("/", PATH_MAX - 1);
+    dir = cut > 0 ? dir.slice(0, cut) : "/";
+  }
   for (;;) {
     try {
       return relativeInside(rootReal, realpathSync(dir)) === null;

@@ -158,4 +158,20 @@ describe("an error repeats the caller's input bounded", () => {
     expect(unknown.structured.code).toBe("UnsupportedMethod");
     expect(unknown.text.length).toBeLessThan(1024);
   });
+
+  test("a 1 MB file path or workspace name: every string of the error is bounded", async () => {
+    const long = "d/".repeat(500_000);
+    const file = await bridge.call("hover", { file: long, line: 1, column: 1 });
+    expect(file.isError).toBe(true);
+    expect(file.text.length).toBeLessThan(3 * 8192);
+    expect(file.text).toContain("(1000000 characters)");
+    const wsName = await bridge.call("hover", {
+      workspace: "w".repeat(1_000_000),
+      file: "a.fake",
+      line: 1,
+      column: 1,
+    });
+    expect(wsName.structured.code).toBe("UnknownWorkspace");
+    expect(wsName.text.length).toBeLessThan(3 * 8192);
+  });
 });

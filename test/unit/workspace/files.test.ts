@@ -53,6 +53,19 @@ describe("resolveWorkspaceFile", () => {
     );
   });
 
+  test("paths longer than any system call takes are judged, not walked component by component", () => {
+    // half a million missing components: inside the root it is FileNotFound, and an absolute
+    // one under the outside directory is still PathOutsideWorkspace (its existing ancestor)
+    const deep = "d/".repeat(500_000);
+    expect(thrown(() => resolveWorkspaceFile(ws, `${deep}x.txt`)).code).toBe("FileNotFound");
+    expect(thrown(() => resolveWorkspaceFile(ws, join(outside, deep, "x.txt"))).code).toBe(
+      "PathOutsideWorkspace",
+    );
+    expect(thrown(() => resolveWorkspaceFile(ws, join(ws, deep, "x.txt"))).code).toBe(
+      "FileNotFound",
+    );
+  }, 10_000);
+
   test("absolute path outside", () => {
     const file = join(outside, "secret.txt");
     const err = thrown(() => resolveWorkspaceFile(ws, file));
