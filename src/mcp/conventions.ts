@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { BridgeError, type ErrorCode } from "../errors.ts";
 import type { Paging } from "../normalize/paging.ts";
+import { cutText } from "./envelope.ts";
 import type { CallContext } from "./tool.ts";
 
 // Bounds the handlers check anyway with a typed error and a hint (an empty name or path,
@@ -106,10 +107,7 @@ export const ECHO_MAX_NAMES = 20;
  * request may carry 8 MiB, so at most ECHO_MAX_CHARS characters and the length.
  */
 export function echoText(text: string): string {
-  if (text.length <= ECHO_MAX_CHARS) return text;
-  // never half a surrogate pair
-  const cut = text.slice(0, ECHO_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, "");
-  return `${cut}… (${text.length} characters)`;
+  return cutText(text, ECHO_MAX_CHARS);
 }
 
 /** The first ECHO_MAX_NAMES of `names` in sorted order, each through echoText, and the count. */

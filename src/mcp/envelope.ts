@@ -34,13 +34,15 @@ export function resultFromJson(structured: Record<string, unknown>, json: string
  */
 export const ERROR_STRING_MAX_CHARS = 8192;
 
+/** `text` cut to its first `max` characters (never half a surrogate pair), then its length. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max).replace(/[\uD800-\uDBFF]$/, "");
+  return `${cut}… (${text.length} characters)`;
+}
+
 function bounded(value: unknown): unknown {
-  if (typeof value === "string") {
-    if (value.length <= ERROR_STRING_MAX_CHARS) return value;
-    // never half a surrogate pair
-    const cut = value.slice(0, ERROR_STRING_MAX_CHARS).replace(/[\uD800-\uDBFF]$/, "");
-    return `${cut}… (${value.length} characters)`;
-  }
+  if (typeof value === "string") return cutText(value, ERROR_STRING_MAX_CHARS);
   if (Array.isArray(value)) return value.map(bounded);
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v)]));
