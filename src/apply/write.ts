@@ -73,7 +73,7 @@ export async function applyPlannedWrites(
     return { written: changed.map((t) => t.abs) };
   } finally {
     for (const t of targets) {
-      if (t.tmp !== undefined) discardQuietly(t.dirFd, t.tmp);
+      if (t.tmp !== undefined) discardReplacement(t.dirFd, t.tmp);
       closeSync(t.dirFd);
     }
   }
@@ -235,14 +235,6 @@ function rollBack(failed: Target, replaced: Target[], cause: unknown): BridgeErr
         : "inspect the files listed in details.written; they were changed and could not be put back",
     details: { failed: failed.rel, error, restored, written: stillWritten },
   });
-}
-
-function discardQuietly(dirFd: number, tmp: string): void {
-  try {
-    discardReplacement(dirFd, tmp);
-  } catch {
-    // reported by the error already being thrown
-  }
 }
 
 function describeError(err: unknown): string {

@@ -36,7 +36,7 @@ export function prepareReplacement(
       closeSync(fd);
     }
   } catch (err) {
-    removeAfterFailure(dirFd, tmp);
+    discardReplacement(dirFd, tmp);
     throw err;
   }
   return tmp;
@@ -47,27 +47,21 @@ export function commitReplacement(dirFd: number, tmp: string, name: string): voi
   try {
     renameAt(dirFd, tmp, name);
   } catch (err) {
-    removeAfterFailure(dirFd, tmp);
+    discardReplacement(dirFd, tmp);
     throw err;
   }
 }
 
-/** Best effort while another error is on its way out: that error is what the caller hears. */
-function removeAfterFailure(dirFd: number, tmp: string): void {
-  try {
-    unlinkAt(dirFd, tmp);
-  } catch {
-    // a temp file that cannot be removed either is left; the original failure is reported
-  }
-}
-
-/** Remove a prepared temp file that will not be committed. */
+/**
+ * Remove a prepared temp file that will not be committed, best effort: it runs while
+ * another error is on its way out, and that error is what the caller hears (a temp file
+ * that cannot be removed either is left).
+ */
 export function discardReplacement(dirFd: number, tmp: string): void {
   try {
     unlinkAt(dirFd, tmp);
-  } catch (err) {
-    // already gone: nothing to clean; anything else is reported by the caller's error
-    if (errnoCode(err) !== "ENOENT") throw err;
+  } catch {
+    // already gone, or not removable: the original failure is reported
   }
 }
 
