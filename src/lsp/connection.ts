@@ -9,6 +9,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { collector } from "../collector.ts";
 import { log } from "../log.ts";
 import { installRuntime } from "./runtime.ts";
 
@@ -18,6 +19,8 @@ export function createLspConnection(
   label: string,
 ): MessageConnection {
   installRuntime();
+  // what the server sends counts towards a collection after the answer (collector.ts)
+  input.on("data", (chunk: Buffer) => collector.took(chunk.length));
   const conn = createMessageConnection(
     new StreamMessageReader(input),
     new StreamMessageWriter(output),

@@ -9,6 +9,7 @@
  * is refused) and read to at most max_bytes + 1 bytes.
  */
 import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
+import { collector } from "../collector.ts";
 import { BridgeError } from "../errors.ts";
 import { errnoCode, HINT, notFoundError, notUtf8Error, tooLargeError } from "./file-errors.ts";
 import { type ResolvedFile, resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
@@ -216,6 +217,7 @@ export function readWorkspaceText(
     } catch (err) {
       throw typed(file, err);
     }
+    collector.took(data.byteLength);
     return {
       abs: opened.abs,
       rel: opened.rel,
