@@ -1,7 +1,7 @@
 /**
  * Builds the single executable (SPEC §1; docs/TOOLCHAIN.md#building-the-executable-buildts):
  * `bun build --compile`
- * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), no
+ * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), a JIT policy, no
  * .env / bunfig.toml autoload (a bridge started in a user's project must not
  * read their files), version and commit embedded. Writes dist/theodolite and
  * dist/theodolite.sha256 in `sha256sum` format.
@@ -24,6 +24,14 @@ function gitCommit(): string {
   return /^[0-9a-f]{40}$/.test(sha) ? sha.slice(0, 12) : "unknown";
 }
 
+/**
+ * JavaScriptCore's tier-up thresholds × 1000 (docs/TOOLCHAIN.md#the-jit-policy): the bridge's
+ * JavaScript is glue between native parsers and the kernel, run a few times per call, and
+ * compiling it cost more CPU (on compiler threads that compete with the servers) and memory
+ * than it saved; a loop over a large file's text still compiles within its first run.
+ */
+const JIT_POLICY = 1000;
+
 const commit = gitCommit();
 mkdirSync(dist, { recursive: true });
 const args = [
@@ -33,6 +41,7 @@ const args = [
   "--minify",
   "--bytecode",
   "--format=esm",
+  `--compile-jit-policy=${JIT_POLICY}`,
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   "--define",

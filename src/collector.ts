@@ -1,50 +1,108 @@
 /**
  * When the bridge asks the runtime for a full garbage collection (docs/PERFORMANCE.md,
- * memory): right after an answer was written, when the process took in more than
- * `largeBytes` since the answer before it — server messages read, workspace files read. The
- * bridge keeps no server answer or file read past its call, so what such a call parsed is
- * garbage once it is answered: a very large answer (every symbol of a 10 MB file is 4.5 MB
- * of JSON, parsed into ~100,000 objects) or file (the text, its bytes and its didOpen) is
- * freed before the next call rather than whenever the runtime's own schedule gets to it —
- * meanwhile the process would hold several.
- *
- * Ordinary calls never trigger it: their garbage is what the runtime's own young-generation
- * collections are for, and a full collection costs 10–30 ms of the event loop. (An earlier
- * trigger — resident memory grown by 16 MB — fired every few dozen reference lists of
- * 100 KB and read the resident size after every answer: 5–13 % of the bridge's CPU.)
- * Counting costs an addition per chunk read.
+ * memory). The bridge keeps no server answer or file read past its call, so what a call
+ * parsed is garbage once it is answered; two moments free it sooner than the runtime's own
+ * schedule would, and neither is on a call's path:
+ * - right after an answer, when the process took in more than `largeBytes` since the answer
+ *   before it (server messages read, workspace files read): a very large answer (every
+ *   symbol of a 10 MB file is 4.5 MB of JSON, parsed into ~100,000 objects) or file is freed
+ *   before the next call — meanwhile the process would hold several;
+ * - once the bridge has been idle for `idleMs` (no request pending, none answered) after
+ *   answering anything: what ordinary calls left behind is given back while the agent
+ *   thinks, at the moment a pause of 10–30 ms delays nobody.
+ * Ordinary calls in a burst never trigger one: their garbage is what the runtime's own
+ * young-generation collections are for. (An earlier trigger — resident memory grown by
+ * 16 MB — fired every few dozen reference lists of 100 KB and read the resident size after
+ * every answer: 5–13 % of the bridge's CPU.) Counting costs an addition per chunk read.
  */
 
 /** Ten times the largest ordinary answer measured (a reference list of 601 locations is ~100 KB). */
 export const LARGE_BYTES = 2 * 1024 * 1024;
+/** Longer than the gap between an agent's calls in a burst, far shorter than its thinking. */
+export const IDLE_MS = 1000;
+
+export interface CollectorOptions {
+  largeBytes: number;
+  idleMs: number;
+  collect: () => void;
+  /** run `fn` once the current work is done */
+  later: (fn: () => void) => void;
+  /** run `fn` after `ms`, without keeping the process alive */
+  timer: (fn: () => void, ms: number) => void;
+  /** a monotonic clock in ms */
+  now: () => number;
+}
+
+const defaults: CollectorOptions = {
+  largeBytes: LARGE_BYTES,
+  idleMs: IDLE_MS,
+  collect: () => Bun.gc(true),
+  later: (fn) => void setImmediate(fn),
+  timer: (fn, ms) => void setTimeout(fn, ms).unref(),
+  now: () => performance.now(),
+};
 
 export class Collector {
+  private readonly opts: CollectorOptions;
   /** bytes taken in since the last answer */
   private taken = 0;
   private pending = false;
+  /** when the last answer was written */
+  private lastAnswer = 0;
+  /** an answer was written since the last collection */
+  private dirty = false;
+  private idleCheck = false;
+  /** whether requests are still waiting for an answer (the transport's, once connected) */
+  private busy: () => boolean = () => false;
   /** full collections run so far (tests and benchmarks) */
   collections = 0;
 
-  constructor(
-    private readonly largeBytes = LARGE_BYTES,
-    private readonly collect: () => void = () => Bun.gc(true),
-    private readonly later: (fn: () => void) => void = (fn) => void setImmediate(fn),
-  ) {}
+  constructor(opts: Partial<CollectorOptions> = {}) {
+    this.opts = { ...defaults, ...opts };
+  }
+
+  /** What tells the collector that requests are still pending (the MCP transport). */
+  watchRequests(busy: () => boolean): void {
+    this.busy = busy;
+  }
 
   /** `bytes` were read into the process (a chunk of a server's output, a file). */
   took(bytes: number): void {
     this.taken += bytes;
   }
 
-  /** An answer was written: collect once the current work is done, if it followed large input. */
+  /** An answer was written: collect once the current work is done if it followed large input. */
   afterAnswer(): void {
-    const large = this.taken > this.largeBytes;
+    const large = this.taken > this.opts.largeBytes;
     this.taken = 0;
-    if (!large || this.pending) return;
+    this.lastAnswer = this.opts.now();
+    this.dirty = true;
+    if (large) this.collectSoon();
+    if (!this.idleCheck) {
+      this.idleCheck = true;
+      this.opts.timer(() => this.checkIdle(), this.opts.idleMs);
+    }
+  }
+
+  private checkIdle(): void {
+    const quiet = this.opts.now() - this.lastAnswer;
+    // a request in flight (a long diagnostics wait) is not idleness: look again later
+    const wait = this.busy() ? this.opts.idleMs : this.opts.idleMs - quiet;
+    if (wait > 0) {
+      this.opts.timer(() => this.checkIdle(), wait);
+      return;
+    }
+    this.idleCheck = false;
+    if (this.dirty) this.collectSoon();
+  }
+
+  private collectSoon(): void {
+    if (this.pending) return;
     this.pending = true;
-    this.later(() => {
+    this.opts.later(() => {
       this.pending = false;
-      this.collect();
+      this.dirty = false;
+      this.opts.collect();
       this.collections += 1;
     });
   }

@@ -162,6 +162,11 @@ export class StdioTransport implements Transport {
     for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
+  /** Whether a request received is still waiting for its answer. */
+  hasUnanswered(): boolean {
+    return this.unanswered.size > 0;
+  }
+
   /** Resolves once every request received so far has been answered (or cancelled by the client). */
   drained(): Promise<void> {
     if (this.unanswered.size === 0) return Promise.resolve();

@@ -1,39 +1,69 @@
 /**
  * When the bridge collects garbage (src/collector.ts): after an answer that followed more
- * input than the limit since the answer before it — never after ordinary calls however
- * many, never twice at once, never before the answer.
+ * input than the limit since the answer before it, and once the bridge has been idle after
+ * answering — never during a burst of ordinary calls however long, never twice at once,
+ * never before the answer, never while a request is pending.
  */
 import { expect, test } from "bun:test";
 import { Collector } from "../../src/collector.ts";
 
+const IDLE = 1000;
+
 function harness(limit: number) {
+  let clock = 0;
   let collected = 0;
+  let busy = false;
   const queued: (() => void)[] = [];
-  const c = new Collector(
-    limit,
-    () => {
+  let timers: { at: number; fn: () => void }[] = [];
+  const c = new Collector({
+    largeBytes: limit,
+    idleMs: IDLE,
+    collect: () => {
       collected += 1;
     },
-    (fn) => queued.push(fn),
-  );
+    later: (fn) => queued.push(fn),
+    timer: (fn, ms) => timers.push({ at: clock + ms, fn }),
+    now: () => clock,
+  });
+  c.watchRequests(() => busy);
+  const runQueued = () => {
+    for (const fn of queued.splice(0)) fn();
+  };
   return {
     c,
-    run: () => {
-      for (const fn of queued.splice(0)) fn();
+    runQueued,
+    /** move the clock, firing due timers in order, then what they queued */
+    advance: (ms: number) => {
+      const end = clock + ms;
+      for (;;) {
+        const due = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+        if (due === undefined) break;
+        timers = timers.filter((t) => t !== due);
+        clock = due.at;
+        due.fn();
+        runQueued();
+      }
+      clock = end;
+    },
+    setBusy: (b: boolean) => {
+      busy = b;
     },
     collected: () => collected,
     queued: () => queued.length,
+    timers: () => timers.length,
   };
 }
 
-test("ordinary calls never collect, however many: the input counts per answer", () => {
+test("a burst of ordinary calls never collects, however long: the input counts per answer", () => {
   const h = harness(100);
   for (let i = 0; i < 1000; i++) {
     h.c.took(60);
     h.c.took(40); // at the limit, not over it
     h.c.afterAnswer();
+    h.advance(IDLE - 1); // the next call comes before the bridge was idle that long
   }
-  expect(h.queued()).toBe(0);
+  expect(h.collected()).toBe(0);
+  expect(h.timers()).toBe(1); // one idle check pending, not one per answer
 });
 
 test("input over the limit: one collection, queued after the answer, not run before it", () => {
@@ -43,21 +73,66 @@ test("input over the limit: one collection, queued after the answer, not run bef
   expect(h.queued()).toBe(0);
   h.c.afterAnswer();
   expect([h.queued(), h.collected()]).toEqual([1, 0]);
-  h.run();
+  h.runQueued();
   expect([h.collected(), h.c.collections]).toEqual([1, 1]);
 });
 
-test("a large answer while a collection is queued adds none; the next one after it does", () => {
+test("a large answer while a collection is queued adds none", () => {
   const h = harness(100);
   h.c.took(500);
   h.c.afterAnswer();
   h.c.took(500);
-  h.c.afterAnswer(); // queued already
+  h.c.afterAnswer();
   expect(h.queued()).toBe(1);
-  h.run();
-  h.c.afterAnswer(); // nothing taken in since: nothing to collect
-  expect(h.queued()).toBe(0);
+  h.runQueued();
   h.c.took(101);
   h.c.afterAnswer();
   expect(h.queued()).toBe(1);
+});
+
+test("idle after answering: one collection, once; nothing more while nothing is answered", () => {
+  const h = harness(100);
+  h.c.afterAnswer();
+  h.advance(IDLE - 1);
+  expect(h.collected()).toBe(0);
+  h.advance(1);
+  expect(h.collected()).toBe(1);
+  h.advance(60 * IDLE); // still idle: nothing new to give back
+  expect([h.collected(), h.timers()]).toEqual([1, 0]);
+  h.c.afterAnswer(); // a call later: the next pause collects again
+  h.advance(IDLE);
+  expect(h.collected()).toBe(2);
+});
+
+test("the idle time counts from the last answer", () => {
+  const h = harness(100);
+  h.c.afterAnswer();
+  h.advance(600);
+  h.c.afterAnswer();
+  h.advance(600); // 1200 since the first answer, 600 since the last
+  expect(h.collected()).toBe(0);
+  h.advance(400);
+  expect(h.collected()).toBe(1);
+});
+
+test("a request pending is not idleness: the collection waits for it", () => {
+  const h = harness(100);
+  h.c.afterAnswer();
+  h.setBusy(true); // e.g. a diagnostics call waiting on the server
+  h.advance(5 * IDLE);
+  expect(h.collected()).toBe(0);
+  expect(h.timers()).toBe(1); // looked again once per idle period, not in a loop
+  h.setBusy(false);
+  h.advance(IDLE);
+  expect(h.collected()).toBe(1);
+});
+
+test("a large answer collected already is not collected again when idle", () => {
+  const h = harness(100);
+  h.c.took(500);
+  h.c.afterAnswer();
+  h.runQueued();
+  expect(h.collected()).toBe(1);
+  h.advance(2 * IDLE);
+  expect(h.collected()).toBe(1);
 });
