@@ -1,12 +1,13 @@
 /**
  * Builds the single executable (SPEC §1; docs/TOOLCHAIN.md#building-the-executable-buildts):
  * `bun build --compile`
- * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), a JIT policy, no
+ * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), a JIT policy and
+ * the recorded bytecode layout, no
  * .env / bunfig.toml autoload (a bridge started in a user's project must not
  * read their files), version and commit embedded. Writes dist/theodolite and
  * dist/theodolite.sha256 in `sha256sum` format.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "./package.json" with { type: "json" };
 
@@ -25,12 +26,14 @@ function gitCommit(): string {
 }
 
 /**
- * JavaScriptCore's tier-up thresholds × 1000 (docs/TOOLCHAIN.md#the-jit-policy): the bridge's
- * JavaScript is glue between native parsers and the kernel, run a few times per call, and
- * compiling it cost more CPU (on compiler threads that compete with the servers) and memory
- * than it saved; a loop over a large file's text still compiles within its first run.
+ * JavaScriptCore's tier-up thresholds × 10,000 (docs/TOOLCHAIN.md#the-jit-policy): the
+ * bridge's JavaScript is glue between native parsers and the kernel, run a few times per
+ * call; compiling it to optimized code cost more CPU (on compiler threads that compete with
+ * the servers) and memory (the optimizing compilers' own code paged in) than it saved.
  */
-const JIT_POLICY = 1000;
+const JIT_POLICY = 10_000;
+/** The serve path's bytecode first in the file (docs/TOOLCHAIN.md#the-bytecode-layout). */
+const BYTECODE_ORDER = join(root, "bench", "bytecode.order");
 
 const commit = gitCommit();
 mkdirSync(dist, { recursive: true });
@@ -42,6 +45,7 @@ const args = [
   "--bytecode",
   "--format=esm",
   `--compile-jit-policy=${JIT_POLICY}`,
+  ...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []),
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   "--define",

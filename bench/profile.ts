@@ -172,10 +172,12 @@ async function startBridge(ws: Workspace, dir: string, command: string[]): Promi
     dir,
   );
   const [program = "", ...prefix] = command;
-  // JSC options (BUN_JSC_*) reach the bridge, for experiments (GC logging, JIT tiers)
+  // JSC options (BUN_JSC_*) reach the bridge, for experiments (GC logging, JIT tiers), and
+  // BUN_BYTECODE_ORDER_OUT for bench/record-order.ts
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if ((k.startsWith("BUN_JSC_") || k.startsWith("THEODOLITE_")) && v !== undefined) env[k] = v;
+    const passed = k.startsWith("BUN_JSC_") || k.startsWith("THEODOLITE_");
+    if ((passed || k === "BUN_BYTECODE_ORDER_OUT") && v !== undefined) env[k] = v;
   }
   const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config], env });
   await bridge.initialize();
