@@ -4,7 +4,7 @@
  */
 
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { compareLoc, sortLocs } from "./order.ts";
+import { compareLoc, sortLocs, withoutAdjacentDuplicates } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { Loc, NormalizeContext } from "./types.ts";
 
@@ -18,14 +18,7 @@ export function normalizeLocations(result: LocationResult, ctx: NormalizeContext
     const loc = toLoc(item, ctx);
     if (loc !== undefined) locs.push(loc);
   }
-  // compareLoc orders every field of a location, so equal locations end up side by side
-  const sorted = sortLocs(locs);
-  const out: Loc[] = [];
-  for (const loc of sorted) {
-    const last = out[out.length - 1];
-    if (last === undefined || compareLoc(last, loc) !== 0) out.push(loc);
-  }
-  return out;
+  return withoutAdjacentDuplicates(sortLocs(locs), compareLoc);
 }
 
 /** One Location or LocationLink; malformed server items are dropped. */

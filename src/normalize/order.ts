@@ -26,6 +26,22 @@ export function compareOptionalStrings(a: string | undefined, b: string | undefi
   return compareStrings(a, b);
 }
 
+/**
+ * `sorted` without the items equal to the one before them: under a total order that
+ * compares every field, exact duplicates lie side by side.
+ */
+export function withoutAdjacentDuplicates<T>(
+  sorted: readonly T[],
+  compare: (a: T, b: T) => number,
+): T[] {
+  const out: T[] = [];
+  for (const item of sorted) {
+    const last = out[out.length - 1];
+    if (last === undefined || compare(last, item) !== 0) out.push(item);
+  }
+  return out;
+}
+
 /** Workspace files first, then files outside the workspace (absolute), then non-file URIs. */
 function targetRank(t: Target): number {
   if ("file" in t) return isAbsolute(t.file) ? 1 : 0;

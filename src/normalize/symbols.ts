@@ -14,6 +14,7 @@ import {
   compareSymbolNode,
   compareWorkspaceSymbol,
   sortWorkspaceSymbols,
+  withoutAdjacentDuplicates,
 } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
@@ -196,12 +197,5 @@ export function normalizeWorkspaceSymbols(
     // the location's keys after the head's (types.ts order), without a third object
     symbols.push(Object.assign(head, where));
   }
-  // the order compares every field, so exact duplicates end up side by side
-  const sorted = sortWorkspaceSymbols(symbols);
-  const unique: WorkspaceSymbolOut[] = [];
-  for (const sym of sorted) {
-    const last = unique[unique.length - 1];
-    if (last === undefined || compareWorkspaceSymbol(last, sym) !== 0) unique.push(sym);
-  }
-  return unique;
+  return withoutAdjacentDuplicates(sortWorkspaceSymbols(symbols), compareWorkspaceSymbol);
 }
