@@ -16,7 +16,7 @@
  * every answer: 5–13 % of the bridge's CPU.) Counting costs an addition per chunk read.
  */
 
-/** Ten times the largest ordinary answer measured (a reference list of 601 locations is ~100 KB). */
+/** Twenty times an ordinary large answer (a reference list of 601 locations is ~100 KB). */
 export const LARGE_BYTES = 2 * 1024 * 1024;
 /** Longer than the gap between an agent's calls in a burst, far shorter than its thinking. */
 export const IDLE_MS = 1000;
