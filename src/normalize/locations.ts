@@ -4,7 +4,7 @@
  */
 
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { compareLoc, sortLocs, withoutAdjacentDuplicates } from "./order.ts";
+import { sortedUniqueLocs } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { Loc, NormalizeContext } from "./types.ts";
 
@@ -18,7 +18,7 @@ export function normalizeLocations(result: LocationResult, ctx: NormalizeContext
     const loc = toLoc(item, ctx);
     if (loc !== undefined) locs.push(loc);
   }
-  return withoutAdjacentDuplicates(sortLocs(locs), compareLoc);
+  return sortedUniqueLocs(locs);
 }
 
 /** One Location or LocationLink; malformed server items are dropped. */

@@ -2,8 +2,6 @@ import { describe, expect, test } from "bun:test";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
 import { normalizeLocations } from "../../../src/normalize/locations.ts";
-import { compareLoc, sortLocs } from "../../../src/normalize/order.ts";
-import type { Loc } from "../../../src/normalize/types.ts";
 import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
 
 const FILES = { "a.ts": "let x = 1;\nfoo();\n", "b.ts": "b\n" };
@@ -63,26 +61,4 @@ describe("normalizeLocations", () => {
     const garbage = [null, { uri: 5 }, { targetUri: "file:///x" }, { uri: "file:///y" }];
     expect(normalizeLocations(garbage as unknown as Location[], ctx)).toEqual([]);
   });
-});
-
-test("sortLocs orders exactly as compareLoc does", () => {
-  const targets = [{ file: "a.ts" }, { file: "a.tsx" }, { file: "/abs/a.ts" }, { uri: "a.ts" }];
-  const locs: Loc[] = [];
-  let n = 7;
-  for (let i = 0; i < 500; i++) {
-    n = (n * 1103515245 + 12345) % 2147483648;
-    const t = targets[n % targets.length] as { file: string } | { uri: string };
-    const line = (n >> 4) % 5;
-    locs.push({
-      ...t,
-      line,
-      column: (n >> 8) % 3,
-      end_line: line + ((n >> 12) % 2),
-      end_column: 1,
-    });
-  }
-  for (const seed of [1, 2, 3]) {
-    const input = shuffled(locs, seed);
-    expect(sortLocs(input)).toEqual([...input].sort(compareLoc));
-  }
 });

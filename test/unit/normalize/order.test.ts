@@ -1,9 +1,16 @@
 /**
  * Dropping duplicates after a canonical sort (src/normalize/order.ts): equal neighbours
- * collapse to the first, by the comparator's equality, not by identity.
+ * collapse to the first, by the comparator's equality, not by identity; and the written-out
+ * location sort gives exactly compareLoc's order and equality.
  */
 import { expect, test } from "bun:test";
-import { compareLoc, sortLocs, withoutAdjacentDuplicates } from "../../../src/normalize/order.ts";
+import {
+  compareLoc,
+  sortedUniqueLocs,
+  withoutAdjacentDuplicates,
+} from "../../../src/normalize/order.ts";
+import type { Loc } from "../../../src/normalize/types.ts";
+import { Prng } from "../../support/prng.ts";
 
 const loc = (file: string, line: number) => ({
   file,
@@ -14,7 +21,7 @@ const loc = (file: string, line: number) => ({
 });
 
 test("equal neighbours collapse to one; distinct items all stay, in order", () => {
-  const sorted = sortLocs([loc("b", 2), loc("a", 1), loc("b", 2), loc("a", 1), loc("a", 3)]);
+  const sorted = [loc("a", 1), loc("a", 1), loc("a", 3), loc("b", 2), loc("b", 2)];
   const out = withoutAdjacentDuplicates(sorted, compareLoc);
   expect(out).toEqual([loc("a", 1), loc("a", 3), loc("b", 2)]);
   expect(out[0]).toBe(sorted[0] as (typeof sorted)[number]); // the first of equal ones is kept
@@ -28,4 +35,37 @@ test("equality is the comparator's: copies that compare equal are duplicates", (
     loc("b", 1),
   ]);
   expect(withoutAdjacentDuplicates([], compareLoc)).toEqual([]);
+});
+
+/** Locations drawn to collide: few files (prefixes of each other, absolute, URIs), small numbers. */
+function randomLocs(rng: Prng): Loc[] {
+  const targets = [
+    { file: "a" },
+    { file: "a/b" },
+    { file: "a b" },
+    { file: "ä" },
+    { file: "/abs/x" },
+    { file: "/abs" },
+    { uri: "untitled:1" },
+    { uri: "a" },
+  ];
+  return Array.from({ length: rng.int(0, 60) }, () => ({
+    ...rng.pick(targets),
+    line: rng.int(1, 3),
+    column: rng.int(1, 3),
+    end_line: rng.int(1, 3),
+    end_column: rng.int(1, 3),
+  }));
+}
+
+test("sortedUniqueLocs is compareLoc's sort and de-duplication, on 2,000 seeded lists", () => {
+  for (let run = 0; run < 2000; run++) {
+    const rng = new Prng(Prng.derive(13, "sortedUniqueLocs", run));
+    const locs = randomLocs(rng);
+    const expected = withoutAdjacentDuplicates([...locs].sort(compareLoc), compareLoc);
+    const got = sortedUniqueLocs(locs);
+    expect(got).toEqual(expected);
+    // the kept copy of each group is the first the input had (a stable sort)
+    for (const kept of got) expect(locs.find((l) => compareLoc(l, kept) === 0)).toBe(kept);
+  }
 });
