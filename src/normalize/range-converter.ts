@@ -29,35 +29,56 @@ function safe(n: unknown): number {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
 }
 
+/** What one result needs to know of a URI, looked up once per URI per result. */
+interface UriEntry {
+  /** the absolute path it names, or null for a non-file URI */
+  path: string | null;
+  target: Target;
+  /** the path's line table; undefined until a range needs it, null when unreadable */
+  index: LineColumns | null | undefined;
+}
+
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
+  // one lookup per location: a reference list names hundreds of files, and the per-URI
+  // maps this replaced cost more than the conversion itself (docs/PERFORMANCE.md)
+  const entries = new Map<string, UriEntry>();
+  // tables by path, so that two spellings of one file convert against the same text
   const indexes = new Map<string, LineColumns | null>();
-  const paths = new Map<string, string | null>();
-  const targets = new Map<string, Target>();
 
-  function indexFor(path: string): LineColumns | null {
-    let index = indexes.get(path);
-    if (index === undefined) {
-      index = opts.lines(path) ?? null;
-      indexes.set(path, index);
+  function entryOf(uri: string): UriEntry {
+    let entry = entries.get(uri);
+    if (entry === undefined) {
+      const path = uriToPath(uri);
+      let target: Target;
+      if (path === null) target = { uri };
+      else {
+        const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
+        target = { file: rel ?? path };
+      }
+      entry = { path, target, index: undefined };
+      entries.set(uri, entry);
     }
-    return index;
+    return entry;
   }
 
-  function pathOf(uri: string): string | null {
-    let path = paths.get(uri);
-    if (path === undefined) {
-      path = uriToPath(uri);
-      paths.set(uri, path);
+  function indexOf(entry: UriEntry): LineColumns | null {
+    if (entry.index === undefined) {
+      const path = entry.path;
+      let index = path === null ? null : indexes.get(path);
+      if (index === undefined) {
+        index = opts.lines(path as string) ?? null;
+        indexes.set(path as string, index);
+      }
+      entry.index = index;
     }
-    return path;
+    return entry.index;
   }
 
   const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
 
-  function toClient(path: string | null, pos: LspPosition): { line: number; column: number } {
-    const index = path === null ? null : indexFor(path);
+  function toClient(index: LineColumns | null, pos: LspPosition): { line: number; column: number } {
     if (index !== null) return columnsToClient(index, pos, opts.encoding, opts.unit);
     // The only approximation: without the text (a non-file URI, or a file that cannot be
     // read) the column is the server's character + 1. That is exact when the server
@@ -65,7 +86,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { line: pos.line + 1, column: pos.character + 1 };
   }
 
-  function toRange(uri: string, range: LspRange): Range {
+  function rangeOf(entry: UriEntry, range: LspRange): Range {
     const from = range?.start;
     const to = range?.end;
     let line = safe(from?.line);
@@ -80,9 +101,9 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       endLine += 1;
       endColumn += 1;
     } else {
-      const path = pathOf(uri);
-      const start = toClient(path, { line, character: column });
-      const end = toClient(path, { line: endLine, character: endColumn });
+      const index = indexOf(entry);
+      const start = toClient(index, { line, character: column });
+      const end = toClient(index, { line: endLine, character: endColumn });
       ({ line, column } = start);
       ({ line: endLine, column: endColumn } = end);
     }
@@ -94,29 +115,20 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { line, column, end_line: endLine, end_column: endColumn };
   }
 
-  function targetOfUri(uri: string): Target {
-    let target = targets.get(uri);
-    if (target === undefined) {
-      const path = pathOf(uri);
-      if (path === null) target = { uri };
-      else {
-        const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
-        target = { file: rel ?? path };
-      }
-      targets.set(uri, target);
-    }
-    return target;
+  function toRange(uri: string, range: LspRange): Range {
+    return rangeOf(entryOf(uri), range);
   }
 
   function toTarget(uri: string): Target {
-    const target = targetOfUri(uri);
+    const target = entryOf(uri).target;
     // a fresh object per location: results are built from it
     return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
   function toLoc(uri: string, range: LspRange): Loc {
-    const target = targetOfUri(uri);
-    const r = toRange(uri, range);
+    const entry = entryOf(uri);
+    const target = entry.target;
+    const r = rangeOf(entry, range);
     // built directly (keys in the order of types.ts), not by spreading: a result has hundreds
     return "file" in target
       ? {
