@@ -16,6 +16,20 @@ afterAll(cleanupTempDirs);
 const HOVER = { "textDocument/hover": { contents: "hello" } };
 const AT = { file: "a.fake", line: 1, column: 1 };
 
+/**
+ * A bridge over one `a.fake` file served by a fake with `scenario` (hover answered with
+ * HOVER unless the scenario says otherwise), and the probe that watches the fake.
+ */
+async function fakeBridge(scenario: Record<string, unknown>, bridge?: Record<string, unknown>) {
+  const fake = new FakeProbe("fake");
+  const { bridge: handle } = await bridgeFor({
+    ws: workspace({ "a.fake": "alpha\n" }),
+    ...(bridge === undefined ? {} : { bridge }),
+    servers: [fake.server({ responses: HOVER, ...scenario })],
+  });
+  return { fake, bridge: handle };
+}
+
 function hoverId(fake: FakeProbe): number | string {
   const q = fake.requests("textDocument/hover")[0];
   if (!q) throw new Error("the fake saw no hover");
@@ -24,15 +38,10 @@ function hoverId(fake: FakeProbe): number | string {
 
 describe("timeouts and cancellation", () => {
   test("request_timeout_ms: RequestTimeout, and the server gets $/cancelRequest", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { request_timeout_ms: 400 },
-      servers: [
-        fake.server({ response_delay_ms: { "textDocument/hover": 60_000 }, responses: HOVER }),
-      ],
-    });
+    const { fake, bridge } = await fakeBridge(
+      { response_delay_ms: { "textDocument/hover": 60_000 } },
+      { request_timeout_ms: 400 },
+    );
     // started first, under ready_timeout_ms (the handshake and readiness): the one request
     // the 400 ms bound then applies to is the hover, which is never answered
     const start = await bridge.call("session_status", { start: true });
@@ -48,13 +57,8 @@ describe("timeouts and cancellation", () => {
   });
 
   test("an MCP cancellation cancels the LSP request", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({ response_delay_ms: { "textDocument/hover": 60_000 }, responses: HOVER }),
-      ],
+    const { fake, bridge } = await fakeBridge({
+      response_delay_ms: { "textDocument/hover": 60_000 },
     });
     const abort = new AbortController();
     const call = bridge.client.callTool({ name: "hover", arguments: AT }, undefined, {
@@ -85,17 +89,9 @@ describe("timeouts and cancellation", () => {
 
 describe("server errors", () => {
   test("ContentModified twice: retried on the next server events, then answered", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          content_modified_times: { "textDocument/hover": 2 },
-          log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 50 }],
-          responses: HOVER,
-        }),
-      ],
+    const { fake, bridge } = await fakeBridge({
+      content_modified_times: { "textDocument/hover": 2 },
+      log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 50 }],
     });
     const r = await bridge.call("hover", AT);
     expect(r.isError).toBe(false);
@@ -104,17 +100,9 @@ describe("server errors", () => {
   });
 
   test("ContentModified more often than the retry bound: ServerError keeping -32801", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          content_modified_times: { "textDocument/hover": 100 },
-          log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 20 }],
-          responses: HOVER,
-        }),
-      ],
+    const { fake, bridge } = await fakeBridge({
+      content_modified_times: { "textDocument/hover": 100 },
+      log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 20 }],
     });
     const r = await bridge.call("hover", AT);
     expect(r.structured.code).toBe("ServerError");
@@ -123,17 +111,12 @@ describe("server errors", () => {
   });
 
   test("a cancellation while waiting to retry after ContentModified ends the call at once", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      // the retry waits for the next server event, which never comes: only the bound
-      // (60 s here) or the client's cancellation can end that wait
-      bridge: { request_timeout_ms: 60_000 },
-      servers: [
-        fake.server({ content_modified_times: { "textDocument/hover": 1 }, responses: HOVER }),
-      ],
-    });
+    // the retry waits for the next server event, which never comes: only the bound
+    // (60 s here) or the client's cancellation can end that wait
+    const { fake, bridge } = await fakeBridge(
+      { content_modified_times: { "textDocument/hover": 1 } },
+      { request_timeout_ms: 60_000 },
+    );
     const abort = new AbortController();
     const settled = bridge.client
       .callTool({ name: "hover", arguments: AT }, undefined, { signal: abort.signal })
@@ -157,15 +140,8 @@ describe("server errors", () => {
   });
 
   test("an LSP error is ServerError with details.lsp_code", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          error_on: { "textDocument/hover": { code: -32603, message: "boom in hover" } },
-        }),
-      ],
+    const { bridge } = await fakeBridge({
+      error_on: { "textDocument/hover": { code: -32603, message: "boom in hover" } },
     });
     const r = await bridge.call("hover", AT);
     expect(r.isError).toBe(true);
@@ -180,9 +156,7 @@ describe("server errors", () => {
 
 describe("void requests", () => {
   test("shutdown and exit are sent without a params key", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER })] });
+    const { fake, bridge } = await fakeBridge({});
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const restarted = await bridge.call("session_restart", { server: "fake" });
     expect(restarted.structured).toEqual({ workspace: "w", server: "fake", state: "ready" });
