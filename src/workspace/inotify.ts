@@ -6,7 +6,7 @@
  * loop callback: the queue is only read when the bridge asks.
  */
 import { FFIType } from "bun:ffi";
-import { constants } from "node:fs";
+import { constants, readFileSync } from "node:fs";
 import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "../libc.ts";
 
 export const IN_MODIFY = 0x2;
@@ -94,6 +94,19 @@ export function fileWatchingAvailable(): boolean {
   return libc() !== null;
 }
 
+/** The kernel's default fs.inotify.max_queued_events (inotify(7)). */
+const DEFAULT_QUEUE_LIMIT = 16_384;
+
+/** How many events one instance's queue holds (fs.inotify.max_queued_events). */
+function kernelQueueLimit(): number {
+  try {
+    const n = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8").trim());
+    return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_QUEUE_LIMIT;
+  } catch {
+    return DEFAULT_QUEUE_LIMIT;
+  }
+}
+
 /** One inotify instance (close-on-exec, non-blocking). */
 export class Inotify {
   private readonly buf = new Uint8Array(BUFFER_BYTES);
@@ -102,10 +115,14 @@ export class Inotify {
   private constructor(
     private readonly lib: Libc,
     private readonly fd: number,
+    private readonly queueLimit: number,
   ) {}
 
-  /** A new instance, or the reason there is none (not Linux, no libc, instance limit). */
-  static open(): Inotify | { error: string } {
+  /**
+   * A new instance, or the reason there is none (not Linux, no libc, instance limit).
+   * `queueLimit`: the events its queue holds (the kernel's setting; tests pass less).
+   */
+  static open(queueLimit = kernelQueueLimit()): Inotify | { error: string } {
     const lib = libc();
     if (lib === null) return { error: "inotify is not available (Linux libc through bun:ffi)" };
     // IN_NONBLOCK and IN_CLOEXEC are O_NONBLOCK and O_CLOEXEC (inotify(7))
@@ -113,7 +130,7 @@ export class Inotify {
     if (fd < 0) {
       return { error: `inotify_init1 failed (errno ${errno(lib)}; fs.inotify.max_user_instances)` };
     }
-    return new Inotify(lib, fd);
+    return new Inotify(lib, fd, queueLimit);
   }
 
   /** inotify_add_watch: the watch descriptor, or `{errno}`. */
@@ -126,10 +143,15 @@ export class Inotify {
     if (!this.closed) this.lib.inotify_rm_watch(this.fd, wd);
   }
 
-  /** Everything queued right now; never blocks. */
+  /**
+   * Everything queued when the drain began, and perhaps some queued since; never blocks.
+   * The queue holds at most `queueLimit` events and an overflow record, so once that many
+   * more were read everything queued at the start was: the drain ends there, and a writer
+   * faster than this loop (millions of renames a second) cannot keep a call waiting on it.
+   */
   drain(): InotifyEvent[] {
     const events: InotifyEvent[] = [];
-    while (!this.closed) {
+    while (!this.closed && events.length <= this.queueLimit) {
       const n = Number(this.lib.read(this.fd, this.buf, this.buf.length));
       if (n > 0) {
         events.push(...parseEvents(this.buf, n));

@@ -1,6 +1,11 @@
 /** The raw inotify event parser (SPEC §5.2): records as the kernel lays them out. */
-import { describe, expect, test } from "bun:test";
-import { IN_CREATE, IN_ISDIR, parseEvents } from "../../../src/workspace/inotify.ts";
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { IN_CREATE, IN_ISDIR, Inotify, parseEvents } from "../../../src/workspace/inotify.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+
+afterAll(removeTempTrees);
 
 describe("parseEvents", () => {
   function record(wd: number, mask: number, name: string, pad: number): Uint8Array {
@@ -32,5 +37,40 @@ describe("parseEvents", () => {
     expect(parseEvents(all, a.length + 10)).toEqual([
       { wd: 1, mask: IN_CREATE, cookie: 7, name: "ä.py" },
     ]);
+  });
+});
+
+describe("Inotify.drain", () => {
+  function opened(queueLimit?: number): Inotify {
+    const inotify = Inotify.open(queueLimit);
+    if (!(inotify instanceof Inotify)) throw new Error(inotify.error);
+    return inotify;
+  }
+
+  test("everything queued at its start, and no more than the queue's capacity beyond it", () => {
+    const dir = tempTree([]);
+    // a queue said to hold 10 events: a drain may stop once it read more than that
+    const bounded = opened(10);
+    const whole = opened();
+    try {
+      for (const inotify of [bounded, whole]) {
+        expect(typeof inotify.addWatch(dir, IN_CREATE)).toBe("number");
+      }
+      // 5,000 creations: ~160 KB of records, more than one 64 KB read
+      const names = Array.from({ length: 5000 }, (_, i) => `f${String(i).padStart(4, "0")}`);
+      for (const name of names) writeFileSync(join(dir, name), "");
+      const first = bounded.drain();
+      expect(first.length).toBeGreaterThan(10);
+      expect(first.length).toBeLessThan(names.length); // it stopped after one read
+      // the rest comes with the next drains, in order: nothing is lost
+      const seen = [...first];
+      for (let more = bounded.drain(); more.length > 0; more = bounded.drain()) seen.push(...more);
+      expect(seen.map((e) => e.name)).toEqual(names);
+      // with the kernel's capacity, one drain reads all that was queued
+      expect(whole.drain().map((e) => e.name)).toEqual(names);
+    } finally {
+      bounded.close();
+      whole.close();
+    }
   });
 });
