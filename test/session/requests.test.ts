@@ -30,6 +30,19 @@ async function fakeBridge(scenario: Record<string, unknown>, bridge?: Record<str
   return { fake, bridge: handle };
 }
 
+/** Resolves once the session has no call in flight (bounded: 5 s). */
+function noCallInFlight(bridge: Awaited<ReturnType<typeof fakeBridge>>["bridge"], what: string) {
+  return waitFor(
+    async () => {
+      const r = await bridge.call("session_status");
+      const s = (r.structured.sessions as { inflight: number }[])[0];
+      return s?.inflight === 0;
+    },
+    5000,
+    { what },
+  );
+}
+
 function hoverId(fake: FakeProbe): number | string {
   const q = fake.requests("textDocument/hover")[0];
   if (!q) throw new Error("the fake saw no hover");
@@ -75,15 +88,7 @@ describe("timeouts and cancellation", () => {
     const id = hoverId(fake);
     await fake.until((s) => (s.cancelled.includes(id) ? true : undefined), "$/cancelRequest");
     // the bridge is still usable: the session is idle again
-    await waitFor(
-      async () => {
-        const r = await bridge.call("session_status");
-        const s = (r.structured.sessions as { inflight: number }[])[0];
-        return s?.inflight === 0;
-      },
-      5000,
-      { what: "the cancelled call to leave the session" },
-    );
+    await noCallInFlight(bridge, "the cancelled call to leave the session");
   });
 });
 
@@ -127,14 +132,9 @@ describe("server errors", () => {
     await fake.until((s) => s.requests.find((q) => q.method === "textDocument/hover"), "hover");
     abort.abort("the test gave up");
     expect(await settled).toStartWith("rejected");
-    await waitFor(
-      async () => {
-        const r = await bridge.call("session_status");
-        const s = (r.structured.sessions as { inflight: number }[])[0];
-        return s?.inflight === 0;
-      },
-      5000,
-      { what: "the cancelled call to leave the session (not after the 60 s bound)" },
+    await noCallInFlight(
+      bridge,
+      "the cancelled call to leave the session (not after the 60 s bound)",
     );
     expect(fake.requests("textDocument/hover").length).toBe(1);
   });
