@@ -72,11 +72,11 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
  * compares). A reference list has hundreds of locations and this code runs in the
  * interpreter (docs/TOOLCHAIN.md#the-jit-policy), so each target's rank and key are taken
  * once rather than in each of the n log n comparisons, and the comparison is compareLoc's
- * written out field for field rather than composed of calls: 601 locations 0.8 → 0.34 ms.
+ * written out field for field rather than composed of calls: 601 locations 0.8 → 0.42 ms.
  */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  const decorated = locs.map((loc) => ({ loc, rank: targetRank(loc), key: targetKey(loc) }));
-  decorated.sort((a, b) => {
+  type Decorated = { loc: T; rank: number; key: string };
+  const compare = (a: Decorated, b: Decorated): number => {
     if (a.rank !== b.rank) return a.rank - b.rank;
     if (a.key !== b.key) return a.key < b.key ? -1 : 1;
     const x = a.loc;
@@ -87,25 +87,13 @@ export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): 
       x.end_line - y.end_line ||
       x.end_column - y.end_column
     );
-  });
-  const out: T[] = [];
-  let prev: (typeof decorated)[number] | undefined;
-  for (const d of decorated) {
-    const x = prev?.loc;
-    const y = d.loc;
-    const same =
-      prev !== undefined &&
-      x !== undefined &&
-      prev.rank === d.rank &&
-      prev.key === d.key &&
-      x.line === y.line &&
-      x.column === y.column &&
-      x.end_line === y.end_line &&
-      x.end_column === y.end_column;
-    if (!same) out.push(y);
-    prev = d;
-  }
-  return out;
+  };
+  const decorated: Decorated[] = locs.map((loc) => ({
+    loc,
+    rank: targetRank(loc),
+    key: targetKey(loc),
+  }));
+  return withoutAdjacentDuplicates(decorated.sort(compare), compare).map((d) => d.loc);
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {

@@ -63,16 +63,17 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return entry;
   }
 
-  function indexOf(entry: UriEntry): LineColumns | null {
-    if (entry.index === undefined) {
-      const path = entry.path;
-      let index = path === null ? null : indexes.get(path);
-      if (index === undefined) {
-        index = opts.lines(path as string) ?? null;
-        indexes.set(path as string, index);
-      }
-      entry.index = index;
+  function indexFor(path: string): LineColumns | null {
+    let index = indexes.get(path);
+    if (index === undefined) {
+      index = opts.lines(path) ?? null;
+      indexes.set(path, index);
     }
+    return index;
+  }
+
+  function indexOf(entry: UriEntry): LineColumns | null {
+    if (entry.index === undefined) entry.index = entry.path === null ? null : indexFor(entry.path);
     return entry.index;
   }
 
