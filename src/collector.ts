@@ -1,5 +1,5 @@
 /**
- * When the bridge asks the runtime for a full garbage collection (docs/PERFORMANCE.md,
+ * When the bridge asks the runtime for a full garbage collection (SPEC §9.3; docs/PERFORMANCE.md,
  * memory). The bridge keeps no server answer or file read past its call, so what a call
  * parsed is garbage once it is answered; two moments free it sooner than the runtime's own
  * schedule would, and neither is on a call's path:
