@@ -6,14 +6,24 @@
  * .env / bunfig.toml autoload (a bridge started in a user's project must not
  * read their files), version and commit embedded. Writes dist/theodolite and
  * dist/theodolite.sha256 in `sha256sum` format.
+ *
+ * `bun build.ts --unminified --outfile PATH`: the same build without --minify, to PATH and
+ * without a checksum — for profiling the shipped tiers by module (bench/profile.ts
+ * --cpu-prof); never a release.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import pkg from "./package.json" with { type: "json" };
 
 const root = import.meta.dir;
 const dist = join(root, "dist");
-const out = join(dist, "theodolite");
+const unminified = process.argv.includes("--unminified");
+const outfileAt = process.argv.indexOf("--outfile");
+const out = outfileAt >= 0 ? resolve(process.argv[outfileAt + 1] ?? "") : join(dist, "theodolite");
+if (unminified !== outfileAt >= 0) {
+  process.stderr.write("usage: bun build.ts  |  bun build.ts --unminified --outfile PATH\n");
+  process.exit(2);
+}
 
 function gitCommit(): string {
   const r = Bun.spawnSync(["git", "rev-parse", "HEAD"], {
@@ -41,7 +51,7 @@ const args = [
   process.execPath,
   "build",
   "--compile",
-  "--minify",
+  ...(unminified ? [] : ["--minify"]),
   "--bytecode",
   "--format=esm",
   `--compile-jit-policy=${JIT_POLICY}`,
@@ -60,6 +70,10 @@ const build = Bun.spawnSync(args, { cwd: root, stdout: "inherit", stderr: "inher
 if (!build.success) {
   process.stderr.write(`build failed (exit ${build.exitCode})\n`);
   process.exit(1);
+}
+if (unminified) {
+  process.stdout.write(`built ${out} (unminified, for profiling)\n`);
+  process.exit(0);
 }
 const digest = new Bun.CryptoHasher("sha256").update(readFileSync(out)).digest("hex");
 writeFileSync(join(dist, "theodolite.sha256"), `${digest}  theodolite\n`);

@@ -7,6 +7,12 @@
  * and a native function (JSON.parse, statSync, a pipe write…) to the group of the
  * nearest JavaScript frame that called it, so "syscalls made by our code" and "made by
  * vscode-jsonrpc" stay apart.
+ *
+ * A compiled build's frames all name one URL (`/$bunfs/root/NAME`, the bundle); its lines
+ * are mapped back to the bundled modules through the bundle's source, which the executable
+ * embeds with its bytecode, and whose `// src/…` markers name each module — present only in
+ * a build without --minify (`bun build.ts --unminified --outfile PATH`). Frames of Bun's
+ * own JavaScript (node:*, internal:*) stay "Bun runtime (JS)".
  */
 import { readFileSync } from "node:fs";
 
@@ -27,6 +33,47 @@ export interface ProfileSummary {
   groups: [string, number][];
   /** samples per self function ("name (group)"), most first */
   functions: [string, number][];
+  /** samples with the function on the stack ("name (module:line)"), most first */
+  inclusive: [string, number][];
+}
+
+/** Line (0-based) of a compiled build's bundle → the module it came from. */
+export type BundleModules = (line: number) => string | undefined;
+
+/**
+ * The module map of an unminified compiled build, read from the bundle source the executable
+ * embeds; undefined when the build was minified (no module markers) or the source is not found.
+ */
+export function bundleModulesOf(executable: string): BundleModules | undefined {
+  const bytes = readFileSync(executable);
+  const firstMarker = bytes.indexOf("\n// src/");
+  if (firstMarker < 0) return undefined;
+  const start = bytes.lastIndexOf("// @bun", firstMarker);
+  const end = bytes.indexOf(0, firstMarker);
+  if (start < 0 || end < 0) return undefined;
+  const starts: { line: number; module: string }[] = [];
+  bytes
+    .subarray(start, end)
+    .toString("utf8")
+    .split("\n")
+    .forEach((text, line) => {
+      const m = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text);
+      if (m?.[1] !== undefined) starts.push({ line, module: m[1] });
+    });
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found: string | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = starts[mid] as { line: number; module: string };
+      if (s.line <= line) {
+        found = s.module;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
 }
 
 function groupOfUrl(url: string): string | null {
@@ -45,8 +92,16 @@ function groupOfUrl(url: string): string | null {
   return "Bun runtime (JS)";
 }
 
-export function summarizeProfile(path: string): ProfileSummary {
+export function summarizeProfile(path: string, bundle?: BundleModules): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
+  // a compiled build's frames: the bundled module's path stands for the URL
+  if (bundle !== undefined) {
+    for (const n of profile.nodes) {
+      if (!n.callFrame.url.includes("/$bunfs/")) continue;
+      const module = bundle(n.callFrame.lineNumber);
+      if (module !== undefined) n.callFrame.url = `/${module}`;
+    }
+  }
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
   for (const n of profile.nodes) {
@@ -67,6 +122,7 @@ export function summarizeProfile(path: string): ProfileSummary {
   };
   const groups = new Map<string, number>();
   const functions = new Map<string, number>();
+  const inclusive = new Map<string, number>();
   let total = 0;
   for (const id of profile.samples) {
     const node = byId.get(id);
@@ -80,9 +136,22 @@ export function summarizeProfile(path: string): ProfileSummary {
     groups.set(key, (groups.get(key) ?? 0) + 1);
     const fn = `${name} (${native ? `native, from ${group}` : group}${native ? "" : `:${node.callFrame.lineNumber + 1}`})`;
     functions.set(fn, (functions.get(fn) ?? 0) + 1);
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame === undefined || groupOfUrl(frame.url) === null) continue;
+      const where = frame.url.replace(/^.*\/(src|node_modules)\//, "$1/");
+      onStack.add(`${frame.functionName || "(anonymous)"} (${where}:${frame.lineNumber + 1})`);
+    }
+    for (const f of onStack) inclusive.set(f, (inclusive.get(f) ?? 0) + 1);
   }
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]);
-  return { samples: total, groups: sorted(groups), functions: sorted(functions) };
+  return {
+    samples: total,
+    groups: sorted(groups),
+    functions: sorted(functions),
+    inclusive: sorted(inclusive),
+  };
 }
 
 export function printSummary(s: ProfileSummary, top = 30): void {
@@ -92,10 +161,16 @@ export function printSummary(s: ProfileSummary, top = 30): void {
   for (const [g, n] of s.groups) console.log(`  ${pct(n)}  ${g}`);
   console.log(`top ${top} functions by self samples:`);
   for (const [f, n] of s.functions.slice(0, top)) console.log(`  ${pct(n)}  ${f}`);
+  console.log(`top ${top} functions by samples with the function on the stack:`);
+  for (const [f, n] of s.inclusive.slice(0, top)) console.log(`  ${pct(n)}  ${f}`);
 }
 
 if (import.meta.main) {
   const file = process.argv[2];
-  if (file === undefined) throw new Error("usage: bun bench/cpuprofile.ts FILE.cpuprofile");
-  printSummary(summarizeProfile(file), Number(process.argv[3] ?? 30));
+  if (file === undefined) {
+    throw new Error("usage: bun bench/cpuprofile.ts FILE.cpuprofile [TOP] [EXECUTABLE]");
+  }
+  const executable = process.argv[4];
+  const bundle = executable === undefined ? undefined : bundleModulesOf(executable);
+  printSummary(summarizeProfile(file, bundle), Number(process.argv[3] ?? 30));
 }

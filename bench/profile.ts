@@ -2,7 +2,7 @@
  * Where the per-call time goes:
  *
  *   bun bench/profile.ts [--server tls|clangd] [--files N] [--tools a,b,…] [--calls N]
- *                        [--binary PATH] [--strace]
+ *                        [--binary PATH] [--cpu-prof] [--strace]
  *
  * The bridge serves each tool many times on a generated workspace (same spots and
  * readiness as the overhead benchmark). Printed per tool: wall time per call, and the CPU
@@ -11,7 +11,10 @@
  * - From source (no --binary): the bridge runs under `bun --cpu-prof`, one bridge per
  *   tool, and the profile is summarized by sample counts (bench/cpuprofile.ts: our code,
  *   the MCP SDK, vscode-jsonrpc, zod, Bun's runtime, native calls charged to their caller).
- *   Profiles are kept in bench/out/profile-<server>-<files>/.
+ *   Profiles are kept in bench/out/profile-<server>-<files>/. `--binary PATH --cpu-prof`
+ *   profiles a compiled build the same way (Bun's options through BUN_OPTIONS), at its own
+ *   JIT policy — the tiers the shipped bridge runs in; frames are attributed to modules
+ *   when the build is unminified (`bun build.ts --unminified --outfile PATH`).
  * - --binary PATH: the compiled build, all tools on one bridge (compare two builds);
  *   `--binary source` runs the sources the same way, without a profiler.
  * - --strace: the bridge's system calls per call (`strace -c -f`), with either.
@@ -35,7 +38,7 @@ import { languageIdFor } from "../src/session/hooks.ts";
 import { findWarmupFile } from "../src/session/warmup.ts";
 import { findClangd, findTypescriptLanguageServer } from "../test/support/real-servers.ts";
 import { makeTempDir, removeDir, writeBridgeConfig } from "./common.ts";
-import { printSummary, summarizeProfile } from "./cpuprofile.ts";
+import { bundleModulesOf, printSummary, summarizeProfile } from "./cpuprofile.ts";
 import { generateCWorkspace } from "./gen-c-fixture.ts";
 import { generateTsWorkspace } from "./gen-ts-fixture.ts";
 import { DirectLsp } from "./lsp-direct.ts";
@@ -57,6 +60,8 @@ const tools = flag("tools", ALL_TOOLS.join(",")).split(",");
 const calls = Number(flag("calls", "1000"));
 const compiled = flag("binary", "");
 const withStrace = process.argv.includes("--strace");
+const cpuProfBinary =
+  compiled !== "" && compiled !== "source" && process.argv.includes("--cpu-prof");
 const withPerf = process.argv.includes("--perf");
 const withTimeline = process.argv.includes("--timeline");
 const withMemory = process.argv.includes("--memory");
@@ -162,7 +167,12 @@ function directCall(ws: Workspace, direct: DirectLsp, tool: string): () => Promi
   };
 }
 
-async function startBridge(ws: Workspace, dir: string, command: string[]): Promise<RawMcpClient> {
+async function startBridge(
+  ws: Workspace,
+  dir: string,
+  command: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<RawMcpClient> {
   const config = writeBridgeConfig(
     {
       bridge: { ready_timeout_ms: 300_000 },
@@ -179,6 +189,7 @@ async function startBridge(ws: Workspace, dir: string, command: string[]): Promi
     const passed = k.startsWith("BUN_JSC_") || k.startsWith("THEODOLITE_");
     if ((passed || k === "BUN_BYTECODE_ORDER_OUT") && v !== undefined) env[k] = v;
   }
+  Object.assign(env, extraEnv);
   const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config], env });
   await bridge.initialize();
   const status = await bridge.callOk("session_status", { start: true });
@@ -275,7 +286,7 @@ const dir = makeTempDir("profile");
 try {
   const ws = await workspace(dir);
   console.log(`${serverName}, ${files} files`);
-  if (compiled !== "") {
+  if (compiled !== "" && !cpuProfBinary) {
     const main = join(import.meta.dir, "..", "src", "main.ts");
     const command = compiled === "source" ? [process.execPath, main] : [compiled];
     const [bridge, direct] = await Promise.all([
@@ -301,14 +312,11 @@ try {
     for (const tool of tools) {
       const profDir = join(outDir, tool);
       rmSync(profDir, { recursive: true, force: true });
-      const command = [
-        process.execPath,
-        "--cpu-prof",
-        "--cpu-prof-interval=250",
-        `--cpu-prof-dir=${profDir}`,
-        main,
-      ];
-      const bridge = await startBridge(ws, dir, command);
+      const profiling = ["--cpu-prof", "--cpu-prof-interval=250", `--cpu-prof-dir=${profDir}`];
+      // a compiled build takes Bun's options from BUN_OPTIONS (its own JIT policy stays)
+      const bridge = cpuProfBinary
+        ? await startBridge(ws, dir, [compiled], { BUN_OPTIONS: profiling.join(" ") })
+        : await startBridge(ws, dir, [process.execPath, ...profiling, main]);
       try {
         await measureTool(bridge, ws, tool, await supervisorOf(bridge));
       } finally {
@@ -316,7 +324,11 @@ try {
       }
       const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
       if (file === undefined) throw new Error(`no profile written in ${profDir}`);
-      printSummary(summarizeProfile(join(profDir, file)), 25);
+      const bundle = cpuProfBinary ? bundleModulesOf(compiled) : undefined;
+      if (cpuProfBinary && bundle === undefined) {
+        console.log("(a minified build: for modules, `bun build.ts --unminified --outfile PATH`)");
+      }
+      printSummary(summarizeProfile(join(profDir, file), bundle), 25);
       console.log("");
     }
   }
