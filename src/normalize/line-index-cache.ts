@@ -27,7 +27,7 @@ import { columnsSize, type LineColumns, lineColumnsOf } from "../lsp/line-column
 import { type FileIdentity, readWorkspaceText } from "../workspace/confined.ts";
 import type { FileChange } from "../workspace/file-events.ts";
 import { workspaceRootReal } from "../workspace/files.ts";
-import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
+import { type ChangeFeed, currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { existingWatcher, onWorkspaceChanges } from "../workspace/watch.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
@@ -40,16 +40,6 @@ export type ConfinedRead = (
   abs: string,
   maxBytes: number,
 ) => { text: string; identity: FileIdentity; links: number } | undefined;
-
-/** What the cache needs of a workspace watcher (watch.ts). */
-export interface ChangeFeed {
-  /** drain the kernel's queue: changes reach `forget` of every cache listening */
-  poll(): void;
-  /** the watch that reports any later change of `abs` (the same number while it lasts) */
-  coverage(abs: string): number | undefined;
-  /** moves whenever any watch of the watcher ends: until then every coverage lasts */
-  losses(): number;
-}
 
 interface Entry {
   /** the watch that covered the file when it was read: no stat while it lasts */

@@ -1,8 +1,9 @@
 /**
  * The editor's part (SPEC §5): the server's view of the workspace follows the
  * disk. Before a call is sent to a session, `followDisk` drains the workspace
- * watcher and checks every open document (one lstat each; read and hash only
- * when its identity moved or the watcher named it), then tells the server, in
+ * watcher and checks every open document (one lstat each, none while the watcher
+ * vouches for it; read and hash only when its identity moved or the watcher named
+ * it), then tells the server, in
  * this order: documents gone (`didClose`), the file events its watchers asked
  * for (`workspace/didChangeWatchedFiles`), documents whose content changed
  * (`didChange` version + 1, `didSave` where the server wants saves). Every
@@ -25,7 +26,7 @@ import {
   matchingEvents,
 } from "../workspace/file-events.ts";
 import { atOrBelow, type ResolvedFile, realRoot, workspaceRootReal } from "../workspace/files.ts";
-import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
+import { currentIdentity, sameIdentity, WatchVouchers } from "../workspace/identity.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { type Subscription, workspaceWatcher } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
@@ -90,6 +91,8 @@ export class WorkspaceFollower {
   private readonly logFile: string | null;
   private closed = false;
   private readonly counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
+  /** open documents the watcher reports every change of: no lstat per call (SPEC §5.1) */
+  private readonly vouchers = new WatchVouchers(() => this.watcher);
 
   constructor(private readonly host: CoherenceHost) {
     this.root = workspaceRootReal(host.workspace.root);
@@ -159,8 +162,9 @@ export class WorkspaceFollower {
     const gone: OpenDocument[] = [];
     const changed: { doc: OpenDocument; content: WorkspaceText }[] = [];
     for (const doc of this.host.documents.all()) {
-      const now = currentIdentity(doc.abs);
-      if (now !== null && !named.has(doc.abs) && sameIdentity(now, doc.identity)) continue;
+      if (!named.has(doc.abs) && (this.vouchers.vouches(doc) || this.vouchers.unchanged(doc))) {
+        continue;
+      }
       let content: WorkspaceText;
       try {
         content = readWorkspaceText(this.root, doc.abs, max);

@@ -4,18 +4,39 @@
  * (confined.ts takes that one by fstat of the opened file, before reading).
  * Equal: nothing to read. Different or gone: the caller reads it again through
  * the confined path, which alone decides what the content is.
+ *
+ * Or no look at all, while the workspace watcher vouches for the file: a look
+ * found it unchanged, a watch that was already in place before that look reports
+ * every later change of it (the kernel queues the event inside the system call that
+ * made it, SPEC §5.2), and that watch still lasts. The caller drains the watcher
+ * first and looks again at any file an event names.
  */
 import { lstatSync } from "node:fs";
 import { type FileIdentity, identityOf } from "./confined.ts";
 
-/** The path's identity now, or null when it is gone or no longer a regular file (never followed). */
-export function currentIdentity(abs: string): FileIdentity | null {
+/** What a look needs of the workspace watcher (watch.ts; the line tables use it too). */
+export interface ChangeFeed {
+  /** drain the kernel's queue: changes reach every subscriber */
+  poll(): void;
+  /** the watch that reports any later change of `abs` (the same number while it lasts) */
+  coverage(abs: string): number | undefined;
+  /** moves whenever any watch of the watcher ends: until then every coverage lasts */
+  losses(): number;
+}
+
+/** The path's identity now and its hard links, or null when gone or no regular file (never followed). */
+function look(abs: string): { identity: FileIdentity; links: number } | null {
   try {
     const s = lstatSync(abs, { throwIfNoEntry: false });
-    return s?.isFile() ? identityOf(s) : null;
+    return s?.isFile() ? { identity: identityOf(s), links: s.nlink } : null;
   } catch {
     return null;
   }
+}
+
+/** The path's identity now, or null when it is gone or no longer a regular file (never followed). */
+export function currentIdentity(abs: string): FileIdentity | null {
+  return look(abs)?.identity ?? null;
 }
 
 export function sameIdentity(a: FileIdentity | null, b: FileIdentity | null): boolean {
@@ -27,4 +48,69 @@ export function sameIdentity(a: FileIdentity | null, b: FileIdentity | null): bo
     a.size === b.size &&
     a.dev === b.dev
   );
+}
+
+/** A file as its holder knows it: the path and the identity its content was read with. */
+export interface KnownFile {
+  readonly abs: string;
+  readonly identity: FileIdentity | null;
+}
+
+interface Voucher {
+  /** the identity object vouched for: replaced content (a new identity) is not */
+  identity: FileIdentity;
+  /** the watcher whose watch and losses these are */
+  feed: ChangeFeed;
+  watch: number;
+  losses: number;
+}
+
+/** Which known files the watcher vouches for, per holder of those files (one session's documents). */
+export class WatchVouchers {
+  private readonly vouched = new WeakMap<KnownFile, Voucher>();
+
+  constructor(private readonly feed: () => ChangeFeed | undefined) {}
+
+  /**
+   * Unchanged since the last look, without a system call: only right after the caller
+   * drained the watcher and saw no event naming the file.
+   */
+  vouches(file: KnownFile): boolean {
+    const v = this.vouched.get(file);
+    if (v === undefined) return false;
+    const feed = this.feed();
+    if (v.identity !== file.identity || feed !== v.feed) {
+      this.vouched.delete(file);
+      return false;
+    }
+    const losses = feed.losses();
+    if (losses === v.losses) return true;
+    // some watch ended: this file's may stand still (the same number)
+    if (feed.coverage(file.abs) === v.watch) {
+      v.losses = losses;
+      return true;
+    }
+    this.vouched.delete(file);
+    return false;
+  }
+
+  /**
+   * One `lstat`: whether the file is unchanged. When it is, has one link (a write through
+   * another link is reported in that link's directory only) and a watch covered it before
+   * the look, the watcher vouches for it from now on.
+   */
+  unchanged(file: KnownFile): boolean {
+    const feed = this.feed();
+    const watch = feed?.coverage(file.abs);
+    const losses = feed?.losses() ?? 0;
+    const now = look(file.abs);
+    if (now === null || file.identity === null || !sameIdentity(now.identity, file.identity)) {
+      this.vouched.delete(file);
+      return false;
+    }
+    if (feed !== undefined && watch !== undefined && now.links === 1) {
+      this.vouched.set(file, { identity: file.identity, feed, watch, losses });
+    }
+    return true;
+  }
 }
