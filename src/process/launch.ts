@@ -3,8 +3,8 @@
  * as `--supervise` in a new session (so the supervisor leads its own process
  * group), with the pipes the server will read and write as its stdin and
  * stdout (the supervisor hands them on: no relay hop) and a lifeline on fd 3;
- * expose the server's stdio as Node streams for vscode-jsonrpc, and run the
- * shutdown ladder.
+ * expose the server's stdio as Bun's own stream and sink (src/lsp/byte-streams.ts
+ * feeds them to vscode-jsonrpc), and run the shutdown ladder.
  *
  * Whenever the supervisor exits — on its own, or
  * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
@@ -14,14 +14,14 @@
  * fork) and was re-parented from the dead supervisor to the bridge is found
  * and killed too (`reapAdoptedOrphans`).
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import type { Readable, Writable } from "node:stream";
+import { closeSync, existsSync, statSync } from "node:fs";
+import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { selfCommand, supervisorEnv } from "./self.ts";
-import { formatSupervisorArgs, LIFELINE_FD, SERVER_PID_MARKER } from "./supervisor.ts";
+import { StderrCollector } from "./stderr-collector.ts";
+import { formatSupervisorArgs, LIFELINE_FD } from "./supervisor.ts";
 
 export interface ExitInfo {
   code: number | null;
@@ -32,10 +32,10 @@ export interface SupervisedProcess {
   readonly supervisorPid: number;
   /** from the supervisor's marker line; undefined if it never came. Informational: kill by supervisor, never by this pid. */
   readonly serverPid: Promise<number | undefined>;
-  /** to the server (via the supervisor) */
-  readonly stdin: Writable;
+  /** to the server (via the supervisor); a write after its death fails its flush with EPIPE */
+  readonly stdin: FileSink;
   /** from the server (via the supervisor) */
-  readonly stdout: Readable;
+  readonly stdout: ReadableStream<Uint8Array>;
   /**
    * An orderly end of input: close the server's stdin and the supervisor's lifeline.
    * The server sees EOF; the supervisor gives it its grace, then reaps the tree.
@@ -72,86 +72,10 @@ export interface LaunchOptions {
   selfArgv?: string[];
 }
 
-/** The stderr tail kept and reported (session_status, SessionDead; SPEC §10: ≤ 4096). */
-const STDERR_TAIL_CHARS = 4096;
-/** Text held back while looking for the marker; past this the marker is considered lost. */
-const MARKER_SEARCH_CHARS = 65536;
 /** After closing input: the supervisor's own grace plus this, for its reap. */
 const STDIN_CLOSED_MARGIN_MS = 1000;
 /** After the supervisor exited and its group was reaped, how long stderr may take to close. */
 const STDERR_CLOSE_BOUND_MS = 1000;
-
-// The marker is one write(2) of < PIPE_BUF bytes, so it is never split by other
-// writers, but server stderr may precede it (mid-line, even): search anywhere.
-const MARKER_RE = new RegExp(`${SERVER_PID_MARKER}(\\d+)\\n`);
-
-/** Collects stderr: finds the marker, keeps a bounded tail, emits lines. */
-class StderrCollector {
-  private held = "";
-  private markerDone = false;
-  private partial = "";
-  private tail = "";
-  private readonly listeners: ((line: string) => void)[] = [];
-  private resolvePid: (pid: number | undefined) => void = () => {};
-  readonly serverPid = new Promise<number | undefined>((resolve) => {
-    this.resolvePid = resolve;
-  });
-
-  onLine(cb: (line: string) => void): void {
-    this.listeners.push(cb);
-  }
-
-  push(text: string): void {
-    if (this.markerDone) {
-      this.feed(text);
-      return;
-    }
-    this.held += text;
-    const match = MARKER_RE.exec(this.held);
-    if (match !== null) {
-      this.resolvePid(Number(match[1]));
-      const rest = this.held.slice(0, match.index) + this.held.slice(match.index + match[0].length);
-      this.finishMarkerSearch(rest);
-    } else if (this.held.length > MARKER_SEARCH_CHARS) {
-      this.finishMarkerSearch(this.held);
-    }
-  }
-
-  end(): void {
-    if (!this.markerDone) this.finishMarkerSearch(this.held);
-    if (this.partial !== "") this.emit(this.partial);
-    this.partial = "";
-  }
-
-  tailText(): string {
-    return (this.tail + this.partial).slice(-STDERR_TAIL_CHARS);
-  }
-
-  private finishMarkerSearch(rest: string): void {
-    this.markerDone = true;
-    this.held = "";
-    this.resolvePid(undefined); // no-op when already resolved
-    this.feed(rest);
-  }
-
-  private feed(text: string): void {
-    const lines = (this.partial + text).split("\n");
-    this.partial = lines.pop() ?? "";
-    for (const line of lines) this.emit(line);
-  }
-
-  private emit(line: string): void {
-    this.tail += `${line}\n`;
-    if (this.tail.length > 2 * STDERR_TAIL_CHARS) this.tail = this.tail.slice(-STDERR_TAIL_CHARS);
-    for (const cb of this.listeners) {
-      try {
-        cb(line);
-      } catch {
-        // a logging callback must not break stderr collection
-      }
-    }
-  }
-}
 
 /** Supervisors this bridge started that have not exited yet. */
 const liveSupervisors = new Set<number>();
@@ -179,11 +103,27 @@ export async function reapAdoptedOrphans(): Promise<number[]> {
   return killed;
 }
 
+type SupervisorChild = Subprocess<"pipe", "pipe", "pipe">;
+
+/**
+ * End the server's input. A flush still pending then fails with EPIPE when the server is
+ * gone, and an unhandled rejection would end the bridge: it is handled here (the server's
+ * exit is reported by its process, not by its input).
+ */
+export function endSink(sink: FileSink): void {
+  try {
+    const ended = sink.end();
+    if (ended instanceof Promise) ended.catch(() => {});
+  } catch {
+    // already closed with the process
+  }
+}
+
 function startFailed(message: string, hint: string, details: Record<string, unknown>): BridgeError {
   return new BridgeError("ServerStartFailed", message, { hint, details });
 }
 
-function spawnSupervisor(opts: LaunchOptions): ChildProcess {
+function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
   const bridgeStart = readProc(process.pid)?.startTime;
   if (bridgeStart === undefined) {
     throw startFailed("cannot read /proc/self/stat", "theodolite needs Linux with /proc", {});
@@ -211,9 +151,8 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
   // spawn while /proc/self/exe still names the running image
   // (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
   const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
-  let child: ChildProcess;
   try {
-    child = spawn(exe, rest, {
+    return Bun.spawn([exe, ...rest], {
       cwd: opts.cwd,
       env: supervisorEnv(opts.env),
       detached: true, // setsid: the supervisor leads a new session and process group
@@ -222,50 +161,59 @@ function spawnSupervisor(opts: LaunchOptions): ChildProcess {
       argv0: file,
     });
   } catch (err) {
-    throw startFailed(`cannot start the supervisor: ${String(err)}`, "see the bridge log", {
-      argv,
-    });
+    throw startFailed(
+      `cannot start the supervisor: ${String(err)}`,
+      "is the theodolite binary intact?",
+      {
+        argv,
+      },
+    );
   }
-  if (child.pid === undefined) {
-    child.on("error", () => {}); // the async ENOENT event must not go unhandled
-    throw startFailed(`cannot start the supervisor (${file})`, "is the theodolite binary intact?", {
-      argv,
-    });
-  }
-  return child;
 }
 
 export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   const child = spawnSupervisor(opts);
-  const supervisorPid = child.pid as number;
+  const supervisorPid = child.pid;
   liveSupervisors.add(supervisorPid);
   const supervisorStart = readProc(supervisorPid)?.startTime;
-  const stdin = child.stdin as Writable;
-  const stdout = child.stdout as Readable;
-  const stderr = child.stderr as Readable;
-  const lifeline = child.stdio[LIFELINE_FD] as Writable;
-  // A dead supervisor makes writes fail with EPIPE: the exit path reports it, not a crash.
-  stdin.on("error", () => {});
-  stdout.on("error", () => {});
-  lifeline.on("error", () => {});
-  child.on("error", () => {});
+  const stdin = child.stdin;
+  const lifelineFd = child.stdio[LIFELINE_FD];
+  // our end of the lifeline is a bare descriptor: closed exactly once (a number closed
+  // twice could by then name another file of ours)
+  let lifelineOpen = typeof lifelineFd === "number";
+  const closeLifeline = (): void => {
+    if (!lifelineOpen) return;
+    lifelineOpen = false;
+    try {
+      closeSync(lifelineFd as number);
+    } catch {
+      // already gone with the process: nothing to signal
+    }
+  };
   const closeInput = (): void => {
-    stdin.end();
-    lifeline.destroy();
+    endSink(stdin);
+    closeLifeline();
   };
 
   const collector = new StderrCollector();
-  stderr.setEncoding("utf8");
-  stderr.on("data", (text: string) => collector.push(text));
-  const stderrClosed = new Promise<void>((resolve) => {
-    stderr.on("close", () => {
+  const stderrClosed = (async () => {
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of child.stderr)
+        collector.push(decoder.decode(chunk, { stream: true }));
+    } catch {
+      // the pipe failed: what came is kept
+    } finally {
       collector.end();
-      resolve();
-    });
-  });
+    }
+  })();
 
   const exited = new Promise<ExitInfo>((resolve) => {
-    child.once("exit", (code, signal) => {
+    void child.exited.then(() => {
+      const code = child.exitCode;
+      // a signal's name (Node's form); Bun gives a number for signals it has no name for
+      const signalCode = child.signalCode;
+      const signal = signalCode === null ? null : String(signalCode);
       void (async () => {
         try {
           liveSupervisors.delete(supervisorPid);
@@ -277,6 +225,7 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
           // in case a process that escaped the tree still holds the pipe.
           await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
         } finally {
+          closeLifeline();
           collector.end();
           resolve({ code, signal }); // whatever happened above, the exit is reported
         }
@@ -305,7 +254,7 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
     supervisorPid,
     serverPid: collector.serverPid,
     stdin,
-    stdout,
+    stdout: child.stdout,
     closeInput,
     exited,
     stderrTail: () => collector.tailText(),

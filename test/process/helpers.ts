@@ -8,9 +8,10 @@ import { join, resolve } from "node:path";
 import {
   createMessageConnection,
   type MessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
+  ReadableStreamMessageReader,
+  WriteableStreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { readableOf, writableOf } from "../../src/lsp/byte-streams.ts";
 import { launchSupervised, type SupervisedProcess } from "../../src/process/launch.ts";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
 import type { Scenario } from "../fake-server/scenario.ts";
@@ -100,8 +101,8 @@ export function launchFake(
 
 export function connect(started: Started, proc: SupervisedProcess): MessageConnection {
   const c = createMessageConnection(
-    new StreamMessageReader(proc.stdout),
-    new StreamMessageWriter(proc.stdin),
+    new ReadableStreamMessageReader(readableOf(proc.stdout)),
+    new WriteableStreamMessageWriter(writableOf(proc.stdin)),
   );
   c.onError(() => {}); // a dying server is the point of several tests
   c.listen();

@@ -10,9 +10,10 @@
  */
 import {
   createMessageConnection,
-  StreamMessageReader,
-  StreamMessageWriter,
+  ReadableStreamMessageReader,
+  WriteableStreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { readableOf, writableOf } from "../../src/lsp/byte-streams.ts";
 import { launchSupervised } from "../../src/process/launch.ts";
 import { readProc } from "../../src/process/proctree.ts";
 import { selfCommand } from "../../src/process/self.ts";
@@ -44,8 +45,8 @@ async function launchFake(bun: string, fakeLs: string): Promise<void> {
     graceMs: 1000,
   });
   const lsp = createMessageConnection(
-    new StreamMessageReader(proc.stdout),
-    new StreamMessageWriter(proc.stdin),
+    new ReadableStreamMessageReader(readableOf(proc.stdout)),
+    new WriteableStreamMessageWriter(writableOf(proc.stdin)),
   );
   lsp.listen();
   const init = (await lsp.sendRequest("initialize", {

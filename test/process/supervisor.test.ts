@@ -26,6 +26,15 @@ afterEach(() => started.cleanup());
 const gone = (pid: number) => !isAlive(pid);
 const O_NONBLOCK = 0o4000;
 
+/** Every chunk the server writes, as it comes. */
+function collect(stream: ReadableStream<Uint8Array>): Buffer[] {
+  const chunks: Buffer[] = [];
+  void (async () => {
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  })();
+  return chunks;
+}
+
 describe("relay", () => {
   test("an LSP initialize round trip and a large multi-byte payload pass byte-exact", async () => {
     const proc = launchFake(started, {
@@ -55,17 +64,18 @@ describe("relay", () => {
   test("non-LSP bytes on the server's stdout reach the bridge unchanged", async () => {
     const garbage = "Content-Length: nope\r\n\r\n\u00ff\u{1f600} garbage\n";
     const proc = launchFake(started, { garbage_stdout: garbage });
-    const chunks: Buffer[] = [];
-    proc.stdout.on("data", (c: Buffer) => chunks.push(c));
+    const chunks = collect(proc.stdout);
     const frame = (msg: object) => {
       const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...msg }));
       return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
     };
     proc.stdin.write(frame({ id: 1, method: "initialize", params: INIT_PARAMS }));
+    proc.stdin.flush();
     await waitFor(() => Buffer.concat(chunks).includes('"id":1'), 5000, {
       what: "initialize result",
     });
     proc.stdin.write(frame({ method: "initialized", params: {} }));
+    proc.stdin.flush();
     const want = Buffer.from(garbage);
     await waitFor(() => Buffer.concat(chunks).includes(want), 5000, { what: "the garbage bytes" });
     expect(Buffer.concat(chunks).subarray(-want.length).equals(want)).toBe(true);
@@ -274,9 +284,9 @@ describe("no relay hop", () => {
     expect(lifeline).toMatch(/^(socket|pipe):/);
     expect(read("fds").split("\n")).not.toContain(lifeline);
     // and the LSP path works end to end through it: bytes in, the same bytes out
-    const echoed: Buffer[] = [];
-    proc.stdout.on("data", (c: Buffer) => echoed.push(c));
+    const echoed = collect(proc.stdout);
     proc.stdin.write("ping\n");
+    proc.stdin.flush();
     await waitFor(() => Buffer.concat(echoed).toString() === "ping\n", 5000, { what: "echo" });
     proc.closeInput();
     expect(await within(proc.exited, 5000, "exit")).toEqual({ code: 0, signal: null });
