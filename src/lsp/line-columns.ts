@@ -6,7 +6,13 @@
  * of the text, which is what lets converted files stay cached across calls cheaply.
  */
 import type { ColumnUnit } from "../config/types.ts";
-import { LineIndex, type LspPosition, lspToClient, type PositionEncoding } from "./positions.ts";
+import {
+  LineIndex,
+  type LspPosition,
+  lspToClient,
+  NON_ASCII,
+  type PositionEncoding,
+} from "./positions.ts";
 
 /** Line lengths of a pure-ASCII text; line terminators as LineIndex: "\r\n", "\n", lone "\r". */
 export class AsciiLines {
@@ -49,9 +55,6 @@ export class AsciiLines {
 }
 
 export type LineColumns = LineIndex | AsciiLines;
-
-/** any UTF-16 code unit above ASCII (surrogates included) */
-const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The conversion table for a text: AsciiLines when it is pure ASCII, else a LineIndex. */
 export function lineColumnsOf(text: string): LineColumns {

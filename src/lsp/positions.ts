@@ -24,9 +24,14 @@ export interface LspRange {
 }
 
 /** Line table over a text. Line terminators: "\r\n", "\n" and a lone "\r" (SPEC §5). */
+/** any UTF-16 code unit above ASCII (surrogates included) */
+export const NON_ASCII = /[\u0080-\uffff]/;
+
 export class LineIndex {
   readonly text: string;
   readonly lineCount: number;
+  /** pure ASCII: every encoding and unit counts one per character (lspToClient's fast path) */
+  readonly ascii: boolean;
   /** UTF-16 offset of each line's first character */
   private readonly starts: number[];
   /** UTF-16 offset of each line's content end (where its terminator begins) */
@@ -48,6 +53,7 @@ export class LineIndex {
     this.starts = starts;
     this.ends = ends;
     this.lineCount = starts.length;
+    this.ascii = !NON_ASCII.test(text);
   }
 
   lineStart(line0: number): number {
@@ -276,6 +282,17 @@ export function lspToClient(
   unit: ColumnUnit,
 ): { line: number; column: number } {
   const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
+  if (index.ascii) {
+    // one unit per character in every encoding: the column is the character, clamped
+    // (open documents are converted per position; most text is ASCII)
+    if (rawLine >= index.lineCount) {
+      const last = index.lineCount - 1;
+      return { line: index.lineCount, column: index.lineEnd(last) - index.lineStart(last) + 1 };
+    }
+    const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
+    const length = index.lineEnd(rawLine) - index.lineStart(rawLine);
+    return { line: rawLine + 1, column: Math.min(character, length) + 1 };
+  }
   let line0 = rawLine;
   let within: number;
   if (rawLine >= index.lineCount) {

@@ -125,3 +125,40 @@ test("columns inside a character or past the line end are refused", () => {
     );
   }
 });
+
+test("lspToClient on pure-ASCII text (its fast path) equals the general walk over the same lines", () => {
+  const rand = new Prng(0xa5c11);
+  const ascii = CHARS.filter((ch) => ch.charCodeAt(0) < 0x80);
+  let checked = 0;
+  for (let iteration = 0; iteration < 300; iteration++) {
+    let text = "";
+    for (let i = rand.int(0, 40); i > 0; i--) {
+      let piece = rand.chance(0.2) ? rand.pick(ENDINGS) : rand.pick(ascii);
+      if (piece === "\n" && text.endsWith("\r")) piece = "\r\n";
+      text += piece;
+    }
+    const fast = new LineIndex(text);
+    // one non-ASCII line in front: the same lines one further down, converted by the walk
+    const walked = new LineIndex(`é\n${text}`);
+    expect(fast.ascii).toBe(true);
+    expect(walked.ascii).toBe(false);
+    const characters = [0, 1, 2, 3, 7, 50, -4, 2.5, Number.NaN, Number.POSITIVE_INFINITY];
+    for (let line = 0; line <= fast.lineCount + 2; line++) {
+      for (const character of characters) {
+        for (const enc of ENCODINGS) {
+          for (const unit of UNITS) {
+            const got = lspToClient(fast, { line, character }, enc, unit);
+            const want = lspToClient(walked, { line: line + 1, character }, enc, unit);
+            expect({ line, character, got }).toEqual({
+              line,
+              character,
+              got: { line: want.line - 1, column: want.column },
+            });
+            checked += 1;
+          }
+        }
+      }
+    }
+  }
+  expect(checked).toBeGreaterThan(10_000);
+});
