@@ -7,7 +7,9 @@
  */
 import type { ColumnUnit } from "../config/types.ts";
 import {
+  asciiToClient,
   LineIndex,
+  type LineLengths,
   type LspPosition,
   lspToClient,
   NON_ASCII,
@@ -15,7 +17,7 @@ import {
 } from "./positions.ts";
 
 /** Line lengths of a pure-ASCII text; line terminators as LineIndex: "\r\n", "\n", lone "\r". */
-export class AsciiLines {
+export class AsciiLines implements LineLengths {
   readonly lineCount: number;
   private readonly lengths: Uint32Array;
 
@@ -40,17 +42,13 @@ export class AsciiLines {
     return this.lengths.byteLength;
   }
 
+  lineLength(line0: number): number {
+    return this.lengths[line0] as number;
+  }
+
   /** lspToClient's result for this text, without the text (same clamping rules). */
   toClient(pos: LspPosition): { line: number; column: number } {
-    const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
-    if (rawLine >= this.lineCount) {
-      return { line: this.lineCount, column: (this.lengths[this.lineCount - 1] as number) + 1 };
-    }
-    const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
-    return {
-      line: rawLine + 1,
-      column: Math.min(character, this.lengths[rawLine] as number) + 1,
-    };
+    return asciiToClient(this, pos);
   }
 }
 

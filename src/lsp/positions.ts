@@ -23,11 +23,33 @@ export interface LspRange {
   end: LspPosition;
 }
 
-/** Line table over a text. Line terminators: "\r\n", "\n" and a lone "\r" (SPEC §5). */
 /** any UTF-16 code unit above ASCII (surrogates included) */
 export const NON_ASCII = /[\u0080-\uffff]/;
 
-export class LineIndex {
+/** What converting a position in pure-ASCII text needs: each line's length. */
+export interface LineLengths {
+  readonly lineCount: number;
+  lineLength(line0: number): number;
+}
+
+/**
+ * lspToClient for pure-ASCII text (same tolerance): every encoding and unit counts one per
+ * character there, so the column is the character, clamped to its line.
+ */
+export function asciiToClient(
+  lines: LineLengths,
+  pos: LspPosition,
+): { line: number; column: number } {
+  const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
+  if (rawLine >= lines.lineCount) {
+    return { line: lines.lineCount, column: lines.lineLength(lines.lineCount - 1) + 1 };
+  }
+  const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
+  return { line: rawLine + 1, column: Math.min(character, lines.lineLength(rawLine)) + 1 };
+}
+
+/** Line table over a text. Line terminators: "\r\n", "\n" and a lone "\r" (SPEC §5). */
+export class LineIndex implements LineLengths {
   readonly text: string;
   readonly lineCount: number;
   /** pure ASCII: every encoding and unit counts one per character (lspToClient's fast path) */
@@ -62,6 +84,10 @@ export class LineIndex {
 
   lineEnd(line0: number): number {
     return this.checked(this.ends, line0);
+  }
+
+  lineLength(line0: number): number {
+    return this.lineEnd(line0) - this.lineStart(line0);
   }
 
   lineText(line0: number): string {
@@ -281,18 +307,9 @@ export function lspToClient(
   enc: PositionEncoding,
   unit: ColumnUnit,
 ): { line: number; column: number } {
+  // open documents are converted per position, and most text is ASCII
+  if (index.ascii) return asciiToClient(index, pos);
   const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
-  if (index.ascii) {
-    // one unit per character in every encoding: the column is the character, clamped
-    // (open documents are converted per position; most text is ASCII)
-    if (rawLine >= index.lineCount) {
-      const last = index.lineCount - 1;
-      return { line: index.lineCount, column: index.lineEnd(last) - index.lineStart(last) + 1 };
-    }
-    const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
-    const length = index.lineEnd(rawLine) - index.lineStart(rawLine);
-    return { line: rawLine + 1, column: Math.min(character, length) + 1 };
-  }
   let line0 = rawLine;
   let within: number;
   if (rawLine >= index.lineCount) {

@@ -161,13 +161,8 @@ function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
       argv0: file,
     });
   } catch (err) {
-    throw startFailed(
-      `cannot start the supervisor: ${String(err)}`,
-      "is the theodolite binary intact?",
-      {
-        argv,
-      },
-    );
+    const hint = "is the theodolite binary intact?";
+    throw startFailed(`cannot start the supervisor: ${String(err)}`, hint, { argv });
   }
 }
 
@@ -208,30 +203,28 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
     }
   })();
 
-  const exited = new Promise<ExitInfo>((resolve) => {
-    void child.exited.then(() => {
-      const code = child.exitCode;
-      // a signal's name (Node's form); Bun gives a number for signals it has no name for
-      const signalCode = child.signalCode;
-      const signal = signalCode === null ? null : String(signalCode);
-      void (async () => {
-        try {
-          liveSupervisors.delete(supervisorPid);
-          // Leftovers of the group (a SIGKILLed supervisor's daemons) die here, and so do
-          // daemons that had left the group and were re-parented to the bridge.
-          await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
-          await reapAdoptedOrphans();
-          // Every stderr writer is dead now, so close follows at once; bounded anyway
-          // in case a process that escaped the tree still holds the pipe.
-          await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
-        } finally {
-          closeLifeline();
-          collector.end();
-          resolve({ code, signal }); // whatever happened above, the exit is reported
-        }
-      })();
-    });
-  });
+  const exited = (async (): Promise<ExitInfo> => {
+    await child.exited;
+    const code = child.exitCode;
+    // a signal's name (Node's form); Bun gives a number for signals it has no name for
+    const signal = child.signalCode === null ? null : String(child.signalCode);
+    try {
+      liveSupervisors.delete(supervisorPid);
+      // Leftovers of the group (a SIGKILLed supervisor's daemons) die here, and so do
+      // daemons that had left the group and were re-parented to the bridge.
+      await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
+      await reapAdoptedOrphans();
+      // Every stderr writer is dead now, so close follows at once; bounded anyway
+      // in case a process that escaped the tree still holds the pipe.
+      await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);
+    } catch {
+      // whatever happened above, the exit is reported
+    } finally {
+      closeLifeline();
+      collector.end();
+    }
+    return { code, signal };
+  })();
 
   let terminating: ReturnType<SupervisedProcess["terminate"]> | undefined;
   const terminate: SupervisedProcess["terminate"] = (graceMs) => {
