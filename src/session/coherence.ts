@@ -297,9 +297,19 @@ export class WorkspaceFollower {
   }
 
   private contentNow(target: WorkspaceText | ResolvedFile): DiskContent {
+    const open = this.host.documents.byPath(target.abs);
+    // followDisk drained the watcher for this call and looked at every document an event
+    // named; one named since (another call drained meanwhile) waits in `pending`
+    if (
+      open !== undefined &&
+      !("text" in target) &&
+      !this.pending.some((c) => c.abs === open.abs) &&
+      this.vouchers.vouches(open)
+    ) {
+      return { abs: open.abs, text: open.text, sha256: open.sha256, identity: open.identity };
+    }
     const now = currentIdentity(target.abs);
     if ("text" in target && sameIdentity(now, target.identity)) return target;
-    const open = this.host.documents.byPath(target.abs);
     if (open !== undefined && sameIdentity(now, open.identity)) {
       return { abs: open.abs, text: open.text, sha256: open.sha256, identity: open.identity };
     }

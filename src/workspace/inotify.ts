@@ -10,6 +10,7 @@ import { constants, readFileSync } from "node:fs";
 import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "../libc.ts";
 
 export const IN_MODIFY = 0x2;
+export const IN_ATTRIB = 0x4;
 export const IN_MOVED_FROM = 0x40;
 export const IN_MOVED_TO = 0x80;
 export const IN_CREATE = 0x100;
@@ -23,9 +24,13 @@ export const IN_DONT_FOLLOW = 0x0200_0000;
 export const IN_EXCL_UNLINK = 0x0400_0000;
 export const IN_ISDIR = 0x4000_0000;
 
-/** What a watched directory reports: its entries created, written, deleted, moved; itself gone. */
+/**
+ * What a watched directory reports: its entries created, written, deleted, moved, their
+ * attributes changed (mode, owner, times, links); its own attributes; itself gone.
+ */
 export const DIRECTORY_MASK =
   IN_MODIFY |
+  IN_ATTRIB |
   IN_MOVED_FROM |
   IN_MOVED_TO |
   IN_CREATE |

@@ -2,7 +2,8 @@
  * Watching a workspace for the files servers never opened (SPEC §5.2): one
  * inotify instance per workspace root, one watch per directory a registered
  * watcher could match in, and an index of the names in each watched
- * directory. `poll()` drains the kernel queue synchronously right before a
+ * directory. A file's attributes changed (mode, owner, times set) count as a change
+ * of the file: what a fresh reader could read may differ. `poll()` drains the kernel queue synchronously right before a
  * request is sent, so every change made before the request arrived is
  * delivered first; nothing runs in between (no timers, no callbacks).
  *
@@ -19,6 +20,7 @@ import { atOrBelow } from "./files.ts";
 import {
   DIRECTORY_MASK,
   ENOSPC,
+  IN_ATTRIB,
   IN_CREATE,
   IN_DELETE,
   IN_DELETE_SELF,
@@ -76,6 +78,8 @@ export class WorkspaceWatcher {
   private overflows = 0;
   /** watches that ended (removed, lost, closed): coverage() numbers may have changed */
   private ended = 0;
+  /** drains that read an event other than a file's write (see `namespace`) */
+  private renames = 0;
 
   constructor(
     readonly root: string,
@@ -132,6 +136,7 @@ export class WorkspaceWatcher {
     if (inotify === null) return;
     const events = inotify.drain();
     if (events.length === 0) return;
+    if (events.some((e) => (e.mask & ~IN_MODIFY) !== 0)) this.renames += 1;
     const changes: FileChange[] = [];
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
       // the queue lost events: compare every watched directory with the disk instead; the
@@ -172,6 +177,16 @@ export class WorkspaceWatcher {
     return this.ended;
   }
 
+  /**
+   * Moves whenever a path in the watched tree may have come to name another file or lost
+   * its access: any event but a file's write (entries created, deleted, moved, attributes
+   * changed), a watch ended, an overflow. While it stands still, a watched path that was
+   * its own realpath still names the same file (resolution.ts).
+   */
+  namespace(): number {
+    return this.renames + this.ended;
+  }
+
   private apply(e: InotifyEvent, changes: FileChange[]): void {
     const dir = this.byWd.get(e.wd);
     if (dir === undefined) return; // a watch already dropped
@@ -201,7 +216,7 @@ export class WorkspaceWatcher {
     if ((e.mask & (IN_DELETE | IN_MOVED_FROM)) !== 0) {
       entry.files.delete(e.name);
       changes.push({ abs, kind: "deleted" });
-    } else if ((e.mask & (IN_CREATE | IN_MOVED_TO | IN_MODIFY)) !== 0) {
+    } else if ((e.mask & (IN_CREATE | IN_MOVED_TO | IN_MODIFY | IN_ATTRIB)) !== 0) {
       if (e.name === CACHE_TAG && (e.mask & IN_CREATE) !== 0) {
         // a cache directory tagged itself (cargo's target/): stop watching it, quietly
         this.removeTree(dir, null, true);

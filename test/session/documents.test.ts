@@ -7,7 +7,7 @@
  * server receives for each negotiated encoding.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
 import { cleanupTempDirs, closeAllBridges, tempDir } from "../support/bridge.ts";
@@ -120,6 +120,29 @@ describe("file and position checks", () => {
     expect(big.structured.details).toEqual({ bytes: 100, max_bytes: 64 });
     const status = await bridge.call("session_status");
     expect((status.structured.sessions as { state: string }[])[0]?.state).toBe("not_started");
+  });
+
+  test("a path that changes between two calls is refused by the next: a link out, a directory, a FIFO", async () => {
+    const ws2 = workspace({ "sub/a.fake": "let a;\n", "sub/b.fake": "let b;\n", "c.fake": "c\n" });
+    const out2 = tempDir("theodolite-outside-");
+    writeFileSync(join(out2, "a.fake"), "secret\n");
+    const { bridge } = await bridgeFor({ ...config, ws: ws2 });
+    const hover = (file: string) => bridge.call("hover", { file, line: 1, column: 1 });
+    // each answered twice: the second call may reuse the first one's resolution
+    for (const f of ["sub/a.fake", "sub/b.fake", "c.fake"]) {
+      expect((await hover(f)).isError).toBe(false);
+      expect((await hover(f)).isError).toBe(false);
+    }
+    renameSync(ws2.path("sub"), ws2.path("sub.old"));
+    symlinkSync(out2, ws2.path("sub"));
+    expect((await hover("sub/a.fake")).structured.code).toBe("PathOutsideWorkspace");
+    rmSync(ws2.path("sub"));
+    mkdirSync(ws2.path("sub"));
+    mkdirSync(ws2.path("sub/b.fake"));
+    expect((await hover("sub/b.fake")).structured.code).toBe("FileNotFound");
+    rmSync(ws2.path("c.fake"));
+    expect(Bun.spawnSync(["mkfifo", ws2.path("c.fake")]).success).toBe(true);
+    expect((await hover("c.fake")).structured.code).toBe("FileNotFound");
   });
 
   test("positions are never clamped; symbols must be on the line", async () => {

@@ -12,7 +12,7 @@ import { documentRefresh } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { readWorkspaceText } from "../../workspace/confined.ts";
-import { resolveWorkspaceFile } from "../../workspace/files.ts";
+import { resolveCalledFile } from "../../workspace/resolution.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -43,7 +43,7 @@ export async function withFile<T>(
 ): Promise<T> {
   const { config, sessions } = ctx.bridge;
   const ws = resolveWorkspace(config, args.workspace);
-  const resolved = resolveWorkspaceFile(ws.root, args.file);
+  const resolved = resolveCalledFile(ws.root, args.file);
   const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
   const session = sessions.get(ws.name, server.name);
   // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,

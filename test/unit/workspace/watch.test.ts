@@ -8,12 +8,14 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import {
+  chmodSync,
   mkdirSync,
   readFileSync,
   renameSync,
   rmSync,
   symlinkSync,
   unlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
@@ -67,6 +69,17 @@ describe("WorkspaceWatcher", () => {
     expect(poll()).toEqual([["changed", "pkg/b.py"]]);
     unlinkSync(join(root, "a.py"));
     expect(poll()).toEqual([["deleted", "a.py"]]);
+    expect(poll()).toEqual([]);
+  });
+
+  test("a file's mode or times set is a change of it; a directory's is no file's", () => {
+    const root = tree({ "a.py": "a", "pkg/b.py": "b" });
+    const { poll } = watch(root);
+    chmodSync(join(root, "a.py"), 0o600);
+    expect(poll()).toEqual([["changed", "a.py"]]);
+    utimesSync(join(root, "pkg", "b.py"), 1, 1);
+    expect(poll()).toEqual([["changed", "pkg/b.py"]]);
+    chmodSync(join(root, "pkg"), 0o700);
     expect(poll()).toEqual([]);
   });
 
