@@ -88,7 +88,12 @@ export async function perfed(pid: number, fn: () => Promise<void>): Promise<stri
 export async function timeline(pid: number, fn: () => Promise<void>): Promise<string> {
   const tmp = makeTempDir("timeline");
   const data = join(tmp, "perf.data");
-  const events = ["sys_enter_recvfrom", "sys_exit_recvfrom", "sys_enter_sendto"];
+  const events = [
+    "sys_enter_recvfrom",
+    "sys_exit_recvfrom",
+    "sys_enter_sendto",
+    "sys_enter_epoll_pwait2",
+  ];
   const perf = Bun.spawn(
     [
       "perf",
@@ -113,6 +118,10 @@ export async function timeline(pid: number, fn: () => Promise<void>): Promise<st
   const ins: number[] = [];
   const outs: number[] = [];
   const wholes: number[] = [];
+  const tails: number[] = [];
+  const servers: number[] = [];
+  let written = 0;
+  let tailOpen = false;
   let begun = 0;
   let lastFd = -1;
   let phase: "idle" | "in" | "server" | "out" = "idle";
@@ -129,11 +138,17 @@ export async function timeline(pid: number, fn: () => Promise<void>): Promise<st
       const got = ret > 0 && ret < 2 ** 62;
       if (!got) continue;
       if (lastFd === 0 && phase === "idle") [phase, since, begun] = ["in", t, t];
-      else if (lastFd !== 0 && phase === "server") [phase, since] = ["out", t];
+      else if (lastFd !== 0 && phase === "server") {
+        servers.push(t - written);
+        [phase, since] = ["out", t];
+      }
+    } else if (event === "sys_enter_epoll_pwait2") {
+      if (tailOpen) tails.push(t - written);
+      tailOpen = false;
     } else if (event === "sys_enter_sendto") {
       if (phase === "in") {
         ins.push(t - since);
-        phase = "server";
+        [phase, written, tailOpen] = ["server", t, true];
       } else if (phase === "out") {
         outs.push(t - since);
         wholes.push(t - begun);
@@ -151,6 +166,8 @@ export async function timeline(pid: number, fn: () => Promise<void>): Promise<st
     row("in  (MCP request read → LSP request written)", ins),
     row("out (LSP answer read → MCP answer written)", outs),
     row("whole (MCP request read → MCP answer written)", wholes),
+    row("tail (LSP request written → the bridge waits for events)", tails),
+    row("server (LSP request written → LSP answer read)", servers),
   ].join("\n");
 }
 
