@@ -38,9 +38,51 @@ interface UriEntry {
   index: LineColumns | null | undefined;
 }
 
+/** What a URI names under a root: a pure function of the two, kept across calls. */
+interface UriName {
+  path: string | null;
+  target: Target;
+}
+
+/** Distinct URIs remembered in all (~1 MB at most); beyond, all are forgotten at once. */
+const MAX_NAMES = 4096;
+const namesByRoot = new Map<string, Map<string, UriName>>();
+let namesHeld = 0;
+
+function remember(names: Map<string, UriName>, uri: string, name: UriName): void {
+  if (namesHeld >= MAX_NAMES) {
+    for (const m of namesByRoot.values()) m.clear();
+    namesHeld = 0;
+  }
+  names.set(uri, name);
+  namesHeld += 1;
+}
+
+/**
+ * The names of a root's URIs. A workspace's results name the same files call after call,
+ * and parsing each URI and placing it under the root was most of a location's lookup.
+ */
+function namesOf(rootReal: string, rootLexical: string): Map<string, UriName> {
+  const key = `${rootReal}\0${rootLexical}`;
+  let names = namesByRoot.get(key);
+  if (names === undefined) {
+    names = new Map();
+    namesByRoot.set(key, names);
+  }
+  return names;
+}
+
+function nameOf(rootReal: string, rootLexical: string, uri: string): UriName {
+  const path = uriToPath(uri);
+  if (path === null) return { path, target: { uri } };
+  const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
+  return { path, target: { file: rel ?? path } };
+}
+
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
+  const names = namesOf(rootReal, rootLexical);
   // one lookup per location: a reference list names hundreds of files, and the per-URI
   // maps this replaced cost more than the conversion itself (docs/PERFORMANCE.md)
   const entries = new Map<string, UriEntry>();
@@ -50,14 +92,12 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   function entryOf(uri: string): UriEntry {
     let entry = entries.get(uri);
     if (entry === undefined) {
-      const path = uriToPath(uri);
-      let target: Target;
-      if (path === null) target = { uri };
-      else {
-        const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
-        target = { file: rel ?? path };
+      let name = names.get(uri);
+      if (name === undefined) {
+        name = nameOf(rootReal, rootLexical, uri);
+        remember(names, uri, name);
       }
-      entry = { path, target, index: undefined };
+      entry = { path: name.path, target: name.target, index: undefined };
       entries.set(uri, entry);
     }
     return entry;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
+import { makeNormalizeContext } from "../../../src/normalize/range-converter.ts";
 import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
@@ -44,6 +45,35 @@ describe("makeNormalizeContext", () => {
     });
     expect(ctx.toTarget(fileUri("src/a.ts"))).toEqual({ file: "src/a.ts" });
     expect(ctx.toTarget("untitled:x")).toEqual({ uri: "untitled:x" });
+  });
+
+  test("names kept across contexts are the same answers, never shared objects; each context reads afresh", () => {
+    const first = fixtureContext(FILES);
+    const uri = fileUri("src/a.ts");
+    const target = first.ctx.toTarget(uri) as { file: string };
+    const loc = first.ctx.toLoc(uri, r(0, 0, 0, 1)) as { file: string };
+    // a caller changing what it got changes nothing for the next result
+    target.file = "changed";
+    loc.file = "changed";
+    const second = fixtureContext(FILES);
+    expect(second.ctx.toTarget(uri)).toEqual({ file: "src/a.ts" });
+    expect(second.ctx.toLoc(uri, r(0, 0, 0, 1))).toEqual({
+      file: "src/a.ts",
+      line: 1,
+      column: 1,
+      end_line: 1,
+      end_column: 2,
+    });
+    // the line tables are the context's own: each context asks for the text again
+    expect(second.reads).toEqual([`/nonexistent-theodolite-root/ws/src/a.ts`]);
+    // another root places the same URI under itself
+    const other = makeNormalizeContext({
+      root: "/nonexistent-theodolite-root",
+      encoding: "utf-16",
+      unit: "code-point",
+      lines: () => undefined,
+    });
+    expect(other.toTarget(uri)).toEqual({ file: "ws/src/a.ts" });
   });
 
   test("reads each file once per context", () => {
