@@ -35,7 +35,7 @@ export function documentRefresh(session: Session, role: Role): Refresh {
  * that publishes per version has published for what changed (its index caught up).
  */
 export async function followDisk(session: Session, wait: WaitContext): Promise<void> {
-  const sent = session.documents.followDisk();
+  const sent = session.documents.followDisk(wait.since);
   if (sent.length > 0) await awaitPublishes(session, sent, wait);
 }
 

@@ -150,11 +150,11 @@ export class WorkspaceFollower {
   /**
    * Bring the server's view up to the disk (SPEC §5.1, §5.2). Synchronous; returns the
    * documents whose new content was sent (a server that publishes per version is then
-   * waited for, SPEC §5.3).
+   * waited for, SPEC §5.3). `since`: when the call began; a drain after it is enough.
    */
-  followDisk(): OpenDocument[] {
+  followDisk(since?: number): OpenDocument[] {
     this.subscribe();
-    this.watcher.poll();
+    this.watcher.poll(since);
     const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
     const named = new Set<string>();
     for (const c of changes) named.add(c.abs);

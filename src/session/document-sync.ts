@@ -99,8 +99,8 @@ export class SessionDocuments {
   }
 
   /** Everything changed on disk reaches the server (SPEC §5.1, §5.2); what was sent. */
-  followDisk(): OpenDocument[] {
-    return this.follower.followDisk();
+  followDisk(since?: number): OpenDocument[] {
+    return this.follower.followDisk(since);
   }
 
   /** Whether the server registered file watchers (it is told of changes through them). */

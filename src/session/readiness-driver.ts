@@ -22,6 +22,11 @@ export interface WaitContext {
   signal?: AbortSignal;
   /** readiness progress for MCP notifications/progress (SPEC §3.3) */
   onProgress?: (message: string) => void;
+  /**
+   * When the call began (workspace/watch.ts `moment`): a drain of the workspace watcher
+   * after it read everything changed before the call, so the call need not drain again
+   */
+  since?: number;
 }
 
 /** What the driver needs of its session. */

@@ -16,8 +16,8 @@ import { existingWatcher } from "./watch.ts";
 
 /** What a vouch needs of the workspace watcher (watch.ts). */
 export interface NamespaceFeed {
-  /** drain the kernel's queue */
-  poll(): void;
+  /** drain the kernel's queue (none needed when a drain ran after `since`) */
+  poll(since?: number): void;
   /** the watch that reports any later change of the file `abs`, if one does */
   coverage(abs: string): number | undefined;
   /** moves whenever a drain read an event that may change what a path names */
@@ -38,12 +38,15 @@ export class ResolutionVouchers {
 
   constructor(private readonly feedOf: (rootReal: string) => NamespaceFeed | undefined) {}
 
-  /** `resolveWorkspaceFile(root, file)`, from the last resolution while the watcher vouches. */
-  resolve(root: string, file: string): ResolvedFile {
+  /**
+   * `resolveWorkspaceFile(root, file)`, from the last resolution while the watcher vouches;
+   * `since`: when the call began (watch.ts `moment`), so that it drains the watcher once.
+   */
+  resolve(root: string, file: string, since?: number): ResolvedFile {
     const rootReal = workspaceRootReal(root);
     const feed = this.feedOf(rootReal);
     if (feed === undefined) return resolveWorkspaceFile(root, file);
-    feed.poll();
+    feed.poll(since);
     const namespace = feed.namespace();
     const key = `${rootReal}\0${file}`;
     const v = this.vouched.get(key);
@@ -67,6 +70,6 @@ export class ResolutionVouchers {
 const calledFiles = new ResolutionVouchers(existingWatcher);
 
 /** A tool's `file` argument resolved (SPEC §4.2, §8.1), vouched for by the watcher when it can be. */
-export function resolveCalledFile(root: string, file: string): ResolvedFile {
-  return calledFiles.resolve(root, file);
+export function resolveCalledFile(root: string, file: string, since?: number): ResolvedFile {
+  return calledFiles.resolve(root, file, since);
 }

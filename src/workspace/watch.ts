@@ -1,20 +1,17 @@
 /**
- * Watching a workspace for the files servers never opened (SPEC §5.2): one
- * inotify instance per workspace root, one watch per directory a registered
- * watcher could match in, and an index of the names in each watched
- * directory. A file's attributes changed (mode, owner, times set) count as a change
- * of the file: what a fresh reader could read may differ. `poll()` drains the kernel queue synchronously right before a
- * request is sent, so every change made before the request arrived is
- * delivered first; nothing runs in between (no timers, no callbacks).
+ * Watching a workspace for the files servers never opened (SPEC §5.2): one inotify
+ * instance per workspace root, one watch per directory a registered watcher could match
+ * in, and an index of the names in each watched directory. A file's attributes set (mode,
+ * owner, times) are a change of it: what a fresh reader can read may differ. `poll()`
+ * drains the kernel queue synchronously before a request is sent, so every change made
+ * before the request arrived is delivered first; nothing runs in between (no timers).
  *
- * Never followed: symlinks (a symlinked directory is not descended into, a
- * watched path must still be its own realpath). Not watched: version-control
- * internals, the packages inside node_modules, directories tagged with
- * CACHEDIR.TAG (cargo's target/). At most `maxWatches` directories, breadth
- * first; the rest is reported by `status()`.
+ * Never followed: symlinks (a symlinked directory is not descended into, a watched path
+ * must still be its own realpath). Not watched: watch-scope.ts. At most `maxWatches`
+ * directories, breadth first; the rest is reported by `status()`.
  */
-import { type Dirent, existsSync, readdirSync, realpathSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { type Dirent, readdirSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { coalesce, type FileChange } from "./file-events.ts";
 import { atOrBelow } from "./files.ts";
 import {
@@ -34,16 +31,15 @@ import {
   Inotify,
   type InotifyEvent,
 } from "./inotify.ts";
+import { CACHE_TAG, excludedDirectory } from "./watch-scope.ts";
 import { type WatchStatus, watchStatus } from "./watch-status.ts";
 
-const VCS_DIRECTORIES = new Set([".git", ".hg", ".svn", ".jj", ".bzr"]);
-const CACHE_TAG = "CACHEDIR.TAG";
+/** Orders drains and calls: a drain after a call began read all that changed before it. */
+let clock = 0;
 
-/** Directories never watched (SPEC §5.2). */
-function excludedDirectory(abs: string): boolean {
-  if (VCS_DIRECTORIES.has(basename(abs))) return true;
-  if (basename(dirname(abs)) === "node_modules") return true;
-  return existsSync(join(abs, CACHE_TAG));
+/** A point in that order; a call takes one when it begins (see `poll`). */
+export function moment(): number {
+  return ++clock;
 }
 
 interface WatchedDirectory {
@@ -80,6 +76,8 @@ export class WorkspaceWatcher {
   private ended = 0;
   /** drains that read an event other than a file's write (see `namespace`) */
   private renames = 0;
+  /** the `moment()` of the last drain */
+  private drainedAt = 0;
 
   constructor(
     readonly root: string,
@@ -129,11 +127,13 @@ export class WorkspaceWatcher {
 
   /**
    * Drain the kernel queue and hand every subscriber the coalesced changes in the
-   * directories it asks about. Never blocks.
+   * directories it asks about. Never blocks. With `since` (a `moment()` a call took when
+   * it began), nothing to do if a drain already ran after it.
    */
-  poll(): void {
+  poll(since?: number): void {
     const inotify = this.inotify;
-    if (inotify === null) return;
+    if (inotify === null || (since !== undefined && this.drainedAt > since)) return;
+    this.drainedAt = moment();
     const events = inotify.drain();
     if (events.length === 0) return;
     if (events.some((e) => (e.mask & ~IN_MODIFY) !== 0)) this.renames += 1;

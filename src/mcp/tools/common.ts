@@ -13,6 +13,7 @@ import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { readWorkspaceText } from "../../workspace/confined.ts";
 import { resolveCalledFile } from "../../workspace/resolution.ts";
+import { moment } from "../../workspace/watch.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -28,6 +29,7 @@ export function waitContext(ctx: CallContext): WaitContext {
   return {
     signal: ctx.signal,
     onProgress: (message) => ctx.progress({ progress: 0, message }),
+    since: moment(),
   };
 }
 
@@ -43,7 +45,9 @@ export async function withFile<T>(
 ): Promise<T> {
   const { config, sessions } = ctx.bridge;
   const ws = resolveWorkspace(config, args.workspace);
-  const resolved = resolveCalledFile(ws.root, args.file);
+  const wait = waitContext(ctx);
+  // drains the workspace watcher for the whole call (following the disk needs no other)
+  const resolved = resolveCalledFile(ws.root, args.file, wait.since);
   const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
   const session = sessions.get(ws.name, server.name);
   // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,
@@ -53,7 +57,6 @@ export async function withFile<T>(
     session.documents.byPath(resolved.abs) !== undefined
       ? resolved
       : readWorkspaceText(ws.root, resolved.abs, config.bridge.max_file_bytes, resolved);
-  const wait = waitContext(ctx);
   return sessions.use(session, wait, async (s) => {
     // the rest of the workspace followed the disk already (SPEC §5); now this file
     const doc = await s.documents.syncTarget(target, documentRefresh(s, role), wait.signal);

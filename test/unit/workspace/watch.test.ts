@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
-import { type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+import { moment, type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);
@@ -81,6 +81,37 @@ describe("WorkspaceWatcher", () => {
     expect(poll()).toEqual([["changed", "pkg/b.py"]]);
     chmodSync(join(root, "pkg"), 0o700);
     expect(poll()).toEqual([]);
+  });
+
+  test("a call drains once: a drain after the call began stands for a later one", () => {
+    const root = tree({ "a.py": "a" });
+    const watcher = new WorkspaceWatcher(root, 1000);
+    let got: string[] = [];
+    const sub = watcher.subscribe(
+      () => true,
+      (changes) => got.push(...changes.map((c) => `${c.kind} ${c.abs.slice(root.length + 1)}`)),
+    );
+    open.push({ watcher, sub });
+    const drained = (since?: number): string[] => {
+      watcher.poll(since);
+      const out = got;
+      got = [];
+      return out;
+    };
+    const call = moment();
+    write(root, "a.py", "a2");
+    expect(drained(call)).toEqual(["changed a.py"]);
+    // changed after the call's drain: this call need not see it, the next one does
+    write(root, "b.py", "b");
+    expect(drained(call)).toEqual([]);
+    expect(drained(moment())).toEqual(["created b.py"]);
+    // another call's drain after this one began serves it too
+    const third = moment();
+    write(root, "c.py", "c");
+    expect(drained()).toEqual(["created c.py"]);
+    write(root, "d.py", "d");
+    expect(drained(third)).toEqual([]);
+    expect(drained()).toEqual(["created d.py"]);
   });
 
   test("no race with the kernel queue: 300 writes, each in the very next poll", () => {
