@@ -41,19 +41,25 @@ export class ResolutionVouchers {
   /**
    * `resolveWorkspaceFile(root, file)`, from the last resolution while the watcher vouches;
    * `since`: when the call began (watch.ts `moment`), so that it drains the watcher once.
+   * Only a reuse drains: a resolution made now is remembered with the namespace as it stood
+   * before the look, and any change the queue still holds moves it at the next drain.
+   * (Under a flood of renames most resolutions fail and are never remembered, so those
+   * calls drain no queue of thousands of events up front.)
    */
   resolve(root: string, file: string, since?: number): ResolvedFile {
     const rootReal = workspaceRootReal(root);
     const feed = this.feedOf(rootReal);
     if (feed === undefined) return resolveWorkspaceFile(root, file);
-    feed.poll(since);
-    const namespace = feed.namespace();
     const key = `${rootReal}\0${file}`;
     const v = this.vouched.get(key);
     if (v !== undefined) {
-      if (v.feed === feed && v.namespace === namespace) return v.resolved;
+      if (v.feed === feed) {
+        feed.poll(since);
+        if (feed.namespace() === v.namespace) return v.resolved;
+      }
       this.vouched.delete(key);
     }
+    const namespace = feed.namespace();
     // the watch must be in place before the look, so that it reports any change after it
     const candidate = isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
     const covered = feed.coverage(candidate) !== undefined;

@@ -77,12 +77,33 @@ describe("ResolutionVouchers", () => {
     expect(thrown(() => vouchers.resolve(ws, "src/a.ts")).code).toBe("PathOutsideWorkspace");
   });
 
-  test("the watcher is drained before every decision", () => {
-    const { ws, feed, vouchers } = setup();
+  test("the watcher is drained before every reuse; a first resolution needs no drain", () => {
+    const { base, ws, feed, vouchers } = setup();
     feed.covered.add(join(ws, "src", "a.ts"));
     vouchers.resolve(ws, "src/a.ts");
+    expect(feed.polls).toBe(0);
     vouchers.resolve(ws, "src/a.ts");
+    expect(feed.polls).toBe(1);
+    // the change was queued before the first look but drained only now: still seen
+    swapSrcOut(base);
+    feed.onPoll = () => true;
+    expect(thrown(() => vouchers.resolve(ws, "src/a.ts")).code).toBe("PathOutsideWorkspace");
     expect(feed.polls).toBe(2);
+  });
+
+  test("a resolution remembers the namespace of before its look: an event still queued moves it", () => {
+    const { base, ws, feed, vouchers } = setup();
+    feed.covered.add(join(ws, "src", "a.ts"));
+    // the directory is swapped and back before the first call: its events wait in the queue
+    swapSrcOut(base);
+    rmSync(join(base, "ws", "src"));
+    renameSync(join(base, "ws", "src.old"), join(base, "ws", "src"));
+    const first = vouchers.resolve(ws, "src/a.ts");
+    // the queued events are drained by the reuse: resolved again, not taken on trust
+    feed.onPoll = () => true;
+    const second = vouchers.resolve(ws, "src/a.ts");
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
   });
 
   test("a file no watch covered before the look is resolved on every call", () => {
