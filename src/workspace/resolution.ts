@@ -6,8 +6,8 @@
  * the look (so every directory above it, up to the root, was watched too), and no drain
  * since has read an event that could make a path name something else (watch.ts
  * `namespace`: an entry created, deleted or moved, attributes changed, a watch ended).
- * The kernel queues such an event inside the system call that made the change, and this
- * drains the queue before it decides, so a change made before the call is always seen.
+ * The kernel queues such an event inside the system call that made the change, and a
+ * reuse drains the queue first, so a change made before the call is always seen.
  * Reading stays with confined.ts, which trusts no path either way.
  */
 import { isAbsolute, resolve } from "node:path";
