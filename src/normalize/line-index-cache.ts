@@ -27,7 +27,12 @@ import { columnsSize, type LineColumns, lineColumnsOf } from "../lsp/line-column
 import { type FileIdentity, readWorkspaceText } from "../workspace/confined.ts";
 import type { FileChange } from "../workspace/file-events.ts";
 import { workspaceRootReal } from "../workspace/files.ts";
-import { type ChangeFeed, currentIdentity, sameIdentity } from "../workspace/identity.ts";
+import {
+  type ChangeFeed,
+  currentIdentity,
+  sameIdentity,
+  watchLasts,
+} from "../workspace/identity.ts";
 import { existingWatcher, onWorkspaceChanges } from "../workspace/watch.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
@@ -151,15 +156,7 @@ export class LineIndexCache {
   }
 
   private stillValid(entry: Entry, abs: string, feed: ChangeFeed | undefined): boolean {
-    if (entry.watch !== undefined && feed !== undefined) {
-      // no watch of the watcher ended since the last look: the file's still runs
-      const losses = feed.losses();
-      if (losses === entry.losses) return true;
-      if (feed.coverage(abs) === entry.watch) {
-        entry.losses = losses;
-        return true;
-      }
-    }
+    if (feed !== undefined && watchLasts(feed, abs, entry)) return true;
     if (!entry.settled) return false;
     return sameIdentity(entry.identity, currentIdentity(abs));
   }

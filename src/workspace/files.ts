@@ -111,6 +111,14 @@ function missingPathEscapes(rootReal: string, candidate: string): boolean {
   }
 }
 
+/**
+ * The path a `file` argument names before realpath: a relative one below the real root, an
+ * absolute one as given (it may name the root through a symlinked spelling).
+ */
+export function candidatePath(rootReal: string, file: string): string {
+  return isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
+}
+
 /** A file argument resolved: `abs` its realpath, `rel` the workspace-relative POSIX path. */
 export interface ResolvedFile {
   abs: string;
@@ -130,9 +138,8 @@ export function resolveWorkspaceFile(root: string, file: string): ResolvedFile {
     });
   }
   const rootReal = workspaceRootReal(root);
-  // Relative paths resolve against the real root; absolute ones may name the root through
-  // a symlinked spelling, so they are only judged after realpath.
-  const candidate = isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
+  // absolute paths are only judged after realpath (candidatePath)
+  const candidate = candidatePath(rootReal, file);
   if (!isAbsolute(file) && relativeInside(rootReal, candidate) === null) {
     throw outsideError(file, rootReal);
   }

@@ -14,14 +14,33 @@
 import { lstatSync } from "node:fs";
 import { type FileIdentity, identityOf } from "./confined.ts";
 
-/** What a look needs of the workspace watcher (watch.ts; the line tables use it too). */
+/** What a look needs of the workspace watcher (watch.ts; line tables and resolutions too). */
 export interface ChangeFeed {
-  /** drain the kernel's queue: changes reach every subscriber */
-  poll(): void;
+  /** drain the kernel's queue: changes reach every subscriber (none needed after `since`) */
+  poll(since?: number): void;
   /** the watch that reports any later change of `abs` (the same number while it lasts) */
   coverage(abs: string): number | undefined;
   /** moves whenever any watch of the watcher ends: until then every coverage lasts */
   losses(): number;
+}
+
+/** A watch held since a look: its coverage() number then, and losses() when last seen lasting. */
+export interface HeldWatch {
+  readonly watch: number | undefined;
+  losses: number;
+}
+
+/**
+ * Whether the held watch still lasts: no watch of the feed ended since, or this one's
+ * number stands (then remembered, so the next question is one comparison).
+ */
+export function watchLasts(feed: ChangeFeed, abs: string, held: HeldWatch): boolean {
+  if (held.watch === undefined) return false;
+  const losses = feed.losses();
+  if (losses === held.losses) return true;
+  if (feed.coverage(abs) !== held.watch) return false;
+  held.losses = losses;
+  return true;
 }
 
 /** The path's identity now and its hard links, or null when gone or no regular file (never followed). */
@@ -83,13 +102,7 @@ export class WatchVouchers {
       this.vouched.delete(file);
       return false;
     }
-    const losses = feed.losses();
-    if (losses === v.losses) return true;
-    // some watch ended: this file's may stand still (the same number)
-    if (feed.coverage(file.abs) === v.watch) {
-      v.losses = losses;
-      return true;
-    }
+    if (watchLasts(feed, file.abs, v)) return true;
     this.vouched.delete(file);
     return false;
   }

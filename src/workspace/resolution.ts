@@ -10,16 +10,17 @@
  * reuse drains the queue first, so a change made before the call is always seen.
  * Reading stays with confined.ts, which trusts no path either way.
  */
-import { isAbsolute, resolve } from "node:path";
-import { type ResolvedFile, resolveWorkspaceFile, workspaceRootReal } from "./files.ts";
+import {
+  candidatePath,
+  type ResolvedFile,
+  resolveWorkspaceFile,
+  workspaceRootReal,
+} from "./files.ts";
+import type { ChangeFeed } from "./identity.ts";
 import { existingWatcher } from "./watch.ts";
 
 /** What a vouch needs of the workspace watcher (watch.ts). */
-export interface NamespaceFeed {
-  /** drain the kernel's queue (none needed when a drain ran after `since`) */
-  poll(since?: number): void;
-  /** the watch that reports any later change of the file `abs`, if one does */
-  coverage(abs: string): number | undefined;
+export interface NamespaceFeed extends Pick<ChangeFeed, "poll" | "coverage"> {
   /** moves whenever a drain read an event that may change what a path names */
   namespace(): number;
 }
@@ -61,7 +62,7 @@ export class ResolutionVouchers {
     }
     const namespace = feed.namespace();
     // the watch must be in place before the look, so that it reports any change after it
-    const candidate = isAbsolute(file) ? resolve(file) : resolve(rootReal, file);
+    const candidate = candidatePath(rootReal, file);
     const covered = feed.coverage(candidate) !== undefined;
     const resolved = resolveWorkspaceFile(root, file);
     if (covered && resolved.abs === candidate) {
