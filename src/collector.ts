@@ -10,6 +10,10 @@
  * - once the bridge has been idle for `idleMs` (no request pending, none answered) after
  *   answering anything: what ordinary calls left behind is given back while the agent
  *   thinks, at the moment a pause of 10–30 ms delays nobody.
+ * - while an over-limit client message is being skipped (SPEC §4.8), each time
+ *   `droppedBytes` more of it were let go: the framer keeps none of those bytes, but the
+ *   chunks they came in wait for a collection, and the runtime's own schedule let 50 MB of
+ *   them pile up (43 MB above the resident size before; 17 MB with this).
  * Ordinary calls in a burst never trigger one: their garbage is what the runtime's own
  * young-generation collections are for. (An earlier trigger — resident memory grown by
  * 16 MB — fired every few dozen reference lists of 100 KB and read the resident size after
@@ -18,11 +22,14 @@
 
 /** Twenty times an ordinary large answer (a reference list of 601 locations is ~100 KB). */
 export const LARGE_BYTES = 2 * 1024 * 1024;
+/** As large as the per-message limit (SPEC §4.8): a skipped 50 MB message collects six times. */
+export const DROPPED_BYTES = 8 * 1024 * 1024;
 /** Longer than the gap between an agent's calls in a burst, far shorter than its thinking. */
 export const IDLE_MS = 1000;
 
 export interface CollectorOptions {
   largeBytes: number;
+  droppedBytes: number;
   idleMs: number;
   collect: () => void;
   /** run `fn` once the current work is done */
@@ -35,6 +42,7 @@ export interface CollectorOptions {
 
 const defaults: CollectorOptions = {
   largeBytes: LARGE_BYTES,
+  droppedBytes: DROPPED_BYTES,
   idleMs: IDLE_MS,
   collect: () => Bun.gc(true),
   later: (fn) => void setImmediate(fn),
@@ -46,6 +54,8 @@ export class Collector {
   private readonly opts: CollectorOptions;
   /** bytes taken in since the last answer */
   private taken = 0;
+  /** bytes let go unparsed since the last collection for them */
+  private droppedSince = 0;
   private pending = false;
   /** when the last answer was written */
   private lastAnswer = 0;
@@ -69,6 +79,19 @@ export class Collector {
   /** `bytes` were read into the process (a chunk of a server's output, a file). */
   took(bytes: number): void {
     this.taken += bytes;
+  }
+
+  /**
+   * `bytes` read were let go unparsed (an over-limit message being skipped): they are
+   * garbage already, and more may follow before any answer, so this collects at once,
+   * between two reads.
+   */
+  dropped(bytes: number): void {
+    this.droppedSince += bytes;
+    if (this.droppedSince < this.opts.droppedBytes) return;
+    this.droppedSince = 0;
+    this.opts.collect();
+    this.collections += 1;
   }
 
   /** An answer was written: collect once the current work is done if it followed large input. */

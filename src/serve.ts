@@ -79,6 +79,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
   // closed (EPIPE) leaves nobody to answer
   transport.oninputend = () => void shutdown("stdin closed", true);
   transport.onanswered = () => collector.afterAnswer();
+  transport.ondropped = (bytes) => collector.dropped(bytes);
   collector.watchRequests(() => transport.hasUnanswered());
   server.onclose = () => void shutdown("transport closed", false);
 

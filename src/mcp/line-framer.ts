@@ -18,6 +18,8 @@ export interface Oversize extends OversizeFacts {
 export interface FramerSink {
   line(bytes: Uint8Array): void;
   oversize(message: Oversize): void;
+  /** `bytes` of an over-limit line were scanned and let go (garbage from now on) */
+  dropped?(bytes: number): void;
 }
 
 export class LineFramer {
@@ -52,6 +54,7 @@ export class LineFramer {
     if (this.scanner !== null) {
       this.scanner.feed(piece);
       this.size += piece.length;
+      this.sink.dropped?.(piece.length);
       return;
     }
     if (this.size + piece.length > this.limit) {
@@ -62,6 +65,7 @@ export class LineFramer {
       this.parts = [];
       this.scanner = scanner;
       this.size += piece.length;
+      this.sink.dropped?.(this.size);
       return;
     }
     if (piece.length > 0) this.parts.push(piece);

@@ -63,6 +63,8 @@ export class StdioTransport implements Transport {
   oninputend?: () => void;
   /** a response was written (the collector's moment, collector.ts) */
   onanswered?: () => void;
+  /** bytes of an over-limit message were let go unparsed (the collector's other moment) */
+  ondropped?: (bytes: number) => void;
 
   private readonly limit: number;
   private readonly decoder = new TextDecoder();
@@ -78,6 +80,7 @@ export class StdioTransport implements Transport {
     this.framer = new LineFramer(this.limit, {
       line: (bytes) => this.onLine(bytes),
       oversize: (m) => this.onOversize(m),
+      dropped: (bytes) => this.ondropped?.(bytes),
     });
   }
 

@@ -96,9 +96,10 @@ describe("a 50 MB message", () => {
       `bridge peak RSS: ${mb(before)} MB before, ${mb(afterOne)} MB after one 50 MB message, ${mb(afterThree)} MB after three`,
     );
     // one message buffered whole would add 50 MB as bytes and as much again as a string;
-    // what grows is the stream's discarded chunks awaiting collection
-    expect(afterOne - before).toBeLessThan(48 * 1024);
-    expect(afterThree - before).toBeLessThan(64 * 1024);
+    // skipped, what grows is the stream's chunks let go awaiting collection, collected per
+    // 8 MiB let go (collector.ts): 17-19 MB here, 43-58 MB when left to the runtime
+    expect(afterOne - before).toBeLessThan(32 * 1024);
+    expect(afterThree - before).toBeLessThan(40 * 1024);
   }, 120_000);
 });
 

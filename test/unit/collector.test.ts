@@ -9,7 +9,7 @@ import { Collector } from "../../src/collector.ts";
 
 const IDLE = 1000;
 
-function harness(limit: number) {
+function harness(limit: number, droppedLimit = 1000) {
   let clock = 0;
   let collected = 0;
   let busy = false;
@@ -17,6 +17,7 @@ function harness(limit: number) {
   let timers: { at: number; fn: () => void }[] = [];
   const c = new Collector({
     largeBytes: limit,
+    droppedBytes: droppedLimit,
     idleMs: IDLE,
     collect: () => {
       collected += 1;
@@ -135,4 +136,20 @@ test("a large answer collected already is not collected again when idle", () => 
   expect(h.collected()).toBe(1);
   h.advance(2 * IDLE);
   expect(h.collected()).toBe(1);
+});
+
+test("an over-limit message being skipped: one collection per limit let go, at once, none for the rest", () => {
+  const h = harness(100, 1000);
+  for (let i = 0; i < 9; i++) h.c.dropped(100);
+  expect(h.collected()).toBe(0);
+  h.c.dropped(100); // 1000 let go: collected now, between two reads, not queued
+  expect([h.collected(), h.queued(), h.c.collections]).toEqual([1, 0, 1]);
+  h.c.dropped(2500); // a big chunk counts once
+  h.c.dropped(499);
+  expect(h.collected()).toBe(2);
+  h.c.dropped(1);
+  expect(h.collected()).toBe(2); // the count starts again after each collection
+  // bytes let go are not input an answer followed: the answer queues nothing for them
+  h.c.afterAnswer();
+  expect(h.queued()).toBe(0);
 });

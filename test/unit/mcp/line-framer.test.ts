@@ -49,6 +49,28 @@ describe("LineFramer", () => {
     }
   });
 
+  test("every byte of an over-limit line is reported let go, as it goes; a line within the limit lets none go", () => {
+    const big = `{"id":5,"x":"${"a".repeat(90)}"}`; // 106 bytes
+    for (const size of [0, 1, 7, 30]) {
+      const drops: number[] = [];
+      let reportedAt = -1;
+      const framer = new LineFramer(40, {
+        line: () => {},
+        oversize: () => {
+          reportedAt = drops.length;
+        },
+        dropped: (n) => drops.push(n),
+      });
+      const bytes = enc.encode(`{"ok":1}\n${big}\n{"ok":2}\n`);
+      const step = size === 0 ? bytes.length : size;
+      for (let i = 0; i < bytes.length; i += step) framer.push(bytes.slice(i, i + step));
+      expect([size, drops.reduce((a, b) => a + b, 0)]).toEqual([size, big.length]);
+      expect(reportedAt).toBe(drops.length); // all of it let go before the line's report
+      // in steps as the chunks come, not once at the end (all at once: one piece)
+      if (size > 0 && size < 40) expect(drops.length).toBeGreaterThan(1);
+    }
+  });
+
   test("an unterminated line is pending, not delivered", () => {
     const framer = new LineFramer(100, {
       line: () => {

@@ -113,14 +113,23 @@ describe("StdioTransport", () => {
 
   test("an over-limit request is answered -32600 naming the limit, and the next one is served", async () => {
     const t = await setup(1024);
+    let dropped = 0;
+    t.transport.ondropped = (bytes) => {
+      dropped += bytes;
+    };
     const huge = { jsonrpc: "2.0", id: 9, method: "tools/call", params: { x: "a".repeat(5000) } };
     const text = line(huge);
     for (let i = 0; i < text.length; i += 700) t.input.push(text.slice(i, i + 700));
-    t.input.push(
-      line({ jsonrpc: "2.0", method: "notifications/x", params: { x: "b".repeat(5000) } }),
-    );
+    const note = line({
+      jsonrpc: "2.0",
+      method: "notifications/x",
+      params: { x: "b".repeat(5000) },
+    });
+    t.input.push(note);
     t.input.push(line({ jsonrpc: "2.0", id: 10, method: "ping" }));
     await t.settle();
+    // every byte of both over-limit lines is reported let go (the collector's cue), newlines excluded
+    expect(dropped).toBe(text.length - 1 + note.length - 1);
     expect(t.delivered).toEqual([{ jsonrpc: "2.0", id: 10, method: "ping" }]);
     const [reply, ...rest] = t.output.messages();
     expect(rest).toEqual([]); // the notification is dropped without an answer
