@@ -6,10 +6,9 @@
  * of the text, which is what lets converted files stay cached across calls cheaply.
  */
 import type { ColumnUnit } from "../config/types.ts";
+import { asciiToClient, type LineLengths } from "./ascii-columns.ts";
 import {
-  asciiToClient,
   LineIndex,
-  type LineLengths,
   type LspPosition,
   lspToClient,
   NON_ASCII,

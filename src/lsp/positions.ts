@@ -9,6 +9,7 @@
 
 import type { ColumnUnit } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
+import { asciiToClient, type LineLengths } from "./ascii-columns.ts";
 
 export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
 
@@ -25,28 +26,6 @@ export interface LspRange {
 
 /** any UTF-16 code unit above ASCII (surrogates included) */
 export const NON_ASCII = /[\u0080-\uffff]/;
-
-/** What converting a position in pure-ASCII text needs: each line's length. */
-export interface LineLengths {
-  readonly lineCount: number;
-  lineLength(line0: number): number;
-}
-
-/**
- * lspToClient for pure-ASCII text (same tolerance): every encoding and unit counts one per
- * character there, so the column is the character, clamped to its line.
- */
-export function asciiToClient(
-  lines: LineLengths,
-  pos: LspPosition,
-): { line: number; column: number } {
-  const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
-  if (rawLine >= lines.lineCount) {
-    return { line: lines.lineCount, column: lines.lineLength(lines.lineCount - 1) + 1 };
-  }
-  const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
-  return { line: rawLine + 1, column: Math.min(character, lines.lineLength(rawLine)) + 1 };
-}
 
 /** Line table over a text. Line terminators: "\r\n", "\n" and a lone "\r" (SPEC §5). */
 export class LineIndex implements LineLengths {

@@ -5,7 +5,8 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { columnsToClient, type LineColumns } from "../lsp/line-columns.ts";
+import { asciiClientColumn, asciiClientLine } from "../lsp/ascii-columns.ts";
+import { AsciiLines, columnsToClient, type LineColumns } from "../lsp/line-columns.ts";
 import {
   type LspPosition,
   type LspRange,
@@ -29,32 +30,40 @@ function safe(n: unknown): number {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
 }
 
-/** What one result needs to know of a URI, looked up once per URI per result. */
-interface UriEntry {
-  /** the absolute path it names, or null for a non-file URI */
-  path: string | null;
-  target: Target;
-  /** the path's line table; undefined until a range needs it, null when unreadable */
-  index: LineColumns | null | undefined;
-}
-
-/** What a URI names under a root: a pure function of the two, kept across calls. */
+/**
+ * What a URI names under a root: a pure function of the two, kept across calls. `pathId`
+ * numbers the path (never reused, also after the names are forgotten): a result's line
+ * tables are kept by it, because a map keyed by a number costs a fraction of one keyed by
+ * the path in the interpreter this code runs in (docs/TOOLCHAIN.md#the-jit-policy) —
+ * 601 first lookups ~55 µs against 110–430 µs.
+ */
 interface UriName {
   path: string | null;
+  pathId: number;
   target: Target;
+}
+
+/** A root's names: by URI, and the number of each path named. */
+interface Names {
+  byUri: Map<string, UriName>;
+  pathIds: Map<string, number>;
 }
 
 /** Distinct URIs remembered in all (~1 MB at most); beyond, all are forgotten at once. */
 const MAX_NAMES = 4096;
-const namesByRoot = new Map<string, Map<string, UriName>>();
+const namesByRoot = new Map<string, Names>();
 let namesHeld = 0;
+let lastPathId = 0;
 
-function remember(names: Map<string, UriName>, uri: string, name: UriName): void {
+function remember(names: Names, uri: string, name: UriName): void {
   if (namesHeld >= MAX_NAMES) {
-    for (const m of namesByRoot.values()) m.clear();
+    for (const m of namesByRoot.values()) {
+      m.byUri.clear();
+      m.pathIds.clear();
+    }
     namesHeld = 0;
   }
-  names.set(uri, name);
+  names.byUri.set(uri, name);
   namesHeld += 1;
 }
 
@@ -62,59 +71,52 @@ function remember(names: Map<string, UriName>, uri: string, name: UriName): void
  * The names of a root's URIs. A workspace's results name the same files call after call,
  * and parsing each URI and placing it under the root was most of a location's lookup.
  */
-function namesOf(rootReal: string, rootLexical: string): Map<string, UriName> {
+function namesOf(rootReal: string, rootLexical: string): Names {
   const key = `${rootReal}\0${rootLexical}`;
   let names = namesByRoot.get(key);
   if (names === undefined) {
-    names = new Map();
+    names = { byUri: new Map(), pathIds: new Map() };
     namesByRoot.set(key, names);
   }
   return names;
 }
 
-function nameOf(rootReal: string, rootLexical: string, uri: string): UriName {
+function nameOf(names: Names, rootReal: string, rootLexical: string, uri: string): UriName {
   const path = uriToPath(uri);
-  if (path === null) return { path, target: { uri } };
+  if (path === null) return { path, pathId: 0, target: { uri } };
+  let pathId = names.pathIds.get(path);
+  if (pathId === undefined) {
+    pathId = ++lastPathId;
+    names.pathIds.set(path, pathId);
+  }
   const rel = relativeInside(rootReal, path) ?? relativeInside(rootLexical, path);
-  return { path, target: { file: rel ?? path } };
+  return { path, pathId, target: { file: rel ?? path } };
 }
 
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   const rootReal = workspaceRootReal(opts.root);
   const rootLexical = opts.root;
   const names = namesOf(rootReal, rootLexical);
-  // one lookup per location: a reference list names hundreds of files, and the per-URI
-  // maps this replaced cost more than the conversion itself (docs/PERFORMANCE.md)
-  const entries = new Map<string, UriEntry>();
-  // tables by path, so that two spellings of one file convert against the same text
-  const indexes = new Map<string, LineColumns | null>();
+  // tables by path number, so that two spellings of one file convert against the same text
+  const indexes = new Map<number, LineColumns | null>();
 
-  function entryOf(uri: string): UriEntry {
-    let entry = entries.get(uri);
-    if (entry === undefined) {
-      let name = names.get(uri);
-      if (name === undefined) {
-        name = nameOf(rootReal, rootLexical, uri);
-        remember(names, uri, name);
-      }
-      entry = { path: name.path, target: name.target, index: undefined };
-      entries.set(uri, entry);
+  function nameFor(uri: string): UriName {
+    let name = names.byUri.get(uri);
+    if (name === undefined) {
+      name = nameOf(names, rootReal, rootLexical, uri);
+      remember(names, uri, name);
     }
-    return entry;
+    return name;
   }
 
-  function indexFor(path: string): LineColumns | null {
-    let index = indexes.get(path);
+  function indexOf(name: UriName): LineColumns | null {
+    if (name.path === null) return null;
+    let index = indexes.get(name.pathId);
     if (index === undefined) {
-      index = opts.lines(path) ?? null;
-      indexes.set(path, index);
+      index = opts.lines(name.path) ?? null;
+      indexes.set(name.pathId, index);
     }
     return index;
-  }
-
-  function indexOf(entry: UriEntry): LineColumns | null {
-    if (entry.index === undefined) entry.index = entry.path === null ? null : indexFor(entry.path);
-    return entry.index;
   }
 
   const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
@@ -127,7 +129,11 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { line: pos.line + 1, column: pos.character + 1 };
   }
 
-  function rangeOf(entry: UriEntry, range: LspRange): Range {
+  /** rangeOf's result: one object per context, read at once (a result converts hundreds) */
+  const converted: Range = { line: 0, column: 0, end_line: 0, end_column: 0 };
+
+  /** The client range of `range` into `converted`. */
+  function rangeOf(name: UriName, range: LspRange): Range {
     const from = range?.start;
     const to = range?.end;
     let line = safe(from?.line);
@@ -142,34 +148,47 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       endLine += 1;
       endColumn += 1;
     } else {
-      const index = indexOf(entry);
-      const start = toClient(index, { line, character: column });
-      const end = toClient(index, { line: endLine, character: endColumn });
-      ({ line, column } = start);
-      ({ line: endLine, column: endColumn } = end);
+      const index = indexOf(name);
+      if (index instanceof AsciiLines) {
+        // asciiToClient's rules, without its objects
+        column = asciiClientColumn(index, line, column);
+        line = asciiClientLine(index, line);
+        endColumn = asciiClientColumn(index, endLine, endColumn);
+        endLine = asciiClientLine(index, endLine);
+      } else {
+        const start = toClient(index, { line, character: column });
+        const end = toClient(index, { line: endLine, character: endColumn });
+        ({ line, column } = start);
+        ({ line: endLine, column: endColumn } = end);
+      }
     }
     // A server range that ends before it starts is collapsed to its start.
     if (endLine < line || (endLine === line && endColumn < column)) {
       endLine = line;
       endColumn = column;
     }
-    return { line, column, end_line: endLine, end_column: endColumn };
+    converted.line = line;
+    converted.column = column;
+    converted.end_line = endLine;
+    converted.end_column = endColumn;
+    return converted;
   }
 
   function toRange(uri: string, range: LspRange): Range {
-    return rangeOf(entryOf(uri), range);
+    const r = rangeOf(nameFor(uri), range);
+    return { line: r.line, column: r.column, end_line: r.end_line, end_column: r.end_column };
   }
 
   function toTarget(uri: string): Target {
-    const target = entryOf(uri).target;
+    const target = nameFor(uri).target;
     // a fresh object per location: results are built from it
     return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
   function toLoc(uri: string, range: LspRange): Loc {
-    const entry = entryOf(uri);
-    const target = entry.target;
-    const r = rangeOf(entry, range);
+    const name = nameFor(uri);
+    const target = name.target;
+    const r = rangeOf(name, range);
     // built directly (keys in the order of types.ts), not by spreading: a result has hundreds
     return "file" in target
       ? {

@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { lineColumnsOf } from "../../../src/lsp/line-columns.ts";
+import { LineIndex, lspToClient } from "../../../src/lsp/positions.ts";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
 import { makeNormalizeContext } from "../../../src/normalize/range-converter.ts";
-import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
+import type { NormalizeContext } from "../../../src/normalize/types.ts";
+import { fileUri, fixtureContext, ROOT, r } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
 
@@ -103,5 +106,69 @@ describe("makeNormalizeContext", () => {
       end_line: 1,
       end_column: 2,
     });
+  });
+
+  test("an ASCII file's ranges (the text-free table) are the full index's, out of range and reversed included", () => {
+    const text = "int a;\r\n\nlong_name(x);\rz";
+    const full = new LineIndex(text);
+    const probes = [0, 1, 2, 3, 4, 7, 40, -2, 1.5, Number.NaN];
+    // two contexts per unit: the second meets the names the first remembered (a server
+    // encoding that is not the unit: with the same, columns convert without the text)
+    const pairs = [
+      ["code-point", "utf-16"],
+      ["utf-16", "utf-8"],
+      ["utf-8", "utf-32"],
+    ] as const;
+    for (const [unit, encoding] of pairs) {
+      for (const round of [1, 2]) {
+        const { ctx } = fixtureContext({ "a.c": text }, { encoding, unit });
+        for (const a of probes) {
+          for (const b of probes) {
+            const range = r(a, b, b, a);
+            const start = lspToClient(full, range.start, encoding, unit);
+            let end = lspToClient(full, range.end, encoding, unit);
+            if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
+              end = start;
+            }
+            const want = {
+              line: start.line,
+              column: start.column,
+              end_line: end.line,
+              end_column: end.column,
+            };
+            expect({ unit, round, range, got: ctx.toRange(fileUri("a.c"), range) }).toEqual({
+              unit,
+              round,
+              range,
+              got: want,
+            });
+            expect(ctx.toLoc(fileUri("a.c"), range)).toEqual({ file: "a.c", ...want });
+          }
+        }
+      }
+    }
+  });
+
+  test("two results converted by turns keep their own tables; two spellings of a path share one", () => {
+    let version = 0;
+    const contexts = [1, 2].map(() =>
+      makeNormalizeContext({
+        root: ROOT,
+        encoding: "utf-16",
+        unit: "code-point",
+        // the file grows a line each time it is read: a second read would show
+        lines: () => lineColumnsOf(`${"x\n".repeat(++version)}end`),
+      }),
+    );
+    const [a, b] = contexts as [NormalizeContext, NormalizeContext];
+    const past = r(99, 0, 99, 0); // past the end: the answer tells which text it met
+    const first = a.toRange(fileUri("f.c"), past); // a reads: 2 lines
+    const other = b.toRange(fileUri("f.c"), past); // b reads: 3 lines
+    const again = a.toRange(`file://${ROOT}/./f.c`.replace("/./", "/%2E/"), past);
+    expect([first.line, other.line]).toEqual([2, 3]);
+    expect(a.toRange(fileUri("f.c"), past)).toEqual(first);
+    expect(b.toRange(fileUri("f.c"), past)).toEqual(other);
+    expect(again).toEqual(first);
+    expect(version).toBe(2);
   });
 });

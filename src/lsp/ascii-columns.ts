@@ -1,0 +1,39 @@
+/**
+ * Server → client positions in pure-ASCII text (SPEC §5): every encoding and unit counts
+ * one per character there, so a column is the server's character clamped to its line, with
+ * lspToClient's tolerance (positions.ts). Only line lengths are needed: a LineIndex of ASCII
+ * text and the text-less AsciiLines (line-columns.ts) both provide them.
+ */
+
+/** What converting a position in pure-ASCII text needs: each line's length. */
+export interface LineLengths {
+  readonly lineCount: number;
+  lineLength(line0: number): number;
+}
+
+/** lspToClient for pure-ASCII text (same tolerance of non-integer and negative input). */
+export function asciiToClient(
+  lines: LineLengths,
+  pos: { line: number; character: number },
+): { line: number; column: number } {
+  const line0 = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
+  const character = Number.isFinite(pos.character) ? Math.max(0, Math.floor(pos.character)) : 0;
+  return {
+    line: asciiClientLine(lines, line0),
+    column: asciiClientColumn(lines, line0, character),
+  };
+}
+
+/**
+ * asciiToClient's line for a server line already a non-negative integer: past the last
+ * line, the last line (its end is the column).
+ */
+export function asciiClientLine(lines: LineLengths, line0: number): number {
+  return line0 >= lines.lineCount ? lines.lineCount : line0 + 1;
+}
+
+/** asciiToClient's column for a server line and character already non-negative integers. */
+export function asciiClientColumn(lines: LineLengths, line0: number, character: number): number {
+  if (line0 >= lines.lineCount) return lines.lineLength(lines.lineCount - 1) + 1;
+  return Math.min(character, lines.lineLength(line0)) + 1;
+}
