@@ -13,7 +13,7 @@
  * - while an over-limit client message is being skipped (SPEC §4.8), each time
  *   `droppedBytes` more of it were let go: the framer keeps none of those bytes, but the
  *   chunks they came in wait for a collection, and the runtime's own schedule let 50 MB of
- *   them pile up (43 MB above the resident size before; 17 MB with this).
+ *   them pile up (42–44 MB above the resident size before; 12–19 MB with this).
  * Ordinary calls in a burst never trigger one: their garbage is what the runtime's own
  * young-generation collections are for. (An earlier trigger — resident memory grown by
  * 16 MB — fired every few dozen reference lists of 100 KB and read the resident size after
