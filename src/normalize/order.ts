@@ -94,16 +94,7 @@ function compareLocInPlace(a: Target & Range, b: Target & Range): number {
 
 /** `locs` in compareLoc's order without duplicates (locations equal in every field it compares). */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  const sorted = locs.slice().sort(compareLocInPlace);
-  const out: T[] = [];
-  let last: T | undefined;
-  for (const loc of sorted) {
-    if (last === undefined || compareLocInPlace(last, loc) !== 0) {
-      out.push(loc);
-      last = loc;
-    }
-  }
-  return out;
+  return withoutAdjacentDuplicates(locs.slice().sort(compareLocInPlace), compareLocInPlace);
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {
