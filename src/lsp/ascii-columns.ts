@@ -28,12 +28,12 @@ export function asciiToClient(
  * asciiToClient's line for a server line already a non-negative integer: past the last
  * line, the last line (its end is the column).
  */
-export function asciiClientLine(lines: LineLengths, line0: number): number {
+function asciiClientLine(lines: LineLengths, line0: number): number {
   return line0 >= lines.lineCount ? lines.lineCount : line0 + 1;
 }
 
 /** asciiToClient's column for a server line and character already non-negative integers. */
-export function asciiClientColumn(lines: LineLengths, line0: number, character: number): number {
+function asciiClientColumn(lines: LineLengths, line0: number, character: number): number {
   if (line0 >= lines.lineCount) return lines.lineLength(lines.lineCount - 1) + 1;
   return Math.min(character, lines.lineLength(line0)) + 1;
 }

@@ -18,7 +18,8 @@ import {
 /** Line lengths of a pure-ASCII text; line terminators as LineIndex: "\r\n", "\n", lone "\r". */
 export class AsciiLines implements LineLengths {
   readonly lineCount: number;
-  private readonly lengths: Uint32Array;
+  /** each line's length, without its terminator */
+  readonly lengths: Uint32Array;
 
   constructor(text: string) {
     const lengths: number[] = [];

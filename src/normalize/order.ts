@@ -146,12 +146,13 @@ export function sortWorkspaceSymbols<T extends WorkspaceSymbolOut>(symbols: read
 
 /** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
 export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
+  // the target first, and the ranges only on a tie: most neighbours differ in their file
+  const byTarget = compareTarget(a, b);
+  if (byTarget !== 0) return byTarget;
   const ra = rangeOf(a);
   const rb = rangeOf(b);
-  const byRange = ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0;
   return (
-    compareTarget(a, b) ||
-    byRange ||
+    (ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0) ||
     compareStrings(a.name, b.name) ||
     compareStrings(a.kind, b.kind) ||
     compareOptionalStrings(a.container, b.container) ||

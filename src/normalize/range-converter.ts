@@ -5,7 +5,6 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { asciiClientColumn, asciiClientLine } from "../lsp/ascii-columns.ts";
 import { AsciiLines, columnsToClient, type LineColumns } from "../lsp/line-columns.ts";
 import {
   type LspPosition,
@@ -138,10 +137,15 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   function rangeOf(name: UriName, range: LspRange): Range {
     const from = range?.start;
     const to = range?.end;
-    let line = safe(from?.line);
-    let column = safe(from?.character);
-    let endLine = safe(to?.line);
-    let endColumn = safe(to?.character);
+    // a non-negative integer below 2^32 is its own safe value: no call for what servers send
+    let line = from?.line;
+    if (line >>> 0 !== line) line = safe(line);
+    let column = from?.character;
+    if (column >>> 0 !== column) column = safe(column);
+    let endLine = to?.line;
+    if (endLine >>> 0 !== endLine) endLine = safe(endLine);
+    let endColumn = to?.character;
+    if (endColumn >>> 0 !== endColumn) endColumn = safe(endColumn);
     // When the server already counts in the client's unit, columns need no text: only
     // the base changes (0-based → 1-based). This skips reading every target file.
     if (sameUnit) {
@@ -152,11 +156,26 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     } else {
       const index = indexOf(name);
       if (index instanceof AsciiLines) {
-        // asciiToClient's rules, without its objects
-        column = asciiClientColumn(index, line, column);
-        line = asciiClientLine(index, line);
-        endColumn = asciiClientColumn(index, endLine, endColumn);
-        endLine = asciiClientLine(index, endLine);
+        // asciiToClient's rules (ascii-columns.ts) written out on the table's lengths: no
+        // call or object per position (601 locations: toLoc 215–223 → 188–191 µs in a loop)
+        const lengths = index.lengths;
+        const count = lengths.length;
+        if (line >= count) {
+          column = (lengths[count - 1] as number) + 1;
+          line = count;
+        } else {
+          const length = lengths[line] as number;
+          column = Math.min(column, length) + 1;
+          line += 1;
+        }
+        if (endLine >= count) {
+          endColumn = (lengths[count - 1] as number) + 1;
+          endLine = count;
+        } else {
+          const length = lengths[endLine] as number;
+          endColumn = Math.min(endColumn, length) + 1;
+          endLine += 1;
+        }
       } else {
         const start = toClient(index, { line, character: column });
         const end = toClient(index, { line: endLine, character: endColumn });
