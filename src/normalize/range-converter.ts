@@ -159,23 +159,12 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
         // asciiToClient's rules (ascii-columns.ts) written out on the table's lengths: no
         // call or object per position (601 locations: toLoc 215–223 → 188–191 µs in a loop)
         const lengths = index.lengths;
-        const count = lengths.length;
-        if (line >= count) {
-          column = (lengths[count - 1] as number) + 1;
-          line = count;
-        } else {
-          const length = lengths[line] as number;
-          column = Math.min(column, length) + 1;
-          line += 1;
-        }
-        if (endLine >= count) {
-          endColumn = (lengths[count - 1] as number) + 1;
-          endLine = count;
-        } else {
-          const length = lengths[endLine] as number;
-          endColumn = Math.min(endColumn, length) + 1;
-          endLine += 1;
-        }
+        const last = lengths.length - 1;
+        const lastEnd = (lengths[last] as number) + 1;
+        column = line > last ? lastEnd : Math.min(column, lengths[line] as number) + 1;
+        line = line > last ? last + 1 : line + 1;
+        endColumn = endLine > last ? lastEnd : Math.min(endColumn, lengths[endLine] as number) + 1;
+        endLine = endLine > last ? last + 1 : endLine + 1;
       } else {
         const start = toClient(index, { line, character: column });
         const end = toClient(index, { line: endLine, character: endColumn });
