@@ -68,6 +68,8 @@ export interface LaunchOptions {
   setpriv: string;
   /** the supervisor's grace between lifeline EOF and killing the tree */
   graceMs: number;
+  /** the server gets its own TMPDIR, removed with its tree (src/process/private-tmp.ts) */
+  privateTmp?: boolean;
   /** tests only: argv prefix that runs `runSupervisor` (default: selfCommand()) */
   selfArgv?: string[];
 }
@@ -142,6 +144,7 @@ function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
       bridgeStart,
       setpriv: opts.setpriv,
       graceMs: opts.graceMs,
+      privateTmp: opts.privateTmp ?? false,
       command: opts.command,
       args: opts.args,
     }),

@@ -28,6 +28,7 @@
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
+import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { serverEnv } from "./self.ts";
 import { becomeChildSubreaper } from "./subreaper.ts";
@@ -37,6 +38,8 @@ export interface SupervisorArgs {
   bridgeStart: number;
   setpriv: string;
   graceMs: number;
+  /** give the server its own TMPDIR, removed with the tree (private-tmp.ts) */
+  privateTmp: boolean;
   command: string;
   args: string[];
 }
@@ -52,7 +55,7 @@ const EXIT_STATUS_BOUND_MS = 2000;
 export const LIFELINE_FD = 3;
 
 const USAGE =
-  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N -- SERVER [ARG…]";
+  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N [--private-tmp 0|1] -- SERVER [ARG…]";
 
 /** The argv after `--supervise`, as launch.ts builds it. */
 export function formatSupervisorArgs(a: SupervisorArgs): string[] {
@@ -65,6 +68,8 @@ export function formatSupervisorArgs(a: SupervisorArgs): string[] {
     a.setpriv,
     "--grace-ms",
     String(a.graceMs),
+    "--private-tmp",
+    a.privateTmp ? "1" : "0",
     "--",
     a.command,
     ...a.args,
@@ -97,7 +102,9 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
   const bridgeStart = int("--bridge-start");
   const graceMs = int("--grace-ms");
   const setpriv = flags.get("--setpriv");
+  const privateTmp = flags.get("--private-tmp") ?? "0";
   for (const v of [bridgePid, bridgeStart, graceMs]) if (typeof v === "string") return v;
+  if (privateTmp !== "0" && privateTmp !== "1") return "--private-tmp must be 0 or 1";
   if (setpriv === undefined || !setpriv.startsWith("/"))
     return "--setpriv must be an absolute path";
   const command = argv[sep + 1] ?? "";
@@ -107,6 +114,7 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
     bridgeStart: bridgeStart as number,
     setpriv,
     graceMs: graceMs as number,
+    privateTmp: privateTmp === "1",
     command,
     args: argv.slice(sep + 2),
   };
@@ -195,6 +203,16 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const subreaper = becomeChildSubreaper();
   const self = process.pid;
 
+  const env = serverEnv(process.env);
+  let tmp: string | undefined;
+  let tmpFailed: string | undefined;
+  if (opts.privateTmp) {
+    const made = makePrivateTmp(env.TMPDIR, self);
+    if ("dir" in made) {
+      tmp = made.dir;
+      env.TMPDIR = tmp;
+    } else tmpFailed = made.failed;
+  }
   let server: Bun.Subprocess<"inherit", "inherit", "inherit">;
   try {
     // The server inherits our group (we lead it), cwd, env (the launcher set them) and
@@ -205,14 +223,16 @@ export async function runSupervisor(argv: string[]): Promise<never> {
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",
-      env: serverEnv(process.env),
+      env,
     });
   } catch (err) {
     note(`cannot start ${opts.setpriv}: ${err instanceof Error ? err.message : String(err)}`);
+    if (tmp !== undefined) removePrivateTmp(tmp);
     process.exit(127);
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
   if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
+  if (tmpFailed !== undefined) note(`warning: ${tmpFailed}; the server keeps the shared one`);
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
     code: server.exitCode,
@@ -243,6 +263,9 @@ export async function runSupervisor(argv: string[]): Promise<never> {
 
   const reaped = await reapTree(self, self, { exclude: [self] });
   if (reaped.remaining.length > 0) note(`could not kill: ${reaped.remaining.join(" ")}`);
+  // nothing of the tree is left to write into it (a survivor was named above)
+  const unremoved = tmp === undefined ? undefined : removePrivateTmp(tmp);
+  if (unremoved !== undefined) note(unremoved);
   const statusBound = timer(EXIT_STATUS_BOUND_MS);
   const status = await Promise.race([serverExit, statusBound.promise.then(() => null)]);
   statusBound.cancel();

@@ -188,6 +188,8 @@ export class ServerProcess {
       env: hooks.environment(server),
       setpriv: bridge.setpriv,
       graceMs: bridge.shutdown_grace_ms,
+      // a TMPDIR the configuration sets is the user's choice (SPEC §9.2)
+      privateTmp: !("TMPDIR" in server.env),
     });
     this.proc = proc;
     void proc.serverPid.then((pid) => {

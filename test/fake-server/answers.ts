@@ -4,6 +4,10 @@
  * probe failures, scripted errors, generated `huge` lists, the per-method
  * keys (code actions, rename, diagnostics), `responses`, else MethodNotFound.
  */
+
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type CancellationToken,
   type CodeAction,
@@ -13,6 +17,21 @@ import { fuzzAnswer } from "./fuzz.ts";
 import { hugeResult, matchSymbols, requestUri, toDiagnostic } from "./results.ts";
 import type { Scenario } from "./scenario.ts";
 import type { FakeState } from "./state.ts";
+
+/**
+ * `fake/tmpdir`: the temporary directory the server was given (os.tmpdir(), from TMPDIR),
+ * with a file written into it as a server would (null when it could not be).
+ */
+function tmpdirReport(): { tmpdir: string; file: string | null } {
+  const dir = tmpdir();
+  const file = join(dir, `fake-ls-${process.pid}.tmp`);
+  try {
+    writeFileSync(file, "left by the fake server\n");
+    return { tmpdir: dir, file };
+  } catch {
+    return { tmpdir: dir, file: null };
+  }
+}
 
 const METHOD_NOT_FOUND = -32601;
 const CONTENT_MODIFIED = -32801;
@@ -99,6 +118,8 @@ export class Responder {
         return this.state.snapshot();
       case "fake/echo":
         return params;
+      case "fake/tmpdir":
+        return tmpdirReport();
       case "textDocument/codeAction":
         if (s.code_actions !== undefined) return s.code_actions;
         break;

@@ -83,6 +83,7 @@ export function launchFake(
     setpriv?: string;
     cwd?: string;
     extraEnv?: Record<string, string>;
+    privateTmp?: boolean;
   } = {},
 ): SupervisedProcess {
   const proc = launchSupervised({
@@ -92,6 +93,7 @@ export function launchFake(
     env: { ...baseEnv(), ...opts.extraEnv, FAKE_LS_SCENARIO: JSON.stringify(scenario) },
     setpriv: opts.setpriv ?? SETPRIV,
     graceMs: opts.graceMs ?? 1000,
+    ...(opts.privateTmp === undefined ? {} : { privateTmp: opts.privateTmp }),
     selfArgv: opts.selfArgv ?? [process.execPath, SUPERVISOR_ENTRY],
   });
   started.track(proc.supervisorPid);

@@ -25,6 +25,7 @@ function superviseDirect(scenario: Scenario, graceMs = 10_000, lifeline = true) 
     bridgeStart: readProc(process.pid)?.startTime ?? 0,
     setpriv: SETPRIV,
     graceMs,
+    privateTmp: false,
     command: process.execPath,
     args: [FAKE_LS],
   });
@@ -135,12 +136,15 @@ describe("arguments", () => {
     bridgeStart: 456789,
     setpriv: "/usr/bin/setpriv",
     graceMs: 2000,
+    privateTmp: true,
     command: "/opt/ls/bin/server",
     args: ["--stdio", "--", "-x", ""],
   };
 
   test("format and parse round-trip, server args kept verbatim", () => {
     expect(parseSupervisorArgs(formatSupervisorArgs(valid))).toEqual(valid);
+    const shared = { ...valid, privateTmp: false };
+    expect(parseSupervisorArgs(formatSupervisorArgs(shared))).toEqual(shared);
   });
 
   test("invalid argv is refused with a reason", () => {
@@ -158,6 +162,10 @@ describe("arguments", () => {
     expect(parseSupervisorArgs(badPid)).toContain("non-negative integer");
     const relSetpriv = formatSupervisorArgs({ ...valid, setpriv: "setpriv" });
     expect(parseSupervisorArgs(relSetpriv)).toContain("--setpriv");
+    // absent is the shared directory (an older launcher's argv); anything but 0 or 1 is refused
+    expect(parseSupervisorArgs(without("--private-tmp"))).toEqual({ ...valid, privateTmp: false });
+    const badTmp = argv.map((a, i) => (argv[i - 1] === "--private-tmp" ? "yes" : a));
+    expect(parseSupervisorArgs(badTmp)).toBe("--private-tmp must be 0 or 1");
   });
 
   test("the supervisor exits 2 with usage on invalid argv", async () => {

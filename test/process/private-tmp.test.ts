@@ -1,0 +1,185 @@
+/**
+ * A server's own temporary directory (SPEC §9.2, src/process/private-tmp.ts): the
+ * supervisor makes it, the server gets it as TMPDIR, and it is gone with everything in
+ * it once the tree is — on the orderly path, when a server that ignores its input is
+ * killed, and when the bridge dies. Links inside, or in its place, are never followed.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { PRIVATE_TMP_PREFIX } from "../../src/process/private-tmp.ts";
+import { FakeProbe, workspace } from "../fake-server/harness.ts";
+import { cleanupTempDirs, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { waitFor } from "../support/wait.ts";
+import { connect, INIT_PARAMS, launchFake, pidFromFile, Started } from "./helpers.ts";
+
+const started = new Started();
+afterEach(async () => {
+  started.cleanup();
+  await closeAllBridges();
+});
+afterAll(cleanupTempDirs);
+
+/** The supervised fake's TMPDIR, as the server sees it, and a file it wrote there. */
+async function serverTmp(opts: { privateTmp: boolean; base: string; ignoreEof?: boolean }) {
+  const proc = launchFake(started, opts.ignoreEof ? { ignore_stdin_eof: true } : {}, {
+    privateTmp: opts.privateTmp,
+    extraEnv: { TMPDIR: opts.base },
+    graceMs: 300,
+  });
+  const lsp = connect(started, proc);
+  await lsp.sendRequest("initialize", INIT_PARAMS);
+  lsp.sendNotification("initialized", {});
+  const report = (await lsp.sendRequest("fake/tmpdir")) as { tmpdir: string; file: string };
+  return { proc, lsp, ...report };
+}
+
+/** Something outside the private directory that a link inside it names. */
+function outsideTree(): { dir: string; file: string } {
+  const dir = started.tempDir();
+  const file = join(dir, "keep.txt");
+  writeFileSync(file, "not the server's\n");
+  return { dir, file };
+}
+
+describe("the supervisor's private temporary directory", () => {
+  test("a fresh 0700 directory beneath the given TMPDIR, removed with what the server left after an orderly exit", async () => {
+    const base = started.tempDir();
+    const { proc, lsp, tmpdir, file } = await serverTmp({ privateTmp: true, base });
+    expect(dirname(tmpdir)).toBe(base);
+    expect(basename(tmpdir).startsWith(`${PRIVATE_TMP_PREFIX}${proc.supervisorPid}-`)).toBe(true);
+    expect(statSync(tmpdir).mode & 0o777).toBe(0o700);
+    expect(readFileSync(file, "utf8")).toBe("left by the fake server\n");
+    // what a server may leave: a nested tree, and links to things that are not its own
+    const outside = outsideTree();
+    mkdirSync(join(tmpdir, "nested", "deeper"), { recursive: true });
+    writeFileSync(join(tmpdir, "nested", "deeper", "x"), "x");
+    symlinkSync(outside.dir, join(tmpdir, "link-to-dir"));
+    symlinkSync(outside.file, join(tmpdir, "nested", "link-to-file"));
+
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    const end = await proc.terminate(5000);
+    expect(end.path).toBe("exited");
+    expect(existsSync(tmpdir)).toBe(false);
+    expect(readFileSync(outside.file, "utf8")).toBe("not the server's\n");
+  });
+
+  test("removed when a server that ignores its input is killed after the grace", async () => {
+    const base = started.tempDir();
+    const { proc, tmpdir } = await serverTmp({ privateTmp: true, base, ignoreEof: true });
+    expect(existsSync(tmpdir)).toBe(true);
+    // no shutdown first: the ladder's input close at once, then the supervisor's grace
+    const end = await proc.terminate(100);
+    expect(end.exit.signal).toBe("SIGKILL");
+    expect(existsSync(tmpdir)).toBe(false);
+  });
+
+  test("the directory swapped for a link: the link goes, what it named stays", async () => {
+    const base = started.tempDir();
+    const { proc, lsp, tmpdir } = await serverTmp({ privateTmp: true, base });
+    const outside = outsideTree();
+    const movedAway = join(started.tempDir(), "moved");
+    renameSync(tmpdir, movedAway);
+    symlinkSync(outside.dir, tmpdir);
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    await proc.terminate(5000);
+    expect(existsSync(tmpdir) || isLink(tmpdir)).toBe(false);
+    expect(readFileSync(outside.file, "utf8")).toBe("not the server's\n");
+  });
+
+  test("cannot be made: the server keeps the shared one, said after the pid marker", async () => {
+    const base = join(started.tempDir(), "missing");
+    const { proc, lsp, tmpdir } = await serverTmp({ privateTmp: true, base });
+    expect(tmpdir).toBe(base);
+    // the marker is still the first line (launch.ts reads the server's pid from it)
+    expect(await proc.serverPid).toBeGreaterThan(0);
+    await waitFor(() => proc.stderrTail().includes("no private temporary directory"), 5000, {
+      what: "the supervisor's warning",
+    });
+    expect(proc.stderrTail()).toContain("the server keeps the shared one");
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    expect((await proc.terminate(5000)).path).toBe("exited");
+  });
+
+  test("not asked for: the server keeps the TMPDIR it was given, and nothing is removed", async () => {
+    const base = started.tempDir();
+    const { proc, lsp, tmpdir, file } = await serverTmp({ privateTmp: false, base });
+    expect(tmpdir).toBe(base);
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    await proc.terminate(5000);
+    expect(readFileSync(file, "utf8")).toBe("left by the fake server\n");
+  });
+});
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The TMPDIR in a live process's environment. */
+function environTmpdir(pid: number): string | undefined {
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+  return entries.find((e) => e.startsWith("TMPDIR="))?.slice("TMPDIR=".length);
+}
+
+describe("through the bridge", () => {
+  async function bridgeWithFake(extra: Record<string, unknown>) {
+    const base = started.tempDir();
+    const pidfile = join(started.tempDir(), "server.pid");
+    const fake = new FakeProbe("fake");
+    const ws = workspace({ "a.fake": "alpha\n" });
+    const config = writeConfig({
+      workspace: [{ name: "w", root: ws.root, servers: ["fake"] }],
+      server: [fake.server({ pidfile_server: pidfile }, extra)],
+    });
+    const bridge = await startBridge({ config, env: { TMPDIR: base } });
+    const status = await bridge.call("session_status", { start: true });
+    expect(status.isError).toBe(false);
+    const pid = await pidFromFile(started, pidfile);
+    started.track(pid);
+    return { bridge, base, pid };
+  }
+
+  test("each server gets its own directory, gone once the bridge is", async () => {
+    const { bridge, base, pid } = await bridgeWithFake({});
+    const tmp = environTmpdir(pid);
+    expect(tmp).toBeDefined();
+    expect(dirname(tmp as string)).toBe(base);
+    expect(basename(tmp as string).startsWith(PRIVATE_TMP_PREFIX)).toBe(true);
+    expect(existsSync(tmp as string)).toBe(true);
+    writeFileSync(join(tmp as string, "left.tmp"), "left\n");
+    // the bridge killed outright: its supervisor reaps the tree, then removes the directory
+    process.kill(bridge.pid, "SIGKILL");
+    await waitFor(() => !existsSync(tmp as string), 10_000, {
+      what: "the private TMPDIR removed after the bridge died",
+    });
+  });
+
+  test("a TMPDIR the server's env sets is kept as configured", async () => {
+    const chosen = started.tempDir();
+    const { bridge, pid } = await bridgeWithFake({ env: { TMPDIR: chosen } });
+    expect(environTmpdir(pid)).toBe(chosen);
+    writeFileSync(join(chosen, "kept.tmp"), "kept\n");
+    await bridge.close();
+    await waitFor(() => !existsSync(`/proc/${pid}`), 10_000, { what: "the server gone" });
+    expect(readFileSync(join(chosen, "kept.tmp"), "utf8")).toBe("kept\n");
+    rmSync(join(chosen, "kept.tmp"));
+  });
+});
