@@ -12,12 +12,17 @@
  * group daemon never outlives a dead supervisor; and since the bridge is a
  * child subreaper as well, a daemon that had left the group (setsid + double
  * fork) and was re-parented from the dead supervisor to the bridge is found
- * and killed too (`reapAdoptedOrphans`).
+ * and killed too (`reapAdoptedOrphans`). The server's own temporary directory
+ * (private-tmp.ts) is made here and named to the supervisor, which removes it after its
+ * reap; the launcher removes it again once the supervisor is gone — a supervisor killed
+ * outright leaves it otherwise.
  */
 import { closeSync, existsSync, statSync } from "node:fs";
 import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
+import { log } from "../log.ts";
+import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { selfCommand, supervisorEnv } from "./self.ts";
 import { StderrCollector } from "./stderr-collector.ts";
@@ -125,7 +130,21 @@ function startFailed(message: string, hint: string, details: Record<string, unkn
   return new BridgeError("ServerStartFailed", message, { hint, details });
 }
 
-function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
+/** The server's own TMPDIR beneath the one its environment names, or none (said in the log). */
+function privateTmpFor(opts: LaunchOptions): string | undefined {
+  if (opts.privateTmp !== true) return undefined;
+  const made = makePrivateTmp(opts.env.TMPDIR, process.pid);
+  if ("dir" in made) return made.dir;
+  log.warn(`${made.failed}; the server keeps the shared one`);
+  return undefined;
+}
+
+function removeTmp(dir: string | undefined): void {
+  const why = dir === undefined ? undefined : removePrivateTmp(dir);
+  if (why !== undefined) log.warn(why);
+}
+
+function spawnSupervisor(opts: LaunchOptions, privateTmp: string | undefined): SupervisorChild {
   const bridgeStart = readProc(process.pid)?.startTime;
   if (bridgeStart === undefined) {
     throw startFailed("cannot read /proc/self/stat", "theodolite needs Linux with /proc", {});
@@ -144,7 +163,7 @@ function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
       bridgeStart,
       setpriv: opts.setpriv,
       graceMs: opts.graceMs,
-      privateTmp: opts.privateTmp ?? false,
+      privateTmp,
       command: opts.command,
       args: opts.args,
     }),
@@ -170,7 +189,14 @@ function spawnSupervisor(opts: LaunchOptions): SupervisorChild {
 }
 
 export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
-  const child = spawnSupervisor(opts);
+  const tmp = privateTmpFor(opts);
+  let child: SupervisorChild;
+  try {
+    child = spawnSupervisor(opts, tmp);
+  } catch (err) {
+    removeTmp(tmp);
+    throw err;
+  }
   const supervisorPid = child.pid;
   liveSupervisors.add(supervisorPid);
   const supervisorStart = readProc(supervisorPid)?.startTime;
@@ -217,6 +243,8 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
       // daemons that had left the group and were re-parented to the bridge.
       await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
       await reapAdoptedOrphans();
+      // the supervisor removed it after its reap, unless it was killed first
+      removeTmp(tmp);
       // Every stderr writer is dead now, so close follows at once; bounded anyway
       // in case a process that escaped the tree still holds the pipe.
       await bounded(stderrClosed, STDERR_CLOSE_BOUND_MS);

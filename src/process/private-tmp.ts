@@ -2,15 +2,16 @@
  * A server's own temporary directory (SPEC §9.2). Language servers leave files behind in
  * the shared temporary directory — typescript-language-server makes a directory per
  * tsserver for its cancellation pipes and never removes it, two per start — and a sandbox
- * that runs sessions for hours fills up with them. The supervisor gives its server a fresh
- * directory as `TMPDIR` (mode 0700, beneath the one it was given) and removes it with
- * everything in it once the whole tree is dead, on every path it reaps. Only a supervisor
- * killed outright leaves it (then its name says whose it was).
+ * that runs sessions for hours fills up with them. The launcher makes a fresh directory
+ * (mode 0700, beneath the TMPDIR the server would have had), the supervisor gives it to the
+ * server as `TMPDIR` and removes it with everything in it once the whole tree is dead, on
+ * every path it reaps; the launcher removes it again after the supervisor's exit (a
+ * supervisor killed outright). Only both killed leave it, named for the bridge's pid.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-/** The prefix of every private directory; the supervisor's pid follows. */
+/** The prefix of every private directory; the bridge's pid follows. */
 export const PRIVATE_TMP_PREFIX = "theodolite-server-";
 
 /**

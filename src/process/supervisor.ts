@@ -28,7 +28,7 @@
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
-import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
+import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { serverEnv } from "./self.ts";
 import { becomeChildSubreaper } from "./subreaper.ts";
@@ -38,8 +38,8 @@ export interface SupervisorArgs {
   bridgeStart: number;
   setpriv: string;
   graceMs: number;
-  /** give the server its own TMPDIR, removed with the tree (private-tmp.ts) */
-  privateTmp: boolean;
+  /** the server's own TMPDIR (made by the launcher), removed with the tree (private-tmp.ts) */
+  privateTmp?: string | undefined;
   command: string;
   args: string[];
 }
@@ -55,7 +55,7 @@ const EXIT_STATUS_BOUND_MS = 2000;
 export const LIFELINE_FD = 3;
 
 const USAGE =
-  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N [--private-tmp 0|1] -- SERVER [ARG…]";
+  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N [--private-tmp DIR] -- SERVER [ARG…]";
 
 /** The argv after `--supervise`, as launch.ts builds it. */
 export function formatSupervisorArgs(a: SupervisorArgs): string[] {
@@ -68,8 +68,7 @@ export function formatSupervisorArgs(a: SupervisorArgs): string[] {
     a.setpriv,
     "--grace-ms",
     String(a.graceMs),
-    "--private-tmp",
-    a.privateTmp ? "1" : "0",
+    ...(a.privateTmp === undefined ? [] : ["--private-tmp", a.privateTmp]),
     "--",
     a.command,
     ...a.args,
@@ -102,9 +101,11 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
   const bridgeStart = int("--bridge-start");
   const graceMs = int("--grace-ms");
   const setpriv = flags.get("--setpriv");
-  const privateTmp = flags.get("--private-tmp") ?? "0";
+  const privateTmp = flags.get("--private-tmp");
   for (const v of [bridgePid, bridgeStart, graceMs]) if (typeof v === "string") return v;
-  if (privateTmp !== "0" && privateTmp !== "1") return "--private-tmp must be 0 or 1";
+  if (privateTmp !== undefined && !privateTmp.startsWith("/")) {
+    return "--private-tmp must be an absolute path";
+  }
   if (setpriv === undefined || !setpriv.startsWith("/"))
     return "--setpriv must be an absolute path";
   const command = argv[sep + 1] ?? "";
@@ -114,7 +115,7 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
     bridgeStart: bridgeStart as number,
     setpriv,
     graceMs: graceMs as number,
-    privateTmp: privateTmp === "1",
+    ...(privateTmp === undefined ? {} : { privateTmp }),
     command,
     args: argv.slice(sep + 2),
   };
@@ -204,15 +205,8 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const self = process.pid;
 
   const env = serverEnv(process.env);
-  let tmp: string | undefined;
-  let tmpFailed: string | undefined;
-  if (opts.privateTmp) {
-    const made = makePrivateTmp(env.TMPDIR, self);
-    if ("dir" in made) {
-      tmp = made.dir;
-      env.TMPDIR = tmp;
-    } else tmpFailed = made.failed;
-  }
+  const tmp = opts.privateTmp;
+  if (tmp !== undefined) env.TMPDIR = tmp;
   let server: Bun.Subprocess<"inherit", "inherit", "inherit">;
   try {
     // The server inherits our group (we lead it), cwd, env (the launcher set them) and
@@ -232,7 +226,6 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
   if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
-  if (tmpFailed !== undefined) note(`warning: ${tmpFailed}; the server keeps the shared one`);
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
     code: server.exitCode,

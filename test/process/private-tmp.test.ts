@@ -1,8 +1,9 @@
 /**
  * A server's own temporary directory (SPEC §9.2, src/process/private-tmp.ts): the
- * supervisor makes it, the server gets it as TMPDIR, and it is gone with everything in
- * it once the tree is — on the orderly path, when a server that ignores its input is
- * killed, and when the bridge dies. Links inside, or in its place, are never followed.
+ * launcher makes it, the server gets it as TMPDIR, and it is gone with everything in it
+ * once the tree is — on the orderly path, when a server that ignores its input is killed,
+ * when the bridge dies (its supervisor removes it) and when the supervisor is killed (the
+ * launcher does). Links inside, or in its place, are never followed.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import {
@@ -40,7 +41,7 @@ async function serverTmp(opts: { privateTmp: boolean; base: string; ignoreEof?: 
   const lsp = connect(started, proc);
   await lsp.sendRequest("initialize", INIT_PARAMS);
   lsp.sendNotification("initialized", {});
-  const report = (await lsp.sendRequest("fake/tmpdir")) as { tmpdir: string; file: string };
+  const report = (await lsp.sendRequest("fake/tmpdir")) as { tmpdir: string; file: string | null };
   return { proc, lsp, ...report };
 }
 
@@ -52,14 +53,14 @@ function outsideTree(): { dir: string; file: string } {
   return { dir, file };
 }
 
-describe("the supervisor's private temporary directory", () => {
+describe("a supervised server's private temporary directory", () => {
   test("a fresh 0700 directory beneath the given TMPDIR, removed with what the server left after an orderly exit", async () => {
     const base = started.tempDir();
     const { proc, lsp, tmpdir, file } = await serverTmp({ privateTmp: true, base });
     expect(dirname(tmpdir)).toBe(base);
-    expect(basename(tmpdir).startsWith(`${PRIVATE_TMP_PREFIX}${proc.supervisorPid}-`)).toBe(true);
+    expect(basename(tmpdir).startsWith(`${PRIVATE_TMP_PREFIX}${process.pid}-`)).toBe(true);
     expect(statSync(tmpdir).mode & 0o777).toBe(0o700);
-    expect(readFileSync(file, "utf8")).toBe("left by the fake server\n");
+    expect(readFileSync(file ?? "", "utf8")).toBe("left by the fake server\n");
     // what a server may leave: a nested tree, and links to things that are not its own
     const outside = outsideTree();
     mkdirSync(join(tmpdir, "nested", "deeper"), { recursive: true });
@@ -99,16 +100,22 @@ describe("the supervisor's private temporary directory", () => {
     expect(readFileSync(outside.file, "utf8")).toBe("not the server's\n");
   });
 
-  test("cannot be made: the server keeps the shared one, said after the pid marker", async () => {
+  test("the supervisor SIGKILLed: the launcher removes it once the tree is reaped", async () => {
+    const base = started.tempDir();
+    const { proc, tmpdir, file } = await serverTmp({ privateTmp: true, base });
+    expect(existsSync(file ?? "")).toBe(true);
+    process.kill(proc.supervisorPid, "SIGKILL");
+    const exit = await proc.exited;
+    expect(exit.signal).toBe("SIGKILL");
+    expect(existsSync(tmpdir)).toBe(false);
+  });
+
+  test("cannot be made: the server keeps the one it was given and starts as ever", async () => {
     const base = join(started.tempDir(), "missing");
-    const { proc, lsp, tmpdir } = await serverTmp({ privateTmp: true, base });
+    const { proc, lsp, tmpdir, file } = await serverTmp({ privateTmp: true, base });
     expect(tmpdir).toBe(base);
-    // the marker is still the first line (launch.ts reads the server's pid from it)
+    expect(file).toBeNull(); // the fake could not write there either
     expect(await proc.serverPid).toBeGreaterThan(0);
-    await waitFor(() => proc.stderrTail().includes("no private temporary directory"), 5000, {
-      what: "the supervisor's warning",
-    });
-    expect(proc.stderrTail()).toContain("the server keeps the shared one");
     await lsp.sendRequest("shutdown");
     lsp.sendNotification("exit");
     expect((await proc.terminate(5000)).path).toBe("exited");
@@ -121,7 +128,7 @@ describe("the supervisor's private temporary directory", () => {
     await lsp.sendRequest("shutdown");
     lsp.sendNotification("exit");
     await proc.terminate(5000);
-    expect(readFileSync(file, "utf8")).toBe("left by the fake server\n");
+    expect(readFileSync(file ?? "", "utf8")).toBe("left by the fake server\n");
   });
 });
 

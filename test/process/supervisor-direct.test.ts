@@ -25,7 +25,6 @@ function superviseDirect(scenario: Scenario, graceMs = 10_000, lifeline = true) 
     bridgeStart: readProc(process.pid)?.startTime ?? 0,
     setpriv: SETPRIV,
     graceMs,
-    privateTmp: false,
     command: process.execPath,
     args: [FAKE_LS],
   });
@@ -136,14 +135,15 @@ describe("arguments", () => {
     bridgeStart: 456789,
     setpriv: "/usr/bin/setpriv",
     graceMs: 2000,
-    privateTmp: true,
+    privateTmp: "/tmp/theodolite-server-1-abcdef",
     command: "/opt/ls/bin/server",
     args: ["--stdio", "--", "-x", ""],
   };
 
   test("format and parse round-trip, server args kept verbatim", () => {
     expect(parseSupervisorArgs(formatSupervisorArgs(valid))).toEqual(valid);
-    const shared = { ...valid, privateTmp: false };
+    const { privateTmp: _, ...shared } = valid;
+    expect(formatSupervisorArgs(shared)).not.toContain("--private-tmp");
     expect(parseSupervisorArgs(formatSupervisorArgs(shared))).toEqual(shared);
   });
 
@@ -162,10 +162,8 @@ describe("arguments", () => {
     expect(parseSupervisorArgs(badPid)).toContain("non-negative integer");
     const relSetpriv = formatSupervisorArgs({ ...valid, setpriv: "setpriv" });
     expect(parseSupervisorArgs(relSetpriv)).toContain("--setpriv");
-    // absent is the shared directory (an older launcher's argv); anything but 0 or 1 is refused
-    expect(parseSupervisorArgs(without("--private-tmp"))).toEqual({ ...valid, privateTmp: false });
-    const badTmp = argv.map((a, i) => (argv[i - 1] === "--private-tmp" ? "yes" : a));
-    expect(parseSupervisorArgs(badTmp)).toBe("--private-tmp must be 0 or 1");
+    const relativeTmp = formatSupervisorArgs({ ...valid, privateTmp: "tmp/x" });
+    expect(parseSupervisorArgs(relativeTmp)).toBe("--private-tmp must be an absolute path");
   });
 
   test("the supervisor exits 2 with usage on invalid argv", async () => {
