@@ -22,6 +22,7 @@ import {
 import type { ServerConfig } from "../src/config/types.ts";
 import { clientCapabilities } from "../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
+import { makePrivateTmp, removePrivateTmp } from "../src/process/private-tmp.ts";
 import { scanProcs } from "../src/process/proctree.ts";
 import { ProgressTracker } from "../src/session/progress.ts";
 import { installServerHandlers } from "../src/session/server-requests.ts";
@@ -36,6 +37,8 @@ interface OpenFile {
 export class DirectLsp {
   private child: ChildProcessWithoutNullStreams | undefined;
   private conn: MessageConnection | undefined;
+  /** the server's own TMPDIR, as the bridge gives its servers (SPEC §9.2): removed on close */
+  private tmp: string | undefined;
   readonly progress = new ProgressTracker();
   private readonly published = new Map<string, PublishDiagnosticsParams>();
   private readonly publishCount = new Map<string, number>();
@@ -78,9 +81,15 @@ export class DirectLsp {
 
   async start(): Promise<void> {
     const s = this.server;
+    const env = sanitizedEnv(s);
+    const made = makePrivateTmp(env.TMPDIR, process.pid);
+    if ("dir" in made) {
+      this.tmp = made.dir;
+      env.TMPDIR = made.dir;
+    }
     const child = spawn(s.command, [...s.args, ...this.extraArgs], {
       cwd: this.root,
-      env: sanitizedEnv(s),
+      env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child = child;
@@ -196,7 +205,10 @@ export class DirectLsp {
   /** shutdown + exit (bounded), then SIGKILL the server and whatever it started, by pid. */
   async stop(): Promise<void> {
     const child = this.child;
-    if (!child || child.pid === undefined) return;
+    if (!child || child.pid === undefined) {
+      if (this.tmp !== undefined) removePrivateTmp(this.tmp);
+      return;
+    }
     const tree = [child.pid, ...descendantsOf(child.pid)].map((pid) => new Watched("direct", pid));
     const exited = new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) resolve();
@@ -219,6 +231,7 @@ export class DirectLsp {
     clearTimeout(timer);
     this.conn?.dispose();
     for (const w of tree) w.kill();
+    if (this.tmp !== undefined) removePrivateTmp(this.tmp);
   }
 }
 

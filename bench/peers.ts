@@ -15,6 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../src/config/types.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
+import { makePrivateTmp, removePrivateTmp } from "../src/process/private-tmp.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
 
 const PEERS_DIR = join(import.meta.dir, "peers");
@@ -83,10 +84,14 @@ export async function startPeer(
     }),
   );
   const node = Bun.which("node");
+  const env = sanitizedEnv(server);
+  // the server cclsp starts gets its own TMPDIR, as the bridge's do (SPEC §9.2)
+  const made = makePrivateTmp(env.TMPDIR, process.pid);
+  const tmp = "dir" in made ? made.dir : undefined;
   const client = new RawMcpClient({
     binary: node ?? process.execPath,
     args: [main],
-    env: { ...sanitizedEnv(server), CCLSP_CONFIG_PATH: config },
+    env: { ...env, ...(tmp === undefined ? {} : { TMPDIR: tmp }), CCLSP_CONFIG_PATH: config },
     cwd: root,
     // cclsp writes several debug lines per symbol to stderr; a client would log them
     // somewhere, the cheapest place is fairest to it
@@ -101,7 +106,11 @@ export async function startPeer(
     if (r.isError) throw new Error(`cclsp ${tool} failed: ${text.slice(0, 300)}`);
     return countPeerItems(tool, text);
   };
-  return { client, root, call, close: () => client.close() };
+  const close = async (): Promise<void> => {
+    await client.close();
+    if (tmp !== undefined) removePrivateTmp(tmp);
+  };
+  return { client, root, call, close };
 }
 
 /**

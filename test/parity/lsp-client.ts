@@ -27,6 +27,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { makePrivateTmp, removePrivateTmp } from "../../src/process/private-tmp.ts";
 import { isAlive } from "../../src/process/proctree.ts";
 import { configurationFor } from "../../src/session/server-requests.ts";
 import { treeOf } from "../support/processes.ts";
@@ -78,6 +79,8 @@ export class LspClient {
   private readonly wakers = new Set<() => void>();
   private readonly timeoutMs: number;
   private exited = false;
+  /** the server's own TMPDIR, as the bridge gives its servers (SPEC §9.2): removed on close */
+  private tmp: string | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -97,9 +100,11 @@ export class LspClient {
 
   /** Spawn the server, run initialize/initialized, and return the client. */
   static async start(opts: LspClientOptions): Promise<LspClient> {
+    const made = makePrivateTmp(opts.env.TMPDIR, process.pid);
+    const tmp = "dir" in made ? made.dir : undefined;
     const child = spawn(opts.command, opts.args, {
       cwd: opts.root,
-      env: opts.env,
+      env: tmp === undefined ? opts.env : { ...opts.env, TMPDIR: tmp },
       stdio: ["pipe", "pipe", "pipe"],
     });
     // stderr is drained so a chatty server never blocks on a full pipe
@@ -110,6 +115,7 @@ export class LspClient {
       new StreamMessageWriter(child.stdin),
     );
     const client = new LspClient(child, conn, opts.settings, opts.timeoutMs ?? 60_000);
+    client.tmp = tmp;
     client.install();
     conn.listen();
     try {
@@ -281,5 +287,6 @@ export class LspClient {
         }
       }
     }
+    if (this.tmp !== undefined) removePrivateTmp(this.tmp);
   }
 }
