@@ -22,11 +22,11 @@ import {
 import type { ServerConfig } from "../src/config/types.ts";
 import { clientCapabilities } from "../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
-import { makePrivateTmp, removePrivateTmp } from "../src/process/private-tmp.ts";
 import { scanProcs } from "../src/process/proctree.ts";
 import { ProgressTracker } from "../src/session/progress.ts";
 import { installServerHandlers } from "../src/session/server-requests.ts";
 import { pathToUri } from "../src/workspace/uri.ts";
+import { removeServerTmp, withServerTmp } from "../test/support/server-tmp.ts";
 import { Watched } from "./procfs.ts";
 
 interface OpenFile {
@@ -81,12 +81,8 @@ export class DirectLsp {
 
   async start(): Promise<void> {
     const s = this.server;
-    const env = sanitizedEnv(s);
-    const made = makePrivateTmp(env.TMPDIR, process.pid);
-    if ("dir" in made) {
-      this.tmp = made.dir;
-      env.TMPDIR = made.dir;
-    }
+    const { env, tmp } = withServerTmp(sanitizedEnv(s));
+    this.tmp = tmp;
     const child = spawn(s.command, [...s.args, ...this.extraArgs], {
       cwd: this.root,
       env,
@@ -206,7 +202,7 @@ export class DirectLsp {
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.pid === undefined) {
-      if (this.tmp !== undefined) removePrivateTmp(this.tmp);
+      removeServerTmp(this.tmp);
       return;
     }
     const tree = [child.pid, ...descendantsOf(child.pid)].map((pid) => new Watched("direct", pid));
@@ -231,7 +227,7 @@ export class DirectLsp {
     clearTimeout(timer);
     this.conn?.dispose();
     for (const w of tree) w.kill();
-    if (this.tmp !== undefined) removePrivateTmp(this.tmp);
+    removeServerTmp(this.tmp);
   }
 }
 

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../src/config/types.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
-import { makePrivateTmp, removePrivateTmp } from "../src/process/private-tmp.ts";
+import { removeServerTmp, withServerTmp } from "../test/support/server-tmp.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
 
 const PEERS_DIR = join(import.meta.dir, "peers");
@@ -84,14 +84,12 @@ export async function startPeer(
     }),
   );
   const node = Bun.which("node");
-  const env = sanitizedEnv(server);
   // the server cclsp starts gets its own TMPDIR, as the bridge's do (SPEC §9.2)
-  const made = makePrivateTmp(env.TMPDIR, process.pid);
-  const tmp = "dir" in made ? made.dir : undefined;
+  const { env, tmp } = withServerTmp(sanitizedEnv(server));
   const client = new RawMcpClient({
     binary: node ?? process.execPath,
     args: [main],
-    env: { ...env, ...(tmp === undefined ? {} : { TMPDIR: tmp }), CCLSP_CONFIG_PATH: config },
+    env: { ...env, CCLSP_CONFIG_PATH: config },
     cwd: root,
     // cclsp writes several debug lines per symbol to stderr; a client would log them
     // somewhere, the cheapest place is fairest to it
@@ -108,7 +106,7 @@ export async function startPeer(
   };
   const close = async (): Promise<void> => {
     await client.close();
-    if (tmp !== undefined) removePrivateTmp(tmp);
+    removeServerTmp(tmp);
   };
   return { client, root, call, close };
 }

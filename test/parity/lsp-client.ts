@@ -27,10 +27,10 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { makePrivateTmp, removePrivateTmp } from "../../src/process/private-tmp.ts";
 import { isAlive } from "../../src/process/proctree.ts";
 import { configurationFor } from "../../src/session/server-requests.ts";
 import { treeOf } from "../support/processes.ts";
+import { removeServerTmp, withServerTmp } from "../support/server-tmp.ts";
 
 /** How long a server gets to exit after `exit` before its tree is killed. */
 const EXIT_GRACE_MS = 5_000;
@@ -100,11 +100,10 @@ export class LspClient {
 
   /** Spawn the server, run initialize/initialized, and return the client. */
   static async start(opts: LspClientOptions): Promise<LspClient> {
-    const made = makePrivateTmp(opts.env.TMPDIR, process.pid);
-    const tmp = "dir" in made ? made.dir : undefined;
+    const { env, tmp } = withServerTmp(opts.env);
     const child = spawn(opts.command, opts.args, {
       cwd: opts.root,
-      env: tmp === undefined ? opts.env : { ...opts.env, TMPDIR: tmp },
+      env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     // stderr is drained so a chatty server never blocks on a full pipe
@@ -287,6 +286,6 @@ export class LspClient {
         }
       }
     }
-    if (this.tmp !== undefined) removePrivateTmp(this.tmp);
+    removeServerTmp(this.tmp);
   }
 }
