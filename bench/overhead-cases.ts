@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ServerConfig } from "../src/config/types.ts";
 import {
   bridgePosition,
   type Case,
@@ -17,6 +18,18 @@ import {
 import type { Peer } from "./peers.ts";
 
 const SETTLE_TIMEOUT_MS = 60_000;
+
+/** One workspace measured: how to lay it out (twice, for both clients) and what to ask. */
+export interface Setup {
+  label: string;
+  server: ServerConfig;
+  /** fills fresh directories with the same workspace */
+  materialize: (root: string) => void;
+  requiredArgs: (root: string) => string[];
+  /** the file extensions cclsp routes to this server; none: no peer on this setup */
+  peerExtensions?: string[];
+  cases: (pair: Pair, peer?: Peer) => Case[];
+}
 
 const length = (x: unknown) => (Array.isArray(x) ? x.length : x === null ? 0 : 1);
 const totalOf = (s: Record<string, unknown>) => (typeof s.total === "number" ? s.total : 1);
