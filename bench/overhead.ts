@@ -6,7 +6,7 @@
  * overhead as the p50/p95 of the paired differences (bridge − direct of the same round).
  * Setups: clangd and typescript-language-server on the small test fixtures (with
  * diagnostics), on generated 100- and 1,000-file workspaces (with cclsp), and on real
- * open-source code (bench/real-code.ts: rxjs with cclsp, brotli's C library).
+ * open-source code (bench/real-code.ts: rxjs, brotli's C library).
  */
 import { join } from "node:path";
 import type { ServerConfig } from "../src/config/types.ts";
@@ -135,10 +135,13 @@ function metricsOf(label: string, results: CaseResult[], cpu: CpuPerCall): Metri
   return metrics;
 }
 
-/** Before timing: cclsp's server must give the direct client's answer (it has no readiness). */
-async function warmPeer(c: Case): Promise<void> {
-  if (c.peer === undefined) return;
-  await waitPeerAnswers(c.peer, await c.direct(), c.name);
+/** Before timing: cclsp's server must give the direct client's answers (it has no readiness). */
+async function warmPeer(cases: readonly Case[]): Promise<void> {
+  for (const c of cases) {
+    if (c.peer === undefined) continue;
+    const want = await c.direct();
+    await waitPeerAnswers(c.peer, want, c.name);
+  }
 }
 
 /** How long the bridge is left idle before its settled memory is read. */
@@ -198,17 +201,13 @@ async function measure(setup: Setup, opts: BenchOptions): Promise<Metric[]> {
         setup.requiredArgs(peerRoot),
       );
     }
+    const cases = setup.cases(pair, peer);
+    await warmPeer(cases);
     const iterations = count(opts, 30, 8);
     const meter = await cpuMeter(pair, peer, iterations);
-    const results: CaseResult[] = [];
-    for (const c of setup.cases(pair, peer)) {
-      // cclsp is brought to the direct client's answer right before the case's rounds: on
-      // rxjs, cclsp 0.7 stops answering hovers once it served a find_references
-      await warmPeer(c);
-      // warm: 100 unmeasured rounds per case, so both runtimes' JITs have settled, as in a
-      // long-lived bridge (fewer rounds measure start-up compilation: docs/PERFORMANCE.md)
-      results.push(...(await runCases([c], iterations, count(opts, 100, 3), meter.onMeasured)));
-    }
+    // warm: 100 unmeasured rounds per case, so both runtimes' JITs have settled, as in a
+    // long-lived bridge (fewer rounds measure start-up compilation: docs/PERFORMANCE.md)
+    const results = await runCases(cases, iterations, count(opts, 100, 3), meter.onMeasured);
     return [
       ...metricsOf(setup.label, results, meter.perCall),
       ...(await memoryAfter(setup.label, pair)),

@@ -111,8 +111,7 @@ function materializeBrotli(from: string, root: string): void {
 
 /**
  * rxjs 7.8.2: an operator's body (map), the lifting helper, the subscriber every operator
- * creates, the Observable class. Definitions are asked of symbols declared in the spot's
- * file: cclsp resolves them by name.
+ * creates, the Observable class.
  */
 export function rxjsSetup(server: ServerConfig): Setup {
   const from = rxjsSources();
@@ -122,28 +121,22 @@ export function rxjsSetup(server: ServerConfig): Setup {
     server,
     materialize: (root) => materializeRxjs(from, root),
     requiredArgs: () => [],
-    peerExtensions: ["ts"],
-    cases: (pair, peer) => [
-      positionCase(pair, "hover", { file: map, line: 48, symbol: "operate" }, peer),
-      positionCase(
-        pair,
-        "definition",
-        { file: "src/internal/util/lift.ts", line: 21, symbol: "hasLift" },
-        peer,
-      ),
+    // no cclsp: on this project cclsp 0.7 stops answering hovers within a few dozen (each
+    // then ends empty after its 30 s timeout), which would stall the run
+    cases: (pair) => [
+      positionCase(pair, "hover", { file: map, line: 48, symbol: "operate" }),
+      positionCase(pair, "definition", {
+        file: "src/internal/util/lift.ts",
+        line: 21,
+        symbol: "hasLift",
+      }),
       documentSymbolsCase(pair, "src/internal/Observable.ts"),
-      workspaceSymbolsCase(pair, "Subscriber", peer),
-      // last: cclsp 0.7 answers no hover on this project once it served find_references
-      positionCase(
-        pair,
-        "references",
-        {
-          file: "src/internal/operators/OperatorSubscriber.ts",
-          line: 15,
-          symbol: "createOperatorSubscriber",
-        },
-        peer,
-      ),
+      workspaceSymbolsCase(pair, "Subscriber"),
+      positionCase(pair, "references", {
+        file: "src/internal/operators/OperatorSubscriber.ts",
+        line: 15,
+        symbol: "createOperatorSubscriber",
+      }),
     ],
   };
 }
