@@ -22,11 +22,12 @@ import {
 import type { ServerConfig } from "../src/config/types.ts";
 import { clientCapabilities } from "../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
-import { scanProcs } from "../src/process/proctree.ts";
 import { ProgressTracker } from "../src/session/progress.ts";
 import { installServerHandlers } from "../src/session/server-requests.ts";
 import { pathToUri } from "../src/workspace/uri.ts";
+import { descendantsOf } from "../test/support/processes.ts";
 import { removeServerTmp, withServerTmp } from "../test/support/server-tmp.ts";
+import { killOnInterrupt } from "./interrupt.ts";
 import { Watched } from "./procfs.ts";
 
 interface OpenFile {
@@ -40,6 +41,8 @@ export class DirectLsp {
   /** the server's own TMPDIR, as the bridge gives its servers (SPEC §9.2): removed on close */
   private tmp: string | undefined;
   readonly progress = new ProgressTracker();
+  /** unregisters the server from the interrupt cleanup (bench/interrupt.ts) */
+  private unregister: () => void = () => {};
   private readonly published = new Map<string, PublishDiagnosticsParams>();
   private readonly publishCount = new Map<string, number>();
   private readonly open = new Map<string, OpenFile>();
@@ -89,6 +92,9 @@ export class DirectLsp {
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child = child;
+    if (child.pid !== undefined) {
+      this.unregister = killOnInterrupt(child.pid, () => removeServerTmp(tmp));
+    }
     child.stderr.resume(); // drained, not kept
     const conn = createMessageConnection(
       new StreamMessageReader(child.stdout),
@@ -228,23 +234,6 @@ export class DirectLsp {
     this.conn?.dispose();
     for (const w of tree) w.kill();
     removeServerTmp(this.tmp);
+    this.unregister();
   }
-}
-
-/** Every live descendant of `pid`, found by parent chain in one /proc scan. */
-export function descendantsOf(pid: number): number[] {
-  const procs = scanProcs();
-  const found = new Set<number>([pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const p of procs) {
-      if (!found.has(p.pid) && found.has(p.ppid)) {
-        found.add(p.pid);
-        grew = true;
-      }
-    }
-  }
-  found.delete(pid);
-  return [...found];
 }

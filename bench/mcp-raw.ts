@@ -8,6 +8,7 @@
 
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import type { Subprocess } from "bun";
+import { killOnInterrupt } from "./interrupt.ts";
 
 export interface RpcReply {
   result?: unknown;
@@ -35,6 +36,8 @@ export interface RawMcpOptions {
   stderr?: "pipe" | "ignore";
   /** bound on one request, ending in an error (default 180 s) */
   requestTimeoutMs?: number;
+  /** run after the program's tree is killed when the benchmark is interrupted */
+  afterInterrupt?: () => void;
 }
 
 type Pending = { resolve: (r: RpcReply) => void; reject: (e: Error) => void };
@@ -49,6 +52,7 @@ export class RawMcpClient {
   private stderrWatchers: { pattern: RegExp; resolve: (at: number) => void }[] = [];
   private readonly timeoutMs: number;
   readonly closed: Promise<void>;
+  private readonly unregister: () => void;
 
   constructor(opts: RawMcpOptions) {
     this.timeoutMs = opts.requestTimeoutMs ?? 180_000;
@@ -60,6 +64,7 @@ export class RawMcpClient {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/", ...(opts.env ?? {}) },
       ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
     });
+    this.unregister = killOnInterrupt(this.proc.pid, opts.afterInterrupt);
     this.closed = this.readLines();
     if (opts.stderr !== "ignore") void this.readStderr();
   }
@@ -241,5 +246,6 @@ export class RawMcpClient {
     await Promise.race([this.proc.exited, bound]);
     clearTimeout(timer);
     this.kill();
+    this.unregister();
   }
 }

@@ -94,6 +94,7 @@ export async function startPeer(
     // cclsp writes several debug lines per symbol to stderr; a client would log them
     // somewhere, the cheapest place is fairest to it
     stderr: "ignore",
+    afterInterrupt: () => removeServerTmp(tmp),
   });
   await client.initialize();
   const call = async (tool: string, args: Record<string, unknown>): Promise<number> => {
