@@ -20,8 +20,8 @@ import {
 const CACHE = join(import.meta.dir, "..", ".cache", "real-code");
 const FETCH_TIMEOUT_MS = 180_000;
 
-export const RXJS = "rxjs@7.8.2";
-export const BROTLI = "brotli==1.2.1";
+const RXJS = "rxjs@7.8.2";
+const BROTLI = "brotli==1.2.1";
 
 function run(argv: string[], cwd: string): void {
   const r = Bun.spawnSync(argv, {
@@ -62,7 +62,7 @@ function unpacked(name: string, fetch: (into: string) => void): string {
 }
 
 /** rxjs's npm package: `src/` (251 TypeScript files) and the tsconfig.json naming them. */
-export function rxjsSources(): string {
+function rxjsSources(): string {
   const dir = unpacked(RXJS, (into) =>
     run(["npm", "pack", RXJS, "--pack-destination", into], into),
   );
@@ -70,7 +70,7 @@ export function rxjsSources(): string {
 }
 
 /** brotli's sdist: the C library under `c/` (common, dec, enc, include, tools). */
-export function brotliSources(): string {
+function brotliSources(): string {
   const fetch = (into: string) =>
     run(
       ["python3", "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", BROTLI, "-d", into],
