@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { stringify } from "smol-toml";
 import { BINARY, ensureBinary, fakeServer } from "../test/support/bridge.ts";
-import { removeOnInterrupt } from "./interrupt.ts";
+import { forgetDir, removeOnInterrupt } from "./interrupt.ts";
 
 export { fakeServer };
 
@@ -54,21 +54,20 @@ export function binary(): string {
   return BINARY;
 }
 
-/** A new directory under the OS temp dir (real path: servers report real paths). */
-/** A temporary directory, removed by removeDir or, if the benchmark is interrupted, on the signal. */
+/**
+ * A new directory under the OS temp dir (real path: servers report real paths), removed by
+ * removeDir or, if the benchmark is interrupted, on the signal (bench/interrupt.ts).
+ */
 export function makeTempDir(prefix: string): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `theodolite-bench-${prefix}-`)));
-  tempDirs.set(dir, removeOnInterrupt(dir));
+  removeOnInterrupt(dir);
   return dir;
 }
-
-const tempDirs = new Map<string, () => void>();
 
 export function removeDir(dir: string | undefined): void {
   if (dir === undefined) return;
   rmSync(dir, { recursive: true, force: true });
-  tempDirs.get(dir)?.();
-  tempDirs.delete(dir);
+  forgetDir(dir);
 }
 
 export interface BenchConfig {

@@ -52,9 +52,13 @@ export function killOnInterrupt(pid: number, after?: () => void): () => void {
   return () => registered.delete(entry);
 }
 
-/** Remove `dir` if the benchmark is interrupted; the returned function unregisters. */
-export function removeOnInterrupt(dir: string): () => void {
+/** Remove `dir` if the benchmark is interrupted (until `forgetDir`). */
+export function removeOnInterrupt(dir: string): void {
   install();
   dirs.add(dir);
-  return () => dirs.delete(dir);
+}
+
+/** `dir` was removed in the ordinary way: nothing to do for it on a signal. */
+export function forgetDir(dir: string): void {
+  dirs.delete(dir);
 }
