@@ -135,15 +135,20 @@ async function handle(m: Message): Promise<void> {
       reply(m.id, { isError: true, content: [{ type: "text", text: '{"code":"unsupported"}' }] });
       return;
     }
-    const [raw, structured] = await tool(m.params?.arguments ?? {});
-    reply(m.id, {
-      content: [{ type: "text", text: JSON.stringify(raw) }],
-      structuredContent: structured,
-    });
+    try {
+      const [raw, structured] = await tool(m.params?.arguments ?? {});
+      reply(m.id, {
+        content: [{ type: "text", text: JSON.stringify(raw) }],
+        structuredContent: structured,
+      });
+    } catch (err) {
+      // the benchmark's callOk reports it: the run stops with the server's error
+      const text = JSON.stringify({ code: "ServerError", message: String(err) });
+      reply(m.id, { isError: true, content: [{ type: "text", text }] });
+    }
   } else {
-    out.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no" } })}\n`,
-    );
+    const error = { code: -32601, message: `method not found: ${m.method}` };
+    out.write(`${JSON.stringify({ jsonrpc: "2.0", id: m.id, error })}\n`);
     out.flush();
   }
 }
