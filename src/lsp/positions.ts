@@ -37,6 +37,7 @@ export class LineIndex implements LineLengths {
   private readonly starts: number[];
   /** UTF-16 offset of each line's content end (where its terminator begins) */
   private readonly ends: number[];
+  private lengths: Uint32Array | undefined;
 
   constructor(text: string) {
     this.text = text;
@@ -83,6 +84,23 @@ export class LineIndex implements LineLengths {
       else hi = mid - 1;
     }
     return lo;
+  }
+
+  /**
+   * Each line's length when the text is pure ASCII (else undefined), made on first use: the
+   * range converter clamps an ASCII document's positions on it without a call per position
+   * (src/normalize/range-converter.ts), as it does on the text-free AsciiLines.
+   */
+  asciiLineLengths(): Uint32Array | undefined {
+    if (!this.ascii) return undefined;
+    if (this.lengths === undefined) {
+      const lengths = new Uint32Array(this.lineCount);
+      for (let i = 0; i < lengths.length; i++) {
+        lengths[i] = (this.ends[i] as number) - (this.starts[i] as number);
+      }
+      this.lengths = lengths;
+    }
+    return this.lengths;
   }
 
   private checked(table: number[], line0: number): number {

@@ -155,10 +155,11 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       endColumn += 1;
     } else {
       const index = indexOf(name);
-      if (index instanceof AsciiLines) {
-        // asciiToClient's rules (ascii-columns.ts) written out on the table's lengths: no
-        // call or object per position (601 locations: toLoc 215–223 → 188–191 µs in a loop)
-        const lengths = index.lengths;
+      // an ASCII file's line lengths: the text-free table's, or an open document's index's
+      const lengths = index instanceof AsciiLines ? index.lengths : index?.asciiLineLengths();
+      if (lengths !== undefined) {
+        // asciiToClient's rules (ascii-columns.ts) written out on the lengths: no call or
+        // object per position (601 locations: toLoc 215–223 → 188–191 µs in a loop)
         const last = lengths.length - 1;
         const lastEnd = (lengths[last] as number) + 1;
         column = line > last ? lastEnd : Math.min(column, lengths[line] as number) + 1;

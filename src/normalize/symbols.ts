@@ -12,12 +12,18 @@ import { isJsonObject } from "./json.ts";
 import {
   compareRange,
   compareSymbolNode,
-  compareWorkspaceSymbol,
-  sortWorkspaceSymbols,
-  withoutAdjacentDuplicates,
+  sortedUniqueWorkspaceSymbols,
+  sortSymbolNodes,
 } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
-import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
+import type {
+  Loc,
+  NormalizeContext,
+  Range,
+  SymbolNode,
+  Target,
+  WorkspaceSymbolOut,
+} from "./types.ts";
 
 export type { SymbolNode, WorkspaceSymbolOut } from "./types.ts";
 
@@ -63,7 +69,7 @@ function makeNode(
   selection: Range,
   children: SymbolNode[],
 ): SymbolNode {
-  const sorted = children.length > 1 ? children.sort(compareSymbolNode) : children;
+  const sorted = sortSymbolNodes(children);
   const kindName = symbolKindName(kind);
   // keys in the order of types.ts; built directly (a file can have tens of thousands)
   return typeof detail === "string" && detail.length > 0
@@ -125,7 +131,7 @@ function treeFromFlat(flat: SymbolNode[]): SymbolNode[] {
   }
   const sortDeep = (nodes: SymbolNode[]): SymbolNode[] => {
     for (const n of nodes) sortDeep(n.children);
-    return nodes.sort(compareSymbolNode);
+    return sortSymbolNodes(nodes);
   };
   return sortDeep(roots);
 }
@@ -156,7 +162,7 @@ export function normalizeDocumentSymbols(
       fromDocumentSymbol(item as unknown as DocumentSymbol, uri, ctx, hierarchical);
     }
   }
-  if (flat.length === 0) return hierarchical.sort(compareSymbolNode);
+  if (flat.length === 0) return sortSymbolNodes(hierarchical);
   return treeFromFlat([...hierarchical, ...flat]);
 }
 
@@ -165,6 +171,35 @@ export function countSymbols(tree: SymbolNode[]): number {
   let n = 0;
   for (const node of tree) n += 1 + countSymbols(node.children);
   return n;
+}
+
+/**
+ * A workspace symbol with a location in a file, as one object literal with its keys in
+ * types.ts's order (a query can match hundreds: no head object merged with the location).
+ */
+function withLoc(
+  name: string,
+  kind: string,
+  container: string | undefined,
+  l: Loc,
+): WorkspaceSymbolOut {
+  const file = (l as { file?: string }).file;
+  if (file === undefined) return withTarget(name, kind, container, l); // a non-file URI
+  const { line, column, end_line, end_column } = l;
+  return container === undefined
+    ? { name, kind, file, line, column, end_line, end_column }
+    : { name, kind, container, file, line, column, end_line, end_column };
+}
+
+/** A workspace symbol as its head with the location's keys after it (a target alone, or a URI's location). */
+function withTarget(
+  name: string,
+  kind: string,
+  container: string | undefined,
+  t: Target,
+): WorkspaceSymbolOut {
+  const head = container === undefined ? { name, kind } : { name, kind, container };
+  return Object.assign(head, t);
 }
 
 /**
@@ -184,18 +219,17 @@ export function normalizeWorkspaceSymbols(
     const s = item as unknown as WorkspaceSymbol;
     const location = s.location as { uri?: unknown; range?: unknown };
     if (typeof location.uri !== "string") continue;
-    const head: { name: string; kind: string; container?: string } = {
-      name: s.name,
-      kind: symbolKindName(s.kind),
-    };
-    if (typeof s.containerName === "string" && s.containerName.length > 0) {
-      head.container = s.containerName;
-    }
-    const where = isLspRange(location.range)
-      ? ctx.toLoc(location.uri, location.range)
-      : ctx.toTarget(location.uri);
-    // the location's keys after the head's (types.ts order), without a third object
-    symbols.push(Object.assign(head, where));
+    const name = s.name;
+    const kind = symbolKindName(s.kind);
+    const container =
+      typeof s.containerName === "string" && s.containerName.length > 0
+        ? s.containerName
+        : undefined;
+    symbols.push(
+      isLspRange(location.range)
+        ? withLoc(name, kind, container, ctx.toLoc(location.uri, location.range))
+        : withTarget(name, kind, container, ctx.toTarget(location.uri)),
+    );
   }
-  return withoutAdjacentDuplicates(sortWorkspaceSymbols(symbols), compareWorkspaceSymbol);
+  return sortedUniqueWorkspaceSymbols(symbols);
 }

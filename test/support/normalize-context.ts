@@ -1,7 +1,7 @@
 /** A NormalizeContext over in-memory files, for the unit tests of src/normalize. */
 
 import type { ColumnUnit } from "../../src/config/types.ts";
-import { lineColumnsOf } from "../../src/lsp/line-columns.ts";
+import { type LineColumns, lineColumnsOf } from "../../src/lsp/line-columns.ts";
 import type { LspRange, PositionEncoding } from "../../src/lsp/positions.ts";
 import { makeNormalizeContext } from "../../src/normalize/range-converter.ts";
 import type { NormalizeContext } from "../../src/normalize/types.ts";
@@ -15,7 +15,12 @@ export function fileUri(rel: string): string {
 
 export function fixtureContext(
   files: Record<string, string>,
-  opts: { encoding?: PositionEncoding; unit?: ColumnUnit } = {},
+  opts: {
+    encoding?: PositionEncoding;
+    unit?: ColumnUnit;
+    /** the table a text gets (default: the cache's choice; an open document has a LineIndex) */
+    table?: (text: string) => LineColumns;
+  } = {},
 ): { ctx: NormalizeContext; reads: string[] } {
   const reads: string[] = [];
   const ctx = makeNormalizeContext({
@@ -26,7 +31,7 @@ export function fixtureContext(
       reads.push(abs);
       const rel = abs.startsWith(`${ROOT}/`) ? abs.slice(ROOT.length + 1) : abs;
       const text = files[rel];
-      return text === undefined ? undefined : lineColumnsOf(text);
+      return text === undefined ? undefined : (opts.table ?? lineColumnsOf)(text);
     },
   });
   return { ctx, reads };

@@ -1,15 +1,20 @@
 /**
  * Dropping duplicates after a canonical sort (src/normalize/order.ts): equal neighbours
  * collapse to the first, by the comparator's equality, not by identity; and the written-out
- * location sort gives exactly compareLoc's order and equality.
+ * sorts give exactly their comparators' order and equality (compareLoc, compareWorkspaceSymbol,
+ * compareSymbolNode).
  */
 import { expect, test } from "bun:test";
 import {
   compareLoc,
+  compareSymbolNode,
+  compareWorkspaceSymbol,
   sortedUniqueLocs,
+  sortedUniqueWorkspaceSymbols,
+  sortSymbolNodes,
   withoutAdjacentDuplicates,
 } from "../../../src/normalize/order.ts";
-import type { Loc } from "../../../src/normalize/types.ts";
+import type { Loc, SymbolNode, WorkspaceSymbolOut } from "../../../src/normalize/types.ts";
 import { Prng } from "../../support/prng.ts";
 
 const loc = (file: string, line: number) => ({
@@ -67,5 +72,72 @@ test("sortedUniqueLocs is compareLoc's sort and de-duplication, on 2,000 seeded 
     expect(got).toEqual(expected);
     // the kept copy of each group is the first the input had (a stable sort)
     for (const kept of got) expect(locs.find((l) => compareLoc(l, kept) === 0)).toBe(kept);
+  }
+});
+
+/** Workspace symbols drawn to collide: the targets above, range-less ones, few names. */
+function randomSymbols(rng: Prng): WorkspaceSymbolOut[] {
+  return randomLocs(rng).map((l) => {
+    const head = {
+      name: rng.pick(["a", "b", "ab"]),
+      kind: rng.pick(["class", "function"]),
+      ...(rng.int(0, 2) === 0 ? {} : { container: rng.pick(["", "m", "n"]) }),
+    };
+    if (rng.int(0, 4) === 0) {
+      const { line: _l, column: _c, end_line: _el, end_column: _ec, ...target } = l;
+      return { ...head, ...target } as WorkspaceSymbolOut;
+    }
+    return { ...head, ...l } as WorkspaceSymbolOut;
+  });
+}
+
+test("sortedUniqueWorkspaceSymbols is compareWorkspaceSymbol's sort and de-duplication, on 2,000 seeded lists", () => {
+  for (let run = 0; run < 2000; run++) {
+    const rng = new Prng(Prng.derive(13, "sortedUniqueWorkspaceSymbols", run));
+    const symbols = randomSymbols(rng);
+    const expected = withoutAdjacentDuplicates(
+      [...symbols].sort(compareWorkspaceSymbol),
+      compareWorkspaceSymbol,
+    );
+    const got = sortedUniqueWorkspaceSymbols(symbols);
+    expect(got).toEqual(expected);
+    for (const kept of got) {
+      expect(symbols.find((s) => compareWorkspaceSymbol(s, kept) === 0)).toBe(kept);
+    }
+  }
+});
+
+/** Sibling symbols drawn to collide: small ranges, few names, details, a child now and then. */
+function randomNodes(rng: Prng, depth = 0): SymbolNode[] {
+  const range = () => ({
+    line: rng.int(1, 3),
+    column: rng.int(1, 3),
+    end_line: rng.int(1, 3),
+    end_column: rng.int(1, 3),
+  });
+  return Array.from({ length: rng.int(0, depth === 0 ? 40 : 3) }, () => {
+    const detail = rng.int(0, 2) === 0 ? {} : { detail: rng.pick(["", "x", "y"]) };
+    return {
+      name: rng.pick(["a", "b"]),
+      kind: rng.pick(["class", "function"]),
+      ...detail,
+      range: range(),
+      selection: range(),
+      children: depth < 1 && rng.int(0, 3) === 0 ? randomNodes(rng, depth + 1) : [],
+    };
+  });
+}
+
+test("sortSymbolNodes is a stable sort by compareSymbolNode, sorted or not, on 2,000 seeded lists", () => {
+  for (let run = 0; run < 2000; run++) {
+    const rng = new Prng(Prng.derive(13, "sortSymbolNodes", run));
+    const nodes = randomNodes(rng);
+    // every other list arrives in order already, as servers mostly send them
+    const input = run % 2 === 0 ? nodes : [...nodes].sort(compareSymbolNode);
+    const expected = [...input].sort(compareSymbolNode);
+    const got = sortSymbolNodes([...input]);
+    expect(got).toEqual(expected);
+    // the same objects, in the same order as the stable sort (equal ones included)
+    got.forEach((node, i) => expect(node).toBe(expected[i] as SymbolNode));
   }
 });

@@ -108,20 +108,22 @@ describe("makeNormalizeContext", () => {
     });
   });
 
-  test("an ASCII file's ranges (the text-free table) are the full index's, out of range and reversed included", () => {
+  test("an ASCII file's ranges (the text-free table, an open document's index) are the full conversion's, out of range and reversed included", () => {
     const text = "int a;\r\n\nlong_name(x);\rz";
     const full = new LineIndex(text);
     const probes = [0, 1, 2, 3, 4, 7, 40, -2, 1.5, Number.NaN];
-    // two contexts per unit: the second meets the names the first remembered (a server
-    // encoding that is not the unit: with the same, columns convert without the text)
+    // a server encoding that is not the unit: with the same, columns convert without the text
     const pairs = [
       ["code-point", "utf-16"],
       ["utf-16", "utf-8"],
       ["utf-8", "utf-32"],
     ] as const;
+    // the cache's text-free table, and the LineIndex an open document converts against
+    const tables = { ascii: lineColumnsOf, document: (t: string) => new LineIndex(t) };
     for (const [unit, encoding] of pairs) {
-      for (const round of [1, 2]) {
-        const { ctx } = fixtureContext({ "a.c": text }, { encoding, unit });
+      // the second context also meets the names the first remembered
+      for (const [kind, table] of Object.entries(tables)) {
+        const { ctx } = fixtureContext({ "a.c": text }, { encoding, unit, table });
         for (const a of probes) {
           for (const b of probes) {
             const range = r(a, b, b, a);
@@ -136,9 +138,9 @@ describe("makeNormalizeContext", () => {
               end_line: end.line,
               end_column: end.column,
             };
-            expect({ unit, round, range, got: ctx.toRange(fileUri("a.c"), range) }).toEqual({
+            expect({ unit, kind, range, got: ctx.toRange(fileUri("a.c"), range) }).toEqual({
               unit,
-              round,
+              kind,
               range,
               got: want,
             });
