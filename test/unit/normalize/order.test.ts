@@ -138,6 +138,6 @@ test("sortSymbolNodes is a stable sort by compareSymbolNode, sorted or not, on 2
     const got = sortSymbolNodes([...input]);
     expect(got).toEqual(expected);
     // the same objects, in the same order as the stable sort (equal ones included)
-    got.forEach((node, i) => expect(node).toBe(expected[i] as SymbolNode));
+    for (const [i, node] of got.entries()) expect(node).toBe(expected[i] as SymbolNode);
   }
 });
