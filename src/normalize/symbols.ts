@@ -191,7 +191,10 @@ function withLoc(
     : { name, kind, container, file, line, column, end_line, end_column };
 }
 
-/** A workspace symbol as its head with the location's keys after it (a target alone, or a URI's location). */
+/**
+ * A workspace symbol as its head with the location's keys after it: a target alone, or
+ * a non-file URI's location.
+ */
 function withTarget(
   name: string,
   kind: string,
