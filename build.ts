@@ -9,7 +9,8 @@
  *
  * `bun build.ts --unminified --outfile PATH`: the same build without --minify, to PATH and
  * without a checksum — for profiling the shipped tiers by module (bench/profile.ts
- * --cpu-prof); never a release.
+ * --cpu-prof); never a release. `compileArgs` and `JIT_POLICY` are exported so that
+ * bench/floor.ts compiles its relay with the same flags.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
