@@ -12,47 +12,32 @@
  */
 import { join } from "node:path";
 import { loadConfigFile } from "../src/config/load.ts";
-import type { ServerConfig } from "../src/config/types.ts";
+import type { ServerConfig, WorkspaceConfig } from "../src/config/types.ts";
 import { languageIdFor } from "../src/session/hooks.ts";
-import { findWarmupFile } from "../src/session/warmup.ts";
+import { prepareWorkspaceFiles } from "../src/workspace/requirements.ts";
 import { DirectLsp } from "./lsp-direct.ts";
 
 const READY_TIMEOUT_MS = 300_000;
 
 /** The first workspace and server of the bridge configuration the benchmark wrote. */
-function configured(): { root: string; server: ServerConfig } {
+function configured(): { workspace: WorkspaceConfig; server: ServerConfig } {
   const config = loadConfigFile(process.argv[process.argv.indexOf("--config") + 1] ?? "");
   const workspace = config.workspaces[0];
   const server = config.servers[0];
   if (workspace === undefined || server === undefined) throw new Error("no server configured");
-  return { root: workspace.root, server };
+  return { workspace, server };
 }
 
-const { root, server } = configured();
-const extraArgs = server.requires.flatMap((r) =>
-  r.dir_arg ? [r.dir_arg.replace("{dir}", root)] : [],
-);
-const lsp = new DirectLsp(server, root, extraArgs);
+const { workspace, server } = configured();
+const root = workspace.root;
+// the args the bridge appends from the server's `requires` (clangd: its compile database)
+const lsp = new DirectLsp(server, root, prepareWorkspaceFiles(workspace, server));
 
 let ready: Promise<void> | undefined;
-function start(): Promise<void> {
-  ready ??= (async () => {
-    await lsp.start();
-    if (server.ready.warmup_open !== null) {
-      const { opened } = await findWarmupFile(
-        root,
-        server.ready.warmup_open,
-        Number.MAX_SAFE_INTEGER,
-      );
-      if (opened !== undefined) await lsp.openFile(opened.abs, languageIdFor(server, opened.abs));
-    }
-    await lsp.waitProgressDone(
-      server.ready.progress.map((p) => new RegExp(p)),
-      READY_TIMEOUT_MS,
-    );
-  })();
+const start = (): Promise<void> => {
+  ready ??= lsp.startReady(READY_TIMEOUT_MS);
   return ready;
-}
+};
 
 async function document(file: string): Promise<{ uri: string }> {
   const abs = join(root, file);

@@ -12,11 +12,16 @@
  */
 import { join } from "node:path";
 import { compileArgs, JIT_POLICY } from "../build.ts";
-import { type BenchOptions, binary, makeTempDir, parseOptions, removeDir } from "./common.ts";
+import {
+  type BenchOptions,
+  BINARY_ENV,
+  binary,
+  makeTempDir,
+  parseOptions,
+  removeDir,
+} from "./common.ts";
 import { runOverhead } from "./overhead.ts";
 import type { Metric } from "./stats.ts";
-
-const BINARY_ENV = "THEODOLITE_BENCH_BINARY";
 
 interface Subject {
   label: string;

@@ -22,8 +22,10 @@ import {
 import type { ServerConfig } from "../src/config/types.ts";
 import { clientCapabilities } from "../src/lsp/client-capabilities.ts";
 import { sanitizedEnv } from "../src/process/env.ts";
+import { languageIdFor } from "../src/session/hooks.ts";
 import { ProgressTracker } from "../src/session/progress.ts";
 import { installServerHandlers } from "../src/session/server-requests.ts";
+import { findWarmupFile } from "../src/session/warmup.ts";
 import { pathToUri } from "../src/workspace/uri.ts";
 import { descendantsOf } from "../test/support/processes.ts";
 import { removeServerTmp, withServerTmp } from "../test/support/server-tmp.ts";
@@ -162,6 +164,24 @@ export class DirectLsp {
       contentChanges: [{ text: readFileSync(abs, "utf8") }],
     });
     return file.version;
+  }
+
+  /**
+   * Start, open the server's warm-up file if it names one (as the bridge does), and wait
+   * for its progress patterns to begin and end.
+   */
+  async startReady(timeoutMs: number): Promise<void> {
+    await this.start();
+    const glob = this.server.ready.warmup_open;
+    if (glob !== null) {
+      const { opened } = await findWarmupFile(this.root, glob, Number.MAX_SAFE_INTEGER);
+      if (opened === undefined) throw new Error(`no warmup file for ${glob} in ${this.root}`);
+      await this.openFile(opened.abs, languageIdFor(this.server, opened.abs));
+    }
+    await this.waitProgressDone(
+      this.server.ready.progress.map((p) => new RegExp(p)),
+      timeoutMs,
+    );
   }
 
   /** Readiness as the bridge's `progress` condition with progress_required = true. */

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { serverTable } from "../src/config/toml.ts";
 import type { ServerConfig } from "../src/config/types.ts";
 import { languageIdFor } from "../src/session/hooks.ts";
-import { findWarmupFile } from "../src/session/warmup.ts";
 import { binary, writeBridgeConfig } from "./common.ts";
 import { DirectLsp } from "./lsp-direct.ts";
 import { RawMcpClient } from "./mcp-raw.ts";
@@ -75,20 +74,7 @@ export async function startPair(
       const s = (status.structured.sessions as { state: string; last_error?: unknown }[])[0];
       if (s?.state !== "ready") throw new Error(`bridge session not ready: ${JSON.stringify(s)}`);
     })();
-    const directReady = (async () => {
-      await direct.start();
-      const glob = server.ready.warmup_open;
-      if (glob !== null) {
-        const { opened } = await findWarmupFile(directRoot, glob, Number.MAX_SAFE_INTEGER);
-        if (opened === undefined) throw new Error(`no warmup file for ${glob} in ${directRoot}`);
-        await direct.openFile(opened.abs, languageIdFor(server, opened.abs));
-      }
-      await direct.waitProgressDone(
-        server.ready.progress.map((p) => new RegExp(p)),
-        READY_TIMEOUT_MS,
-      );
-    })();
-    await Promise.all([bridgeReady, directReady]);
+    await Promise.all([bridgeReady, direct.startReady(READY_TIMEOUT_MS)]);
     return pair;
   } catch (err) {
     await pair.close();
