@@ -17,7 +17,7 @@ import { GateTranscript } from "./gate/transcript.ts";
 import { log } from "./log.ts";
 import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
-import { SnapshotStore } from "./snapshots.ts";
+import { SnapshotStore } from "./session/snapshots.ts";
 
 export class BridgeContext {
   private current: Config;

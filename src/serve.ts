@@ -12,12 +12,12 @@ import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
-import { SingleHandshake } from "./mcp/handshake.ts";
 import { enterRequestsDirectly } from "./mcp/request-entry.ts";
 import { createMcpServer } from "./mcp/server.ts";
-import { StdioTransport } from "./mcp/stdio-transport.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
+import { SingleHandshake } from "./mcp/transport/handshake.ts";
+import { StdioTransport } from "./mcp/transport/stdio.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
 

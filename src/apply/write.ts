@@ -15,6 +15,7 @@
 
 import { closeSync, fstatSync, type Stats } from "node:fs";
 import { BridgeError, isBridgeError } from "../errors.ts";
+import { OPEN } from "../ffi/syscalls.ts";
 import { decodeUtf8, openWorkspaceFileInDir, readBounded } from "../workspace/confined.ts";
 import { displayPath, sha256Hex } from "../workspace/files.ts";
 import {
@@ -23,7 +24,6 @@ import {
   prepareReplacement,
   syncDirectory,
 } from "../workspace/replace.ts";
-import { OPEN } from "../workspace/syscalls.ts";
 import type { PlannedWrite } from "./validate.ts";
 import { bridgeUser, writeRefusal } from "./writable.ts";
 

@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { type CheckResult, checkLine } from "../check-line.ts";
+import { type CheckResult, checkLine } from "../config/check-line.ts";
 import { loadConfigFile } from "../config/load.ts";
 import type { Config, ServerConfig } from "../config/types.ts";
 import { isBridgeError } from "../errors.ts";

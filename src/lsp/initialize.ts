@@ -4,7 +4,7 @@
  */
 import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";
 import type { ColumnUnit, ServerConfig, WorkspaceConfig } from "../config/types.ts";
-import { fileWatchingAvailable } from "../workspace/inotify.ts";
+import { fileWatchingAvailable } from "../ffi/inotify.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { clientCapabilities } from "./client-capabilities.ts";
 import type { PositionEncoding } from "./positions.ts";

@@ -11,7 +11,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import { relativizeEnvelope } from "../workspace/relative-text.ts";
-import { withSerialization } from "./serialized.ts";
+import { withSerialization } from "./transport/serialized.ts";
 
 /** A successful result from an object already serialized by the size cap. */
 export function resultFromJson(structured: Record<string, unknown>, json: string): CallToolResult {

@@ -5,7 +5,7 @@
  * tree. With PR_SET_CHILD_SUBREAPER the orphan is re-parented to the
  * supervisor instead, so the descendant scan still finds it.
  */
-import { setChildSubreaper } from "./libc.ts";
+import { setChildSubreaper } from "../ffi/process.ts";
 
 /** prctl(PR_SET_CHILD_SUBREAPER, 1) via libc; false (never throws) if unavailable. */
 export function becomeChildSubreaper(): boolean {

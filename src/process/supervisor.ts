@@ -27,7 +27,7 @@
  */
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import { disableCoreDumps, restoreDefaultSignal } from "./libc.ts";
+import { disableCoreDumps, restoreDefaultSignal } from "../ffi/process.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { serverEnv } from "./self.ts";

@@ -11,9 +11,9 @@
 import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
 import { collector } from "../collector.ts";
 import { BridgeError } from "../errors.ts";
+import { OPEN, openAt } from "../ffi/syscalls.ts";
 import { errnoCode, HINT, notFoundError, notUtf8Error, tooLargeError } from "./file-errors.ts";
 import { type ResolvedFile, resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
-import { OPEN, openAt } from "./syscalls.ts";
 
 /** What identifies a file's content on disk without reading it. */
 export interface FileIdentity {

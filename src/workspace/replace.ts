@@ -6,8 +6,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, fchownSync, fsyncSync, type Stats, writeSync } from "node:fs";
+import { OPEN, openAt, renameAt, unlinkAt } from "../ffi/syscalls.ts";
 import { errnoCode } from "./file-errors.ts";
-import { OPEN, openAt, renameAt, unlinkAt } from "./syscalls.ts";
 
 /** Linux NAME_MAX, in bytes. */
 const NAME_MAX = 255;

@@ -5,7 +5,7 @@
  * the directory found is passed to the server through `dir_arg`.
  */
 import { join, resolve } from "node:path";
-import { type CheckResult, checkLine } from "../check-line.ts";
+import { type CheckResult, checkLine } from "../config/check-line.ts";
 import type {
   Config,
   ServerConfig,

@@ -10,8 +10,8 @@
  * as `name/` (that is where its files sort).
  */
 import { closeSync, type Dirent, readdirSync } from "node:fs";
+import { OPEN, openAt } from "../ffi/syscalls.ts";
 import { workspaceRootReal } from "./files.ts";
-import { OPEN, openAt } from "./syscalls.ts";
 
 export interface ScanLimits {
   /** directory entries looked at, in all */

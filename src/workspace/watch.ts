@@ -12,8 +12,6 @@
  */
 import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { coalesce, type FileChange } from "./file-events.ts";
-import { atOrBelow } from "./files.ts";
 import {
   DIRECTORY_MASK,
   ENOSPC,
@@ -30,7 +28,9 @@ import {
   IN_Q_OVERFLOW,
   Inotify,
   type InotifyEvent,
-} from "./inotify.ts";
+} from "../ffi/inotify.ts";
+import { coalesce, type FileChange } from "./file-events.ts";
+import { atOrBelow } from "./files.ts";
 import { CACHE_TAG, excludedDirectory } from "./watch-scope.ts";
 import { type WatchStatus, watchStatus } from "./watch-status.ts";
 

@@ -29,7 +29,7 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { restoreDefaultSignal } from "../../src/process/libc.ts";
+import { restoreDefaultSignal } from "../../src/ffi/process.ts";
 import { Responder } from "./answers.ts";
 import { Behaviour } from "./behaviour.ts";
 import { matchDiagnostics, toDiagnostic } from "./results.ts";

@@ -6,7 +6,7 @@
  * of its stdout closed.
  */
 import { type Subprocess, spawn } from "bun";
-import type { ChunkReader } from "../../src/mcp/stdio-transport.ts";
+import type { ChunkReader } from "../../src/mcp/transport/stdio.ts";
 import { ensureBinary } from "./bridge.ts";
 import { within } from "./wait.ts";
 

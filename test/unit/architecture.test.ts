@@ -133,7 +133,7 @@ describe("test/unit mirrors src/", () => {
 
   test("every unit test file tests the module of src/ at the same path; nothing else lives there", () => {
     const strays = filesUnder(UNIT).filter((file) => {
-      const m = /^(?:([\w-]+)\/)?([\w-]+)(?:\.[\w-]+)?\.test\.ts$/.exec(file);
+      const m = /^(?:([\w/-]+)\/)?([\w-]+)(?:\.[\w-]+)?\.test\.ts$/.exec(file);
       if (!m) return true; // helpers belong in test/support
       const [, folder, module] = m;
       if (existsSync(join(SRC, folder ?? "", `${module}.ts`))) return false;

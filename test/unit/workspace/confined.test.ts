@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { closeSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { OPEN } from "../../../src/ffi/syscalls.ts";
 import {
   openDirBeneath,
   readTextOutsideWorkspace,
   readWorkspaceText,
 } from "../../../src/workspace/confined.ts";
-import { OPEN } from "../../../src/workspace/syscalls.ts";
 import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
 import { thrown } from "../../support/thrown.ts";
 

@@ -16,9 +16,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { OPEN, openAt } from "../../../src/ffi/syscalls.ts";
 import { errnoCode } from "../../../src/workspace/file-errors.ts";
 import { commitReplacement, prepareReplacement } from "../../../src/workspace/replace.ts";
-import { OPEN, openAt } from "../../../src/workspace/syscalls.ts";
 
 const dirs: string[] = [];
 afterAll(() => {

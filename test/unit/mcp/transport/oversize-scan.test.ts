@@ -3,7 +3,7 @@
  * method / response facts, however the bytes are chunked.
  */
 import { describe, expect, test } from "bun:test";
-import { TopLevelScanner } from "../../../src/mcp/oversize-scan.ts";
+import { TopLevelScanner } from "../../../../src/mcp/transport/oversize-scan.ts";
 
 const enc = new TextEncoder();
 

@@ -7,8 +7,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { JSONRPCMessageSchema, RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
-import { checkMessage } from "../../../src/mcp/jsonrpc-check.ts";
-import { Prng } from "../../support/prng.ts";
+import { checkMessage } from "../../../../src/mcp/transport/jsonrpc-check.ts";
+import { Prng } from "../../../support/prng.ts";
 
 const VALID: unknown[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/list" },

@@ -4,7 +4,7 @@
  * a result instead of throwing: callers degrade when libc is unavailable.
  */
 import { FFIType } from "bun:ffi";
-import { lazyLibc } from "../libc.ts";
+import { lazyLibc } from "./libc.ts";
 
 const PR_SET_DUMPABLE = 4;
 const PR_SET_CHILD_SUBREAPER = 36;

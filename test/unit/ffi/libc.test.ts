@@ -1,12 +1,12 @@
 /**
- * libc through bun:ffi (src/libc.ts): the loader opens the declared symbols once and the
+ * libc through bun:ffi (src/ffi/libc.ts): the loader opens the declared symbols once and the
  * same functions answer every later call; errno is the failed call's own.
  */
 
 import { FFIType } from "bun:ffi";
 import { expect, test } from "bun:test";
 import { constants } from "node:os";
-import { cString, lastErrno, lazyLibc } from "../../src/libc.ts";
+import { cString, lastErrno, lazyLibc } from "../../../src/ffi/libc.ts";
 
 const libc = lazyLibc({
   getpid: { args: [], returns: FFIType.i32 },

@@ -15,7 +15,7 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { log } from "../log.ts";
+import { log } from "../../log.ts";
 import { checkMessage, type ErrorReply, errorResponse } from "./jsonrpc-check.ts";
 import { LineFramer, type Oversize } from "./line-framer.ts";
 import { messagePieces } from "./serialized.ts";

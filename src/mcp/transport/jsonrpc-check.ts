@@ -11,7 +11,7 @@ import {
   RELATED_TASK_META_KEY,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { isJsonObject } from "../normalize/json.ts";
+import { isJsonObject } from "../../normalize/json.ts";
 
 /** A JSON-RPC error response; unlike the SDK's type, its id may be null (JSON-RPC 2.0 §5). */
 export interface ErrorReply {

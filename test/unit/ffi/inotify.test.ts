@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { IN_CREATE, IN_ISDIR, Inotify, parseEvents } from "../../../src/workspace/inotify.ts";
+import { IN_CREATE, IN_ISDIR, Inotify, parseEvents } from "../../../src/ffi/inotify.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);

@@ -1,5 +1,5 @@
 /**
- * Linux inotify through `bun:ffi` (the libc loader of src/libc.ts): the
+ * Linux inotify through `bun:ffi` (the libc loader of libc.ts): the
  * kernel queues an event inside the syscall that changed the file, so a
  * non-blocking read of the queue right before a request sees every change
  * made before that request arrived (SPEC §5.2). No thread, no timer, no event
@@ -7,7 +7,7 @@
  */
 import { FFIType } from "bun:ffi";
 import { constants, readFileSync } from "node:fs";
-import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "../libc.ts";
+import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "./libc.ts";
 
 export const IN_MODIFY = 0x2;
 export const IN_ATTRIB = 0x4;

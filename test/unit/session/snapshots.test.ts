@@ -1,6 +1,6 @@
 /** The diagnostics snapshots a bridge keeps (SPEC §6.1): the last 32, least recently used out. */
 import { expect, test } from "bun:test";
-import { MAX_SNAPSHOTS, type Snapshot, SnapshotStore } from "../../src/snapshots.ts";
+import { MAX_SNAPSHOTS, type Snapshot, SnapshotStore } from "../../../src/session/snapshots.ts";
 
 const empty: Snapshot = { diagnostics: [] };
 

@@ -1,6 +1,6 @@
 /**
  * The *at() calls that confined file access needs and Node's fs does not offer (SPEC §8.1),
- * through `bun:ffi` (src/libc.ts). Failures throw an Error carrying the errno
+ * through `bun:ffi` (libc.ts). Failures throw an Error carrying the errno
  * name as `code`, the way node:fs errors do, so callers handle both alike. Descriptors are
  * plain numbers: node:fs reads, writes, fstats and closes them.
  */
@@ -14,7 +14,7 @@ import {
   type LibcSymbols,
   lazyLibc,
   O_CLOEXEC,
-} from "../libc.ts";
+} from "./libc.ts";
 
 /** Linux values shared by x86-64 and aarch64 (node:fs does not export them). */
 const O_PATH = 0o10000000;

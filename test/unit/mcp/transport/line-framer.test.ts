@@ -5,7 +5,7 @@
  * and the stream in step afterwards.
  */
 import { describe, expect, test } from "bun:test";
-import { LineFramer, type Oversize } from "../../../src/mcp/line-framer.ts";
+import { LineFramer, type Oversize } from "../../../../src/mcp/transport/line-framer.ts";
 
 type Event = { line: string } | { oversize: Oversize };
 

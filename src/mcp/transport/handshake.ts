@@ -11,7 +11,7 @@ import type {
   TransportSendOptions,
 } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { log } from "../log.ts";
+import { log } from "../../log.ts";
 
 type HandshakeState = { kind: "open" } | { kind: "answering"; id: RequestId } | { kind: "done" };
 

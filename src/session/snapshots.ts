@@ -3,7 +3,7 @@
  * results by id, in memory, so `diagnostics {since}` can say what changed.
  * Least recently stored or used goes first.
  */
-import type { KeyedDiagnostic } from "./normalize/diagnostics-diff.ts";
+import type { KeyedDiagnostic } from "../normalize/diagnostics-diff.ts";
 
 export const MAX_SNAPSHOTS = 32;
 

@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { resultFromJson } from "../../../src/mcp/envelope.ts";
-import { SingleHandshake } from "../../../src/mcp/handshake.ts";
-import { type ChunkReader, StdioTransport } from "../../../src/mcp/stdio-transport.ts";
-import { waitFor, within } from "../../support/wait.ts";
+import { resultFromJson } from "../../../../src/mcp/envelope.ts";
+import { SingleHandshake } from "../../../../src/mcp/transport/handshake.ts";
+import { type ChunkReader, StdioTransport } from "../../../../src/mcp/transport/stdio.ts";
+import { waitFor, within } from "../../../support/wait.ts";
 
 /** An input whose chunks the test pushes; end() is EOF. */
 class ScriptedInput implements ChunkReader {
