@@ -1,8 +1,8 @@
 /**
  * What following the disk costs per call (SPEC §5): a generated workspace of 10,000 files
  * (100 directories of 100), every directory watched (a server registered `**` like
- * pyright), 64 open documents. In process, no server: the session's follower (src/session/
- * coherence.ts) over a document store whose notifications go nowhere.
+ * pyright), 64 open documents. In process, no server: a session's Documents
+ * (src/session/documents.ts) whose notifications go nowhere.
  *
  * Direct comparison, interleaved: a call without coherence syncs the document it is about
  * (what every call did before); a call with coherence first follows the disk (drains the
@@ -14,12 +14,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Registration } from "vscode-languageserver-protocol";
-import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../src/config/types.ts";
-import { WorkspaceFollower } from "../src/session/coherence.ts";
-import { DiagnosticStore } from "../src/session/diagnostics.ts";
-import { DocumentStore } from "../src/session/documents.ts";
-import { readWorkspaceText } from "../src/workspace/confined.ts";
+import type { BridgeConfig, ServerConfig } from "../src/config/types.ts";
+import { SessionContext } from "../src/session/context.ts";
+import { Documents } from "../src/session/documents.ts";
+import { defaultHooks } from "../src/session/hooks.ts";
+import { workspaceAt } from "../test/support/workspace.ts";
 import { type BenchOptions, count, makeTempDir, parseOptions } from "./common.ts";
 import { type Metric, metric, pairedDifferences } from "./stats.ts";
 
@@ -44,41 +43,29 @@ function generate(root: string): string[] {
 }
 
 function follower(root: string) {
-  const nowhere = () => {};
-  const documents = new DocumentStore(OPEN + 1, { open: nowhere, change: nowhere, close: nowhere });
-  const registrations = new Map<string, Registration>([
-    [
-      "w",
-      {
-        id: "w",
-        method: "workspace/didChangeWatchedFiles",
-        registerOptions: { watchers: [{ globPattern: "**" }] },
-      },
-    ],
-  ]);
-  const f = new WorkspaceFollower({
-    key: "bench/coherence",
-    workspace: { name: "bench", root, servers: ["s"], file_dirs: {} } as WorkspaceConfig,
-    server: {
-      name: "s",
-      extensions: { ts: "typescript" },
-      open_changed_files: false,
-    } as unknown as ServerConfig,
-    bridge: {
-      max_file_bytes: 1 << 20,
-      max_open_documents: OPEN + 1,
-      max_watches: 8192,
-      log: { level: "error", file: null, max_bytes: 1 << 20, max_files: 1 },
-    } as BridgeConfig,
-    documents,
-    diagnostics: new DiagnosticStore(),
-    registrations,
-    notifyServer: nowhere,
-    notifySaved: () => {},
+  const ws = workspaceAt(root, { maxFileBytes: 1 << 20 });
+  const server = { name: "s", extensions: { ts: "typescript" }, open_changed_files: false };
+  const bridge = {
+    max_file_bytes: 1 << 20,
+    max_open_documents: OPEN + 1,
+    max_watches: 8192,
+    log: { level: "error", file: null, max_bytes: 1 << 20, max_files: 1 },
+  } as BridgeConfig;
+  const ctx = new SessionContext(ws, server as unknown as ServerConfig, bridge, {
+    ...defaultHooks(),
     languageIdFor: () => "typescript",
+  });
+  ctx.registrations.set("w", {
+    id: "w",
+    method: "workspace/didChangeWatchedFiles",
+    registerOptions: { watchers: [{ globPattern: "**" }] },
+  });
+  const f = new Documents(ctx, {
+    notify: () => {},
+    capabilities: () => undefined,
     barrier: async () => {},
   });
-  return { f };
+  return { f, ws };
 }
 
 export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
@@ -87,12 +74,12 @@ export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
     const files = generate(root);
     Bun.gc(true);
     const heapBefore = process.memoryUsage().heapUsed;
-    const { f } = follower(root);
+    const { f, ws } = follower(root);
     f.registrationsChanged(); // the watch: every directory, every name indexed
     Bun.gc(true);
     const heapAfter = process.memoryUsage().heapUsed;
     const open = files.filter((_, i) => i % Math.floor(files.length / OPEN) === 0).slice(0, OPEN);
-    for (const rel of open) f.syncContent(readWorkspaceText(root, rel, 1 << 20));
+    for (const rel of open) f.write(ws.read(rel));
     const target = open[0] as string;
     const iterations = count(opts, 2000, 300);
     const warmup = 50;
@@ -100,8 +87,8 @@ export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
     /** One call: with or without following the disk first, then the call's own document. */
     const call = async (coherent: boolean): Promise<number> => {
       const t0 = performance.now();
-      if (coherent) f.followDisk();
-      await f.syncTarget(readWorkspaceText(root, target, 1 << 20), "none");
+      if (coherent) f.sync();
+      await f.target(ws.read(target), "none");
       return performance.now() - t0;
     };
     const measure = async (before: (i: number) => void) => {
@@ -116,7 +103,7 @@ export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
           if (i >= warmup) (coherent ? on : off).push(ms);
         }
         // what the baseline side left undelivered is delivered outside the timed region
-        f.followDisk();
+        f.sync();
       }
       return pairedDifferences(on, off);
     };
@@ -131,7 +118,8 @@ export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
       writeFileSync(join(root, closedChanged), `export const changed = ${i};\n`),
     );
     const status = f.status().watch;
-    f.close();
+    f.clear();
+    ws.close();
     const watched = status?.watched_directories ?? 0;
     const indexed = status?.files_indexed ?? 0;
     return [

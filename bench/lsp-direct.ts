@@ -29,6 +29,7 @@ import { findWarmupFile } from "../src/session/warmup.ts";
 import { pathToUri } from "../src/workspace/uri.ts";
 import { descendantsOf } from "../test/support/processes.ts";
 import { removeServerTmp, withServerTmp } from "../test/support/server-tmp.ts";
+import { workspaceAt } from "../test/support/workspace.ts";
 import { killOnInterrupt } from "./interrupt.ts";
 import { Watched } from "./procfs.ts";
 
@@ -174,7 +175,7 @@ export class DirectLsp {
     await this.start();
     const glob = this.server.ready.warmup_open;
     if (glob !== null) {
-      const { opened } = await findWarmupFile(this.root, glob, Number.MAX_SAFE_INTEGER);
+      const { opened } = await findWarmupFile(workspaceAt(this.root), glob);
       if (opened === undefined) throw new Error(`no warmup file for ${glob} in ${this.root}`);
       await this.openFile(opened.abs, languageIdFor(this.server, opened.abs));
     }

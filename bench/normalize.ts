@@ -8,11 +8,11 @@
  */
 import type { SymbolInformation } from "vscode-languageserver-protocol";
 import { BridgeError } from "../src/errors.ts";
-import { lineColumnsOf } from "../src/lsp/line-columns.ts";
 import { enforceSizeCap } from "../src/normalize/cap.ts";
 import { page } from "../src/normalize/paging.ts";
 import { makeNormalizeContext } from "../src/normalize/range-converter.ts";
 import { normalizeWorkspaceSymbols } from "../src/normalize/symbols.ts";
+import { lineColumnsOf } from "../src/text/line-columns.ts";
 import { Prng } from "../test/support/prng.ts";
 import { type BenchOptions, count, parseOptions } from "./common.ts";
 import { type Metric, metric } from "./stats.ts";
@@ -71,6 +71,7 @@ function synthesize(): Synthetic {
 function context(texts: Map<string, string>) {
   return makeNormalizeContext({
     root: ROOT,
+    rootReal: ROOT,
     encoding: "utf-16",
     unit: "code-point",
     lines: (abs) => {

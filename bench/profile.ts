@@ -37,6 +37,7 @@ import type { ServerConfig } from "../src/config/types.ts";
 import { languageIdFor } from "../src/session/hooks.ts";
 import { findWarmupFile } from "../src/session/warmup.ts";
 import { findClangd, findTypescriptLanguageServer } from "../test/support/real-servers.ts";
+import { workspaceAt } from "../test/support/workspace.ts";
 import { makeTempDir, removeDir, writeBridgeConfig } from "./common.ts";
 import { bundleModulesOf, printSummary, summarizeProfile } from "./cpuprofile.ts";
 import { generateCWorkspace } from "./gen-c-fixture.ts";
@@ -145,7 +146,7 @@ async function directTwin(ws: Workspace, dir: string): Promise<DirectLsp> {
   await direct.start();
   const glob = ws.server.ready.warmup_open;
   if (glob !== null) {
-    const { opened } = await findWarmupFile(root, glob, Number.MAX_SAFE_INTEGER);
+    const { opened } = await findWarmupFile(workspaceAt(root), glob);
     if (opened !== undefined)
       await direct.openFile(opened.abs, languageIdFor(ws.server, opened.abs));
   }

@@ -15,9 +15,11 @@ import { applyClassRegistered } from "./gate/decide.ts";
 import { HandleStore } from "./gate/handles.ts";
 import { GateTranscript } from "./gate/transcript.ts";
 import { log } from "./log.ts";
+import { resolveWorkspace } from "./router.ts";
 import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
 import { SnapshotStore } from "./session/snapshots.ts";
+import type { Workspace } from "./workspace/workspace.ts";
 
 export class BridgeContext {
   private current: Config;
@@ -47,6 +49,11 @@ export class BridgeContext {
     return this.manager;
   }
 
+  /** The workspace a call names (or the only one configured), as its Workspace object. */
+  workspace(name: string | undefined): Workspace {
+    return this.manager.workspace(resolveWorkspace(this.current, name).name);
+  }
+
   /** Resolves once the configuration is complete: at once, or after zero-config discovery. */
   ready(): Promise<void> {
     const discover = this.discover;
@@ -56,8 +63,10 @@ export class BridgeContext {
     // by replacing the manager; a failed discovery leaves the shell (no server) in place
     this.discovering = discover(this.current, this.stopDiscovery.signal)
       .then((config) => {
+        const shell = this.manager;
         this.current = config;
         this.manager = new SessionManager(config, this.hooks);
+        void shell.shutdownAll();
       })
       .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));
     return this.discovering;

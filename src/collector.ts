@@ -130,6 +130,3 @@ export class Collector {
     });
   }
 }
-
-/** The process's collector (the transport reports each answer written). */
-export const collector = new Collector();

@@ -6,13 +6,12 @@
  */
 import { bounded } from "./bounded.ts";
 import { BridgeContext } from "./bridge.ts";
-import { collector } from "./collector.ts";
+import { Collector } from "./collector.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
-import { enterRequestsDirectly } from "./mcp/request-entry.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
@@ -53,7 +52,13 @@ export async function serve(argPath: string | undefined): Promise<void> {
   // Orphans of a supervisor killed from outside come to us, not to PID 1 (SPEC §9.2).
   if (!becomeChildSubreaper())
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
-  const bridge = new BridgeContext(config, defaultHooks(), discover);
+  // a full collection after answers that took in much, and when idle (collector.ts)
+  const collector = new Collector();
+  const bridge = new BridgeContext(
+    config,
+    defaultHooks((bytes) => collector.took(bytes)),
+    discover,
+  );
   const server = createMcpServer(bridge, TOOLS, publishedSurface());
   const transport = new StdioTransport({
     input: Bun.stdin.stream().getReader(),
@@ -85,9 +90,6 @@ export async function serve(argPath: string | undefined): Promise<void> {
 
   const handshake = new SingleHandshake(transport);
   await server.connect(handshake);
-  if (!enterRequestsDirectly(server, handshake)) {
-    log.warn("the MCP SDK has no request entry: every message is classified by its schemas");
-  }
   log.info(
     `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
   );

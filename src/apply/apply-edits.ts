@@ -7,10 +7,10 @@
  */
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
-import type { PositionEncoding } from "../lsp/positions.ts";
 import { compareStrings } from "../normalize/order.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
-import { displayPath } from "../workspace/files.ts";
+import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import { planWrites } from "./validate.ts";
 import { applyPlannedWrites } from "./write.ts";
 
@@ -26,7 +26,7 @@ export type Snapshots = Map<string, { text: string; sha256: string }>;
  * be read goes to `unreadable`, which decides what that means (drift, or EditInvalid).
  */
 export function readSnapshots(
-  root: string,
+  ws: WorkspaceRoot,
   paths: readonly string[],
   maxFileBytes: number,
   unreadable: (abs: string, err: BridgeError) => void,
@@ -34,7 +34,7 @@ export function readSnapshots(
   const snapshots: Snapshots = new Map();
   for (const abs of paths) {
     try {
-      const { text, sha256 } = readWorkspaceText(root, abs, maxFileBytes);
+      const { text, sha256 } = readWorkspaceText(ws.rootReal, abs, maxFileBytes);
       snapshots.set(abs, { text, sha256 });
     } catch (err) {
       if (!(err instanceof BridgeError)) throw err;
@@ -49,18 +49,18 @@ export function readSnapshots(
  * the edit was computed against (an unreadable target counts as drifted).
  */
 export function readTargets(
-  root: string,
+  ws: WorkspaceRoot,
   targets: { abs: string; sha256: string }[],
   maxFileBytes: number,
 ): { snapshots: Snapshots; drifted: string[] } {
   const drifted: string[] = [];
   const paths = targets.map((t) => t.abs);
-  const snapshots = readSnapshots(root, paths, maxFileBytes, (abs) =>
-    drifted.push(displayPath(root, abs)),
+  const snapshots = readSnapshots(ws, paths, maxFileBytes, (abs) =>
+    drifted.push(displayPath(ws, abs)),
   );
   for (const t of targets) {
     const now = snapshots.get(t.abs);
-    if (now !== undefined && now.sha256 !== t.sha256) drifted.push(displayPath(root, t.abs));
+    if (now !== undefined && now.sha256 !== t.sha256) drifted.push(displayPath(ws, t.abs));
   }
   return { snapshots, drifted: drifted.sort(compareStrings) };
 }
@@ -78,7 +78,7 @@ export function driftError(files: string[], hint: string): BridgeError {
 
 /** One edit set to write: the edits, the texts they were checked against, their encoding. */
 export interface ApplyRequest {
-  root: string;
+  workspace: WorkspaceRoot;
   files: PlannedFileEdit[];
   snapshots: Snapshots;
   encoding: PositionEncoding;
@@ -96,7 +96,7 @@ export interface WrittenFilesListener {
  * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
  */
 export async function applyEdits(
-  { root, files, snapshots, encoding, maxFileBytes }: ApplyRequest,
+  { workspace: ws, files, snapshots, encoding, maxFileBytes }: ApplyRequest,
   sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
   const plans = planWrites(
@@ -107,9 +107,9 @@ export async function applyEdits(
     }),
     encoding,
   );
-  const { written } = await applyPlannedWrites(root, plans, maxFileBytes);
+  const { written } = await applyPlannedWrites(ws, plans, maxFileBytes);
   sessions.resyncWritten(written);
   return plans
-    .map((p) => ({ file: displayPath(root, p.abs), edits: p.editCount }))
+    .map((p) => ({ file: displayPath(ws, p.abs), edits: p.editCount }))
     .sort((a, b) => compareStrings(a.file, b.file));
 }

@@ -7,13 +7,13 @@
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
 import type { HandleStore, PlannedFileEdit } from "../gate/handles.ts";
-import type { PositionEncoding } from "../lsp/positions.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
   nonFileTarget,
 } from "../normalize/workspace-edit.ts";
-import { displayPath } from "../workspace/files.ts";
+import type { PositionEncoding } from "../text/positions.ts";
+import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { readSnapshots, type Snapshots } from "./apply-edits.ts";
 
@@ -30,7 +30,7 @@ export interface EditTargets {
  * too large or not UTF-8 makes the edit set `EditInvalid` (SPEC §7.4).
  */
 export function editTargets(
-  root: string,
+  ws: WorkspaceRoot,
   fileEdits: FileEdits[],
   maxFileBytes: number,
 ): EditTargets {
@@ -40,11 +40,11 @@ export function editTargets(
     return { abs, edits: f.edits.map((e) => ({ range: e.range, newText: e.newText })) };
   });
   const snapshots = readSnapshots(
-    root,
+    ws,
     files.map((f) => f.abs),
     maxFileBytes,
     (abs, err) => {
-      const file = displayPath(root, abs);
+      const file = displayPath(ws, abs);
       const reason = `${err.code}: ${err.message}`;
       throw new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
         hint: "edits may only change existing regular UTF-8 files inside the workspace",
@@ -62,8 +62,8 @@ export interface HandleOrigin {
   readonly epoch: number;
   /** the position encoding of the server's ranges */
   readonly encoding: PositionEncoding;
-  /** the workspace root its edits must stay in */
-  readonly workspace: { readonly root: string };
+  /** the workspace its edits must stay in */
+  readonly workspace: WorkspaceRoot;
 }
 
 export function planHandle(
@@ -75,7 +75,7 @@ export function planHandle(
 ): string | undefined {
   let planned: EditTargets;
   try {
-    planned = editTargets(session.workspace.root, flattenWorkspaceEdit(edit), maxFileBytes);
+    planned = editTargets(session.workspace, flattenWorkspaceEdit(edit), maxFileBytes);
   } catch {
     return undefined;
   }

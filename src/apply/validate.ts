@@ -14,7 +14,7 @@ import {
   type LspRange,
   lspPositionToOffset,
   type PositionEncoding,
-} from "../lsp/positions.ts";
+} from "../text/positions.ts";
 
 export interface FileSnapshot {
   abs: string;

@@ -17,7 +17,8 @@ import { closeSync, fstatSync, type Stats } from "node:fs";
 import { BridgeError, isBridgeError } from "../errors.ts";
 import { OPEN } from "../ffi/syscalls.ts";
 import { decodeUtf8, openWorkspaceFileInDir, readBounded } from "../workspace/confined.ts";
-import { displayPath, sha256Hex } from "../workspace/files.ts";
+import { sha256Hex } from "../workspace/files.ts";
+import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import {
   commitReplacement,
   discardReplacement,
@@ -59,14 +60,14 @@ interface Target {
  * is written unless all checks pass; no temp file is left on any path.
  */
 export async function applyPlannedWrites(
-  root: string,
+  ws: WorkspaceRoot,
   plans: PlannedWrite[],
   maxFileBytes: number,
   hooks: ApplyHooks = {},
 ): Promise<{ written: string[] }> {
   const targets: Target[] = [];
   try {
-    checkTargets(root, plans, maxFileBytes, targets);
+    checkTargets(ws, plans, maxFileBytes, targets);
     const changed = targets.filter((t) => t.plan.newText !== t.plan.oldText);
     prepareAll(changed);
     commitAll(changed, hooks);
@@ -81,7 +82,7 @@ export async function applyPlannedWrites(
 
 /** Phase 1: every check for every target, before the first write. */
 function checkTargets(
-  root: string,
+  ws: WorkspaceRoot,
   plans: PlannedWrite[],
   maxFileBytes: number,
   targets: Target[],
@@ -93,15 +94,15 @@ function checkTargets(
   for (const plan of plans) {
     let opened: ReturnType<typeof openWorkspaceFileInDir>;
     try {
-      opened = openWorkspaceFileInDir(root, plan.abs, OPEN.dirHandle);
+      opened = openWorkspaceFileInDir(ws.rootReal, plan.abs, OPEN.dirHandle);
     } catch (err) {
       // An edit aimed outside the workspace is a bad edit set, not a bad tool argument.
       if (isBridgeError(err, "PathOutsideWorkspace")) {
-        throw targetInvalid(displayPath(root, plan.abs), err.message);
+        throw targetInvalid(displayPath(ws, plan.abs), err.message);
       }
       // The plan was computed from this file's text, so it was a readable file then.
       if (isBridgeError(err, "FileNotFound")) {
-        drifted.push(displayPath(root, plan.abs));
+        drifted.push(displayPath(ws, plan.abs));
         continue;
       }
       throw err;

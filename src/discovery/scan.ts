@@ -7,6 +7,7 @@
 import { readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { readWorkspaceText } from "../workspace/confined.ts";
+import { realRoot } from "../workspace/files.ts";
 import { gitignoreMatcher, skippedByName } from "./ignore.ts";
 
 export interface ScanResult {
@@ -25,7 +26,7 @@ const MAX_GITIGNORE_BYTES = 1 << 20;
 
 function readGitignore(root: string): string {
   try {
-    return readWorkspaceText(root, ".gitignore", MAX_GITIGNORE_BYTES).text;
+    return readWorkspaceText(realRoot(root), ".gitignore", MAX_GITIGNORE_BYTES).text;
   } catch {
     return "";
   }

@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import type { LspRange, PositionEncoding } from "../lsp/positions.ts";
+import type { LspRange, PositionEncoding } from "../text/positions.ts";
 
 export interface PlannedFileEdit {
   abs: string;

@@ -5,7 +5,7 @@
  */
 import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
 import type { ColumnUnit } from "../config/types.ts";
-import type { PositionEncoding } from "./positions.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 
 const SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 

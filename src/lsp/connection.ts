@@ -9,20 +9,18 @@ import {
   ReadableStreamMessageReader,
   WriteableStreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { collector } from "../collector.ts";
 import { log } from "../log.ts";
 import { readableOf, writableOf } from "./byte-streams.ts";
-import { installRuntime } from "./runtime.ts";
 
 export function createLspConnection(
   input: ReadableStream<Uint8Array>,
   output: FileSink,
   label: string,
+  /** told the size of every chunk the server sends */
+  took: (bytes: number) => void = () => {},
 ): MessageConnection {
-  installRuntime();
   const conn = createMessageConnection(
-    // what the server sends counts towards a collection after the answer (collector.ts)
-    new ReadableStreamMessageReader(readableOf(input, (bytes) => collector.took(bytes))),
+    new ReadableStreamMessageReader(readableOf(input, took)),
     new WriteableStreamMessageWriter(writableOf(output)),
     {
       error: (m) => log.debug(`[${label}] jsonrpc: ${m}`),

@@ -5,9 +5,9 @@
 import type { InitializeParams, InitializeResult } from "vscode-languageserver-protocol";
 import type { ColumnUnit, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { fileWatchingAvailable } from "../ffi/inotify.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import { clientCapabilities } from "./client-capabilities.ts";
-import type { PositionEncoding } from "./positions.ts";
 
 export function initializeParams(
   workspace: WorkspaceConfig,

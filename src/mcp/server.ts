@@ -6,10 +6,11 @@
  * per client identity (SPEC §7.1).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolResult,
   ErrorCode,
+  type JSONRPCRequest,
   ListToolsRequestSchema,
   McpError,
   type ServerNotification,
@@ -64,34 +65,7 @@ interface ToolCallRequest {
   };
 }
 
-/**
- * `tools/call` in the SDK's request table without a zod parse per call: the SDK's
- * compatibility layer takes this as a (zod 3 style) schema — `shape.method.value` names
- * the method, `safeParse` hands the request on as it is. The handler checks what it
- * reads; the SDK's own schema would refuse a non-object `arguments` with a JSON-RPC
- * -32603 before our handler runs, where SPEC §4.6 makes it `InvalidArgument` like any
- * other bad argument. (Registered on `Protocol`: `Server`'s override re-validates each
- * request and copies each result through `CallToolResultSchema`, which would lose the
- * result's serialization made by the size cap, serialized.ts.)
- */
-const TOOLS_CALL = {
-  shape: { method: { value: "tools/call" } },
-  safeParse: (data: unknown) => ({ success: true as const, data: data as ToolCallRequest }),
-};
-
-type ToolCallHandler = (
-  request: ToolCallRequest,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-) => Promise<CallToolResult>;
-
-function setProtocolRequestHandler(server: Server, handler: ToolCallHandler): void {
-  const set = Protocol.prototype.setRequestHandler as unknown as (
-    this: Server,
-    schema: typeof TOOLS_CALL,
-    handler: ToolCallHandler,
-  ) => void;
-  set.call(server, TOOLS_CALL, handler);
-}
+type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function describeJsonType(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
@@ -134,9 +108,18 @@ export function createMcpServer(
     return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 
-  // our results are valid by construction (envelope.ts); the stdio suites check them
-  // with the SDK's client
-  setProtocolRequestHandler(server, async (request, extra): Promise<CallToolResult> => {
+  // tools/call is answered by the SDK's fallback handler, so that every bad argument —
+  // a non-object `arguments` included, which the SDK's own tools/call schema refuses with
+  // a JSON-RPC error — is a SPEC §4.6 InvalidArgument result. Our results are valid by
+  // construction (envelope.ts); the stdio suites check them with the SDK's client.
+  server.fallbackRequestHandler = async (request: JSONRPCRequest, extra: ToolCallExtra) => {
+    if (request.method !== "tools/call") {
+      throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+    }
+    return callTool(request as ToolCallRequest, extra);
+  };
+
+  async function callTool(request: ToolCallRequest, extra: ToolCallExtra): Promise<CallToolResult> {
     const name = request.params?.name;
     if (typeof name !== "string") {
       throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
@@ -201,7 +184,7 @@ export function createMcpServer(
       if (!(err instanceof BridgeError)) log.error(`tool ${name} failed: ${String(err)}`);
       return errorResult(err, callWorkspaceRoot(bridge.config, request.params?.arguments));
     }
-  });
+  }
 
   return server;
 }

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ColumnUnit } from "../config/types.ts";
-import { clientOffsetFloor, type LineIndex } from "../lsp/positions.ts";
+import { clientOffsetFloor, type LineIndex } from "../text/positions.ts";
 import { canonicalJson } from "./json.ts";
 import type { DiagnosticOut, Range } from "./types.ts";
 

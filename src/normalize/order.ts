@@ -41,14 +41,12 @@ export function withoutAdjacentDuplicates<T>(
   return out;
 }
 
-const SLASH = 0x2f;
-
 /**
  * Workspace files first, then files outside the workspace (absolute: a leading slash, the
  * bridge runs on Linux), then non-file URIs.
  */
 function targetRank(t: Target): number {
-  if ("file" in t) return t.file.charCodeAt(0) === SLASH ? 1 : 0;
+  if ("file" in t) return t.file.startsWith("/") ? 1 : 0;
   return 2;
 }
 
@@ -71,36 +69,9 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
   return compareTarget(a, b) || compareRange(a, b);
 }
 
-/**
- * compareLoc written out field for field, the rank and key read in place: a reference list
- * has hundreds of locations and this code runs in the interpreter
- * (docs/TOOLCHAIN.md#the-jit-policy), where each call and each object counts. (Composed of
- * calls, 601 locations took 0.8 ms; with each location's rank and key taken once into an
- * object of its own, 0.25–0.28 ms; as here, 0.13–0.19 ms.) A target without a range (a
- * workspace symbol's may have none) sorts before the same target with one.
- */
-function compareLocInPlace(a: Target & Partial<Range>, b: Target & Partial<Range>): number {
-  const fa = (a as { file?: string }).file;
-  const fb = (b as { file?: string }).file;
-  const ra = fa === undefined ? 2 : fa.charCodeAt(0) === SLASH ? 1 : 0;
-  const rb = fb === undefined ? 2 : fb.charCodeAt(0) === SLASH ? 1 : 0;
-  if (ra !== rb) return ra - rb;
-  const ka = fa ?? (a as { uri: string }).uri;
-  const kb = fb ?? (b as { uri: string }).uri;
-  if (ka !== kb) return ka < kb ? -1 : 1;
-  const la = a.line;
-  const lb = b.line;
-  if (la === undefined || lb === undefined) return la === lb ? 0 : la === undefined ? -1 : 1;
-  const pa = a as Range;
-  const pb = b as Range;
-  return (
-    la - lb || pa.column - pb.column || pa.end_line - pb.end_line || pa.end_column - pb.end_column
-  );
-}
-
 /** `locs` in compareLoc's order without duplicates (locations equal in every field it compares). */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  return withoutAdjacentDuplicates(locs.slice().sort(compareLocInPlace), compareLocInPlace);
+  return withoutAdjacentDuplicates(locs.slice().sort(compareLoc), compareLoc);
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {
@@ -135,35 +106,6 @@ export function compareSymbolNode(a: SymbolNode, b: SymbolNode): number {
 }
 
 /**
- * `nodes` sorted in place by compareSymbolNode. Servers list a file's symbols by position,
- * mostly already in this order: a list that is costs one pass, not a sort.
- */
-export function sortSymbolNodes(nodes: SymbolNode[]): SymbolNode[] {
-  for (let i = 1; i < nodes.length; i++) {
-    if (compareSymbolNode(nodes[i - 1] as SymbolNode, nodes[i] as SymbolNode) > 0) {
-      return nodes.sort(compareSymbolNode);
-    }
-  }
-  return nodes;
-}
-
-function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
-  return "line" in s ? s : undefined;
-}
-
-/** compareWorkspaceSymbol with the target and range compared as locations are, in place. */
-function compareWorkspaceSymbolInPlace(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
-  return (
-    compareLocInPlace(a, b) ||
-    // the same target and position: rare, and duplicates (de-duplication compares them)
-    compareStrings(a.name, b.name) ||
-    compareStrings(a.kind, b.kind) ||
-    compareOptionalStrings(a.container, b.container) ||
-    compareStrings(canonicalJson(a), canonicalJson(b))
-  );
-}
-
-/**
  * `symbols` in compareWorkspaceSymbol's order without duplicates (symbols equal in every
  * field it compares), the first of equal ones kept.
  */
@@ -171,19 +113,21 @@ export function sortedUniqueWorkspaceSymbols<T extends WorkspaceSymbolOut>(
   symbols: readonly T[],
 ): T[] {
   return withoutAdjacentDuplicates(
-    symbols.slice().sort(compareWorkspaceSymbolInPlace),
-    compareWorkspaceSymbolInPlace,
+    symbols.slice().sort(compareWorkspaceSymbol),
+    compareWorkspaceSymbol,
   );
+}
+
+function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
+  return "line" in s ? s : undefined;
 }
 
 /** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
 export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
-  // the target first, and the ranges only on a tie: most neighbours differ in their file
-  const byTarget = compareTarget(a, b);
-  if (byTarget !== 0) return byTarget;
   const ra = rangeOf(a);
   const rb = rangeOf(b);
   return (
+    compareTarget(a, b) ||
     (ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0) ||
     compareStrings(a.name, b.name) ||
     compareStrings(a.kind, b.kind) ||

@@ -9,21 +9,9 @@ import type {
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
 import { isJsonObject } from "./json.ts";
-import {
-  compareRange,
-  compareSymbolNode,
-  sortedUniqueWorkspaceSymbols,
-  sortSymbolNodes,
-} from "./order.ts";
+import { compareRange, compareSymbolNode, sortedUniqueWorkspaceSymbols } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
-import type {
-  Loc,
-  NormalizeContext,
-  Range,
-  SymbolNode,
-  Target,
-  WorkspaceSymbolOut,
-} from "./types.ts";
+import type { NormalizeContext, Range, SymbolNode, WorkspaceSymbolOut } from "./types.ts";
 
 export type { SymbolNode, WorkspaceSymbolOut } from "./types.ts";
 
@@ -69,9 +57,9 @@ function makeNode(
   selection: Range,
   children: SymbolNode[],
 ): SymbolNode {
-  const sorted = sortSymbolNodes(children);
+  const sorted = children.sort(compareSymbolNode);
   const kindName = symbolKindName(kind);
-  // keys in the order of types.ts; built directly (a file can have tens of thousands)
+  // keys in the order of types.ts
   return typeof detail === "string" && detail.length > 0
     ? { name, kind: kindName, detail, range, selection, children: sorted }
     : { name, kind: kindName, range, selection, children: sorted };
@@ -131,7 +119,7 @@ function treeFromFlat(flat: SymbolNode[]): SymbolNode[] {
   }
   const sortDeep = (nodes: SymbolNode[]): SymbolNode[] => {
     for (const n of nodes) sortDeep(n.children);
-    return sortSymbolNodes(nodes);
+    return nodes.sort(compareSymbolNode);
   };
   return sortDeep(roots);
 }
@@ -162,7 +150,7 @@ export function normalizeDocumentSymbols(
       fromDocumentSymbol(item as unknown as DocumentSymbol, uri, ctx, hierarchical);
     }
   }
-  if (flat.length === 0) return sortSymbolNodes(hierarchical);
+  if (flat.length === 0) return hierarchical.sort(compareSymbolNode);
   return treeFromFlat([...hierarchical, ...flat]);
 }
 
@@ -171,38 +159,6 @@ export function countSymbols(tree: SymbolNode[]): number {
   let n = 0;
   for (const node of tree) n += 1 + countSymbols(node.children);
   return n;
-}
-
-/**
- * A workspace symbol with a location in a file, as one object literal with its keys in
- * types.ts's order (a query can match hundreds: no head object merged with the location).
- */
-function withLoc(
-  name: string,
-  kind: string,
-  container: string | undefined,
-  l: Loc,
-): WorkspaceSymbolOut {
-  const file = (l as { file?: string }).file;
-  if (file === undefined) return withTarget(name, kind, container, l); // a non-file URI
-  const { line, column, end_line, end_column } = l;
-  return container === undefined
-    ? { name, kind, file, line, column, end_line, end_column }
-    : { name, kind, container, file, line, column, end_line, end_column };
-}
-
-/**
- * A workspace symbol as its head with the location's keys after it: a target alone, or
- * a non-file URI's location.
- */
-function withTarget(
-  name: string,
-  kind: string,
-  container: string | undefined,
-  t: Target,
-): WorkspaceSymbolOut {
-  const head = container === undefined ? { name, kind } : { name, kind, container };
-  return Object.assign(head, t);
 }
 
 /**
@@ -228,11 +184,12 @@ export function normalizeWorkspaceSymbols(
       typeof s.containerName === "string" && s.containerName.length > 0
         ? s.containerName
         : undefined;
-    symbols.push(
-      isLspRange(location.range)
-        ? withLoc(name, kind, container, ctx.toLoc(location.uri, location.range))
-        : withTarget(name, kind, container, ctx.toTarget(location.uri)),
-    );
+    const head = container === undefined ? { name, kind } : { name, kind, container };
+    // keys in the order of types.ts: the head, then the location's (no range fields without one)
+    const where = isLspRange(location.range)
+      ? ctx.toLoc(location.uri, location.range)
+      : ctx.toTarget(location.uri);
+    symbols.push({ ...head, ...where });
   }
   return sortedUniqueWorkspaceSymbols(symbols);
 }

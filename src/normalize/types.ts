@@ -4,7 +4,7 @@
  * identical bytes.
  */
 
-import type { LspRange } from "../lsp/positions.ts";
+import type { LspRange } from "../text/positions.ts";
 
 /** A client-convention range: 1-based lines and columns (column in `column_unit`). */
 export interface Range {

@@ -1,29 +1,24 @@
 /**
  * The server catches up before it answers (SPEC §5.3): before a call the disk is followed
- * (coherence.ts) and a server that publishes per version has published for what changed;
- * the document a call is about is refreshed as the server needs.
+ * (documents.ts `sync`) and a server that publishes per version has published for what
+ * changed; the document a call is about is refreshed as the server needs.
  */
 import type { Role } from "../config/types.ts";
-import type { Refresh } from "./coherence.ts";
 import { offersPull, settlePush } from "./diagnostics-settle.ts";
-import type { OpenDocument } from "./documents.ts";
+import type { OpenDocument, Refresh } from "./documents.ts";
 import type { Session, WaitContext } from "./session.ts";
 
 /**
  * How the document a call is about is brought up to a workspace that changed around it
- * (SPEC §5.3). A pulled server answers from its own state: nothing to do, the pull is
- * fresh. A push server may not rebuild, nor publish, for a new version of unchanged
- * text (clangd compares its inputs; typescript-language-server skips an empty set that
- * stays empty), so for diagnostics, and for every call to a server that registered no
- * file watchers (it was not told what changed), the document is closed and opened
- * afresh: every server builds a document it opens, and publishes for it. A server whose
- * publishes carry no version (`publish`) may skip the publish after a change of the
- * document's own text too, so its diagnostics always come from an opening.
+ * (SPEC §5.3). A pulled server answers from its own state. A push server may not rebuild,
+ * nor publish, for a new version of unchanged text, so for diagnostics, and for every call
+ * to a server that registered no file watchers (it was not told what changed), the document
+ * is opened afresh. A server whose publishes carry no version may skip the publish after a
+ * change of the document's own text too: its diagnostics always come from an opening.
  */
 export function documentRefresh(session: Session, role: Role): Refresh {
   if (offersPull(session)) return "none";
   if (role === "diagnostics") {
-    // no version in its publishes: only an opening is sure to be answered
     return session.server.diagnostics_settle === "publish" ? "fresh" : "reopen";
   }
   // for other calls, a server told of every change through its watchers knows already
@@ -34,17 +29,16 @@ export function documentRefresh(session: Session, role: Role): Refresh {
  * Before a call (SPEC §5): everything changed on disk reaches the server, and a server
  * that publishes per version has published for what changed (its index caught up).
  */
-export async function followDisk(session: Session, wait: WaitContext): Promise<void> {
-  const sent = session.documents.followDisk(wait.since);
+export async function catchUp(session: Session, wait: WaitContext): Promise<void> {
+  const sent = session.documents.sync();
   if (sent.length > 0) await awaitPublishes(session, sent, wait);
 }
 
 /**
  * After documents changed (SPEC §5.3): a server that publishes per version (and is not
  * pulled) has published for the new versions before the call goes on — for documents it
- * has published for before in this life, so a server that never publishes is never
- * waited for. clangd updates its index from the rebuilt file in the same step, so a
- * definition into a changed open file is answered from the new text.
+ * has published for before in this life, so a server that never publishes is never waited
+ * for. clangd updates its index from the rebuilt file in the same step.
  */
 export async function awaitPublishes(
   session: Session,

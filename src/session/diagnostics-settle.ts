@@ -3,10 +3,12 @@
  * offers it, and wait for the push that belongs to the synced content by the
  * server's declared rule — state, never a sleep.
  */
-import type {
-  Diagnostic,
-  DocumentDiagnosticReport,
-  WorkspaceDiagnosticReport,
+import {
+  type Diagnostic,
+  type DocumentDiagnosticReport,
+  DocumentDiagnosticRequest,
+  type WorkspaceDiagnosticReport,
+  WorkspaceDiagnosticRequest,
 } from "vscode-languageserver-protocol";
 import type { OpenDocument } from "./documents.ts";
 import type { Session, WaitContext } from "./session.ts";
@@ -38,8 +40,8 @@ async function pullDocument(
   wait: WaitContext,
 ): Promise<Diagnostic[]> {
   const previous = session.diagnostics.pull(uri);
-  const report = await session.request<DocumentDiagnosticReport>(
-    "textDocument/diagnostic",
+  const report: DocumentDiagnosticReport | null = await session.request(
+    DocumentDiagnosticRequest.type,
     {
       textDocument: { uri },
       ...(previous?.resultId ? { previousResultId: previous.resultId } : {}),
@@ -147,8 +149,8 @@ export async function workspaceDiagnostics(
   wait: WaitContext,
 ): Promise<FileDiagnostics[]> {
   if (offersWorkspacePull(session)) {
-    const report = await session.request<WorkspaceDiagnosticReport>(
-      "workspace/diagnostic",
+    const report: WorkspaceDiagnosticReport | null = await session.request(
+      WorkspaceDiagnosticRequest.type,
       { previousResultIds: [] },
       wait,
     );

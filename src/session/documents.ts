@@ -1,171 +1,399 @@
 /**
- * Documents a session has open (SPEC §5): `didOpen` the first time,
- * `didChange` with the full text and version + 1 when the content hash
- * changed, nothing otherwise; least recently used documents are closed past
- * `max_open_documents`. Versions of a URI only ever grow, across closes and
- * reopens, so a publish for an earlier opening can never pass for the current
- * one (SPEC §6).
+ * A session's open documents and how the server's view follows the disk (SPEC §5): the
+ * editor's part, done by the bridge; document-store.ts keeps the documents themselves.
+ * - `sync()`: before a call, drain the workspace watcher and look at every open document
+ *   (one `lstat` each; read and hash only when its identity moved or an event named it),
+ *   then tell the server, in this order: documents gone (`didClose`), the file events its
+ *   watchers asked for (`workspace/didChangeWatchedFiles`), documents whose content changed
+ *   (`didChange` version + 1, `didSave` where the server wants saves). Every delivery moves
+ *   the workspace generation (SPEC §5.3); catch-up.ts then awaits the server.
+ * - `target()`: the document a call is about, as the file is now, refreshed as needed.
+ * - `write()`: content just read from disk becomes the server's copy.
  */
-import { LineIndex } from "../lsp/positions.ts";
-import type { FileIdentity } from "../workspace/confined.ts";
+import { basename, dirname, join } from "node:path";
+import type { ServerCapabilities } from "vscode-languageserver-protocol";
+import { languageOfFile } from "../config/server-files.ts";
+import { log } from "../log.ts";
+import type { WorkspaceText } from "../workspace/confined.ts";
+import {
+  type CompiledWatcher,
+  coalesce,
+  compileWatchers,
+  directoryOfInterest,
+  FILE_CHANGE_TYPE,
+  type FileChange,
+  matchingEvents,
+} from "../workspace/file-events.ts";
+import { type ResolvedFile, realRoot } from "../workspace/files.ts";
+import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
+import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
+import { pathToUri } from "../workspace/uri.ts";
+import type { Subscription } from "../workspace/watch.ts";
+import type { WatchStatus } from "../workspace/watch-status.ts";
+import type { SessionContext } from "./context.ts";
+import {
+  type DiskContent,
+  DocumentStore,
+  type OpenDocument,
+  type SyncStamp,
+} from "./document-store.ts";
 
-export interface OpenDocument {
-  uri: string;
-  abs: string;
-  languageId: string;
-  version: number;
-  sha256: string;
-  text: string;
-  index: LineIndex;
-  /** the file's identity when this content was read (SPEC §5.1); null: unknown, read again */
-  identity: FileIdentity | null;
-  /** value of the session's publish counter when this version was sent (diagnostics settle, SPEC §6) */
-  syncSeq: number;
-  /** the session's workspace generation this version was sent at (SPEC §5.3) */
+export type { DiskContent, OpenDocument } from "./document-store.ts";
+
+/** What the documents need of the running server. */
+export interface ServerLink {
+  /** a notification to the server of the current life; dropped when there is none */
+  notify(method: string, params: unknown): void;
+  capabilities(): ServerCapabilities | undefined;
+  /** resolves once the server has handled every notification sent before it */
+  barrier(signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * How the document a call is about is brought up to the workspace: "reopen" — closed and
+ * opened afresh when the workspace changed around it; "fresh" — also when its own text
+ * changed since it was opened (a server that publishes only when its answer changed,
+ * SPEC §6); "none" — left as it is (a pulled server answers from its own state).
+ */
+export type Refresh = "reopen" | "fresh" | "none";
+
+/** What session_status says of the documents (SPEC §10), keys as shown there. */
+export interface CoherenceStatus {
   generation: number;
-  /** this version was sent by didOpen (not didChange) */
-  opened: boolean;
+  /** registered file watchers, and those outside the root (never watched) */
+  watchers: string[];
+  watchers_outside_root: string[];
+  documents_changed: number;
+  documents_closed: number;
+  file_events_sent: number;
+  documents_refreshed: number;
+  /** files opened because the server's watchers reported them (open_changed_files) */
+  files_opened: number;
+  watch: WatchStatus | null;
 }
 
-export interface DocumentSink {
-  open(doc: OpenDocument): void;
-  change(doc: OpenDocument): void;
-  close(uri: string): void;
+export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
+
+function contentOf(doc: OpenDocument): DiskContent {
+  return { abs: doc.abs, text: doc.text, sha256: doc.sha256, identity: doc.identity };
 }
 
-/** Content just read from disk (confined.ts WorkspaceText fits). */
-export interface DiskContent {
-  abs: string;
-  text: string;
-  sha256: string;
-  /** null: not known (the next look reads the file again) */
-  identity: FileIdentity | null;
-}
-
-/** What a sync is stamped with: the session's publish counter and workspace generation. */
-export interface SyncStamp {
-  seq: number;
-  generation: number;
-}
-
-export class DocumentStore {
-  /** insertion order is recency order: the first entry is the least recently used */
-  private readonly docs = new Map<string, OpenDocument>();
-  /** the last version sent for every URI ever opened, so a reopen continues above it */
-  private readonly lastVersion = new Map<string, number>();
-  /** abs → uri of the open documents (byPath runs for every file a result names) */
-  private readonly uris = new Map<string, string>();
+export class Documents {
+  /** moves whenever a change reached the server (SPEC §5.3) */
+  generation = 0;
+  /** progress mark at the last didSave of this life; undefined: none (SPEC §6) */
+  saveMark: number | undefined;
+  private store: DocumentStore;
+  private pending: FileChange[] = [];
+  private watchers: CompiledWatcher[] = [];
+  private subscription: Subscription | null = null;
+  private readonly root: string;
+  /** the bridge's own log file, when it lies in the workspace: its writes are no change */
+  private readonly logFile: string | null;
+  private closed = false;
+  private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
 
   constructor(
-    private readonly max: number,
-    private readonly sink: DocumentSink,
-  ) {}
-
-  /** Make the server's copy equal to `content`; returns the document and what was sent. */
-  sync(
-    uri: string,
-    languageId: string,
-    content: DiskContent,
-    stamp: SyncStamp,
-  ): { doc: OpenDocument; sent: "open" | "change" | "none" } {
-    const { abs } = content;
-    const existing = this.docs.get(uri);
-    if (existing) {
-      this.docs.delete(uri);
-      this.docs.set(uri, existing);
-      if (existing.sha256 === content.sha256) {
-        existing.identity = content.identity;
-        return { doc: existing, sent: "none" };
-      }
-      this.replace(existing, content, stamp);
-      return { doc: existing, sent: "change" };
-    }
-    const doc: OpenDocument = {
-      uri,
-      abs,
-      languageId,
-      version: (this.lastVersion.get(uri) ?? 0) + 1,
-      sha256: content.sha256,
-      text: content.text,
-      index: new LineIndex(content.text),
-      identity: content.identity,
-      syncSeq: stamp.seq,
-      generation: stamp.generation,
-      opened: true,
-    };
-    this.docs.set(uri, doc);
-    this.uris.set(abs, uri);
-    this.lastVersion.set(uri, doc.version);
-    this.sink.open(doc);
-    this.evict(uri);
-    return { doc, sent: "open" };
+    private readonly ctx: SessionContext,
+    private readonly server: ServerLink,
+  ) {
+    this.root = ctx.workspace.rootReal;
+    const file = ctx.bridge.log.file;
+    this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
+    this.store = this.newStore();
   }
 
-  /** New content for an open document, without touching its recency (following the disk). */
-  replace(doc: OpenDocument, content: DiskContent, stamp: SyncStamp): void {
-    doc.sha256 = content.sha256;
-    doc.text = content.text;
-    doc.index = new LineIndex(content.text);
-    doc.identity = content.identity;
-    doc.opened = false;
-    doc.version += 1;
-    doc.syncSeq = stamp.seq;
-    doc.generation = stamp.generation;
-    this.lastVersion.set(doc.uri, doc.version);
-    this.sink.change(doc);
+  private newStore(): DocumentStore {
+    const { server } = this;
+    return new DocumentStore(this.ctx.bridge.max_open_documents, {
+      open: (d) =>
+        server.notify("textDocument/didOpen", {
+          textDocument: { uri: d.uri, languageId: d.languageId, version: d.version, text: d.text },
+        }),
+      change: (d) =>
+        server.notify("textDocument/didChange", {
+          textDocument: { uri: d.uri, version: d.version },
+          contentChanges: [{ text: d.text }],
+        }),
+      close: (uri) => server.notify("textDocument/didClose", { textDocument: { uri } }),
+    });
   }
 
-  /** Close one document (gone from disk, or closed to be opened afresh). */
-  close(uri: string): OpenDocument | undefined {
-    const doc = this.docs.get(uri);
-    if (!doc) return undefined;
-    this.forget(doc);
-    this.sink.close(uri);
-    return doc;
+  /** A new server life: nothing is open, nothing is watched yet. */
+  reset(): void {
+    this.clear();
+    this.store = this.newStore();
+    this.closed = false;
+    this.generation = 0;
+    this.saveMark = undefined;
+    this.watchers = [];
+    this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
   }
 
-  private forget(doc: OpenDocument): void {
-    if (this.uris.get(doc.abs) === doc.uri) this.uris.delete(doc.abs);
-    this.docs.delete(doc.uri);
-  }
-
-  private evict(keep: string): void {
-    for (const uri of this.docs.keys()) {
-      if (this.docs.size <= this.max) break;
-      if (uri === keep) continue;
-      const doc = this.docs.get(uri);
-      if (doc) this.forget(doc);
-      this.sink.close(uri);
-    }
-  }
-
-  /** Whether the URI was opened in this server life (it may be closed now). */
-  openedBefore(uri: string): boolean {
-    return this.lastVersion.has(uri);
+  /** The server is gone: forget everything (nothing to close), stop watching. */
+  clear(): void {
+    this.closed = true;
+    this.store.clear();
+    this.subscription?.close();
+    this.subscription = null;
+    this.pending = [];
   }
 
   get(uri: string): OpenDocument | undefined {
-    return this.docs.get(uri);
+    return this.store.get(uri);
   }
-
   byPath(abs: string): OpenDocument | undefined {
-    const uri = this.uris.get(abs);
-    return uri === undefined ? undefined : this.docs.get(uri);
+    return this.store.byPath(abs);
   }
-
-  /** Every open document, least recently used first. */
-  all(): OpenDocument[] {
-    return [...this.docs.values()];
-  }
-
   count(): number {
-    return this.docs.size;
+    return this.store.count();
   }
 
-  /** Forget everything (the server is gone; nothing to close). */
-  clear(): void {
-    this.docs.clear();
-    this.lastVersion.clear();
-    this.uris.clear();
+  /** Close one document (the next call on it opens it afresh). */
+  close(uri: string): void {
+    this.store.close(uri);
+  }
+
+  /** Whether the server registered file watchers (it is told of changes through them). */
+  watching(): boolean {
+    return this.watchers.length > 0;
+  }
+
+  /** The server's file-watcher registrations changed (client/registerCapability). */
+  registrationsChanged(): void {
+    this.watchers = compileWatchers(this.ctx.registrations.values());
+    if (this.subscription) this.subscription.refresh();
+    else this.subscribe();
+  }
+
+  /**
+   * Servers that registered watchers get the events they asked for; the others are sent
+   * none, but a change anywhere in the workspace (outside hidden directories) still moves
+   * the generation, so the document a call is about is sent again first (clangd re-reads
+   * its headers then).
+   */
+  private interest = (dir: string): boolean =>
+    this.watchers.length > 0
+      ? directoryOfInterest(this.watchers, dir)
+      : !hiddenBelow(this.root, dir);
+
+  private subscribe(): void {
+    if (this.closed || this.subscription) return;
+    this.subscription = this.ctx.workspace.watch(this.interest, (changes) => {
+      // coalesced as it grows: an idle session holds one change per file, not a history
+      this.pending = coalesce([...this.pending, ...changes]);
+    });
+  }
+
+  private ownLog(abs: string): boolean {
+    return this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`));
+  }
+
+  /** The stamp for content that changes the server's view now. */
+  private nextStamp(): SyncStamp {
+    this.generation += 1;
+    return { seq: this.ctx.diagnostics.seq, generation: this.generation };
+  }
+
+  private currentStamp(): SyncStamp {
+    return { seq: this.ctx.diagnostics.seq, generation: this.generation };
+  }
+
+  /**
+   * Bring the server's view up to the disk (SPEC §5.1, §5.2), synchronously; the documents
+   * whose new content was sent (a server that publishes per version is then awaited,
+   * catch-up.ts).
+   */
+  sync(): OpenDocument[] {
+    this.subscribe();
+    this.ctx.workspace.poll();
+    const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
+    const named = new Set(changes.map((c) => c.abs));
+    const gone: OpenDocument[] = [];
+    const changed: { doc: OpenDocument; content: WorkspaceText }[] = [];
+    for (const doc of this.store.all()) {
+      if (!named.has(doc.abs) && sameIdentity(doc.identity, currentIdentity(doc.abs))) continue;
+      let content: WorkspaceText;
+      try {
+        content = this.ctx.workspace.read(doc.abs);
+      } catch {
+        gone.push(doc); // deleted, replaced by something else, too large, not UTF-8
+        continue;
+      }
+      if (content.abs !== doc.abs) gone.push(doc);
+      else if (content.sha256 !== doc.sha256) changed.push({ doc, content });
+      else doc.identity = content.identity;
+    }
+    const events = matchingEvents(this.watchers, changes, this.root);
+    if (gone.length === 0 && changed.length === 0 && events.length === 0) {
+      // a server without watchers: a change to any file it did not get from the bridge
+      // may matter to what it reads itself (open documents were compared above)
+      const open = new Set(this.store.all().map((d) => d.abs));
+      if (this.watchers.length === 0 && changes.some((c) => !open.has(c.abs))) {
+        this.generation += 1;
+      }
+      this.forgetDeleted(changes);
+      return [];
+    }
+    const stamp = this.nextStamp();
+    for (const doc of gone) {
+      this.store.close(doc.uri);
+      this.counts.closed += 1;
+    }
+    if (events.length > 0) {
+      this.server.notify("workspace/didChangeWatchedFiles", {
+        changes: events.map((e) => ({ uri: pathToUri(e.abs), type: FILE_CHANGE_TYPE[e.kind] })),
+      });
+      this.counts.events += events.length;
+    }
+    const sent: OpenDocument[] = [];
+    for (const { doc, content } of changed) {
+      this.store.replace(doc, content, stamp);
+      // changed on disk = saved: servers that check on save (cargo check) check again
+      this.saved(doc);
+      this.counts.changed += 1;
+      sent.push(doc);
+    }
+    sent.push(...this.openChanged(events, stamp));
+    // a document closed for following the disk has no diagnostics either (SPEC §5.1)
+    for (const doc of gone) this.ctx.diagnostics.forget(doc.uri);
+    this.forgetDeleted(changes);
+    log.debug(
+      `[${this.ctx.key}] followed the disk: ${gone.length} closed, ${events.length} events, ${changed.length} changed`,
+    );
+    return sent;
+  }
+
+  /**
+   * `open_changed_files`: created or changed files of the server's own languages that its
+   * watchers asked about are opened too, so their content reaches the server in order with
+   * the request (servers that read watched files on a timer or another thread). At most
+   * max_open_documents per sync; beyond that the events alone carry them.
+   */
+  private openChanged(events: FileChange[], stamp: SyncStamp): OpenDocument[] {
+    const { server, bridge, workspace } = this.ctx;
+    if (!server.open_changed_files) return [];
+    const wanted = events.filter(
+      (e) =>
+        e.kind !== "deleted" &&
+        languageOfFile(server, e.abs) !== undefined &&
+        this.store.get(pathToUri(e.abs)) === undefined,
+    );
+    if (wanted.length > bridge.max_open_documents) return [];
+    const opened: OpenDocument[] = [];
+    for (const e of wanted) {
+      const content = workspace.tryRead(e.abs);
+      if (content === undefined) continue; // gone again, too large, not UTF-8: the event told it
+      const languageId = this.ctx.hooks.languageIdFor(server, content.abs);
+      opened.push(this.store.sync(pathToUri(content.abs), languageId, content, stamp).doc);
+      this.counts.opened += 1;
+    }
+    return opened;
+  }
+
+  /** A file that no longer exists has no diagnostics (a fresh server would report none). */
+  private forgetDeleted(changes: FileChange[]): void {
+    for (const c of changes) {
+      if (c.kind === "deleted" && currentIdentity(c.abs) === null) {
+        this.ctx.diagnostics.forget(pathToUri(c.abs));
+      }
+    }
+  }
+
+  /**
+   * The document a call is about, synced to the file as it is now: `target` is content read
+   * before the session was ready (read again when the disk moved since), or only the
+   * resolved path of a file the session held open then (its document stands for it while
+   * the path's identity is the one its text was read with). With "reopen", a document whose
+   * text is unchanged but that was synced at an older generation is closed and opened
+   * afresh first, so the server builds it again against the workspace as it is now.
+   */
+  async target(
+    target: WorkspaceText | ResolvedFile,
+    refresh: Refresh,
+    signal?: AbortSignal,
+  ): Promise<OpenDocument> {
+    const current = this.contentNow(target);
+    const uri = pathToUri(current.abs);
+    const open = this.store.get(uri);
+    const stale =
+      open !== undefined &&
+      (open.generation < this.generation ||
+        // "fresh": the answer must come from an opening, never from a didChange
+        (refresh === "fresh" && (!open.opened || open.sha256 !== current.sha256)));
+    if (refresh !== "none" && open && stale) {
+      this.counts.refreshed += 1;
+      this.store.close(uri);
+      // whatever the server publishes for the closing arrives before the barrier's answer
+      await this.server.barrier(signal);
+    } else if (refresh === "fresh" && !open && this.store.openedBefore(uri)) {
+      // closed long ago (LRU), the server may still hold a result from that opening that a
+      // late event recreated after the close (tls does): one open and close clears it
+      this.counts.refreshed += 1;
+      this.write(current);
+      this.store.close(uri);
+      await this.server.barrier(signal);
+    }
+    return this.write(current).doc;
+  }
+
+  private contentNow(target: WorkspaceText | ResolvedFile): DiskContent {
+    const now = currentIdentity(target.abs);
+    if ("text" in target && sameIdentity(now, target.identity)) return target;
+    const open = this.store.byPath(target.abs);
+    if (open !== undefined && sameIdentity(now, open.identity)) return contentOf(open);
+    return this.ctx.workspace.read(target.abs);
+  }
+
+  /**
+   * Content just read from disk becomes the server's copy: didOpen, or didChange (+ didSave)
+   * when it differs from what the server holds, which moves the generation.
+   */
+  write(content: DiskContent): SyncResult {
+    // from the first document on, changes elsewhere are noticed
+    this.subscribe();
+    const uri = pathToUri(content.abs);
+    const open = this.store.get(uri);
+    const stamp = open && open.sha256 !== content.sha256 ? this.nextStamp() : this.currentStamp();
+    const languageId =
+      open?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, content.abs);
+    const result = this.store.sync(uri, languageId, content, stamp);
+    if (result.sent === "change") {
+      this.saved(result.doc);
+      this.counts.changed += 1;
+    }
+    return result;
+  }
+
+  /** didSave where the server asks for it: the disk changed, or the applier wrote the file. */
+  private saved(doc: OpenDocument): void {
+    const sync = this.server.capabilities()?.textDocumentSync;
+    if (sync && typeof sync === "object" && sync.save) {
+      this.saveMark = this.ctx.progress.beginCount;
+      const includeText = typeof sync.save === "object" && sync.save.includeText === true;
+      this.server.notify("textDocument/didSave", {
+        textDocument: { uri: doc.uri },
+        ...(includeText ? { text: doc.text } : {}),
+      });
+    }
+  }
+
+  status(): CoherenceStatus {
+    return {
+      generation: this.generation,
+      watchers: this.watchers.map((w) => w.pattern),
+      watchers_outside_root: this.watchers
+        .filter(
+          (w) =>
+            w.scope !== null && !atOrBelow(this.root, w.scope) && !atOrBelow(w.scope, this.root),
+        )
+        .map((w) => w.pattern),
+      documents_changed: this.counts.changed,
+      documents_closed: this.counts.closed,
+      file_events_sent: this.counts.events,
+      documents_refreshed: this.counts.refreshed,
+      files_opened: this.counts.opened,
+      watch: this.subscription ? this.ctx.workspace.watchStatus() : null,
+    };
   }
 }

@@ -17,6 +17,8 @@ export interface SessionHooks {
   launch(opts: LaunchOptions): SupervisedProcess;
   environment(server: ServerConfig): Record<string, string>;
   languageIdFor(server: ServerConfig, abs: string): string;
+  /** bytes read from a server (the bridge's memory collector counts them) */
+  took(bytes: number): void;
 }
 
 /** languageId from the server's extension map; the first declared language otherwise. */
@@ -24,12 +26,13 @@ export function languageIdFor(server: ServerConfig, abs: string): string {
   return languageOfFile(server, abs) ?? server.languages[0] ?? "plaintext";
 }
 
-export function defaultHooks(): SessionHooks {
+export function defaultHooks(took: (bytes: number) => void = () => {}): SessionHooks {
   return {
     prepare: async (workspace, server) => prepareWorkspaceFiles(workspace, server),
     verifyVersion: (server, cwd) => verifyVersionPin(server, cwd),
     launch: (opts) => launchSupervised(opts),
     environment: (server) => sanitizedEnv(server),
     languageIdFor,
+    took,
   };
 }

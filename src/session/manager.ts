@@ -4,18 +4,21 @@
  * for a slot right before a server life begins; admissions are decided one at a
  * time (admission.ts), and an eviction completes, tree reaped, before the slot
  * is handed on. Sessions start lazily and a dead one is never restarted implicitly.
+ * The manager also owns one Workspace object per configured workspace, which the
+ * sessions of that workspace share.
  */
 import type { Config } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { readWorkspaceText } from "../workspace/confined.ts";
+import { Workspace } from "../workspace/workspace.ts";
 import { decideAdmission, type SlotView } from "./admission.ts";
-import { followDisk } from "./catch-up.ts";
+import { catchUp } from "./catch-up.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
+  private readonly workspaces = new Map<string, Workspace>();
   private useCounter = 0;
   /** admitted, not started yet: they hold their slot */
   private readonly reserved = new Set<Session>();
@@ -26,8 +29,11 @@ export class SessionManager {
     readonly config: Config,
     hooks: SessionHooks,
   ) {
-    for (const ws of config.workspaces) {
-      for (const name of ws.servers) {
+    const { max_file_bytes: maxFileBytes, max_watches: maxWatches } = config.bridge;
+    for (const wsConfig of config.workspaces) {
+      const ws = new Workspace(wsConfig, { maxFileBytes, maxWatches }, hooks.took);
+      this.workspaces.set(ws.name, ws);
+      for (const name of wsConfig.servers) {
         const server = config.servers.find((s) => s.name === name);
         if (!server) continue; // validation guarantees this cannot happen
         const admit = (s: Session) => this.admit(s);
@@ -37,6 +43,13 @@ export class SessionManager {
         );
       }
     }
+  }
+
+  /** The Workspace object of a configured workspace (the router checked the name). */
+  workspace(name: string): Workspace {
+    const ws = this.workspaces.get(name);
+    if (ws === undefined) throw new Error(`unreachable: no workspace "${name}"`);
+    return ws;
   }
 
   /** Every configured pair, in configuration order. */
@@ -68,7 +81,7 @@ export class SessionManager {
     try {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
-      await followDisk(session, ctx);
+      await catchUp(session, ctx);
       return await fn(session);
     } finally {
       session.endUse(++this.useCounter);
@@ -134,19 +147,16 @@ export class SessionManager {
   resyncWritten(written: string[]): void {
     for (const abs of written) {
       for (const session of this.all().filter((s) => s.holdsOpen(abs))) {
-        try {
-          // didChange and didSave (SPEC §7.4); the workspace generation moves (§5.3)
-          session.syncDocument(
-            readWorkspaceText(session.workspace.root, abs, this.config.bridge.max_file_bytes),
-          );
-        } catch {
-          // the file is gone or unreadable now: the next call on it reports that
-        }
+        // didChange and didSave (SPEC §7.4); the workspace generation moves (§5.3); a file
+        // gone or unreadable now is reported by the next call on it
+        const content = session.workspace.tryRead(abs);
+        if (content !== undefined) session.syncDocument(content);
       }
     }
   }
 
   async shutdownAll(): Promise<void> {
     await Promise.all(this.all().map((s) => s.shutdown().catch(() => {})));
+    for (const ws of this.workspaces.values()) ws.close();
   }
 }

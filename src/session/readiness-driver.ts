@@ -4,11 +4,9 @@
  * next event, never on a timer — and an unhealthy load ending the session. Also the waits
  * of callers: until ready at start-up, and while re-indexing holds semantic requests.
  */
-import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { log } from "../log.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import type { ProgressTracker } from "./progress.ts";
+import type { SessionContext } from "./context.ts";
 import { Readiness } from "./readiness.ts";
 import {
   cancelledError,
@@ -22,20 +20,10 @@ export interface WaitContext {
   signal?: AbortSignal;
   /** readiness progress for MCP notifications/progress (SPEC §3.3) */
   onProgress?: (message: string) => void;
-  /**
-   * When the call began (workspace/watch.ts `moment`): a drain of the workspace watcher
-   * after it read everything changed before the call, so the call need not drain again
-   */
-  since?: number;
 }
 
-/** What the driver needs of its session. */
-export interface ReadinessHost {
-  readonly life: Lifecycle;
-  readonly progress: ProgressTracker;
-  readonly workspace: WorkspaceConfig;
-  readonly server: ServerConfig;
-  readonly bridge: BridgeConfig;
+/** What the driver does through the rest of its session. */
+export interface ReadinessActions {
   /** one bounded request on the current connection; undefined when there is none */
   probe(method: string, params: unknown): Promise<unknown> | undefined;
   /** warmup_open: have the server open this file */
@@ -49,8 +37,11 @@ export class ReadinessDriver {
   private probeRunning = false;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly host: ReadinessHost) {
-    this.evaluator = new Readiness(host.server.ready);
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly actions: ReadinessActions,
+  ) {
+    this.evaluator = new Readiness(ctx.server.ready);
   }
 
   /** what the warm-up of the current life opened and skipped (session_status) */
@@ -65,13 +56,13 @@ export class ReadinessDriver {
   reset(): void {
     this.detach();
     this.warmupOutcome = undefined;
-    this.evaluator = new Readiness(this.host.server.ready);
+    this.evaluator = new Readiness(this.ctx.server.ready);
     this.probeRunning = false;
   }
 
   /** From waiting_ready on: every event re-evaluates, until ready or the life ends. */
   attach(): void {
-    this.unsubscribe ??= this.host.life.changes.subscribe(() => this.drive());
+    this.unsubscribe ??= this.ctx.life.changes.subscribe(() => this.drive());
   }
 
   detach(): void {
@@ -85,11 +76,10 @@ export class ReadinessDriver {
    */
   async warmup(): Promise<void> {
     const evaluator = this.evaluator;
-    const pattern = this.host.server.ready.warmup_open;
+    const pattern = this.ctx.server.ready.warmup_open;
     if (pattern !== null) {
-      const { root } = this.host.workspace;
-      const key = this.host.life.label.key;
-      const found = await findWarmupFile(root, pattern, this.host.bridge.max_file_bytes);
+      const key = this.ctx.key;
+      const found = await findWarmupFile(this.ctx.workspace, pattern);
       // a life that ended during the scan: its warm-up is not the new life's
       if (this.evaluator !== evaluator) return;
       this.warmupOutcome = found.outcome;
@@ -97,7 +87,7 @@ export class ReadinessDriver {
         log.warn(`[${key}] warmup_open: skipped ${s.file} (${s.reason})`);
       }
       if (found.opened) {
-        this.host.openFile(found.opened);
+        this.actions.openFile(found.opened);
       } else {
         log.warn(`[${key}] warmup_open: no usable file matches ${pattern}`);
       }
@@ -106,16 +96,16 @@ export class ReadinessDriver {
   }
 
   private drive(): void {
-    const { life } = this.host;
+    const { life } = this.ctx;
     if (life.state !== "waiting_ready" || !this.evaluator.warmupDone) return;
     const health = this.evaluator.healthError();
     if (health !== undefined) {
       life.failLoad(unhealthyLoadError(life.label, health, this.evaluator.status));
-      this.host.endDead();
+      this.actions.endDead();
       return;
     }
-    if (this.evaluator.pendingBeforeProbe(this.host.progress).length > 0) return;
-    const probe = this.host.server.ready.probe;
+    if (this.evaluator.pendingBeforeProbe(this.ctx.progress).length > 0) return;
+    const probe = this.ctx.server.ready.probe;
     if (probe !== null && !this.evaluator.probeOk) {
       if (!this.probeRunning) this.runProbe(probe.method, probe.params);
       return;
@@ -129,9 +119,9 @@ export class ReadinessDriver {
   }
 
   private runProbe(method: string, params: unknown): void {
-    const sent = this.host.probe(method, params);
+    const sent = this.actions.probe(method, params);
     if (sent === undefined) return;
-    const { life } = this.host;
+    const { life } = this.ctx;
     // the probe belongs to this life: an answer arriving after reset() says nothing of the next
     const evaluator = this.evaluator;
     const current = (): boolean => this.evaluator === evaluator;
@@ -150,7 +140,7 @@ export class ReadinessDriver {
         );
         life.changes
           .next({
-            timeoutMs: this.host.bridge.ready_timeout_ms,
+            timeoutMs: this.ctx.bridge.ready_timeout_ms,
             onTimeout: () => new Error("probe"),
           })
           .then(
@@ -168,8 +158,8 @@ export class ReadinessDriver {
   }
 
   /** Until ready (bounded by ready_timeout_ms); fails on a dead session or an unhealthy load. */
-  async waitReady(ctx: WaitContext): Promise<void> {
-    const { life } = this.host;
+  async waitReady(wait: WaitContext): Promise<void> {
+    const { life } = this.ctx;
     if (life.state === "ready") return;
     await this.waitFor(
       () => {
@@ -178,48 +168,48 @@ export class ReadinessDriver {
         if (life.state === "dead") throw life.deadError();
         return life.state === "ready" ? true : undefined;
       },
-      ctx,
-      () => this.evaluator.pendingStartup(this.host.progress),
+      wait,
+      () => this.evaluator.pendingStartup(this.ctx.progress),
     );
   }
 
   /** After start-up: wait while matching progress is active or the server is not quiescent. */
-  async holdForSemantic(ctx: WaitContext): Promise<void> {
-    const pending = () => this.evaluator.pendingHold(this.host.progress);
+  async holdForSemantic(wait: WaitContext): Promise<void> {
+    const pending = () => this.evaluator.pendingHold(this.ctx.progress);
     if (pending().length === 0) return;
-    const { life } = this.host;
+    const { life } = this.ctx;
     await this.waitFor(
       () => {
         if (life.state === "dead") throw life.deadError();
         return pending().length === 0 ? true : undefined;
       },
-      ctx,
+      wait,
       pending,
     );
   }
 
   private waitFor(
     check: () => true | undefined,
-    ctx: WaitContext,
+    wait: WaitContext,
     pending: () => string[],
   ): Promise<true> {
-    const { life, bridge } = this.host;
+    const { life, bridge } = this.ctx;
     let lastMessage = "";
     return life.changes.until(
       () => {
         const done = check();
-        if (done === undefined && ctx.onProgress) {
+        if (done === undefined && wait.onProgress) {
           const message = this.progressMessage(pending());
           if (message !== lastMessage) {
             lastMessage = message;
-            ctx.onProgress(message);
+            wait.onProgress(message);
           }
         }
         return done;
       },
       {
         timeoutMs: bridge.ready_timeout_ms,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(wait.signal ? { signal: wait.signal } : {}),
         onTimeout: () => readyTimeoutError(life.label, bridge.ready_timeout_ms, pending()),
         onAbort: cancelledError,
       },
@@ -227,12 +217,12 @@ export class ReadinessDriver {
   }
 
   private progressMessage(pending: string[]): string {
-    const tasks = this.host.progress
+    const tasks = this.ctx.progress
       .active()
       .map(
         (t) =>
           `${t.title}${t.message ? ` ${t.message}` : ""}${t.percentage !== undefined ? ` ${t.percentage}%` : ""}`,
       );
-    return `${this.host.server.name}: waiting for ${pending.join(", ") || "start"}${tasks.length ? ` (${tasks.join("; ")})` : ""}`;
+    return `${this.ctx.server.name}: waiting for ${pending.join(", ") || "start"}${tasks.length ? ` (${tasks.join("; ")})` : ""}`;
   }
 }

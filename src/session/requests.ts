@@ -2,24 +2,25 @@
  * A session's requests to its server (SPEC §4.6, §9.1): each one bounded (rpc.ts: the
  * request timeout and the client's cancellation both send `$/cancelRequest`) and failed at
  * once when the session dies or the server breaks the protocol; ContentModified retried on
- * the next server event a bounded number of times (SPEC §3.3); and bounded waits on session
- * state (the diagnostics settle rules).
+ * the next server event a bounded number of times (SPEC §3.3).
  */
 import { type MessageConnection, ResponseError } from "vscode-languageserver-protocol";
-import type { BridgeConfig } from "../config/types.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import { isContentModified, sendBounded, serverError } from "./rpc.ts";
-import { cancelledError, shuttingDownError, stateTimeoutError } from "./session-errors.ts";
+import type { SessionContext } from "./context.ts";
+import { isContentModified, type LspRequest, sendBounded, serverError } from "./rpc.ts";
+import { cancelledError, shuttingDownError } from "./session-errors.ts";
 
 const CONTENT_MODIFIED_RETRIES = 3;
 
 export class Requests {
   constructor(
-    private readonly life: Lifecycle,
-    private readonly bridge: BridgeConfig,
+    private readonly ctx: SessionContext,
     /** the connection of the current server life, if any */
     private readonly connection: () => MessageConnection | undefined,
   ) {}
+
+  private get life() {
+    return this.ctx.life;
+  }
 
   /**
    * One bounded request on `conn`; fails at once when the session dies or breaks, and a
@@ -27,13 +28,13 @@ export class Requests {
    */
   send<R>(
     conn: MessageConnection,
-    method: string,
+    request: LspRequest<unknown, R> | string,
     params: unknown,
     signal: AbortSignal | undefined,
-    timeoutMs = this.bridge.request_timeout_ms,
+    timeoutMs = this.ctx.bridge.request_timeout_ms,
   ): Promise<R> {
     const { life } = this;
-    return sendBounded<R>(conn, method, params, {
+    return sendBounded<R>(conn, request, params, {
       timeoutMs,
       signal,
       watch: life.changes,
@@ -49,16 +50,21 @@ export class Requests {
   }
 
   /** A request on a ready session: LSP errors become ServerError, ContentModified is retried. */
-  async call<R>(method: string, params: unknown, signal: AbortSignal | undefined): Promise<R> {
+  async call<P, R>(
+    request: LspRequest<P, R>,
+    params: P,
+    signal: AbortSignal | undefined,
+  ): Promise<R> {
+    const { method } = request;
     for (let attempt = 0; ; attempt++) {
       const conn = this.connection();
       if (!conn || this.life.state === "dead") throw this.life.deadError();
       try {
-        return await this.send<R>(conn, method, params, signal);
+        return await this.send<R>(conn, request as LspRequest<unknown, R>, params, signal);
       } catch (err) {
         if (isContentModified(err) && attempt < CONTENT_MODIFIED_RETRIES) {
           await this.life.changes.next({
-            timeoutMs: this.bridge.request_timeout_ms,
+            timeoutMs: this.ctx.bridge.request_timeout_ms,
             ...(signal ? { signal } : {}),
             onTimeout: () => serverError(method, err as ResponseError<unknown>),
             onAbort: cancelledError,
@@ -83,23 +89,5 @@ export class Requests {
     } catch (err) {
       if (!(err instanceof ResponseError)) throw err;
     }
-  }
-
-  /** Wait on session state (diagnostics settle), bounded by request_timeout_ms. */
-  waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
-    const { life, bridge } = this;
-    return life.changes.until(
-      () => {
-        if (life.closing) throw shuttingDownError(life.label);
-        if (life.state === "dead") throw life.deadError();
-        return check();
-      },
-      {
-        timeoutMs: bridge.request_timeout_ms,
-        ...(signal ? { signal } : {}),
-        onTimeout: () => stateTimeoutError(life.label, bridge.request_timeout_ms, what),
-        onAbort: cancelledError,
-      },
-    );
   }
 }

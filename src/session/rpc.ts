@@ -7,6 +7,7 @@
 import {
   CancellationTokenSource,
   type MessageConnection,
+  type RequestType,
   ResponseError,
 } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
@@ -23,12 +24,17 @@ export interface BoundedRequestOptions {
   failure: () => BridgeError | undefined;
 }
 
+/** A request of vscode-languageserver-protocol (`HoverRequest.type`…): method, params and result bound. */
+export type LspRequest<P, R> = RequestType<P, R, unknown>;
+
+/** One request: a typed one, or a method the configuration or the bridge names (a probe, a barrier). */
 export function sendBounded<R>(
   conn: MessageConnection,
-  method: string,
+  request: LspRequest<unknown, R> | string,
   params: unknown,
   opts: BoundedRequestOptions,
 ): Promise<R> {
+  const method = typeof request === "string" ? request : request.method;
   const cts = new CancellationTokenSource();
   const { timeoutMs, signal } = opts;
   return new Promise<R>((resolve, reject) => {

@@ -7,22 +7,17 @@
 import type {
   InitializeResult,
   MessageConnection,
-  Registration,
   ServerCapabilities,
 } from "vscode-languageserver-protocol";
-import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { BridgeError, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
 import { createLspConnection } from "../lsp/connection.ts";
 import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
-import type { PositionEncoding } from "../lsp/positions.ts";
 import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 import { pathToUri } from "../workspace/uri.ts";
-import type { DiagnosticStore } from "./diagnostics.ts";
-import type { SessionDocuments } from "./document-sync.ts";
-import type { SessionHooks } from "./hooks.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import type { ProgressTracker } from "./progress.ts";
+import type { SessionContext } from "./context.ts";
+import type { Documents } from "./documents.ts";
 import type { ReadinessDriver } from "./readiness-driver.ts";
 import type { Requests } from "./requests.ts";
 import { installServerHandlers } from "./server-requests.ts";
@@ -36,17 +31,9 @@ import { stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
 export interface SessionParts {
-  readonly workspace: WorkspaceConfig;
-  readonly server: ServerConfig;
-  readonly bridge: BridgeConfig;
-  readonly hooks: SessionHooks;
-  readonly life: Lifecycle;
   readonly driver: ReadinessDriver;
-  readonly documents: SessionDocuments;
+  readonly documents: Documents;
   readonly requests: Requests;
-  readonly progress: ProgressTracker;
-  readonly diagnostics: DiagnosticStore;
-  readonly registrations: Map<string, Registration>;
   /** waits for a slot under max_sessions; resolves with its release */
   readonly admit: () => Promise<() => void>;
 }
@@ -63,7 +50,10 @@ export class ServerProcess {
   private versionSeen: string | undefined;
   private serverPidSeen: number | undefined;
 
-  constructor(private readonly parts: SessionParts) {}
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly parts: SessionParts,
+  ) {}
 
   get connection(): MessageConnection | undefined {
     return this.conn;
@@ -86,7 +76,7 @@ export class ServerProcess {
 
   /** Start a life unless one runs or starts; a dead session stays dead (SessionDead). */
   async ensureStarted(): Promise<void> {
-    const { life } = this.parts;
+    const { life } = this.ctx;
     if (life.closing) throw shuttingDownError(life.label);
     if (life.state === "dead") throw life.deadError();
     if (life.state === "stopping" && this.stopPromise) await this.stopPromise;
@@ -116,7 +106,7 @@ export class ServerProcess {
     if (this.stopPromise) return this.stopPromise;
     const run = async (): Promise<void> => {
       if (this.startPromise) await this.startPromise.catch(() => {});
-      const { life } = this.parts;
+      const { life } = this.ctx;
       const proc = this.proc;
       if (!proc) {
         // nothing runs; only an explicit not_started (eviction, restart) revives a dead session
@@ -137,21 +127,19 @@ export class ServerProcess {
   notify(method: string, params: unknown): void {
     if (!this.conn) return;
     void this.conn.sendNotification(method, params).catch((err: unknown) => {
-      log.debug(`[${this.parts.life.label.key}] ${method} not sent: ${String(err)}`);
+      log.debug(`[${this.ctx.key}] ${method} not sent: ${String(err)}`);
     });
   }
 
   private async start(): Promise<void> {
-    const { life, workspace, server, hooks } = this.parts;
+    const { life, workspace, server, hooks } = this.ctx;
     life.beginLife();
-    this.parts.progress.clear();
-    this.parts.diagnostics.clear();
-    this.parts.registrations.clear();
+    this.ctx.resetServerState();
     this.parts.documents.reset();
     this.parts.driver.reset();
     life.changes.notify();
     try {
-      const extraArgs = await hooks.prepare(workspace, server);
+      const extraArgs = await hooks.prepare(workspace.config, server);
       this.versionSeen = await hooks.verifyVersion(server, workspace.root);
       const conn = this.launch(extraArgs);
       life.moveTo("initializing");
@@ -179,8 +167,9 @@ export class ServerProcess {
 
   /** The supervised server and the connection to it, with the server's handlers installed. */
   private launch(extraArgs: string[]): MessageConnection {
-    const { life, workspace, server, bridge, hooks, driver } = this.parts;
-    const key = life.label.key;
+    const { life, workspace, server, bridge, hooks } = this.ctx;
+    const { driver } = this.parts;
+    const key = this.ctx.key;
     const proc = hooks.launch({
       command: server.command,
       args: [...server.args, ...extraArgs],
@@ -197,17 +186,17 @@ export class ServerProcess {
     });
     proc.onStderrLine((line) => log.debug(`[${key}] stderr: ${line}`));
     this.released = proc.exited.then((exit) => this.release(proc, exit));
-    const conn = createLspConnection(proc.stdout, proc.stdin, key);
+    const conn = createLspConnection(proc.stdout, proc.stdin, key, hooks.took);
     this.conn = conn;
     installServerHandlers(conn, {
       label: key,
       settings: server.settings,
       workspaceFolders: [{ uri: pathToUri(workspace.root), name: workspace.name }],
-      registrations: this.parts.registrations,
-      onProgress: (token, value) => this.parts.progress.update(token, value),
+      registrations: this.ctx.registrations,
+      onProgress: (token, value) => this.ctx.progress.update(token, value),
       onServerStatus: (s) => driver.readiness.onServerStatus(s),
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
-      onPublishDiagnostics: (p) => this.parts.diagnostics.onPublish(p),
+      onPublishDiagnostics: (p) => this.ctx.diagnostics.onPublish(p),
       onRegistrationsChanged: () => this.parts.documents.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
@@ -218,8 +207,8 @@ export class ServerProcess {
   }
 
   private async initialize(conn: MessageConnection): Promise<InitializeResult> {
-    const { workspace, server, bridge, life } = this.parts;
-    const params = initializeParams(workspace, server, bridge.column_unit);
+    const { workspace, server, bridge, life } = this.ctx;
+    const params = initializeParams(workspace.config, server, bridge.column_unit);
     try {
       // the handshake is part of getting ready: bounded by ready_timeout_ms (SPEC §9.1)
       return await this.parts.requests.send<InitializeResult>(
@@ -241,7 +230,7 @@ export class ServerProcess {
    */
   private release(proc: SupervisedProcess, exit: ExitInfo): void {
     if (this.proc !== proc) return;
-    const { life } = this.parts;
+    const { life } = this.ctx;
     life.recordExit({ ...exit, stderr_tail: proc.stderrTail() });
     this.conn?.dispose();
     this.conn = undefined;
@@ -261,7 +250,8 @@ export class ServerProcess {
 
   /** Stopping, the ladder, then the teardown; the caller settles the state that follows. */
   private async end(proc: SupervisedProcess, lspShutdown: boolean): Promise<void> {
-    const { life, bridge, requests } = this.parts;
+    const { life, bridge } = this.ctx;
+    const { requests } = this.parts;
     const released = this.released;
     life.moveTo("stopping");
     life.changes.notify();
@@ -275,7 +265,7 @@ export class ServerProcess {
   }
 
   private async failStart(err: unknown): Promise<void> {
-    const { life } = this.parts;
+    const { life } = this.ctx;
     life.recordError(toEnvelope(err));
     const proc = this.proc;
     if (proc) {
@@ -291,7 +281,7 @@ export class ServerProcess {
 
   /** The server wrote something that is not LSP: it cannot be trusted any more (SPEC §8). */
   private onProtocolError(proc: SupervisedProcess, err: Error): void {
-    const { life } = this.parts;
+    const { life } = this.ctx;
     if (this.proc !== proc || life.state === "stopping") return;
     log.warn(`[${life.label.key}] protocol error from the server: ${err.message}; stopping it`);
     life.markBroken(protocolError(life.label, err.message));

@@ -5,103 +5,103 @@
  *   server-process.ts    starting and ending the server; stop.ts holds the stop ladder
  *   readiness-driver.ts  start-up until ready (SPEC §3.3), the probe, the hold on re-indexing
  *   requests.ts          bounded requests, cancellation, ContentModified retries
- *   document-sync.ts     what the server holds open (SPEC §5)
+ *   documents.ts         what the server holds open, following the disk (SPEC §5)
  * Tools never talk to the connection: `request` waits for readiness, bounds the call and
  * maps failures to SPEC §4.6 codes. Nothing outside changes the session's state but
  * through the methods here.
  */
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
-import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../config/types.ts";
+import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
-import type { PositionEncoding } from "../lsp/positions.ts";
-import { DiagnosticStore } from "./diagnostics.ts";
-import { SessionDocuments } from "./document-sync.ts";
-import type { DiskContent, OpenDocument } from "./documents.ts";
+import type { PositionEncoding } from "../text/positions.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { SessionContext } from "./context.ts";
+import type { DiagnosticStore } from "./diagnostics.ts";
+import { type DiskContent, Documents, type OpenDocument } from "./documents.ts";
 import type { SessionHooks } from "./hooks.ts";
-import { type LastExit, Lifecycle, type SessionState } from "./lifecycle.ts";
-import { ProgressTracker } from "./progress.ts";
+import type { LastExit, Lifecycle, SessionState } from "./lifecycle.ts";
+import type { ProgressTracker } from "./progress.ts";
 import type { Readiness } from "./readiness.ts";
 import { ReadinessDriver, type WaitContext } from "./readiness-driver.ts";
 import { Requests } from "./requests.ts";
+import type { LspRequest } from "./rpc.ts";
 import { lacksCapability, offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
 import type { SessionLabel } from "./session-errors.ts";
 import type { WarmupOutcome } from "./warmup.ts";
 
+export { sessionKey } from "./context.ts";
 export type { SessionState } from "./lifecycle.ts";
 export type { WaitContext } from "./readiness-driver.ts";
 
-export function sessionKey(workspace: string, server: string): string {
-  return `${workspace}/${server}`;
-}
-
 export class Session {
-  readonly key: string;
-  readonly label: SessionLabel;
-  readonly registrations = new Map<string, Registration>();
-  readonly progress = new ProgressTracker();
-  readonly diagnostics = new DiagnosticStore();
-  readonly documents: SessionDocuments;
-  private readonly life: Lifecycle;
+  readonly documents: Documents;
+  private readonly ctx: SessionContext;
   private readonly driver: ReadinessDriver;
   private readonly requests: Requests;
   private readonly process: ServerProcess;
 
   constructor(
-    readonly workspace: WorkspaceConfig,
-    readonly server: ServerConfig,
-    readonly bridge: BridgeConfig,
+    workspace: Workspace,
+    server: ServerConfig,
+    bridge: BridgeConfig,
     hooks: SessionHooks,
     /** the manager's slot under max_sessions (SPEC §9.1); a lone session always gets one */
     admit: (session: Session) => Promise<() => void> = async () => () => {},
   ) {
-    this.key = sessionKey(workspace.name, server.name);
-    this.label = { key: this.key, workspace: workspace.name, server: server.name };
-    this.life = new Lifecycle(this.label);
+    const ctx = new SessionContext(workspace, server, bridge, hooks);
+    this.ctx = ctx;
     // the parts reach the current connection through `process`, created last
-    this.requests = new Requests(this.life, bridge, () => this.process.connection);
-    this.documents = new SessionDocuments({
-      key: this.key,
-      workspace,
-      server,
-      bridge,
-      diagnostics: this.diagnostics,
-      registrations: this.registrations,
+    this.requests = new Requests(ctx, () => this.process.connection);
+    this.documents = new Documents(ctx, {
       notify: (method, params) => this.process.notify(method, params),
-      languageIdFor: (abs) => hooks.languageIdFor(server, abs),
       capabilities: () => this.process.capabilities,
       barrier: (signal) => this.requests.barrier(signal),
-      progressMark: () => this.progress.beginCount,
     });
-    this.driver = new ReadinessDriver({
-      life: this.life,
-      progress: this.progress,
-      workspace,
-      server,
-      bridge,
+    this.driver = new ReadinessDriver(ctx, {
       probe: (method, params) => {
         const conn = this.process.connection;
         return conn ? this.requests.send(conn, method, params, undefined) : undefined;
       },
       openFile: (content) => {
-        this.documents.sync(content);
+        this.documents.write(content);
       },
       endDead: () => void this.process.stop("dead"),
     });
-    this.process = new ServerProcess({
-      workspace,
-      server,
-      bridge,
-      hooks,
-      life: this.life,
+    this.process = new ServerProcess(ctx, {
       driver: this.driver,
       documents: this.documents,
       requests: this.requests,
-      progress: this.progress,
-      diagnostics: this.diagnostics,
-      registrations: this.registrations,
       admit: () => admit(this),
     });
+  }
+
+  get key(): string {
+    return this.ctx.key;
+  }
+  get label(): SessionLabel {
+    return this.ctx.label;
+  }
+  get workspace(): Workspace {
+    return this.ctx.workspace;
+  }
+  get server(): ServerConfig {
+    return this.ctx.server;
+  }
+  get bridge(): BridgeConfig {
+    return this.ctx.bridge;
+  }
+  get registrations(): Map<string, Registration> {
+    return this.ctx.registrations;
+  }
+  get progress(): ProgressTracker {
+    return this.ctx.progress;
+  }
+  get diagnostics(): DiagnosticStore {
+    return this.ctx.diagnostics;
+  }
+  private get life(): Lifecycle {
+    return this.ctx.life;
   }
 
   // ------------------------------------------------------------ what others read
@@ -197,16 +197,19 @@ export class Session {
     await this.driver.waitReady(ctx);
   }
 
-  /** A semantic request: ready, not held by re-indexing, bounded, ContentModified retried. */
-  async request<R>(method: string, params: unknown, ctx: WaitContext = {}): Promise<R> {
-    await this.ensureReady(ctx);
-    await this.driver.holdForSemantic(ctx);
-    return this.requests.call<R>(method, params, ctx.signal);
+  /**
+   * A semantic request (`HoverRequest.type`…): ready, not held by re-indexing, bounded,
+   * ContentModified retried.
+   */
+  async request<P, R>(request: LspRequest<P, R>, params: P, wait: WaitContext = {}): Promise<R> {
+    await this.ensureReady(wait);
+    await this.driver.holdForSemantic(wait);
+    return this.requests.call(request, params, wait.signal);
   }
 
   /** Wait on session state (diagnostics settle), bounded by request_timeout_ms. */
   waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
-    return this.requests.waitUntil(check, what, signal);
+    return this.ctx.waitUntil(check, what, signal);
   }
 
   /**
@@ -214,7 +217,7 @@ export class Session {
    * didOpen, or didChange + didSave (the applier's resync, SPEC §7.4).
    */
   syncDocument(content: DiskContent): OpenDocument {
-    return this.documents.sync(content).doc;
+    return this.documents.write(content).doc;
   }
 
   /** Resolves once the server has handled every notification sent before it (SPEC §5.3). */

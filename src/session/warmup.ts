@@ -6,8 +6,9 @@
  * and whether the scan hit its bound, is reported in session_status.
  */
 import { isBridgeError } from "../errors.ts";
-import { readWorkspaceText, type WorkspaceText } from "../workspace/confined.ts";
+import type { WorkspaceText } from "../workspace/confined.ts";
 import { emptyReport, workspaceFiles } from "../workspace/scan.ts";
+import type { Workspace } from "../workspace/workspace.ts";
 
 /** Directory entries the scan looks at before it gives up (root = "/" must end). */
 export const WARMUP_SCAN_ENTRIES = 100_000;
@@ -24,18 +25,18 @@ export interface WarmupOutcome {
 }
 
 export async function findWarmupFile(
-  root: string,
+  workspace: Workspace,
   pattern: string,
-  maxBytes: number,
 ): Promise<{ outcome: WarmupOutcome; opened?: WorkspaceText }> {
   const glob = new Bun.Glob(pattern);
   const report = emptyReport();
   const skipped: WarmupOutcome["skipped"] = [];
   let opened: WorkspaceText | undefined;
-  for await (const rel of workspaceFiles(root, { maxEntries: WARMUP_SCAN_ENTRIES }, report)) {
+  const limits = { maxEntries: WARMUP_SCAN_ENTRIES };
+  for await (const rel of workspaceFiles(workspace.rootReal, limits, report)) {
     if (!glob.match(rel)) continue;
     try {
-      opened = readWorkspaceText(root, rel, maxBytes);
+      opened = workspace.read(rel);
       break;
     } catch (err) {
       skipped.push({ file: rel, reason: isBridgeError(err) ? err.code : String(err) });

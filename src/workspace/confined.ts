@@ -9,11 +9,10 @@
  * is refused) and read to at most max_bytes + 1 bytes.
  */
 import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
-import { collector } from "../collector.ts";
 import { BridgeError } from "../errors.ts";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
 import { errnoCode, HINT, notFoundError, notUtf8Error, tooLargeError } from "./file-errors.ts";
-import { type ResolvedFile, resolveWorkspaceFile, sha256Hex, workspaceRootReal } from "./files.ts";
+import { type ResolvedFile, resolveWorkspaceFile, sha256Hex } from "./files.ts";
 
 /** What identifies a file's content on disk without reading it. */
 export interface FileIdentity {
@@ -41,8 +40,6 @@ export interface WorkspaceText {
   sha256: string;
   bytes: number;
   identity: FileIdentity;
-  /** hard links to the file when it was read (a watch sees writes through its own path only) */
-  links: number;
 }
 
 /** A resolution that a concurrent swap invalidated is retried this many times in all. */
@@ -122,22 +119,22 @@ export interface OpenedInDir extends OpenedFile {
 
 /**
  * Resolve `file` (workspace-relative, or absolute inside the root) and open it beneath the
- * root, keeping a handle on its directory opened with `dirFlags`; the caller closes both.
+ * root's realpath `rootReal`, keeping a handle on its directory opened with `dirFlags`; the
+ * caller closes both.
  * A walk that meets a swapped link or directory resolves again (a bounded number of
  * times). Throws PathOutsideWorkspace / FileNotFound (also for directories and special
  * files, and for a path that keeps changing while it is opened).
  */
 export function openWorkspaceFileInDir(
-  root: string,
+  rootReal: string,
   file: string,
   dirFlags: number = OPEN.dirStep,
-  /** `resolveWorkspaceFile(root, file)` the caller has just made: the first attempt's */
+  /** `resolveWorkspaceFile(rootReal, file)` the caller has just made: the first attempt's */
   resolved?: ResolvedFile,
 ): OpenedInDir {
-  const rootReal = workspaceRootReal(root);
   for (let attempt = 1; ; attempt++) {
     const { abs, rel } =
-      attempt === 1 && resolved !== undefined ? resolved : resolveWorkspaceFile(root, file);
+      attempt === 1 && resolved !== undefined ? resolved : resolveWorkspaceFile(rootReal, file);
     let dirFd: number | undefined;
     try {
       const { dirParts, name } = splitRel(rel);
@@ -153,8 +150,13 @@ export function openWorkspaceFileInDir(
 }
 
 /** openWorkspaceFileInDir without the directory handle: the caller closes `fd`. */
-function openWorkspaceFile(root: string, file: string, resolved?: ResolvedFile): OpenedFile {
-  const { fd, abs, rel, stat, dirFd } = openWorkspaceFileInDir(root, file, OPEN.dirStep, resolved);
+function openWorkspaceFile(rootReal: string, file: string, resolved?: ResolvedFile): OpenedFile {
+  const { fd, abs, rel, stat, dirFd } = openWorkspaceFileInDir(
+    rootReal,
+    file,
+    OPEN.dirStep,
+    resolved,
+  );
   closeSync(dirFd);
   return { fd, abs, rel, stat };
 }
@@ -199,17 +201,17 @@ export function decodeUtf8(data: Uint8Array, file: string): string {
 }
 
 /**
- * The text of a workspace file (SPEC §5): more than maxBytes → FileTooLarge; invalid
- * UTF-8 → NotUtf8; plus the errors of openWorkspaceFile.
+ * The text of a workspace file beneath `rootReal` (SPEC §5): more than maxBytes →
+ * FileTooLarge; invalid UTF-8 → NotUtf8; plus the errors of openWorkspaceFile.
  */
 export function readWorkspaceText(
-  root: string,
+  rootReal: string,
   file: string,
   maxBytes: number,
-  /** `resolveWorkspaceFile(root, file)` the caller has just made (saves resolving twice) */
+  /** `resolveWorkspaceFile(rootReal, file)` the caller has just made (saves resolving twice) */
   resolved?: ResolvedFile,
 ): WorkspaceText {
-  const opened = openWorkspaceFile(root, file, resolved);
+  const opened = openWorkspaceFile(rootReal, file, resolved);
   try {
     let data: Buffer;
     try {
@@ -217,7 +219,6 @@ export function readWorkspaceText(
     } catch (err) {
       throw typed(file, err);
     }
-    collector.took(data.byteLength);
     return {
       abs: opened.abs,
       rel: opened.rel,
@@ -225,7 +226,6 @@ export function readWorkspaceText(
       sha256: sha256Hex(data),
       bytes: data.byteLength,
       identity: identityOf(opened.stat),
-      links: opened.stat.nlink,
     };
   } finally {
     closeSync(opened.fd);
@@ -234,10 +234,10 @@ export function readWorkspaceText(
 
 /** Identity of a workspace file without reading it (same confinement and errors). */
 export function statWorkspaceFile(
-  root: string,
+  rootReal: string,
   file: string,
 ): { abs: string; rel: string; identity: FileIdentity } {
-  const opened = openWorkspaceFile(root, file);
+  const opened = openWorkspaceFile(rootReal, file);
   closeSync(opened.fd);
   return { abs: opened.abs, rel: opened.rel, identity: identityOf(opened.stat) };
 }

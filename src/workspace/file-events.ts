@@ -6,7 +6,7 @@
  */
 import { isAbsolute, join } from "node:path";
 import type { Registration } from "vscode-languageserver-protocol";
-import { atOrBelow, relativeInside } from "./files.ts";
+import { atOrBelow, relativeInside } from "./paths.ts";
 import { uriToPath } from "./uri.ts";
 
 export type ChangeKind = "created" | "changed" | "deleted";

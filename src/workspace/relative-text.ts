@@ -7,7 +7,7 @@
  * realpath (an error may name the real or the configured spelling).
  */
 import type { ErrorEnvelope } from "../errors.ts";
-import { workspaceRootReal } from "./files.ts";
+import { realRoot } from "./files.ts";
 import { pathToUri } from "./uri.ts";
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -31,9 +31,7 @@ function decoded(rest: string, whole: string): string {
 /** A rewriter for texts that may name paths under `root` (absolute, normalized). */
 export function relativizer(root: string): Rewrite {
   if (root === "/" || root === "") return (text) => text; // every path is "inside": leave them
-  const spellings = [...new Set([root, workspaceRootReal(root)])].sort(
-    (a, b) => b.length - a.length,
-  );
+  const spellings = [...new Set([root, realRoot(root)])].sort((a, b) => b.length - a.length);
   const rules: [RegExp, (m: string, rest: string | undefined) => string][] = [];
   const needles: string[] = [];
   for (const spelling of spellings) {

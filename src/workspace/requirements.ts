@@ -16,6 +16,7 @@ import { BridgeError, type ErrorEnvelope, isBridgeError, toEnvelope } from "../e
 import { log } from "../log.ts";
 import { checkCompileCommands } from "./compile-commands.ts";
 import { readWorkspaceText, statWorkspaceFile } from "./confined.ts";
+import { realRoot } from "./files.ts";
 
 /**
  * A compile database larger than this is not parsed by the bridge (the server still reads
@@ -61,7 +62,7 @@ export function checkRequirement(
   // opened beneath the root (SPEC §8.1): a link leading out, a FIFO or a device is missing
   if (req.format !== "compile_commands") {
     try {
-      statWorkspaceFile(workspace.root, path);
+      statWorkspaceFile(realRoot(workspace.root), path);
     } catch (err) {
       throw missing(err);
     }
@@ -69,7 +70,7 @@ export function checkRequirement(
   }
   let text: string;
   try {
-    text = readWorkspaceText(workspace.root, path, MAX_CHECKED_BYTES).text;
+    text = readWorkspaceText(realRoot(workspace.root), path, MAX_CHECKED_BYTES).text;
   } catch (err) {
     if (isBridgeError(err, "FileTooLarge")) {
       log.info(`${path} is over ${MAX_CHECKED_BYTES} bytes: present, not checked`);

@@ -11,7 +11,6 @@
  */
 import { closeSync, type Dirent, readdirSync } from "node:fs";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
-import { workspaceRootReal } from "./files.ts";
 
 export interface ScanLimits {
   /** directory entries looked at, in all */
@@ -59,11 +58,11 @@ interface Frame {
 }
 
 /**
- * Regular files beneath `root`, as workspace-relative POSIX paths in sorted order. Links
- * are neither files nor followed. `report` is filled in as the walk goes.
+ * Regular files beneath the root's realpath `rootReal`, as workspace-relative POSIX paths in
+ * sorted order. Links are neither files nor followed. `report` is filled in as the walk goes.
  */
 export async function* workspaceFiles(
-  root: string,
+  rootReal: string,
   limits: ScanLimits,
   report: ScanReport,
 ): AsyncGenerator<string> {
@@ -80,7 +79,7 @@ export async function* workspaceFiles(
     }
   };
   try {
-    enter(null, workspaceRootReal(root), "");
+    enter(null, rootReal, "");
     while (stack.length > 0) {
       const top = stack[stack.length - 1] as Frame;
       const entry = top.entries[top.next++];

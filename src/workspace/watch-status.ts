@@ -3,7 +3,7 @@
  * watches, why some directories are not watched (the bound, or the kernel's limit), a
  * sorted sample of them, and an estimate of the memory the watches and the index hold.
  */
-import { relativeInside } from "./files.ts";
+import { relativeInside } from "./paths.ts";
 
 /** kernel memory per inotify watch on 64-bit (inotify(7): "roughly 1 kB") */
 const KERNEL_BYTES_PER_WATCH = 1080;

@@ -30,27 +30,15 @@ import {
   type InotifyEvent,
 } from "../ffi/inotify.ts";
 import { coalesce, type FileChange } from "./file-events.ts";
-import { atOrBelow } from "./files.ts";
+import { atOrBelow } from "./paths.ts";
 import { CACHE_TAG, excludedDirectory } from "./watch-scope.ts";
 import { type WatchStatus, watchStatus } from "./watch-status.ts";
 
-/** Orders drains and calls: a drain after a call began read all that changed before it. */
-let clock = 0;
-
-/** A point in that order; a call takes one when it begins (see `poll`). */
-export function moment(): number {
-  return ++clock;
-}
-
 interface WatchedDirectory {
   wd: number;
-  /** unique per watch ever added in this process: a directory watched again is another watch */
-  serial: number;
   files: Set<string>;
   dirs: Set<string>;
 }
-
-let watchSerial = 0;
 
 interface Subscriber {
   interest: (dir: string) => boolean;
@@ -72,12 +60,6 @@ export class WorkspaceWatcher {
   private readonly overLimit = new Set<string>();
   private kernelLimit = false;
   private overflows = 0;
-  /** watches that ended (removed, lost, closed): coverage() numbers may have changed */
-  private ended = 0;
-  /** drains that read an event other than a file's write (see `namespace`) */
-  private renames = 0;
-  /** the `moment()` of the last drain */
-  private drainedAt = 0;
 
   constructor(
     readonly root: string,
@@ -127,16 +109,13 @@ export class WorkspaceWatcher {
 
   /**
    * Drain the kernel queue and hand every subscriber the coalesced changes in the
-   * directories it asks about. Never blocks. With `since` (a `moment()` a call took when
-   * it began), nothing to do if a drain already ran after it.
+   * directories it asks about. Never blocks.
    */
-  poll(since?: number): void {
+  poll(): void {
     const inotify = this.inotify;
-    if (inotify === null || (since !== undefined && this.drainedAt > since)) return;
-    this.drainedAt = moment();
+    if (inotify === null) return;
     const events = inotify.drain();
     if (events.length === 0) return;
-    if (events.some((e) => (e.mask & ~IN_MODIFY) !== 0)) this.renames += 1;
     const changes: FileChange[] = [];
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
       // the queue lost events: compare every watched directory with the disk instead; the
@@ -154,47 +133,13 @@ export class WorkspaceWatcher {
       const mine = out.filter((c) => s.interest(dirname(c.abs)));
       if (mine.length > 0) s.deliver(mine);
     }
-    for (const listener of changeListeners) listener(out);
-  }
-
-  /**
-   * The watch that reports any change to the file `abs` from now on, or undefined: a
-   * number that stays the same while that watch lasts (see `coveredBy` below). `abs` must
-   * name a file of the index in a watched directory, exactly (a path through a link is
-   * never covered).
-   */
-  coverage(abs: string): number | undefined {
-    if (this.inotify === null) return undefined;
-    const slash = abs.lastIndexOf("/");
-    const dir = slash === 0 ? "/" : abs.slice(0, slash);
-    const entry = this.dirs.get(dir);
-    if (entry === undefined || this.byWd.get(entry.wd) !== dir) return undefined;
-    return entry.files.has(abs.slice(slash + 1)) ? entry.serial : undefined;
-  }
-
-  /** Moves whenever a watch ends; while it stands still, every coverage() stays as it was. */
-  losses(): number {
-    return this.ended;
-  }
-
-  /**
-   * Moves whenever a path in the watched tree may have come to name another file or lost
-   * its access: any event but a file's write (entries created, deleted, moved, attributes
-   * changed), a watch ended, an overflow. While it stands still, a watched path that was
-   * its own realpath still names the same file (resolution.ts).
-   */
-  namespace(): number {
-    return this.renames + this.ended;
   }
 
   private apply(e: InotifyEvent, changes: FileChange[]): void {
     const dir = this.byWd.get(e.wd);
     if (dir === undefined) return; // a watch already dropped
     if (e.name === "") {
-      if ((e.mask & IN_IGNORED) !== 0) {
-        this.byWd.delete(e.wd);
-        this.ended += 1;
-      }
+      if ((e.mask & IN_IGNORED) !== 0) this.byWd.delete(e.wd);
       const gone = (e.mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) !== 0;
       // a subdirectory's removal is reported by its parent; only the root has none
       if (gone && dir === this.root) this.removeTree(dir, changes, true);
@@ -265,12 +210,7 @@ export class WorkspaceWatcher {
         inotify.removeWatch(wd);
         continue;
       }
-      const entry: WatchedDirectory = {
-        wd,
-        serial: ++watchSerial,
-        files: new Set(),
-        dirs: new Set(),
-      };
+      const entry: WatchedDirectory = { wd, files: new Set(), dirs: new Set() };
       for (const e of entries) {
         if (e.isDirectory()) {
           entry.dirs.add(e.name);
@@ -294,7 +234,6 @@ export class WorkspaceWatcher {
       if (unwatch) this.inotify?.removeWatch(entry.wd);
       this.byWd.delete(entry.wd);
       this.dirs.delete(dir);
-      this.ended += 1;
     }
     for (const d of [...this.overLimit]) {
       if (atOrBelow(top, d)) this.overLimit.delete(d);
@@ -364,36 +303,10 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
-    this.ended += 1;
     this.inotify?.close();
     this.inotify = null;
     this.dirs.clear();
     this.byWd.clear();
     this.overLimit.clear();
   }
-}
-
-const watchers = new Map<string, WorkspaceWatcher>();
-
-/** Told of every change any watcher delivers, whoever subscribed (caches of file contents). */
-const changeListeners = new Set<(changes: FileChange[]) => void>();
-
-export function onWorkspaceChanges(listener: (changes: FileChange[]) => void): () => void {
-  changeListeners.add(listener);
-  return () => changeListeners.delete(listener);
-}
-
-/** The watcher of a workspace root, if one was made (never makes one). */
-export function existingWatcher(rootReal: string): WorkspaceWatcher | undefined {
-  return watchers.get(rootReal);
-}
-
-/** The one watcher of a workspace root in this process: the sessions of a workspace share it. */
-export function workspaceWatcher(root: string, maxWatches: number): WorkspaceWatcher {
-  let w = watchers.get(root);
-  if (!w) {
-    w = new WorkspaceWatcher(root, maxWatches);
-    watchers.set(root, w);
-  }
-  return w;
 }

@@ -1,10 +1,10 @@
 /** A NormalizeContext over in-memory files, for the unit tests of src/normalize. */
 
 import type { ColumnUnit } from "../../src/config/types.ts";
-import { type LineColumns, lineColumnsOf } from "../../src/lsp/line-columns.ts";
-import type { LspRange, PositionEncoding } from "../../src/lsp/positions.ts";
 import { makeNormalizeContext } from "../../src/normalize/range-converter.ts";
 import type { NormalizeContext } from "../../src/normalize/types.ts";
+import { type LineColumns, lineColumnsOf } from "../../src/text/line-columns.ts";
+import type { LspRange, PositionEncoding } from "../../src/text/positions.ts";
 
 /** A root that does not exist on disk, so nothing here touches the file system. */
 export const ROOT = "/nonexistent-theodolite-root/ws";
@@ -25,6 +25,7 @@ export function fixtureContext(
   const reads: string[] = [];
   const ctx = makeNormalizeContext({
     root: ROOT,
+    rootReal: ROOT,
     encoding: opts.encoding ?? "utf-16",
     unit: opts.unit ?? "code-point",
     lines: (abs) => {

@@ -3,6 +3,13 @@
  * position, then callHierarchy/incomingCalls or outgoingCalls for the item —
  * one level per call; the caller walks further from the entries' positions.
  */
+import {
+  type CallHierarchyIncomingCallsParams,
+  CallHierarchyIncomingCallsRequest,
+  type CallHierarchyItem,
+  CallHierarchyOutgoingCallsRequest,
+  CallHierarchyPrepareRequest,
+} from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { isBridgeError } from "../../errors.ts";
 import {
@@ -44,10 +51,22 @@ const output = z.object({
 });
 
 /** One level of calls; MethodNotFound for the direction is ServerLacksCapability. */
-async function callsOf(call: FileCall, direction: CallDirection, item: unknown): Promise<unknown> {
-  const method = `callHierarchy/${direction}Calls`;
+async function callsOf(
+  call: FileCall,
+  direction: CallDirection,
+  item: CallHierarchyItem,
+): Promise<unknown> {
+  const request =
+    direction === "incoming"
+      ? CallHierarchyIncomingCallsRequest.type
+      : CallHierarchyOutgoingCallsRequest.type;
+  const { method } = request;
   try {
-    return await call.session.request<unknown>(method, { item }, call.wait);
+    return await call.session.request<CallHierarchyIncomingCallsParams, unknown>(
+      request,
+      { item },
+      call.wait,
+    );
   } catch (err) {
     if (isBridgeError(err, "ServerError") && err.details?.lsp_code === METHOD_NOT_FOUND) {
       throw lacksCapability(call.session.server.name, method);
@@ -69,8 +88,8 @@ export const callHierarchyTool = defineTool({
     const paging = checkPaging(ctx, args);
     return withFile(ctx, args, "semantics", async (call) => {
       call.session.requireCapability("callHierarchyProvider", "textDocument/prepareCallHierarchy");
-      const prepared = await call.session.request<unknown>(
-        "textDocument/prepareCallHierarchy",
+      const prepared = await call.session.request(
+        CallHierarchyPrepareRequest.type,
         await textDocumentPosition(ctx, call, args),
         call.wait,
       );

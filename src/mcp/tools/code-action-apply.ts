@@ -10,7 +10,7 @@ import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
-import { followDisk } from "../../session/catch-up.ts";
+import { catchUp } from "../../session/catch-up.ts";
 import { echoList, echoNames } from "../conventions.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { waitContext } from "./common.ts";
@@ -55,7 +55,7 @@ export const codeActionApplyTool = defineTool({
     const session =
       owner === undefined ? undefined : bridge.sessions.all().find((s) => s.key === owner);
     // the session's open documents follow the disk before the targets are checked (SPEC §5)
-    if (session?.state === "ready") await followDisk(session, waitContext(ctx));
+    if (session?.state === "ready") await catchUp(session, waitContext(ctx));
     // from here to the claim nothing awaits; the handle is judged as it is now: used by a
     // concurrent apply, or issued before a restart of its session during the wait, it is refused
     const current = session?.isLive()
@@ -65,7 +65,7 @@ export const codeActionApplyTool = defineTool({
     // every target read once: the drift check and the text the edit is applied to
     const read =
       inspected.state === "valid" && session
-        ? readTargets(session.workspace.root, inspected.entry.targets, b.max_file_bytes)
+        ? readTargets(session.workspace, inspected.entry.targets, b.max_file_bytes)
         : undefined;
     const version = read === undefined ? "unchecked" : read.drifted.length > 0 ? "drift" : "match";
     let entry: HandleEntry | undefined;
@@ -89,7 +89,7 @@ export const codeActionApplyTool = defineTool({
     }
     const changes = await applyEdits(
       {
-        root: session.workspace.root,
+        workspace: session.workspace,
         files: entry.files,
         snapshots: read.snapshots,
         encoding: entry.encoding,

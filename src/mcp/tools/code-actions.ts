@@ -6,12 +6,18 @@
  * the edit and the target hashes stay in the bridge.
  */
 
-import type { CodeAction, Diagnostic, Range as LspRangeT } from "vscode-languageserver-protocol";
+import {
+  type CodeAction,
+  CodeActionRequest,
+  CodeActionResolveRequest,
+  CodeActionTriggerKind,
+  type Diagnostic,
+  type Range as LspRangeT,
+} from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
 import type { ColumnUnit } from "../../config/types.ts";
 import { isBridgeError } from "../../errors.ts";
-import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../lsp/positions.ts";
 import {
   codeActionItems,
   isBareCommand,
@@ -21,6 +27,7 @@ import { page } from "../../normalize/paging.ts";
 import { isLspRange } from "../../normalize/range-converter.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
+import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../text/positions.ts";
 import {
   checkPaging,
   pagedResult,
@@ -95,7 +102,7 @@ async function resolveIfNeeded(
 ): Promise<CodeAction> {
   if (a.edit !== undefined || a.data === undefined || !resolvable(session)) return a;
   try {
-    const resolved = await session.request<unknown>("codeAction/resolve", a, wait);
+    const resolved: unknown = await session.request(CodeActionResolveRequest.type, a, wait);
     // a resolve answer that is not an action at all leaves the action as it came
     return typeof resolved === "object" && resolved !== null ? (resolved as CodeAction) : a;
   } catch (err) {
@@ -141,11 +148,11 @@ export const codeActionsTool = defineTool({
       const context = {
         diagnostics: overlapping([...(diags.push ?? []), ...(diags.pull ?? [])], range),
         ...(args.only ? { only: args.only } : {}),
-        triggerKind: 1,
+        triggerKind: CodeActionTriggerKind.Invoked,
       };
       const raw = codeActionItems(
-        await session.request<unknown>(
-          "textDocument/codeAction",
+        await session.request(
+          CodeActionRequest.type,
           { textDocument: { uri: doc.uri }, range, context },
           call.wait,
         ),

@@ -4,16 +4,12 @@
  * this; argument schemas live in ../conventions.ts, positions in ./position.ts.
  */
 import type { Role } from "../../config/types.ts";
-import { lineIndexCache } from "../../normalize/line-index-cache.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
-import { resolveWorkspace, routeOne } from "../../router.ts";
+import { routeOne } from "../../router.ts";
 import { documentRefresh } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import { readWorkspaceText } from "../../workspace/confined.ts";
-import { resolveCalledFile } from "../../workspace/resolution.ts";
-import { moment } from "../../workspace/watch.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -29,7 +25,6 @@ export function waitContext(ctx: CallContext): WaitContext {
   return {
     signal: ctx.signal,
     onProgress: (message) => ctx.progress({ progress: 0, message }),
-    since: moment(),
   };
 }
 
@@ -44,11 +39,10 @@ export async function withFile<T>(
   fn: (call: FileCall) => Promise<T>,
 ): Promise<T> {
   const { config, sessions } = ctx.bridge;
-  const ws = resolveWorkspace(config, args.workspace);
+  const ws = ctx.bridge.workspace(args.workspace);
   const wait = waitContext(ctx);
-  // drains the workspace watcher for the whole call (following the disk needs no other)
-  const resolved = resolveCalledFile(ws.root, args.file, wait.since);
-  const server = routeOne(config, ws, { server: args.server, file: resolved.abs, role });
+  const resolved = ws.resolve(args.file);
+  const server = routeOne(config, ws.config, { server: args.server, file: resolved.abs, role });
   const session = sessions.get(ws.name, server.name);
   // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,
   // so a file that cannot be read starts no server; a file the session holds open is
@@ -56,10 +50,10 @@ export async function withFile<T>(
   const target =
     session.documents.byPath(resolved.abs) !== undefined
       ? resolved
-      : readWorkspaceText(ws.root, resolved.abs, config.bridge.max_file_bytes, resolved);
+      : ws.read(resolved.abs, resolved);
   return sessions.use(session, wait, async (s) => {
     // the rest of the workspace followed the disk already (SPEC §5); now this file
-    const doc = await s.documents.syncTarget(target, documentRefresh(s, role), wait.signal);
+    const doc = await s.documents.target(target, documentRefresh(s, role), wait.signal);
     return fn({ session: s, doc, rel: resolved.rel, norm: normalizeContext(ctx, s), wait });
   });
 }
@@ -68,33 +62,19 @@ export async function withFile<T>(
  * The current text of a file for a session: its open document, else the disk — read
  * beneath the workspace root only (SPEC §8.1: server-named paths are untrusted).
  */
-export function sessionTextReader(
-  ctx: CallContext,
-  session: Session,
-): (abs: string) => string | undefined {
-  const maxBytes = ctx.bridge.config.bridge.max_file_bytes;
-  return (abs) => {
-    const open = session.documents.byPath(abs);
-    if (open) return open.text;
-    try {
-      return readWorkspaceText(session.workspace.root, abs, maxBytes).text;
-    } catch {
-      return undefined;
-    }
-  };
+export function sessionTextReader(session: Session): (abs: string) => string | undefined {
+  return (abs) => session.documents.byPath(abs)?.text ?? session.workspace.tryRead(abs)?.text;
 }
 
 export function normalizeContext(ctx: CallContext, session: Session): NormalizeContext {
-  const cached = lineIndexCache.reader(
-    session.workspace.root,
-    ctx.bridge.config.bridge.max_file_bytes,
-  );
+  const ws = session.workspace;
   return makeNormalizeContext({
-    root: session.workspace.root,
+    root: ws.root,
+    rootReal: ws.rootReal,
     encoding: session.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
     // the server answered against the open document's text; other files as on disk now,
     // read only beneath the workspace root (server-named paths are untrusted)
-    lines: (abs) => session.documents.byPath(abs)?.index ?? cached(abs),
+    lines: (abs) => session.documents.byPath(abs)?.index ?? ws.lines(abs),
   });
 }

@@ -8,7 +8,6 @@
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
-import { LineIndex } from "../../lsp/positions.ts";
 import { normalizeDiagnostics } from "../../normalize/diagnostics.ts";
 import {
   type DiagnosticsDiff,
@@ -28,6 +27,7 @@ import {
   workspaceDiagnostics,
 } from "../../session/diagnostics-settle.ts";
 import type { Session } from "../../session/session.ts";
+import { LineIndex } from "../../text/positions.ts";
 import {
   checkPaging,
   fileArg,
@@ -92,7 +92,7 @@ interface Collected {
 
 /** Each diagnostic with its match key; texts come from the session's view of each file. */
 function keyAll(ctx: CallContext, session: Session, items: DiagnosticOut[]): KeyedDiagnostic[] {
-  const read = sessionTextReader(ctx, session);
+  const read = sessionTextReader(session);
   const unit = ctx.bridge.config.bridge.column_unit;
   const indexes = new Map<string, LineIndex | undefined>();
   const indexOf = (d: DiagnosticOut): LineIndex | undefined => {

@@ -1,6 +1,6 @@
 /** hover (SPEC §4.1): textDocument/hover, markup normalized to plain text. */
 
-import type { Hover } from "vscode-languageserver-protocol";
+import { HoverRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { normalizeHover } from "../../normalize/hover.ts";
 import { positionShape, rangeOut } from "../conventions.ts";
@@ -22,8 +22,8 @@ export const hoverTool = defineTool({
   handler: async (args, ctx) =>
     withFile(ctx, args, "semantics", async (call) => {
       call.session.requireCapability("hoverProvider", "textDocument/hover");
-      const raw = await call.session.request<Hover | null>(
-        "textDocument/hover",
+      const raw = await call.session.request(
+        HoverRequest.type,
         await textDocumentPosition(ctx, call, args),
         call.wait,
       );

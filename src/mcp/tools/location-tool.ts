@@ -5,10 +5,11 @@
  * explicit paging.
  */
 
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
+import type { ReferenceParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { type LocationResult, normalizeLocations } from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
+import type { LspRequest } from "../../session/rpc.ts";
 import {
   checkPaging,
   locationOut,
@@ -29,7 +30,8 @@ export const locationsOutput = z.object({
 export function locationTool(spec: {
   name: string;
   title: string;
-  method: string;
+  /** the LSP request (`DefinitionRequest.type`…): a position in, locations out */
+  request: LspRequest<Omit<ReferenceParams, "context"> & Partial<ReferenceParams>, LocationResult>;
   provider: keyof ServerCapabilities;
   /** the description: one line, what the tool answers */
   what: string;
@@ -50,9 +52,9 @@ export function locationTool(spec: {
     handler: async (args, ctx) => {
       const paging = checkPaging(ctx, args);
       return withFile(ctx, args, "semantics", async (call) => {
-        call.session.requireCapability(spec.provider, spec.method);
-        const raw = await call.session.request<LocationResult>(
-          spec.method,
+        call.session.requireCapability(spec.provider, spec.request.method);
+        const raw = await call.session.request(
+          spec.request,
           { ...(await textDocumentPosition(ctx, call, args)), ...spec.extraParams?.(args) },
           call.wait,
         );

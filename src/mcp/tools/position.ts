@@ -4,12 +4,12 @@
  * a name or dotted path among the file's document symbols, whose selection
  * range start is the position.
  */
-import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
+import { DocumentSymbolRequest } from "vscode-languageserver-protocol";
 import { BridgeError } from "../../errors.ts";
-import { anchorColumn, clientToLsp, type LspPosition } from "../../lsp/positions.ts";
 import { candidateOf, findSymbols } from "../../normalize/symbol-path.ts";
 import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
 import type { SymbolNode } from "../../normalize/types.ts";
+import { anchorColumn, clientToLsp, type LspPosition } from "../../text/positions.ts";
 import { MAX_SYMBOL_LENGTH, type PositionArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 import type { FileCall } from "./common.ts";
@@ -31,8 +31,8 @@ function invalid(message: string, hint: string): BridgeError {
 /** textDocument/documentSymbol for the call's document, as one normalized tree. */
 export async function documentSymbolTree(call: FileCall): Promise<SymbolNode[]> {
   call.session.requireCapability("documentSymbolProvider", "textDocument/documentSymbol");
-  const raw = await call.session.request<DocumentSymbol[] | SymbolInformation[] | null>(
-    "textDocument/documentSymbol",
+  const raw = await call.session.request(
+    DocumentSymbolRequest.type,
     { textDocument: { uri: call.doc.uri } },
     call.wait,
   );

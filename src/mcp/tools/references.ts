@@ -3,13 +3,15 @@
  * `includeDeclaration: false` (SPEC §4.7); the bridge passes the flag through
  * and documents that the server decides.
  */
+
+import { ReferencesRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { locationTool } from "./location-tool.ts";
 
 export const referencesTool = locationTool({
   name: "references",
   title: "Find references",
-  method: "textDocument/references",
+  request: ReferencesRequest.type,
   provider: "referencesProvider",
   what: "Every reference to the symbol at a position, across the workspace.",
   extraShape: {

@@ -7,7 +7,6 @@
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
 import { admitApply } from "../../gate/admit.ts";
-import { displayPath } from "../../workspace/files.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
@@ -29,7 +28,7 @@ export const renameApplyTool = defineTool({
     return withFile(ctx, args, "semantics", async (call) => {
       // computed with every target synced into the server (SPEC §5, §7.3)
       const files = await computeRenameOnDisk(ctx, call, args);
-      const planned = editTargets(call.session.workspace.root, files, b.max_file_bytes);
+      const planned = editTargets(call.session.workspace, files, b.max_file_bytes);
       // The answer is measured before anything is written: a rename too large to report is
       // refused whole (SPEC §4.4), never written and then answered with an error. Positions
       // are those of the text the edits were computed on: after the write the files hold
@@ -45,7 +44,7 @@ export const renameApplyTool = defineTool({
       const stale = planned.targets.filter(
         (t) => call.session.documents.byPath(t.abs)?.sha256 !== t.sha256,
       );
-      const root = call.session.workspace.root;
+      const ws = call.session.workspace;
       admitApply(
         b,
         bridge.transcript,
@@ -60,15 +59,12 @@ export const renameApplyTool = defineTool({
         },
         (reason) =>
           reason === "drift"
-            ? driftError(
-                stale.map((t) => displayPath(root, t.abs)).sort(),
-                "call rename_apply again",
-              )
+            ? driftError(stale.map((t) => ws.display(t.abs)).sort(), "call rename_apply again")
             : undefined,
       );
       await applyEdits(
         {
-          root: call.session.workspace.root,
+          workspace: ws,
           files: planned.files,
           snapshots: planned.snapshots,
           encoding: call.session.encoding,

@@ -12,8 +12,6 @@ import { BridgeError } from "../../errors.ts";
 import type { FileEdits } from "../../normalize/workspace-edit.ts";
 import { awaitPublishes } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
-import { readWorkspaceText } from "../../workspace/confined.ts";
-import { displayPath } from "../../workspace/files.ts";
 import { uriToPath } from "../../workspace/uri.ts";
 import type { PositionArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
@@ -48,19 +46,17 @@ function checkRoom(call: FileCall, files: FileEdits[]): void {
 }
 
 /** Every target file synced into the server; the documents whose content was sent. */
-function syncTargets(call: FileCall, files: FileEdits[], maxFileBytes: number): OpenDocument[] {
+function syncTargets(call: FileCall, files: FileEdits[]): OpenDocument[] {
   checkRoom(call, files);
-  const root = call.session.workspace.root;
   const sent: OpenDocument[] = [];
   for (const f of files) {
     const abs = uriToPath(f.uri);
     if (abs === null) continue; // a non-file target: refused when the edit is planned
-    try {
-      const result = call.session.documents.sync(readWorkspaceText(root, abs, maxFileBytes));
-      if (result.sent !== "none") sent.push(result.doc);
-    } catch {
-      // unreadable: planning the edit reports it (EditInvalid)
-    }
+    // unreadable: planning the edit reports it (EditInvalid)
+    const content = call.session.workspace.tryRead(abs);
+    if (content === undefined) continue;
+    const result = call.session.documents.write(content);
+    if (result.sent !== "none") sent.push(result.doc);
   }
   return sent;
 }
@@ -74,16 +70,14 @@ export async function computeRenameOnDisk(
   call: FileCall,
   args: PositionArgs & { new_name: string },
 ): Promise<FileEdits[]> {
-  const maxFileBytes = ctx.bridge.config.bridge.max_file_bytes;
   let files = await computeRename(ctx, call, args);
   for (let computed = 1; ; computed++) {
-    const sent = syncTargets(call, files, maxFileBytes);
+    const sent = syncTargets(call, files);
     // every target was already the server's open copy of the disk: computed on the files
     if (sent.length === 0) return files;
     if (computed >= MAX_COMPUTATIONS) {
-      const root = call.session.workspace.root;
       throw driftError(
-        sent.map((d) => displayPath(root, d.abs)).sort(),
+        sent.map((d) => call.session.workspace.display(d.abs)).sort(),
         "the files kept changing while the rename was computed; call rename_apply again",
       );
     }

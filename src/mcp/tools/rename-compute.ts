@@ -4,7 +4,7 @@
  * into per-file text edits. Resource operations are rejected (SPEC §7.4).
  */
 
-import type { WorkspaceEdit } from "vscode-languageserver-protocol";
+import { PrepareRenameRequest, RenameRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
 import {
@@ -53,7 +53,7 @@ export async function computeRename(
   const pos = await resolvePosition(ctx, call, args);
   const at = { textDocument: { uri: call.doc.uri }, position: pos.lsp };
   if (offersPrepare(call)) {
-    const prep = await call.session.request<unknown>("textDocument/prepareRename", at, call.wait);
+    const prep = await call.session.request(PrepareRenameRequest.type, at, call.wait);
     if (prep === null || prep === undefined) {
       throw new BridgeError(
         "InvalidArgument",
@@ -65,8 +65,8 @@ export async function computeRename(
       );
     }
   }
-  const edit = await call.session.request<WorkspaceEdit | null>(
-    "textDocument/rename",
+  const edit = await call.session.request(
+    RenameRequest.type,
     { ...at, newName: args.new_name },
     call.wait,
   );

@@ -68,7 +68,7 @@ export function sessionEntry(s: Session): Record<string, unknown> {
       : null,
     last_error: s.lastError ? relativizeEnvelope(s.lastError, s.workspace.root) : null,
     // prerequisites as they are now (SPEC §3.4): a missing one is why calls fail
-    workspace_files: workspaceFileStatus(s.workspace, s.server).map((f) =>
+    workspace_files: workspaceFileStatus(s.workspace.config, s.server).map((f) =>
       f.error ? { ...f, error: relativizeEnvelope(f.error, s.workspace.root) } : f,
     ),
   };

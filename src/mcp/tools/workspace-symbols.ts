@@ -1,6 +1,6 @@
 /** workspace_symbols (SPEC §4.1): workspace/symbol with a bounded query (SPEC §3 max_query_length). */
 
-import type { SymbolInformation, WorkspaceSymbol } from "vscode-languageserver-protocol";
+import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
 import { page } from "../../normalize/paging.ts";
@@ -70,11 +70,7 @@ export const workspaceSymbolsTool = defineTool({
     const wait = waitContext(ctx);
     return sessions.use(session, wait, async (s) => {
       s.requireCapability("workspaceSymbolProvider", "workspace/symbol");
-      const raw = await s.request<SymbolInformation[] | WorkspaceSymbol[] | null>(
-        "workspace/symbol",
-        { query: args.query },
-        wait,
-      );
+      const raw = await s.request(WorkspaceSymbolRequest.type, { query: args.query }, wait);
       const all = normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s));
       const p = page(all, paging);
       return {

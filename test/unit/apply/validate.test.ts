@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
-import type { LspRange, PositionEncoding } from "../../../src/lsp/positions.ts";
+import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts";
 import { sha256Hex } from "../../../src/workspace/files.ts";
 
 function snap(abs: string, text: string): FileSnapshot {

@@ -17,8 +17,9 @@ import { join } from "node:path";
 import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
 import { applyPlannedWrites } from "../../../src/apply/write.ts";
 import { BridgeError } from "../../../src/errors.ts";
-import type { LspRange } from "../../../src/lsp/positions.ts";
+import type { LspRange } from "../../../src/text/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
+import { workspaceRoot } from "../../../src/workspace/files.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 const MAX = 1 << 20;
@@ -71,7 +72,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(1, 4, 1, 5), newText: "z" }]),
       plan(b, [{ range: r(1, 5, 1, 7), newText: "bye" }]),
     ];
-    const { written } = await applyPlannedWrites(root, plans, MAX);
+    const { written } = await applyPlannedWrites(workspaceRoot(root), plans, MAX);
     expect(written).toEqual([a, b]);
     expect(readFileSync(a, "utf8")).toBe("int x;\r\nint z;\r\n");
     expect(readFileSync(b, "utf8")).toBe("#!/bin/sh\necho bye\n");
@@ -85,7 +86,11 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "old\n");
     const reader = openSync(a, "r");
     try {
-      await applyPlannedWrites(root, [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])], MAX);
+      await applyPlannedWrites(
+        workspaceRoot(root),
+        [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])],
+        MAX,
+      );
       expect(readFileSync(reader, "utf8")).toBe("old\n");
       expect(readFileSync(a, "utf8")).toBe("new\n");
     } finally {
@@ -99,7 +104,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const b = put(join(root, "b.txt"), "bbb\n");
     const inode = statSync(a).ino;
     const { written } = await applyPlannedWrites(
-      root,
+      workspaceRoot(root),
       [
         plan(a, [{ range: r(0, 0, 0, 4), newText: "same" }]),
         plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
@@ -116,7 +121,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const link = join(root, "link.txt");
     symlinkSync("real.txt", link);
     const p = plan(link, [{ range: r(0, 0, 0, 1), newText: "A" }]);
-    const { written } = await applyPlannedWrites(root, [p], MAX);
+    const { written } = await applyPlannedWrites(workspaceRoot(root), [p], MAX);
     expect(written).toEqual([real]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, "utf8")).toBe("Abc\n");
@@ -126,7 +131,11 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("a very long file name still gets a valid temp file name", async () => {
     const root = tempDir("long");
     const a = put(join(root, `${"n".repeat(250)}.c`), "x\n");
-    await applyPlannedWrites(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])], MAX);
+    await applyPlannedWrites(
+      workspaceRoot(root),
+      [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])],
+      MAX,
+    );
     expect(readFileSync(a, "utf8")).toBe("y\n");
     expect(tempFiles(root)).toEqual([]);
   });
@@ -140,7 +149,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
     ];
     writeFileSync(b, "bbb changed\n");
-    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -157,7 +166,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     rmSync(b);
     rmSync(c);
     mkdirSync(c);
-    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt", "c.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -175,7 +184,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(link, [{ range: r(0, 0, 0, 4), newText: "PWNED" }]),
     ];
-    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
     expect(err.code).toBe("EditInvalid");
     expect((err.details as { file: string }).file).toBe("escape.txt");
     expect(readFileSync(secret, "utf8")).toBe("keep me\n");
@@ -192,7 +201,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(join(root, "alias.txt"), [{ range: r(0, 1, 0, 2), newText: "B" }]),
     ];
-    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
     expect(err.code).toBe("EditInvalid");
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
   });
@@ -211,7 +220,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     ];
     const seen: string[] = [];
     const err = await failure(
-      applyPlannedWrites(root, plans, MAX, {
+      applyPlannedWrites(workspaceRoot(root), plans, MAX, {
         // After all checks passed, and after a.txt was replaced: turn the second
         // target into a non-empty directory. Renaming a file over a directory
         // fails for root too (EISDIR), so the failure is the real filesystem's.
@@ -243,7 +252,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const b = put(join(root, "b.txt"), "bbb\n");
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
     const err = await failure(
-      applyPlannedWrites(root, plans, MAX, {
+      applyPlannedWrites(workspaceRoot(root), plans, MAX, {
         beforeReplace: (abs) => {
           if (abs === a) {
             rmSync(a);
@@ -263,7 +272,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
     const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
-    const err = await failure(applyPlannedWrites(root, plans, MAX));
+    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
     expect(String((err.details as { error: string }).error)).toContain("0444");
@@ -282,7 +291,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const decoyA = put(join(outside, "a.txt"), "outside a\n");
     const decoyB = put(join(outside, "b.txt"), "outside b\n");
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 3), newText: "NEW" }]));
-    await applyPlannedWrites(root, plans, MAX, {
+    await applyPlannedWrites(workspaceRoot(root), plans, MAX, {
       beforeReplace: (_abs, index) => {
         if (index !== 0) return;
         // between the checks and the first rename: sub becomes a link to the outside dir

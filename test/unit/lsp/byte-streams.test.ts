@@ -9,13 +9,10 @@ import {
   type Message,
   ReadableStreamMessageReader,
   WriteableStreamMessageWriter,
-} from "vscode-jsonrpc";
+} from "vscode-jsonrpc/node";
 import { readableOf, writableOf } from "../../../src/lsp/byte-streams.ts";
-import { installRuntime } from "../../../src/lsp/runtime.ts";
 import { endSink } from "../../../src/process/launch.ts";
 import { waitFor, within } from "../../support/wait.ts";
-
-installRuntime(); // the library's runtime layer, as the bridge installs it
 
 function streamOf(chunks: Uint8Array[], fail?: Error): ReadableStream<Uint8Array> {
   let next = 0;

@@ -3,7 +3,6 @@
  * and the text under the range, never by line; snapshot ids are deterministic digests.
  */
 import { describe, expect, test } from "bun:test";
-import { LineIndex } from "../../../src/lsp/positions.ts";
 import {
   diffDiagnostics,
   type KeyedDiagnostic,
@@ -12,6 +11,7 @@ import {
   textUnder,
 } from "../../../src/normalize/diagnostics-diff.ts";
 import type { DiagnosticOut } from "../../../src/normalize/types.ts";
+import { LineIndex } from "../../../src/text/positions.ts";
 
 function diag(file: string, line: number, column: number, width: number, message: string) {
   const d: DiagnosticOut = {

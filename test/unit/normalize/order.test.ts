@@ -7,14 +7,12 @@
 import { expect, test } from "bun:test";
 import {
   compareLoc,
-  compareSymbolNode,
   compareWorkspaceSymbol,
   sortedUniqueLocs,
   sortedUniqueWorkspaceSymbols,
-  sortSymbolNodes,
   withoutAdjacentDuplicates,
 } from "../../../src/normalize/order.ts";
-import type { Loc, SymbolNode, WorkspaceSymbolOut } from "../../../src/normalize/types.ts";
+import type { Loc, WorkspaceSymbolOut } from "../../../src/normalize/types.ts";
 import { Prng } from "../../support/prng.ts";
 
 const loc = (file: string, line: number) => ({
@@ -104,40 +102,5 @@ test("sortedUniqueWorkspaceSymbols is compareWorkspaceSymbol's sort and de-dupli
     for (const kept of got) {
       expect(symbols.find((s) => compareWorkspaceSymbol(s, kept) === 0)).toBe(kept);
     }
-  }
-});
-
-/** Sibling symbols drawn to collide: small ranges, few names, details, a child now and then. */
-function randomNodes(rng: Prng, depth = 0): SymbolNode[] {
-  const range = () => ({
-    line: rng.int(1, 3),
-    column: rng.int(1, 3),
-    end_line: rng.int(1, 3),
-    end_column: rng.int(1, 3),
-  });
-  return Array.from({ length: rng.int(0, depth === 0 ? 40 : 3) }, () => {
-    const detail = rng.int(0, 2) === 0 ? {} : { detail: rng.pick(["", "x", "y"]) };
-    return {
-      name: rng.pick(["a", "b"]),
-      kind: rng.pick(["class", "function"]),
-      ...detail,
-      range: range(),
-      selection: range(),
-      children: depth < 1 && rng.int(0, 3) === 0 ? randomNodes(rng, depth + 1) : [],
-    };
-  });
-}
-
-test("sortSymbolNodes is a stable sort by compareSymbolNode, sorted or not, on 2,000 seeded lists", () => {
-  for (let run = 0; run < 2000; run++) {
-    const rng = new Prng(Prng.derive(13, "sortSymbolNodes", run));
-    const nodes = randomNodes(rng);
-    // every other list arrives in order already, as servers mostly send them
-    const input = run % 2 === 0 ? nodes : [...nodes].sort(compareSymbolNode);
-    const expected = [...input].sort(compareSymbolNode);
-    const got = sortSymbolNodes([...input]);
-    expect(got).toEqual(expected);
-    // the same objects, in the same order as the stable sort (equal ones included)
-    for (const [i, node] of got.entries()) expect(node).toBe(expected[i] as SymbolNode);
   }
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { lineColumnsOf } from "../../../src/lsp/line-columns.ts";
-import { LineIndex, lspToClient } from "../../../src/lsp/positions.ts";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
 import { makeNormalizeContext } from "../../../src/normalize/range-converter.ts";
 import type { NormalizeContext } from "../../../src/normalize/types.ts";
+import { lineColumnsOf } from "../../../src/text/line-columns.ts";
+import { LineIndex, lspToClient } from "../../../src/text/positions.ts";
 import { fileUri, fixtureContext, ROOT, r } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
@@ -72,6 +72,7 @@ describe("makeNormalizeContext", () => {
     // another root places the same URI under itself
     const other = makeNormalizeContext({
       root: "/nonexistent-theodolite-root",
+      rootReal: "/nonexistent-theodolite-root",
       encoding: "utf-16",
       unit: "code-point",
       lines: () => undefined,
@@ -156,6 +157,7 @@ describe("makeNormalizeContext", () => {
     const contexts = [1, 2].map(() =>
       makeNormalizeContext({
         root: ROOT,
+        rootReal: ROOT,
         encoding: "utf-16",
         unit: "code-point",
         // the file grows a line each time it is read: a second read would show

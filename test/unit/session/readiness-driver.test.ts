@@ -5,9 +5,10 @@
  */
 import { expect, test } from "bun:test";
 import { validateConfig } from "../../../src/config/validate.ts";
-import { Lifecycle } from "../../../src/session/lifecycle.ts";
-import { ProgressTracker } from "../../../src/session/progress.ts";
+import { SessionContext } from "../../../src/session/context.ts";
+import { defaultHooks } from "../../../src/session/hooks.ts";
 import { ReadinessDriver } from "../../../src/session/readiness-driver.ts";
+import { workspaceAt } from "../../support/workspace.ts";
 
 const config = validateConfig(
   {
@@ -33,14 +34,15 @@ interface Pending {
 }
 
 function harness() {
-  const life = new Lifecycle({ key: "ws/fake", workspace: "ws", server: "fake" });
+  const ctx = new SessionContext(
+    workspaceAt(config.workspaces[0]!.root),
+    config.servers[0]!,
+    config.bridge,
+    defaultHooks(),
+  );
+  const { life } = ctx;
   const probes: Pending[] = [];
-  const driver = new ReadinessDriver({
-    life,
-    progress: new ProgressTracker(),
-    workspace: config.workspaces[0]!,
-    server: config.servers[0]!,
-    bridge: config.bridge,
+  const driver = new ReadinessDriver(ctx, {
     probe: () =>
       new Promise((resolve, reject) => {
         probes.push({ resolve, reject });

@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { findWarmupFile } from "../../../src/session/warmup.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { workspaceAt } from "../../support/workspace.ts";
 
 afterAll(removeTempTrees);
 
@@ -16,7 +17,10 @@ describe("findWarmupFile (SPEC §3.3)", () => {
       "d_later.c": "",
       "notes.txt": "",
     });
-    const { outcome, opened } = await findWarmupFile(root, "**/*.c", 100);
+    const { outcome, opened } = await findWarmupFile(
+      workspaceAt(root, { maxFileBytes: 100 }),
+      "**/*.c",
+    );
     expect(opened?.rel).toBe("c_good.c");
     expect(outcome).toMatchObject({
       pattern: "**/*.c",
@@ -30,7 +34,10 @@ describe("findWarmupFile (SPEC §3.3)", () => {
 
   test("nothing usable: no file, every refusal listed, no error", async () => {
     const root = tree({ "a.c": "x".repeat(200) });
-    const { outcome, opened } = await findWarmupFile(root, "**/*.c", 100);
+    const { outcome, opened } = await findWarmupFile(
+      workspaceAt(root, { maxFileBytes: 100 }),
+      "**/*.c",
+    );
     expect(opened).toBeUndefined();
     expect(outcome.file).toBeNull();
     expect(outcome.skipped).toEqual([{ file: "a.c", reason: "FileTooLarge" }]);

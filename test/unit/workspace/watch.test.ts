@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
-import { moment, type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+import { type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);
@@ -81,37 +81,6 @@ describe("WorkspaceWatcher", () => {
     expect(poll()).toEqual([["changed", "pkg/b.py"]]);
     chmodSync(join(root, "pkg"), 0o700);
     expect(poll()).toEqual([]);
-  });
-
-  test("a call drains once: a drain after the call began stands for a later one", () => {
-    const root = tree({ "a.py": "a" });
-    const watcher = new WorkspaceWatcher(root, 1000);
-    let got: string[] = [];
-    const sub = watcher.subscribe(
-      () => true,
-      (changes) => got.push(...changes.map((c) => `${c.kind} ${c.abs.slice(root.length + 1)}`)),
-    );
-    open.push({ watcher, sub });
-    const drained = (since?: number): string[] => {
-      watcher.poll(since);
-      const out = got;
-      got = [];
-      return out;
-    };
-    const call = moment();
-    write(root, "a.py", "a2");
-    expect(drained(call)).toEqual(["changed a.py"]);
-    // changed after the call's drain: this call need not see it, the next one does
-    write(root, "b.py", "b");
-    expect(drained(call)).toEqual([]);
-    expect(drained(moment())).toEqual(["created b.py"]);
-    // another call's drain after this one began serves it too
-    const third = moment();
-    write(root, "c.py", "c");
-    expect(drained()).toEqual(["created c.py"]);
-    write(root, "d.py", "d");
-    expect(drained(third)).toEqual([]);
-    expect(drained()).toEqual(["created d.py"]);
   });
 
   test("no race with the kernel queue: 300 writes, each in the very next poll", () => {
@@ -267,9 +236,6 @@ describe("WorkspaceWatcher", () => {
   test("after an overflow, a directory deleted and recreated in the lost events is watched anew", () => {
     const root = tree({ "d/x.ts": "x", "keep.txt": "k" });
     const { poll, watcher } = watch(root);
-    const before = watcher.coverage(join(root, "d", "x.ts"));
-    const losses = watcher.losses();
-    expect(before).toBeNumber();
     mkdirSync(join(root, "many"));
     expect(poll()).toEqual([]);
     for (let i = 0; i <= maxQueuedEvents(); i++) {
@@ -282,11 +248,7 @@ describe("WorkspaceWatcher", () => {
     const out = poll();
     expect(watcher.status().overflows).toBe(1);
     expect(out).toContainEqual(["changed", "d/x.ts"]);
-    // the new directory has its own watch: callers that trusted the old one look again
-    expect(watcher.losses()).toBeGreaterThan(losses);
-    const after = watcher.coverage(join(root, "d", "x.ts"));
-    expect(after).toBeNumber();
-    expect(after).not.toBe(before);
+    // the new directory has its own watch: later changes there are reported
     write(root, "d/y.ts", "y");
     expect(poll()).toEqual([["created", "d/y.ts"]]);
     write(root, "d/x.ts", "x3");

@@ -8,7 +8,7 @@ import {
   measure,
   offsetToLspPosition,
   unitToEncoding,
-} from "../../../src/lsp/positions.ts";
+} from "../../../src/text/positions.ts";
 import { thrown } from "../../support/thrown.ts";
 
 // lines: "a😀b" | "çé€" | "x" | ""  (CRLF, lone CR, LF)

@@ -15,7 +15,7 @@ import {
   lspToClient,
   offsetToLspPosition,
   type PositionEncoding,
-} from "../../../src/lsp/positions.ts";
+} from "../../../src/text/positions.ts";
 import { Prng } from "../../support/prng.ts";
 
 const CHARS = ["a", "Z", " ", "_", "é", "ß", "€", "中", "😀", "𝄞"];

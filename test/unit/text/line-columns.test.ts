@@ -4,8 +4,8 @@
  */
 import { expect, test } from "bun:test";
 import type { ColumnUnit } from "../../../src/config/types.ts";
-import { AsciiLines, columnsToClient, lineColumnsOf } from "../../../src/lsp/line-columns.ts";
-import { LineIndex, lspToClient, type PositionEncoding } from "../../../src/lsp/positions.ts";
+import { AsciiLines, columnsToClient, lineColumnsOf } from "../../../src/text/line-columns.ts";
+import { LineIndex, lspToClient, type PositionEncoding } from "../../../src/text/positions.ts";
 
 const UNITS: ColumnUnit[] = ["code-point", "utf-16", "utf-8"];
 const ENCODINGS: PositionEncoding[] = ["utf-8", "utf-16", "utf-32"];

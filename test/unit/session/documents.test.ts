@@ -1,6 +1,6 @@
 /**
- * The session's side of coherence (SPEC §5), without a server: a WorkspaceFollower over a
- * real temp workspace and a recording host. Open documents follow the disk (changed →
+ * The session's side of coherence (SPEC §5), without a server: Documents over a real temp
+ * workspace and a recording server link. Open documents follow the disk (changed →
  * didChange version + 1 and didSave, gone → didClose), the server's watchers get the file
  * events they asked for, the order is didClose → didChangeWatchedFiles → didChange, the
  * generation moves only when something reached the server, and a document synced at an
@@ -9,29 +9,31 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Registration } from "vscode-languageserver-protocol";
-import type { BridgeConfig, ServerConfig, WorkspaceConfig } from "../../../src/config/types.ts";
-import { type CoherenceHost, WorkspaceFollower } from "../../../src/session/coherence.ts";
-import { DiagnosticStore } from "../../../src/session/diagnostics.ts";
-import { DocumentStore, type OpenDocument } from "../../../src/session/documents.ts";
-import { readWorkspaceText } from "../../../src/workspace/confined.ts";
+import type { BridgeConfig, ServerConfig } from "../../../src/config/types.ts";
+import { SessionContext } from "../../../src/session/context.ts";
+import { Documents } from "../../../src/session/documents.ts";
+import { defaultHooks } from "../../../src/session/hooks.ts";
 import { pathToUri } from "../../../src/workspace/uri.ts";
+import type { Workspace } from "../../../src/workspace/workspace.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { workspaceAt } from "../../support/workspace.ts";
 
 afterAll(removeTempTrees);
-const followers: WorkspaceFollower[] = [];
+const opened: Documents[] = [];
 afterEach(() => {
-  for (const f of followers.splice(0)) f.close();
+  for (const d of opened.splice(0)) d.clear();
 });
 
 type Sent = [string, ...unknown[]];
 
 function setup(
   files: Record<string, string>,
-  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean; root?: string } = {},
+  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean; ws?: Workspace } = {},
 ) {
-  // with `root`: another session of the same workspace (they share its watcher)
-  const root = opts.root ?? tempTree({}, "theodolite-coherence-");
+  // with `ws`: another session of the same workspace (they share its watcher)
+  const ws =
+    opts.ws ?? workspaceAt(tempTree({}, "theodolite-coherence-"), { maxFileBytes: 1 << 20 });
+  const root = ws.rootReal;
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text);
@@ -39,62 +41,67 @@ function setup(
   for (const [rel, text] of Object.entries(files)) write(rel, text);
   const sent: Sent[] = [];
   const rel = (uri: string) => uri.slice(pathToUri(root).length + 1);
-  const documents = new DocumentStore(opts.maxOpen ?? 64, {
-    open: (d) => sent.push(["didOpen", rel(d.uri), d.version]),
-    change: (d) => sent.push(["didChange", rel(d.uri), d.version, d.text]),
-    close: (uri) => sent.push(["didClose", rel(uri)]),
-  });
-  const registrations = new Map<string, Registration>();
   let barriers = 0;
-  const host: CoherenceHost = {
-    key: "ws/fake",
-    workspace: { name: "ws", root, servers: ["fake"], file_dirs: {} } as WorkspaceConfig,
-    server: {
-      name: "fake",
-      extensions: { py: "python" },
-      open_changed_files: opts.openChanged === true,
-    } as unknown as ServerConfig,
-    bridge: {
-      max_file_bytes: 1 << 20,
-      max_open_documents: opts.maxOpen ?? 64,
-      max_watches: 100,
-      log: { level: "info", file: null, max_bytes: 1 << 20, max_files: 1 },
-    } as BridgeConfig,
-    documents,
-    diagnostics: new DiagnosticStore(),
-    registrations,
-    notifyServer: (method, params) => {
+  const server = {
+    name: "fake",
+    extensions: { py: "python" },
+    languages: ["fake"],
+    open_changed_files: opts.openChanged === true,
+  } as unknown as ServerConfig;
+  const bridge = {
+    max_file_bytes: 1 << 20,
+    max_open_documents: opts.maxOpen ?? 64,
+    max_watches: 100,
+    request_timeout_ms: 10_000,
+    log: { level: "info", file: null, max_bytes: 1 << 20, max_files: 1 },
+  } as BridgeConfig;
+  const ctx = new SessionContext(ws, server, bridge, {
+    ...defaultHooks(),
+    languageIdFor: () => "fake",
+  });
+  const docs = new Documents(ctx, {
+    notify: (method, params) => {
+      const p = params as {
+        textDocument?: { uri: string; version?: number };
+        contentChanges?: { text: string }[];
+        changes?: { uri: string; type: number }[];
+      };
+      const doc = p.textDocument;
       if (method === "workspace/didChangeWatchedFiles") {
-        const changes = (params as { changes: { uri: string; type: number }[] }).changes;
-        sent.push([method, ...changes.map((c) => `${c.type} ${rel(c.uri)}`)]);
+        sent.push([method, ...(p.changes ?? []).map((c) => `${c.type} ${rel(c.uri)}`)]);
+      } else if (method === "textDocument/didOpen" && doc) {
+        sent.push(["didOpen", rel(doc.uri), doc.version]);
+      } else if (method === "textDocument/didChange" && doc) {
+        sent.push(["didChange", rel(doc.uri), doc.version, p.contentChanges?.[0]?.text]);
+      } else if (method === "textDocument/didClose" && doc) {
+        sent.push(["didClose", rel(doc.uri)]);
+      } else if (method === "textDocument/didSave" && doc) {
+        sent.push(["didSave", rel(doc.uri)]);
       } else sent.push([method]);
     },
-    notifySaved: (doc: OpenDocument) => {
-      if (opts.save !== false) sent.push(["didSave", rel(doc.uri)]);
-    },
-    languageIdFor: () => "fake",
+    capabilities: () => ({ textDocumentSync: opts.save === false ? {} : { save: {} } }),
     barrier: async () => {
       barriers += 1;
       sent.push(["barrier"]);
     },
-  };
-  const follower = new WorkspaceFollower(host);
-  followers.push(follower);
+  });
+  opened.push(docs);
   const register = (watchers: unknown[]) => {
-    registrations.set(`r${registrations.size}`, {
-      id: `r${registrations.size}`,
+    const id = `r${ctx.registrations.size}`;
+    ctx.registrations.set(id, {
+      id,
       method: "workspace/didChangeWatchedFiles",
       registerOptions: { watchers },
     });
-    follower.registrationsChanged();
+    docs.registrationsChanged();
   };
   const open = async (file: string, refresh: "none" | "reopen" = "none") =>
-    follower.syncTarget(readWorkspaceText(root, file, 1 << 20), refresh);
+    docs.target(ws.read(file), refresh);
   const take = () => sent.splice(0);
-  return { root, write, follower, host, register, open, take, barriers: () => barriers };
+  return { root, ws, write, docs, ctx, register, open, take, barriers: () => barriers };
 }
 
-describe("followDisk", () => {
+describe("sync", () => {
   test("open documents follow the disk: changed → didChange + didSave, same bytes → nothing", async () => {
     const w = setup({ "a.fake": "a1", "b.fake": "b1" });
     await w.open("a.fake");
@@ -103,37 +110,37 @@ describe("followDisk", () => {
       ["didOpen", "a.fake", 1],
       ["didOpen", "b.fake", 1],
     ]);
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([]);
     w.write("b.fake", "b2");
     w.write("a.fake", "a1"); // rewritten with the same bytes
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([
       ["didChange", "b.fake", 2, "b2"],
       ["didSave", "b.fake"],
     ]);
-    expect(w.follower.generation).toBe(1);
+    expect(w.docs.generation).toBe(1);
   });
 
   test("a deleted, too large or no longer UTF-8 document is closed and its diagnostics forgotten", async () => {
     const w = setup({ "a.fake": "a", "b.fake": "b", "c.fake": "c", "d.fake": "d" });
     for (const f of ["a.fake", "b.fake", "c.fake", "d.fake"]) {
       await w.open(f);
-      w.host.diagnostics.onPublish({ uri: pathToUri(join(w.root, f)), diagnostics: [] });
+      w.ctx.diagnostics.onPublish({ uri: pathToUri(join(w.root, f)), diagnostics: [] });
     }
     w.take();
     unlinkSync(join(w.root, "a.fake"));
     writeFileSync(join(w.root, "b.fake"), new Uint8Array([0xff, 0xfe]));
     writeFileSync(join(w.root, "c.fake"), "c".repeat((1 << 20) + 1));
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([
       ["didClose", "a.fake"],
       ["didClose", "b.fake"],
       ["didClose", "c.fake"],
     ]);
     // only the document still open keeps what its server published
-    expect(w.host.diagnostics.uris()).toEqual([pathToUri(join(w.root, "d.fake"))]);
-    expect(w.host.documents.count()).toBe(1);
+    expect(w.ctx.diagnostics.uris()).toEqual([pathToUri(join(w.root, "d.fake"))]);
+    expect(w.docs.count()).toBe(1);
   });
 
   test("registered watchers get their events; order: didClose, file events, didChange", async () => {
@@ -147,7 +154,7 @@ describe("followDisk", () => {
     w.write("lib/new.py", "n");
     w.write("notes.txt", "n2");
     unlinkSync(join(w.root, "gone.py"));
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([
       ["didClose", "gone.py"],
       ["workspace/didChangeWatchedFiles", "2 open.py", "2 lib/dep.py", "1 lib/new.py", "3 gone.py"],
@@ -155,11 +162,11 @@ describe("followDisk", () => {
       ["didSave", "open.py"],
     ]);
     // a change nobody registered for reaches nobody and moves nothing
-    const before = w.follower.generation;
+    const before = w.docs.generation;
     w.write("notes.txt", "n3");
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([]);
-    expect(w.follower.generation).toBe(before);
+    expect(w.docs.generation).toBe(before);
   });
 
   test("kind bits are honoured: a watcher of deletions only hears deletions", async () => {
@@ -168,7 +175,7 @@ describe("followDisk", () => {
     w.write("a.py", "a2");
     w.write("c.py", "c");
     unlinkSync(join(w.root, "b.py"));
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "3 b.py"]]);
   });
 
@@ -176,35 +183,35 @@ describe("followDisk", () => {
     const w = setup({ "main.c": "int main;", "util.h": "int f(void);" });
     await w.open("main.c");
     w.take();
-    const generation = w.follower.generation;
+    const generation = w.docs.generation;
     w.write("util.h", "int f(int);");
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([]);
-    expect(w.follower.generation).toBe(generation + 1);
+    expect(w.docs.generation).toBe(generation + 1);
     // hidden directories (.cache of clangd's index) move nothing
     w.write(".cache/index/x.idx", "blob");
-    w.follower.followDisk();
-    expect(w.follower.generation).toBe(generation + 1);
+    w.docs.sync();
+    expect(w.docs.generation).toBe(generation + 1);
   });
 
   test("a server without watchers hears nothing of the hidden directories another session watches", async () => {
     const clangd = setup({ "main.c": "int main;" });
-    const pyright = setup({}, { root: clangd.root });
+    const pyright = setup({}, { ws: clangd.ws });
     pyright.register([{ globPattern: "**/*" }]);
     await clangd.open("main.c");
     clangd.take();
-    const generation = clangd.follower.generation;
+    const generation = clangd.docs.generation;
     // clangd's own index writes, in a directory only pyright's watchers reach
     clangd.write(".cache/clangd/index/main.c.idx", "blob");
-    pyright.follower.followDisk();
-    clangd.follower.followDisk();
+    pyright.docs.sync();
+    clangd.docs.sync();
     expect(pyright.take()).toEqual([
       ["workspace/didChangeWatchedFiles", "1 .cache/clangd/index/main.c.idx"],
     ]);
-    expect(clangd.follower.generation).toBe(generation);
+    expect(clangd.docs.generation).toBe(generation);
     clangd.write("util.h", "int f(void);");
-    clangd.follower.followDisk();
-    expect(clangd.follower.generation).toBe(generation + 1);
+    clangd.docs.sync();
+    expect(clangd.docs.generation).toBe(generation + 1);
   });
 });
 
@@ -215,7 +222,7 @@ describe("open_changed_files", () => {
     w.write("b.py", "b2");
     w.write("new.py", "n");
     w.write("notes.txt", "n2");
-    const sent = w.follower.followDisk();
+    const sent = w.docs.sync();
     expect(w.take()).toEqual([
       ["workspace/didChangeWatchedFiles", "2 b.py", "1 new.py", "2 notes.txt"],
       ["didOpen", "b.py", 1],
@@ -224,7 +231,7 @@ describe("open_changed_files", () => {
     expect(sent.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
     // opened, they follow the disk as documents from now on
     w.write("new.py", "n2");
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([
       ["workspace/didChangeWatchedFiles", "2 new.py"],
       ["didChange", "new.py", 2, "n2"],
@@ -237,7 +244,7 @@ describe("open_changed_files", () => {
     w.register([{ globPattern: "**/*" }]);
     w.write("x.constructor", "c");
     w.write("y.toString", "t");
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([
       ["workspace/didChangeWatchedFiles", "1 x.constructor", "1 y.toString"],
     ]);
@@ -247,23 +254,23 @@ describe("open_changed_files", () => {
     const w = setup({}, { openChanged: true, maxOpen: 2 });
     w.register([{ globPattern: "**/*.py" }]);
     for (const f of ["x.py", "y.py", "z.py"]) w.write(f, f);
-    w.follower.followDisk();
+    w.docs.sync();
     expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 x.py", "1 y.py", "1 z.py"]]);
   });
 });
 
-describe("syncTarget", () => {
+describe("target", () => {
   test("reopen: an unchanged document of an older generation is closed, then opened afresh", async () => {
     const w = setup({ "main.c": "m", "util.h": "u1" });
     await w.open("main.c", "reopen");
     await w.open("main.c", "reopen");
     expect(w.take()).toEqual([["didOpen", "main.c", 1]]);
     w.write("util.h", "u2");
-    w.follower.followDisk();
+    w.docs.sync();
     const doc = await w.open("main.c", "reopen");
     // the barrier keeps whatever the server publishes for the closing before the reopen
     expect(w.take()).toEqual([["didClose", "main.c"], ["barrier"], ["didOpen", "main.c", 2]]);
-    expect(doc.generation).toBe(w.follower.generation);
+    expect(doc.generation).toBe(w.docs.generation);
     await w.open("main.c", "reopen");
     expect(w.take()).toEqual([]);
   });
@@ -273,16 +280,16 @@ describe("syncTarget", () => {
     await w.open("main.py");
     w.take();
     w.write("lib.py", "l2");
-    w.follower.followDisk();
+    w.docs.sync();
     await w.open("main.py");
     expect(w.take()).toEqual([]);
   });
 
   test("content read before the session was ready is read again when the disk moved since", async () => {
     const w = setup({ "a.fake": "old" });
-    const early = readWorkspaceText(w.root, "a.fake", 1 << 20);
+    const early = w.ws.read("a.fake");
     w.write("a.fake", "newer content");
-    const doc = await w.follower.syncTarget(early, "none");
+    const doc = await w.docs.target(early, "none");
     expect(doc.text).toBe("newer content");
     expect(readFileSync(join(w.root, "a.fake"), "utf8")).toBe(doc.text);
   });

@@ -1,0 +1,71 @@
+/**
+ * What every part of one session shares (SPEC §9.1): who it is, its workspace, server and
+ * bridge configuration, the effects injected from outside, and the state the server feeds
+ * (lifecycle, progress, diagnostics, registrations). Each part (readiness-driver.ts,
+ * requests.ts, server-process.ts, documents.ts) receives this one object.
+ */
+import type { Registration } from "vscode-languageserver-protocol";
+import type { BridgeConfig, ServerConfig } from "../config/types.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import { DiagnosticStore } from "./diagnostics.ts";
+import type { SessionHooks } from "./hooks.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import { ProgressTracker } from "./progress.ts";
+import {
+  cancelledError,
+  type SessionLabel,
+  shuttingDownError,
+  stateTimeoutError,
+} from "./session-errors.ts";
+
+export function sessionKey(workspace: string, server: string): string {
+  return `${workspace}/${server}`;
+}
+
+export class SessionContext {
+  readonly key: string;
+  readonly label: SessionLabel;
+  readonly life: Lifecycle;
+  readonly progress = new ProgressTracker();
+  readonly diagnostics = new DiagnosticStore();
+  readonly registrations = new Map<string, Registration>();
+
+  constructor(
+    readonly workspace: Workspace,
+    readonly server: ServerConfig,
+    readonly bridge: BridgeConfig,
+    readonly hooks: SessionHooks,
+  ) {
+    this.key = sessionKey(workspace.name, server.name);
+    this.label = { key: this.key, workspace: workspace.name, server: server.name };
+    this.life = new Lifecycle(this.label);
+  }
+
+  /** A new server life: nothing the last one said holds. */
+  resetServerState(): void {
+    this.progress.clear();
+    this.diagnostics.clear();
+    this.registrations.clear();
+  }
+
+  /**
+   * Wait until `check` returns a value, re-checked on every session event; bounded by
+   * request_timeout_ms, failed at once when the session dies or the bridge exits.
+   */
+  waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
+    const { life, bridge } = this;
+    return life.changes.until(
+      () => {
+        if (life.closing) throw shuttingDownError(life.label);
+        if (life.state === "dead") throw life.deadError();
+        return check();
+      },
+      {
+        timeoutMs: bridge.request_timeout_ms,
+        ...(signal ? { signal } : {}),
+        onTimeout: () => stateTimeoutError(life.label, bridge.request_timeout_ms, what),
+        onAbort: cancelledError,
+      },
+    );
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * Documents a session has open (SPEC §5): `didOpen` the first time,
+ * `didChange` with the full text and version + 1 when the content hash
+ * changed, nothing otherwise; least recently used documents are closed past
+ * `max_open_documents`. Versions of a URI only ever grow, across closes and
+ * reopens, so a publish for an earlier opening can never pass for the current
+ * one (SPEC §6).
+ */
+import { LineIndex } from "../text/positions.ts";
+import type { FileIdentity } from "../workspace/confined.ts";
+
+export interface OpenDocument {
+  uri: string;
+  abs: string;
+  languageId: string;
+  version: number;
+  sha256: string;
+  text: string;
+  index: LineIndex;
+  /** the file's identity when this content was read (SPEC §5.1); null: unknown, read again */
+  identity: FileIdentity | null;
+  /** value of the session's publish counter when this version was sent (diagnostics settle, SPEC §6) */
+  syncSeq: number;
+  /** the session's workspace generation this version was sent at (SPEC §5.3) */
+  generation: number;
+  /** this version was sent by didOpen (not didChange) */
+  opened: boolean;
+}
+
+export interface DocumentSink {
+  open(doc: OpenDocument): void;
+  change(doc: OpenDocument): void;
+  close(uri: string): void;
+}
+
+/** Content just read from disk (confined.ts WorkspaceText fits). */
+export interface DiskContent {
+  abs: string;
+  text: string;
+  sha256: string;
+  /** null: not known (the next look reads the file again) */
+  identity: FileIdentity | null;
+}
+
+/** What a sync is stamped with: the session's publish counter and workspace generation. */
+export interface SyncStamp {
+  seq: number;
+  generation: number;
+}
+
+export class DocumentStore {
+  /** insertion order is recency order: the first entry is the least recently used */
+  private readonly docs = new Map<string, OpenDocument>();
+  /** the last version sent for every URI ever opened, so a reopen continues above it */
+  private readonly lastVersion = new Map<string, number>();
+  /** abs → uri of the open documents (byPath runs for every file a result names) */
+  private readonly uris = new Map<string, string>();
+
+  constructor(
+    private readonly max: number,
+    private readonly sink: DocumentSink,
+  ) {}
+
+  /** Make the server's copy equal to `content`; returns the document and what was sent. */
+  sync(
+    uri: string,
+    languageId: string,
+    content: DiskContent,
+    stamp: SyncStamp,
+  ): { doc: OpenDocument; sent: "open" | "change" | "none" } {
+    const { abs } = content;
+    const existing = this.docs.get(uri);
+    if (existing) {
+      this.docs.delete(uri);
+      this.docs.set(uri, existing);
+      if (existing.sha256 === content.sha256) {
+        existing.identity = content.identity;
+        return { doc: existing, sent: "none" };
+      }
+      this.replace(existing, content, stamp);
+      return { doc: existing, sent: "change" };
+    }
+    const doc: OpenDocument = {
+      uri,
+      abs,
+      languageId,
+      version: (this.lastVersion.get(uri) ?? 0) + 1,
+      sha256: content.sha256,
+      text: content.text,
+      index: new LineIndex(content.text),
+      identity: content.identity,
+      syncSeq: stamp.seq,
+      generation: stamp.generation,
+      opened: true,
+    };
+    this.docs.set(uri, doc);
+    this.uris.set(abs, uri);
+    this.lastVersion.set(uri, doc.version);
+    this.sink.open(doc);
+    this.evict(uri);
+    return { doc, sent: "open" };
+  }
+
+  /** New content for an open document, without touching its recency (following the disk). */
+  replace(doc: OpenDocument, content: DiskContent, stamp: SyncStamp): void {
+    doc.sha256 = content.sha256;
+    doc.text = content.text;
+    doc.index = new LineIndex(content.text);
+    doc.identity = content.identity;
+    doc.opened = false;
+    doc.version += 1;
+    doc.syncSeq = stamp.seq;
+    doc.generation = stamp.generation;
+    this.lastVersion.set(doc.uri, doc.version);
+    this.sink.change(doc);
+  }
+
+  /** Close one document (gone from disk, or closed to be opened afresh). */
+  close(uri: string): OpenDocument | undefined {
+    const doc = this.docs.get(uri);
+    if (!doc) return undefined;
+    this.forget(doc);
+    this.sink.close(uri);
+    return doc;
+  }
+
+  private forget(doc: OpenDocument): void {
+    if (this.uris.get(doc.abs) === doc.uri) this.uris.delete(doc.abs);
+    this.docs.delete(doc.uri);
+  }
+
+  private evict(keep: string): void {
+    for (const uri of this.docs.keys()) {
+      if (this.docs.size <= this.max) break;
+      if (uri === keep) continue;
+      const doc = this.docs.get(uri);
+      if (doc) this.forget(doc);
+      this.sink.close(uri);
+    }
+  }
+
+  /** Whether the URI was opened in this server life (it may be closed now). */
+  openedBefore(uri: string): boolean {
+    return this.lastVersion.has(uri);
+  }
+
+  get(uri: string): OpenDocument | undefined {
+    return this.docs.get(uri);
+  }
+
+  byPath(abs: string): OpenDocument | undefined {
+    const uri = this.uris.get(abs);
+    return uri === undefined ? undefined : this.docs.get(uri);
+  }
+
+  /** Every open document, least recently used first. */
+  all(): OpenDocument[] {
+    return [...this.docs.values()];
+  }
+
+  count(): number {
+    return this.docs.size;
+  }
+
+  /** Forget everything (the server is gone; nothing to close). */
+  clear(): void {
+    this.docs.clear();
+    this.lastVersion.clear();
+    this.uris.clear();
+  }
+}

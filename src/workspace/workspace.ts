@@ -1,0 +1,103 @@
+/**
+ * One configured workspace and what the bridge keeps about its files (SPEC §5, §8.1): the
+ * root's realpath, taken once; which file a path means, and its confined read; the watcher
+ * its sessions share (one inotify instance per root); the line tables of the files results
+ * point into. The session manager makes one per configured workspace, passes it to the
+ * sessions and tools that need it, and closes it.
+ */
+import type { WorkspaceConfig } from "../config/types.ts";
+import type { LineColumns } from "../text/line-columns.ts";
+import { readWorkspaceText, type WorkspaceText } from "./confined.ts";
+import type { FileChange } from "./file-events.ts";
+import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
+import { LineTables } from "./line-tables.ts";
+import { displayPath, type WorkspaceRoot } from "./paths.ts";
+import { type Subscription, WorkspaceWatcher } from "./watch.ts";
+import type { WatchStatus } from "./watch-status.ts";
+
+export interface WorkspaceLimits {
+  /** the largest file read (bridge.max_file_bytes) */
+  maxFileBytes: number;
+  /** directories watched at most (bridge.max_watches) */
+  maxWatches: number;
+}
+
+export class Workspace implements WorkspaceRoot {
+  readonly name: string;
+  /** the root as configured (absolute, normalized) */
+  readonly root: string;
+  /** its realpath: what every file is confined beneath */
+  readonly rootReal: string;
+  private readonly lineTables: LineTables;
+  private watcher: WorkspaceWatcher | undefined;
+
+  constructor(
+    readonly config: WorkspaceConfig,
+    private readonly limits: WorkspaceLimits,
+    /** told the size of every file read (the bridge's memory collector) */
+    private readonly onRead: (bytes: number) => void = () => {},
+  ) {
+    this.name = config.name;
+    this.root = config.root;
+    this.rootReal = realRoot(config.root);
+    this.lineTables = new LineTables((abs) => this.tryRead(abs));
+  }
+
+  /** A tool's `file` argument resolved (SPEC §4.2, §8.1 step 1). */
+  resolve(file: string): ResolvedFile {
+    return resolveWorkspaceFile(this.rootReal, file);
+  }
+
+  /** A file's text read beneath the root (SPEC §8.1); typed errors when it cannot be. */
+  read(file: string, resolved?: ResolvedFile): WorkspaceText {
+    const text = readWorkspaceText(this.rootReal, file, this.limits.maxFileBytes, resolved);
+    this.onRead(text.bytes);
+    return text;
+  }
+
+  /** `read`, or undefined for a file that cannot be read (a server-named path, say). */
+  tryRead(file: string): WorkspaceText | undefined {
+    try {
+      return this.read(file);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The line table of a file as it is on disk now (kept across calls: line-tables.ts). */
+  lines(abs: string): LineColumns | undefined {
+    return this.lineTables.get(abs);
+  }
+
+  /** How results name `abs`: workspace-relative inside the root, else absolute. */
+  display(abs: string): string {
+    return displayPath(this, abs);
+  }
+
+  /**
+   * Changes below the root in the directories `interest` accepts, delivered at each
+   * `poll()` (watch.ts). The watcher starts with its first subscriber.
+   */
+  watch(
+    interest: (dir: string) => boolean,
+    deliver: (changes: FileChange[]) => void,
+  ): Subscription {
+    this.watcher ??= new WorkspaceWatcher(this.rootReal, this.limits.maxWatches);
+    return this.watcher.subscribe(interest, deliver);
+  }
+
+  /** Drain the watcher: every subscriber gets what changed since the last poll. */
+  poll(): void {
+    this.watcher?.poll();
+  }
+
+  watchStatus(): WatchStatus | null {
+    return this.watcher?.status() ?? null;
+  }
+
+  /** Stop watching (the bridge is exiting, or discovery replaced the configuration). */
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
