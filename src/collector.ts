@@ -1,26 +1,20 @@
 /**
- * When the bridge asks the runtime for a full garbage collection (SPEC §9.3; docs/PERFORMANCE.md,
- * memory). The bridge keeps no server answer or file read past its call, so what a call
- * parsed is garbage once it is answered; two moments free it sooner than the runtime's own
- * schedule would, and neither is on a call's path:
- * - right after an answer, when the process took in more than `largeBytes` since the answer
- *   before it (server messages read, workspace files read): a very large answer (every
- *   symbol of a 10 MB file is 4.5 MB of JSON, parsed into ~100,000 objects) or file is freed
- *   before the next call — meanwhile the process would hold several;
- * - once the bridge has been idle for `idleMs` (no request pending, none answered) after
- *   answering anything: what ordinary calls left behind is given back while the agent
- *   thinks, at the moment a pause of 10–30 ms delays nobody.
+ * When the bridge asks the runtime for a full garbage collection (SPEC §9.3; the figures
+ * are in docs/PERFORMANCE.md, memory). The bridge keeps no server answer or file read past
+ * its call, so what a call parsed is garbage once it is answered; these moments free it
+ * sooner than the runtime's own schedule would, none of them on a call's path:
+ * - right after an answer, when the process took in more than `largeBytes` since the
+ *   answer before it (server messages, workspace files): a very large answer is freed
+ *   before the next call, instead of the process holding several;
+ * - once the bridge has been idle for `idleMs` after answering anything: what ordinary
+ *   calls left behind is given back while the agent thinks;
  * - while an over-limit client message is being skipped (SPEC §4.8), each time
- *   `droppedBytes` more of it were let go: the framer keeps none of those bytes, but the
- *   chunks they came in wait for a collection, and the runtime's own schedule let 50 MB of
- *   them pile up (42–44 MB above the resident size before; 12–19 MB with this).
- * Ordinary calls in a burst never trigger one: their garbage is what the runtime's own
- * young-generation collections are for. (An earlier trigger — resident memory grown by
- * 16 MB — fired every few dozen reference lists of 100 KB and read the resident size after
- * every answer: 5–13 % of the bridge's CPU.) Counting costs an addition per chunk read.
+ *   `droppedBytes` more of it were let go (the chunks they came in wait for a collection).
+ * Ordinary calls in a burst never trigger one: that garbage is what the runtime's own
+ * young-generation collections are for.
  */
 
-/** Twenty times an ordinary large answer (a reference list of 601 locations is ~100 KB). */
+/** Twenty times an ordinary large answer (a reference list of hundreds of locations). */
 export const LARGE_BYTES = 2 * 1024 * 1024;
 /** As large as the per-message limit (SPEC §4.8): a skipped 50 MB message collects six times. */
 export const DROPPED_BYTES = 8 * 1024 * 1024;

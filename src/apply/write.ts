@@ -47,17 +47,13 @@ interface Target {
 }
 
 /**
- * Check every target, then write them all. Returns the real absolute paths of
- * the files whose content changed (for resyncing sessions); files whose new text
- * equals the old are checked but not rewritten.
- *
- * Errors: `EditInvalid` (a target escapes the workspace, e.g. through a
- * symlink, or is listed twice), `WorkspaceDrift` (a target's content changed
- * since the edits were computed, or it is gone or no longer a regular file;
- * details.files), `ApplyFailed` (a target the bridge may not replace, or a
- * write failed; details `{failed, error, restored, written}`, where `written`
- * lists files that could not be restored and still hold new content). Nothing
- * is written unless all checks pass; no temp file is left on any path.
+ * Check every target, then write them all; the real paths of the files whose content
+ * changed (unchanged texts are checked, not rewritten). Errors: `EditInvalid` (a target
+ * escapes the workspace or is listed twice), `WorkspaceDrift` (a target changed since the
+ * edits were computed, or is gone; details.files), `ApplyFailed` (a target the bridge may
+ * not replace, or a failed write; details `{failed, error, restored, written}`, `written`
+ * listing files that could not be restored). Nothing is written unless all checks pass;
+ * no temp file is left on any path.
  */
 export async function applyPlannedWrites(
   ws: WorkspaceRoot,

@@ -138,7 +138,7 @@ export const PRESETS: readonly Preset[] = [
       // (default ~/.local/share/emmylua_ls); definitions into std point there
       env_passthrough: ["XDG_DATA_HOME"],
       // "Load workspace" begins only after the client answered workspace/configuration,
-      // ~150 ms after initialize; required, or readiness could pass before the index exists
+      // well after initialize; required, or readiness could pass before the index exists
       // (docs/LANGUAGE-SERVERS.md#emmylua_ls-loads-after-configuration)
       ready: { progress: ["^Load workspace"], progress_required: true },
       // it answers textDocument/diagnostic (and workspace/diagnostic) and pushes nothing

@@ -166,15 +166,11 @@ export const ServerSchema = z.strictObject({
   settings: table(),
   ready: ReadySchema.prefault({}),
   /**
-   * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6):
-   * - `version`: a publish carrying the synced document version (clangd, pyright)
-   * - `publish`: any publish for the file after the sync (servers whose pushes carry no version)
-   * - `quiescent`: rust-analyzer style `experimental/serverStatus` quiescent after the change
-   * - `pull`: the pull response alone (pull-only servers)
-   * - `progress`: a check run matching `diagnostics_progress` has ended and none is active
-   *   (bacon-ls publishes partial snapshots while its check runs)
-   * Whatever the rule, a running task matching `diagnostics_progress` is waited for
-   * (rust-analyzer's `cargo check` pushes arrive after quiescence).
+   * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6): `version`
+   * (a publish carrying the synced version), `publish` (any publish after the sync),
+   * `quiescent` (`experimental/serverStatus`), `pull` (the pull response alone), `progress`
+   * (a check run matching `diagnostics_progress` ended, none active). Whatever the rule, a
+   * running task matching `diagnostics_progress` is waited for.
    */
   diagnostics_settle: z
     .enum(["version", "publish", "quiescent", "pull", "progress"])

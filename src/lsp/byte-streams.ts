@@ -1,9 +1,8 @@
 /**
  * The server's pipes as vscode-jsonrpc's runtime layer (`RAL`) expects its streams:
  * Bun's own `ReadableStream` and `FileSink` of the supervisor's stdio, without Node's
- * stream machinery between them and the library (docs/PERFORMANCE.md: reading an answer
- * through Node's `Readable` was 5–12 % of a call's JavaScript). The library still does the
- * framing; these only move bytes and report the end.
+ * stream machinery between them and the library (docs/PERFORMANCE.md). The library still
+ * does the framing; these only move bytes and report the end.
  */
 import type { FileSink } from "bun";
 import { Emitter, type RAL } from "vscode-jsonrpc";

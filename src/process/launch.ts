@@ -1,21 +1,15 @@
 /**
- * The bridge side of a supervised server (SPEC §9.2): re-execute this program
- * as `--supervise` in a new session (so the supervisor leads its own process
- * group), with the pipes the server will read and write as its stdin and
- * stdout (the supervisor hands them on: no relay hop) and a lifeline on fd 3;
- * expose the server's stdio as Bun's own stream and sink (src/lsp/byte-streams.ts
- * feeds them to vscode-jsonrpc), and run the shutdown ladder.
- *
- * Whenever the supervisor exits — on its own, or
- * SIGKILLed by anyone (OOM killer, the ladder) — the launcher scans `/proc`
- * for what is left of its group and kills it before `exited` resolves, so a
- * group daemon never outlives a dead supervisor; and since the bridge is a
- * child subreaper as well, a daemon that had left the group (setsid + double
- * fork) and was re-parented from the dead supervisor to the bridge is found
- * and killed too (`reapAdoptedOrphans`). The server's own temporary directory
- * (private-tmp.ts) is made here and named to the supervisor, which removes it after its
- * reap; the launcher removes it again once the supervisor is gone — a supervisor killed
- * outright leaves it otherwise.
+ * The bridge side of a supervised server (SPEC §9.2): re-execute this program as
+ * `--supervise` in a new session (the supervisor leads its own process group), with the
+ * pipes the server will read and write as its stdin and stdout (no relay hop) and a lifeline
+ * on fd 3; expose the server's stdio as Bun's own stream and sink (src/lsp/byte-streams.ts),
+ * and run the shutdown ladder. Whenever the supervisor exits — on its own, or SIGKILLed by
+ * anyone — the launcher scans `/proc` for what is left of its group and kills it before
+ * `exited` resolves; and since the bridge is a child subreaper as well, a daemon that left
+ * the group and was re-parented to the bridge is found and killed too
+ * (`reapAdoptedOrphans`). The server's own temporary directory (private-tmp.ts) is made
+ * here and named to the supervisor, which removes it after its reap; the launcher removes
+ * it again once the supervisor is gone.
  */
 import { closeSync, existsSync, statSync } from "node:fs";
 import type { FileSink, Subprocess } from "bun";

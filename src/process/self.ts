@@ -27,8 +27,8 @@ export const SUPERVISOR_ONLY_ENV = "THEODOLITE_SUPERVISOR_ENV";
 
 /**
  * JSC options for the supervisor: no baseline, optimizing or concurrent JIT. It runs a 50 ms
- * poll and a reap, never hot code, and saves the JIT's thread and memory (~3 MB resident,
- * docs/PERFORMANCE.md). The interpreter stays, and with it bun:ffi (useJIT=0 would disable
+ * poll and a reap, never hot code, and saves the JIT's thread and memory
+ * (docs/PERFORMANCE.md). The interpreter stays, and with it bun:ffi (useJIT=0 would disable
  * FFI, which the supervisor needs for prctl).
  */
 const SUPERVISOR_JSC: Record<string, string> = {

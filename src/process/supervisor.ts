@@ -1,29 +1,16 @@
 /**
  * The `--supervise` main loop (SPEC §9.2). The bridge re-executes itself as
- * `theodolite --supervise --bridge-pid N --bridge-start T --setpriv PATH
- * --grace-ms N -- /abs/server args…`, detached, so this process leads its own
- * process group. It starts the server in that group through
- * `setpriv --pdeathsig SIGKILL`, handing it its own stdin and stdout — the
- * bridge's pipes, so LSP traffic never passes through this process — and kills
- * the whole tree (group members + descendants, by explicit pid) on every path:
- *
- * - server exit (any cause): reap, then exit mirroring the server — same code,
- *   or the same signal re-raised on itself — so the bridge sees what a direct
- *   child would have shown;
- * - lifeline EOF (fd 3, whose other end only the bridge holds: it closes it
- *   with the server's stdin for an orderly end, and the kernel closes it when
- *   the bridge dies): give the server `--grace-ms` to exit, reap;
- * - bridge gone (pid missing, zombie, or a different start time; polled every
- *   50 ms), or SIGTERM/SIGINT/SIGHUP: reap at once.
- *
- * This process never touches fds 0 and 1: it shares their open file
- * descriptions with the server, and a flag such as O_NONBLOCK set here would be
- * the server's too.
- *
- * Decision where the brief left it open: on the lifeline-EOF path the supervisor
- * still mirrors the server. A server that exits within the grace is mirrored
- * as is; one that has to be killed is mirrored as SIGKILL, which is what
- * happened to it. One rule for every path: the supervisor's exit is the server's.
+ * `theodolite --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N --
+ * /abs/server args…`, detached, so this process leads its own process group. It starts the
+ * server in that group through `setpriv --pdeathsig SIGKILL`, handing it its own stdin and
+ * stdout (the bridge's pipes: LSP traffic never passes through here; this process never
+ * touches fds 0 and 1, whose open file descriptions it shares with the server), and kills
+ * the whole tree, by explicit pid, on every path:
+ * - server exit: reap, then exit mirroring the server (same code, or the same signal);
+ * - lifeline EOF (fd 3, closed by the bridge for an orderly end or by the kernel when the
+ *   bridge dies): give the server `--grace-ms` to exit, reap, mirror it (SIGKILL if killed);
+ * - bridge gone (pid missing, zombie, or another start time; polled every 50 ms), or
+ *   SIGTERM/SIGINT/SIGHUP: reap at once.
  */
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";

@@ -13,9 +13,8 @@ export function pathToUri(abs: string): string {
 /**
  * A `file:///` URI whose path `fileURLToPath` returns unchanged: characters URL parsing
  * neither encodes, decodes nor treats specially (no `%`, `\\`, `?`, `#`, controls, spaces or
- * non-ASCII) and no `.` or `..` segment (URL parsing resolves those). Servers name most files
- * this way; a reference list names hundreds, and the full parse was a measured share of
- * normalizing one (docs/PERFORMANCE.md).
+ * non-ASCII) and no `.` or `..` segment (URL parsing resolves those): its path is the URI's
+ * rest as it stands. Servers name most files this way, a reference list hundreds of them.
  */
 const PLAIN_FILE_URI = /^file:\/\/\/[A-Za-z0-9_~!$&'()*+,;=:@./-]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
