@@ -239,7 +239,9 @@ export const PRESETS: readonly Preset[] = [
         // or readiness could complete before the project load even started
         progress_required: true,
       },
-      diagnostics_settle: "publish",
+      // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
+      // once per kind, with no version and no end signal
+      diagnostics_settle: "tsserver",
     },
   }),
   preset({

@@ -169,11 +169,12 @@ export const ServerSchema = z.strictObject({
    * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6): `version`
    * (a publish carrying the synced version), `publish` (any publish after the sync),
    * `quiescent` (`experimental/serverStatus`), `pull` (the pull response alone), `progress`
-   * (a check run matching `diagnostics_progress` ended, none active). Whatever the rule, a
+   * (a check run matching `diagnostics_progress` ended, none active), `tsserver` (asked of
+   * tsserver through typescript-language-server's command). Whatever the rule, a
    * running task matching `diagnostics_progress` is waited for.
    */
   diagnostics_settle: z
-    .enum(["version", "publish", "quiescent", "pull", "progress"])
+    .enum(["version", "publish", "quiescent", "pull", "progress", "tsserver"])
     .default("version"),
   /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
   diagnostics_progress: z.array(regex).default(() => []),

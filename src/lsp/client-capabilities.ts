@@ -79,7 +79,7 @@ export function clientCapabilities(
         resolveSupport: { properties: ["edit"] },
       },
       rename: { prepareSupport: true },
-      publishDiagnostics: { relatedInformation: false, versionSupport: true },
+      publishDiagnostics: { relatedInformation: true, versionSupport: true },
       diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
     },
     experimental: { serverStatusNotification: true },

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import type { ColumnUnit } from "../config/types.ts";
 import { clientOffsetFloor, type LineIndex } from "../text/positions.ts";
 import { canonicalJson } from "./json.ts";
-import type { DiagnosticOut, Range } from "./types.ts";
+import type { DiagnosticOut, Range, Target } from "./types.ts";
 
 /** A diagnostic with the key it is matched by. */
 export interface KeyedDiagnostic {
@@ -27,8 +27,8 @@ function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** The file (or non-file URI) a diagnostic belongs to. */
-export function fileOf(d: DiagnosticOut): string {
+/** The file (or non-file URI) a diagnostic or a note belongs to. */
+export function fileOf(d: Target): string {
   return "file" in d ? d.file : d.uri;
 }
 
@@ -40,7 +40,10 @@ export function textUnder(index: LineIndex | undefined, r: Range, unit: ColumnUn
   return index.text.slice(from, Math.max(from, to));
 }
 
-/** The match key: everything but the position, with the covered text as a digest. */
+/**
+ * The match key: everything but the positions — the diagnostic's and its notes' — with the
+ * covered text as a digest.
+ */
 export function matchKey(d: DiagnosticOut, text: string): string {
   return canonicalJson([
     fileOf(d),
@@ -48,6 +51,7 @@ export function matchKey(d: DiagnosticOut, text: string): string {
     d.code ?? null,
     d.source ?? null,
     d.message,
+    (d.related ?? []).map((r) => [fileOf(r), r.message]),
     sha256Hex(text),
   ]);
 }

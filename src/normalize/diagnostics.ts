@@ -5,9 +5,15 @@
 
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { canonicalJson } from "./json.ts";
-import { compareDiagnostic } from "./order.ts";
+import { compareDiagnostic, compareLoc } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
-import type { Channel, DiagnosticOut, NormalizeContext, SeverityName } from "./types.ts";
+import type {
+  Channel,
+  DiagnosticOut,
+  NormalizeContext,
+  RelatedOut,
+  SeverityName,
+} from "./types.ts";
 
 export type { DiagnosticOut } from "./types.ts";
 
@@ -36,6 +42,21 @@ function messageText(message: unknown): string {
   return "";
 }
 
+/** Notes kept per diagnostic at most: a server's list is untrusted (SPEC §8). */
+export const MAX_RELATED = 32;
+
+/** A diagnostic's relatedInformation as notes at client positions; malformed ones dropped. */
+function relatedOf(info: unknown, ctx: NormalizeContext): RelatedOut[] {
+  if (!Array.isArray(info)) return [];
+  const out: RelatedOut[] = [];
+  for (const r of info.slice(0, MAX_RELATED)) {
+    const location = (r as { location?: { uri?: unknown; range?: unknown } } | null)?.location;
+    if (typeof location?.uri !== "string" || !isLspRange(location.range)) continue;
+    out.push({ ...ctx.toLoc(location.uri, location.range), message: messageText(r.message) });
+  }
+  return out.sort(compareLoc);
+}
+
 /** One diagnostic without its channels; undefined for malformed server output. */
 function toOut(
   uri: string,
@@ -47,12 +68,14 @@ function toOut(
     typeof d.code === "number" || typeof d.code === "string" ? String(d.code) : undefined;
   // no `source` is assumed: some servers publish none (fortls)
   const source = typeof d.source === "string" ? d.source : undefined;
+  const related = relatedOf(d.relatedInformation, ctx);
   return {
     ...ctx.toLoc(uri, d.range),
     severity: severityName(d.severity),
     ...(code !== undefined ? { code } : {}),
     ...(source !== undefined ? { source } : {}),
     message: messageText(d.message),
+    ...(related.length > 0 ? { related } : {}),
   };
 }
 

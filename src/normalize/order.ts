@@ -89,6 +89,7 @@ export function compareDiagnostic(a: DiagnosticOut, b: DiagnosticOut): number {
     compareOptionalStrings(a.code, b.code) ||
     compareOptionalStrings(a.source, b.source) ||
     compareStrings(a.message, b.message) ||
+    compareStrings(canonicalJson(a.related ?? []), canonicalJson(b.related ?? [])) ||
     compareStrings(a.channels.join(","), b.channels.join(","))
   );
 }

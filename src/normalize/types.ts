@@ -30,12 +30,16 @@ export interface NormalizeContext {
 export type SeverityName = "error" | "warning" | "information" | "hint";
 export type Channel = "pull" | "push";
 
+/** A note of a diagnostic (LSP relatedInformation): where, and what it says there. */
+export type RelatedOut = Loc & { message: string };
+
 /** SPEC §4.3 `diagnostics` item. */
 export type DiagnosticOut = Loc & {
   severity: SeverityName;
   code?: string;
   source?: string;
   message: string;
+  related?: RelatedOut[];
   channels: Channel[];
 };
 

@@ -17,7 +17,7 @@ import type { Session, WaitContext } from "./session.ts";
  * change of the document's own text too: its diagnostics always come from an opening.
  */
 export function documentRefresh(session: Session, role: Role): Refresh {
-  if (offersPull(session)) return "none";
+  if (offersPull(session) || session.server.diagnostics_settle === "tsserver") return "none";
   if (role === "diagnostics") {
     return session.server.diagnostics_settle === "publish" ? "fresh" : "reopen";
   }

@@ -7,17 +7,25 @@ import {
   type Diagnostic,
   type DocumentDiagnosticReport,
   DocumentDiagnosticRequest,
-  type WorkspaceDiagnosticReport,
-  WorkspaceDiagnosticRequest,
+  type ExecuteCommandParams,
+  type ExecuteCommandRequest,
 } from "vscode-languageserver-protocol";
 import type { OpenDocument } from "./documents.ts";
+import { lacksCapability } from "./server-capabilities.ts";
 import type { Session, WaitContext } from "./session.ts";
+import { TSSERVER_REQUEST, tsserverDiagnostics } from "./tsserver-diagnostics.ts";
 
 export interface FileDiagnostics {
   uri: string;
   push: Diagnostic[] | undefined;
   pull: Diagnostic[] | undefined;
+  /** why this answer is not proven to be the server's finished check of the file now */
+  unsettled?: string;
 }
+
+/** Why a `publish`-rule answer cannot be proven complete (SPEC §6). */
+export const UNVERSIONED =
+  "the server's publishes carry no version and no end signal: a later publish may differ";
 
 export function offersPull(session: Session): boolean {
   return session.offers("diagnosticProvider", "textDocument/diagnostic");
@@ -96,7 +104,7 @@ export async function settlePush(
  * disk changed, SPEC §5.3) until a run that began after that save has completed. Then a
  * barrier: what the server published in the turn that ended the run is in.
  */
-async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
+export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
@@ -125,6 +133,18 @@ export async function fileDiagnostics(
   doc: OpenDocument,
   wait: WaitContext,
 ): Promise<FileDiagnostics> {
+  if (session.server.diagnostics_settle === "tsserver") {
+    const commands = session.capabilities?.executeCommandProvider?.commands ?? [];
+    if (!commands.includes(TSSERVER_REQUEST)) {
+      throw lacksCapability(session.server.name, `workspace/executeCommand ${TSSERVER_REQUEST}`);
+    }
+    // asked of tsserver after everything sent before: complete, and what it publishes is not
+    const execute = (type: typeof ExecuteCommandRequest.type, params: ExecuteCommandParams) =>
+      session.request(type, params, wait);
+    const items = await tsserverDiagnostics(execute, doc.abs);
+    session.diagnostics.setPull(doc.uri, { resultId: undefined, items });
+    return { uri: doc.uri, push: undefined, pull: items };
+  }
   const pulls = offersPull(session);
   const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;
   // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
@@ -140,37 +160,8 @@ export async function fileDiagnostics(
     }
   }
   await settleRuns(session, wait);
-  return { uri: doc.uri, push: session.diagnostics.push(doc.uri)?.items, pull };
-}
-
-/** Workspace-wide: a workspace pull where offered, then everything accumulated. */
-export async function workspaceDiagnostics(
-  session: Session,
-  wait: WaitContext,
-): Promise<FileDiagnostics[]> {
-  if (offersWorkspacePull(session)) {
-    const report: WorkspaceDiagnosticReport | null = await session.request(
-      WorkspaceDiagnosticRequest.type,
-      { previousResultIds: [] },
-      wait,
-    );
-    for (const item of report?.items ?? []) {
-      if (item.kind === "full") {
-        session.diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items ?? [] });
-      }
-    }
-  }
-  await settleRuns(session, wait);
-  if (session.server.diagnostics_settle === "quiescent") {
-    await session.waitUntil(
-      () => (session.readiness.status?.quiescent === true ? true : undefined),
-      "quiescence",
-      wait.signal,
-    );
-  }
-  return session.diagnostics.uris().map((uri) => ({
-    uri,
-    push: session.diagnostics.push(uri)?.items,
-    pull: session.diagnostics.pull(uri)?.items,
-  }));
+  const push = session.diagnostics.push(doc.uri)?.items;
+  return rule === "publish" && !pulls
+    ? { uri: doc.uri, push, pull, unsettled: UNVERSIONED }
+    : { uri: doc.uri, push, pull };
 }

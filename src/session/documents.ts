@@ -148,6 +148,10 @@ export class Documents {
   count(): number {
     return this.store.count();
   }
+  /** The URIs of the open documents. */
+  uris(): string[] {
+    return this.store.all().map((d) => d.uri);
+  }
 
   /** Close one document (the next call on it opens it afresh). */
   close(uri: string): void {
@@ -167,10 +171,9 @@ export class Documents {
   }
 
   /**
-   * Servers that registered watchers get the events they asked for; the others are sent
-   * none, but a change anywhere in the workspace (outside hidden directories) still moves
-   * the generation, so the document a call is about is sent again first (clangd re-reads
-   * its headers then).
+   * Servers that registered watchers get the events they asked for; for the others a change
+   * anywhere outside hidden directories still moves the generation, so the call's document
+   * is sent again first (clangd re-reads its headers then).
    */
   private interest = (dir: string): boolean =>
     this.watchers.length > 0
@@ -345,10 +348,7 @@ export class Documents {
     return this.ctx.workspace.read(target.abs);
   }
 
-  /**
-   * Content just read from disk becomes the server's copy: didOpen, or didChange (+ didSave)
-   * when it differs from what the server holds, which moves the generation.
-   */
+  /** Content just read becomes the server's copy: didOpen, or didChange (+ didSave). */
   write(content: DiskContent): SyncResult {
     // from the first document on, changes elsewhere are noticed
     this.subscribe();

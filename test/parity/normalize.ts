@@ -6,7 +6,8 @@
  *
  * Tuple: workspace-relative file, 1-based line and UTF-16 column (LSP 0-based + 1; the
  * bridge runs with column_unit = "utf-16"), severity name, code as string, source,
- * message, and the channel it came by. Sorted canonically; the result is compared as JSON.
+ * message, its notes (relatedInformation: file, line, column, end, message; sorted), and
+ * the channel it came by. Sorted canonically; the result is compared as JSON.
  */
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +23,8 @@ export interface ParityDiagnostic {
   code: string | null;
   source: string | null;
   message: string;
+  /** [file, line, character, end_line, end_character, message] per note, sorted */
+  related: string[];
   channel: "push" | "pull";
 }
 
@@ -56,6 +59,20 @@ export function fromLsp(
     source: d.source ?? null,
     // 3.18 MarkupContent messages are only sent to clients that opt in; this one does not
     message: typeof d.message === "string" ? d.message : d.message.value,
+    related: (d.relatedInformation ?? [])
+      .map((r) => {
+        const at = r.location.range;
+        const f = relativeFile(root, fileURLToPath(r.location.uri));
+        return JSON.stringify([
+          f,
+          at.start.line + 1,
+          at.start.character + 1,
+          at.end.line + 1,
+          at.end.character + 1,
+          r.message,
+        ]);
+      })
+      .sort(),
     channel,
   }));
 }
@@ -72,6 +89,15 @@ export interface BridgeDiagnostic {
   code?: string;
   source?: string;
   message: string;
+  related?: {
+    file?: string;
+    uri?: string;
+    line: number;
+    column: number;
+    end_line: number;
+    end_column: number;
+    message: string;
+  }[];
   channels: ("push" | "pull")[];
 }
 
@@ -87,6 +113,18 @@ export function fromBridge(items: BridgeDiagnostic[]): ParityDiagnostic[] {
       code: d.code ?? null,
       source: d.source ?? null,
       message: d.message,
+      related: (d.related ?? [])
+        .map((r) =>
+          JSON.stringify([
+            r.file ?? r.uri ?? "",
+            r.line,
+            r.column,
+            r.end_line,
+            r.end_column,
+            r.message,
+          ]),
+        )
+        .sort(),
       channel,
     })),
   );
@@ -105,6 +143,7 @@ export function canonical(items: ParityDiagnostic[]): string {
       d.code,
       d.source,
       d.message,
+      d.related,
       d.channel,
     ]),
   );

@@ -78,9 +78,8 @@ const CASES: Case[] = [
     fixture: () => materializeCFixture(undefined, "c-errors"),
     file: "broken.c",
     plan: { publishVersion: 1 },
-    // two errors, and the note clangd publishes on its own for a client without
-    // relatedInformation support
-    tuples: 3,
+    // two errors; the note arrives as the typo error's relatedInformation
+    tuples: 2,
   },
   {
     server: "pyright",

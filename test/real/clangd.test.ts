@@ -197,30 +197,23 @@ function range(line: number, column: number, end_line: number, end_column: numbe
 }
 
 /**
- * The two errors of broken.c as the bridge reports them. The bridge does not advertise
- * `publishDiagnostics.relatedInformation` (its result shape has no place for it), so
- * clangd folds the note into the error's message and also publishes the note as its own
- * information-level diagnostic (measured; the README's messages were taken with a client
- * that advertised relatedInformation and are the prefix of these).
+ * The two errors of broken.c as the bridge reports them. The bridge advertises
+ * `publishDiagnostics.relatedInformation`, so clangd sends the typo error's note as a
+ * related location of that error (not folded into its message, nor as a diagnostic of
+ * its own); the bridge returns it as `related`.
  */
 function brokenDiagnostics(col: (cp: number) => number) {
   return [
-    {
-      file: "broken.c",
-      ...range(6, col(7), 6, col(12)),
-      severity: "information",
-      message:
-        "'count' declared here\n\nbroken.c:7:24: error: use of undeclared identifier 'cuont'; did you mean 'count'?",
-      channels: ["push"],
-    },
     {
       file: "broken.c",
       ...range(7, col(24), 7, col(29)),
       severity: "error",
       code: "undeclared_var_use_suggest",
       source: "clang",
-      message:
-        "Use of undeclared identifier 'cuont'; did you mean 'count'? (fix available)\n\nbroken.c:6:7: note: 'count' declared here",
+      message: "Use of undeclared identifier 'cuont'; did you mean 'count'? (fix available)",
+      related: [
+        { file: "broken.c", ...range(6, col(7), 6, col(12)), message: "'count' declared here" },
+      ],
       channels: ["push"],
     },
     {

@@ -201,12 +201,14 @@ describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
 /** rust-errors src/lib.rs; `col` maps a code-point column on emoji line 9 to the unit. */
 function rustErrors(col: (cp: number) => number) {
   const at = (l: number, c: number, e: number) => ({ file: "src/lib.rs", ...range(l, c, l, e) });
+  // cargo check's E0308 and its hint name each other as related locations
   const hint = {
     ...at(4, 16, 19),
     severity: "hint",
     code: "E0308",
     source: "rustc",
     message: "expected due to this",
+    related: [{ ...at(4, 22, 29), message: "original diagnostic" }],
     channels: ["push"],
   };
   const pulledE0308 = {
@@ -223,6 +225,7 @@ function rustErrors(col: (cp: number) => number) {
     code: "E0308",
     source: "rustc",
     message: "mismatched types\nexpected `u32`, found `&str`",
+    related: [{ ...at(4, 16, 19), message: "expected due to this" }],
     channels: ["push"],
   };
   const e0425 = {

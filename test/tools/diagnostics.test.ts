@@ -47,11 +47,20 @@ describe("settling after a change", () => {
           fake.server({ publish_matches: TODO, publish_delay_ms: 300, ...scenario }, extra),
         ],
       });
+      // without versions nothing proves the publish the last one: the answer says so
+      const UNVERSIONED =
+        "the server's publishes carry no version and no end signal: a later publish may differ";
+      const unprovenFor = (...files: string[]) =>
+        scenario.publish_version === false
+          ? { settled: false, unsettled: files.map((file) => ({ file, reason: UNVERSIONED })) }
+          : {};
+      const unproven = unprovenFor("a.fake");
       const first = await bridge.call("diagnostics", { file: "a.fake" });
       expect(first.structured).toEqual({
         diagnostics: [todo("a.fake", 1, 1)],
         total: 1,
         files: ["a.fake"],
+        ...unproven,
         snapshot: SNAPSHOT,
       });
 
@@ -61,6 +70,7 @@ describe("settling after a change", () => {
         diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
         total: 2,
         files: ["a.fake"],
+        ...unproven,
         snapshot: SNAPSHOT,
       });
       const versions = fake
@@ -90,6 +100,7 @@ describe("settling after a change", () => {
         // the fake reports open files only and offers no workspace pull
         files: ["a.fake", "b.fake"],
         complete: false,
+        ...unprovenFor("a.fake", "b.fake"),
         snapshot: SNAPSHOT,
       });
     });

@@ -19,14 +19,15 @@ import {
 } from "../../normalize/diagnostics-diff.ts";
 import { compareDiagnostic, compareStrings } from "../../normalize/order.ts";
 import { page } from "../../normalize/paging.ts";
-import type { DiagnosticOut } from "../../normalize/types.ts";
+import type { DiagnosticOut, NormalizeContext } from "../../normalize/types.ts";
 import { candidateServers, resolveWorkspace } from "../../router.ts";
 import {
+  type FileDiagnostics,
   fileDiagnostics,
   offersWorkspacePull,
-  workspaceDiagnostics,
 } from "../../session/diagnostics-settle.ts";
 import type { Session } from "../../session/session.ts";
+import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { LineIndex } from "../../text/positions.ts";
 import {
   checkPaging,
@@ -65,6 +66,7 @@ const diagnostic = z.object({
   code: z.string().optional(),
   source: z.string().optional(),
   message: z.string(),
+  related: z.array(z.object({ ...locFields, message: z.string() })).optional(),
   channels: z.array(z.enum(["pull", "push"])),
 });
 const count = z.number().int().optional();
@@ -79,6 +81,9 @@ const output = z.object({
   unchanged: count,
   files: z.array(z.string()),
   complete: z.boolean().optional(),
+  // only when some file's answer is not proven current: which, and why (SPEC §6)
+  settled: z.literal(false).optional(),
+  unsettled: z.array(z.object({ file: z.string(), reason: z.string() })).optional(),
   snapshot: z.string(),
 });
 
@@ -88,6 +93,23 @@ interface Collected {
   files: string[];
   /** workspace-wide calls only: whether every server reported on the whole workspace */
   complete?: boolean;
+  /** files whose answer is not proven current, with why */
+  unsettled: { file: string; reason: string }[];
+}
+
+/** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
+function collect(
+  ctx: CallContext,
+  session: Session,
+  d: FileDiagnostics,
+  norm: NormalizeContext,
+  into: Collected,
+): string {
+  const target = norm.toTarget(d.uri);
+  const file = "file" in target ? target.file : target.uri;
+  into.keyed.push(...keyAll(ctx, session, normalizeDiagnostics(d.uri, d.push, d.pull, norm)));
+  if (d.unsettled !== undefined) into.unsettled.push({ file, reason: d.unsettled });
+  return file;
 }
 
 /** Each diagnostic with its match key; texts come from the session's view of each file. */
@@ -113,18 +135,18 @@ async function collectFiles(
   args: { workspace?: string | undefined; server?: string | undefined },
   names: string[],
 ): Promise<Collected> {
-  const keyed: KeyedDiagnostic[] = [];
+  const out: Collected = { keyed: [], files: [], unsettled: [] };
   const files = new Set<string>();
   for (const file of names) {
     await withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       if (files.has(call.rel)) return;
       files.add(call.rel);
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
-      const items = normalizeDiagnostics(d.uri, d.push, d.pull, call.norm);
-      keyed.push(...keyAll(ctx, call.session, items));
+      collect(ctx, call.session, d, call.norm, out);
     });
   }
-  return { keyed, files: [...files].sort(compareStrings) };
+  out.files = [...files].sort(compareStrings);
+  return out;
 }
 
 /** Without a file: what every diagnostics server of the workspace reports (workspace pull where offered). */
@@ -136,7 +158,7 @@ async function collectWorkspace(
   const ws = resolveWorkspace(config, args.workspace);
   const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
   const wait = waitContext(ctx);
-  const keyed: KeyedDiagnostic[] = [];
+  const out: Collected = { keyed: [], files: [], unsettled: [] };
   const files = new Set<string>();
   let complete = true;
   for (const server of servers) {
@@ -145,14 +167,12 @@ async function collectWorkspace(
       const norm = normalizeContext(ctx, s);
       const reports = await workspaceDiagnostics(s, wait);
       complete &&= offersWorkspacePull(s);
-      for (const d of reports) {
-        const target = norm.toTarget(d.uri);
-        files.add("file" in target ? target.file : target.uri);
-        keyed.push(...keyAll(ctx, s, normalizeDiagnostics(d.uri, d.push, d.pull, norm)));
-      }
+      for (const d of reports) files.add(collect(ctx, s, d, norm, out));
     });
   }
-  return { keyed, files: [...files].sort(compareStrings), complete };
+  out.files = [...files].sort(compareStrings);
+  out.complete = complete;
+  return out;
 }
 
 function snapshotUnknown(since: string): BridgeError {
@@ -162,6 +182,13 @@ function snapshotUnknown(since: string): BridgeError {
   });
 }
 
+/** `settled: false` and the files that are not, when any (SPEC §6). */
+function settledness(c: Collected) {
+  if (c.unsettled.length === 0) return {};
+  const unsettled = [...c.unsettled].sort((a, b) => compareStrings(a.file, b.file));
+  return { settled: false as const, unsettled };
+}
+
 function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
   return {
     added: diff.added,
@@ -169,6 +196,7 @@ function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
     unchanged: diff.unchanged,
     files: c.files,
     ...(c.complete !== undefined ? { complete: c.complete } : {}),
+    ...settledness(c),
     snapshot,
   };
 }
@@ -218,6 +246,7 @@ export const diagnosticsTool = defineTool({
     const p = page(all, paging);
     const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
     if (c.complete !== undefined) result.complete = c.complete;
+    Object.assign(result, settledness(c));
     result.snapshot = snapshot;
     return {
       result,

@@ -447,7 +447,7 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
   [
     "unknown diagnostics_settle",
     (r) => (srv(r).diagnostics_settle = "eventually"),
-    'server.ra.diagnostics_settle: expected one of "version", "publish", "quiescent", "pull", "progress", got "eventually"',
+    'server.ra.diagnostics_settle: expected one of "version", "publish", "quiescent", "pull", "progress", "tsserver", got "eventually"',
   ],
   [
     "unknown position_encoding",

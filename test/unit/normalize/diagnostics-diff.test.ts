@@ -83,6 +83,27 @@ describe("diffDiagnostics", () => {
     });
   });
 
+  test("a note that moved with its diagnostic changes nothing; a note that says otherwise does", () => {
+    const withNote = (line: number, noteLine: number, says: string): DiagnosticOut => ({
+      ...diag("a.c", line, 9, 3, "incomplete type"),
+      related: [
+        {
+          file: "a.c",
+          line: noteLine,
+          column: 8,
+          end_line: noteLine,
+          end_column: 12,
+          message: says,
+        },
+      ],
+    });
+    const old = keyed(before, [withNote(1, 2, "declared here")]);
+    const now = keyed(`\n${before}`, [withNote(2, 3, "declared here")]);
+    expect(diffDiagnostics(old, now, everywhere)).toEqual({ added: [], removed: [], unchanged: 1 });
+    const other = keyed(`\n${before}`, [withNote(2, 3, "defined here")]);
+    expect(diffDiagnostics(old, other, everywhere).unchanged).toBe(0);
+  });
+
   test("the same message on different text is a different diagnostic; removed keep old positions", () => {
     const oldItem = diag("a.c", 1, 9, 3, "undeclared");
     const old = keyed(before, [oldItem]);

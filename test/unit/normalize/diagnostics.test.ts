@@ -3,6 +3,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
 import {
   type DiagnosticOut,
+  MAX_RELATED,
   normalizeDiagnostics,
   severityName,
 } from "../../../src/normalize/diagnostics.ts";
@@ -116,5 +117,74 @@ describe("normalizeDiagnostics", () => {
       "error",
       "error",
     ]);
+  });
+});
+
+describe("notes (relatedInformation)", () => {
+  const files = { "m.c": "struct nope;\nint f(struct nope *p) {\n  return p->x;\n}\n" };
+  const note = (uri: string, line: number, message: string) => ({
+    location: { uri, range: r(line, 7, line, 11) },
+    message,
+  });
+
+  test("each note at client positions in its own file, in canonical order; malformed ones dropped", () => {
+    const { ctx } = fixtureContext(files);
+    const [out] = normalizeDiagnostics(
+      fileUri("m.c"),
+      [
+        {
+          range: r(2, 10, 2, 11),
+          severity: 1,
+          message: "incomplete definition of type 'struct nope'",
+          relatedInformation: [
+            note(fileUri("m.c"), 0, "forward declaration of 'struct nope'"),
+            note(fileUri("a.h"), 3, "also declared here"),
+            { location: { uri: 7, range: r(0, 0, 0, 1) }, message: "bad uri" },
+            { message: "no location" },
+          ] as never,
+        },
+      ],
+      undefined,
+      ctx,
+    );
+    expect(out?.related).toEqual([
+      {
+        file: "a.h",
+        line: 4,
+        column: 8,
+        end_line: 4,
+        end_column: 12,
+        message: "also declared here",
+      },
+      {
+        file: "m.c",
+        line: 1,
+        column: 8,
+        end_line: 1,
+        end_column: 12,
+        message: "forward declaration of 'struct nope'",
+      },
+    ]);
+  });
+
+  test("no notes, no `related` key; at most MAX_RELATED notes", () => {
+    const { ctx } = fixtureContext(files);
+    const plain = normalizeDiagnostics(
+      fileUri("m.c"),
+      [{ range: r(0, 0, 0, 1), message: "x" }],
+      undefined,
+      ctx,
+    );
+    expect(plain[0] && "related" in plain[0]).toBe(false);
+    const many = Array.from({ length: MAX_RELATED + 5 }, (_, i) =>
+      note(fileUri("m.c"), 0, `n${i}`),
+    );
+    const [capped] = normalizeDiagnostics(
+      fileUri("m.c"),
+      [{ range: r(0, 0, 0, 1), message: "x", relatedInformation: many }],
+      undefined,
+      ctx,
+    );
+    expect(capped?.related).toHaveLength(MAX_RELATED);
   });
 });

@@ -1,0 +1,107 @@
+/**
+ * Workspace-wide diagnostics that are current (SPEC §6): the answer covers every file the
+ * server reported on and every open document, each brought to the files as they are now
+ * before it is answered — never an earlier list served as if it were current.
+ * - A server that offers a workspace pull answers for every file itself.
+ * - A server whose diagnostics come from check runs (bacon-ls, rust-analyzer's cargo check)
+ *   is current once a run that began after the last change has ended (diagnostics-settle.ts).
+ * - Otherwise each file is synced and settled as `diagnostics {file}` does, at most
+ *   max_open_documents of them; what is left over is listed as not re-checked.
+ * Files that no longer exist are dropped, with what the server said of them.
+ */
+import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
+import { currentIdentity } from "../workspace/identity.ts";
+import { uriToPath } from "../workspace/uri.ts";
+import { documentRefresh } from "./catch-up.ts";
+import {
+  type FileDiagnostics,
+  fileDiagnostics,
+  offersWorkspacePull,
+  settleRuns,
+} from "./diagnostics-settle.ts";
+import type { Session, WaitContext } from "./session.ts";
+
+/** The reason given for a file that a bound kept from being re-checked. */
+export const NOT_RECHECKED =
+  "not re-checked: more files than bridge.max_open_documents; ask for it with `file`";
+
+function stored(session: Session, uri: string): FileDiagnostics {
+  return {
+    uri,
+    push: session.diagnostics.push(uri)?.items,
+    pull: session.diagnostics.pull(uri)?.items,
+  };
+}
+
+/** A path that names nothing any more (not merely a file the bridge may not read). */
+function vanished(abs: string): boolean {
+  return currentIdentity(abs) === null;
+}
+
+export async function workspaceDiagnostics(
+  session: Session,
+  wait: WaitContext,
+): Promise<FileDiagnostics[]> {
+  const { diagnostics } = session;
+  if (offersWorkspacePull(session)) {
+    const report = await session.request(
+      WorkspaceDiagnosticRequest.type,
+      { previousResultIds: [] },
+      wait,
+    );
+    for (const item of report?.items ?? []) {
+      if (item.kind === "full") {
+        diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items ?? [] });
+      }
+    }
+  }
+  const rule = session.server.diagnostics_settle;
+  const byRuns = session.server.diagnostics_progress.length > 0 && rule !== "tsserver";
+  if (offersWorkspacePull(session) || byRuns) {
+    await settleRuns(session, wait);
+    if (rule === "quiescent") {
+      await session.waitUntil(
+        () => (session.readiness.status?.quiescent === true ? true : undefined),
+        "quiescence",
+        wait.signal,
+      );
+    }
+    const out: FileDiagnostics[] = [];
+    for (const uri of diagnostics.uris()) {
+      const abs = uriToPath(uri);
+      if (abs !== null && vanished(abs)) diagnostics.forget(uri);
+      else out.push(stored(session, uri));
+    }
+    return out;
+  }
+  return recheckEach(session, wait);
+}
+
+/** Every reported file and open document synced and settled, within the open-document bound. */
+async function recheckEach(session: Session, wait: WaitContext): Promise<FileDiagnostics[]> {
+  const { diagnostics, documents } = session;
+  const uris = [...new Set([...diagnostics.uris(), ...documents.uris()])].sort();
+  const refresh = documentRefresh(session, "diagnostics");
+  const out: FileDiagnostics[] = [];
+  let checked = 0;
+  for (const uri of uris) {
+    const abs = uriToPath(uri);
+    const content = abs === null ? undefined : session.workspace.tryRead(abs);
+    if (abs !== null && content === undefined && vanished(abs)) {
+      diagnostics.forget(uri);
+      continue;
+    }
+    if (content === undefined) {
+      out.push(stored(session, uri)); // a non-file URI, or outside the root: as reported
+      continue;
+    }
+    if (checked >= session.bridge.max_open_documents) {
+      out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
+      continue;
+    }
+    checked += 1;
+    const doc = await documents.target(content, refresh, wait.signal);
+    out.push(await fileDiagnostics(session, doc, wait));
+  }
+  return out;
+}
