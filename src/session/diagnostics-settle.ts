@@ -108,7 +108,7 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
-  const saved = session.documents.saveMark;
+  const saved = session.documents.saves.mark;
   let waited = false;
   await session.waitUntil(
     () => {

@@ -38,6 +38,8 @@ import {
   type SyncStamp,
 } from "./document-store.ts";
 
+import { Saves } from "./saves.ts";
+
 export type { DiskContent, OpenDocument } from "./document-store.ts";
 
 /** What the documents need of the running server. */
@@ -81,8 +83,8 @@ function contentOf(doc: OpenDocument): DiskContent {
 export class Documents {
   /** moves whenever a change reached the server (SPEC §5.3) */
   generation = 0;
-  /** progress mark at the last didSave of this life; undefined: none (SPEC §6) */
-  saveMark: number | undefined;
+  /** the didSaves of this life (saves.ts) */
+  readonly saves: Saves;
   private store: DocumentStore;
   private pending: FileChange[] = [];
   private watchers: CompiledWatcher[] = [];
@@ -101,6 +103,7 @@ export class Documents {
     const file = ctx.bridge.log.file;
     this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
     this.store = this.newStore();
+    this.saves = new Saves(ctx, server);
   }
 
   private newStore(): DocumentStore {
@@ -125,7 +128,7 @@ export class Documents {
     this.store = this.newStore();
     this.closed = false;
     this.generation = 0;
-    this.saveMark = undefined;
+    this.saves.reset();
     this.watchers = [];
     this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
   }
@@ -228,14 +231,16 @@ export class Documents {
       else doc.identity = content.identity;
     }
     const events = matchingEvents(this.watchers, changes, this.root);
+    // a server without watchers: a change to any file it did not get from the bridge may
+    // matter to what it reads itself (open documents were compared above)
+    const open = new Set(this.store.all().map((d) => d.abs));
+    const unseen = this.watchers.length === 0 && changes.some((c) => !open.has(c.abs));
+    // a server that checks on save checks again only when told of a save (SPEC §5.3)
+    if ((events.length > 0 || unseen) && changed.length === 0) this.saves.owe();
     if (gone.length === 0 && changed.length === 0 && events.length === 0) {
-      // a server without watchers: a change to any file it did not get from the bridge
-      // may matter to what it reads itself (open documents were compared above)
-      const open = new Set(this.store.all().map((d) => d.abs));
-      if (this.watchers.length === 0 && changes.some((c) => !open.has(c.abs))) {
-        this.generation += 1;
-      }
+      if (unseen) this.generation += 1;
       this.forgetDeleted(changes);
+      this.saves.pay(this.store.all().at(-1));
       return [];
     }
     const stamp = this.nextStamp();
@@ -253,11 +258,12 @@ export class Documents {
     for (const { doc, content } of changed) {
       this.store.replace(doc, content, stamp);
       // changed on disk = saved: servers that check on save (cargo check) check again
-      this.saved(doc);
+      this.saves.saved(doc);
       this.counts.changed += 1;
       sent.push(doc);
     }
     sent.push(...this.openChanged(events, stamp));
+    this.saves.pay(this.store.all().at(-1));
     // a document closed for following the disk has no diagnostics either (SPEC §5.1)
     for (const doc of gone) this.ctx.diagnostics.forget(doc.uri);
     this.forgetDeleted(changes);
@@ -359,23 +365,11 @@ export class Documents {
       open?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, content.abs);
     const result = this.store.sync(uri, languageId, content, stamp);
     if (result.sent === "change") {
-      this.saved(result.doc);
+      this.saves.saved(result.doc);
       this.counts.changed += 1;
     }
+    if (result.sent === "open") this.saves.pay(this.store.all().at(-1));
     return result;
-  }
-
-  /** didSave where the server asks for it: the disk changed, or the applier wrote the file. */
-  private saved(doc: OpenDocument): void {
-    const sync = this.server.capabilities()?.textDocumentSync;
-    if (sync && typeof sync === "object" && sync.save) {
-      this.saveMark = this.ctx.progress.beginCount;
-      const includeText = typeof sync.save === "object" && sync.save.includeText === true;
-      this.server.notify("textDocument/didSave", {
-        textDocument: { uri: doc.uri },
-        ...(includeText ? { text: doc.text } : {}),
-      });
-    }
   }
 
   status(): CoherenceStatus {

@@ -17,6 +17,7 @@ import {
   serverTable,
   workspaceTable,
 } from "../support/example-config.ts";
+import { Prng } from "../support/prng.ts";
 import {
   diagnosticsFor,
   locs,
@@ -112,6 +113,86 @@ describe.skipIf(!bacon)("bacon-ls alone", () => {
     } finally {
       await bridge.close();
       await fresh?.close();
+    }
+  });
+});
+
+describe.skipIf(!bacon)("bacon-ls: every change reaches its check (SPEC §5.3)", () => {
+  /** An error appended to a file: one E0308 in that file. */
+  const BROKEN = '\npub fn broken() -> u32 { "x" }\n';
+  /** A feature that, switched on in Cargo.toml, compiles an error into lib.rs. */
+  const GATED = '\n#[cfg(feature = "extra")]\npub fn gated() -> u32 { "y" }\n';
+  const TARGETS = ["src/report.rs", "src/shapes.rs", "Cargo.toml"] as const;
+
+  /** Which files hold an error now: what a fresh check of the crate reports. */
+  function expected(state: Record<string, boolean>): Record<string, number> {
+    const out: Record<string, number> = {};
+    if (state["src/report.rs"]) out["src/report.rs"] = 1;
+    if (state["src/shapes.rs"]) out["src/shapes.rs"] = 1;
+    if (state["Cargo.toml"]) out["src/lib.rs"] = 1;
+    return out;
+  }
+
+  const canon = (m: Record<string, number>) => JSON.stringify(Object.entries(m).sort());
+
+  function errorsByFile(r: Record<string, unknown>): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const d of r.diagnostics as { file: string; severity: string; message: string }[]) {
+      if (d.severity === "error" && d.message.includes("E0308"))
+        out[d.file] = (out[d.file] ?? 0) + 1;
+    }
+    return out;
+  }
+
+  test("40 seeded edits of files it never opened and of Cargo.toml: no answer one change behind", async () => {
+    const root = suite.fixture("rust");
+    const original = Object.fromEntries(
+      [...TARGETS, "src/lib.rs"].map((f) => [f, readFileSync(join(root, f), "utf8")]),
+    );
+    // the gated error is in lib.rs from the start; only the feature switches it on
+    writeFileSync(join(root, "src/lib.rs"), original["src/lib.rs"] + GATED);
+    writeFileSync(
+      join(root, "Cargo.toml"),
+      `${original["Cargo.toml"]}\n[features]\ndefault = []\nextra = []\n`,
+    );
+    const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+    const bridge = await startRealBridge(root, suite.config());
+    const rng = new Prng(Prng.derive(28, "bacon-ls saves"));
+    const state: Record<string, boolean> = {};
+    const wrong: string[] = [];
+    try {
+      expect(errorsByFile(await ok(bridge, "diagnostics", { file: "src/main.rs" }))).toEqual({});
+      for (let step = 0; step < 40; step++) {
+        const target = rng.pick(TARGETS);
+        state[target] = !state[target];
+        if (target === "Cargo.toml") {
+          const on = cargo.replace("default = []", 'default = ["extra"]');
+          writeFileSync(join(root, target), state[target] ? on : cargo);
+        } else {
+          writeFileSync(join(root, target), original[target] + (state[target] ? BROKEN : ""));
+        }
+        // asked about a file it has open (main.rs), or the whole workspace
+        const r = rng.chance(0.5)
+          ? await ok(bridge, "diagnostics", { file: "src/main.rs" })
+          : await ok(bridge, "diagnostics");
+        const got = r.files && (r.files as string[]).length > 1 ? errorsByFile(r) : undefined;
+        const want = expected(state);
+        if (got !== undefined && canon(got) !== canon(want)) {
+          wrong.push(`step ${step} (${target}): ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+        }
+        if (got === undefined) {
+          // the file answer holds main.rs only: the workspace answer must agree with the state
+          const all = errorsByFile(await ok(bridge, "diagnostics"));
+          if (canon(all) !== canon(want)) {
+            wrong.push(
+              `step ${step} (${target}): ${JSON.stringify(all)} ≠ ${JSON.stringify(want)}`,
+            );
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      await bridge.close();
     }
   });
 });

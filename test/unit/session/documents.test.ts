@@ -28,7 +28,14 @@ type Sent = [string, ...unknown[]];
 
 function setup(
   files: Record<string, string>,
-  opts: { save?: boolean; maxOpen?: number; openChanged?: boolean; ws?: Workspace } = {},
+  opts: {
+    save?: boolean;
+    maxOpen?: number;
+    openChanged?: boolean;
+    ws?: Workspace;
+    /** a server whose diagnostics come from check runs (diagnostics_progress) */
+    runs?: boolean;
+  } = {},
 ) {
   // with `ws`: another session of the same workspace (they share its watcher)
   const ws =
@@ -47,6 +54,7 @@ function setup(
     extensions: { py: "python" },
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
+    diagnostics_progress: opts.runs ? ["^checking$"] : [],
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,
@@ -292,5 +300,53 @@ describe("target", () => {
     const doc = await w.docs.target(early, "none");
     expect(doc.text).toBe("newer content");
     expect(readFileSync(join(w.root, "a.fake"), "utf8")).toBe(doc.text);
+  });
+});
+
+describe("a server that checks on save (diagnostics_progress)", () => {
+  test("a file it never opened changed: the open document is saved, so it checks again", async () => {
+    const w = setup({ "src/lib.rs": "fn a() {}", "src/other.rs": "fn b() {}" }, { runs: true });
+    await w.open("src/lib.rs");
+    w.take();
+    w.write("src/other.rs", "fn b() { nope }");
+    w.docs.sync();
+    expect(w.take()).toEqual([["didSave", "src/lib.rs"]]);
+    expect(w.docs.saves.mark).toBeDefined();
+    w.docs.sync();
+    expect(w.take()).toEqual([]);
+  });
+
+  test("nothing open when the change came: the next document opened is saved", async () => {
+    const w = setup({ "src/lib.rs": "fn a() {}", "Cargo.toml": "[package]" }, { runs: true });
+    w.docs.sync(); // the watch starts with the first sync
+    w.write("Cargo.toml", "[package]\n[features]");
+    w.docs.sync();
+    expect(w.take()).toEqual([]);
+    await w.open("src/lib.rs");
+    expect(w.take()).toEqual([
+      ["didOpen", "src/lib.rs", 1],
+      ["didSave", "src/lib.rs"],
+    ]);
+  });
+
+  test("a changed open document is saved once, with no extra save", async () => {
+    const w = setup({ "src/lib.rs": "fn a() {}" }, { runs: true });
+    await w.open("src/lib.rs");
+    w.take();
+    w.write("src/lib.rs", "fn a() { 1 }");
+    w.docs.sync();
+    expect(w.take()).toEqual([
+      ["didChange", "src/lib.rs", 2, "fn a() { 1 }"],
+      ["didSave", "src/lib.rs"],
+    ]);
+  });
+
+  test("a server without check runs is not sent saves for files it never opened", async () => {
+    const w = setup({ "a.c": "int a;", "b.h": "int b;" });
+    await w.open("a.c");
+    w.take();
+    w.write("b.h", "int b2;");
+    w.docs.sync();
+    expect(w.take()).toEqual([]);
   });
 });
