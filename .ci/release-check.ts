@@ -1,0 +1,213 @@
+/**
+ * CI's release check (docs/TOOLCHAIN.md#releases, #proving-each-artifact-runs): builds the
+ * release twice — here, and in a second clone in another directory with another TZ, LANG,
+ * TMPDIR and umask — and requires the same SHA256SUMS and manifest.json; verifies the sums
+ * with `sha256sum -c`; then runs every artifact the way .ci/setup-cross made possible:
+ *
+ * - all four: `--version --json` names the commit (clean), Bun and its target, and an MCP
+ *   initialize + tools/list lists the golden tool surface (arm64 under qemu-user);
+ * - linux-x64 and linux-x64-musl (native): a whole session, a supervised server reaching
+ *   `ready`, with a PATH that holds no setpriv; without /proc (a mount namespace), the musl
+ *   build refuses to start with EnvironmentUnsupported (exit 3) and the glibc build aborts
+ *   inside Bun before any JavaScript runs (exit 134), as documented.
+ *
+ * Needs a clean checkout (the release refuses otherwise), root (unshare) and .ci/setup-cross.
+ * Ends with `N passed, M failed`; exits 1 on any failure.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { stringify } from "smol-toml";
+
+const repo = join(import.meta.dir, "..");
+const cross = process.env.THEODOLITE_CROSS ?? "/usr/local/lib/theodolite-cross";
+const runners: Record<string, string[]> = {
+  "linux-x64": [],
+  "linux-x64-musl": [],
+  "linux-arm64": ["qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"],
+  "linux-arm64-musl": ["qemu-aarch64-static", "-L", join(cross, "aarch64-musl")],
+};
+const native = new Set(["linux-x64", "linux-x64-musl"]);
+
+let passed = 0;
+let failed = 0;
+function check(what: string, ok: boolean, detail = ""): void {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail === "" ? "" : `: ${detail}`}`);
+}
+
+function run(cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const r = Bun.spawnSync(cmd, {
+    cwd: opts.cwd ?? repo,
+    env: opts.env ?? (process.env as Record<string, string>),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+}
+
+function must(what: string, r: ReturnType<typeof run>): string {
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}):\n${r.out}${r.err}`);
+  return r.out;
+}
+
+const t0 = performance.now();
+const seconds = () => ((performance.now() - t0) / 1000).toFixed(1);
+const work = mkdtempSync(join(tmpdir(), "theodolite-release-check-"));
+const dirA = join(work, "a");
+const cloneB = join(work, "elsewhere", "clone");
+
+// --- two builds -----------------------------------------------------------------------
+console.log(must("release A", run([process.execPath, "release.ts", "--out", dirA])));
+must("clone B", run(["git", "clone", "-q", repo, cloneB]));
+must("bun install in B", run([process.execPath, "install", "--frozen-lockfile"], { cwd: cloneB }));
+const tmpB = join(work, "tmp-b");
+mkdirSync(tmpB);
+const envB = {
+  ...(process.env as Record<string, string>),
+  TZ: "Pacific/Chatham",
+  LANG: "C",
+  LC_ALL: "C",
+  TMPDIR: tmpB,
+};
+const dirB = join(cloneB, "dist", "release");
+must(
+  "release B",
+  run(["sh", "-c", `umask 077 && exec "${process.execPath}" release.ts`], {
+    cwd: cloneB,
+    env: envB,
+  }),
+);
+const sums = readFileSync(join(dirA, "SHA256SUMS"), "utf8");
+check(
+  "SHA256SUMS identical in two directories",
+  sums === readFileSync(join(dirB, "SHA256SUMS"), "utf8"),
+);
+const manifestA = readFileSync(join(dirA, "manifest.json"), "utf8");
+check("manifest.json identical", manifestA === readFileSync(join(dirB, "manifest.json"), "utf8"));
+const verify = run(["sha256sum", "-c", "SHA256SUMS"], { cwd: dirA });
+check("sha256sum -c SHA256SUMS", verify.code === 0, verify.out.trim().replaceAll("\n", "; "));
+console.log(`builds compared at t+${seconds()}s`);
+
+// --- each artifact --------------------------------------------------------------------
+const head = must("git rev-parse", run(["git", "rev-parse", "HEAD"])).trim();
+const golden = (
+  JSON.parse(readFileSync(join(repo, "test/golden/tool-surface.json"), "utf8")) as {
+    name: string;
+  }[]
+).map((t) => t.name);
+const fakeLs = join(repo, "test", "fake-server", "fake-ls.ts");
+const root = join(work, "workspace");
+mkdirSync(root);
+const emptyPath = join(work, "empty-bin"); // a PATH with nothing on it: no setpriv, no shell
+mkdirSync(emptyPath);
+const config = join(work, "bridge.toml");
+writeFileSync(
+  config,
+  stringify({
+    workspace: [{ name: "w", root, servers: ["fake"] }],
+    server: [
+      {
+        name: "fake",
+        command: process.execPath,
+        args: [fakeLs],
+        version: Bun.version,
+        languages: ["fake"],
+        extensions: { fake: "fake" },
+        roles: ["semantics"],
+      },
+    ],
+  }),
+);
+
+async function mcp(target: string, binary: string): Promise<void> {
+  const [command = binary, ...prefix] = [...(runners[target] ?? []), binary];
+  const transport = new StdioClientTransport({
+    command,
+    args: [...prefix, "--config", config],
+    env: { PATH: emptyPath, HOME: work },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "release-check", version: "1" });
+  try {
+    await client.connect(transport);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    check(
+      `${target} initialize + tools/list`,
+      JSON.stringify(names) === JSON.stringify(golden),
+      names.join(" "),
+    );
+    if (!native.has(target)) return;
+    const r = await client.callTool(
+      { name: "session_status", arguments: { start: true } },
+      undefined,
+      { timeout: 60_000 },
+    );
+    const status = r.structuredContent as {
+      sessions: { state: string; pids: { supervisor: number; server: number } }[];
+    };
+    const session = status.sessions[0];
+    check(
+      `${target} session reaches ready, PATH without setpriv`,
+      session?.state === "ready",
+      JSON.stringify(session?.pids),
+    );
+  } catch (err) {
+    check(`${target} MCP`, false, String(err));
+  } finally {
+    await client.close();
+  }
+}
+
+for (const target of Object.keys(runners)) {
+  const binary = join(dirA, `theodolite-${target}`);
+  const v = run([...(runners[target] ?? []), binary, "--version", "--json"]);
+  let p: Record<string, unknown> = {};
+  try {
+    p = JSON.parse(v.out) as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  const want = { commit: head, dirty: false, bun: Bun.version, target };
+  check(
+    `${target} --version --json`,
+    Object.entries(want).every(([k, x]) => p[k] === x),
+    v.out.trim() || v.err.trim(),
+  );
+  await mcp(target, binary);
+  console.log(`${target} done at t+${seconds()}s`);
+}
+
+// --- without /proc --------------------------------------------------------------------
+const noProc = (binary: string) =>
+  run([
+    "unshare",
+    "-m",
+    "--propagation",
+    "private",
+    "sh",
+    "-c",
+    `umount -l /proc && exec "${binary}" --config "${config}" </dev/null`,
+  ]);
+const musl = noProc(join(dirA, "theodolite-linux-x64-musl"));
+check(
+  "linux-x64-musl without /proc: EnvironmentUnsupported, exit 3",
+  musl.code === 3 &&
+    musl.err.includes('"code":"EnvironmentUnsupported"') &&
+    musl.err.includes("/proc is not mounted"),
+  `exit ${musl.code} ${musl.err.trim()}`,
+);
+const glibc = noProc(join(dirA, "theodolite-linux-x64"));
+check(
+  "linux-x64 without /proc: Bun aborts before JavaScript (documented)",
+  glibc.code === 134,
+  `exit ${glibc.code}`,
+);
+
+rmSync(work, { recursive: true, force: true });
+console.log(`release check took ${seconds()}s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
