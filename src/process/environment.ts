@@ -6,9 +6,8 @@
  * promises, so it says so at start (exit 3) instead of failing calls later with codes
  * that point elsewhere. The texts are pure functions of what was read, tested as such.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { libcUnavailable } from "../ffi/libc.ts";
-import { parseStat } from "./proctree.ts";
 
 export interface EnvironmentProblem {
   /** what is missing, as `--check-config` names it */
@@ -20,9 +19,18 @@ export interface EnvironmentProblem {
 /** The address-space reservation that lets bun:ffi work under a low RLIMIT_AS. */
 export const JIT_RESERVATION_ENV = "BUN_JSC_jitMemoryReservationSize=67108864";
 
-/** `/proc/self/stat`'s text (or null when unreadable) judged for this process. */
-export function procProblem(selfStat: string | null, pid: number): EnvironmentProblem | null {
-  if (selfStat === null) {
+/**
+ * Judged from what `/proc/self` links to (null: no such link) and this pid's own stat file
+ * (null: unreadable). The link rather than what the files say: qemu-user fakes this
+ * process's own files (their fields, not their pid), never the link, and a procfs of
+ * another pid namespace links it to another number.
+ */
+export function procProblem(
+  selfLink: string | null,
+  ownStat: string | null,
+  pid: number,
+): EnvironmentProblem | null {
+  if (selfLink === null && ownStat === null) {
     return {
       what: "/proc",
       message:
@@ -30,11 +38,10 @@ export function procProblem(selfStat: string | null, pid: number): EnvironmentPr
       hint: "mount procfs in the sandbox (a container runtime's default; bubblewrap: --proc /proc)",
     };
   }
-  const seen = parseStat(selfStat)?.pid;
-  if (seen === pid) return null;
+  if (selfLink === String(pid)) return null;
   return {
     what: "/proc",
-    message: `/proc belongs to another pid namespace (/proc/self is pid ${seen ?? "?"}, this process is ${pid}): process trees would be read wrong`,
+    message: `/proc belongs to another pid namespace (/proc/self is ${selfLink ?? "missing"}, this process is ${pid}): process trees would be read wrong`,
     hint: "mount a procfs of the sandbox's own pid namespace on /proc",
   };
 }
@@ -72,6 +79,14 @@ export function ffiProblem(
   };
 }
 
+function linkOrNull(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}
+
 function readOrNull(path: string): string | null {
   try {
     return readFileSync(path, "utf8");
@@ -82,7 +97,11 @@ function readOrNull(path: string): string | null {
 
 /** Every problem of this machine, `/proc` first (the bun:ffi text reads a file there). */
 export function environmentProblems(): EnvironmentProblem[] {
-  const proc = procProblem(readOrNull("/proc/self/stat"), process.pid);
+  const proc = procProblem(
+    linkOrNull("/proc/self"),
+    readOrNull(`/proc/${process.pid}/stat`),
+    process.pid,
+  );
   const limits = readOrNull("/proc/self/limits");
   const ffi = ffiProblem(libcUnavailable(), limits === null ? null : addressSpaceLimit(limits));
   return [proc, ffi].filter((p): p is EnvironmentProblem => p !== null);

@@ -11,21 +11,21 @@ import {
 const STAT = (pid: number) => `${pid} (theodolite) S 1 ${pid} ${pid} 0 -1 ${"0 ".repeat(15)}77 0 0`;
 
 describe("procProblem", () => {
-  test("this process's own /proc/self/stat: no problem", () => {
-    expect(procProblem(STAT(4242), 4242)).toBeNull();
+  test("/proc/self names this process and its stat line parses: no problem", () => {
+    expect(procProblem("4242", STAT(4242), 4242)).toBeNull();
   });
 
   test("no /proc: says so, with the mount to add", () => {
-    const p = procProblem(null, 4242);
+    const p = procProblem(null, null, 4242);
     expect(p?.what).toBe("/proc");
     expect(p?.message).toContain("/proc is not mounted");
     expect(p?.hint).toContain("mount procfs");
   });
 
   test("a /proc of another pid namespace: both pids named", () => {
-    const p = procProblem(STAT(81234), 1);
+    const p = procProblem("81234", null, 1);
     expect(p?.message).toContain("another pid namespace");
-    expect(p?.message).toContain("pid 81234");
+    expect(p?.message).toContain("/proc/self is 81234");
     expect(p?.message).toContain("this process is 1");
   });
 });
