@@ -90,13 +90,13 @@ function environmentChecks(): CheckResult[] {
   const problems = environmentProblems();
   const failed = (what: string) => problems.find((p) => p.what === what);
   return [
-    ["/proc", "mounted, of this pid namespace"],
-    ["bun:ffi", "libc loaded"],
-  ].map(([what = "", ok = ""]) => {
+    ["environment.proc", "/proc", "/proc mounted, of this pid namespace"],
+    ["environment.ffi", "bun:ffi", "libc loaded through bun:ffi"],
+  ].map(([subject = "", what = "", ok = ""]) => {
     const problem = failed(what);
     return problem === undefined
-      ? checkLine(true, what, ok)
-      : checkLine(false, what, `${problem.message} (${problem.hint})`);
+      ? checkLine(true, subject, ok)
+      : checkLine(false, subject, `${problem.message} (${problem.hint})`);
   });
 }
 

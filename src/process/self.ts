@@ -42,8 +42,8 @@ export const SUPERVISOR_ONLY_ENV = "THEODOLITE_SUPERVISOR_ENV";
  * concurrent JIT. It runs a 50 ms poll and a reap, never hot code, and saves the JIT's
  * thread and memory (~3 MB resident, docs/PERFORMANCE.md). The JIT itself stays on, and
  * with it bun:ffi (useJIT=0 would disable FFI, which it needs for prctl and execve), with
- * a small executable-memory reservation: the default one cannot be made under an
- * address-space limit below ~2.4 GiB, which disables FFI (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
+ * a small executable-memory reservation: the default one cannot be made under a low
+ * address-space limit, which disables FFI (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
 const SUPERVISOR_JSC: Record<string, string> = {
   BUN_JSC_useBaselineJIT: "0",

@@ -90,8 +90,8 @@ describe.skipIf(prlimit === null)("bun:ffi unavailable (RLIMIT_AS = 2 GiB)", () 
     const { config } = oneFakeSession();
     const check = run([...limited, ensureBinary(), "--check-config", config]);
     expect(check.code).toBe(2);
-    expect(check.stdout).toContain("ok   /proc mounted, of this pid namespace");
-    expect(check.stdout).toMatch(/^FAIL bun:ffi libc is unavailable through bun:ffi/m);
+    expect(check.stdout).toContain("ok   environment.proc /proc mounted, of this pid namespace");
+    expect(check.stdout).toMatch(/^FAIL environment.ffi libc is unavailable through bun:ffi/m);
     expect(run([...limited, ensureBinary(), "--version"]).code).toBe(0);
   });
 

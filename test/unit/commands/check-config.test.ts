@@ -58,8 +58,8 @@ describe("runCheckConfig", () => {
     expect(effective.servers[0].version_args).toEqual(["--version"]);
     expect(effective.source).toBe(path);
     expect(lines.slice(1)).toEqual([
-      "ok   /proc mounted, of this pid namespace",
-      "ok   bun:ffi libc loaded",
+      "ok   environment.proc /proc mounted, of this pid namespace",
+      "ok   environment.ffi libc loaded through bun:ffi",
       `ok   server.fake.command ${fakeServer}`,
       'ok   server.fake.version "fake-ls 2.0.1"',
       `ok   workspace.app.root ${root}`,
