@@ -26,7 +26,7 @@ import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
 import { selfCommand, spawnable, supervisorEnv } from "./self.ts";
 import { StderrCollector } from "./stderr-collector.ts";
-import { formatSupervisorArgs, LIFELINE_FD } from "./supervisor.ts";
+import { formatSupervisorArgs, LIFELINE_FD, NO_SUBREAPER } from "./supervisor.ts";
 
 export interface ExitInfo {
   code: number | null;
@@ -215,6 +215,10 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   };
 
   const collector = new StderrCollector();
+  collector.onLine((line) => {
+    // a supervisor that runs degraded says so once; the bridge's log says it too
+    if (line.endsWith(NO_SUBREAPER)) log.warn(`supervisor ${supervisorPid}: ${NO_SUBREAPER}`);
+  });
   const stderrClosed = (async () => {
     const decoder = new TextDecoder();
     try {

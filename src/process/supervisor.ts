@@ -48,6 +48,8 @@ export interface SupervisorArgs {
 /** First stderr line of a supervisor; launch.ts parses it. */
 export const SERVER_PID_MARKER = "theodolite-supervisor: server-pid=";
 const NOTE_PREFIX = "theodolite-supervisor: ";
+/** The note of a supervisor that runs without its child subreaper (launch.ts logs it). */
+export const NO_SUBREAPER = "warning: no child subreaper; a double-forked daemon could escape";
 /** SPEC §9.2: the documented liveness poll of the bridge. */
 export const BRIDGE_POLL_MS = 50;
 /** After the tree is SIGKILLed, how long to wait for the server's exit status. */
@@ -228,7 +230,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     process.exit(EXIT_CANNOT_RUN);
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
-  if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
+  if (!subreaper) note(NO_SUBREAPER);
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
     code: server.exitCode,

@@ -375,6 +375,17 @@ describe("start", () => {
     }
   });
 
+  test("no bun:ffi for --exec-server (a server environment that turns the JIT off): said, exit 127", async () => {
+    // the supervisor keeps a server environment's own JSC options, so both run without FFI
+    const proc = launchFake(started, {}, { extraEnv: { BUN_JSC_useJIT: "0" } });
+    expect(await within(proc.exited, 10_000, "supervisor exit")).toEqual({
+      code: 127,
+      signal: null,
+    });
+    expect(proc.stderrTail()).toContain("cannot set the parent-death signal");
+    expect(proc.stderrTail()).toContain("no child subreaper");
+  });
+
   test("a missing working directory is ServerStartFailed", () => {
     const dir = started.tempDir();
     expect(() => launchFake(started, {}, { cwd: join(dir, "missing") })).toThrow(
