@@ -154,10 +154,13 @@ async function mcp(target: string, binary: string): Promise<void> {
       sessions: { state: string; pids: { supervisor: number; server: number } }[];
     };
     const session = status.sessions[0];
+    // the server is the supervisor's own child: started by --exec-server, no helper between
+    const stat = readFileSync(`/proc/${session?.pids.server}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
     check(
       `${target} session reaches ready, PATH without setpriv`,
-      session?.state === "ready",
-      JSON.stringify(session?.pids),
+      session?.state === "ready" && ppid === session.pids.supervisor,
+      `${JSON.stringify(session?.pids)}, server's parent ${ppid}`,
     );
   } catch (err) {
     check(`${target} MCP`, false, String(err));
