@@ -7,6 +7,8 @@
  * - all four: `--version --json` names the commit (clean), Bun and its target, and an MCP
  *   initialize + tools/list answers the golden tool surface, the apply class included
  *   (arm64 under qemu-user);
+ * - linux-arm64 and linux-arm64-musl: `--exec-server` becomes the server it names (a native
+ *   `sleep`, execve'd from under qemu) and that server dies by SIGKILL with its parent;
  * - linux-x64 and linux-x64-musl (native): a whole session, a supervised server reaching
  *   `ready`, with a PATH that holds no setpriv; without /proc (a mount namespace), the musl
  *   build refuses to start with EnvironmentUnsupported (exit 3) and the glibc build aborts
@@ -21,6 +23,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { stringify } from "smol-toml";
+import { waitFor } from "../test/support/wait.ts";
 
 const repo = join(import.meta.dir, "..");
 const cross = process.env.THEODOLITE_CROSS ?? "/usr/local/lib/theodolite-cross";
@@ -169,6 +172,51 @@ async function mcp(target: string, binary: string): Promise<void> {
   }
 }
 
+/** The server's state letter (`/proc/PID/stat`), or null once it is gone. */
+function stateOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** `--exec-server` under a shell: it becomes `sleep`, and dies when the shell is SIGKILLed. */
+async function deathSignal(target: string, binary: string): Promise<void> {
+  const pidFile = join(work, `${target}.pid`);
+  const runner = (runners[target] ?? []).map((a) => `"${a}"`).join(" ");
+  const sh = Bun.spawn([
+    "sh",
+    "-c",
+    `${runner} "${binary}" --exec-server --parent-pid $$ -- /bin/sleep 60 & echo $! > "${pidFile}"; wait`,
+  ]);
+  let child = 0;
+  try {
+    await waitFor(
+      () => {
+        try {
+          child = Number(readFileSync(pidFile, "utf8"));
+          return readFileSync(`/proc/${child}/cmdline`, "utf8").startsWith("/bin/sleep\0");
+        } catch {
+          return false; // not written yet, or not started yet
+        }
+      },
+      30_000,
+      { what: `${target} --exec-server to become sleep` },
+    );
+    sh.kill("SIGKILL");
+    await waitFor(() => [null, "Z", "X"].includes(stateOf(child)), 5000, {
+      what: "the server's death",
+    });
+    check(`${target} --exec-server: execve'd the server, which died with its parent`, true);
+  } catch (err) {
+    check(`${target} --exec-server`, false, String(err));
+    sh.kill("SIGKILL");
+    if (child > 0 && stateOf(child) !== null) process.kill(child, "SIGKILL");
+  }
+}
+
 for (const target of Object.keys(runners)) {
   const binary = join(dirA, `theodolite-${target}`);
   const v = run([...(runners[target] ?? []), binary, "--version", "--json"]);
@@ -185,6 +233,7 @@ for (const target of Object.keys(runners)) {
     v.out.trim() || v.err.trim(),
   );
   await mcp(target, binary);
+  if (!native.has(target)) await deathSignal(target, binary);
   console.log(`${target} done at t+${seconds()}s`);
 }
 

@@ -208,7 +208,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const exec = [
     ...selfCommand(),
     "--exec-server",
-    ...formatExecServerArgs({ parentPid: self, ...opts }),
+    ...formatExecServerArgs({ parentPid: self, command: opts.command, args: opts.args }),
   ];
   try {
     // The server inherits our group (we lead it), cwd, env (the launcher set them) and
