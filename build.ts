@@ -1,20 +1,22 @@
 /**
  * Builds the single executable (SPEC §1; docs/TOOLCHAIN.md#building-the-executable-buildts):
- * `bun build --compile`
- * with --minify --bytecode --format=esm (fast start; bytecode needs ESM), a JIT policy and
- * the recorded bytecode layout, no
- * .env / bunfig.toml autoload (a bridge started in a user's project must not
- * read their files), version and commit embedded. Writes dist/theodolite and
- * dist/theodolite.sha256 in `sha256sum` format.
+ * `bun build --compile` with --minify --bytecode --format=esm (fast start; bytecode needs
+ * ESM), a JIT policy and the recorded bytecode layout, no .env / bunfig.toml autoload (a
+ * bridge started in a user's project must not read their files), and the provenance
+ * `--version` prints embedded: version, full commit, dirty flag, target. Writes
+ * dist/theodolite (for the machine's own target) and dist/theodolite.sha256 in `sha256sum`
+ * format.
  *
  * `bun build.ts --unminified --outfile PATH`: the same build without --minify, to PATH and
  * without a checksum — for profiling the shipped tiers by module (bench/profile.ts
- * --cpu-prof); never a release. `compileArgs` and `JIT_POLICY` are exported so that
- * bench/floor.ts compiles its relay with the same flags.
+ * --cpu-prof); never a release. `release.ts` builds every release target with
+ * `bridgeBuildArgs`, so the flags are defined here once; `compileArgs` and `JIT_POLICY` are
+ * exported so that bench/floor.ts compiles its relay with the same flags.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "./package.json" with { type: "json" };
+import { runtimeTarget } from "./src/version.ts";
 
 const root = import.meta.dir;
 const dist = join(root, "dist");
@@ -42,11 +44,14 @@ export function compileArgs(opts: {
   bytecodeOrder: boolean;
   /** identifier → JSON value, replaced at build time */
   defines?: Record<string, string>;
+  /** a Bun target (`linux-arm64-musl`); without one, the running Bun's own */
+  target?: string;
 }): string[] {
   return [
     process.execPath,
     "build",
     "--compile",
+    ...(opts.target === undefined ? [] : [`--target=bun-${opts.target}`]),
     ...(opts.minify ? ["--minify"] : []),
     "--bytecode",
     "--format=esm",
@@ -66,14 +71,57 @@ export function compileArgs(opts: {
   ];
 }
 
-function gitCommit(): string {
-  const r = Bun.spawnSync(["git", "rev-parse", "HEAD"], {
-    cwd: root,
-    stdout: "pipe",
-    stderr: "ignore",
+export interface GitState {
+  /** the full commit, or null outside a git checkout */
+  commit: string | null;
+  /** `git status --porcelain` lines: changed tracked files and untracked ones */
+  changes: string[];
+}
+
+function git(args: string[], cwd: string): string | null {
+  const r = Bun.spawnSync(["git", ...args], { cwd, stdout: "pipe", stderr: "ignore" });
+  return r.success ? r.stdout.toString() : null;
+}
+
+/** The tree's commit and how it differs from it (ignored files do not count). */
+export function gitState(cwd: string = root): GitState {
+  const sha = git(["rev-parse", "HEAD"], cwd)?.trim() ?? "";
+  if (!/^[0-9a-f]{40}$/.test(sha)) return { commit: null, changes: [] };
+  const status = git(["status", "--porcelain", "--untracked-files=all"], cwd);
+  const changes = status === null ? ["?? (git status failed)"] : status.split("\n");
+  return { commit: sha, changes: changes.filter((l) => l.trim() !== "") };
+}
+
+/** The `--define`s `src/version.ts` reads: what `--version` says of this build. */
+export function provenanceDefines(state: GitState, target: string): Record<string, string> {
+  return {
+    BUILD_VERSION: JSON.stringify(pkg.version),
+    BUILD_COMMIT: JSON.stringify(state.commit ?? "unknown"),
+    ...(state.commit === null ? {} : { BUILD_DIRTY: JSON.stringify(state.changes.length > 0) }),
+    BUILD_TARGET: JSON.stringify(target),
+  };
+}
+
+/** The bridge's build of `target` (the running Bun's own when absent) to `outfile`. */
+export function bridgeBuildArgs(opts: {
+  outfile: string;
+  state: GitState;
+  target?: string;
+  minify?: boolean;
+}): string[] {
+  return compileArgs({
+    entry: join(root, "src", "main.ts"),
+    outfile: opts.outfile,
+    minify: opts.minify ?? true,
+    jitPolicy: JIT_POLICY,
+    bytecodeOrder: true,
+    defines: provenanceDefines(opts.state, opts.target ?? runtimeTarget()),
+    ...(opts.target === undefined ? {} : { target: opts.target }),
   });
-  const sha = r.success ? r.stdout.toString().trim() : "";
-  return /^[0-9a-f]{40}$/.test(sha) ? sha.slice(0, 12) : "unknown";
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }
 
 function main(): void {
@@ -85,19 +133,9 @@ function main(): void {
     process.stderr.write("usage: bun build.ts  |  bun build.ts --unminified --outfile PATH\n");
     process.exit(2);
   }
-  const commit = gitCommit();
+  const state = gitState();
   mkdirSync(dist, { recursive: true });
-  const args = compileArgs({
-    entry: join(root, "src", "main.ts"),
-    outfile: out,
-    minify: !unminified,
-    jitPolicy: JIT_POLICY,
-    bytecodeOrder: true,
-    defines: {
-      BUILD_VERSION: JSON.stringify(pkg.version),
-      BUILD_COMMIT: JSON.stringify(commit),
-    },
-  });
+  const args = bridgeBuildArgs({ outfile: out, state, minify: !unminified });
   const build = Bun.spawnSync(args, { cwd: root, stdout: "inherit", stderr: "inherit" });
   if (!build.success) {
     process.stderr.write(`build failed (exit ${build.exitCode})\n`);
@@ -107,9 +145,12 @@ function main(): void {
     process.stdout.write(`built ${out} (unminified, for profiling)\n`);
     process.exit(0);
   }
-  const digest = new Bun.CryptoHasher("sha256").update(readFileSync(out)).digest("hex");
+  const digest = sha256Hex(readFileSync(out));
   writeFileSync(join(dist, "theodolite.sha256"), `${digest}  theodolite\n`);
-  process.stdout.write(`built ${out} (${pkg.version}, commit ${commit})\nsha256 ${digest}\n`);
+  const dirty = state.changes.length > 0 ? ", dirty" : "";
+  process.stdout.write(
+    `built ${out} (${pkg.version}, commit ${state.commit ?? "unknown"}${dirty}, ${runtimeTarget()})\nsha256 ${digest}\n`,
+  );
 }
 
 if (import.meta.main) main();

@@ -1,7 +1,7 @@
 /**
  * The baseline for the overhead benchmark: a minimal LSP client that drives the same
  * server binary directly over its stdio, with vscode-jsonrpc's connection (as the bridge
- * does) and no MCP, supervisor, setpriv, normalization or size cap in between. It
+ * does) and no MCP, supervisor, `--exec-server`, normalization or size cap in between. It
  * advertises the bridge's client capabilities, answers server requests with the bridge's
  * handlers and tracks progress with the bridge's tracker, so the server does the same
  * work for both clients; everything else is as bare as an LSP client can be.

@@ -18,6 +18,11 @@ export const ERRORS = {
     when: "bridge.toml (or the command line) was rejected at start or by --check-config",
     action: "fix the key the message names; the bridge does not start until it is valid",
   },
+  EnvironmentUnsupported: {
+    when: "at start: the machine lacks what the bridge needs (a /proc of its own pid namespace, libc through bun:ffi); the bridge exits 3 before serving",
+    action:
+      "fix the machine as the hint says (mount /proc; lift the address-space limit or set the variable the hint names)",
+  },
   InvalidArgument: {
     when: "the arguments break the tool's input schema or a rule beyond it (both column and symbol, limit outside 1..max_limit, a negative offset, empty query, file and files together)",
     action: "correct the argument the message names; tools/list has the schema",
@@ -169,6 +174,9 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** Codes only the command line prints (one JSON line on stderr, then an exit code): never a tool's. */
+export const CLI_ONLY_CODES: readonly ErrorCode[] = ["ConfigInvalid", "EnvironmentUnsupported"];
 
 /** The error envelope of SPEC §4.6: `{code, message, hint?, details?}`. */
 export interface ErrorEnvelope {

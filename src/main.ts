@@ -1,12 +1,13 @@
 #!/usr/bin/env bun
 /**
- * CLI dispatch (SPEC §2): serve | --supervise | --check-config | init |
- * --version | --help. Exit codes: 0 success, 2 invalid configuration or
- * usage (one-line JSON error on stderr), 1 internal failure. stdout carries
+ * CLI dispatch (SPEC §2): serve | --supervise | --exec-server | --check-config | init |
+ * --version [--json] | --help. Exit codes: 0 success, 2 invalid configuration or
+ * usage (one-line JSON error on stderr), 3 a machine the bridge cannot serve on
+ * (EnvironmentUnsupported, checked before serving), 1 internal failure. stdout carries
  * nothing but MCP messages (or the output a command exists to print).
  */
 import { BridgeError, toEnvelope } from "./errors.ts";
-import { versionLine } from "./version.ts";
+import { provenance, versionLine } from "./version.ts";
 
 const USAGE = `theodolite — a headless, deterministic LSP bridge over MCP stdio
 
@@ -16,18 +17,20 @@ usage:
                                     (node_modules/.bin, its TypeScript, .venv), then PATH (unpinned)
   theodolite --check-config FILE    validate, resolve binaries, check version pins; exit 0 or 2
   theodolite init [DIR]             print a pinned bridge.toml for DIR (default: cwd)
-  theodolite --version              one line: version, commit, bun, platform
+  theodolite --version [--json]     version, commit (-dirty), bun, target; --json: as JSON
   theodolite --help                 this text
 
 environment:
   THEODOLITE_CONFIG      configuration file when --config is not given
   THEODOLITE_LOG_LEVEL   error | warn | info | debug (overrides bridge.log.level)
 
-exit codes: 0 success, 1 internal failure, 2 invalid configuration or usage
+exit codes: 0 success, 1 internal failure, 2 invalid configuration or usage,
+            3 this machine lacks what theodolite needs (/proc, bun:ffi)
 `;
 
 interface Cli {
   command: "serve" | "check" | "init" | "version" | "help";
+  json?: boolean;
   config?: string;
   dir?: string;
 }
@@ -46,6 +49,7 @@ export function parseCli(args: string[]): Cli {
       return v;
     };
     if (arg === "--version" || arg === "-V") cli.command = "version";
+    else if (arg === "--json") cli.json = true;
     else if (arg === "--help" || arg === "-h") cli.command = "help";
     else if (arg === "--config") cli.config = value();
     else if (arg.startsWith("--config=")) cli.config = arg.slice("--config=".length);
@@ -65,6 +69,11 @@ export function parseCli(args: string[]): Cli {
       });
     }
   }
+  if (cli.json === true && cli.command !== "version") {
+    throw new BridgeError("InvalidArgument", "--json goes with --version only", {
+      hint: "see theodolite --help",
+    });
+  }
   return cli;
 }
 
@@ -74,7 +83,24 @@ function failUsage(err: unknown): never {
   process.exit(env.code === "Internal" ? 1 : 2);
 }
 
+/** SPEC §2: a machine without /proc or bun:ffi is refused before serving, exit 3. */
+async function refuseUnsupportedEnvironment(): Promise<void> {
+  const { environmentProblems } = await import("./process/environment.ts");
+  const problems = environmentProblems();
+  if (problems.length === 0) return;
+  const err = new BridgeError("EnvironmentUnsupported", problems.map((p) => p.message).join("; "), {
+    hint: problems.map((p) => p.hint).join("; "),
+    details: { missing: problems.map((p) => p.what) },
+  });
+  process.stderr.write(`${JSON.stringify(err.toEnvelope())}\n`);
+  process.exit(3);
+}
+
 async function main(args: string[]): Promise<void> {
+  if (args[0] === "--exec-server") {
+    const { runExecServer } = await import("./process/exec-server.ts");
+    runExecServer(args.slice(1));
+  }
   if (args[0] === "--supervise") {
     const { runSupervisor } = await import("./process/supervisor.ts");
     await runSupervisor(args.slice(1));
@@ -88,7 +114,7 @@ async function main(args: string[]): Promise<void> {
   }
   switch (cli.command) {
     case "version":
-      process.stdout.write(`${versionLine()}\n`);
+      process.stdout.write(`${cli.json === true ? JSON.stringify(provenance()) : versionLine()}\n`);
       return;
     case "help":
       process.stdout.write(USAGE);
@@ -118,6 +144,7 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "serve": {
+      await refuseUnsupportedEnvironment();
       const { serve } = await import("./serve.ts");
       await serve(cli.config);
       return;

@@ -10,6 +10,7 @@ import { type CheckResult, checkLine } from "../config/check-line.ts";
 import { loadConfigFile } from "../config/load.ts";
 import type { Config, ServerConfig } from "../config/types.ts";
 import { isBridgeError } from "../errors.ts";
+import { environmentProblems } from "../process/environment.ts";
 import { executableProblem, readServerVersion } from "../process/version-pin.ts";
 
 /** Extension point for checks other modules own (required workspace files, SPEC §3.4). */
@@ -84,6 +85,21 @@ function checkLogFile(file: string): CheckResult {
   }
 }
 
+/** SPEC §2: what the bridge refuses to start without, one line each. */
+function environmentChecks(): CheckResult[] {
+  const problems = environmentProblems();
+  const failed = (what: string) => problems.find((p) => p.what === what);
+  return [
+    ["environment.proc", "/proc", "/proc mounted, of this pid namespace"],
+    ["environment.ffi", "bun:ffi", "libc loaded through bun:ffi"],
+  ].map(([subject = "", what = "", ok = ""]) => {
+    const problem = failed(what);
+    return problem === undefined
+      ? checkLine(true, subject, ok)
+      : checkLine(false, subject, `${problem.message} (${problem.hint})`);
+  });
+}
+
 export async function runCheckConfig(
   path: string,
   out: (line: string) => void,
@@ -99,8 +115,11 @@ export async function runCheckConfig(
       out(r.line);
     }
   };
-  // SPEC §9.2: every session starts its server through setpriv.
-  emit([checkExecutable("bridge.setpriv", config.bridge.setpriv)]);
+  emit(environmentChecks());
+  if (config.bridge.setpriv !== undefined) {
+    const unused = "(unused: theodolite sets the parent-death signal itself, SPEC §9.2)";
+    emit([checkLine(true, "bridge.setpriv", `${config.bridge.setpriv} ${unused}`)]);
+  }
   if (config.bridge.log.file !== null) emit([checkLogFile(config.bridge.log.file)]);
   for (const server of config.servers) emit(await checkServer(config, server));
   for (const ws of config.workspaces) emit([checkWorkspaceRoot(ws.name, ws.root)]);

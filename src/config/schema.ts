@@ -88,7 +88,11 @@ export const BridgeSchema = z.strictObject({
   // Presence matters (SPEC §3: "off with a list" is invalid): schema-rules.ts reads it from
   // the document itself.
   mutation_allowlist: stringList(),
-  setpriv: absolutePath.default("/usr/bin/setpriv"),
+  /**
+   * Unused, accepted so that files written for earlier releases stay valid: servers get
+   * their parent-death signal from theodolite itself (SPEC §9.2), no `setpriv` is run.
+   */
+  setpriv: absolutePath.optional(),
   /** workspace_symbols query length bound */
   max_query_length: intIn(1, 4096, 128),
   /** upper bound for `limit` on list tools */

@@ -18,6 +18,15 @@ export const EINTR = constants.errno.EINTR;
  */
 export const O_CLOEXEC = 0o2000000;
 
+const errnoNames = new Map<number, string>(
+  Object.entries(constants.errno).map(([name, value]) => [value, name]),
+);
+
+/** The name of an errno value (`ENOENT`), or `E<n>` for one Node does not name. */
+export function errnoName(errno: number): string {
+  return errnoNames.get(errno) ?? `E${errno}`;
+}
+
 /** A path or name as a C string: UTF-8, NUL-terminated. */
 export function cString(s: string): Buffer {
   return Buffer.from(`${s}\0`, "utf8");
@@ -44,6 +53,23 @@ export function lazyLibc<S extends Record<string, FFIFunction>>(
     }
     return loaded;
   };
+}
+
+/**
+ * Why libc cannot be reached through bun:ffi here, or null when it can (one trivial call
+ * made). bun:ffi needs the JIT: where JavaScriptCore could not reserve its executable
+ * memory (an address-space limit), every dlopen fails with the reason this returns.
+ */
+export function libcUnavailable(): string | null {
+  if (process.platform !== "linux") return `bun:ffi's libc is Linux's; this is ${process.platform}`;
+  try {
+    const probe = dlopen("libc.so.6", { getpid: { args: [], returns: "i32" } });
+    const ok = probe.symbols.getpid() === process.pid;
+    probe.close();
+    return ok ? null : "getpid() through bun:ffi disagrees with process.pid";
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 /**

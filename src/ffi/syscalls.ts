@@ -6,10 +6,10 @@
  */
 import { FFIType } from "bun:ffi";
 import { constants } from "node:fs";
-import { constants as osConstants } from "node:os";
 import {
   cString,
   EINTR,
+  errnoName,
   lastErrno as errnoOf,
   type LibcSymbols,
   lazyLibc,
@@ -58,17 +58,13 @@ function libc(): Libc {
   return lib;
 }
 
-const errnoNames = new Map<number, string>(
-  Object.entries(osConstants.errno).map(([name, value]) => [value, name]),
-);
-
 /** errno of the call that just failed: read right away, before anything else runs on this thread. */
 function lastErrno(lib: Libc): number {
   return errnoOf(lib.__errno_location);
 }
 
 function sysError(errno: number, syscall: string, name: string): NodeJS.ErrnoException {
-  const code = errnoNames.get(errno) ?? `E${errno}`;
+  const code = errnoName(errno);
   return Object.assign(new Error(`${code}: ${syscall} ${JSON.stringify(name)}`), {
     code,
     errno: -errno,

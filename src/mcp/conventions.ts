@@ -125,7 +125,7 @@ export function echoList(names: readonly string[]): string {
 
 /**
  * What to do about each error code a tool can return, grouped by the caller's next step
- * (CLI-only `ConfigInvalid` is not a tool error). Typed against ErrorCode, so a renamed
+ * (the CLI-only codes, `CLI_ONLY_CODES`, are not tool errors). Typed against ErrorCode, so a renamed
  * code fails to compile; a unit test checks that every other code is listed once.
  */
 export const TOOL_ERROR_GROUPS: readonly { action: string; codes: readonly ErrorCode[] }[] = [

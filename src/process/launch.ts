@@ -18,9 +18,9 @@ import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
 import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
-import { selfCommand, supervisorEnv } from "./self.ts";
+import { selfCommand, spawnable, supervisorEnv } from "./self.ts";
 import { StderrCollector } from "./stderr-collector.ts";
-import { formatSupervisorArgs, LIFELINE_FD } from "./supervisor.ts";
+import { formatSupervisorArgs, LIFELINE_FD, NO_SUBREAPER } from "./supervisor.ts";
 
 export interface ExitInfo {
   code: number | null;
@@ -64,7 +64,6 @@ export interface LaunchOptions {
   cwd: string;
   /** already sanitized (src/process/env.ts) */
   env: Record<string, string>;
-  setpriv: string;
   /** the supervisor's grace between lifeline EOF and killing the tree */
   graceMs: number;
   /** the server gets its own TMPDIR, removed with its tree (src/process/private-tmp.ts) */
@@ -155,26 +154,22 @@ function spawnSupervisor(opts: LaunchOptions, privateTmp: string | undefined): S
     ...formatSupervisorArgs({
       bridgePid: process.pid,
       bridgeStart,
-      setpriv: opts.setpriv,
       graceMs: opts.graceMs,
       privateTmp,
       command: opts.command,
       args: opts.args,
     }),
   ];
-  const [file = "", ...rest] = argv;
-  // If our own binary was replaced or deleted since start, its path fails to
-  // spawn while /proc/self/exe still names the running image
-  // (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
-  const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
+  // our own binary may have been replaced since start (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time)
+  const { cmd, argv0 } = spawnable(argv);
   try {
-    return Bun.spawn([exe, ...rest], {
+    return Bun.spawn(cmd, {
       cwd: opts.cwd,
       env: supervisorEnv(opts.env),
       detached: true, // setsid: the supervisor leads a new session and process group
       // stdin and stdout go on to the server; fd 3 is the lifeline (LIFELINE_FD)
       stdio: ["pipe", "pipe", "pipe", "pipe"],
-      argv0: file,
+      argv0,
     });
   } catch (err) {
     const hint = "is the theodolite binary intact?";
@@ -214,6 +209,10 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   };
 
   const collector = new StderrCollector();
+  collector.onLine((line) => {
+    // a supervisor that runs degraded says so once; the bridge's log says it too
+    if (line.endsWith(NO_SUBREAPER)) log.warn(`supervisor ${supervisorPid}: ${NO_SUBREAPER}`);
+  });
   const stderrClosed = (async () => {
     const decoder = new TextDecoder();
     try {

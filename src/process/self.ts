@@ -1,12 +1,24 @@
 /**
- * How this program re-executes itself as `--supervise` (SPEC §9.2,
+ * How this program re-executes itself as `--supervise` and `--exec-server` (SPEC §9.2,
  * docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
+import { existsSync } from "node:fs";
 import { isCompiled } from "../version.ts";
 
 /** argv prefix that runs this program again: compiled → [binary]; from source → [bun, main script]. */
 export function selfCommand(): string[] {
   return isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
+}
+
+/**
+ * What to hand `Bun.spawn` for `argv`: if our own binary was replaced or deleted since
+ * start, its path fails to spawn while /proc/self/exe still names the running image, so
+ * that is the file run, with the usual name as argv[0].
+ */
+export function spawnable(argv: readonly string[]): { cmd: string[]; argv0: string } {
+  const [file = "", ...rest] = argv;
+  const exe = file === process.execPath && existsSync("/proc/self/exe") ? "/proc/self/exe" : file;
+  return { cmd: [exe, ...rest], argv0: file };
 }
 
 /**
@@ -26,15 +38,18 @@ export function reexecEnv(env: Record<string, string>): Record<string, string> {
 export const SUPERVISOR_ONLY_ENV = "THEODOLITE_SUPERVISOR_ENV";
 
 /**
- * JSC options for the supervisor: no baseline, optimizing or concurrent JIT. It runs a 50 ms
- * poll and a reap, never hot code, and saves the JIT's thread and memory
- * (docs/PERFORMANCE.md). The interpreter stays, and with it bun:ffi (useJIT=0 would disable
- * FFI, which the supervisor needs for prctl).
+ * JSC options for the supervisor (and `--exec-server`): no baseline, optimizing or
+ * concurrent JIT. It runs a 50 ms poll and a reap, never hot code, and saves the JIT's
+ * thread and memory (docs/PERFORMANCE.md). The JIT itself stays on, and
+ * with it bun:ffi (useJIT=0 would disable FFI, which it needs for prctl and execve), with
+ * a small executable-memory reservation: the default one cannot be made under a low
+ * address-space limit, which disables FFI (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
 const SUPERVISOR_JSC: Record<string, string> = {
   BUN_JSC_useBaselineJIT: "0",
   BUN_JSC_useDFGJIT: "0",
   BUN_JSC_useConcurrentJIT: "0",
+  BUN_JSC_jitMemoryReservationSize: String(16 * 1024 * 1024),
 };
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The `--supervise` main loop (SPEC §9.2). The bridge re-executes itself as
- * `theodolite --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N --
- * /abs/server args…`, detached, so this process leads its own process group. It starts the
- * server in that group through `setpriv --pdeathsig SIGKILL`, handing it its own stdin and
- * stdout (the bridge's pipes: LSP traffic never passes through here; this process never
- * touches fds 0 and 1, whose open file descriptions it shares with the server), and kills
- * the whole tree, by explicit pid, on every path:
+ * `theodolite --supervise --bridge-pid N --bridge-start T --grace-ms N -- /abs/server args…`,
+ * detached, so this process leads its own process group. It starts the server in that group
+ * through this program's `--exec-server` (parent-death signal SIGKILL, then execve:
+ * exec-server.ts), handing it its own stdin and stdout (the bridge's pipes: LSP traffic
+ * never passes through here; this process never touches fds 0 and 1, whose open file
+ * descriptions it shares with the server), and kills the whole tree, by explicit pid, on
+ * every path:
  * - server exit: reap, then exit mirroring the server (same code, or the same signal);
  * - lifeline EOF (fd 3, closed by the bridge for an orderly end or by the kernel when the
  *   bridge dies): give the server `--grace-ms` to exit, reap, mirror it (SIGKILL if killed);
@@ -15,15 +16,15 @@
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { disableCoreDumps, restoreDefaultSignal } from "../ffi/process.ts";
+import { EXIT_CANNOT_RUN, formatExecServerArgs } from "./exec-server.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
-import { serverEnv } from "./self.ts";
+import { selfCommand, serverEnv, spawnable, supervisorEnv } from "./self.ts";
 import { becomeChildSubreaper } from "./subreaper.ts";
 
 export interface SupervisorArgs {
   bridgePid: number;
   bridgeStart: number;
-  setpriv: string;
   graceMs: number;
   /** the server's own TMPDIR (made by the launcher), removed with the tree (private-tmp.ts) */
   privateTmp?: string | undefined;
@@ -34,6 +35,8 @@ export interface SupervisorArgs {
 /** First stderr line of a supervisor; launch.ts parses it. */
 export const SERVER_PID_MARKER = "theodolite-supervisor: server-pid=";
 const NOTE_PREFIX = "theodolite-supervisor: ";
+/** The note of a supervisor that runs without its child subreaper (launch.ts logs it). */
+export const NO_SUBREAPER = "warning: no child subreaper; a double-forked daemon could escape";
 /** SPEC §9.2: the documented liveness poll of the bridge. */
 export const BRIDGE_POLL_MS = 50;
 /** After the tree is SIGKILLed, how long to wait for the server's exit status. */
@@ -42,7 +45,7 @@ const EXIT_STATUS_BOUND_MS = 2000;
 export const LIFELINE_FD = 3;
 
 const USAGE =
-  "usage: --supervise --bridge-pid N --bridge-start T --setpriv PATH --grace-ms N [--private-tmp DIR] -- SERVER [ARG…]";
+  "usage: --supervise --bridge-pid N --bridge-start T --grace-ms N [--private-tmp DIR] -- SERVER [ARG…]";
 
 /** The argv after `--supervise`, as launch.ts builds it. */
 export function formatSupervisorArgs(a: SupervisorArgs): string[] {
@@ -51,8 +54,6 @@ export function formatSupervisorArgs(a: SupervisorArgs): string[] {
     String(a.bridgePid),
     "--bridge-start",
     String(a.bridgeStart),
-    "--setpriv",
-    a.setpriv,
     "--grace-ms",
     String(a.graceMs),
     ...(a.privateTmp === undefined ? [] : ["--private-tmp", a.privateTmp]),
@@ -87,20 +88,16 @@ export function parseSupervisorArgs(argv: string[]): SupervisorArgs | string {
   const bridgePid = int("--bridge-pid");
   const bridgeStart = int("--bridge-start");
   const graceMs = int("--grace-ms");
-  const setpriv = flags.get("--setpriv");
   const privateTmp = flags.get("--private-tmp");
   for (const v of [bridgePid, bridgeStart, graceMs]) if (typeof v === "string") return v;
   if (privateTmp !== undefined && !privateTmp.startsWith("/")) {
     return "--private-tmp must be an absolute path";
   }
-  if (setpriv === undefined || !setpriv.startsWith("/"))
-    return "--setpriv must be an absolute path";
   const command = argv[sep + 1] ?? "";
   if (!command.startsWith("/")) return "the server command must be an absolute path";
   return {
     bridgePid: bridgePid as number,
     bridgeStart: bridgeStart as number,
-    setpriv,
     graceMs: graceMs as number,
     ...(privateTmp === undefined ? {} : { privateTmp }),
     command,
@@ -195,24 +192,32 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const tmp = opts.privateTmp;
   if (tmp !== undefined) env.TMPDIR = tmp;
   let server: Bun.Subprocess<"inherit", "inherit", "inherit">;
+  const exec = [
+    ...selfCommand(),
+    "--exec-server",
+    ...formatExecServerArgs({ parentPid: self, command: opts.command, args: opts.args }),
+  ];
   try {
     // The server inherits our group (we lead it), cwd, env (the launcher set them) and
     // stdio: its stdin and stdout are the bridge's pipes. Bun.spawn passes no other fd,
-    // so the lifeline stays ours.
+    // so the lifeline stays ours. `--exec-server` runs light, as we do, and hands the
+    // server `env` without our JIT switches (serverEnv).
+    const { cmd, argv0 } = spawnable(exec);
     server = Bun.spawn({
-      cmd: [opts.setpriv, "--pdeathsig", "SIGKILL", "--", opts.command, ...opts.args],
+      cmd,
+      argv0,
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",
-      env,
+      env: supervisorEnv(env),
     });
   } catch (err) {
-    note(`cannot start ${opts.setpriv}: ${err instanceof Error ? err.message : String(err)}`);
+    note(`cannot start ${exec[0]}: ${err instanceof Error ? err.message : String(err)}`);
     if (tmp !== undefined) removePrivateTmp(tmp);
-    process.exit(127);
+    process.exit(EXIT_CANNOT_RUN);
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
-  if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
+  if (!subreaper) note(NO_SUBREAPER);
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
     code: server.exitCode,

@@ -175,7 +175,6 @@ export class ServerProcess {
       args: [...server.args, ...extraArgs],
       cwd: workspace.root,
       env: hooks.environment(server),
-      setpriv: bridge.setpriv,
       graceMs: bridge.shutdown_grace_ms,
       // a TMPDIR the configuration sets is the user's choice (SPEC §9.2)
       privateTmp: !("TMPDIR" in server.env),

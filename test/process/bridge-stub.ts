@@ -5,7 +5,7 @@
  *   bun bridge-stub.ts '<scenario json>'
  */
 import { launchSupervised } from "../../src/process/launch.ts";
-import { baseEnv, FAKE_LS, SETPRIV, SUPERVISOR_ENTRY } from "./helpers.ts";
+import { baseEnv, FAKE_LS, SUPERVISOR_ENTRY } from "./helpers.ts";
 
 const scenario = process.argv[2] ?? "{}";
 const proc = launchSupervised({
@@ -13,7 +13,6 @@ const proc = launchSupervised({
   args: [FAKE_LS],
   cwd: process.cwd(),
   env: { ...baseEnv(), FAKE_LS_SCENARIO: scenario },
-  setpriv: SETPRIV,
   graceMs: 10_000, // long: the bridge-death path must not depend on the stdin-EOF grace
   selfArgv: [process.execPath, SUPERVISOR_ENTRY],
 });

@@ -20,11 +20,6 @@ import { waitForValue } from "../support/wait.ts";
 export const FAKE_LS = resolve(import.meta.dir, "../fake-server/fake-ls.ts");
 export const SUPERVISOR_ENTRY = resolve(import.meta.dir, "supervisor-entry.ts");
 export const MAIN_TS = resolve(import.meta.dir, "../../src/main.ts");
-export const SETPRIV: string = (() => {
-  const found = Bun.which("setpriv");
-  if (found === null) throw new Error("setpriv (util-linux) is required for the process tests");
-  return found;
-})();
 
 /** Pids a test started (with start times, so a reused pid is never killed). */
 export class Started {
@@ -80,7 +75,6 @@ export function launchFake(
   opts: {
     graceMs?: number;
     selfArgv?: string[];
-    setpriv?: string;
     cwd?: string;
     extraEnv?: Record<string, string>;
     privateTmp?: boolean;
@@ -91,7 +85,6 @@ export function launchFake(
     args: [FAKE_LS],
     cwd: opts.cwd ?? started.tempDir(),
     env: { ...baseEnv(), ...opts.extraEnv, FAKE_LS_SCENARIO: JSON.stringify(scenario) },
-    setpriv: opts.setpriv ?? SETPRIV,
     graceMs: opts.graceMs ?? 1000,
     ...(opts.privateTmp === undefined ? {} : { privateTmp: opts.privateTmp }),
     selfArgv: opts.selfArgv ?? [process.execPath, SUPERVISOR_ENTRY],

@@ -13,8 +13,8 @@ import {
   type SupervisorArgs,
 } from "../../src/process/supervisor.ts";
 import type { Scenario } from "../fake-server/scenario.ts";
-import { within } from "../support/wait.ts";
-import { baseEnv, FAKE_LS, pidFromFile, SETPRIV, Started, SUPERVISOR_ENTRY } from "./helpers.ts";
+import { waitFor, within } from "../support/wait.ts";
+import { baseEnv, FAKE_LS, pidFromFile, Started, SUPERVISOR_ENTRY } from "./helpers.ts";
 
 const started = new Started();
 afterEach(() => started.cleanup());
@@ -23,7 +23,6 @@ function superviseDirect(scenario: Scenario, graceMs = 10_000, lifeline = true) 
   const args = formatSupervisorArgs({
     bridgePid: process.pid,
     bridgeStart: readProc(process.pid)?.startTime ?? 0,
-    setpriv: SETPRIV,
     graceMs,
     command: process.execPath,
     args: [FAKE_LS],
@@ -110,6 +109,17 @@ describe("the supervisor reaps before it exits", () => {
     for (const pid of [server, daemon]) expect(isAlive(pid)).toBe(false);
   });
 
+  test("supervisor SIGKILLed with nobody to reap after it: the parent-death signal takes the server", async () => {
+    // a server that outlives the end of its input: without the signal it would live on
+    const dir = started.tempDir();
+    const sup = superviseDirect({ pidfile_server: join(dir, "s.pid"), ignore_stdin_eof: true });
+    const server = await pidFromFile(started, join(dir, "s.pid"));
+    expect(readProc(server)?.ppid).toBe(sup.pid); // the server is the supervisor's child
+    sup.kill("SIGKILL");
+    await within(sup.exited, 5000, "supervisor exit");
+    await waitFor(() => !isAlive(server), 5000, { what: "the server's death by SIGKILL" });
+  });
+
   test("without a lifeline on fd 3 the supervisor refuses to start (exit 2)", async () => {
     const sup = superviseDirect({}, 150, false);
     expect(await within(sup.exited, 5000, "supervisor exit")).toBe(2);
@@ -133,7 +143,6 @@ describe("arguments", () => {
   const valid: SupervisorArgs = {
     bridgePid: 123,
     bridgeStart: 456789,
-    setpriv: "/usr/bin/setpriv",
     graceMs: 2000,
     privateTmp: "/tmp/theodolite-server-1-abcdef",
     command: "/opt/ls/bin/server",
@@ -160,8 +169,6 @@ describe("arguments", () => {
     expect(parseSupervisorArgs(relative)).toContain("absolute path");
     const badPid = formatSupervisorArgs(valid).map((a) => (a === "123" ? "-1" : a));
     expect(parseSupervisorArgs(badPid)).toContain("non-negative integer");
-    const relSetpriv = formatSupervisorArgs({ ...valid, setpriv: "setpriv" });
-    expect(parseSupervisorArgs(relSetpriv)).toContain("--setpriv");
     const relativeTmp = formatSupervisorArgs({ ...valid, privateTmp: "tmp/x" });
     expect(parseSupervisorArgs(relativeTmp)).toBe("--private-tmp must be an absolute path");
   });

@@ -2,19 +2,14 @@
  * Test stand-in for the theodolite binary (src/main.ts dispatches the same
  * way), runnable from source or compiled with `bun build --compile`:
  *   --supervise ARGS…            → runSupervisor(ARGS)
+ *   --exec-server ARGS…          → runExecServer(ARGS): how the supervisor starts the server
  *   --probe-subreaper [--control] → become a child subreaper (unless --control), orphan a
  *       `sleep` through sh, print {subreaper, self, orphan, orphanPpid, selfCommand}, kill it
  *   --launch-fake BUN FAKE_LS    → after one line on stdin, launch the fake server the way the
  *       bridge does (default self re-exec), do an initialize round trip and a clean shutdown,
  *       print {serverInfo, end}
  */
-import {
-  createMessageConnection,
-  ReadableStreamMessageReader,
-  WriteableStreamMessageWriter,
-} from "vscode-languageserver-protocol/node";
-import { readableOf, writableOf } from "../../src/lsp/byte-streams.ts";
-import { launchSupervised } from "../../src/process/launch.ts";
+import { runExecServer } from "../../src/process/exec-server.ts";
 import { readProc } from "../../src/process/proctree.ts";
 import { selfCommand } from "../../src/process/self.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
@@ -35,13 +30,18 @@ function probeSubreaper(control: boolean): void {
 }
 
 async function launchFake(bun: string, fakeLs: string): Promise<void> {
+  // imported here: the logger they load touches stderr, which the supervisor modes share
+  // with the server
+  const { createMessageConnection, ReadableStreamMessageReader, WriteableStreamMessageWriter } =
+    await import("vscode-languageserver-protocol/node");
+  const { readableOf, writableOf } = await import("../../src/lsp/byte-streams.ts");
+  const { launchSupervised } = await import("../../src/process/launch.ts");
   for await (const _line of console) break; // the test may delete our binary before this line
   const proc = launchSupervised({
     command: bun,
     args: [fakeLs],
     cwd: process.cwd(),
     env: { PATH: process.env.PATH ?? "" },
-    setpriv: Bun.which("setpriv") ?? "setpriv",
     graceMs: 1000,
   });
   const lsp = createMessageConnection(
@@ -63,6 +63,7 @@ async function launchFake(bun: string, fakeLs: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ serverInfo: init.serverInfo, end })}\n`);
 }
 
+if (args[0] === "--exec-server") runExecServer(args.slice(1));
 if (args[0] === "--probe-subreaper") {
   probeSubreaper(args[1] === "--control");
   process.exit(0);

@@ -3,7 +3,7 @@
  * fake language server: relay, exit mirroring, and the tree reaped on every path.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readlinkSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launchSupervised } from "../../src/process/launch.ts";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
@@ -15,7 +15,6 @@ import {
   launchFake,
   MAIN_TS,
   pidFromFile,
-  SETPRIV,
   Started,
   SUPERVISOR_ENTRY,
 } from "./helpers.ts";
@@ -251,6 +250,7 @@ describe("escapes", () => {
 
 describe("no relay hop", () => {
   test("the server gets the bridge's own pipes, blocking, and not the lifeline", async () => {
+    // and, started through `--exec-server`: no other descriptor, no signal ignored or blocked
     const dir = started.tempDir();
     // a shell "server" that changes no descriptor flag: it records what it was given
     const record = (fd: number) =>
@@ -260,11 +260,11 @@ describe("no relay hop", () => {
       command: "/bin/sh",
       args: [
         "-c",
-        `${record(0)}; ${record(1)}; f=$(for d in /proc/$$/fd/*; do readlink "$d"; done); echo "$f" > fds; echo recorded > done; exec cat`,
+        `${record(0)}; ${record(1)}; ${record(2)}; f=$(for d in /proc/$$/fd/*; do readlink "$d"; done); echo "$f" > fds; ` +
+          "echo recorded > done; exec cat",
       ],
       cwd: dir,
       env: baseEnv(),
-      setpriv: SETPRIV,
       graceMs: 1000,
       selfArgv: [process.execPath, SUPERVISOR_ENTRY],
     });
@@ -272,7 +272,7 @@ describe("no relay hop", () => {
     await waitFor(() => existsSync(join(dir, "done")), 5000, { what: "the server's records" });
     const read = (name: string) => readFileSync(join(dir, name), "utf8");
     const supervisorLink = (fd: number) => readlinkSync(`/proc/${proc.supervisorPid}/fd/${fd}`);
-    for (const fd of [0, 1]) {
+    for (const fd of [0, 1, 2]) {
       // the very pipe (or socket) the bridge gave the supervisor: no process in between
       expect(read(`link${fd}`).trim()).toBe(supervisorLink(fd));
       const flags = /^flags:\s+([0-7]+)$/m.exec(read(`fdinfo${fd}`))?.[1];
@@ -283,6 +283,17 @@ describe("no relay hop", () => {
     const lifeline = supervisorLink(3);
     expect(lifeline).toMatch(/^(socket|pipe):/);
     expect(read("fds").split("\n")).not.toContain(lifeline);
+    // once the shell is `cat` (its own descriptors were close-on-exec), only 0, 1, 2 are left
+    const server = (await proc.serverPid) ?? 0;
+    await waitFor(() => readFileSync(`/proc/${server}/cmdline`, "utf8").startsWith("cat\0"), 5000, {
+      what: "the server to exec cat",
+    });
+    expect(readdirSync(`/proc/${server}/fd`).sort()).toEqual(["0", "1", "2"]);
+    const status = readFileSync(`/proc/${server}/status`, "utf8");
+    expect(status.match(/^Sig(Blk|Ign):.*$/gm)).toEqual([
+      "SigBlk:\t0000000000000000",
+      "SigIgn:\t0000000000000000",
+    ]);
     // and the LSP path works end to end through it: bytes in, the same bytes out
     const echoed = collect(proc.stdout);
     proc.stdin.write("ping\n");
@@ -342,12 +353,37 @@ describe("signals to the supervisor", () => {
 });
 
 describe("start", () => {
-  test("a missing setpriv: the supervisor says so and exits 127", async () => {
+  test("a server that cannot be executed: said on its stderr, exit 127 or 126 as a shell", async () => {
     const dir = started.tempDir();
-    const proc = launchFake(started, {}, { setpriv: join(dir, "no-such-setpriv") });
-    expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code: 127, signal: null });
-    expect(await proc.serverPid).toBeUndefined();
-    expect(proc.stderrTail()).toContain("cannot start");
+    const notExecutable = join(dir, "not-executable");
+    writeFileSync(notExecutable, "#!/bin/sh\n");
+    for (const [command, code, errno] of [
+      [join(dir, "no-such-server"), 127, "ENOENT"],
+      [notExecutable, 126, "EACCES"],
+    ] as const) {
+      const proc = launchSupervised({
+        command,
+        args: [],
+        cwd: dir,
+        env: baseEnv(),
+        graceMs: 1000,
+        selfArgv: [process.execPath, SUPERVISOR_ENTRY],
+      });
+      started.track(proc.supervisorPid);
+      expect(await within(proc.exited, 5000, "supervisor exit")).toEqual({ code, signal: null });
+      expect(proc.stderrTail()).toContain(`cannot execute ${command}: ${errno}`);
+    }
+  });
+
+  test("no bun:ffi for --exec-server (a server environment that turns the JIT off): said, exit 127", async () => {
+    // the supervisor keeps a server environment's own JSC options, so both run without FFI
+    const proc = launchFake(started, {}, { extraEnv: { BUN_JSC_useJIT: "0" } });
+    expect(await within(proc.exited, 10_000, "supervisor exit")).toEqual({
+      code: 127,
+      signal: null,
+    });
+    expect(proc.stderrTail()).toContain("cannot set the parent-death signal");
+    expect(proc.stderrTail()).toContain("no child subreaper");
   });
 
   test("a missing working directory is ServerStartFailed", () => {

@@ -22,7 +22,6 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
-import { waitForValue } from "../support/wait.ts";
 
 const tls = await findTypescriptLanguageServer();
 

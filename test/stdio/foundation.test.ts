@@ -7,8 +7,9 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ERROR_CODES } from "../../src/errors.ts";
+import { CLI_ONLY_CODES, ERROR_CODES } from "../../src/errors.ts";
 import { INSTRUCTIONS } from "../../src/mcp/conventions.ts";
+import { type Provenance, runtimeTarget, versionLine } from "../../src/version.ts";
 import {
   cleanupTempDirs,
   closeAllBridges,
@@ -39,16 +40,35 @@ function twoPairConfig(bridge: Record<string, unknown> = {}): string {
 }
 
 describe("compiled binary CLI", () => {
-  test("--version prints the SPEC §2 line", () => {
+  test("--version prints the SPEC §2 line, naming this machine's target", () => {
     const r = Bun.spawnSync([ensureBinary(), "--version"], { stdout: "pipe", stderr: "pipe" });
     expect(r.exitCode).toBe(0);
     const line = r.stdout.toString();
-    expect(line).toMatch(
-      /^theodolite \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown), bun \d+\.\d+\.\d+, linux-x64\)\n$/,
-    );
+    const m =
+      /^theodolite (\d+\.\d+\.\d+) \(commit ([0-9a-f]{40}(-dirty)?|unknown), bun (\d+\.\d+\.\d+), ([a-z0-9-]+)\)\n$/.exec(
+        line,
+      );
+    expect(m).not.toBeNull();
     const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
-    expect(line.startsWith(`theodolite ${pkg.version} `)).toBe(true);
+    expect(m?.[1]).toBe(pkg.version);
+    expect(m?.[4]).toBe(Bun.version);
+    // build.ts builds for the Bun that runs it: the target is this machine's, whatever it is
+    expect(m?.[5]).toBe(runtimeTarget());
     expect(r.stderr.toString()).toBe("");
+  });
+
+  test("--version --json says the same as the line", () => {
+    const run = (args: string[]) =>
+      Bun.spawnSync([ensureBinary(), ...args], { stdout: "pipe", stderr: "pipe" });
+    const json = run(["--version", "--json"]);
+    expect(json.exitCode).toBe(0);
+    const p = JSON.parse(json.stdout.toString()) as Provenance;
+    expect(Object.keys(p)).toEqual(["name", "version", "commit", "dirty", "bun", "target"]);
+    expect(p.target).toBe(runtimeTarget());
+    expect(p.commit).toMatch(/^([0-9a-f]{40}|unknown)$/);
+    expect(typeof p.dirty === "boolean" || p.commit === "unknown").toBe(true);
+    expect(`${versionLine(p)}\n`).toBe(run(["--version"]).stdout.toString());
+    expect(run(["--json"]).exitCode).toBe(2);
   });
 
   test("--help prints usage on stdout and exits 0", () => {
@@ -144,7 +164,7 @@ describe("MCP stdio", () => {
     const bridge = await startBridge({ config: twoPairConfig() });
     const instructions = bridge.client.getInstructions() ?? "";
     expect(instructions).toBe(INSTRUCTIONS);
-    for (const code of ERROR_CODES.filter((c) => c !== "ConfigInvalid")) {
+    for (const code of ERROR_CODES.filter((c) => !CLI_ONLY_CODES.includes(c))) {
       expect(instructions.split(new RegExp(`\\b${code}\\b`)).length - 1).toBe(1);
     }
     expect(instructions).toContain("1-based");

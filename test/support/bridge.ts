@@ -111,12 +111,15 @@ export async function startBridge(opts: {
   cwd?: string;
   /** directories the handle owns (e.g. its config's), removed when it closes */
   ownDirs?: string[];
+  /** a command that runs the binary, e.g. `prlimit --as=N` (it must exec, keeping the pid) */
+  prefix?: string[];
 }): Promise<BridgeHandle> {
   const bin = ensureBinary();
   const args = opts.args ?? (opts.config ? ["--config", opts.config] : []);
+  const [command = bin, ...prefixArgs] = [...(opts.prefix ?? []), bin];
   const transport = new StdioClientTransport({
-    command: bin,
-    args,
+    command,
+    args: [...prefixArgs, ...args],
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/", ...(opts.env ?? {}) },
     stderr: "pipe",
     ...(opts.cwd ? { cwd: opts.cwd } : {}),

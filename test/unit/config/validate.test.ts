@@ -579,7 +579,6 @@ describe("defaults (SPEC §3)", () => {
       column_unit: "code-point",
       mutation: "off",
       mutation_allowlist: [],
-      setpriv: "/usr/bin/setpriv",
       max_query_length: 128,
       max_limit: 200,
       max_watches: 8192,

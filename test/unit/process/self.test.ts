@@ -12,8 +12,9 @@ describe("supervisor environment", () => {
       BUN_JSC_useBaselineJIT: "0",
       BUN_JSC_useDFGJIT: "0",
       BUN_JSC_useConcurrentJIT: "0",
+      BUN_JSC_jitMemoryReservationSize: "16777216",
       THEODOLITE_SUPERVISOR_ENV:
-        "BUN_JSC_useBaselineJIT,BUN_JSC_useDFGJIT,BUN_JSC_useConcurrentJIT",
+        "BUN_JSC_useBaselineJIT,BUN_JSC_useDFGJIT,BUN_JSC_useConcurrentJIT,BUN_JSC_jitMemoryReservationSize",
     });
     expect(serverEnv(sup)).toEqual({ PATH: "/usr/bin", HOME: "/h" });
   });

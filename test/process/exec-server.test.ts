@@ -1,0 +1,51 @@
+/**
+ * `--exec-server` driven directly (SPEC §9.2): it becomes the server only under the parent
+ * it was told, and says why it did not otherwise.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { within } from "../support/wait.ts";
+import { SUPERVISOR_ENTRY } from "./helpers.ts";
+
+function execServer(argv: string[]) {
+  return Bun.spawn([process.execPath, SUPERVISOR_ENTRY, "--exec-server", ...argv], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+}
+
+describe("--exec-server", () => {
+  test("under its parent it becomes the server: same pid, the server's output", async () => {
+    const proc = execServer([
+      "--parent-pid",
+      String(process.pid),
+      "--",
+      "/bin/sh",
+      "-c",
+      "echo $$",
+    ]);
+    expect(await within(proc.exited, 10_000, "exit")).toBe(0);
+    expect(Number((await new Response(proc.stdout).text()).trim())).toBe(proc.pid);
+  });
+
+  test("under another parent (the supervisor died first) the server is not started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "theodolite-exec-"));
+    try {
+      const marker = join(dir, "ran");
+      const proc = execServer(["--parent-pid", "1", "--", "/bin/sh", "-c", `: > ${marker}`]);
+      expect(await within(proc.exited, 10_000, "exit")).toBe(1);
+      expect(await new Response(proc.stderr).text()).toContain("the supervisor is gone");
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("invalid argv: usage on stderr, exit 2", async () => {
+    const proc = execServer(["--", "/bin/true"]);
+    expect(await within(proc.exited, 10_000, "exit")).toBe(2);
+    expect(await new Response(proc.stderr).text()).toContain("usage: --exec-server");
+  });
+});
