@@ -66,7 +66,8 @@ const diagnostic = z.object({
   code: z.string().optional(),
   source: z.string().optional(),
   message: z.string(),
-  related: z.array(z.object({ ...locFields, message: z.string() })).optional(),
+  // notes: {file, line, column, end_line, end_column, message} each
+  related: z.array(z.object({})).optional(),
   channels: z.array(z.enum(["pull", "push"])),
 });
 const count = z.number().int().optional();
