@@ -44,7 +44,13 @@ function generate(root: string): string[] {
 
 function follower(root: string) {
   const ws = workspaceAt(root, { maxFileBytes: 1 << 20 });
-  const server = { name: "s", extensions: { ts: "typescript" }, open_changed_files: false };
+  const server = {
+    name: "s",
+    extensions: { ts: "typescript" },
+    open_changed_files: false,
+    diagnostics_progress: [],
+    restart_on: [],
+  };
   const bridge = {
     max_file_bytes: 1 << 20,
     max_open_documents: OPEN + 1,
@@ -75,7 +81,7 @@ export async function runCoherence(opts: BenchOptions): Promise<Metric[]> {
     Bun.gc(true);
     const heapBefore = process.memoryUsage().heapUsed;
     const { f, ws } = follower(root);
-    f.registrationsChanged(); // the watch: every directory, every name indexed
+    f.disk.registrationsChanged(); // the watch: every directory, every name indexed
     Bun.gc(true);
     const heapAfter = process.memoryUsage().heapUsed;
     const open = files.filter((_, i) => i % Math.floor(files.length / OPEN) === 0).slice(0, OPEN);

@@ -187,6 +187,9 @@ export const PRESETS: readonly Preset[] = [
           hint: COMPILE_COMMANDS_HINT,
         },
       ],
+      // clangd 14 registers no watchers and never reads these again: the session restarts
+      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration)
+      restart_on: ["**/compile_commands.json", "**/compile_flags.txt", "**/.clangd"],
     },
   }),
   preset({
@@ -205,6 +208,9 @@ export const PRESETS: readonly Preset[] = [
       // it adds a new file to its program only when a timer re-enumerates the workspace:
       // new and changed .py files are opened instead (SPEC §5.2)
       open_changed_files: true,
+      // it reloads its configuration on a timer of its own, after answering from the old
+      // one: the session restarts instead (docs/LANGUAGE-SERVERS.md#pyright-configuration)
+      restart_on: ["pyrightconfig.json", "pyproject.toml"],
     },
     versionCommand: (commandPath) => {
       const sibling = join(dirname(commandPath), "pyright");

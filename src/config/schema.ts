@@ -194,6 +194,8 @@ export const ServerSchema = z.strictObject({
    * own (pyright, rust-analyzer), so the content is theirs before the request.
    */
   open_changed_files: z.boolean().default(false),
+  /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
+  restart_on: stringList(),
   requires: z.array(RequirementSchema).default(() => []),
 });
 

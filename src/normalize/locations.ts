@@ -6,7 +6,7 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { sortedUniqueLocs } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
-import type { Loc, NormalizeContext } from "./types.ts";
+import type { Loc, NormalizeContext, Target } from "./types.ts";
 
 export type LocationResult = Location | Location[] | LocationLink[] | null | undefined;
 
@@ -37,4 +37,26 @@ function toLoc(item: unknown, ctx: NormalizeContext): Loc | undefined {
   const loc = item as Location;
   if (typeof loc.uri !== "string" || !isLspRange(loc.range)) return undefined;
   return ctx.toLoc(loc.uri, loc.range);
+}
+
+/**
+ * Items whose file no longer exists dropped (SPEC §4.3): a server answering from an index
+ * older than the disk can name a moved or deleted file. `exists` is the caller's look at a
+ * workspace-relative or absolute path; non-file URIs are kept.
+ */
+export function withoutVanished<T extends Target>(
+  items: readonly T[],
+  exists: (file: string) => boolean,
+): { kept: T[]; vanished: number } {
+  const known = new Map<string, boolean>();
+  const kept = items.filter((item) => {
+    if (!("file" in item)) return true;
+    let there = known.get(item.file);
+    if (there === undefined) {
+      there = exists(item.file);
+      known.set(item.file, there);
+    }
+    return there;
+  });
+  return { kept, vanished: items.length - kept.length };
 }

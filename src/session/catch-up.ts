@@ -22,7 +22,7 @@ export function documentRefresh(session: Session, role: Role): Refresh {
     return session.server.diagnostics_settle === "publish" ? "fresh" : "reopen";
   }
   // for other calls, a server told of every change through its watchers knows already
-  return session.documents.watching() ? "none" : "reopen";
+  return session.documents.disk.watching() ? "none" : "reopen";
 }
 
 /**
@@ -30,8 +30,14 @@ export function documentRefresh(session: Session, role: Role): Refresh {
  * that publishes per version has published for what changed (its index caught up).
  */
 export async function catchUp(session: Session, wait: WaitContext): Promise<void> {
+  const before = session.documents.generation;
   const sent = session.documents.sync();
   if (sent.length > 0) await awaitPublishes(session, sent, wait);
+  // a server that says when it is quiescent says it in the turn that handled the change:
+  // once the barrier is answered, its status is about the change (SPEC §6)
+  if (session.documents.generation !== before && session.server.ready.quiescent) {
+    await session.barrier(wait.signal);
+  }
 }
 
 /**

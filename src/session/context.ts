@@ -29,6 +29,8 @@ export class SessionContext {
   readonly progress = new ProgressTracker();
   readonly diagnostics = new DiagnosticStore();
   readonly registrations = new Map<string, Registration>();
+  /** restarts because a file the server does not reload changed (`restart_on`) */
+  readonly restarts = { count: 0, last: undefined as string | undefined };
 
   constructor(
     readonly workspace: Workspace,

@@ -10,27 +10,17 @@
  * - `target()`: the document a call is about, as the file is now, refreshed as needed.
  * - `write()`: content just read from disk becomes the server's copy.
  */
-import { basename, dirname, join } from "node:path";
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
-import {
-  type CompiledWatcher,
-  coalesce,
-  compileWatchers,
-  directoryOfInterest,
-  FILE_CHANGE_TYPE,
-  type FileChange,
-  matchingEvents,
-} from "../workspace/file-events.ts";
-import { type ResolvedFile, realRoot } from "../workspace/files.ts";
+import { FILE_CHANGE_TYPE, type FileChange } from "../workspace/file-events.ts";
+import type { ResolvedFile } from "../workspace/files.ts";
 import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
-import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
 import { pathToUri } from "../workspace/uri.ts";
-import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
 import type { SessionContext } from "./context.ts";
+import { DiskChanges } from "./disk-changes.ts";
 import {
   type DiskContent,
   DocumentStore,
@@ -85,14 +75,10 @@ export class Documents {
   generation = 0;
   /** the didSaves of this life (saves.ts) */
   readonly saves: Saves;
+  /** what changed on disk that the server cares about (disk-changes.ts) */
+  readonly disk: DiskChanges;
   private store: DocumentStore;
-  private pending: FileChange[] = [];
-  private watchers: CompiledWatcher[] = [];
-  private subscription: Subscription | null = null;
   private readonly root: string;
-  /** the bridge's own log file, when it lies in the workspace: its writes are no change */
-  private readonly logFile: string | null;
-  private closed = false;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
 
   constructor(
@@ -100,10 +86,9 @@ export class Documents {
     private readonly server: ServerLink,
   ) {
     this.root = ctx.workspace.rootReal;
-    const file = ctx.bridge.log.file;
-    this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
     this.store = this.newStore();
     this.saves = new Saves(ctx, server);
+    this.disk = new DiskChanges(ctx);
   }
 
   private newStore(): DocumentStore {
@@ -126,20 +111,16 @@ export class Documents {
   reset(): void {
     this.clear();
     this.store = this.newStore();
-    this.closed = false;
+    this.disk.reset();
     this.generation = 0;
     this.saves.reset();
-    this.watchers = [];
     this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
   }
 
   /** The server is gone: forget everything (nothing to close), stop watching. */
   clear(): void {
-    this.closed = true;
     this.store.clear();
-    this.subscription?.close();
-    this.subscription = null;
-    this.pending = [];
+    this.disk.close();
   }
 
   get(uri: string): OpenDocument | undefined {
@@ -161,40 +142,6 @@ export class Documents {
     this.store.close(uri);
   }
 
-  /** Whether the server registered file watchers (it is told of changes through them). */
-  watching(): boolean {
-    return this.watchers.length > 0;
-  }
-
-  /** The server's file-watcher registrations changed (client/registerCapability). */
-  registrationsChanged(): void {
-    this.watchers = compileWatchers(this.ctx.registrations.values());
-    if (this.subscription) this.subscription.refresh();
-    else this.subscribe();
-  }
-
-  /**
-   * Servers that registered watchers get the events they asked for; for the others a change
-   * anywhere outside hidden directories still moves the generation, so the call's document
-   * is sent again first (clangd re-reads its headers then).
-   */
-  private interest = (dir: string): boolean =>
-    this.watchers.length > 0
-      ? directoryOfInterest(this.watchers, dir)
-      : !hiddenBelow(this.root, dir);
-
-  private subscribe(): void {
-    if (this.closed || this.subscription) return;
-    this.subscription = this.ctx.workspace.watch(this.interest, (changes) => {
-      // coalesced as it grows: an idle session holds one change per file, not a history
-      this.pending = coalesce([...this.pending, ...changes]);
-    });
-  }
-
-  private ownLog(abs: string): boolean {
-    return this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`));
-  }
-
   /** The stamp for content that changes the server's view now. */
   private nextStamp(): SyncStamp {
     this.generation += 1;
@@ -211,9 +158,7 @@ export class Documents {
    * catch-up.ts).
    */
   sync(): OpenDocument[] {
-    this.subscribe();
-    this.ctx.workspace.poll();
-    const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
+    const { changes, events } = this.disk.take();
     const named = new Set(changes.map((c) => c.abs));
     const gone: OpenDocument[] = [];
     const changed: { doc: OpenDocument; content: WorkspaceText }[] = [];
@@ -230,11 +175,10 @@ export class Documents {
       else if (content.sha256 !== doc.sha256) changed.push({ doc, content });
       else doc.identity = content.identity;
     }
-    const events = matchingEvents(this.watchers, changes, this.root);
     // a server without watchers: a change to any file it did not get from the bridge may
     // matter to what it reads itself (open documents were compared above)
     const open = new Set(this.store.all().map((d) => d.abs));
-    const unseen = this.watchers.length === 0 && changes.some((c) => !open.has(c.abs));
+    const unseen = !this.disk.watching() && changes.some((c) => !open.has(c.abs));
     // a server that checks on save checks again only when told of a save (SPEC §5.3)
     if ((events.length > 0 || unseen) && changed.length === 0) this.saves.owe();
     if (gone.length === 0 && changed.length === 0 && events.length === 0) {
@@ -357,7 +301,7 @@ export class Documents {
   /** Content just read becomes the server's copy: didOpen, or didChange (+ didSave). */
   write(content: DiskContent): SyncResult {
     // from the first document on, changes elsewhere are noticed
-    this.subscribe();
+    this.disk.start();
     const uri = pathToUri(content.abs);
     const open = this.store.get(uri);
     const stamp = open && open.sha256 !== content.sha256 ? this.nextStamp() : this.currentStamp();
@@ -373,21 +317,17 @@ export class Documents {
   }
 
   status(): CoherenceStatus {
+    const patterns = this.disk.patterns();
     return {
       generation: this.generation,
-      watchers: this.watchers.map((w) => w.pattern),
-      watchers_outside_root: this.watchers
-        .filter(
-          (w) =>
-            w.scope !== null && !atOrBelow(this.root, w.scope) && !atOrBelow(w.scope, this.root),
-        )
-        .map((w) => w.pattern),
+      watchers: patterns.watchers,
+      watchers_outside_root: patterns.outside,
       documents_changed: this.counts.changed,
       documents_closed: this.counts.closed,
       file_events_sent: this.counts.events,
       documents_refreshed: this.counts.refreshed,
       files_opened: this.counts.opened,
-      watch: this.subscription ? this.ctx.workspace.watchStatus() : null,
+      watch: this.disk.watchStatus(),
     };
   }
 }

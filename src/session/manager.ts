@@ -82,6 +82,15 @@ export class SessionManager {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
       await catchUp(session, ctx);
+      // a file it does not reload changed: a fresh server answers instead (SPEC §5.3)
+      const why = session.documents.disk.takeRestartReason();
+      if (why !== undefined) {
+        log.info(`[${session.key}] restarting: ${why} (restart_on)`);
+        await session.restartFor(why);
+        ctx.restarted?.push(`${session.server.name}: ${why}`);
+        await session.ensureReady(ctx);
+        await catchUp(session, ctx);
+      }
       return await fn(session);
     } finally {
       session.endUse(++this.useCounter);

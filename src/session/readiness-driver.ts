@@ -20,6 +20,8 @@ export interface WaitContext {
   signal?: AbortSignal;
   /** readiness progress for MCP notifications/progress (SPEC §3.3) */
   onProgress?: (message: string) => void;
+  /** sessions restarted for this call, and why ("server: file changed"), for its answer */
+  restarted?: string[];
 }
 
 /** What the driver does through the rest of its session. */

@@ -1,8 +1,8 @@
 /**
  * A session's requests to its server (SPEC §4.6, §9.1): each one bounded (rpc.ts: the
  * request timeout and the client's cancellation both send `$/cancelRequest`) and failed at
- * once when the session dies or the server breaks the protocol; ContentModified retried on
- * the next server event a bounded number of times (SPEC §3.3).
+ * once when the session dies or the server breaks the protocol; ContentModified retried once
+ * the server is idle again, a bounded number of times (SPEC §3.3).
  */
 import { type MessageConnection, ResponseError } from "vscode-languageserver-protocol";
 import type { SessionContext } from "./context.ts";
@@ -16,6 +16,8 @@ export class Requests {
     private readonly ctx: SessionContext,
     /** the connection of the current server life, if any */
     private readonly connection: () => MessageConnection | undefined,
+    /** whether the server is idle: quiescent where it says so, no progress task running */
+    private readonly idle: () => boolean = () => true,
   ) {}
 
   private get life() {
@@ -63,17 +65,28 @@ export class Requests {
         return await this.send<R>(conn, request as LspRequest<unknown, R>, params, signal);
       } catch (err) {
         if (isContentModified(err) && attempt < CONTENT_MODIFIED_RETRIES) {
-          await this.life.changes.next({
-            timeoutMs: this.ctx.bridge.request_timeout_ms,
-            ...(signal ? { signal } : {}),
-            onTimeout: () => serverError(method, err as ResponseError<unknown>),
-            onAbort: cancelledError,
-          });
+          await this.untilIdle(signal, () => serverError(method, err as ResponseError<unknown>));
           continue;
         }
         throw err instanceof ResponseError ? serverError(method, err) : err;
       }
     }
+  }
+
+  /**
+   * The server answered "content modified" (it is loading, SPEC §3.3): the retry waits until
+   * it is idle again — a barrier first, so what it sent before is in, then quiescence and
+   * the end of its progress tasks where it reports them — never for an event that may not
+   * come. Bounded by request_timeout_ms; the timeout fails as the server's own error.
+   */
+  private async untilIdle(signal: AbortSignal | undefined, onTimeout: () => Error): Promise<void> {
+    await this.barrier(signal);
+    await this.life.changes.until(() => (this.idle() ? true : undefined), {
+      timeoutMs: this.ctx.bridge.request_timeout_ms,
+      ...(signal ? { signal } : {}),
+      onTimeout,
+      onAbort: cancelledError,
+    });
   }
 
   /**

@@ -196,7 +196,7 @@ export class ServerProcess {
       onServerStatus: (s) => driver.readiness.onServerStatus(s),
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => this.ctx.diagnostics.onPublish(p),
-      onRegistrationsChanged: () => this.parts.documents.registrationsChanged(),
+      onRegistrationsChanged: () => this.parts.documents.disk.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
     conn.onClose(() => life.changes.notify());

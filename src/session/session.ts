@@ -52,7 +52,11 @@ export class Session {
     const ctx = new SessionContext(workspace, server, bridge, hooks);
     this.ctx = ctx;
     // the parts reach the current connection through `process`, created last
-    this.requests = new Requests(ctx, () => this.process.connection);
+    this.requests = new Requests(
+      ctx,
+      () => this.process.connection,
+      () => ctx.progress.active().length === 0 && this.driver.readiness.status?.quiescent !== false,
+    );
     this.documents = new Documents(ctx, {
       notify: (method, params) => this.process.notify(method, params),
       capabilities: () => this.process.capabilities,
@@ -239,6 +243,18 @@ export class Session {
   /** Stop the tree (SPEC §9.2); afterwards not_started (eviction, restart) or dead. */
   stop(next: "not_started" | "dead" = "not_started"): Promise<void> {
     return this.process.stop(next);
+  }
+
+  /** Restarts for `restart_on` so far, and the last reason (session_status). */
+  get restarts(): { count: number; last: string | undefined } {
+    return this.ctx.restarts;
+  }
+
+  /** A file the server does not reload changed (`restart_on`): stop, to start afresh. */
+  async restartFor(reason: string): Promise<void> {
+    this.ctx.restarts.count += 1;
+    this.ctx.restarts.last = reason;
+    await this.reset();
   }
 
   /** session_restart: stop whatever is there, dead or alive; afterwards not_started. */

@@ -172,3 +172,16 @@ export function coalesce(changes: FileChange[]): FileChange[] {
   for (const [abs, kind] of byPath) if (kind !== null) out.push({ abs, kind });
   return out;
 }
+
+/** The first change whose root-relative path one of `globs` matches, as "path kind". */
+export function firstMatch(
+  globs: readonly Bun.Glob[],
+  changes: readonly FileChange[],
+  root: string,
+): string | undefined {
+  for (const c of changes) {
+    const rel = relativeInside(root, c.abs);
+    if (rel !== null && globs.some((g) => g.match(rel))) return `${rel} ${c.kind}`;
+  }
+  return undefined;
+}

@@ -93,7 +93,7 @@ describe("timeouts and cancellation", () => {
 });
 
 describe("server errors", () => {
-  test("ContentModified twice: retried on the next server events, then answered", async () => {
+  test("ContentModified twice: retried once the server is idle, then answered", async () => {
     const { fake, bridge } = await fakeBridge({
       content_modified_times: { "textDocument/hover": 2 },
       log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 50 }],
@@ -115,11 +115,53 @@ describe("server errors", () => {
     expect(fake.requests("textDocument/hover").length).toBe(4);
   });
 
-  test("a cancellation while waiting to retry after ContentModified ends the call at once", async () => {
-    // the retry waits for the next server event, which never comes: only the bound
-    // (60 s here) or the client's cancellation can end that wait
+  test("ContentModified as the server's last word: retried at once, no wait for an event", async () => {
+    // nothing follows the error: a retry that waited for the next server event would end
+    // only at the 60 s bound (the test's own timeout is shorter)
     const { fake, bridge } = await fakeBridge(
       { content_modified_times: { "textDocument/hover": 1 } },
+      { request_timeout_ms: 60_000 },
+    );
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(false);
+    expect(fake.requests("textDocument/hover").length).toBe(2);
+  }, 20_000);
+
+  test("ContentModified while a load runs: the retry comes after its progress ended", async () => {
+    const { fake, bridge } = await fakeBridge({
+      content_modified_times: { "textDocument/hover": 1 },
+      progress: [
+        { token: "load", title: "Loading", begin_on: "textDocument/hover", end_after_ms: 300 },
+      ],
+    });
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(false);
+    const order = fake
+      .state()
+      .events.filter(
+        (e) =>
+          (e.method === "textDocument/hover" && e.dir === "in") ||
+          (e.method === "$/progress" && e.dir === "out"),
+      )
+      .map((e) => (e.method === "$/progress" ? (e.detail as { kind: string }).kind : "hover"));
+    expect(order).toEqual(["hover", "begin", "end", "hover"]);
+  });
+
+  test("a cancellation while waiting to retry after ContentModified ends the call at once", async () => {
+    // the load never ends: only the bound (60 s here) or the client's cancellation can end
+    // the wait for the server to be idle again
+    const { fake, bridge } = await fakeBridge(
+      {
+        content_modified_times: { "textDocument/hover": 1 },
+        progress: [
+          {
+            token: "load",
+            title: "Loading",
+            begin_on: "textDocument/hover",
+            end_on: "never/arrives",
+          },
+        ],
+      },
       { request_timeout_ms: 60_000 },
     );
     const abort = new AbortController();

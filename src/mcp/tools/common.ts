@@ -3,6 +3,8 @@
  * session → synced document (SPEC §4.2, §4.5). Tool files stay thin on top of
  * this; argument schemas live in ../conventions.ts, positions in ./position.ts.
  */
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import type { Role } from "../../config/types.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
@@ -25,6 +27,7 @@ export function waitContext(ctx: CallContext): WaitContext {
   return {
     signal: ctx.signal,
     onProgress: (message) => ctx.progress({ progress: 0, message }),
+    restarted: [],
   };
 }
 
@@ -77,4 +80,15 @@ export function normalizeContext(ctx: CallContext, session: Session): NormalizeC
     // read only beneath the workspace root (server-named paths are untrusted)
     lines: (abs) => session.documents.byPath(abs)?.index ?? ws.lines(abs),
   });
+}
+
+/** Whether a file a result names (workspace-relative, or absolute) still exists. */
+export function fileExists(session: Session): (file: string) => boolean {
+  const root = session.workspace.rootReal;
+  return (file) => existsSync(isAbsolute(file) ? file : join(root, file));
+}
+
+/** `vanished: n` for a result that dropped items in files that no longer exist. */
+export function vanishedField(vanished: number): { vanished?: number } {
+  return vanished > 0 ? { vanished } : {};
 }

@@ -82,9 +82,11 @@ const output = z.object({
   unchanged: count,
   files: z.array(z.string()),
   complete: z.boolean().optional(),
-  // only when some file's answer is not proven current: which, and why (SPEC §6)
-  settled: z.literal(false).optional(),
-  unsettled: z.array(z.object({ file: z.string(), reason: z.string() })).optional(),
+  // only when some file's answer is not proven current: {file, reason} each (SPEC §6)
+  settled: z.boolean().optional(),
+  unsettled: z.array(z.object({})).optional(),
+  // sessions restarted for this answer, and why (SPEC §5.3 `restart_on`)
+  restarted: z.array(z.string()).optional(),
   snapshot: z.string(),
 });
 
@@ -96,6 +98,8 @@ interface Collected {
   complete?: boolean;
   /** files whose answer is not proven current, with why */
   unsettled: { file: string; reason: string }[];
+  /** sessions restarted for this answer (`restart_on`) */
+  restarted: string[];
 }
 
 /** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
@@ -136,10 +140,11 @@ async function collectFiles(
   args: { workspace?: string | undefined; server?: string | undefined },
   names: string[],
 ): Promise<Collected> {
-  const out: Collected = { keyed: [], files: [], unsettled: [] };
+  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [] };
   const files = new Set<string>();
   for (const file of names) {
     await withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
+      out.restarted.push(...(call.wait.restarted ?? []));
       if (files.has(call.rel)) return;
       files.add(call.rel);
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
@@ -159,7 +164,7 @@ async function collectWorkspace(
   const ws = resolveWorkspace(config, args.workspace);
   const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
   const wait = waitContext(ctx);
-  const out: Collected = { keyed: [], files: [], unsettled: [] };
+  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [] };
   const files = new Set<string>();
   let complete = true;
   for (const server of servers) {
@@ -173,6 +178,7 @@ async function collectWorkspace(
   }
   out.files = [...files].sort(compareStrings);
   out.complete = complete;
+  out.restarted.push(...(wait.restarted ?? []));
   return out;
 }
 
@@ -185,9 +191,10 @@ function snapshotUnknown(since: string): BridgeError {
 
 /** `settled: false` and the files that are not, when any (SPEC §6). */
 function settledness(c: Collected) {
-  if (c.unsettled.length === 0) return {};
+  const restarted = c.restarted.length > 0 ? { restarted: [...c.restarted].sort() } : {};
+  if (c.unsettled.length === 0) return restarted;
   const unsettled = [...c.unsettled].sort((a, b) => compareStrings(a.file, b.file));
-  return { settled: false as const, unsettled };
+  return { settled: false as const, unsettled, ...restarted };
 }
 
 function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {

@@ -7,7 +7,11 @@
 
 import type { ReferenceParams, ServerCapabilities } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { type LocationResult, normalizeLocations } from "../../normalize/locations.ts";
+import {
+  type LocationResult,
+  normalizeLocations,
+  withoutVanished,
+} from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
 import type { LspRequest } from "../../session/rpc.ts";
 import {
@@ -19,7 +23,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { withFile } from "./common.ts";
+import { fileExists, vanishedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -58,10 +62,13 @@ export function locationTool(spec: {
           { ...(await textDocumentPosition(ctx, call, args)), ...spec.extraParams?.(args) },
           call.wait,
         );
-        const all = normalizeLocations(raw, call.norm);
+        const { kept: all, vanished } = withoutVanished(
+          normalizeLocations(raw, call.norm),
+          fileExists(call.session),
+        );
         const p = page(all, paging);
         return {
-          result: pagedResult("locations", p),
+          result: { ...pagedResult("locations", p), ...vanishedField(vanished) },
           count: p.items.length,
           pages: { key: "locations", items: all, offset: paging.offset },
         };

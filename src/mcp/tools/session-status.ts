@@ -63,6 +63,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
       ...(t.percentage !== undefined ? { percentage: t.percentage } : {}),
     })),
     inflight: s.inflight,
+    // restarts because a file it does not reload changed (SPEC §5.3 `restart_on`)
+    restarts: { count: s.restarts.count, last_reason: s.restarts.last ?? null },
     last_exit: s.lastExit
       ? { code: s.lastExit.code, signal: s.lastExit.signal, stderr_tail: s.lastExit.stderr_tail }
       : null,

@@ -3,6 +3,7 @@
 import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
+import { withoutVanished } from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
 import { normalizeWorkspaceSymbols } from "../../normalize/symbols.ts";
 import { resolveWorkspace, routeOne } from "../../router.ts";
@@ -16,7 +17,7 @@ import {
   workspaceArg,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { normalizeContext, waitContext } from "./common.ts";
+import { fileExists, normalizeContext, vanishedField, waitContext } from "./common.ts";
 
 const input = z
   .object({
@@ -71,10 +72,13 @@ export const workspaceSymbolsTool = defineTool({
     return sessions.use(session, wait, async (s) => {
       s.requireCapability("workspaceSymbolProvider", "workspace/symbol");
       const raw = await s.request(WorkspaceSymbolRequest.type, { query: args.query }, wait);
-      const all = normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s));
+      const { kept: all, vanished } = withoutVanished(
+        normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s)),
+        fileExists(s),
+      );
       const p = page(all, paging);
       return {
-        result: pagedResult("symbols", p),
+        result: { ...pagedResult("symbols", p), ...vanishedField(vanished) },
         count: p.items.length,
         pages: { key: "symbols", items: all, offset: paging.offset },
       };

@@ -165,6 +165,7 @@ describe("parseConfigText", () => {
           diagnostics_progress: [],
           position_encoding: "utf-32",
           open_changed_files: false,
+          restart_on: [],
           requires: [
             {
               file: "compile_commands.json",
@@ -200,6 +201,7 @@ describe("parseConfigText", () => {
           diagnostics_progress: [],
           position_encoding: null,
           open_changed_files: false,
+          restart_on: [],
           requires: [],
         },
       ],

@@ -620,6 +620,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_progress: [],
         position_encoding: null,
         open_changed_files: false,
+        restart_on: [],
         requires: [],
       },
     ]);

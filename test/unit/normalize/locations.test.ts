@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { canonicalJson } from "../../../src/normalize/cap.ts";
-import { normalizeLocations } from "../../../src/normalize/locations.ts";
+import { normalizeLocations, withoutVanished } from "../../../src/normalize/locations.ts";
+import type { Loc } from "../../../src/normalize/types.ts";
 import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
 
 const FILES = { "a.ts": "let x = 1;\nfoo();\n", "b.ts": "b\n" };
@@ -60,5 +61,25 @@ describe("normalizeLocations", () => {
     expect(normalizeLocations(undefined, ctx)).toEqual([]);
     const garbage = [null, { uri: 5 }, { targetUri: "file:///x" }, { uri: "file:///y" }];
     expect(normalizeLocations(garbage as unknown as Location[], ctx)).toEqual([]);
+  });
+});
+
+describe("withoutVanished", () => {
+  test("items in files that no longer exist are dropped and counted; non-file URIs kept", () => {
+    const asked: string[] = [];
+    const items: Loc[] = [
+      { file: "a.ts", line: 1, column: 1, end_line: 1, end_column: 2 },
+      { file: "gone.ts", line: 1, column: 1, end_line: 1, end_column: 2 },
+      { file: "gone.ts", line: 2, column: 1, end_line: 2, end_column: 2 },
+      { uri: "untitled:x", line: 1, column: 1, end_line: 1, end_column: 2 },
+    ];
+    const { kept, vanished } = withoutVanished(items, (file) => {
+      asked.push(file);
+      return file !== "gone.ts";
+    });
+    expect(kept).toEqual([items[0] as Loc, items[3] as Loc]);
+    expect(vanished).toBe(2);
+    // each file looked at once
+    expect(asked).toEqual(["a.ts", "gone.ts"]);
   });
 });

@@ -35,6 +35,7 @@ function setup(
     ws?: Workspace;
     /** a server whose diagnostics come from check runs (diagnostics_progress) */
     runs?: boolean;
+    restartOn?: string[];
   } = {},
 ) {
   // with `ws`: another session of the same workspace (they share its watcher)
@@ -55,6 +56,7 @@ function setup(
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
     diagnostics_progress: opts.runs ? ["^checking$"] : [],
+    restart_on: opts.restartOn ?? [],
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,
@@ -101,7 +103,7 @@ function setup(
       method: "workspace/didChangeWatchedFiles",
       registerOptions: { watchers },
     });
-    docs.registrationsChanged();
+    docs.disk.registrationsChanged();
   };
   const open = async (file: string, refresh: "none" | "reopen" = "none") =>
     docs.target(ws.read(file), refresh);
@@ -348,5 +350,22 @@ describe("a server that checks on save (diagnostics_progress)", () => {
     w.write("b.h", "int b2;");
     w.docs.sync();
     expect(w.take()).toEqual([]);
+  });
+});
+
+describe("restart_on: a file the server does not reload", () => {
+  test("a change to a matching file is the reason to restart, once; others are not", async () => {
+    const w = setup(
+      { "main.c": "int main;", "build/compile_commands.json": "[]", "notes.txt": "n" },
+      { restartOn: ["**/compile_commands.json"] },
+    );
+    await w.open("main.c");
+    w.write("notes.txt", "n2");
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    w.write("build/compile_commands.json", '[{"file": "main.c"}]');
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBe("build/compile_commands.json changed");
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
   });
 });

@@ -1,0 +1,124 @@
+/**
+ * What changed on disk that one session's server cares about (SPEC §5.2): its subscription
+ * to the workspace watcher, narrowed to the directories its registered file watchers can
+ * match in (every directory outside hidden ones for a server that registered none), the
+ * changes gathered since the last `take()` coalesced per file, and which of them are
+ * events it asked for. Writes to the bridge's own log file are no change. A change to a
+ * file matching `restart_on` is remembered as the reason the session must restart.
+ */
+import { basename, dirname, join } from "node:path";
+import {
+  type CompiledWatcher,
+  coalesce,
+  compileWatchers,
+  directoryOfInterest,
+  type FileChange,
+  firstMatch,
+  matchingEvents,
+} from "../workspace/file-events.ts";
+import { realRoot } from "../workspace/files.ts";
+import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
+import type { Subscription } from "../workspace/watch.ts";
+import type { WatchStatus } from "../workspace/watch-status.ts";
+import type { SessionContext } from "./context.ts";
+
+export class DiskChanges {
+  private pending: FileChange[] = [];
+  private watchers: CompiledWatcher[] = [];
+  private subscription: Subscription | null = null;
+  private closed = false;
+  private restartReason: string | undefined;
+  private readonly root: string;
+  /** the bridge's own log file, when it lies in the workspace: its writes are no change */
+  private readonly logFile: string | null;
+  private readonly restartGlobs: Bun.Glob[];
+
+  constructor(private readonly ctx: SessionContext) {
+    this.root = ctx.workspace.rootReal;
+    const file = ctx.bridge.log.file;
+    this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
+    this.restartGlobs = ctx.server.restart_on.map((g) => new Bun.Glob(g));
+  }
+
+  /** Whether the server registered file watchers (it is told of changes through them). */
+  watching(): boolean {
+    return this.watchers.length > 0;
+  }
+
+  /** The server's file-watcher registrations changed (client/registerCapability). */
+  registrationsChanged(): void {
+    this.watchers = compileWatchers(this.ctx.registrations.values());
+    if (this.subscription) this.subscription.refresh();
+    else this.start();
+  }
+
+  /** Watch from now on (the first document, the first sync). */
+  start(): void {
+    if (this.closed || this.subscription) return;
+    this.subscription = this.ctx.workspace.watch(this.interest, (changes) => {
+      // coalesced as it grows: an idle session holds one change per file, not a history
+      this.pending = coalesce([...this.pending, ...changes]);
+    });
+  }
+
+  /**
+   * Servers that registered watchers hear what they asked for; for the others a change
+   * anywhere outside hidden directories still counts (clangd re-reads its headers when
+   * the call's document is sent again).
+   */
+  private interest = (dir: string): boolean =>
+    this.watchers.length > 0
+      ? directoryOfInterest(this.watchers, dir)
+      : !hiddenBelow(this.root, dir);
+
+  /** Drain the watcher: the changes since the last take, and the events the server asked for. */
+  take(): { changes: FileChange[]; events: FileChange[] } {
+    this.start();
+    this.ctx.workspace.poll();
+    const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
+    this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
+    return { changes, events: matchingEvents(this.watchers, changes, this.root) };
+  }
+
+  /** Why the session must restart before it answers (`restart_on`), once; else undefined. */
+  takeRestartReason(): string | undefined {
+    const why = this.restartReason;
+    this.restartReason = undefined;
+    return why;
+  }
+
+  private ownLog(abs: string): boolean {
+    return this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`));
+  }
+
+  /** The registered watchers, and those whose base lies outside the root (never watched). */
+  patterns(): { watchers: string[]; outside: string[] } {
+    const outside = this.watchers.filter(
+      (w) => w.scope !== null && !atOrBelow(this.root, w.scope) && !atOrBelow(w.scope, this.root),
+    );
+    return {
+      watchers: this.watchers.map((w) => w.pattern),
+      outside: outside.map((w) => w.pattern),
+    };
+  }
+
+  watchStatus(): WatchStatus | null {
+    return this.subscription ? this.ctx.workspace.watchStatus() : null;
+  }
+
+  /** A new server life: no watchers registered, nothing pending, watching again on start. */
+  reset(): void {
+    this.close();
+    this.closed = false;
+    this.watchers = [];
+  }
+
+  /** Stop watching, forget what was pending. */
+  close(): void {
+    this.closed = true;
+    this.subscription?.close();
+    this.subscription = null;
+    this.pending = [];
+    this.restartReason = undefined;
+  }
+}
