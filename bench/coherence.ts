@@ -50,6 +50,7 @@ function follower(root: string) {
     open_changed_files: false,
     diagnostics_progress: [],
     restart_on: [],
+    package_manifest: null,
   };
   const bridge = {
     max_file_bytes: 1 << 20,

@@ -292,7 +292,16 @@ export const PRESETS: readonly Preset[] = [
       // answers workspace/configuration section "gopls": workspace_symbols from the
       // workspace's own packages, not the Go installation's (whose symbols and absolute
       // paths change with the machine), and hovers without pkg.go.dev links
-      settings: { gopls: { symbolScope: "workspace", linksInHover: false } },
+      // workspaceFiles: a go.mod changed on disk reloads every package, which is how a new
+      // package directory reaches it (package_manifest; docs/LANGUAGE-SERVERS.md#gopls-new-packages)
+      settings: {
+        gopls: {
+          symbolScope: "workspace",
+          linksInHover: false,
+          workspaceFiles: ["**/go.mod", "**/go.work"],
+        },
+      },
+      package_manifest: "go.mod",
       // the task begins a few ms after `initialized`, so without `progress_required`
       // readiness could pass before the load began
       // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)

@@ -6,7 +6,12 @@
  * events it asked for. Writes to the bridge's own log file are no change. A change to a
  * file matching `restart_on` is remembered as the reason the session must restart.
  */
+
+/** Directories remembered for `package_manifest` at most; beyond, forgotten at once. */
+const MAX_PACKAGE_DIRS = 4096;
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { languageOfFile } from "../config/server-files.ts";
 import {
   type CompiledWatcher,
   coalesce,
@@ -32,6 +37,8 @@ export class DiskChanges {
   /** the bridge's own log file, when it lies in the workspace: its writes are no change */
   private readonly logFile: string | null;
   private readonly restartGlobs: Bun.Glob[];
+  /** directories a file of the server's languages was created in (package_manifest) */
+  private readonly packageDirs = new Set<string>();
 
   constructor(private readonly ctx: SessionContext) {
     this.root = ctx.workspace.rootReal;
@@ -77,7 +84,34 @@ export class DiskChanges {
     this.ctx.workspace.poll();
     const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
-    return { changes, events: matchingEvents(this.watchers, changes, this.root) };
+    const events = matchingEvents(this.watchers, changes, this.root);
+    const manifest = this.manifestFor(events);
+    if (manifest !== undefined) events.push(...matchingEvents(this.watchers, [manifest], this.root));
+    return { changes, events };
+  }
+
+  /**
+   * `package_manifest`: a file of the server's languages created in a directory it has not
+   * seen one created in may start a package it does not know (gopls loads a new package
+   * directory only when its module reloads): the nearest enclosing manifest is reported
+   * changed too, once per directory.
+   */
+  private manifestFor(events: FileChange[]): FileChange | undefined {
+    const name = this.ctx.server.package_manifest;
+    if (name === null) return undefined;
+    let found: FileChange | undefined;
+    for (const e of events) {
+      const dir = dirname(e.abs);
+      if (e.kind !== "created" || languageOfFile(this.ctx.server, e.abs) === undefined) continue;
+      if (this.packageDirs.has(dir)) continue;
+      if (this.packageDirs.size >= MAX_PACKAGE_DIRS) this.packageDirs.clear();
+      this.packageDirs.add(dir);
+      for (let d = dir; found === undefined && atOrBelow(this.root, d); d = dirname(d)) {
+        if (existsSync(join(d, name))) found = { abs: join(d, name), kind: "changed" };
+        if (d === this.root) break;
+      }
+    }
+    return found !== undefined && !events.some((e) => e.abs === found.abs) ? found : undefined;
   }
 
   /** Why the session must restart before it answers (`restart_on`), once; else undefined. */

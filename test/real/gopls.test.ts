@@ -6,8 +6,11 @@
  * rename_preview, code actions, and UTF-16 columns on the emoji line.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
+import { answer, freshAnswers } from "../support/coherence.ts";
 import {
   diagnosticsFor,
   fails,
@@ -263,6 +266,32 @@ describe.skipIf(!gopls)("gopls workspace-wide diagnostics", () => {
       // the listed file was brought current by opening it
       const status = await startAndStatus(bridge);
       expect(status.open_documents).toBe(1);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe.skipIf(!gopls)("gopls and a package directory created after start", () => {
+  test("references and workspace_symbols take it in on the next call, as a fresh bridge does", async () => {
+    const root = suite.fixture("go");
+    const bridge = await startRealBridge(root, suite.config());
+    const refs = { tool: "references", args: { file: "shapes/shapes.go", symbol: "TotalArea" } };
+    const syms = { tool: "workspace_symbols", args: { query: "DeepSum" } };
+    try {
+      await startAndStatus(bridge);
+      expect((await ok(bridge, refs.tool, refs.args)).total).toBe(2);
+      mkdirSync(join(root, "lib/deep/x"), { recursive: true });
+      for (const [i, name] of ["a", "b", "c"].entries()) {
+        writeFileSync(
+          join(root, `lib/deep/x/${name}.go`),
+          `package x\n\nimport "example.com/fixture/shapes"\n\n// DeepSum${i} sums.\nfunc DeepSum${i}(all []shapes.Shape) int {\n\treturn shapes.TotalArea(all)\n}\n`,
+        );
+      }
+      const now = [await answer(bridge, refs, root), await answer(bridge, syms, root)];
+      expect((now[0] as { total: number }).total).toBe(5);
+      expect((now[1] as { total: number }).total).toBe(3);
+      expect(now).toEqual(await freshAnswers(root, suite.config(), [refs, syms]));
     } finally {
       await bridge.close();
     }

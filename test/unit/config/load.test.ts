@@ -166,6 +166,7 @@ describe("parseConfigText", () => {
           position_encoding: "utf-32",
           open_changed_files: false,
           restart_on: [],
+          package_manifest: null,
           requires: [
             {
               file: "compile_commands.json",
@@ -202,6 +203,7 @@ describe("parseConfigText", () => {
           position_encoding: null,
           open_changed_files: false,
           restart_on: [],
+          package_manifest: null,
           requires: [],
         },
       ],

@@ -621,6 +621,7 @@ describe("defaults (SPEC §3)", () => {
         position_encoding: null,
         open_changed_files: false,
         restart_on: [],
+        package_manifest: null,
         requires: [],
       },
     ]);

@@ -36,6 +36,7 @@ function setup(
     /** a server whose diagnostics come from check runs (diagnostics_progress) */
     runs?: boolean;
     restartOn?: string[];
+    manifest?: string;
   } = {},
 ) {
   // with `ws`: another session of the same workspace (they share its watcher)
@@ -52,11 +53,12 @@ function setup(
   let barriers = 0;
   const server = {
     name: "fake",
-    extensions: { py: "python" },
+    extensions: opts.manifest ? { go: "go" } : { py: "python" },
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
     diagnostics_progress: opts.runs ? ["^checking$"] : [],
     restart_on: opts.restartOn ?? [],
+    package_manifest: opts.manifest ?? null,
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,
@@ -367,5 +369,27 @@ describe("restart_on: a file the server does not reload", () => {
     w.docs.sync();
     expect(w.docs.disk.takeRestartReason()).toBe("build/compile_commands.json changed");
     expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+  });
+});
+
+describe("package_manifest: a new package reaches the server", () => {
+  test("a file created in a new directory: the nearest manifest is reported changed, once", async () => {
+    const w = setup({ "go.mod": "module m", "main.go": "package main" }, { manifest: "go.mod" });
+    w.register([{ globPattern: "**/*.{go,mod}" }]);
+    w.write("lib/deep/x/a.go", "package x");
+    w.write("lib/deep/x/b.go", "package x");
+    w.docs.sync();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "1 lib/deep/x/a.go", "1 lib/deep/x/b.go", "2 go.mod"],
+    ]);
+    // another file there: that package is known now
+    w.write("lib/deep/x/c.go", "package x");
+    w.docs.sync();
+    expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 lib/deep/x/c.go"]]);
+    // a file of another language in a new directory starts no package
+    w.register([{ globPattern: "**/*" }]);
+    w.write("docs/readme.md", "x");
+    w.docs.sync();
+    expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 docs/readme.md"]]);
   });
 });
