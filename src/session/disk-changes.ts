@@ -7,8 +7,6 @@
  * file matching `restart_on` is remembered as the reason the session must restart.
  */
 
-/** Directories remembered for `package_manifest` at most; beyond, forgotten at once. */
-const MAX_PACKAGE_DIRS = 4096;
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { languageOfFile } from "../config/server-files.ts";
@@ -26,6 +24,9 @@ import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
 import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
 import type { SessionContext } from "./context.ts";
+
+/** Directories remembered for `package_manifest` at most; beyond, forgotten at once. */
+const MAX_PACKAGE_DIRS = 4096;
 
 export class DiskChanges {
   private pending: FileChange[] = [];
@@ -86,7 +87,8 @@ export class DiskChanges {
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
     const events = matchingEvents(this.watchers, changes, this.root);
     const manifest = this.manifestFor(events);
-    if (manifest !== undefined) events.push(...matchingEvents(this.watchers, [manifest], this.root));
+    if (manifest !== undefined)
+      events.push(...matchingEvents(this.watchers, [manifest], this.root));
     return { changes, events };
   }
 
