@@ -93,6 +93,9 @@ export const PRESETS: readonly Preset[] = [
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,
+      // it reloads its workspace on a manifest change only after answering from the old one
+      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes): the session restarts
+      restart_on: ["**/Cargo.toml", "**/rust-analyzer.toml"],
     },
   }),
   preset({
@@ -275,8 +278,9 @@ export const PRESETS: readonly Preset[] = [
       "Version via `gopls version`.",
     server: {
       version_args: ["version"],
-      languages: ["go"],
-      extensions: { go: "go" },
+      languages: ["go", "go.mod", "go.work"],
+      // it reports on (and opens) go.mod and go.work as documents of their own languages
+      extensions: { go: "go", mod: "go.mod", work: "go.work" },
       roles: ["semantics", "diagnostics"],
       env_passthrough: [
         "GOPATH",

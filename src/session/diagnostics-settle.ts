@@ -42,7 +42,7 @@ export function offersWorkspacePull(session: Session): boolean {
   return false;
 }
 
-async function pullDocument(
+export async function pullDocument(
   session: Session,
   uri: string,
   wait: WaitContext,
@@ -146,11 +146,13 @@ export async function fileDiagnostics(
     return { uri: doc.uri, push: undefined, pull: items };
   }
   const pulls = offersPull(session);
+  const rule = session.server.diagnostics_settle;
+  // a quiescent server answers pulls from its last load: asked once it is quiescent again
+  if (rule === "quiescent") await settlePush(session, doc, wait);
   const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;
   // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
-  const rule = session.server.diagnostics_settle;
-  if (rule !== "progress" && (!pulls || rule === "quiescent")) {
+  if (rule !== "progress" && rule !== "quiescent" && !pulls) {
     try {
       await settlePush(session, doc, wait);
     } catch (err) {

@@ -4,8 +4,8 @@
  * runs (`diagnostics_progress`: bacon-ls, rust-analyzer's cargo check) checks again on a
  * save only, so a change it was told of otherwise — a file event, a file it never opened —
  * is paid with a didSave of an open document, at once or when the next document opens.
- * `mark` is the progress mark at the last save: a diagnostics answer after it waits for a
- * run that began after it (diagnostics-settle.ts).
+ * `mark` is the progress mark at the last save (or load, `loaded`): a diagnostics answer
+ * after it waits for a run that began after it (diagnostics-settle.ts).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import type { SessionContext } from "./context.ts";
@@ -44,6 +44,15 @@ export class Saves {
         ...(includeText ? { text: doc.text } : {}),
       });
     }
+  }
+
+  /**
+   * A run-based server that reports quiescence became quiescent after a load (rust-analyzer
+   * reloading its workspace): it starts a run of its own afterwards, with the new state, so
+   * an answer waits for a run that began after now — not for one the load cut short.
+   */
+  loaded(): void {
+    if (this.ctx.server.diagnostics_progress.length > 0) this.mark = this.ctx.progress.beginCount;
   }
 
   /** The server was told of a change without a save: a run-based server is owed one. */

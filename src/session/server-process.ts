@@ -193,7 +193,12 @@ export class ServerProcess {
       workspaceFolders: [{ uri: pathToUri(workspace.root), name: workspace.name }],
       registrations: this.ctx.registrations,
       onProgress: (token, value) => this.ctx.progress.update(token, value),
-      onServerStatus: (s) => driver.readiness.onServerStatus(s),
+      onServerStatus: (s) => {
+        const loading = driver.readiness.status?.quiescent === false;
+        driver.readiness.onServerStatus(s);
+        // a load ended: a run-based server checks again with what it loaded (saves.ts)
+        if (loading && s.quiescent) this.parts.documents.saves.loaded();
+      },
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => this.ctx.diagnostics.onPublish(p),
       onRegistrationsChanged: () => this.parts.documents.disk.registrationsChanged(),

@@ -16,7 +16,9 @@ import { documentRefresh } from "./catch-up.ts";
 import {
   type FileDiagnostics,
   fileDiagnostics,
+  offersPull,
   offersWorkspacePull,
+  pullDocument,
   settleRuns,
 } from "./diagnostics-settle.ts";
 import type { Session, WaitContext } from "./session.ts";
@@ -66,11 +68,22 @@ export async function workspaceDiagnostics(
         wait.signal,
       );
     }
+    // a run-based server's own pulled diagnostics are not from the run: asked again
+    const repull = byRuns && offersPull(session) && !offersWorkspacePull(session);
     const out: FileDiagnostics[] = [];
+    let pulled = 0;
     for (const uri of diagnostics.uris()) {
       const abs = uriToPath(uri);
       if (abs !== null && vanished(abs)) diagnostics.forget(uri);
-      else out.push(stored(session, uri));
+      else if (!repull || session.diagnostics.pull(uri) === undefined)
+        out.push(stored(session, uri));
+      else if (pulled >= session.bridge.max_open_documents) {
+        out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
+      } else {
+        pulled += 1;
+        await pullDocument(session, uri, wait);
+        out.push(stored(session, uri));
+      }
     }
     return out;
   }

@@ -1,0 +1,232 @@
+/**
+ * The randomized soak against a fresh bridge (test/support/soak.ts) on every real server
+ * with diagnostics: typescript-language-server, pyright, rust-analyzer alone and with
+ * bacon-ls, clangd, gopls. Two processes burn the CPU beside it, so the timing windows
+ * where stale answers hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
+ * docs/TESTING.md has the long runs), the seed SOAK_SEED; every mismatch fails with its
+ * seed and step.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import { findBaconLs, findGopls } from "../support/built-servers.ts";
+import { requiredUnderCI } from "../support/real-bridge.ts";
+import {
+  copyFixture,
+  findClangd,
+  findPyright,
+  findRustAnalyzer,
+  findTypescriptLanguageServer,
+  materializeCFixture,
+} from "../support/real-servers.ts";
+import { type SoakLanguage, soak } from "../support/soak.ts";
+
+const STEPS = Number(process.env.SOAK_STEPS ?? 4);
+const SEED = Number(process.env.SOAK_SEED ?? 2026);
+
+const dirs: string[] = [];
+let burners: Bun.Subprocess[] = [];
+beforeAll(() => {
+  // two busy loops: the machine's both cores contended while every server works
+  burners = [0, 1].map(() =>
+    Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore", stderr: "ignore" }),
+  );
+});
+afterAll(() => {
+  for (const b of burners) b.kill("SIGKILL");
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function run(
+  name: string,
+  root: string,
+  server: ServerConfig,
+  lang: SoakLanguage,
+  extra?: ServerConfig[],
+) {
+  dirs.push(root);
+  const result = await soak({
+    root,
+    server,
+    lang,
+    seed: SEED,
+    steps: STEPS,
+    ...(extra ? { bridge: { extraServers: extra } } : {}),
+  });
+  console.log(
+    `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}`,
+  );
+  expect(result.mismatches).toEqual([]);
+  expect(result.steps).toBe(STEPS);
+}
+
+const TIMEOUT = 120_000 + STEPS * 60_000;
+
+const tls = await findTypescriptLanguageServer();
+requiredUnderCI("typescript-language-server", tls);
+describe.skipIf(!tls)("soak: typescript-language-server", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!tls) return;
+      const root = copyFixture("ts");
+      const tsconfig = (on: boolean) => {
+        const c = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8"));
+        c.compilerOptions.noUnusedLocals = on;
+        return `${JSON.stringify(c, null, 2)}\n`;
+      };
+      await run("typescript-language-server", root, tls.config, {
+        files: ["src/main.ts", "src/shape.ts", "src/errors.ts"],
+        bad: (n) => `export const soak${n}: number = "s${n}";`,
+        fine: (n) => `// soak ${n}`,
+        newFile: (n, broken) => ({
+          path: `src/soak${n}.ts`,
+          text: `import { totalArea } from "./shape";\n\nexport const s${n} = totalArea([]);\n${broken ? `export const bad${n}: number = "b";\n` : ""}`,
+        }),
+        setup: {
+          "src/lonely.ts": "const lonely = 1;\nexport {};\n",
+          "tsconfig.json": tsconfig(false),
+        },
+        flip: (on) => ({ "tsconfig.json": tsconfig(on) }),
+        references: { file: "src/shape.ts", symbol: "totalArea" },
+      });
+    },
+    TIMEOUT,
+  );
+});
+
+const pyright = await findPyright();
+requiredUnderCI("pyright", pyright);
+describe.skipIf(!pyright)("soak: pyright", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!pyright) return;
+      const root = copyFixture("python");
+      const config = (mode: string) =>
+        `${JSON.stringify({ include: ["."], pythonVersion: "3.11", typeCheckingMode: mode })}\n`;
+      await run("pyright", root, pyright.config, {
+        files: ["app.py", "geometry.py", "errors.py"],
+        bad: (n) => `soak_${n}: int = "s${n}"`,
+        fine: (n) => `# soak ${n}`,
+        newFile: (n, broken) => ({
+          path: `soak_${n}.py`,
+          text: `from geometry import make_circle\n\nc${n} = make_circle(1.0)\n${broken ? `bad_${n}: int = "b"\n` : ""}`,
+        }),
+        setup: {
+          "loose.py": "def twice(x):\n    return x * 2\n",
+          "pyrightconfig.json": config("standard"),
+        },
+        flip: (on) => ({ "pyrightconfig.json": config(on ? "strict" : "standard") }),
+        references: { file: "geometry.py", symbol: "make_circle" },
+      });
+    },
+    TIMEOUT,
+  );
+});
+
+/** The rust fixture with a feature that, on, compiles an error into lib.rs. */
+function rustLanguage(root: string): SoakLanguage {
+  const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
+  const features = (on: boolean) =>
+    `${cargo}\n[features]\ndefault = [${on ? '"extra"' : ""}]\nextra = []\n`;
+  const lib = readFileSync(join(root, "src/lib.rs"), "utf8");
+  return {
+    files: ["src/lib.rs", "src/report.rs", "src/shapes.rs"],
+    bad: (n) => `pub fn soak_${n}() -> u32 { "s${n}" }`,
+    fine: (n) => `// soak ${n}`,
+    newFile: (n, broken) => ({
+      path: `src/soak_${n}.rs`,
+      text: `pub fn use_${n}() -> u32 { crate::report::total_area(&[]) }\n${broken ? `pub fn bad_${n}() -> u32 { "b" }\n` : ""}`,
+      register: { file: "src/lib.rs", line: `pub mod soak_${n};` },
+    }),
+    setup: {
+      "Cargo.toml": features(false),
+      "src/lib.rs": `${lib}\n#[cfg(feature = "extra")]\npub fn gated() -> u32 { "g" }\n`,
+    },
+    flip: (on) => ({ "Cargo.toml": features(on) }),
+    references: { file: "src/report.rs", symbol: "total_area" },
+  };
+}
+
+const ra = await findRustAnalyzer();
+requiredUnderCI("rust-analyzer", ra);
+describe.skipIf(!ra)("soak: rust-analyzer", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!ra) return;
+      const root = copyFixture("rust");
+      await run("rust-analyzer", root, ra.config, rustLanguage(root));
+    },
+    TIMEOUT,
+  );
+});
+
+const bacon = await findBaconLs();
+requiredUnderCI("bacon-ls", bacon);
+describe.skipIf(!ra || !bacon)("soak: rust-analyzer with bacon-ls", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!ra || !bacon) return;
+      const root = copyFixture("rust");
+      const semantics = { ...ra.config, roles: ["semantics" as const] };
+      await run("rust-analyzer + bacon-ls", root, semantics, rustLanguage(root), [bacon.config]);
+    },
+    TIMEOUT,
+  );
+});
+
+const clangd = await findClangd();
+requiredUnderCI("clangd", clangd);
+describe.skipIf(!clangd)("soak: clangd", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!clangd) return;
+      const root = materializeCFixture(undefined, "c");
+      const db = readFileSync(join(root, "compile_commands.json"), "utf8");
+      const util = readFileSync(join(root, "util.c"), "utf8");
+      await run("clangd", root, clangd.config, {
+        files: ["main.c", "util.c", "geometry.h"],
+        bad: (n) => `int soak_${n}(void) { return undeclared_${n}; }`,
+        fine: (n) => `/* soak ${n} */`,
+        newFile: (n, broken) => ({
+          path: `soak_${n}.c`,
+          text: `#include "geometry.h"\nint use_${n}(void) { struct point p = {1, 2}; return manhattan(p, p); }\n${broken ? `int bad_${n}(void) { return nope_${n}; }\n` : ""}`,
+        }),
+        setup: { "util.c": `${util}\n#ifdef SOAK\nint gated(void) { return nope; }\n#endif\n` },
+        flip: (on) => ({
+          "compile_commands.json": on ? db.replaceAll('"-std=c11"', '"-std=c11", "-DSOAK"') : db,
+        }),
+        references: { file: "util.c", symbol: "manhattan" },
+      });
+    },
+    TIMEOUT,
+  );
+});
+
+const gopls = await findGopls();
+requiredUnderCI("gopls", gopls);
+describe.skipIf(!gopls)("soak: gopls", () => {
+  test(
+    "every step's answers equal a fresh bridge's",
+    async () => {
+      if (!gopls) return;
+      const root = copyFixture("go");
+      await run("gopls", root, gopls.config, {
+        files: ["main.go", "shapes/shapes.go", "broken/broken.go"],
+        bad: (n) => `func soak${n}() int { return "s${n}" }`,
+        fine: (n) => `// soak ${n}`,
+        newFile: (n, broken) => ({
+          path: `extra${n}/a.go`,
+          text: `package extra${n}\n\nimport "example.com/fixture/shapes"\n\n// Use${n} sums.\nfunc Use${n}() int { return shapes.TotalArea(nil) }\n${broken ? `func bad${n}() int { return "b" }\n` : ""}`,
+        }),
+        references: { file: "shapes/shapes.go", symbol: "TotalArea" },
+      });
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,302 @@
+/**
+ * The randomized soak against the truth (SPEC §5, §6): a seeded sequence of the edits
+ * developers and agents make — errors introduced and fixed, lines inserted above and
+ * removed, files reverted, created and deleted, a configuration flipped, a branch switched
+ * (several files rewritten at once, unlinked and created as `git checkout` does) — on one
+ * long-lived bridge; after every step its answers are compared with those of a bridge
+ * started afresh on a copy of the files as they are: diagnostics for a file, for a change
+ * set (and the `since` delta against the previous one, which must add up), for the whole
+ * workspace, and a reference list. Every mismatch is reported with its seed and step.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ServerConfig } from "../../src/config/types.ts";
+import type { BridgeHandle } from "./bridge.ts";
+import { copyWorkspace } from "./coherence.ts";
+import { Prng } from "./prng.ts";
+import { ok, type RealBridgeOptions, startRealBridge } from "./real-bridge.ts";
+
+/** What the soak may do to one language's fixture. */
+export interface SoakLanguage {
+  /** source files of the fixture, always present (revert and branch restore them) */
+  files: string[];
+  /** a top-level line with a type error, unique by `n` */
+  bad(n: number): string;
+  /** a harmless line (a comment) */
+  fine(n: number): string;
+  /** a new file: its path, text, and what else changes with it (a `mod` line) */
+  newFile(n: number, broken: boolean): { path: string; text: string; register?: Line };
+  /** the configuration switched on or off: the files to write */
+  flip?: (on: boolean) => Record<string, string>;
+  /** files written before the bridge starts (what the flip acts on) */
+  setup?: Record<string, string>;
+  /** a reference list compared at every step */
+  references: { file: string; symbol: string };
+}
+
+/** A line appended to a file (a `mod` declaration for a new Rust file). */
+export type Line = { file: string; line: string };
+
+interface Step {
+  kind: string;
+  detail: string;
+}
+
+/** The files as they are meant to be, and what was added that a later step may take back. */
+class Model {
+  readonly texts = new Map<string, string>();
+  readonly bad: { file: string; line: string }[] = [];
+  readonly fine: { file: string; line: string }[] = [];
+  readonly created: { path: string; register?: Line }[] = [];
+  flipped = false;
+  history: Map<string, string>[] = [];
+
+  constructor(
+    readonly root: string,
+    readonly lang: SoakLanguage,
+  ) {
+    for (const f of lang.files) this.texts.set(f, readFileSync(join(root, f), "utf8"));
+  }
+
+  write(file: string, text: string): void {
+    this.texts.set(file, text);
+    mkdirSync(dirname(join(this.root, file)), { recursive: true });
+    writeFileSync(join(this.root, file), text);
+  }
+
+  /** As `git checkout` replaces a file: unlink, then create. */
+  replace(file: string, text: string): void {
+    rmSync(join(this.root, file), { force: true });
+    this.write(file, text);
+  }
+}
+
+function withoutLine(text: string, line: string): string {
+  const lines = text.split("\n");
+  const at = lines.indexOf(line);
+  if (at >= 0) lines.splice(at, 1);
+  return lines.join("\n");
+}
+
+const appendLine = (text: string, line: string) =>
+  `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
+
+/** One seeded step on the model and the disk. */
+function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): Step {
+  const { lang } = m;
+  const kinds = [
+    "break",
+    "break",
+    "fix",
+    "fix",
+    "shift",
+    "unshift",
+    "revert",
+    "create",
+    "delete",
+    "branch",
+  ];
+  if (lang.flip) kinds.push("flip");
+  for (;;) {
+    const kind = rng.pick(kinds);
+    const file = rng.pick(lang.files);
+    switch (kind) {
+      case "break": {
+        const line = lang.bad(n);
+        m.write(file, appendLine(m.texts.get(file) ?? "", line));
+        m.bad.push({ file, line });
+        return { kind, detail: file };
+      }
+      case "fix": {
+        const i = m.bad.length === 0 ? -1 : rng.int(0, m.bad.length - 1);
+        const b = i < 0 ? undefined : m.bad.splice(i, 1)[0];
+        if (b === undefined || !m.texts.has(b.file)) continue;
+        m.write(b.file, withoutLine(m.texts.get(b.file) ?? "", b.line));
+        return { kind, detail: b.file };
+      }
+      case "shift": {
+        const line = lang.fine(n);
+        m.write(file, `${line}\n${m.texts.get(file) ?? ""}`);
+        m.fine.push({ file, line });
+        return { kind, detail: file };
+      }
+      case "unshift": {
+        const f = m.fine.pop();
+        if (f === undefined) continue;
+        m.write(f.file, withoutLine(m.texts.get(f.file) ?? "", f.line));
+        return { kind, detail: f.file };
+      }
+      case "revert": {
+        m.replace(file, originals.get(file) ?? "");
+        return { kind, detail: file };
+      }
+      case "create": {
+        const made = lang.newFile(n, rng.chance(0.5));
+        m.write(made.path, made.text);
+        const reg = made.register;
+        if (reg) m.write(reg.file, appendLine(m.texts.get(reg.file) ?? "", reg.line));
+        m.created.push({ path: made.path, ...(made.register ? { register: made.register } : {}) });
+        return { kind, detail: made.path };
+      }
+      case "delete": {
+        const c = m.created.pop();
+        if (c === undefined) continue;
+        if (c.register) {
+          m.write(
+            c.register.file,
+            withoutLine(m.texts.get(c.register.file) ?? "", c.register.line),
+          );
+        }
+        rmSync(join(m.root, c.path), { force: true });
+        m.texts.delete(c.path);
+        return { kind, detail: c.path };
+      }
+      case "flip": {
+        if (!lang.flip) continue;
+        m.flipped = !m.flipped;
+        for (const [f, text] of Object.entries(lang.flip(m.flipped))) m.write(f, text);
+        return { kind, detail: m.flipped ? "on" : "off" };
+      }
+      case "branch": {
+        // back to the source files as they were some steps ago, several at once
+        const past = m.history.length === 0 ? undefined : rng.pick(m.history);
+        if (past === undefined) continue;
+        const files = lang.files.filter((f) => past.get(f) !== m.texts.get(f));
+        if (files.length === 0) continue;
+        for (const f of files) m.replace(f, past.get(f) ?? "");
+        return { kind, detail: files.join(",") };
+      }
+    }
+  }
+}
+
+/** An answer without what differs between two bridges by design. */
+function comparable(r: Record<string, unknown> | { error: string }, root: string): unknown {
+  const { snapshot: _s, restarted: _r, ...rest } = r as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(rest).replaceAll(root, "<root>"));
+}
+
+async function answer(bridge: BridgeHandle, tool: string, args: Record<string, unknown>) {
+  const r = await bridge.call(tool, args);
+  return r.isError ? { error: r.text } : r.structured;
+}
+
+/** Diagnostics as a multiset of keys (file, severity, code, message). */
+function keys(items: unknown): string[] {
+  return ((items as Record<string, unknown>[] | undefined) ?? [])
+    .map((d) => JSON.stringify([d.file ?? d.uri, d.severity, d.code ?? null, d.message]))
+    .sort();
+}
+
+export interface SoakResult {
+  steps: number;
+  compared: number;
+  mismatches: string[];
+  kinds: Record<string, number>;
+}
+
+/**
+ * Run `steps` seeded steps on a copy of `root` served by `server`; compare after each with
+ * a fresh bridge. The caller removes `root`.
+ */
+export async function soak(opts: {
+  root: string;
+  server: ServerConfig;
+  lang: SoakLanguage;
+  seed: number;
+  steps: number;
+  bridge?: RealBridgeOptions;
+  /** called with each step's log line */
+  log?: (line: string) => void;
+}): Promise<SoakResult> {
+  const { root, lang, server } = opts;
+  for (const [f, text] of Object.entries(lang.setup ?? {})) writeFileSync(join(root, f), text);
+  const model = new Model(root, lang);
+  const originals = new Map(model.texts);
+  const rng = new Prng(Prng.derive(opts.seed, "soak"));
+  const set = lang.files.slice(0, Math.min(2, lang.files.length));
+  const result: SoakResult = { steps: 0, compared: 0, mismatches: [], kinds: {} };
+  const bridge = await startRealBridge(root, server, opts.bridge ?? {});
+  try {
+    await ok(bridge, "session_status", { start: true });
+    let previous = await ok(bridge, "diagnostics", { files: set });
+    for (let n = 1; n <= opts.steps; n++) {
+      model.history.push(new Map(model.texts));
+      if (model.history.length > 8) model.history.shift();
+      const s = step(model, rng, n, originals);
+      result.steps += 1;
+      result.kinds[s.kind] = (result.kinds[s.kind] ?? 0) + 1;
+      const file = rng.pick(lang.files);
+      const delta = await answer(bridge, "diagnostics", { files: set, since: previous.snapshot });
+      const long = {
+        file: await answer(bridge, "diagnostics", { file }),
+        set: await answer(bridge, "diagnostics", { files: set }),
+        all: await answer(bridge, "diagnostics", {}),
+        refs: await answer(bridge, "references", lang.references),
+      };
+      // the workspace answer's files inside the root, asked of the fresh bridge as a change set
+      const listed = ((long.all as { files?: string[] }).files ?? []).filter(
+        (f) => !f.startsWith("/"),
+      );
+      const freshRoot = copyWorkspace(root);
+      const fresh = await startRealBridge(freshRoot, server, opts.bridge ?? {});
+      const where = `seed ${opts.seed} step ${n} (${s.kind} ${s.detail})`;
+      try {
+        await ok(fresh, "session_status", { start: true });
+        const truth = {
+          file: await answer(fresh, "diagnostics", { file }),
+          set: await answer(fresh, "diagnostics", { files: set }),
+          all:
+            listed.length > 0 ? await answer(fresh, "diagnostics", { files: listed }) : undefined,
+          refs: await answer(fresh, "references", lang.references),
+        };
+        const check = (what: string, a: unknown, b: unknown) => {
+          result.compared += 1;
+          const x = JSON.stringify(a);
+          const y = JSON.stringify(b);
+          if (x !== y) result.mismatches.push(`${where}: ${what}\n  long:  ${x}\n  fresh: ${y}`);
+        };
+        check("diagnostics {file}", comparable(long.file, root), comparable(truth.file, freshRoot));
+        check("diagnostics {files}", comparable(long.set, root), comparable(truth.set, freshRoot));
+        check("references", comparable(long.refs, root), comparable(truth.refs, freshRoot));
+        if (truth.all !== undefined) {
+          const { complete: _c, ...all } = comparable(long.all, root) as Record<string, unknown>;
+          const inside = ((all.diagnostics as { file?: string }[]) ?? []).filter(
+            (d) => d.file !== undefined && !d.file.startsWith("/"),
+          );
+          all.diagnostics = inside;
+          all.total = inside.length;
+          all.files = listed;
+          check("diagnostics {} (as {files})", all, comparable(truth.all, freshRoot));
+        }
+        // the delta adds up: before − removed + added = now, and carries now's snapshot
+        const d = delta as Record<string, unknown>;
+        const before = keys(previous.diagnostics);
+        for (const r of keys(d.removed)) {
+          const at = before.indexOf(r);
+          if (at >= 0) before.splice(at, 1);
+          else before.push(`removed but never there: ${r}`);
+        }
+        const summed = [...before, ...keys(d.added)].sort();
+        check(
+          "{files, since} adds up",
+          summed,
+          keys((long.set as Record<string, unknown>).diagnostics),
+        );
+        check(
+          "{files, since} snapshot",
+          d.snapshot,
+          (long.set as Record<string, unknown>).snapshot,
+        );
+      } finally {
+        await fresh.close();
+        rmSync(freshRoot, { recursive: true, force: true });
+      }
+      previous = long.set as Record<string, unknown>;
+      opts.log?.(`${where}: ${result.mismatches.length} mismatches so far`);
+    }
+  } finally {
+    await bridge.close();
+  }
+  return result;
+}
