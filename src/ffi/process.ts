@@ -17,7 +17,10 @@ const symbols = {
   },
   // sighandler_t signal(int, sighandler_t): the handler travels as a plain integer (SIG_DFL = 0).
   signal: { args: [FFIType.i32, FFIType.u64], returns: FFIType.u64 },
+  waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
 } as const;
+
+const WNOHANG = 1;
 
 const libc = lazyLibc(symbols);
 
@@ -41,4 +44,14 @@ export function restoreDefaultSignal(signo: number): boolean {
   if (lib === null) return false;
   const previous = BigInt(lib.signal(signo, SIG_DFL));
   return previous !== 0xffff_ffff_ffff_ffffn;
+}
+
+/**
+ * waitpid(pid, NULL, WNOHANG): collect one exited child's status, never blocking. True when
+ * `pid` was collected. Only for children nobody else waits for (Bun waits for the ones it
+ * spawned: collecting those here would lose their exit status).
+ */
+export function collectChild(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  return libc()?.waitpid(pid, null, WNOHANG) === pid;
 }

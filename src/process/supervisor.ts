@@ -28,6 +28,7 @@
 import { fstatSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { disableCoreDumps, restoreDefaultSignal } from "../ffi/process.ts";
+import { type ChildRules, collectExited, describeKilled, killChildren } from "./contain.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { serverEnv } from "./self.ts";
@@ -46,9 +47,12 @@ export interface SupervisorArgs {
 
 /** First stderr line of a supervisor; launch.ts parses it. */
 export const SERVER_PID_MARKER = "theodolite-supervisor: server-pid=";
-const NOTE_PREFIX = "theodolite-supervisor: ";
+/** Every line the supervisor itself writes to stderr starts so (launch.ts logs them). */
+export const NOTE_PREFIX = "theodolite-supervisor: ";
 /** SPEC §9.2: the documented liveness poll of the bridge. */
 export const BRIDGE_POLL_MS = 50;
+/** How long the final reap may take before what is left is named (SPEC §9.2). */
+const REAP_DEADLINE_MS = 3000;
 /** After the tree is SIGKILLed, how long to wait for the server's exit status. */
 const EXIT_STATUS_BOUND_MS = 2000;
 /** The lifeline's descriptor in the supervisor: the fourth stdio entry of the bridge's spawn. */
@@ -238,9 +242,14 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, raiseUrgent);
   const bridgeAlive = () => isAlive(opts.bridgePid, opts.bridgeStart);
+  // Orphans of the tree are our children: the exited ones are collected as we poll, so a
+  // daemon that re-forks all the time cannot fill the pid space with zombies. The server
+  // is Bun's to collect.
+  const children: ChildRules = { self, waitedFor: (pid) => pid === server.pid, ownGroups: [self] };
   if (!bridgeAlive()) raiseUrgent();
   const poll = setInterval(() => {
     if (!bridgeAlive()) raiseUrgent();
+    collectExited(children);
   }, BRIDGE_POLL_MS);
 
   const first: StopReason = await Promise.race([
@@ -254,8 +263,14 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     grace.cancel();
   }
 
+  // Our children first, round after round (contain.ts): a hopping daemon is one of them.
+  // Then one scan of /proc for the group and descendants, in case we are no subreaper.
+  const contained = await killChildren(children, REAP_DEADLINE_MS);
+  const orphans = contained.killed.filter((k) => k.pid !== server.pid);
+  if (orphans.length > 0) note(`killed ${orphans.length} leftover: ${describeKilled(orphans)}`);
   const reaped = await reapTree(self, self, { exclude: [self] });
-  if (reaped.remaining.length > 0) note(`could not kill: ${reaped.remaining.join(" ")}`);
+  const remaining = [...contained.remaining, ...reaped.remaining];
+  if (remaining.length > 0) note(`could not kill: ${remaining.join(" ")}`);
   // nothing of the tree is left to write into it (a survivor was named above)
   const unremoved = tmp === undefined ? undefined : removePrivateTmp(tmp);
   if (unremoved !== undefined) note(unremoved);
