@@ -32,6 +32,7 @@ import {
   protocolError,
   shuttingDownError,
 } from "./session-errors.ts";
+import { runsOnWithoutStdout, STDOUT_CLOSED } from "./stdout-end.ts";
 import { stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
@@ -197,7 +198,7 @@ export class ServerProcess {
     });
     proc.onStderrLine((line) => log.debug(`[${key}] stderr: ${line}`));
     this.released = proc.exited.then((exit) => this.release(proc, exit));
-    const conn = createLspConnection(proc.stdout, proc.stdin, key);
+    const conn = createLspConnection(proc.stdout, proc.stdin, key, bridge.max_server_message_bytes);
     this.conn = conn;
     installServerHandlers(conn, {
       label: key,
@@ -211,7 +212,11 @@ export class ServerProcess {
       onRegistrationsChanged: () => this.parts.documents.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
-    conn.onClose(() => life.changes.notify());
+    conn.onClose(() => {
+      life.changes.notify();
+      const alive = runsOnWithoutStdout({ exited: proc.exited, serverPid: () => this.serverPid });
+      void alive.then((yes) => yes && this.onProtocolError(proc, new Error(STDOUT_CLOSED)));
+    });
     conn.onError(([err]) => this.onProtocolError(proc, err));
     conn.listen();
     return conn;
