@@ -40,7 +40,7 @@ export class Session {
   readonly label: SessionLabel;
   readonly registrations = new Map<string, Registration>();
   readonly progress = new ProgressTracker();
-  readonly diagnostics = new DiagnosticStore();
+  readonly diagnostics: DiagnosticStore;
   readonly documents: SessionDocuments;
   private readonly life: Lifecycle;
   private readonly driver: ReadinessDriver;
@@ -57,6 +57,7 @@ export class Session {
   ) {
     this.key = sessionKey(workspace.name, server.name);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
+    this.diagnostics = new DiagnosticStore(workspace.root);
     this.life = new Lifecycle(this.label);
     // the parts reach the current connection through `process`, created last
     this.requests = new Requests(this.life, bridge, () => this.process.connection);

@@ -7,6 +7,7 @@
  * The bound is generous (a loaded machine), the gap it guards is four orders of magnitude.
  */
 import { describe, expect, test } from "bun:test";
+import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { gitignoreMatcher } from "../../src/discovery/ignore.ts";
 import { normalizeCalls } from "../../src/normalize/call-hierarchy.ts";
 import { summarizeCodeAction } from "../../src/normalize/code-actions.ts";
@@ -73,7 +74,7 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
 
   test("diagnostics and their match keys", () => {
     within("diagnostics", () => {
-      const d = { range: end, message: line, source: line, code: line, severity: 1 };
+      const d = { range: end, message: line, source: line, code: line, severity: 1 as const };
       const out = normalizeDiagnostics(uri, [d], [d], ctx);
       matchKey(out[0] as DiagnosticOut, line);
     });
@@ -88,8 +89,8 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
         ],
         ctx,
       );
-      const sym = { name: line, detail: line, kind: 12, range: end, selectionRange: end };
-      const tree = normalizeDocumentSymbols([{ ...sym, children: [sym] }], uri, ctx);
+      const sym = { name: line, detail: line, kind: 12 as const, range: end, selectionRange: end };
+      const tree = normalizeDocumentSymbols([{ ...sym, children: [sym] }] as DocumentSymbol[], uri, ctx);
       findSymbols(tree, line);
       normalizeWorkspaceSymbols(
         [{ name: line, kind: 12, containerName: line, location: { uri, range: end } }],
