@@ -18,6 +18,7 @@ const symbols = {
   // sighandler_t signal(int, sighandler_t): the handler travels as a plain integer (SIG_DFL = 0).
   signal: { args: [FFIType.i32, FFIType.u64], returns: FFIType.u64 },
   waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+  dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
 } as const;
 
 const WNOHANG = 1;
@@ -54,4 +55,9 @@ export function restoreDefaultSignal(signo: number): boolean {
 export function collectChild(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   return libc()?.waitpid(pid, null, WNOHANG) === pid;
+}
+
+/** dup2(from, to): `to` names what `from` names (the old `to` closed). False when it failed. */
+export function duplicateFd(from: number, to: number): boolean {
+  return libc()?.dup2(from, to) === to;
 }

@@ -16,18 +16,18 @@
  * - bridge gone (pid missing, zombie, or a different start time; polled every
  *   50 ms), or SIGTERM/SIGINT/SIGHUP: reap at once.
  *
- * This process never touches fds 0 and 1: it shares their open file
- * descriptions with the server, and a flag such as O_NONBLOCK set here would be
- * the server's too.
+ * This process never reads, writes or sets flags on fds 0 and 1: it shares their
+ * open file descriptions with the server, and a flag such as O_NONBLOCK set here
+ * would be the server's too. Once the server runs, our fd 1 names /dev/null.
  *
  * Decision where the brief left it open: on the lifeline-EOF path the supervisor
  * still mirrors the server. A server that exits within the grace is mirrored
  * as is; one that has to be killed is mirrored as SIGKILL, which is what
  * happened to it. One rule for every path: the supervisor's exit is the server's.
  */
-import { fstatSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import { disableCoreDumps, restoreDefaultSignal } from "../ffi/process.ts";
+import { disableCoreDumps, duplicateFd, restoreDefaultSignal } from "../ffi/process.ts";
 import { type ChildRules, collectExited, describeKilled, killChildren } from "./contain.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
@@ -181,6 +181,24 @@ function isStream(fd: number): boolean {
   }
 }
 
+/**
+ * Our fd 1 is the server's stdout pipe, handed on: holding it, we would keep the pipe open
+ * after the server closed its end, and the bridge would never see the server stop talking
+ * (SPEC §8). It becomes /dev/null (dup2: the server's descriptor and the pipe's flags are
+ * untouched); without libc it stays, and a closed stdout shows only when the server exits.
+ */
+function releaseServerStdout(): void {
+  let devNull: number | undefined;
+  try {
+    devNull = openSync("/dev/null", "w");
+    if (!duplicateFd(devNull, 1)) note("warning: fd 1 kept: a server's closed stdout goes unseen");
+  } catch {
+    // no /dev/null: fd 1 stays the pipe
+  } finally {
+    if (devNull !== undefined && devNull !== 1) closeSync(devNull);
+  }
+}
+
 /** Resolves when the lifeline reaches EOF or fails: the bridge closed it or is gone. */
 async function lifelineClosed(): Promise<void> {
   try {
@@ -229,6 +247,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     process.exit(127);
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
+  releaseServerStdout();
   if (!subreaper) note("warning: no child subreaper; a double-forked daemon could escape");
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({

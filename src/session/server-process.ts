@@ -137,9 +137,13 @@ export class ServerProcess {
   /** A notification to the server of the current life; dropped when there is none. */
   notify(method: string, params: unknown): void {
     if (!this.conn) return;
-    void this.conn.sendNotification(method, params).catch((err: unknown) => {
+    const notSent = (err: unknown) =>
       log.debug(`[${this.parts.life.label.key}] ${method} not sent: ${String(err)}`);
-    });
+    try {
+      void this.conn.sendNotification(method, params).catch(notSent);
+    } catch (err) {
+      notSent(err); // a closed connection throws at once
+    }
   }
 
   private async start(): Promise<void> {

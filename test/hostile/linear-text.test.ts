@@ -90,7 +90,11 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
         ctx,
       );
       const sym = { name: line, detail: line, kind: 12 as const, range: end, selectionRange: end };
-      const tree = normalizeDocumentSymbols([{ ...sym, children: [sym] }] as DocumentSymbol[], uri, ctx);
+      const tree = normalizeDocumentSymbols(
+        [{ ...sym, children: [sym] }] as DocumentSymbol[],
+        uri,
+        ctx,
+      );
       findSymbols(tree, line);
       normalizeWorkspaceSymbols(
         [{ name: line, kind: 12, containerName: line, location: { uri, range: end } }],
