@@ -16,6 +16,7 @@ import {
   type Flood,
   fuzzActions,
   type HostilePlan,
+  hopTag,
   lifeSeed,
 } from "./hostile-plan.ts";
 
@@ -204,7 +205,7 @@ async function run(a: Action): Promise<void> {
       return;
     }
     case "hop":
-      Bun.spawn(hopperArgv(a.tag, a.interval_ms, a.lifetime_ms), {
+      Bun.spawn(hopperArgv(hopTag(a.tag), a.interval_ms, a.lifetime_ms), {
         stdio: ["ignore", "ignore", "ignore"],
       }).unref();
       return;

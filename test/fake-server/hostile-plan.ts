@@ -54,6 +54,14 @@ export interface HostilePlan {
 
 const MIB = 1 << 20;
 
+/**
+ * What a hop's command line carries for a plan's `tag`: never the tag alone, which the
+ * server's own arguments (the plan) hold too.
+ */
+export function hopTag(tag: string): string {
+  return `${tag}:hop`;
+}
+
 /** The seed of one server life of a fuzz: `base + n` for the n-th life. */
 export function lifeSeed(base: number, n: number): number {
   return (base + n) >>> 0;

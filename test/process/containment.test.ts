@@ -11,7 +11,7 @@ import { childrenOf, killChildren } from "../../src/process/contain.ts";
 import { readProc } from "../../src/process/proctree.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
 import { hopperArgv, PERL } from "../fake-server/hopper.ts";
-import { killTagged, livePidsTagged } from "../support/processes.ts";
+import { killTagged, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 import { connect, INIT_PARAMS, launchFake, Started } from "./helpers.ts";
 
@@ -40,18 +40,6 @@ async function hopping(tag: string): Promise<void> {
   await waitFor(() => !livePidsTagged(tag).includes(first), 5000, { what: "the hop to move on" });
 }
 
-/** The last pid the kernel handed out (pids are allocated in order, wrapping at pid_max). */
-function lastPid(): number {
-  return Number(readFileSync("/proc/loadavg", "latin1").trim().split(" ").at(-1));
-}
-
-/** Resolves once `n` more pids have been allocated on the machine (the hopper's forks among them). */
-async function pidsAllocated(n: number): Promise<void> {
-  const max = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1"));
-  const from = lastPid();
-  await waitFor(() => (lastPid() - from + max) % max >= n, 10_000, { what: `${n} forks` });
-}
-
 function zombieChildren(pid: number): number {
   return childrenOf(pid).filter((c) => {
     try {
@@ -73,7 +61,7 @@ describe("a daemon re-forking every 1 ms", () => {
     await hopping(tag);
     // the hops are the supervisor's children (it is their subreaper), and the ones that
     // exited are collected as it polls: after 1000 forks, no pile of zombies
-    await pidsAllocated(1000);
+    await waitFor(pidsAllocatedSince(1000), 10_000, { what: "1000 forks" });
     expect(zombieChildren(proc.supervisorPid)).toBeLessThan(300);
     await lsp.sendRequest("shutdown");
     lsp.sendNotification("exit");

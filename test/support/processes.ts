@@ -77,3 +77,15 @@ export function killTagged(tag: string): void {
     }
   }
 }
+
+/** The last pid the kernel handed out (pids are allocated in order, wrapping at pid_max). */
+function lastPid(): number {
+  return Number(readFileSync("/proc/loadavg", "latin1").trim().split(" ").at(-1));
+}
+
+/** A check that holds once `n` more pids have been allocated on the machine than now. */
+export function pidsAllocatedSince(n: number): () => boolean {
+  const max = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1"));
+  const from = lastPid();
+  return () => (lastPid() - from + max) % max >= n;
+}
