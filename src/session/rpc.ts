@@ -65,10 +65,16 @@ export function sendBounded<R>(
     signal?.addEventListener("abort", onAbort, { once: true });
     // void requests (shutdown) go without params
     // (docs/LANGUAGE-SERVERS.md#void-requests-without-params)
-    const sent =
-      params === undefined
-        ? conn.sendRequest<R>(method, cts.token)
-        : conn.sendRequest<R>(method, params, cts.token);
+    let sent: Promise<R>;
+    try {
+      sent =
+        params === undefined
+          ? conn.sendRequest<R>(method, cts.token)
+          : conn.sendRequest<R>(method, params, cts.token);
+    } catch (err) {
+      // a connection the server's output ended throws at once: the session says why
+      return finish(() => reject(opts.failure() ?? err));
+    }
     sent.then(
       (value) => finish(() => resolve(value)),
       (err: unknown) => finish(() => reject(err)),

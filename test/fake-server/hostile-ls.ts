@@ -18,6 +18,7 @@ import {
   type HostilePlan,
   hopTag,
   lifeSeed,
+  lifeTag,
 } from "./hostile-plan.ts";
 
 const CHUNK = 1 << 16;
@@ -30,7 +31,7 @@ function planOf(argv: string[]): HostilePlan {
     appendFileSync(plan.runs_file, `${process.pid}\n`);
     const n = readFileSync(plan.runs_file, "utf8").trim().split("\n").length - 1;
     const seed = lifeSeed(plan.seed ?? 1, n);
-    plan.actions = fuzzActions(seed, plan.root ?? "/", plan.tag ?? "hostile");
+    plan.actions = fuzzActions(seed, plan.root ?? "/", lifeTag(plan.tag ?? "hostile", n));
     process.stderr.write(`hostile-ls life ${n} seed ${seed}: ${JSON.stringify(plan.actions)}\n`);
   }
   return plan;

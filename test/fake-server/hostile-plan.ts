@@ -62,6 +62,11 @@ export function hopTag(tag: string): string {
   return `${tag}:hop`;
 }
 
+/** The tag of the daemons of the n-th life of a fuzz. */
+export function lifeTag(tag: string, n: number): string {
+  return `${tag}-${n}`;
+}
+
 /** The seed of one server life of a fuzz: `base + n` for the n-th life. */
 export function lifeSeed(base: number, n: number): number {
   return (base + n) >>> 0;
