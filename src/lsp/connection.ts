@@ -1,18 +1,18 @@
 /**
  * The JSON-RPC connection to one language server, over the pipes the
  * supervisor handed to it: our bounded reader (message-reader.ts) frames what the server
- * writes, vscode-jsonrpc what the bridge sends.
+ * writes; vscode-jsonrpc frames what the bridge sends, its queue bounded (message-writer.ts).
  */
 import type { FileSink } from "bun";
 import {
   createMessageConnection,
   type MessageConnection,
-  WriteableStreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { collector } from "../collector.ts";
 import { log } from "../log.ts";
 import { readableOf, writableOf } from "./byte-streams.ts";
 import { BoundedMessageReader } from "./message-reader.ts";
+import { BoundedMessageWriter } from "./message-writer.ts";
 import { installRuntime } from "./runtime.ts";
 
 export function createLspConnection(
@@ -29,7 +29,7 @@ export function createLspConnection(
       readableOf(input, (bytes) => collector.took(bytes)),
       maxMessageBytes,
     ),
-    new WriteableStreamMessageWriter(writableOf(output)),
+    new BoundedMessageWriter(writableOf(output)),
     {
       error: (m) => log.debug(`[${label}] jsonrpc: ${m}`),
       warn: (m) => log.debug(`[${label}] jsonrpc: ${m}`),

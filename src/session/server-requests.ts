@@ -45,6 +45,11 @@ export function configurationFor(
   return node;
 }
 
+/** A server's text in a log line: at most 1024 characters (SPEC §8). */
+function logged(text: string): string {
+  return text.length > 1024 ? `${text.slice(0, 1024)}… (${text.length} characters)` : text;
+}
+
 const REFRESH_REQUESTS = [
   "workspace/semanticTokens/refresh",
   "workspace/inlayHint/refresh",
@@ -109,7 +114,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
   conn.onRequest("workspace/workspaceFolders", () => sink.workspaceFolders);
 
   conn.onRequest("window/showMessageRequest", (params: { message?: string }) => {
-    log.debug(`${tag} showMessageRequest (no action chosen): ${params?.message ?? ""}`);
+    log.debug(`${tag} showMessageRequest (no action chosen): ${logged(params?.message ?? "")}`);
     return null;
   });
 
@@ -123,7 +128,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
 
   conn.onRequest("workspace/applyEdit", (params: { label?: string }) => {
     log.warn(
-      `${tag} refused workspace/applyEdit${params?.label ? ` "${params.label}"` : ""} (SPEC §7.4)`,
+      `${tag} refused workspace/applyEdit${params?.label ? ` "${logged(String(params.label))}"` : ""} (SPEC §7.4)`,
     );
     return {
       applied: false,
@@ -134,7 +139,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
   conn.onRequest("window/showDocument", () => ({ success: false }));
 
   conn.onRequest((method: string) => {
-    log.debug(`${tag} unhandled server request ${method}`);
+    log.debug(`${tag} unhandled server request ${logged(method)}`);
     return new ResponseError(ErrorCodes.MethodNotFound, `theodolite does not handle ${method}`);
   });
 
@@ -165,7 +170,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
 
   conn.onNotification("window/showMessage", (params: { message?: string }) => {
     if (typeof params?.message === "string") {
-      log.debug(`${tag} showMessage: ${params.message}`);
+      log.debug(`${tag} showMessage: ${logged(params.message)}`);
       sink.onLogMessage(params.message);
     }
     sink.notify();

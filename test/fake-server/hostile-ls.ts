@@ -39,6 +39,7 @@ function planOf(argv: string[]): HostilePlan {
 
 const plan = planOf(process.argv.slice(2));
 let stdoutOpen = true;
+let reading = true;
 let bigAnswer: number | undefined;
 let nextId = 1;
 
@@ -189,6 +190,10 @@ async function run(a: Action): Promise<void> {
     case "answer_big":
       bigAnswer = a.bytes;
       return;
+    case "stop_reading":
+      reading = false;
+      setInterval(() => {}, 1 << 30); // run on, reading nothing
+      return;
     case "close_stdout":
       await queue;
       stdoutOpen = false;
@@ -261,6 +266,7 @@ function handle(m: { id?: unknown; method?: unknown }): void {
 async function readLoop(): Promise<void> {
   let buffer = Buffer.alloc(0);
   for await (const chunk of Bun.stdin.stream()) {
+    if (!reading) await new Promise(() => {}); // never again: the pipe fills
     buffer = Buffer.concat([buffer, chunk]);
     for (;;) {
       const end = buffer.indexOf("\r\n\r\n");

@@ -30,6 +30,8 @@ export type Action =
   /** answer the next request with a result of about `bytes` bytes */
   | { do: "answer_big"; bytes: number }
   | { do: "close_stdout" }
+  /** read nothing more from stdin (the bridge's writes pile up) */
+  | { do: "stop_reading" }
   | { do: "exit"; code: number }
   | { do: "signal"; name: "SIGKILL" | "SIGSEGV" | "SIGTERM" }
   /** a daemon that leaves the session and re-forks every interval_ms (./hopper.ts) */

@@ -5,6 +5,8 @@
  * a broken stream marks the session dead with its tree reaped and the next call names why.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
 import { cleanupTempDirs } from "../support/bridge.ts";
 import { gone, killLeft } from "../support/processes.ts";
@@ -250,6 +252,34 @@ describe("a broken stream: the session dies at once, the tree is reaped, the nex
       expect(String(call.structured.message)).toContain("closed its stdout and keeps running");
       expect(ms).toBeLessThan(2000);
       await expectBroken(h, pids, "closed its stdout and keeps running");
+    },
+    TEST_MS,
+  );
+
+  test(
+    "11. a server that stops reading its stdin while calls send it documents",
+    async () => {
+      const { h, pids } = await startedHostile(
+        { actions: [{ do: "stop_reading" }] },
+        { request_timeout_ms: 300 },
+      );
+      // each call opens a 4 MiB document: the bridge's writes wait for a reader that is gone
+      const text = `${"z".repeat(4 * MIB)}\n`;
+      let n = 0;
+      const p = await pingThrough(h, async () => {
+        if (pids.server === null || gone(pids.server)) return true;
+        writeFileSync(join(h.root, `big${n}.fake`), text);
+        const call = await h.bridge.call("hover", { file: `big${n++}.fake`, line: 1, column: 1 });
+        expect(["RequestTimeout", "SessionDead"]).toContain(String(call.code));
+        return false;
+      });
+      report(
+        `a server that stops reading (${n} documents sent)`,
+        { ...p, during: p.pings },
+        h.bridge.pid,
+      );
+      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      await expectBroken(h, pids, "the server does not read its input");
     },
     TEST_MS,
   );

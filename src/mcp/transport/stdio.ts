@@ -26,6 +26,14 @@ import { messagePieces } from "./serialized.ts";
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 /**
+ * SPEC §4.8: requests waiting for their answer at most. Each holds a call's state (and a
+ * server request, often); one more is answered -32000 at once, costing only itself.
+ */
+export const MAX_PENDING_REQUESTS = 256;
+/** JSON-RPC's implementation-defined server error, for a request refused while busy. */
+const SERVER_BUSY = -32000;
+
+/**
  * Messages up to this many characters are joined and written with one `write`: every
  * write into Bun's FileSink re-arms its poll (an `epoll_ctl` system call), which cost more
  * than the copy for the small answers most calls give; larger ones go in pieces, never
@@ -142,6 +150,14 @@ export class StdioTransport implements Transport {
     if (!("method" in message)) {
       // the bridge sends the client no requests: no response is awaited (SPEC §4.8)
       log.debug(`dropped a response to id ${String(message.id).slice(0, 64)}: nothing was asked`);
+      return;
+    }
+    if ("id" in message && this.unanswered.size >= MAX_PENDING_REQUESTS) {
+      log.warn(`refused a request: ${MAX_PENDING_REQUESTS} are waiting for their answers`);
+      const why = `Server busy: ${MAX_PENDING_REQUESTS} requests are waiting for their answers; send more once some are answered`;
+      this.reply(
+        errorResponse(message.id, SERVER_BUSY, why, { limit_requests: MAX_PENDING_REQUESTS }),
+      );
       return;
     }
     this.track(message);

@@ -9,7 +9,11 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { resultFromJson } from "../../../../src/mcp/envelope.ts";
 import { SingleHandshake } from "../../../../src/mcp/transport/handshake.ts";
 import { MAX_DEPTH } from "../../../../src/mcp/transport/nesting.ts";
-import { type ChunkReader, StdioTransport } from "../../../../src/mcp/transport/stdio.ts";
+import {
+  type ChunkReader,
+  MAX_PENDING_REQUESTS,
+  StdioTransport,
+} from "../../../../src/mcp/transport/stdio.ts";
 import { waitFor, within } from "../../../support/wait.ts";
 
 /** An input whose chunks the test pushes; end() is EOF. */
@@ -188,6 +192,32 @@ describe("StdioTransport", () => {
         },
       },
     ]);
+  });
+
+  test("past MAX_PENDING_REQUESTS waiting requests, one more is refused -32000 at once", async () => {
+    const t = await setup();
+    for (let id = 1; id <= MAX_PENDING_REQUESTS + 1; id++) {
+      t.input.push(line({ jsonrpc: "2.0", id, method: "tools/list" }));
+    }
+    t.input.push(line({ jsonrpc: "2.0", method: "notifications/x" }));
+    await t.settle();
+    expect(t.delivered).toHaveLength(MAX_PENDING_REQUESTS + 1); // the notification passes
+    expect(t.output.messages()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: MAX_PENDING_REQUESTS + 1,
+        error: {
+          code: -32000,
+          message: `Server busy: ${MAX_PENDING_REQUESTS} requests are waiting for their answers; send more once some are answered`,
+          data: { limit_requests: MAX_PENDING_REQUESTS },
+        },
+      },
+    ]);
+    // one answered: room for the next
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    t.input.push(line({ jsonrpc: "2.0", id: "next", method: "tools/list" }));
+    await t.settle();
+    expect(t.delivered.at(-1)).toEqual({ jsonrpc: "2.0", id: "next", method: "tools/list" });
   });
 
   test("whatever throws above the transport is answered -32603, and the next message is read", async () => {
