@@ -143,7 +143,7 @@ export class BoundedMessageReader extends AbstractMessageReader {
       this.refuse(length);
       return chunk.length;
     }
-    this.body = new Uint8Array(length);
+    this.body = Buffer.allocUnsafe(length); // every byte is written before it is read
     this.bodyLength = 0;
     if (length === 0) this.deliver();
     return i;

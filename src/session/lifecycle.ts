@@ -157,14 +157,6 @@ export class Lifecycle {
     this.error = err.toEnvelope();
   }
 
-  /**
-   * The server's stdout ended: nothing it sends can arrive any more, so requests fail at
-   * once (SessionDead) while the exit, or the verdict that it runs on, is awaited.
-   */
-  endOutput(): void {
-    this.protocolBroken = true;
-  }
-
   /** The bridge is exiting: a pending start is abandoned, waits end, nothing starts again. */
   close(): void {
     this.exiting = true;

@@ -71,9 +71,13 @@ export function sendBounded<R>(
         params === undefined
           ? conn.sendRequest<R>(method, cts.token)
           : conn.sendRequest<R>(method, params, cts.token);
-    } catch (err) {
-      // a connection the server's output ended throws at once: the session says why
-      return finish(() => reject(opts.failure() ?? err));
+    } catch {
+      // A connection the server's output ended throws at once. The answer is the session's
+      // verdict on that end — its exit, or a protocol broken (stdout-end.ts), within a
+      // bound — which the watch above delivers; the timer bounds it all the same.
+      const failure = opts.failure();
+      if (failure) finish(() => reject(failure));
+      return;
     }
     sent.then(
       (value) => finish(() => resolve(value)),

@@ -217,7 +217,6 @@ export class ServerProcess {
       notify: () => life.changes.notify(),
     });
     conn.onClose(() => {
-      if (this.proc === proc) life.endOutput();
       life.changes.notify();
       const alive = runsOnWithoutStdout({ exited: proc.exited, serverPid: () => this.serverPid });
       void alive.then((yes) => yes && this.onProtocolError(proc, new Error(STDOUT_CLOSED)));
