@@ -47,7 +47,10 @@ let nextId = 1;
 function writeAll(fd: number, data: Uint8Array): Promise<void> {
   return new Promise((resolve) => {
     const step = (offset: number): void => {
-      if (offset >= data.length || (fd === 1 && !stdoutOpen)) return resolve();
+      if (offset >= data.length || (fd === 1 && !stdoutOpen)) {
+        resolve();
+        return;
+      }
       write(fd, data, offset, data.length - offset, null, (err, n) =>
         err ? resolve() : step(offset + n),
       );

@@ -4,11 +4,13 @@
  * while an attack runs — each must come back within PING_BOUND_MS — and the bridge's
  * peak resident size, which must stay under RSS_BOUND_MB. Each test prints its figures.
  */
+import { afterAll, afterEach } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
-import { REPO, tempDir, writeConfig } from "../support/bridge.ts";
-import { RawBridge } from "../support/raw-bridge.ts";
+import { cleanupTempDirs, fakeServer, REPO, tempDir, writeConfig } from "../support/bridge.ts";
+import { killLeft, killTagged } from "../support/processes.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 
 export const HOSTILE_LS = join(REPO, "test", "fake-server", "hostile-ls.ts");
 /** The must-show bounds: every ping during an attack within 2 s, the bridge under 300 MB. */
@@ -16,17 +18,25 @@ export const PING_BOUND_MS = 2000;
 export const RSS_BOUND_MB = 300;
 export const MIB = 1 << 20;
 
-/** A [[server]] table for the hostile server playing `plan`. */
+/** A [[server]] table for the hostile server playing `plan` (the fake server's, but the script). */
 export function hostileServer(name: string, plan: HostilePlan): Record<string, unknown> {
-  return {
-    name,
-    command: process.execPath,
-    args: [HOSTILE_LS, "--plan", JSON.stringify(plan)],
-    version: Bun.version,
-    languages: ["fake"],
-    extensions: { fake: "fake" },
-    roles: ["semantics", "diagnostics"],
-  };
+  return { ...fakeServer(name), args: [HOSTILE_LS, "--plan", JSON.stringify(plan)] };
+}
+
+/**
+ * What a test file registers for cleanup: the pids it started and the tags of the daemons
+ * its servers started; after each test every bridge is closed and what is left is killed.
+ */
+export function cleanupAfterEach(): { started: Set<number>; tags: string[] } {
+  const started = new Set<number>();
+  const tags: string[] = [];
+  afterEach(async () => {
+    await closeRawBridges();
+    killLeft(started);
+    for (const tag of tags.splice(0)) killTagged(tag);
+  });
+  afterAll(cleanupTempDirs);
+  return { started, tags };
 }
 
 export interface Hostile {

@@ -5,19 +5,12 @@
  * millisecond (nothing of the tree alive 2 s after the bridge exits). While each runs,
  * `ping` answers within 2 s and the bridge stays under 300 MB; afterwards it serves.
  */
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { hopTag } from "../fake-server/hostile-plan.ts";
-import { cleanupTempDirs } from "../support/bridge.ts";
-import {
-  gone,
-  killLeft,
-  killTagged,
-  livePidsTagged,
-  pidsAllocatedSince,
-} from "../support/processes.ts";
-import { closeRawBridges } from "../support/raw-bridge.ts";
+import { gone, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 import {
+  cleanupAfterEach,
   hostileBridge,
   MIB,
   PING_BOUND_MS,
@@ -29,14 +22,7 @@ import {
   sessionEntry,
 } from "./bounds-harness.ts";
 
-const started = new Set<number>();
-const tags: string[] = [];
-afterEach(async () => {
-  await closeRawBridges();
-  killLeft(started);
-  for (const tag of tags.splice(0)) killTagged(tag);
-});
-afterAll(cleanupTempDirs);
+const { started, tags } = cleanupAfterEach();
 
 const TEST_MS = 120_000;
 /** The must-show bound for the daemon: nothing of the tree alive this long after the exit. */

@@ -4,16 +4,15 @@
  * 300 MB; afterwards the bridge serves — a flood is absorbed and the session stays ready,
  * a broken stream marks the session dead with its tree reaped and the next call names why.
  */
-import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
-import { cleanupTempDirs } from "../support/bridge.ts";
-import { gone, killLeft } from "../support/processes.ts";
-import { closeRawBridges } from "../support/raw-bridge.ts";
+import { gone } from "../support/processes.ts";
 import { waitFor } from "../support/wait.ts";
 import {
   attackTimes,
+  cleanupAfterEach,
   type Hostile,
   hostileBridge,
   MIB,
@@ -24,12 +23,7 @@ import {
   sessionEntry,
 } from "./bounds-harness.ts";
 
-const started = new Set<number>();
-afterEach(async () => {
-  await closeRawBridges();
-  killLeft(started);
-});
-afterAll(cleanupTempDirs);
+const { started } = cleanupAfterEach();
 
 const TEST_MS = 120_000;
 

@@ -10,17 +10,18 @@
  * RSS under 300 MB, and nothing left of the life before; after the last, a clean exit and
  * nothing left at all. Fixed seeds: a failure reproduces (the server logs its actions).
  */
-import { afterAll, afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../src/errors.ts";
 import { fuzzActions, hopTag, lifeSeed, lifeTag } from "../fake-server/hostile-plan.ts";
-import { cleanupTempDirs, tempDir, writeConfig } from "../support/bridge.ts";
+import { tempDir, writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
-import { gone, killLeft, killTagged, livePidsTagged } from "../support/processes.ts";
-import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { gone, livePidsTagged } from "../support/processes.ts";
+import { RawBridge } from "../support/raw-bridge.ts";
 import { waitFor, within } from "../support/wait.ts";
 import {
+  cleanupAfterEach,
   hostileServer,
   PING_BOUND_MS,
   peakRssMb,
@@ -37,14 +38,7 @@ const LIFE_MS = 3000;
 const GONE_MS = 2000;
 const CALL_BOUND_MS = 15_000;
 
-const started = new Set<number>();
-const tags: string[] = [];
-afterEach(async () => {
-  await closeRawBridges();
-  killLeft(started);
-  for (const tag of tags.splice(0)) killTagged(tag);
-});
-afterAll(cleanupTempDirs);
+const { started, tags } = cleanupAfterEach();
 
 const CALLS: [string, Record<string, unknown>][] = [
   ["hover", { file: "a.fake", line: 1, column: 1 }],

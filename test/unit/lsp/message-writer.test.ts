@@ -20,7 +20,10 @@ function stalled() {
     onEnd: (l) => new Emitter<void>().event(l),
     onClose: (l) => new Emitter<void>().event(l),
   };
-  return { writable, drain: () => waiting.splice(0).forEach((r) => r()) };
+  const drain = (): void => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
+  return { writable, drain };
 }
 
 const didOpen = (chars: number): Message =>
