@@ -69,7 +69,12 @@ describe("a daemon re-forking every 1 ms", () => {
     await proc.terminate(5000);
     await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });
     console.log(`hopper (1 ms) reaped ${(performance.now() - t0).toFixed(0)} ms after the end`);
-    const killedNote = notes.find((l) => l.includes("killed") && l.includes("leftover"));
+    // the note may still be on its way through the stderr pipe
+    const killedNote = await waitForValue(
+      () => notes.find((l) => l.includes("killed") && l.includes("leftover")),
+      5000,
+      { what: "the supervisor's note of what it killed" },
+    );
     expect(killedNote).toContain("perl");
   }, 20_000);
 
