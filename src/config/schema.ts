@@ -99,6 +99,8 @@ export const BridgeSchema = z.strictObject({
   max_limit: intIn(1, 10_000, 200),
   /** directories watched per workspace for changes to files servers never opened (SPEC §5.2) */
   max_watches: intIn(1, 1_000_000, 8192),
+  /** the largest message a server may send (SPEC §8); a larger one breaks its session */
+  max_server_message_bytes: intIn(65_536, 1_073_741_824, 33_554_432),
   log: LogSchema.prefault({}),
 });
 

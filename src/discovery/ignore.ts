@@ -41,12 +41,23 @@ interface Pattern {
   dirOnly: boolean;
 }
 
+/**
+ * Trailing white space removed unless a backslash quotes its first character (gitignore's
+ * rule), in one pass: the file is workspace content, no backtracking pattern runs over it.
+ */
+export function trimUnescaped(line: string): string {
+  let end = line.length;
+  while (end > 0 && /\s/.test(line[end - 1] as string)) end -= 1;
+  if (end < line.length && end > 0 && line[end - 1] === "\\") end += 1;
+  return line.slice(0, end);
+}
+
 /** A matcher for workspace-relative POSIX paths from a root `.gitignore`'s text. */
 export function gitignoreMatcher(text: string): (rel: string, isDir: boolean) => boolean {
   const patterns: Pattern[] = [];
   for (const raw of text.split(/\r?\n/)) {
     if (patterns.length >= MAX_PATTERNS) break;
-    let line = raw.replace(/(?<!\\)\s+$/, "");
+    let line = trimUnescaped(raw);
     if (line === "" || line.startsWith("#") || line.startsWith("!")) continue;
     const dirOnly = line.endsWith("/");
     if (dirOnly) line = line.slice(0, -1);

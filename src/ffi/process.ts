@@ -35,7 +35,11 @@ const symbols = {
   getppid: { args: [], returns: FFIType.i32 },
   execve: { args: [FFIType.ptr, FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
   __errno_location: { args: [], returns: FFIType.ptr },
+  waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+  dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
 } as const;
+
+const WNOHANG = 1;
 
 const libc = lazyLibc(symbols);
 
@@ -129,4 +133,19 @@ export function execve(path: string, argv: readonly string[], env: Record<string
   // the buffers must outlive the call: referenced until here
   void [args.keep, envp.keep];
   return errno;
+}
+
+/**
+ * waitpid(pid, NULL, WNOHANG): collect one exited child's status, never blocking. True when
+ * `pid` was collected. Only for children nobody else waits for (Bun waits for the ones it
+ * spawned: collecting those here would lose their exit status).
+ */
+export function collectChild(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  return libc()?.waitpid(pid, null, WNOHANG) === pid;
+}
+
+/** dup2(from, to): `to` names what `from` names (the old `to` closed). False when it failed. */
+export function duplicateFd(from: number, to: number): boolean {
+  return libc()?.dup2(from, to) === to;
 }

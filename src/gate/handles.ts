@@ -35,11 +35,31 @@ const HANDLE_BYTES = 32;
 /** "ca_" + 43 base64url characters (32 bytes, unpadded) */
 const HANDLE_SHAPE = /^ca_[A-Za-z0-9_-]{43}$/;
 const DEFAULT_CAPACITY = 1024;
+/**
+ * SPEC §8: the characters of edit text and paths live handles hold together. A server
+ * names the edits, so they are bounded in size as well as in number: past the budget the
+ * oldest handles are forgotten (`unknown`: list the code actions again).
+ */
+export const HANDLE_BUDGET_CHARS = 64 * 1024 * 1024;
+/** What one edit costs beyond its text (its range, the object). */
+const EDIT_OVERHEAD_CHARS = 64;
 
 /** A live handle holds its entry; a used one keeps only a tombstone (payload freed). */
 interface Slot {
   entry: HandleEntry | undefined;
   used: boolean;
+  /** the entry's weight while it is held */
+  chars: number;
+}
+
+function weight(entry: HandleEntry): number {
+  let n = entry.title.length;
+  for (const f of entry.files) {
+    n += f.abs.length;
+    for (const e of f.edits) n += e.newText.length + EDIT_OVERHEAD_CHARS;
+  }
+  for (const t of entry.targets) n += t.abs.length + t.sha256.length;
+  return n;
 }
 
 /** The session life a caller acts for: a handle is valid only for the one that issued it. */
@@ -72,8 +92,13 @@ export class HandleStore {
   private readonly capacity: number;
   /** insertion-ordered, so the first key is the oldest (eviction order) */
   private readonly slots = new Map<string, Slot>();
+  /** the weight of the entries held */
+  private held = 0;
 
-  constructor(capacity: number = DEFAULT_CAPACITY) {
+  constructor(
+    capacity: number = DEFAULT_CAPACITY,
+    private readonly budgetChars: number = HANDLE_BUDGET_CHARS,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) {
       throw new RangeError(`handle store capacity must be a positive integer, got ${capacity}`);
     }
@@ -86,10 +111,15 @@ export class HandleStore {
     crypto.getRandomValues(bytes);
     const handle = HANDLE_PREFIX + Buffer.from(bytes).toString("base64url");
     // A private copy: later changes to the caller's object must not alter what gets applied.
-    this.slots.set(digest(handle), { entry: structuredClone(entry), used: false });
-    while (this.slots.size > this.capacity) {
+    const chars = weight(entry);
+    const key = digest(handle);
+    this.slots.set(key, { entry: structuredClone(entry), used: false, chars });
+    this.held += chars;
+    // the newest always stays, however heavy (a server message bounds it)
+    while (this.slots.size > this.capacity || this.held > this.budgetChars) {
       const oldest = this.slots.keys().next().value;
-      if (oldest === undefined) break;
+      if (oldest === undefined || oldest === key) break;
+      this.held -= this.slots.get(oldest)?.chars ?? 0;
       this.slots.delete(oldest);
     }
     return handle;
@@ -123,6 +153,8 @@ export class HandleStore {
     const entry = slot.entry;
     slot.used = true;
     slot.entry = undefined;
+    this.held -= slot.chars;
+    slot.chars = 0;
     return entry;
   }
 

@@ -8,6 +8,14 @@ import type { FileSink } from "bun";
 import { Emitter, type RAL } from "vscode-jsonrpc";
 import { endSink } from "../process/launch.ts";
 
+/**
+ * A server that writes without pause has its next chunk ready at once, and the read loop
+ * would run on in microtasks: after this many bytes it yields a turn of the event loop, so
+ * the client's requests (a `ping`) are read between (SPEC §8: a flood never freezes the
+ * bridge).
+ */
+const YIELD_EVERY_BYTES = 1 << 20;
+
 /** The server's output as a RAL stream: one read loop, started by the first data listener. */
 export function readableOf(
   stream: ReadableStream<Uint8Array>,
@@ -20,11 +28,17 @@ export function readableOf(
   const close = new Emitter<void>();
   let reading = false;
   const read = async (): Promise<void> => {
+    let sinceTurn = 0;
     try {
       for await (const chunk of stream) {
         onChunk(chunk.byteLength);
         // a Buffer view, as Node's streams give: the library's buffer decodes it by name
         data.fire(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        sinceTurn += chunk.byteLength;
+        if (sinceTurn >= YIELD_EVERY_BYTES) {
+          sinceTurn = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
       end.fire();
     } catch (err) {

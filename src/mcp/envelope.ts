@@ -50,6 +50,11 @@ function bounded(value: unknown): unknown {
   return value;
 }
 
+/** An envelope whose every string is at most ERROR_STRING_MAX_CHARS (session_status's errors). */
+export function boundedEnvelope(env: ErrorEnvelope): ErrorEnvelope {
+  return bounded(env) as ErrorEnvelope;
+}
+
 /**
  * `root`: the call's workspace, whose paths the texts name relatively (SPEC §4.6). Error
  * results are not size-capped (§4.4); every string of the envelope is bounded instead, so

@@ -9,12 +9,26 @@ import type { Hover } from "vscode-languageserver-protocol";
 import { isLspRange } from "./range-converter.ts";
 import type { NormalizeContext, Range } from "./types.ts";
 
-/** ``` or ~~~ fence, optionally with an info string such as `python` or `c++`. */
-const FENCE_LINE = /^\s*(`{3,}|~{3,})\s*[\w+#.-]*\s*$/;
+/** What may follow a fence: an info string such as `python` or `c++` (one class: linear). */
+const INFO_STRING = /^[\w+#.-]*$/;
+
+/**
+ * A ``` or ~~~ fence line, optionally with an info string. Hover text comes from workspace
+ * files through the server: no backtracking regular expression runs over it (SPEC §8; a
+ * fence line of spaces and one other character backtracked quadratically).
+ */
+export function isFenceLine(line: string): boolean {
+  const t = line.trim();
+  const fence = t[0];
+  if (fence !== "`" && fence !== "~") return false;
+  let n = 1;
+  while (t[n] === fence) n += 1;
+  return n >= 3 && INFO_STRING.test(t.slice(n).trimStart());
+}
 
 function cleanLines(text: string, dropFences: boolean): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const kept = dropFences ? lines.filter((l) => !FENCE_LINE.test(l)) : lines;
+  const kept = dropFences ? lines.filter((l) => !isFenceLine(l)) : lines;
   return kept
     .map((l) => l.trimEnd())
     .join("\n")

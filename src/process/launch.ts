@@ -16,11 +16,12 @@ import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
+import { describeKilled, killChildren } from "./contain.ts";
 import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
-import { isDead, readProc, reapTree, scanProcs } from "./proctree.ts";
+import { readProc, reapTree } from "./proctree.ts";
 import { selfCommand, spawnable, supervisorEnv } from "./self.ts";
 import { StderrCollector } from "./stderr-collector.ts";
-import { formatSupervisorArgs, LIFELINE_FD, NO_SUBREAPER } from "./supervisor.ts";
+import { formatSupervisorArgs, LIFELINE_FD, NO_SUBREAPER, NOTE_PREFIX } from "./supervisor.ts";
 
 export interface ExitInfo {
   code: number | null;
@@ -77,6 +78,9 @@ const STDIN_CLOSED_MARGIN_MS = 1000;
 /** After the supervisor exited and its group was reaped, how long stderr may take to close. */
 const STDERR_CLOSE_BOUND_MS = 1000;
 
+/** How long the bridge spends killing orphans re-parented to it, at most. */
+const ORPHAN_REAP_DEADLINE_MS = 3000;
+
 /** Supervisors this bridge started that have not exited yet. */
 const liveSupervisors = new Set<number>();
 
@@ -84,23 +88,25 @@ const liveSupervisors = new Set<number>();
  * The bridge is a child subreaper too (src/serve.ts): when a supervisor dies
  * unexpectedly, a daemon that had left its group (setsid + double fork) is
  * re-parented to the bridge instead of PID 1. Every child of ours in another
- * session that is not a live supervisor is such an orphan; it dies here with
- * its descendants. (Our own short-lived children, like version checks, share
- * our session and are never touched.)
+ * session that is not a live supervisor is such an orphan; it dies here, round after
+ * round until none is left (contain.ts: a daemon that re-forks all the time is caught
+ * too), and each is logged with its command line. (Our own short-lived children, like
+ * version checks, share our session and are never touched.)
  */
 export async function reapAdoptedOrphans(): Promise<number[]> {
   const self = readProc(process.pid);
   if (self === null) return [];
-  const orphans = scanProcs().filter(
-    (p) =>
-      p.ppid === process.pid && p.sid !== self.sid && !liveSupervisors.has(p.pid) && !isDead(p),
+  const r = await killChildren(
+    {
+      self: process.pid,
+      spare: (p) => p.sid === self.sid || liveSupervisors.has(p.pid),
+      ownGroups: [self.pgid],
+    },
+    ORPHAN_REAP_DEADLINE_MS,
   );
-  const killed: number[] = [];
-  for (const orphan of orphans) {
-    const r = await reapTree(orphan.pid, 0, { rootStartTime: orphan.startTime });
-    killed.push(...r.killed);
-  }
-  return killed;
+  if (r.killed.length > 0) log.warn(`killed orphaned processes: ${describeKilled(r.killed)}`);
+  if (r.remaining.length > 0) log.warn(`could not kill orphans: ${r.remaining.join(" ")}`);
+  return r.killed.map((k) => k.pid);
 }
 
 type SupervisorChild = Subprocess<"pipe", "pipe", "pipe">;
@@ -209,9 +215,10 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   };
 
   const collector = new StderrCollector();
+  // the supervisor's own notes (leftovers it killed, what it could not, a degraded run)
   collector.onLine((line) => {
-    // a supervisor that runs degraded says so once; the bridge's log says it too
     if (line.endsWith(NO_SUBREAPER)) log.warn(`supervisor ${supervisorPid}: ${NO_SUBREAPER}`);
+    else if (line.startsWith(NOTE_PREFIX)) log.warn(`supervisor ${supervisorPid}: ${line}`);
   });
   const stderrClosed = (async () => {
     const decoder = new TextDecoder();

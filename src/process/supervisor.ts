@@ -12,10 +12,13 @@
  *   bridge dies): give the server `--grace-ms` to exit, reap, mirror it (SIGKILL if killed);
  * - bridge gone (pid missing, zombie, or another start time; polled every 50 ms), or
  *   SIGTERM/SIGINT/SIGHUP: reap at once.
+ * Once the server runs, this process's fd 1 names /dev/null (the bridge sees the server's
+ * stdout end); the final reap kills children round after round (contain.ts).
  */
-import { fstatSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import { disableCoreDumps, restoreDefaultSignal } from "../ffi/process.ts";
+import { disableCoreDumps, duplicateFd, restoreDefaultSignal } from "../ffi/process.ts";
+import { type ChildRules, collectExited, describeKilled, killChildren } from "./contain.ts";
 import { EXIT_CANNOT_RUN, formatExecServerArgs } from "./exec-server.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
@@ -34,11 +37,14 @@ export interface SupervisorArgs {
 
 /** First stderr line of a supervisor; launch.ts parses it. */
 export const SERVER_PID_MARKER = "theodolite-supervisor: server-pid=";
-const NOTE_PREFIX = "theodolite-supervisor: ";
+/** Every line the supervisor itself writes to stderr starts so (launch.ts logs them). */
+export const NOTE_PREFIX = "theodolite-supervisor: ";
 /** The note of a supervisor that runs without its child subreaper (launch.ts logs it). */
 export const NO_SUBREAPER = "warning: no child subreaper; a double-forked daemon could escape";
 /** SPEC §9.2: the documented liveness poll of the bridge. */
 export const BRIDGE_POLL_MS = 50;
+/** How long the final reap may take before what is left is named (SPEC §9.2). */
+const REAP_DEADLINE_MS = 3000;
 /** After the tree is SIGKILLed, how long to wait for the server's exit status. */
 const EXIT_STATUS_BOUND_MS = 2000;
 /** The lifeline's descriptor in the supervisor: the fourth stdio entry of the bridge's spawn. */
@@ -161,6 +167,24 @@ function isStream(fd: number): boolean {
   }
 }
 
+/**
+ * Our fd 1 is the server's stdout pipe, handed on: holding it, we would keep the pipe open
+ * after the server closed its end, and the bridge would never see the server stop talking
+ * (SPEC §8). It becomes /dev/null (dup2: the server's descriptor and the pipe's flags are
+ * untouched); without libc it stays, and a closed stdout shows only when the server exits.
+ */
+function releaseServerStdout(): void {
+  let devNull: number | undefined;
+  try {
+    devNull = openSync("/dev/null", "w");
+    if (!duplicateFd(devNull, 1)) note("warning: fd 1 kept: a server's closed stdout goes unseen");
+  } catch {
+    // no /dev/null: fd 1 stays the pipe
+  } finally {
+    if (devNull !== undefined && devNull !== 1) closeSync(devNull);
+  }
+}
+
 /** Resolves when the lifeline reaches EOF or fails: the bridge closed it or is gone. */
 async function lifelineClosed(): Promise<void> {
   try {
@@ -217,6 +241,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     process.exit(EXIT_CANNOT_RUN);
   }
   note(`server-pid=${server.pid}`); // must be our first stderr line
+  releaseServerStdout();
   if (!subreaper) note(NO_SUBREAPER);
 
   const serverExit: Promise<ExitStatus> = server.exited.then(() => ({
@@ -230,9 +255,14 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   });
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, raiseUrgent);
   const bridgeAlive = () => isAlive(opts.bridgePid, opts.bridgeStart);
+  // Orphans of the tree are our children: the exited ones are collected as we poll, so a
+  // daemon that re-forks all the time cannot fill the pid space with zombies. The server
+  // is Bun's to collect.
+  const children: ChildRules = { self, waitedFor: (pid) => pid === server.pid, ownGroups: [self] };
   if (!bridgeAlive()) raiseUrgent();
   const poll = setInterval(() => {
     if (!bridgeAlive()) raiseUrgent();
+    collectExited(children);
   }, BRIDGE_POLL_MS);
 
   const first: StopReason = await Promise.race([
@@ -246,8 +276,14 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     grace.cancel();
   }
 
+  // Our children first, round after round (contain.ts): a hopping daemon is one of them.
+  // Then one scan of /proc for the group and descendants, in case we are no subreaper.
+  const contained = await killChildren(children, REAP_DEADLINE_MS);
+  const orphans = contained.killed.filter((k) => k.pid !== server.pid);
+  if (orphans.length > 0) note(`killed ${orphans.length} leftover: ${describeKilled(orphans)}`);
   const reaped = await reapTree(self, self, { exclude: [self] });
-  if (reaped.remaining.length > 0) note(`could not kill: ${reaped.remaining.join(" ")}`);
+  const remaining = [...contained.remaining, ...reaped.remaining];
+  if (remaining.length > 0) note(`could not kill: ${remaining.join(" ")}`);
   // nothing of the tree is left to write into it (a survivor was named above)
   const unremoved = tmp === undefined ? undefined : removePrivateTmp(tmp);
   if (unremoved !== undefined) note(unremoved);

@@ -27,7 +27,7 @@ export class SessionContext {
   readonly label: SessionLabel;
   readonly life: Lifecycle;
   readonly progress = new ProgressTracker();
-  readonly diagnostics = new DiagnosticStore();
+  readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
   /** restarts because a file the server does not reload changed (`restart_on`) */
   readonly restarts = { count: 0, last: undefined as string | undefined };
@@ -39,6 +39,7 @@ export class SessionContext {
     readonly hooks: SessionHooks,
   ) {
     this.key = sessionKey(workspace.name, server.name);
+    this.diagnostics = new DiagnosticStore(workspace);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);
   }

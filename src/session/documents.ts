@@ -78,14 +78,12 @@ export class Documents {
   /** what changed on disk that the server cares about (disk-changes.ts) */
   readonly disk: DiskChanges;
   private store: DocumentStore;
-  private readonly root: string;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly server: ServerLink,
   ) {
-    this.root = ctx.workspace.rootReal;
     this.store = this.newStore();
     this.saves = new Saves(ctx, server);
     this.disk = new DiskChanges(ctx);

@@ -1,6 +1,11 @@
 /**
  * `$/progress` work-done tasks, tracked per token (SPEC §3.3). Readiness and the
  * hold on semantic requests read this; session_status shows the active ones.
+ *
+ * Bounded (SPEC §8): at most PROGRESS_LIMITS.tasks tasks run at once — a begin beyond
+ * that, or with a token longer than PROGRESS_LIMITS.chars, is dropped and counted — and
+ * titles and messages are cut to PROGRESS_LIMITS.chars; session_status lists the first
+ * PROGRESS_LIMITS.shown with the count of all.
  */
 import type {
   ProgressToken,
@@ -21,26 +26,47 @@ export interface ProgressTask {
 
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
 
+export const PROGRESS_LIMITS = { tasks: 256, chars: 256, shown: 20 } as const;
+
+/** A server's text kept to PROGRESS_LIMITS.chars (then an ellipsis). */
+function cut(text: string): string {
+  return text.length > PROGRESS_LIMITS.chars ? `${text.slice(0, PROGRESS_LIMITS.chars)}…` : text;
+}
+
+/** What session_status shows of the tasks: a bounded list, the count of all, the drops. */
+export interface ProgressStatus {
+  progress: { token: string; title: string; message?: string; percentage?: number }[];
+  progress_active: number;
+  progress_dropped: number;
+}
+
 export class ProgressTracker {
   private readonly tasks = new Map<string, ProgressTask>();
   /** patterns seen begun at least once (for progress_required) */
   private everBegun: ProgressTask[] = [];
   private begins = 0;
+  /** begins dropped at the bounds */
+  private dropped = 0;
 
   update(token: ProgressToken, value: unknown): ProgressTask | undefined {
     const v = value as Partial<ProgressValue> | null;
     if (!v || typeof v !== "object" || typeof v.kind !== "string") return undefined;
     const key = String(token);
     if (v.kind === "begin") {
+      const over = key.length > PROGRESS_LIMITS.chars || this.tasks.size >= PROGRESS_LIMITS.tasks;
+      if (over && !this.tasks.has(key)) {
+        this.dropped += 1;
+        return undefined;
+      }
       const b = v as WorkDoneProgressBegin;
       this.begins += 1;
       const task: ProgressTask = {
         token: key,
-        title: typeof b.title === "string" ? b.title : "",
+        title: typeof b.title === "string" ? cut(b.title) : "",
         ended: false,
         seq: this.begins,
       };
-      if (typeof b.message === "string") task.message = b.message;
+      if (typeof b.message === "string") task.message = cut(b.message);
       if (typeof b.percentage === "number") task.percentage = b.percentage;
       this.tasks.set(key, task);
       this.everBegun.push(task);
@@ -51,7 +77,7 @@ export class ProgressTracker {
     if (!task) return undefined;
     if (v.kind === "report") {
       const r = v as WorkDoneProgressReport;
-      if (typeof r.message === "string") task.message = r.message;
+      if (typeof r.message === "string") task.message = cut(r.message);
       if (typeof r.percentage === "number") task.percentage = r.percentage;
     } else if (v.kind === "end") {
       task.ended = true;
@@ -64,6 +90,21 @@ export class ProgressTracker {
     return [...this.tasks.values()].sort((a, b) =>
       a.token < b.token ? -1 : a.token > b.token ? 1 : 0,
     );
+  }
+
+  /** session_status's view: the first PROGRESS_LIMITS.shown active tasks, with counts. */
+  status(): ProgressStatus {
+    const active = this.active();
+    return {
+      progress: active.slice(0, PROGRESS_LIMITS.shown).map((t) => ({
+        token: t.token,
+        title: t.title,
+        ...(t.message !== undefined ? { message: t.message } : {}),
+        ...(t.percentage !== undefined ? { percentage: t.percentage } : {}),
+      })),
+      progress_active: active.length,
+      progress_dropped: this.dropped,
+    };
   }
 
   activeMatching(patterns: readonly RegExp[]): ProgressTask[] {
@@ -88,6 +129,7 @@ export class ProgressTracker {
     this.tasks.clear();
     this.everBegun = [];
     this.begins = 0;
+    this.dropped = 0;
   }
 }
 

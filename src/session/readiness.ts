@@ -9,7 +9,24 @@
  * semantic requests until they end, so no answer is silently partial.
  */
 import type { ReadyConfig } from "../config/types.ts";
-import type { ProgressTracker } from "./progress.ts";
+import type { ProgressTask, ProgressTracker } from "./progress.ts";
+
+/**
+ * SPEC §8: `log_message` is tried on this many leading characters of a message (the
+ * pattern is the config's, the text the server's: the text is what is bounded), and
+ * pending lists name this many progress tasks, then count the rest.
+ */
+export const LOG_MATCH_CHARS = 4096;
+const PENDING_TASKS_NAMED = 8;
+
+/** `progress "<title>" active` for the first few tasks, then how many more. */
+function activeTasks(tasks: readonly ProgressTask[]): string[] {
+  const named = tasks
+    .slice(0, PENDING_TASKS_NAMED)
+    .map((t) => `progress "${t.title || t.token}" active`);
+  const more = tasks.length - named.length;
+  return more > 0 ? [...named, `${more} more progress tasks active`] : named;
+}
 
 export interface ServerStatus {
   health: "ok" | "warning" | "error" | string;
@@ -43,7 +60,8 @@ export class Readiness {
   }
 
   onLogMessage(text: string): boolean {
-    if (this.logPattern && !this.logMatched && this.logPattern.test(text)) {
+    const head = text.length > LOG_MATCH_CHARS ? text.slice(0, LOG_MATCH_CHARS) : text;
+    if (this.logPattern && !this.logMatched && this.logPattern.test(head)) {
       this.logMatched = true;
       return true;
     }
@@ -60,9 +78,7 @@ export class Readiness {
       pending.push("quiescent");
     }
     if (this.patterns.length > 0) {
-      for (const t of progress.activeMatching(this.patterns)) {
-        pending.push(`progress "${t.title || t.token}" active`);
-      }
+      pending.push(...activeTasks(progress.activeMatching(this.patterns)));
       if (this.config.progress_required && !progress.begunMatching(this.patterns)) {
         pending.push(`progress_required (${this.config.progress.join(", ")})`);
       }
@@ -83,9 +99,7 @@ export class Readiness {
   pendingHold(progress: ProgressTracker): string[] {
     const pending: string[] = [];
     if (this.config.quiescent && this.status?.quiescent === false) pending.push("quiescent");
-    for (const t of progress.activeMatching(this.patterns)) {
-      pending.push(`progress "${t.title || t.token}" active`);
-    }
+    pending.push(...activeTasks(progress.activeMatching(this.patterns)));
     return pending;
   }
 

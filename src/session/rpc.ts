@@ -71,10 +71,20 @@ export function sendBounded<R>(
     signal?.addEventListener("abort", onAbort, { once: true });
     // void requests (shutdown) go without params
     // (docs/LANGUAGE-SERVERS.md#void-requests-without-params)
-    const sent =
-      params === undefined
-        ? conn.sendRequest<R>(method, cts.token)
-        : conn.sendRequest<R>(method, params, cts.token);
+    let sent: Promise<R>;
+    try {
+      sent =
+        params === undefined
+          ? conn.sendRequest<R>(method, cts.token)
+          : conn.sendRequest<R>(method, params, cts.token);
+    } catch {
+      // A connection the server's output ended throws at once. The answer is the session's
+      // verdict on that end — its exit, or a protocol broken (stdout-end.ts), within a
+      // bound — which the watch above delivers; the timer bounds it all the same.
+      const failure = opts.failure();
+      if (failure) finish(() => reject(failure));
+      return;
+    }
     sent.then(
       (value) => finish(() => resolve(value)),
       (err: unknown) => finish(() => reject(err)),

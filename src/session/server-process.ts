@@ -27,6 +27,7 @@ import {
   protocolError,
   shuttingDownError,
 } from "./session-errors.ts";
+import { runsOnWithoutStdout, STDOUT_CLOSED } from "./stdout-end.ts";
 import { stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
@@ -126,9 +127,13 @@ export class ServerProcess {
   /** A notification to the server of the current life; dropped when there is none. */
   notify(method: string, params: unknown): void {
     if (!this.conn) return;
-    void this.conn.sendNotification(method, params).catch((err: unknown) => {
+    const notSent = (err: unknown) =>
       log.debug(`[${this.ctx.key}] ${method} not sent: ${String(err)}`);
-    });
+    try {
+      void this.conn.sendNotification(method, params).catch(notSent);
+    } catch (err) {
+      notSent(err); // a closed connection throws at once
+    }
   }
 
   private async start(): Promise<void> {
@@ -185,7 +190,13 @@ export class ServerProcess {
     });
     proc.onStderrLine((line) => log.debug(`[${key}] stderr: ${line}`));
     this.released = proc.exited.then((exit) => this.release(proc, exit));
-    const conn = createLspConnection(proc.stdout, proc.stdin, key, hooks.took);
+    const conn = createLspConnection(
+      proc.stdout,
+      proc.stdin,
+      key,
+      bridge.max_server_message_bytes,
+      hooks.took,
+    );
     this.conn = conn;
     installServerHandlers(conn, {
       label: key,
@@ -204,7 +215,11 @@ export class ServerProcess {
       onRegistrationsChanged: () => this.parts.documents.disk.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
-    conn.onClose(() => life.changes.notify());
+    conn.onClose(() => {
+      life.changes.notify();
+      const alive = runsOnWithoutStdout({ exited: proc.exited, serverPid: () => this.serverPid });
+      void alive.then((yes) => yes && this.onProtocolError(proc, new Error(STDOUT_CLOSED)));
+    });
     conn.onError(([err]) => this.onProtocolError(proc, err));
     conn.listen();
     return conn;

@@ -5,6 +5,7 @@
  */
 import {
   ErrorCodes,
+  LSPErrorCodes,
   type MessageConnection,
   type PublishDiagnosticsParams,
   type Registration,
@@ -13,6 +14,7 @@ import {
 } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
 import type { ServerStatus } from "./readiness.ts";
+import { RegistrationBook } from "./registrations.ts";
 
 export interface ServerEventSink {
   label: string;
@@ -43,6 +45,11 @@ export function configurationFor(
   return node;
 }
 
+/** A server's text in a log line: at most 1024 characters (SPEC §8). */
+function logged(text: string): string {
+  return text.length > 1024 ? `${text.slice(0, 1024)}… (${text.length} characters)` : text;
+}
+
 const REFRESH_REQUESTS = [
   "workspace/semanticTokens/refresh",
   "workspace/inlayHint/refresh",
@@ -59,24 +66,46 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     return items.map((item) => configurationFor(sink.settings, item?.section));
   });
 
-  conn.onRequest("client/registerCapability", (params: { registrations?: Registration[] }) => {
-    for (const r of params?.registrations ?? []) {
-      if (r && typeof r.id === "string") sink.registrations.set(r.id, r);
-    }
-    sink.onRegistrationsChanged();
+  // Bounded (SPEC §8), and what follows from a change — the watchers compiled again, the
+  // watched directories refreshed — runs once per burst, after the burst: a flood of
+  // registrations costs linear time, not a recompilation of all the others each.
+  const book = new RegistrationBook(sink.registrations);
+  let changeQueued = false;
+  const changed = (): void => {
     sink.notify();
+    if (changeQueued) return;
+    changeQueued = true;
+    setImmediate(() => {
+      changeQueued = false;
+      sink.onRegistrationsChanged();
+    });
+  };
+
+  conn.onRequest("client/registerCapability", (params: { registrations?: unknown }) => {
+    const list = Array.isArray(params?.registrations) ? params.registrations : [];
+    const valid = list.filter(
+      (r): r is Registration =>
+        r !== null && typeof r === "object" && typeof (r as Registration).id === "string",
+    );
+    const refused = book.add(valid);
+    if (refused !== undefined) {
+      const log1 = book.refused === 1 ? log.warn : log.debug;
+      log1(`${tag} refused a registration (${book.refused} so far): ${refused}`);
+      return new ResponseError(LSPErrorCodes.RequestFailed, refused);
+    }
+    changed();
     return null;
   });
 
   conn.onRequest(
     "client/unregisterCapability",
     // the protocol's own field name is misspelled "unregisterations"
-    (params: { unregisterations?: { id: string }[]; unregistrations?: { id: string }[] }) => {
-      for (const r of params?.unregisterations ?? params?.unregistrations ?? []) {
-        sink.registrations.delete(r.id);
+    (params: { unregisterations?: unknown; unregistrations?: unknown }) => {
+      const list = params?.unregisterations ?? params?.unregistrations;
+      for (const r of Array.isArray(list) ? list : []) {
+        if (typeof r?.id === "string") book.remove(r.id);
       }
-      sink.onRegistrationsChanged();
-      sink.notify();
+      changed();
       return null;
     },
   );
@@ -85,7 +114,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
   conn.onRequest("workspace/workspaceFolders", () => sink.workspaceFolders);
 
   conn.onRequest("window/showMessageRequest", (params: { message?: string }) => {
-    log.debug(`${tag} showMessageRequest (no action chosen): ${params?.message ?? ""}`);
+    log.debug(`${tag} showMessageRequest (no action chosen): ${logged(params?.message ?? "")}`);
     return null;
   });
 
@@ -99,7 +128,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
 
   conn.onRequest("workspace/applyEdit", (params: { label?: string }) => {
     log.warn(
-      `${tag} refused workspace/applyEdit${params?.label ? ` "${params.label}"` : ""} (SPEC §7.4)`,
+      `${tag} refused workspace/applyEdit${params?.label ? ` "${logged(String(params.label))}"` : ""} (SPEC §7.4)`,
     );
     return {
       applied: false,
@@ -110,7 +139,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
   conn.onRequest("window/showDocument", () => ({ success: false }));
 
   conn.onRequest((method: string) => {
-    log.debug(`${tag} unhandled server request ${method}`);
+    log.debug(`${tag} unhandled server request ${logged(method)}`);
     return new ResponseError(ErrorCodes.MethodNotFound, `theodolite does not handle ${method}`);
   });
 
@@ -124,10 +153,11 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
   conn.onNotification("experimental/serverStatus", (params: Partial<ServerStatus>) => {
     if (params && typeof params.quiescent === "boolean") {
       const status: ServerStatus = {
-        health: String(params.health ?? "ok"),
+        health: String(params.health ?? "ok").slice(0, 64),
         quiescent: params.quiescent,
       };
-      if (typeof params.message === "string") status.message = params.message;
+      // shown in session_status and SessionDead: the server's text, bounded (SPEC §8)
+      if (typeof params.message === "string") status.message = params.message.slice(0, 1024);
       sink.onServerStatus(status);
     }
     sink.notify();
@@ -140,7 +170,7 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
 
   conn.onNotification("window/showMessage", (params: { message?: string }) => {
     if (typeof params?.message === "string") {
-      log.debug(`${tag} showMessage: ${params.message}`);
+      log.debug(`${tag} showMessage: ${logged(params.message)}`);
       sink.onLogMessage(params.message);
     }
     sink.notify();

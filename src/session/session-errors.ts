@@ -77,7 +77,9 @@ export function deadError(
   exit: { code: number | null; signal: string | null; stderr_tail: string } | undefined,
   lastError: ErrorEnvelope | undefined,
 ): BridgeError {
-  return new BridgeError("SessionDead", `${s.key}: the language server is not running`, {
+  // why, when the session knows it (a broken protocol, a failed start): in the message too
+  const why = lastError ? `: ${lastError.message}` : "";
+  return new BridgeError("SessionDead", `${s.key}: the language server is not running${why}`, {
     hint: `call session_restart with workspace "${s.workspace}" and server "${s.server}"`,
     details: {
       workspace: s.workspace,

@@ -25,7 +25,12 @@ export async function stopServer(proc: SupervisedProcess, opts: StopOptions): Pr
       opts.shutdown(conn).catch(() => {}),
       graceMs,
     );
-    await conn.sendNotification("exit").catch(() => {});
+    try {
+      // a connection the server's closed stdout ended throws here, at once
+      await conn.sendNotification("exit");
+    } catch {
+      // nobody to tell: the ladder below ends it
+    }
   }
   await proc.terminate(graceMs);
 }

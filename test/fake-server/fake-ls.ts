@@ -32,6 +32,7 @@ import {
 import { restoreDefaultSignal } from "../../src/ffi/process.ts";
 import { Responder } from "./answers.ts";
 import { Behaviour } from "./behaviour.ts";
+import { hopperArgv } from "./hopper.ts";
 import { matchDiagnostics, toDiagnostic } from "./results.ts";
 import {
   type DaemonSpec,
@@ -51,7 +52,10 @@ function writePidfile(path: string, pid: number): void {
 
 function spawnDaemon(spec: DaemonSpec): void {
   const script = `${import.meta.dir}/daemon.ts`;
-  if (spec.kind === "group") {
+  if (spec.kind === "hop") {
+    const argv = hopperArgv(spec.pidfile, spec.interval_ms ?? 1, spec.lifetime_ms ?? 15_000);
+    Bun.spawn(argv, { stdio: ["ignore", "ignore", "ignore"] }).unref();
+  } else if (spec.kind === "group") {
     // Same process group as the server (not detached): what tsserver-like children look like.
     const stdio = spec.stdio ?? "inherit";
     Bun.spawn([process.execPath, script, "run", spec.pidfile], {

@@ -6,13 +6,21 @@
  */
 import type { ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
 
-export type DaemonKind = "group" | "setsid";
+export type DaemonKind = "group" | "setsid" | "hop";
 
 export interface DaemonSpec {
-  /** group: a grandchild that stays in the server's process group; setsid: leaves it by setsid + double fork */
+  /**
+   * group: a grandchild that stays in the server's process group; setsid: leaves it by
+   * setsid + double fork; hop: leaves it and then re-forks every `interval_ms`, each parent
+   * exiting at once (./hopper.ts; `pidfile` is its tag, in every hop's command line)
+   */
   kind: DaemonKind;
   /** where the daemon writes its own pid (atomically) once it runs */
   pidfile: string;
+  /** hop: between two forks (default 1) */
+  interval_ms?: number;
+  /** hop: each hop ends by itself after this long (default 15000) */
+  lifetime_ms?: number;
   /** whether it keeps the server's stdio open (default: group inherit, setsid ignore) */
   stdio?: "inherit" | "ignore";
 }

@@ -272,9 +272,14 @@ describe("no relay hop", () => {
     await waitFor(() => existsSync(join(dir, "done")), 5000, { what: "the server's records" });
     const read = (name: string) => readFileSync(join(dir, name), "utf8");
     const supervisorLink = (fd: number) => readlinkSync(`/proc/${proc.supervisorPid}/fd/${fd}`);
+    // stdin and stderr: the very pipes (or sockets) the bridge gave the supervisor, no
+    // process in between; stdout too, which the supervisor itself no longer holds (its fd 1
+    // is /dev/null, so the server's closing it reaches the bridge, SPEC §9.2)
+    expect(read("link0").trim()).toBe(supervisorLink(0));
+    expect(read("link2").trim()).toBe(supervisorLink(2));
+    expect(read("link1").trim()).toMatch(/^(socket|pipe):/);
+    expect(supervisorLink(1)).toBe("/dev/null");
     for (const fd of [0, 1, 2]) {
-      // the very pipe (or socket) the bridge gave the supervisor: no process in between
-      expect(read(`link${fd}`).trim()).toBe(supervisorLink(fd));
       const flags = /^flags:\s+([0-7]+)$/m.exec(read(`fdinfo${fd}`))?.[1];
       expect(flags).toBeDefined();
       expect(Number.parseInt(flags ?? "", 8) & O_NONBLOCK).toBe(0);

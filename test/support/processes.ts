@@ -3,7 +3,7 @@
  * may reap lazily, docs/TOOLCHAIN.md#the-compiled-binary-at-run-time), a pid a daemon wrote
  * to a file, a process's tree, and the cleanup of whatever a test started.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import {
   isDead,
   type ProcInfo,
@@ -46,4 +46,46 @@ export function killLeft(pids: Set<number>): void {
     }
   }
   pids.clear();
+}
+
+/** Live processes whose command line contains `tag` (a hopping daemon's pids change all the time). */
+export function livePidsTagged(tag: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(tag) && !gone(pid)) out.push(pid);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** SIGKILL every live process tagged `tag`, until none is left (bounded): for afterEach. */
+export function killTagged(tag: string): void {
+  for (let round = 0; round < 1000; round++) {
+    const pids = livePidsTagged(tag);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+}
+
+/** The last pid the kernel handed out (pids are allocated in order, wrapping at pid_max). */
+function lastPid(): number {
+  return Number(readFileSync("/proc/loadavg", "latin1").trim().split(" ").at(-1));
+}
+
+/** A check that holds once `n` more pids have been allocated on the machine than now. */
+export function pidsAllocatedSince(n: number): () => boolean {
+  const max = Number(readFileSync("/proc/sys/kernel/pid_max", "latin1"));
+  const from = lastPid();
+  return () => (lastPid() - from + max) % max >= n;
 }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 const SRC = join(import.meta.dir, "..", "..", "src");
 const HEADER_MAX = 15;
 const INNER_MAX = 8;
-const UNIT = String.raw`(?:µs|us|ms|s|MB|KB|GB|MiB|KiB|%)`;
+const UNIT = "(?:µs|us|ms|s|MB|KB|GB|MiB|KiB|%)";
 const MEASUREMENT = new RegExp(
   [
     String.raw`\d[\d.,]*\s?(?:–|→)\s?\d[\d.,]*\s?${UNIT}(?![\w])`,

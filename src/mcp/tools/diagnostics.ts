@@ -172,7 +172,8 @@ async function collectWorkspace(
     await sessions.use(session, wait, async (s) => {
       const norm = normalizeContext(ctx, s);
       const reports = await workspaceDiagnostics(s, wait);
-      complete &&= offersWorkspacePull(s);
+      // a report the session could not keep whole (SPEC §8) makes the answer partial
+      complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));
     });
   }

@@ -7,11 +7,13 @@ import { z } from "zod";
 import type { BridgeContext } from "../../bridge.ts";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../../errors.ts";
 import { resolveWorkspace } from "../../router.ts";
+import { boundedWatchers } from "../../session/registrations.ts";
 import type { Session } from "../../session/session.ts";
 import { COMMIT, VERSION } from "../../version.ts";
 import { relativizeEnvelope } from "../../workspace/relative-text.ts";
 import { workspaceFileStatus } from "../../workspace/requirements.ts";
 import { serverArg, workspaceArg } from "../conventions.ts";
+import { boundedEnvelope } from "../envelope.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { waitContext } from "./common.ts";
 
@@ -54,21 +56,20 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     position_encoding: s.isLive() ? s.encoding : null,
     open_documents: s.documents.count(),
     // how the server's view follows the disk, and what is not watched (SPEC §5)
-    coherence: s.documents.status(),
+    coherence: boundedWatchers(s.documents.status()),
     diagnostics: s.diagnostics.count(),
-    progress: s.progress.active().map((t) => ({
-      token: t.token,
-      title: t.title,
-      ...(t.message !== undefined ? { message: t.message } : {}),
-      ...(t.percentage !== undefined ? { percentage: t.percentage } : {}),
-    })),
+    // server-fed lists are bounded, with counts (SPEC §8): never ResultTooLarge
+    ...s.progress.status(),
+    diagnostics_dropped: s.diagnostics.dropped(),
     inflight: s.inflight,
     // restarts because a file it does not reload changed (SPEC §5.3 `restart_on`)
     restarts: { count: s.restarts.count, last_reason: s.restarts.last ?? null },
     last_exit: s.lastExit
       ? { code: s.lastExit.code, signal: s.lastExit.signal, stderr_tail: s.lastExit.stderr_tail }
       : null,
-    last_error: s.lastError ? relativizeEnvelope(s.lastError, s.workspace.root) : null,
+    last_error: s.lastError
+      ? boundedEnvelope(relativizeEnvelope(s.lastError, s.workspace.root))
+      : null,
     // prerequisites as they are now (SPEC §3.4): a missing one is why calls fail
     workspace_files: workspaceFileStatus(s.workspace.config, s.server).map((f) =>
       f.error ? { ...f, error: relativizeEnvelope(f.error, s.workspace.root) } : f,
@@ -139,7 +140,7 @@ export const sessionStatusTool = defineTool({
     const sessions = selected.map((s) => {
       const entry = sessionEntry(s);
       const err = startErrors.get(s.key);
-      if (err) entry.start_error = relativizeEnvelope(err, s.workspace.root);
+      if (err) entry.start_error = boundedEnvelope(relativizeEnvelope(err, s.workspace.root));
       return entry;
     });
     return {

@@ -18,10 +18,20 @@ import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextpro
 import { log } from "../../log.ts";
 import { checkMessage, type ErrorReply, errorResponse } from "./jsonrpc-check.ts";
 import { LineFramer, type Oversize } from "./line-framer.ts";
+import { MAX_DEPTH, nestsDeeperThan } from "./nesting.ts";
+import { TopLevelScanner } from "./oversize-scan.ts";
 import { messagePieces } from "./serialized.ts";
 
 /** SPEC §4.8: the largest incoming message, newline excluded. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * SPEC §4.8: requests waiting for their answer at most. Each holds a call's state (and a
+ * server request, often); one more is answered -32000 at once, costing only itself.
+ */
+export const MAX_PENDING_REQUESTS = 256;
+/** JSON-RPC's implementation-defined server error, for a request refused while busy. */
+const SERVER_BUSY = -32000;
 
 /**
  * Messages up to this many characters are joined and written with one `write`: every
@@ -110,7 +120,12 @@ export class StdioTransport implements Transport {
     else await this.close();
   }
 
+  /** One message: it costs at most itself, and nothing it holds ends the read loop. */
   private onLine(bytes: Uint8Array): void {
+    if (nestsDeeperThan(bytes, MAX_DEPTH)) {
+      this.refuseDeep(bytes);
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(this.decoder.decode(bytes));
@@ -122,15 +137,59 @@ export class StdioTransport implements Transport {
       return;
     }
     const checked = checkMessage(value);
-    if (checked.kind === "deliver") {
-      this.track(checked.message);
-      this.onmessage?.(checked.message);
-    } else if (checked.kind === "refuse") {
+    if (checked.kind === "deliver") this.deliver(checked.message);
+    else if (checked.kind === "refuse") {
       log.warn(`refused an invalid JSON-RPC message: ${checked.why}`);
       for (const reply of checked.replies) this.reply(reply);
     } else {
       log.warn(`ignored an invalid JSON-RPC message: ${checked.why}`);
     }
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    if (!("method" in message)) {
+      // the bridge sends the client no requests: no response is awaited (SPEC §4.8)
+      log.debug(`dropped a response to id ${String(message.id).slice(0, 64)}: nothing was asked`);
+      return;
+    }
+    if ("id" in message && this.unanswered.size >= MAX_PENDING_REQUESTS) {
+      log.warn(`refused a request: ${MAX_PENDING_REQUESTS} are waiting for their answers`);
+      const why = `Server busy: ${MAX_PENDING_REQUESTS} requests are waiting for their answers; send more once some are answered`;
+      this.reply(
+        errorResponse(message.id, SERVER_BUSY, why, { limit_requests: MAX_PENDING_REQUESTS }),
+      );
+      return;
+    }
+    this.track(message);
+    try {
+      this.onmessage?.(message);
+    } catch (err) {
+      // a bug below us, never the client's doing: answered, and the loop reads on
+      log.error(`a message could not be handled: ${String(err)}`);
+      if ("id" in message) {
+        this.reply(errorResponse(message.id, ErrorCode.InternalError, "Internal error"));
+      }
+    }
+  }
+
+  private refuseDeep(bytes: Uint8Array): void {
+    const scanner = new TopLevelScanner();
+    scanner.feed(bytes);
+    const { id, hasMethod, isResponse } = scanner.facts();
+    const what = `a message of ${bytes.length} bytes nesting deeper than ${MAX_DEPTH} levels`;
+    if (id === undefined || id === null || isResponse || !hasMethod) {
+      log.warn(`dropped ${what} (no request id to answer)`);
+      return;
+    }
+    log.warn(`refused ${what} (id ${JSON.stringify(id)})`);
+    this.reply(
+      errorResponse(
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the message nests deeper than ${MAX_DEPTH} levels of arrays and objects`,
+        { limit_depth: MAX_DEPTH },
+      ),
+    );
   }
 
   private onOversize(m: Oversize): void {

@@ -49,6 +49,7 @@ setpriv = "/sbin/setpriv"
 max_query_length = 64
 max_limit = 50
 max_watches = 100
+max_server_message_bytes = 1048576
 
 [bridge.log]
 level = "debug"
@@ -127,6 +128,7 @@ describe("parseConfigText", () => {
         max_query_length: 64,
         max_limit: 50,
         max_watches: 100,
+        max_server_message_bytes: 1048576,
         log: { level: "debug", file: `${tmp}/bridge.log`, max_bytes: 10000, max_files: 5 },
       },
       workspaces: [

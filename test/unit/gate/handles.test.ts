@@ -147,6 +147,27 @@ describe("HandleStore (SPEC §7.3)", () => {
     expect(store.inspect(first, SESSION).state).toBe("unknown");
   });
 
+  test("beyond the size budget the oldest handles are forgotten; a used one weighs nothing", () => {
+    const heavy = (title: string, chars: number): HandleEntry => {
+      const e = entry(title);
+      (e.files[0]?.edits[0] as { newText: string }).newText = "x".repeat(chars);
+      return e;
+    };
+    const store = new HandleStore(100, 10_000);
+    const a = store.issue(heavy("a", 4000));
+    const b = store.issue(heavy("b", 4000));
+    store.consume(b);
+    const c = store.issue(heavy("c", 4000));
+    expect(store.inspect(a, SESSION).state).toBe("valid"); // b's weight was freed when used
+    store.issue(heavy("d", 4000));
+    expect(store.inspect(a, SESSION).state).toBe("unknown");
+    expect(store.inspect(c, SESSION).state).toBe("valid");
+    // the newest stays, however heavy
+    const huge = store.issue(heavy("huge", 50_000));
+    expect(store.inspect(huge, SESSION).state).toBe("valid");
+    expect(store.inspect(c, SESSION).state).toBe("unknown");
+  });
+
   test("the stored entry is a private copy of what was issued", () => {
     const store = new HandleStore();
     const original = entry();

@@ -8,7 +8,12 @@ import { describe, expect, test } from "bun:test";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { resultFromJson } from "../../../../src/mcp/envelope.ts";
 import { SingleHandshake } from "../../../../src/mcp/transport/handshake.ts";
-import { type ChunkReader, StdioTransport } from "../../../../src/mcp/transport/stdio.ts";
+import { MAX_DEPTH } from "../../../../src/mcp/transport/nesting.ts";
+import {
+  type ChunkReader,
+  MAX_PENDING_REQUESTS,
+  StdioTransport,
+} from "../../../../src/mcp/transport/stdio.ts";
 import { waitFor, within } from "../../../support/wait.ts";
 
 /** An input whose chunks the test pushes; end() is EOF. */
@@ -153,6 +158,82 @@ describe("StdioTransport", () => {
       [2, -32600],
       [3, -32600],
     ]);
+  });
+
+  test("a response is dropped before anything above sees it: the bridge asks the client nothing", async () => {
+    const t = await setup(1 << 20);
+    // 40,000 levels in a response to an id nobody asked for: once a stack overflow in the SDK
+    const deep = `${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`;
+    t.input.push(`{"jsonrpc":"2.0","id":"nobody","result":${deep}}\n`);
+    t.input.push(line({ jsonrpc: "2.0", id: 5, result: {} }));
+    t.input.push(line({ jsonrpc: "2.0", id: 6, method: "ping" }));
+    await t.settle();
+    expect(t.delivered).toEqual([{ jsonrpc: "2.0", id: 6, method: "ping" }]);
+    expect(t.output.text).toBe("");
+  });
+
+  test("a request nesting too deep anywhere gets -32600 with its id; the loop reads on", async () => {
+    const t = await setup(1 << 20);
+    const deep = `${"[".repeat(MAX_DEPTH)}${"]".repeat(MAX_DEPTH)}`;
+    const ok = `${"[".repeat(MAX_DEPTH - 3)}${"]".repeat(MAX_DEPTH - 3)}`;
+    t.input.push(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"x":${deep}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","method":"notifications/x","params":{"x":${deep}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"x":${ok}}}\n`);
+    await t.settle();
+    expect(t.delivered.map((m) => ("id" in m ? m.id : "note"))).toEqual([8]);
+    expect(t.output.messages()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        error: {
+          code: -32600,
+          message: `Invalid Request: the message nests deeper than ${MAX_DEPTH} levels of arrays and objects`,
+          data: { limit_depth: MAX_DEPTH },
+        },
+      },
+    ]);
+  });
+
+  test("past MAX_PENDING_REQUESTS waiting requests, one more is refused -32000 at once", async () => {
+    const t = await setup();
+    for (let id = 1; id <= MAX_PENDING_REQUESTS + 1; id++) {
+      t.input.push(line({ jsonrpc: "2.0", id, method: "tools/list" }));
+    }
+    t.input.push(line({ jsonrpc: "2.0", method: "notifications/x" }));
+    await t.settle();
+    expect(t.delivered).toHaveLength(MAX_PENDING_REQUESTS + 1); // the notification passes
+    expect(t.output.messages()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: MAX_PENDING_REQUESTS + 1,
+        error: {
+          code: -32000,
+          message: `Server busy: ${MAX_PENDING_REQUESTS} requests are waiting for their answers; send more once some are answered`,
+          data: { limit_requests: MAX_PENDING_REQUESTS },
+        },
+      },
+    ]);
+    // one answered: room for the next
+    await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+    t.input.push(line({ jsonrpc: "2.0", id: "next", method: "tools/list" }));
+    await t.settle();
+    expect(t.delivered.at(-1)).toEqual({ jsonrpc: "2.0", id: "next", method: "tools/list" });
+  });
+
+  test("whatever throws above the transport is answered -32603, and the next message is read", async () => {
+    const t = await setup();
+    t.transport.onmessage = (m) => {
+      if ("id" in m && m.id === 1) throw new RangeError("Maximum call stack size exceeded.");
+      t.delivered.push(m);
+    };
+    t.input.push(line({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+    t.input.push(line({ jsonrpc: "2.0", id: 2, method: "tools/list" }));
+    await t.settle();
+    expect(t.delivered).toEqual([{ jsonrpc: "2.0", id: 2, method: "tools/list" }]);
+    expect(t.output.messages()).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } },
+    ]);
+    expect(t.closed()).toBe(0);
   });
 
   test("a tool result goes out with the size cap's serialization, equal to the object's JSON", async () => {

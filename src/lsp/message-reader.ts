@@ -1,0 +1,181 @@
+/**
+ * The framing of the server's stdout (SPEC §8), bounded, in place of vscode-jsonrpc's
+ * ReadableStreamMessageReader, which keeps every byte until a message completes and
+ * rescans its whole buffer for the end of the header on every chunk: a header that never
+ * ends, or a `Content-Length` of 4 GB, grew the bridge without limit. Here every byte is
+ * looked at once: a header is at most MAX_HEADER_BYTES, a body at most
+ * `bridge.max_server_message_bytes` (refused from its `Content-Length`, before a byte of
+ * it is kept), and what is not a JSON-RPC message is refused too. A refusal is an error
+ * of the reader, which the session takes as the server breaking the protocol; nothing is
+ * read after it.
+ */
+import {
+  AbstractMessageReader,
+  type DataCallback,
+  Disposable,
+  type Message,
+  type RAL,
+} from "vscode-jsonrpc";
+
+/** SPEC §8: the longest LSP header, its blank line included. */
+export const MAX_HEADER_BYTES = 8192;
+const CR = 0x0d;
+const LF = 0x0a;
+/** JSON-RPC's internal error, for a response that carries neither result nor error. */
+const INTERNAL_ERROR = -32603;
+
+type Json = Record<string, unknown>;
+
+const isId = (v: unknown): v is string | number => typeof v === "string" || typeof v === "number";
+
+/**
+ * The message vscode-jsonrpc may be handed, from a parsed body; a string says why it is
+ * refused, null that it is dropped. The library logs what it cannot classify, pretty-
+ * printed whole — an indent per level makes a 20 KB nest hundreds of megabytes — so
+ * nothing unclassified reaches it.
+ */
+export function classify(value: unknown): Message | string | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return "a message that is not a JSON object";
+  }
+  const m = value as Json;
+  if (typeof m.method === "string") {
+    if (m.id === undefined || isId(m.id)) return m as unknown as Message;
+    return "a request whose id is neither a string nor a number";
+  }
+  if (m.id === null) return null; // an answer to nothing the bridge can name
+  if (!isId(m.id)) return "a message with neither a method nor an id";
+  if (m.result !== undefined || (m.error !== undefined && m.error !== null)) {
+    return m as unknown as Message;
+  }
+  const error = { code: INTERNAL_ERROR, message: "the response had neither a result nor an error" };
+  return { jsonrpc: "2.0", id: m.id, error } as unknown as Message;
+}
+
+/** The header's fields, or why they are refused. */
+function parseHeader(text: string, maxBody: number): number | string {
+  let length: number | undefined;
+  for (const line of text.split("\r\n")) {
+    if (line === "") continue;
+    const colon = line.indexOf(":");
+    if (colon <= 0) return "a header line without a name and a colon";
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === "content-length") {
+      if (!/^[0-9]{1,16}$/.test(value)) return `Content-Length "${value.slice(0, 32)}"`;
+      length = Number(value);
+    } else if (name === "content-type") {
+      const charset = /charset=([^;]*)/i.exec(value)?.[1]?.trim().toLowerCase();
+      if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+        return `charset "${charset.slice(0, 32)}" (only UTF-8 is LSP)`;
+      }
+    }
+  }
+  if (length === undefined) return "a header without Content-Length";
+  if (length > maxBody) {
+    return `a message of ${length} bytes, over bridge.max_server_message_bytes (${maxBody})`;
+  }
+  return length;
+}
+
+export class BoundedMessageReader extends AbstractMessageReader {
+  private readonly header = new Uint8Array(MAX_HEADER_BYTES);
+  private headerLength = 0;
+  /** how much of CR LF CR LF the header's last bytes matched */
+  private ending = 0;
+  private body: Uint8Array | null = null;
+  private bodyLength = 0;
+  private failed = false;
+  private readonly decoder = new TextDecoder();
+  private callback: DataCallback = () => {};
+
+  constructor(
+    private readonly readable: RAL.ReadableStream,
+    private readonly maxMessageBytes: number,
+  ) {
+    super();
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    const subscriptions = [
+      this.readable.onData((data) => this.onData(data)),
+      this.readable.onError((error) => this.fireError(error)),
+      this.readable.onClose(() => this.fireClose()),
+    ];
+    return Disposable.create(() => {
+      for (const s of subscriptions) s.dispose();
+    });
+  }
+
+  private refuse(why: string): void {
+    this.failed = true;
+    this.body = null;
+    this.fireError(new Error(why));
+  }
+
+  private onData(chunk: Uint8Array): void {
+    let at = 0;
+    while (at < chunk.length && !this.failed) {
+      at = this.body === null ? this.readHeader(chunk, at) : this.readBody(chunk, at);
+    }
+  }
+
+  /** Header bytes from `at` on, until the blank line; returns where the header ended. */
+  private readHeader(chunk: Uint8Array, at: number): number {
+    let i = at;
+    for (; i < chunk.length && this.ending < 4; i++) {
+      const byte = chunk[i] as number;
+      if (this.headerLength === MAX_HEADER_BYTES) {
+        this.refuse(`a message header longer than ${MAX_HEADER_BYTES} bytes`);
+        return chunk.length;
+      }
+      this.header[this.headerLength++] = byte;
+      const want = this.ending % 2 === 0 ? CR : LF;
+      this.ending = byte === want ? this.ending + 1 : byte === CR ? 1 : 0;
+    }
+    if (this.ending < 4) return i;
+    const text = Buffer.from(this.header.buffer, 0, this.headerLength - 4).toString("latin1");
+    this.headerLength = 0;
+    this.ending = 0;
+    const length = parseHeader(text, this.maxMessageBytes);
+    if (typeof length === "string") {
+      this.refuse(length);
+      return chunk.length;
+    }
+    this.body = Buffer.allocUnsafe(length); // every byte is written before it is read
+    this.bodyLength = 0;
+    if (length === 0) this.deliver();
+    return i;
+  }
+
+  private readBody(chunk: Uint8Array, at: number): number {
+    const body = this.body as Uint8Array;
+    const n = Math.min(body.length - this.bodyLength, chunk.length - at);
+    body.set(chunk.subarray(at, at + n), this.bodyLength);
+    this.bodyLength += n;
+    if (this.bodyLength === body.length) this.deliver();
+    return at + n;
+  }
+
+  private deliver(): void {
+    const body = this.body as Uint8Array;
+    this.body = null;
+    let value: unknown;
+    try {
+      value = JSON.parse(this.decoder.decode(body));
+    } catch (err) {
+      this.refuse(`a message body that is not JSON (${body.length} bytes): ${String(err)}`);
+      return;
+    }
+    const message = classify(value);
+    if (typeof message === "string") this.refuse(message);
+    else if (message !== null) {
+      try {
+        this.callback(message);
+      } catch (err) {
+        this.refuse(`a message the connection could not take: ${String(err)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Containment of a tree that forks faster than `/proc` can be scanned (SPEC §9.2): a
+ * daemon that re-forks every millisecond, each parent exiting at once, has moved on
+ * before a full scan of `/proc` ends. A child subreaper is the parent of every orphan of
+ * its tree, so its own children — read from `/proc/<pid>/task/<tid>/children`, a few
+ * small reads, never a scan — are the tree's roots. `killChildren` kills them, each by
+ * pid (a pid stays ours until we collect it, so it cannot name another process) and,
+ * for a child that leads another group or sits in one, that group at once (one
+ * `kill(-pgid)` stops a whole hopping group, forks in flight included), round after
+ * round until no child is alive. Children that exited are collected (`waitpid`), so a
+ * hopping daemon cannot fill the pid space with zombies meanwhile.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { collectChild } from "../ffi/process.ts";
+import { isDead, type ProcInfo, readProc } from "./proctree.ts";
+
+/** The direct children of `pid` (zombies included), from its threads' `children` files. */
+export function childrenOf(pid: number): number[] {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const out = new Set<number>();
+  for (const tid of tids) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/children`, "latin1");
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    for (const part of text.split(" ")) {
+      const child = Number(part);
+      if (part !== "" && Number.isSafeInteger(child) && child > 0) out.add(child);
+    }
+  }
+  return [...out];
+}
+
+/** The command line of `pid`, for the log: one line of at most `max` characters. */
+export function commandLine(pid: number, max = 160): string {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/cmdline`, "latin1");
+  } catch {
+    return "?";
+  }
+  // NULs between arguments, and any white space inside one, as single spaces
+  const text = raw
+    .slice(0, 4 * max)
+    .replace(/[\0\s]+/g, " ")
+    .trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text || "?";
+}
+
+export interface ChildRules {
+  /** the parent whose children these are (the caller itself) */
+  self: number;
+  /** a child that must live (the bridge's live supervisors); never killed nor collected */
+  spare?: (child: ProcInfo) => boolean;
+  /** a child someone else waits for (Bun's own children): killed, never collected here */
+  waitedFor?: (pid: number) => boolean;
+  /** groups never signalled whole (the caller's own) */
+  ownGroups: readonly number[];
+}
+
+/** Collect the exited children nobody else waits for; how many. */
+export function collectExited(rules: ChildRules): number {
+  let n = 0;
+  for (const pid of childrenOf(rules.self)) {
+    if (rules.waitedFor?.(pid)) continue;
+    // a zombie still has its stat; without one, nothing says whose the pid is
+    const info = readProc(pid);
+    if (info === null || !isDead(info) || rules.spare?.(info)) continue;
+    if (collectChild(pid)) n += 1;
+  }
+  return n;
+}
+
+function signal(target: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(target, sig);
+  } catch {
+    // ESRCH: gone meanwhile; EPERM: not ours
+  }
+}
+
+export interface Killed {
+  pid: number;
+  command: string;
+}
+
+export interface Containment {
+  /** children killed, with their command lines read right before */
+  killed: Killed[];
+  /** children still alive at the deadline */
+  remaining: number[];
+  rounds: number;
+}
+
+/** Between rounds while killed children finish dying: a liveness poll, bounded by the deadline. */
+const ROUND_PAUSE_MS = 1;
+
+/**
+ * Kill every live child of `rules.self` (but the spared), the groups they are in (but
+ * `ownGroups`), and whatever becomes a child meanwhile, until a round finds none alive or
+ * `deadlineMs` passes. Exited children are collected as the rounds go.
+ */
+export async function killChildren(rules: ChildRules, deadlineMs: number): Promise<Containment> {
+  const deadline = Date.now() + deadlineMs;
+  const killed = new Map<number, Killed>();
+  const own = new Set(rules.ownGroups);
+  for (let rounds = 1; ; rounds++) {
+    let alive = 0;
+    let fresh = 0;
+    for (const pid of childrenOf(rules.self)) {
+      const info = readProc(pid);
+      if (info === null || isDead(info) || rules.spare?.(info)) continue;
+      alive += 1;
+      if (!killed.has(pid)) {
+        fresh += 1;
+        killed.set(pid, { pid, command: commandLine(pid) });
+      }
+      // the group first: a member forking right now is stopped with it
+      if (info.pgid > 1 && !own.has(info.pgid)) signal(-info.pgid, "SIGKILL");
+      signal(pid, "SIGKILL");
+    }
+    collectExited(rules);
+    if (alive === 0) return { killed: [...killed.values()], remaining: [], rounds };
+    if (Date.now() >= deadline) {
+      const remaining = childrenOf(rules.self).filter((pid) => {
+        const info = readProc(pid);
+        return info !== null && !isDead(info) && !rules.spare?.(info);
+      });
+      return { killed: [...killed.values()], remaining, rounds };
+    }
+    // new children: straight on; only children already signalled: let them die first
+    await new Promise((resolve) =>
+      fresh > 0 ? setImmediate(resolve) : setTimeout(resolve, ROUND_PAUSE_MS),
+    );
+  }
+}
+
+/** "pid (command)" for at most `max` of them, then how many more: one log line. */
+export function describeKilled(killed: readonly Killed[], max = 8): string {
+  const named = killed.slice(0, max).map((k) => `${k.pid} (${k.command})`);
+  const more = killed.length > max ? `, and ${killed.length - max} more` : "";
+  return `${named.join(", ")}${more}`;
+}

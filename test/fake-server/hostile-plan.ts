@@ -1,0 +1,182 @@
+/**
+ * What the hostile server does (./hostile-ls.ts), as data: a list of actions run after
+ * `initialized` (or when a request of method `on` arrives) — framed messages written in
+ * random pieces, raw bytes, floods of notifications and requests, stderr without end,
+ * a closed stdout, an exit, a hopping daemon — and the seeded generator of such lists
+ * for the hostile-server fuzz. The same seed gives the same actions on every machine.
+ */
+import { Prng } from "../support/prng.ts";
+
+export type Flood =
+  | "register"
+  | "progress"
+  | "publish"
+  | "log"
+  | "create"
+  | "configuration"
+  | "unknown_request"
+  | "apply_edit"
+  | "deep_response";
+
+export type Action =
+  /** one framed message; `cuts`: fractions of its bytes where the write is split */
+  | { do: "send"; message: unknown; cuts?: number[]; header?: string }
+  /** `prefix`, `bytes` of `unit` repeated, `suffix`, straight onto stdout (a header without end…) */
+  | { do: "raw"; unit: string; bytes: number; prefix?: string; suffix?: string }
+  /** `bytes` of `unit` repeated onto stderr: no newline unless `unit` has one */
+  | { do: "stderr"; unit: string; bytes: number }
+  /** `count` messages of a kind; `chars`: the size of their texts */
+  | { do: "flood"; kind: Flood; count: number; chars?: number; outside?: boolean }
+  /** answer the next request with a result of about `bytes` bytes */
+  | { do: "answer_big"; bytes: number }
+  | { do: "close_stdout" }
+  /** read nothing more from stdin (the bridge's writes pile up) */
+  | { do: "stop_reading" }
+  | { do: "exit"; code: number }
+  | { do: "signal"; name: "SIGKILL" | "SIGSEGV" | "SIGTERM" }
+  /** a daemon that leaves the session and re-forks every interval_ms (./hopper.ts) */
+  | { do: "hop"; tag: string; interval_ms: number; lifetime_ms: number };
+
+export interface HostilePlan {
+  /** run the actions when a request of this method arrives (default: after `initialized`) */
+  on?: string;
+  actions?: Action[];
+  /** the hover answer's markdown, `prefix` + `count` × `unit` + `suffix` (else null) */
+  hover?: { prefix: string; unit: string; count: number; suffix: string };
+  /** appends `begin` and `end` lines around the actions */
+  marker?: string;
+  /** the workspace root (floods name files inside it, and outside) */
+  root?: string;
+  /** fuzz: each server life appends a line here; the count picks the seed `seed + n` */
+  runs_file?: string;
+  seed?: number;
+  /** fuzz: the tag of hopping daemons (found by the tests in command lines) */
+  tag?: string;
+}
+
+const MIB = 1 << 20;
+
+/**
+ * What a hop's command line carries for a plan's `tag`: never the tag alone, which the
+ * server's own arguments (the plan) hold too.
+ */
+export function hopTag(tag: string): string {
+  return `${tag}:hop`;
+}
+
+/** The tag of the daemons of the n-th life of a fuzz. */
+export function lifeTag(tag: string, n: number): string {
+  return `${tag}-${n}`;
+}
+
+/** The seed of one server life of a fuzz: `base + n` for the n-th life. */
+export function lifeSeed(base: number, n: number): number {
+  return (base + n) >>> 0;
+}
+
+function message(r: Prng, root: string): unknown {
+  const uri = r.chance(0.5) ? `file://${root}/a.fake` : `file:///elsewhere/${r.int(0, 99)}.fake`;
+  return r.pick([
+    { jsonrpc: "2.0", method: "window/logMessage", params: { type: 3, message: "hi" } },
+    { jsonrpc: "2.0", method: "textDocument/publishDiagnostics", params: { uri, diagnostics: [] } },
+    { jsonrpc: "2.0", method: "$/progress", params: { token: "t", value: { kind: "end" } } },
+    { jsonrpc: "2.0", id: r.int(1, 1e6), result: { unasked: true } },
+    { jsonrpc: "2.0", id: null, error: { code: -32700, message: "null id" } },
+    {
+      jsonrpc: "2.0",
+      method: "experimental/serverStatus",
+      params: { health: "ok", quiescent: true },
+    },
+  ]);
+}
+
+/** One action that leaves the server speaking LSP (so more may follow). */
+function benign(r: Prng, root: string, tag: string): Action {
+  switch (r.int(0, 6)) {
+    case 0: {
+      const cuts = Array.from({ length: r.int(1, 4) }, () => r.next()).sort();
+      const header = r.pick([
+        "",
+        "content-length",
+        "Content-Type: application/vscode-jsonrpc; charset=utf-8",
+      ]);
+      return { do: "send", message: message(r, root), cuts, header };
+    }
+    case 1:
+      return {
+        do: "flood",
+        kind: r.pick<Flood>([
+          "register",
+          "progress",
+          "publish",
+          "log",
+          "create",
+          "configuration",
+          "unknown_request",
+          "apply_edit",
+          "deep_response",
+        ]),
+        count: r.pick([10, 1000, 20_000]),
+        chars: r.pick([8, 1024, 64 * 1024]),
+        outside: r.chance(0.5),
+      };
+    case 2:
+      return {
+        do: "stderr",
+        unit: r.pick(["#", "\r50%", "line\n", "\u00e9"]),
+        bytes: r.int(1, 32) * MIB,
+      };
+    case 3:
+      return { do: "answer_big", bytes: r.pick([1024, MIB, 8 * MIB]) };
+    case 4:
+      return { do: "hop", tag, interval_ms: 1, lifetime_ms: 15_000 };
+    default:
+      return { do: "send", message: message(r, root) };
+  }
+}
+
+/** One action after which the server no longer speaks LSP (the last of a life). */
+function terminal(r: Prng): Action {
+  switch (r.int(0, 8)) {
+    case 0:
+      return { do: "raw", unit: "x", bytes: r.int(1, 64) * MIB };
+    case 1:
+      return {
+        do: "raw",
+        prefix: "Content-Length: 4000000000\r\n\r\n",
+        unit: "{",
+        bytes: r.int(1, 64) * MIB,
+      };
+    case 2:
+      return {
+        do: "raw",
+        prefix: "Content-Length: 20\r\n\r\n",
+        unit: "not json at all!",
+        bytes: 20,
+      };
+    case 3: {
+      // a message that is no message, nested 100,000 deep
+      const n = 100_000;
+      const prefix = `Content-Length: ${2 * n}\r\n\r\n`;
+      return { do: "raw", prefix, unit: "[", bytes: n, suffix: "]".repeat(n) };
+    }
+    case 4:
+      return { do: "close_stdout" };
+    case 5:
+      return { do: "exit", code: r.int(0, 3) };
+    case 6:
+      return { do: "signal", name: r.pick(["SIGKILL", "SIGSEGV", "SIGTERM"] as const) };
+    case 7:
+      return { do: "answer_big", bytes: 100 * MIB };
+    default:
+      return { do: "raw", unit: "\r\n", bytes: 1024 };
+  }
+}
+
+/** The actions of one fuzzed server life: a few benign ones, then often a terminal one. */
+export function fuzzActions(seed: number, root: string, tag: string): Action[] {
+  const r = new Prng(seed);
+  const actions = Array.from({ length: r.int(1, 4) }, () => benign(r, root, tag));
+  if (r.chance(0.6)) actions.push(terminal(r));
+  return actions;
+}

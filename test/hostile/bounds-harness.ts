@@ -1,0 +1,127 @@
+/**
+ * What the bound tests (SPEC §8) share: the compiled bridge over one workspace and the
+ * hostile server (test/fake-server/hostile-ls.ts) with a plan, `ping` sent back to back
+ * while an attack runs — each must come back within PING_BOUND_MS — and the bridge's
+ * peak resident size, which must stay under RSS_BOUND_MB. Each test prints its figures.
+ */
+import { afterAll, afterEach } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { HostilePlan } from "../fake-server/hostile-plan.ts";
+import { cleanupTempDirs, fakeServer, REPO, tempDir, writeConfig } from "../support/bridge.ts";
+import { killLeft, killTagged } from "../support/processes.ts";
+import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+
+export const HOSTILE_LS = join(REPO, "test", "fake-server", "hostile-ls.ts");
+/** The must-show bounds: every ping during an attack within 2 s, the bridge under 300 MB. */
+export const PING_BOUND_MS = 2000;
+export const RSS_BOUND_MB = 300;
+export const MIB = 1 << 20;
+
+/** A [[server]] table for the hostile server playing `plan` (the fake server's, but the script). */
+export function hostileServer(name: string, plan: HostilePlan): Record<string, unknown> {
+  return { ...fakeServer(name), args: [HOSTILE_LS, "--plan", JSON.stringify(plan)] };
+}
+
+/**
+ * What a test file registers for cleanup: the pids it started and the tags of the daemons
+ * its servers started; after each test every bridge is closed and what is left is killed.
+ */
+export function cleanupAfterEach(): { started: Set<number>; tags: string[] } {
+  const started = new Set<number>();
+  const tags: string[] = [];
+  afterEach(async () => {
+    await closeRawBridges();
+    killLeft(started);
+    for (const tag of tags.splice(0)) killTagged(tag);
+  });
+  afterAll(cleanupTempDirs);
+  return { started, tags };
+}
+
+export interface Hostile {
+  bridge: RawBridge;
+  root: string;
+  marker: string;
+}
+
+/** A bridge on a workspace with `a.fake`, served by the hostile server playing `plan`. */
+export async function hostileBridge(
+  plan: HostilePlan,
+  bridgeKeys: Record<string, unknown> = {},
+): Promise<Hostile> {
+  const root = tempDir("theodolite-bounds-");
+  writeFileSync(join(root, "a.fake"), "alpha beta\nsecond line\n");
+  const marker = join(tempDir("theodolite-marker-"), "marker");
+  const config = writeConfig({
+    bridge: { shutdown_grace_ms: 500, ...bridgeKeys },
+    workspace: [{ name: "w", root, servers: ["hostile"] }],
+    server: [hostileServer("hostile", { ...plan, marker, root })],
+  });
+  return { bridge: await RawBridge.start(config), root, marker };
+}
+
+/** The attack's `begin` and `end` times from the marker (Date.now() of the server). */
+export function attackTimes(marker: string): { begin?: number; end?: number } {
+  if (!existsSync(marker)) return {};
+  const out: { begin?: number; end?: number } = {};
+  for (const line of readFileSync(marker, "utf8").split("\n")) {
+    const [what, at] = line.split(" ");
+    if (what === "begin" || what === "end") out[what] = Number(at);
+  }
+  return out;
+}
+
+export interface Pinged {
+  pings: number;
+  /** pings sent while the attack ran (between the marker's begin and end, or until `done`) */
+  during: number;
+  maxMs: number;
+}
+
+/**
+ * `ping` back to back until `done()` holds (checked between pings); each must be answered
+ * within PING_BOUND_MS (`RawBridge.ping` rejects otherwise). A ping counts as "during" when
+ * sent after the attack began and before it ended (an attack that never ends — the bridge
+ * stopped its server — runs until `done`).
+ */
+export async function pingThrough(
+  h: Hostile,
+  done: () => boolean | Promise<boolean>,
+  deadlineMs = 120_000,
+): Promise<Pinged> {
+  const r: Pinged = { pings: 0, during: 0, maxMs: 0 };
+  const deadline = Date.now() + deadlineMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error("the attack did not end in time");
+    const sent = Date.now();
+    const ms = await h.bridge.ping(PING_BOUND_MS);
+    const t = attackTimes(h.marker);
+    if (t.begin !== undefined && sent >= t.begin && (t.end === undefined || sent <= t.end)) {
+      r.during += 1;
+    }
+    r.pings += 1;
+    r.maxMs = Math.max(r.maxMs, ms);
+  }
+  return r;
+}
+
+/** The bridge's peak resident size so far, in MB (VmHWM). */
+export function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1]) / 1024;
+}
+
+/** One line per case, for the report: ping and memory figures. */
+export function report(label: string, p: Pinged, pid: number, extra = ""): void {
+  console.log(
+    `[bounds] ${label}: ${p.pings} pings (${p.during} during the attack), slowest ${p.maxMs.toFixed(0)} ms; bridge peak RSS ${peakRssMb(pid).toFixed(0)} MB${extra}`,
+  );
+}
+
+/** The one session's entry of session_status. */
+export async function sessionEntry(bridge: RawBridge): Promise<Record<string, unknown>> {
+  const st = await bridge.call("session_status", {}, 20_000);
+  if (st.isError) throw new Error(`session_status failed: ${JSON.stringify(st.structured)}`);
+  return (st.structured.sessions as Record<string, unknown>[])[0] as Record<string, unknown>;
+}

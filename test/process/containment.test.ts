@@ -1,0 +1,128 @@
+/**
+ * Containment of a daemon that hops (SPEC §9.2, src/process/contain.ts): it leaves the
+ * session and re-forks every millisecond, each parent exiting at once. Under the
+ * supervisor it is gone within 2 s of every end; its exited hops are collected as it
+ * runs (no zombie pile-up); the supervisor names what it killed; and when the supervisor
+ * itself is SIGKILLed, the launcher (a subreaper like the bridge) kills the hops it adopts.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { childrenOf, killChildren } from "../../src/process/contain.ts";
+import { readProc } from "../../src/process/proctree.ts";
+import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
+import { hopperArgv, PERL } from "../fake-server/hopper.ts";
+import { killTagged, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
+import { waitFor, waitForValue } from "../support/wait.ts";
+import { connect, INIT_PARAMS, launchFake, Started } from "./helpers.ts";
+
+const started = new Started();
+const tags: string[] = [];
+afterEach(() => {
+  for (const tag of tags.splice(0)) killTagged(tag);
+  started.cleanup();
+});
+afterAll(() => {
+  for (const tag of tags.splice(0)) killTagged(tag);
+});
+
+/** The must-show bound: nothing of the tree alive this long after the end. */
+const GONE_MS = 2000;
+
+function newTag(): string {
+  const tag = `theodolite-hop-${process.pid}-${tags.length}-${Date.now()}`;
+  tags.push(tag);
+  return tag;
+}
+
+/** The hops alive now, once at least one runs and has hopped past `seen` pids. */
+async function hopping(tag: string): Promise<void> {
+  const first = await waitForValue(() => livePidsTagged(tag)[0], 5000, { what: "a hop" });
+  await waitFor(() => !livePidsTagged(tag).includes(first), 5000, { what: "the hop to move on" });
+}
+
+function zombieChildren(pid: number): number {
+  return childrenOf(pid).filter((c) => {
+    try {
+      return /\) Z /.test(readFileSync(`/proc/${c}/stat`, "latin1"));
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe("a daemon re-forking every 1 ms", () => {
+  test("an orderly end: every hop is gone within 2 s, and the supervisor names what it killed", async () => {
+    const tag = newTag();
+    const proc = launchFake(started, { daemons: [{ kind: "hop", pidfile: tag, interval_ms: 1 }] });
+    const notes: string[] = [];
+    proc.onStderrLine((line) => notes.push(line));
+    const lsp = connect(started, proc);
+    await lsp.sendRequest("initialize", INIT_PARAMS);
+    await hopping(tag);
+    // the hops are the supervisor's children (it is their subreaper), and the ones that
+    // exited are collected as it polls: after 1000 forks, no pile of zombies
+    await waitFor(pidsAllocatedSince(1000), 10_000, { what: "1000 forks" });
+    expect(zombieChildren(proc.supervisorPid)).toBeLessThan(300);
+    await lsp.sendRequest("shutdown");
+    lsp.sendNotification("exit");
+    const t0 = performance.now();
+    await proc.terminate(5000);
+    await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });
+    console.log(`hopper (1 ms) reaped ${(performance.now() - t0).toFixed(0)} ms after the end`);
+    // the note may still be on its way through the stderr pipe
+    const killedNote = await waitForValue(
+      () => notes.find((l) => l.includes("killed") && l.includes("leftover")),
+      5000,
+      { what: "the supervisor's note of what it killed" },
+    );
+    expect(killedNote).toContain("perl");
+  }, 20_000);
+
+  test("the lifeline closed while the server ignores it: the hops die with the tree", async () => {
+    const tag = newTag();
+    const proc = launchFake(
+      started,
+      { ignore_stdin_eof: true, daemons: [{ kind: "hop", pidfile: tag, interval_ms: 1 }] },
+      { graceMs: 200 },
+    );
+    await hopping(tag);
+    proc.closeInput();
+    await proc.exited;
+    await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });
+  }, 20_000);
+
+  test("supervisor SIGKILLed: the launcher, a subreaper, kills the hops it adopts", async () => {
+    expect(becomeChildSubreaper()).toBe(true);
+    const tag = newTag();
+    const proc = launchFake(started, { daemons: [{ kind: "hop", pidfile: tag, interval_ms: 1 }] });
+    await hopping(tag);
+    process.kill(proc.supervisorPid, "SIGKILL");
+    await proc.exited;
+    await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });
+  }, 20_000);
+});
+
+describe("killChildren", () => {
+  test("spares what it is told to, kills the rest, collects what exited", async () => {
+    expect(becomeChildSubreaper()).toBe(true);
+    const tag = newTag();
+    const spared = Bun.spawn(["sleep", "30"], { stdio: ["ignore", "ignore", "ignore"] });
+    started.track(spared.pid);
+    // the hopper's first process exits at once: its hops become our children
+    Bun.spawn(hopperArgv(tag, 1, 10_000), { stdio: ["ignore", "ignore", "ignore"] });
+    await hopping(tag);
+    // our own session's children (Bun's, the hopper's first process) are spared
+    const sid = readProc(process.pid)?.sid;
+    const r = await killChildren(
+      { self: process.pid, spare: (p) => p.sid === sid, ownGroups: [] },
+      GONE_MS,
+    );
+    expect(r.remaining).toEqual([]);
+    expect(r.killed.some((k) => k.command.startsWith(`${PERL} -e use strict;`))).toBe(true);
+    expect(livePidsTagged(tag)).toEqual([]);
+    expect(spared.exitCode).toBeNull();
+    expect(childrenOf(process.pid)).toContain(spared.pid);
+    spared.kill("SIGKILL");
+    await spared.exited;
+  });
+});
