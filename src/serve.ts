@@ -12,6 +12,7 @@ import type { Config } from "./config/types.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
+import { installMicrotaskRuntime } from "./lsp/runtime.ts";
 import { createMcpServer } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
@@ -49,6 +50,8 @@ export async function serve(argPath: string | undefined): Promise<void> {
   log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
   if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
 
+  // vscode-jsonrpc's deferred steps as microtasks, for every server connection (runtime.ts)
+  installMicrotaskRuntime();
   // Orphans of a supervisor killed from outside come to us, not to PID 1 (SPEC §9.2).
   if (!becomeChildSubreaper())
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
