@@ -9,6 +9,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type {
+  Diagnostic,
   InitializeResult,
   MessageConnection,
   PublishDiagnosticsParams,
@@ -49,7 +50,11 @@ export class DirectLsp {
   private readonly published = new Map<string, PublishDiagnosticsParams>();
   private readonly publishCount = new Map<string, number>();
   private readonly open = new Map<string, OpenFile>();
+  /** the server's dynamic registrations (pyright registers its pull diagnostics) */
+  readonly registrations = new Map<string, Registration>();
   private waiters: (() => void)[] = [];
+  /** every window/logMessage and showMessage text, for log-line readiness (pyright) */
+  private readonly logs: string[] = [];
   initResult: InitializeResult | undefined;
 
   constructor(
@@ -109,11 +114,13 @@ export class DirectLsp {
       label: "direct",
       settings: s.settings,
       workspaceFolders: folders,
-      registrations: new Map<string, Registration>(),
+      registrations: this.registrations,
       onProgress: (token, value) => this.progress.update(token, value),
       onServerStatus: () => {},
       onRegistrationsChanged: () => {},
-      onLogMessage: () => {},
+      onLogMessage: (text) => {
+        if (this.logs.length < 1000) this.logs.push(text);
+      },
       onPublishDiagnostics: (p) => {
         this.published.set(p.uri, p);
         this.publishCount.set(p.uri, (this.publishCount.get(p.uri) ?? 0) + 1);
@@ -169,7 +176,7 @@ export class DirectLsp {
 
   /**
    * Start, open the server's warm-up file if it names one (as the bridge does), and wait
-   * for its progress patterns to begin and end.
+   * for its progress patterns to begin and end, or for its readiness log line.
    */
   async startReady(timeoutMs: number): Promise<void> {
     await this.start();
@@ -179,10 +186,17 @@ export class DirectLsp {
       if (opened === undefined) throw new Error(`no warmup file for ${glob} in ${this.root}`);
       await this.openFile(opened.abs, languageIdFor(this.server, opened.abs));
     }
-    await this.waitProgressDone(
-      this.server.ready.progress.map((p) => new RegExp(p)),
-      timeoutMs,
-    );
+    const line = this.server.ready.log_message;
+    if (line !== null) {
+      const pattern = new RegExp(line);
+      await this.until(() => this.logs.some((l) => pattern.test(l)), timeoutMs, `log ${line}`);
+    }
+    if (this.server.ready.progress.length > 0) {
+      await this.waitProgressDone(
+        this.server.ready.progress.map((p) => new RegExp(p)),
+        timeoutMs,
+      );
+    }
   }
 
   /** Readiness as the bridge's `progress` condition with progress_required = true. */
@@ -199,6 +213,17 @@ export class DirectLsp {
   /** How many publishes `uri` has had (for the "publish" settle rule). */
   publishes(uri: string): number {
     return this.publishCount.get(uri) ?? 0;
+  }
+
+  /** Whether the server answers `textDocument/diagnostic`, statically or registered. */
+  offersPull(): boolean {
+    if (this.initResult?.capabilities.diagnosticProvider !== undefined) return true;
+    return [...this.registrations.values()].some((r) => r.method === "textDocument/diagnostic");
+  }
+
+  /** The diagnostics of `uri`'s latest publish (none yet: empty). */
+  latest(uri: string): Diagnostic[] {
+    return this.published.get(uri)?.diagnostics ?? [];
   }
 
   /**

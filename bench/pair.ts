@@ -28,10 +28,12 @@ export interface Pair {
 
 /**
  * Readiness both clients wait for: the preset's progress patterns with progress_required
- * (the preset alone would call a server ready if its indexing had not begun yet).
+ * (the preset alone would call a server ready if its indexing had not begun yet), or its
+ * log line.
  */
 function strictReadiness(server: ServerConfig): ServerConfig {
-  if (server.ready.progress.length === 0) throw new Error(`${server.name}: no progress readiness`);
+  if (server.ready.log_message !== null) return server;
+  if (server.ready.progress.length === 0) throw new Error(`${server.name}: no readiness signal`);
   return { ...server, ready: { ...server.ready, progress_required: true } };
 }
 

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCoherence } from "./coherence.ts";
 import { type BenchOptions, binary, parseOptions } from "./common.ts";
+import { runDiagnosticsFiles } from "./diagnostics-files.ts";
 import { runInitialize } from "./initialize.ts";
 import { runNormalize } from "./normalize.ts";
 import { runOverhead } from "./overhead.ts";
@@ -36,6 +37,7 @@ const BENCHMARKS: { group: string; run: (opts: BenchOptions) => Promise<Metric[]
   { group: "normalize", run: runNormalize },
   { group: "coherence", run: runCoherence },
   { group: "overhead", run: runOverhead },
+  { group: "diagnostics-files", run: runDiagnosticsFiles },
   { group: "paging", run: runPaging },
 ];
 

@@ -204,6 +204,9 @@ export class Documents {
       this.counts.changed += 1;
       sent.push(doc);
     }
+    // documents changed together were sent one after another: a publish for one of them may
+    // predate the others, so each is built again (target's "reopen") before it is diagnosed
+    if (changed.length > 1) this.generation += 1;
     sent.push(...this.openChanged(events, stamp));
     this.saves.pay(this.store.all().at(-1));
     // a document closed for following the disk has no diagnostics either (SPEC §5.1)

@@ -10,6 +10,7 @@
  * Files that no longer exist are dropped, with what the server said of them.
  */
 import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
+import type { WorkspaceText } from "../workspace/confined.ts";
 import { currentIdentity } from "../workspace/identity.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { documentRefresh } from "./catch-up.ts";
@@ -22,6 +23,15 @@ import {
   settleRuns,
 } from "./diagnostics-settle.ts";
 import type { Session, WaitContext } from "./session.ts";
+import { FILES_AT_ONCE, sideBySide } from "./side-by-side.ts";
+
+/**
+ * The reason given for an open document of a pushing server that has not published for it
+ * in this life: a server that never publishes for a file would hold every answer until the
+ * request timeout, so it is not waited for (`diagnostics {file}` waits).
+ */
+export const NOT_PUBLISHED =
+  "the server has not published for this open document yet; ask for it with `file`";
 
 /** The reason given for a file that a bound kept from being re-checked. */
 export const NOT_RECHECKED =
@@ -45,6 +55,8 @@ export async function workspaceDiagnostics(
   wait: WaitContext,
 ): Promise<FileDiagnostics[]> {
   const { diagnostics } = session;
+  // whatever the server published before this call is in the store first
+  await session.barrier(wait.signal);
   if (offersWorkspacePull(session)) {
     const report = await session.request(
       WorkspaceDiagnosticRequest.type,
@@ -95,26 +107,30 @@ async function recheckEach(session: Session, wait: WaitContext): Promise<FileDia
   const { diagnostics, documents } = session;
   const uris = [...new Set([...diagnostics.uris(), ...documents.uris()])].sort();
   const refresh = documentRefresh(session, "diagnostics");
-  const out: FileDiagnostics[] = [];
+  const rule = session.server.diagnostics_settle;
+  const awaitsPush = (rule === "version" || rule === "publish") && !offersPull(session);
+  const out: (FileDiagnostics | WorkspaceText)[] = [];
   let checked = 0;
   for (const uri of uris) {
     const abs = uriToPath(uri);
     const content = abs === null ? undefined : session.workspace.tryRead(abs);
     if (abs !== null && content === undefined && vanished(abs)) {
       diagnostics.forget(uri);
-      continue;
-    }
-    if (content === undefined) {
+    } else if (content === undefined) {
       out.push(stored(session, uri)); // a non-file URI, or outside the root: as reported
-      continue;
-    }
-    if (checked >= session.bridge.max_open_documents) {
+    } else if (checked >= session.bridge.max_open_documents) {
       out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
-      continue;
+    } else if (awaitsPush && diagnostics.push(uri) === undefined) {
+      out.push({ ...stored(session, uri), unsettled: NOT_PUBLISHED });
+    } else {
+      checked += 1;
+      out.push(content);
     }
-    checked += 1;
-    const doc = await documents.target(content, refresh, wait.signal);
-    out.push(await fileDiagnostics(session, doc, wait));
   }
-  return out;
+  // the files to check, side by side; the rest as decided above
+  return sideBySide(out, FILES_AT_ONCE, async (item) => {
+    if ("uri" in item) return item;
+    const doc = await documents.target(item, refresh, wait.signal);
+    return fileDiagnostics(session, doc, wait);
+  });
 }

@@ -171,9 +171,13 @@ describe("floods are absorbed; the session stays ready", () => {
         `; diagnostics ${ms.toFixed(0)} ms`,
       );
       expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      // 20,000 files kept; their names alone pass max_result_bytes: a typed error, summarized
-      expect(d.code).toBe("ResultTooLarge");
-      expect((d.structured.details as { files: number }).files).toBe(20_000);
+      // 20,000 files kept, 180,000 refused; none of them exists, so none is served (SPEC §6:
+      // what the server said of a file that vanished is dropped), and the answer is partial
+      expect(d.isError).toBe(false);
+      expect(d.structured.total).toBe(0);
+      expect(d.structured.complete).toBe(false);
+      const s = await sessionEntry(h.bridge);
+      expect((s.diagnostics_dropped as { uris: number }).uris).toBe(180_000);
       expect(ms).toBeLessThan(10_000);
       const pinged = await h.bridge.ping(2000);
       expect(pinged).toBeLessThan(2000);

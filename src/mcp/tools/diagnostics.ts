@@ -27,6 +27,7 @@ import {
   offersWorkspacePull,
 } from "../../session/diagnostics-settle.ts";
 import type { Session } from "../../session/session.ts";
+import { FILES_AT_ONCE, sideBySide } from "../../session/side-by-side.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { LineIndex } from "../../text/positions.ts";
 import {
@@ -141,17 +142,25 @@ async function collectFiles(
   names: string[],
 ): Promise<Collected> {
   const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [] };
-  const files = new Set<string>();
+  // the same file named twice counts once
+  const ws = ctx.bridge.workspace(args.workspace);
+  const byRel = new Map<string, string>();
   for (const file of names) {
-    await withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
+    const { rel } = ws.resolve(file);
+    if (!byRel.has(rel)) byRel.set(rel, file);
+  }
+  const one = (file: string) =>
+    withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       out.restarted.push(...(call.wait.restarted ?? []));
-      if (files.has(call.rel)) return;
-      files.add(call.rel);
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
       collect(ctx, call.session, d, call.norm, out);
     });
-  }
-  out.files = [...files].sort(compareStrings);
+  // the first alone (it may start the session, or restart it); the rest side by side: each
+  // is synced and settled on its own, and the server works on them together
+  const [first, ...rest] = [...byRel.values()];
+  if (first !== undefined) await one(first);
+  await sideBySide(rest, FILES_AT_ONCE, one);
+  out.files = [...byRel.keys()].sort(compareStrings);
   return out;
 }
 
