@@ -9,7 +9,7 @@
  *
  * `bun build.ts --unminified --outfile PATH`: the same build without --minify, to PATH and
  * without a checksum — for profiling the shipped tiers by module (bench/profile.ts
- * --cpu-prof); never a release. `release.ts` builds every release target with
+ * --cpu-prof); never a release. `.ci/release.ts` builds every release target with
  * `bridgeBuildArgs`, so the flags are defined here once; `compileArgs` and `JIT_POLICY` are
  * exported so that bench/floor.ts compiles its relay with the same flags.
  */

@@ -71,7 +71,7 @@ const dirA = join(work, "a");
 const cloneB = join(work, "elsewhere", "clone");
 
 // --- two builds -----------------------------------------------------------------------
-console.log(must("release A", run([process.execPath, "release.ts", "--out", dirA])));
+console.log(must("release A", run([process.execPath, ".ci/release.ts", "--out", dirA])));
 must("clone B", run(["git", "clone", "-q", repo, cloneB]));
 must("bun install in B", run([process.execPath, "install", "--frozen-lockfile"], { cwd: cloneB }));
 const tmpB = join(work, "tmp-b");
@@ -86,7 +86,7 @@ const envB = {
 const dirB = join(cloneB, "dist", "release");
 must(
   "release B",
-  run(["sh", "-c", `umask 077 && exec "${process.execPath}" release.ts`], {
+  run(["sh", "-c", `umask 077 && exec "${process.execPath}" .ci/release.ts`], {
     cwd: cloneB,
     env: envB,
   }),

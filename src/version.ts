@@ -1,6 +1,6 @@
 /**
  * Build-time constants and the provenance `--version` prints (SPEC §2). `build.ts` and
- * `release.ts` replace BUILD_VERSION / BUILD_COMMIT / BUILD_DIRTY / BUILD_TARGET with
+ * `.ci/release.ts` replace BUILD_VERSION / BUILD_COMMIT / BUILD_DIRTY / BUILD_TARGET with
  * `--define`; running from source falls back to package.json, "unknown" and the
  * running Bun's own target.
  */

@@ -19,7 +19,7 @@ import {
   runtimeName,
   runtimePackage,
   sha256sums,
-} from "../../release.ts";
+} from "../../.ci/release.ts";
 import { REPO } from "../support/bridge.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
@@ -95,7 +95,7 @@ describe("refusals, run", () => {
   function scriptsRepo(): string {
     const dir = mkdtempSync(join(tmpdir(), "theodolite-release-"));
     dirs.push(dir);
-    for (const file of ["release.ts", "build.ts", "package.json", "src/version.ts"]) {
+    for (const file of [".ci/release.ts", "build.ts", "package.json", "src/version.ts"]) {
       mkdirSync(join(dir, file, ".."), { recursive: true });
       cpSync(join(REPO, file), join(dir, file));
     }
@@ -108,7 +108,7 @@ describe("refusals, run", () => {
   }
 
   function release(dir: string) {
-    const r = Bun.spawnSync([process.execPath, "release.ts"], {
+    const r = Bun.spawnSync([process.execPath, ".ci/release.ts"], {
       cwd: dir,
       stdout: "pipe",
       stderr: "pipe",

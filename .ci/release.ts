@@ -16,9 +16,9 @@
  */
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { bridgeBuildArgs, type GitState, gitState, sha256Hex } from "./build.ts";
-import pkg from "./package.json" with { type: "json" };
-import { runtimeTarget } from "./src/version.ts";
+import { bridgeBuildArgs, type GitState, gitState, sha256Hex } from "../build.ts";
+import pkg from "../package.json" with { type: "json" };
+import { runtimeTarget } from "../src/version.ts";
 
 export const RELEASE_TARGETS = [
   "linux-x64",
@@ -28,7 +28,7 @@ export const RELEASE_TARGETS = [
 ] as const;
 export type ReleaseTarget = (typeof RELEASE_TARGETS)[number];
 
-const root = import.meta.dir;
+const root = join(import.meta.dir, "..");
 
 export class ReleaseError extends Error {
   constructor(
