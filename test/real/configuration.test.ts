@@ -3,7 +3,9 @@
  * (SPEC §5.3): a change the server reloads on its own clock (pyright's pyrightconfig.json
  * and pyproject.toml) or never (clangd 14's compile_commands.json) restarts the session
  * (`restart_on`), which the answer says (`restarted`) and session_status counts; each
- * answer equals a bridge started afresh after the change.
+ * answer equals a bridge started afresh after the change. typescript-language-server's
+ * tsconfig.json reaches tsserver through the bridge's watcher (no restart); rust-analyzer's
+ * Cargo.toml restarts it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,6 +16,8 @@ import {
   copyFixture,
   findClangd,
   findPyright,
+  findRustAnalyzer,
+  findTypescriptLanguageServer,
   materializeCFixture,
 } from "../support/real-servers.ts";
 
@@ -104,4 +108,83 @@ describe.skipIf(!clangd)("clangd 14: the compile database regenerated", () => {
       await bridge.close();
     }
   });
+});
+
+const tls = await findTypescriptLanguageServer();
+requiredUnderCI("typescript-language-server", tls);
+describe.skipIf(!tls)("typescript-language-server: tsconfig.json switched", () => {
+  test("noImplicitAny on and off: each first answer the fresh bridge's", async () => {
+    if (!tls) return;
+    const root = copyFixture("ts");
+    dirs.push(root);
+    writeFileSync(
+      join(root, "src", "loose.ts"),
+      "export function twice(x) {\n  return x * 2;\n}\n",
+    );
+    const tsconfig = join(root, "tsconfig.json");
+    const original = JSON.parse(readFileSync(tsconfig, "utf8")) as {
+      compilerOptions?: Record<string, unknown>;
+    };
+    const config = (strict: boolean) =>
+      JSON.stringify({
+        ...original,
+        compilerOptions: { ...original.compilerOptions, strict: false, noImplicitAny: strict },
+      });
+    writeFileSync(tsconfig, config(false));
+    const probe = { tool: "diagnostics", args: { file: "src/loose.ts" } };
+    const bridge = await startRealBridge(root, tls.config);
+    try {
+      const loose = await ok(bridge, "diagnostics", probe.args);
+      for (const strict of [true, false]) {
+        writeFileSync(tsconfig, config(strict));
+        const r = await ok(bridge, "diagnostics", probe.args);
+        const [fresh] = await freshAnswers(root, tls.config, [probe]);
+        expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
+        // strict: the implicit any is an error (7006); loose: at most a suggestion
+        const errors = (r.diagnostics as { severity: string }[]).filter(
+          (d) => d.severity === "error",
+        );
+        if (strict) expect(errors.length).toBe(1);
+        else expect(comparable(r)).toEqual(comparable(loose));
+      }
+    } finally {
+      await bridge.close();
+    }
+  }, 300_000);
+});
+
+const ra = await findRustAnalyzer();
+requiredUnderCI("rust-analyzer", ra);
+describe.skipIf(!ra)("rust-analyzer: a Cargo.toml feature flipped", () => {
+  test("a default feature on and off: each first answer the fresh bridge's", async () => {
+    if (!ra) return;
+    const root = copyFixture("rust");
+    dirs.push(root);
+    const cargoPath = join(root, "Cargo.toml");
+    const cargo = readFileSync(cargoPath, "utf8");
+    const features = (on: boolean) =>
+      `${cargo}\n[features]\ndefault = [${on ? '"extra"' : ""}]\nextra = []\n`;
+    const lib = join(root, "src", "lib.rs");
+    writeFileSync(
+      lib,
+      `${readFileSync(lib, "utf8")}\n#[cfg(feature = "extra")]\npub fn gated() -> u32 { "g" }\n`,
+    );
+    writeFileSync(cargoPath, features(false));
+    const probe = { tool: "diagnostics", args: { file: "src/lib.rs" } };
+    const bridge = await startRealBridge(root, ra.config);
+    try {
+      const off = await ok(bridge, "diagnostics", probe.args);
+      for (const on of [true, false]) {
+        writeFileSync(cargoPath, features(on));
+        const r = await ok(bridge, "diagnostics", probe.args);
+        expect(r.restarted).toEqual(["rust-analyzer: Cargo.toml changed"]);
+        const [fresh] = await freshAnswers(root, ra.config, [probe]);
+        expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
+        if (on) expect(r.total).toBeGreaterThan(off.total as number);
+        else expect(comparable(r)).toEqual(comparable(off));
+      }
+    } finally {
+      await bridge.close();
+    }
+  }, 300_000);
 });
