@@ -1,0 +1,81 @@
+/**
+ * rust-analyzer's first call after start (SPEC §4.5, ContentModified): its own
+ * `cargo metadata` writes Cargo.lock while it loads, the bridge passes that change back,
+ * and rust-analyzer reloads — answering what was pending with ContentModified. Ten fresh
+ * sessions on a crate without a Cargo.lock, the first call after readiness taking turns
+ * (rename_preview, hover, definition): each answer is the right one, within 10 s of
+ * readiness, and none is "content modified".
+ */
+import { expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { locs, ok, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
+import { findRustAnalyzer } from "../support/real-servers.ts";
+
+const ra = await findRustAnalyzer();
+const suite = realSuite("rust-analyzer", ra);
+
+const at = { file: "src/main.rs", line: 6, symbol: "total_area" };
+const edit = (l: number, c: number, e: number) => ({ ...range(l, c, l, e), new_text: "sum_areas" });
+
+/** Each first call and what it must answer. */
+const FIRST_CALLS: { tool: string; args: Record<string, unknown>; check(r: unknown): void }[] = [
+  {
+    tool: "rename_preview",
+    args: { ...at, new_name: "sum_areas" },
+    check: (r) =>
+      expect(r).toEqual({
+        applied: false,
+        new_name: "sum_areas",
+        changes: [
+          { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
+          { file: "src/report.rs", edits: [edit(4, 8, 18)] },
+        ],
+      }),
+  },
+  {
+    tool: "hover",
+    args: at,
+    check: (r) =>
+      expect((r as { text: string }).text).toStartWith(
+        "theodolite_fixture::report\n\npub fn total_area(rects: &[Rect]) -> u32",
+      ),
+  },
+  {
+    tool: "definition",
+    args: at,
+    check: (r) => expect(locs(r as Record<string, unknown>)).toEqual(["src/report.rs 4:8–4:18"]),
+  },
+];
+
+test.skipIf(!ra)(
+  "ten fresh sessions without a Cargo.lock: the first call is right, within 10 s of readiness",
+  async () => {
+    const seen: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const root = suite.fixture("rust");
+      rmSync(join(root, "Cargo.lock"), { force: true });
+      const bridge = await startRealBridge(root, suite.config());
+      try {
+        await ok(bridge, "session_status", { start: true });
+        const ready = performance.now();
+        const call = FIRST_CALLS[i % FIRST_CALLS.length] as (typeof FIRST_CALLS)[number];
+        const r = await bridge.call(call.tool, call.args);
+        const ms = performance.now() - ready;
+        seen.push(
+          `${i} ${call.tool}: ${r.isError ? r.text : "ok"}, ${ms < 10_000 ? "<" : "≥"} 10 s`,
+        );
+        if (!r.isError) call.check(r.structured);
+      } finally {
+        await bridge.close();
+      }
+    }
+    expect(seen).toEqual(
+      Array.from({ length: 10 }, (_, i) => {
+        const tool = FIRST_CALLS[i % FIRST_CALLS.length]?.tool;
+        return `${i} ${tool}: ok, < 10 s`;
+      }),
+    );
+  },
+  900_000,
+);
