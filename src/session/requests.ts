@@ -5,6 +5,7 @@
  * the server is idle again, a bounded number of times (SPEC §3.3).
  */
 import { type MessageConnection, ResponseError } from "vscode-languageserver-protocol";
+import { log } from "../log.ts";
 import type { SessionContext } from "./context.ts";
 import { isContentModified, type LspRequest, sendBounded, serverError } from "./rpc.ts";
 import { cancelledError, shuttingDownError } from "./session-errors.ts";
@@ -65,6 +66,7 @@ export class Requests {
         return await this.send<R>(conn, request as LspRequest<unknown, R>, params, signal);
       } catch (err) {
         if (isContentModified(err) && attempt < CONTENT_MODIFIED_RETRIES) {
+          log.debug(`[${this.ctx.key}] ${method}: content modified; asked again once idle`);
           await this.untilIdle(signal, () => serverError(method, err as ResponseError<unknown>));
           continue;
         }
