@@ -193,6 +193,9 @@ export const PRESETS: readonly Preset[] = [
       // clangd 14 registers no watchers and never reads these again: the session restarts
       // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration)
       restart_on: ["**/compile_commands.json", "**/compile_flags.txt", "**/.clangd"],
+      // its background index keeps a changed file's old content (it re-indexes only what it
+      // builds): a changed source or header is opened, so its own index entry is current
+      open_changed_files: true,
     },
   }),
   preset({

@@ -31,8 +31,8 @@ export function documentRefresh(session: Session, role: Role): Refresh {
  */
 export async function catchUp(session: Session, wait: WaitContext): Promise<void> {
   const before = session.documents.generation;
-  const sent = session.documents.sync();
-  if (sent.length > 0) await awaitPublishes(session, sent, wait);
+  const { sent, opened } = session.documents.sync();
+  if (sent.length > 0 || opened.length > 0) await awaitPublishes(session, sent, wait, opened);
   // a server that says when it is quiescent says it in the turn that handled the change:
   // once the barrier is answered, its status is about the change (SPEC §6)
   if (session.documents.generation !== before && session.server.ready.quiescent) {
@@ -43,17 +43,23 @@ export async function catchUp(session: Session, wait: WaitContext): Promise<void
 /**
  * After documents changed (SPEC §5.3): a server that publishes per version (and is not
  * pulled) has published for the new versions before the call goes on — for documents it
- * has published for before in this life, so a server that never publishes is never waited
- * for. clangd updates its index from the rebuilt file in the same step.
+ * has published for before in this life, and for files opened because they changed once it
+ * has published at all, so a server that never publishes is never waited for. clangd
+ * updates its index from the rebuilt file in the same step.
  */
 export async function awaitPublishes(
   session: Session,
-  docs: OpenDocument[],
+  sent: OpenDocument[],
   wait: WaitContext,
+  opened: OpenDocument[] = [],
 ): Promise<void> {
   if (session.server.diagnostics_settle !== "version" || offersPull(session)) return;
-  for (const doc of docs) {
-    const published = session.diagnostics.push(doc.uri) !== undefined;
-    if (published && session.documents.get(doc.uri) === doc) await settlePush(session, doc, wait);
+  const publishes = session.diagnostics.seq > 0;
+  const awaited = [
+    ...sent.filter((doc) => session.diagnostics.push(doc.uri) !== undefined),
+    ...(publishes ? opened : []),
+  ];
+  for (const doc of awaited) {
+    if (session.documents.get(doc.uri) === doc) await settlePush(session, doc, wait);
   }
 }

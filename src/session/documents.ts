@@ -66,6 +66,12 @@ export interface CoherenceStatus {
 
 export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
 
+/** What a `sync` sent: documents changed, and files opened because they changed. */
+export interface Synced {
+  sent: OpenDocument[];
+  opened: OpenDocument[];
+}
+
 function contentOf(doc: OpenDocument): DiskContent {
   return { abs: doc.abs, text: doc.text, sha256: doc.sha256, identity: doc.identity };
 }
@@ -155,7 +161,7 @@ export class Documents {
    * whose new content was sent (a server that publishes per version is then awaited,
    * catch-up.ts).
    */
-  sync(): OpenDocument[] {
+  sync(): Synced {
     const { changes, events } = this.disk.take();
     const named = new Set(changes.map((c) => c.abs));
     const gone: OpenDocument[] = [];
@@ -179,11 +185,13 @@ export class Documents {
     const unseen = !this.disk.watching() && changes.some((c) => !open.has(c.abs));
     // a server that checks on save checks again only when told of a save (SPEC §5.3)
     if ((events.length > 0 || unseen) && changed.length === 0) this.saves.owe();
-    if (gone.length === 0 && changed.length === 0 && events.length === 0) {
+    // a server without watchers is told of nothing else: every changed file of its languages
+    const toOpen = this.toOpen(this.disk.watching() ? events : changes);
+    if (gone.length === 0 && changed.length === 0 && events.length === 0 && toOpen.length === 0) {
       if (unseen) this.generation += 1;
       this.forgetDeleted(changes);
       this.saves.pay(this.store.all().at(-1));
-      return [];
+      return { sent: [], opened: [] };
     }
     const stamp = this.nextStamp();
     for (const doc of gone) {
@@ -207,7 +215,7 @@ export class Documents {
     // documents changed together were sent one after another: a publish for one of them may
     // predate the others, so each is built again (target's "reopen") before it is diagnosed
     if (changed.length > 1) this.generation += 1;
-    sent.push(...this.openChanged(events, stamp));
+    const opened = this.openChanged(toOpen, stamp);
     this.saves.pay(this.store.all().at(-1));
     // a document closed for following the disk has no diagnostics either (SPEC §5.1)
     for (const doc of gone) this.ctx.diagnostics.forget(doc.uri);
@@ -215,25 +223,30 @@ export class Documents {
     log.debug(
       `[${this.ctx.key}] followed the disk: ${gone.length} closed, ${events.length} events, ${changed.length} changed`,
     );
-    return sent;
+    return { sent, opened };
   }
 
   /**
    * `open_changed_files`: created or changed files of the server's own languages that its
-   * watchers asked about are opened too, so their content reaches the server in order with
-   * the request (servers that read watched files on a timer or another thread). At most
-   * max_open_documents per sync; beyond that the events alone carry them.
+   * watchers asked about (any, for a server without watchers) are opened too, so their
+   * content reaches the server in order with the request (servers that read watched files
+   * on a timer or another thread; clangd, whose index keeps a changed file's old content).
+   * At most max_open_documents per sync; beyond that the events alone carry them.
    */
-  private openChanged(events: FileChange[], stamp: SyncStamp): OpenDocument[] {
-    const { server, bridge, workspace } = this.ctx;
+  private toOpen(changes: FileChange[]): FileChange[] {
+    const { server, bridge } = this.ctx;
     if (!server.open_changed_files) return [];
-    const wanted = events.filter(
+    const wanted = changes.filter(
       (e) =>
         e.kind !== "deleted" &&
         languageOfFile(server, e.abs) !== undefined &&
         this.store.get(pathToUri(e.abs)) === undefined,
     );
-    if (wanted.length > bridge.max_open_documents) return [];
+    return wanted.length > bridge.max_open_documents ? [] : wanted;
+  }
+
+  private openChanged(wanted: FileChange[], stamp: SyncStamp): OpenDocument[] {
+    const { server, workspace } = this.ctx;
     const opened: OpenDocument[] = [];
     for (const e of wanted) {
       const content = workspace.tryRead(e.abs);

@@ -240,7 +240,7 @@ describe("open_changed_files", () => {
       ["didOpen", "b.py", 1],
       ["didOpen", "new.py", 1],
     ]);
-    expect(sent.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
+    expect(sent.opened.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
     // opened, they follow the disk as documents from now on
     w.write("new.py", "n2");
     w.docs.sync();
@@ -260,6 +260,23 @@ describe("open_changed_files", () => {
     expect(w.take()).toEqual([
       ["workspace/didChangeWatchedFiles", "1 x.constructor", "1 y.toString"],
     ]);
+  });
+
+  test("a server without watchers: every changed or new file of its extensions is opened", async () => {
+    const w = setup({ "a.py": "a", "b.py": "b", "notes.txt": "n" }, { openChanged: true });
+    await w.open("a.py");
+    w.take();
+    w.write("b.py", "b2");
+    w.write("new.py", "n");
+    w.write("notes.txt", "n2");
+    const { sent, opened } = w.docs.sync();
+    // no events (it asked for none); the changed .py files opened, the .txt not
+    expect(w.take()).toEqual([
+      ["didOpen", "b.py", 1],
+      ["didOpen", "new.py", 1],
+    ]);
+    expect(sent).toEqual([]);
+    expect(opened.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
   });
 
   test("more than max_open_documents at once: the events alone", async () => {
