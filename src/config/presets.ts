@@ -63,6 +63,10 @@ const cargoEnv = () => [
   "CARGO_NET_OFFLINE",
 ];
 
+const BACON_ROOT_HINT =
+  "bacon-ls checks the crate (or cargo workspace) at the workspace root: point the workspace " +
+  "root at the directory holding Cargo.toml, or let rust-analyzer serve Rust diagnostics";
+
 const COMPILE_COMMANDS_HINT =
   "clangd needs compile_commands.json to index: generate it with CMake " +
   "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), `bear -- make`, or `compiledb make`; if it lives in " +
@@ -111,6 +115,9 @@ export const PRESETS: readonly Preset[] = [
       // not on open: settled once a check run has ended and none is running (measured)
       diagnostics_settle: "progress",
       diagnostics_progress: ["^checking$"],
+      // it runs cargo in the workspace root: with no crate there every check finds nothing,
+      // and an empty answer would look like a clean crate (docs/LANGUAGE-SERVERS.md#bacon-ls)
+      requires: [{ file: "Cargo.toml", hint: BACON_ROOT_HINT }],
     },
   }),
   preset({

@@ -41,8 +41,21 @@ export function textUnder(index: LineIndex | undefined, r: Range, unit: ColumnUn
 }
 
 /**
- * The match key: everything but the positions — the diagnostic's and its notes' — with the
- * covered text as a digest.
+ * A message with the positions it names blanked, for matching only: `path:12:5` (compilers'
+ * locations) and the line numbers of rendered source excerpts (rustc's `12 |` gutter, whose
+ * width follows the widest number), so a diagnostic whose lines moved is not a different
+ * diagnostic (bacon-ls renders both). Runs of white space count as one.
+ */
+export function positionsBlanked(message: string): string {
+  return message
+    .replace(/([^\s:]+):\d+(?::\d+)?(?=[:\s]|$)/g, "$1:#")
+    .replace(/^(\s*)\d+(\s+\|)/gm, "$1#$2")
+    .replace(/\s+/g, " ");
+}
+
+/**
+ * The match key: everything but the positions — the diagnostic's and its notes', and those
+ * their messages name — with the covered text as a digest.
  */
 export function matchKey(d: DiagnosticOut, text: string): string {
   return canonicalJson([
@@ -50,8 +63,8 @@ export function matchKey(d: DiagnosticOut, text: string): string {
     d.severity,
     d.code ?? null,
     d.source ?? null,
-    d.message,
-    (d.related ?? []).map((r) => [fileOf(r), r.message]),
+    positionsBlanked(d.message),
+    (d.related ?? []).map((r) => [fileOf(r), positionsBlanked(r.message)]),
     sha256Hex(text),
   ]);
 }

@@ -7,7 +7,7 @@
  * rust-analyzer answers semantics, bacon-ls alone answers diagnostics.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BridgeHandle, startBridge, writeConfig } from "../support/bridge.ts";
 import { findBaconLs, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
@@ -20,6 +20,7 @@ import {
 import { Prng } from "../support/prng.ts";
 import {
   diagnosticsFor,
+  fails,
   locs,
   ok,
   present,
@@ -113,6 +114,43 @@ describe.skipIf(!bacon)("bacon-ls alone", () => {
     } finally {
       await bridge.close();
       await fresh?.close();
+    }
+  });
+});
+
+describe.skipIf(!bacon)("bacon-ls with no crate at the root (SPEC §3.4)", () => {
+  test("a polyglot root with the crate in ledger/: a typed error, never an empty answer", async () => {
+    const root = suite.fixture("python");
+    mkdirSync(join(root, "ledger"));
+    cpSync(suite.fixture("rust-errors"), join(root, "ledger"), { recursive: true });
+    const bridge = await startRealBridge(root, suite.config());
+    try {
+      const err = await fails(bridge, "diagnostics", { file: "ledger/src/lib.rs" });
+      expect(err.code).toBe("WorkspaceFileMissing");
+      expect(err.hint).toContain("Cargo.toml");
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe.skipIf(!bacon)("bacon-ls deltas (SPEC §6.1)", () => {
+  test("lines inserted above both errors: its rendered messages name new lines, nothing moves", async () => {
+    const root = suite.fixture("rust-errors");
+    const bridge = await startRealBridge(root, suite.config());
+    try {
+      const before = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
+      expect(before.total).toBe(2);
+      const lib = join(root, "src", "lib.rs");
+      writeFileSync(lib, `// one\n// two\n${readFileSync(lib, "utf8")}`);
+      const delta = await ok(bridge, "diagnostics", { file: "src/lib.rs", since: before.snapshot });
+      expect({ added: delta.added, removed: delta.removed, unchanged: delta.unchanged }).toEqual({
+        added: [],
+        removed: [],
+        unchanged: 2,
+      });
+    } finally {
+      await bridge.close();
     }
   });
 });

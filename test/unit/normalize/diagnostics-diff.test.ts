@@ -7,6 +7,7 @@ import {
   diffDiagnostics,
   type KeyedDiagnostic,
   matchKey,
+  positionsBlanked,
   snapshotId,
   textUnder,
 } from "../../../src/normalize/diagnostics-diff.ts";
@@ -124,6 +125,40 @@ describe("diffDiagnostics", () => {
     const now = keyed(text, three.slice(0, 2));
     const d = diffDiagnostics(old, now, (f) => f === "a.c");
     expect(d).toEqual({ added: [], removed: [three[2] as DiagnosticOut], unchanged: 2 });
+  });
+});
+
+describe("positionsBlanked", () => {
+  test("a rendered message whose lines moved matches; other numbers stay", () => {
+    // rustc widens the gutter with the line number's width
+    const at = (line: number) => {
+      const pad = " ".repeat(String(line).length);
+      return (
+        `error[E0308]: mismatched types\n${pad}--> src/lib.rs:${line}:22\n${pad} |\n` +
+        `${line} |     let total: u32 = "three";\n${pad} |   ^^^^^^^ expected \`u32\``
+      );
+    };
+    expect(positionsBlanked(at(4))).toBe(positionsBlanked(at(12)));
+    expect(positionsBlanked(at(4))).toContain("E0308");
+    expect(positionsBlanked("main.c:6:19:  note: forward\ndeclaration")).toBe(
+      "main.c:#: note: forward declaration",
+    );
+    // counts in the text are the diagnostic's, not positions
+    expect(positionsBlanked("expected 2 arguments, found 3")).toBe("expected 2 arguments, found 3");
+  });
+
+  test("a moved rendered diagnostic is unchanged in a diff; a changed one is not", () => {
+    const text = 'x\ny\nlet total: u32 = "three";\n';
+    const moved = `\n\n${text}`;
+    const message = (line: number) => `mismatched\n --> src/lib.rs:${line}:18\n${line} | let`;
+    const before = keyed(text, [diag("src/lib.rs", 3, 18, 7, message(3))]);
+    const after = keyed(moved, [diag("src/lib.rs", 5, 18, 7, message(5))]);
+    const d = diffDiagnostics(before, after, everywhere);
+    expect({ added: d.added.length, removed: d.removed.length, unchanged: d.unchanged }).toEqual({
+      added: 0,
+      removed: 0,
+      unchanged: 1,
+    });
   });
 });
 
