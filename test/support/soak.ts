@@ -170,9 +170,12 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
   }
 }
 
-/** An answer without what differs between two bridges by design. */
+/**
+ * An answer without what differs between two bridges by design: the snapshot (it digests
+ * the root), a restart, and how many stale locations the long-lived one dropped.
+ */
 function comparable(r: Record<string, unknown> | { error: string }, root: string): unknown {
-  const { snapshot: _s, restarted: _r, ...rest } = r as Record<string, unknown>;
+  const { snapshot: _s, restarted: _r, vanished: _v, ...rest } = r as Record<string, unknown>;
   return JSON.parse(JSON.stringify(rest).replaceAll(root, "<root>"));
 }
 
