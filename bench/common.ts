@@ -76,10 +76,20 @@ export interface BenchConfig {
   server: Record<string, unknown>[];
 }
 
+/**
+ * Server keys left out of every config written, comma-separated: an older build measured
+ * beside this one (bench/builds.ts) refuses keys it does not know.
+ */
+export const STRIP_KEYS_ENV = "THEODOLITE_BENCH_STRIP_KEYS";
+
 /** Write `dir`/bridge.toml and return its path. */
 export function writeBridgeConfig(config: BenchConfig, dir: string): string {
   const path = join(dir, "bridge.toml");
-  writeFileSync(path, stringify(config as unknown as Record<string, unknown>));
+  const strip = (process.env[STRIP_KEYS_ENV] ?? "").split(",").filter((k) => k !== "");
+  const server = config.server.map((s) =>
+    Object.fromEntries(Object.entries(s).filter(([k]) => !strip.includes(k))),
+  );
+  writeFileSync(path, stringify({ ...config, server } as unknown as Record<string, unknown>));
   return path;
 }
 
