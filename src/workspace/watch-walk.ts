@@ -10,6 +10,7 @@
  */
 import { closeSync, type Dirent, readdirSync } from "node:fs";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
+import type { OrderNode } from "./watch-order.ts";
 import { CACHE_TAG, scopeByName, scopeOfNames } from "./watch-scope.ts";
 
 /** Linux PATH_MAX, the terminating NUL included: no system call takes a longer path. */
@@ -20,18 +21,8 @@ export function tooLong(abs: string): boolean {
   return Buffer.byteLength(abs) >= PATH_MAX;
 }
 
-export interface WalkNode {
-  /** index of the parent node; -1 for the walk's top */
-  parent: number;
-  path: string;
-  depth: number;
-  /** holds a file a subscribed server serves */
-  source: boolean;
-  /** > 0: the path is too long to watch; this many directories at and below it */
-  deep: number;
-  /** tagged with CACHEDIR.TAG: not watched, not counted */
-  cache: boolean;
-}
+/** A directory of the walk: the node watch-order.ts ranks. */
+export type WalkNode = OrderNode;
 
 export interface Walk {
   nodes: WalkNode[];
