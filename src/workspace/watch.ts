@@ -72,6 +72,8 @@ export class WorkspaceWatcher {
       focus: hints.focus ?? (() => []),
       isSource: hints.isSource ?? (() => false),
     };
+    // what changed before it subscribed is the others' (and watches may move below)
+    this.poll();
     this.subscribers.add(sub);
     this.refresh();
     return {
@@ -117,6 +119,8 @@ export class WorkspaceWatcher {
   private refresh(): void {
     const index = this.open();
     if (index === null) return;
+    // events queued for a watch dropped below would be lost: delivered first
+    this.poll();
     for (const dir of [...index.dirs.keys()]) {
       if (index.dirs.has(dir) && !this.interested(dir)) index.removeTree(dir, null, true);
     }
@@ -147,7 +151,9 @@ export class WorkspaceWatcher {
       this.focused.add(dir);
       wanted = true;
     }
-    if (wanted) index.rebalance(focus);
+    if (!wanted) return;
+    this.poll(); // what the watches about to move saw is delivered first
+    index.rebalance(focus);
   }
 
   /**
