@@ -325,8 +325,15 @@ export class WatchIndex {
     const walk = walkTree(this.root, this.walkRules());
     const order = watchOrder(walk.nodes, focus);
     const wanted = new Set(order.slice(0, this.maxWatches).map((i) => walk.nodes[i]?.path));
-    for (const dir of [...this.dirs.keys()]) {
-      if (this.dirs.has(dir) && !wanted.has(dir)) this.removeTree(dir, null, true);
+    // what is wanted hangs from the root: each directory dropped alone, in one pass
+    for (const [dir, entry] of [...this.dirs]) {
+      if (wanted.has(dir)) continue;
+      this.inotify.removeWatch(entry.wd);
+      this.byWd.delete(entry.wd);
+      this.dirs.delete(dir);
+    }
+    for (const link of [...this.links.keys()]) {
+      if (!this.dirs.has(dirname(link))) this.relink(link, null, true);
     }
     this.kernelLimit = false;
     for (const i of order) {
