@@ -224,6 +224,10 @@ export const PRESETS: readonly Preset[] = [
       // it reloads its configuration on a timer of its own, after answering from the old
       // one: the session restarts instead (docs/LANGUAGE-SERVERS.md#pyright-configuration)
       restart_on: ["pyrightconfig.json", "pyproject.toml"],
+      // a package added to, replaced in or removed from a Python environment reaches its
+      // import resolution only on a 5 s timer; a configuration reload does it at once
+      // (docs/LANGUAGE-SERVERS.md#pyright-installed-packages)
+      reload_on: ["**/{site,dist}-packages/*"],
     },
     versionCommand: (commandPath) => {
       const sibling = join(dirname(commandPath), "pyright");

@@ -198,6 +198,11 @@ export const ServerSchema = z.strictObject({
   open_changed_files: z.boolean().default(false),
   /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
   restart_on: stringList(),
+  /**
+   * workspace-relative globs of files the server reads but reloads late (a dependency in a
+   * Python environment): a change has it reload its configuration first (SPEC §5.2)
+   */
+  reload_on: stringList(),
   /** the file defining its package set (gopls: go.mod), reported changed for a new package (SPEC §5.2) */
   package_manifest: absentAsNull(nonEmptyString),
   requires: z.array(RequirementSchema).default(() => []),

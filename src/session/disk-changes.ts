@@ -4,7 +4,8 @@
  * match in (every directory outside hidden ones for a server that registered none), the
  * changes gathered since the last `take()` coalesced per file, and which of them are
  * events it asked for. Writes to the bridge's own log file are no change. A change to a
- * file matching `restart_on` is remembered as the reason the session must restart.
+ * file matching `restart_on` is remembered as the reason the session must restart, one
+ * matching `reload_on` as the reason the server must reload its configuration.
  */
 
 import { existsSync } from "node:fs";
@@ -34,18 +35,25 @@ export class DiskChanges {
   private subscription: Subscription | null = null;
   private closed = false;
   private restartReason: string | undefined;
+  private reloadReason: string | undefined;
   private readonly root: string;
   /** the bridge's own log file, when it lies in the workspace: its writes are no change */
   private readonly logFile: string | null;
   private readonly restartGlobs: Bun.Glob[];
+  private readonly reloadGlobs: Bun.Glob[];
   /** directories a file of the server's languages was created in (package_manifest) */
   private readonly packageDirs = new Set<string>();
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(
+    private readonly ctx: SessionContext,
+    /** directories of the open documents: past the watch bound, watched first */
+    private readonly focus: () => Iterable<string> = () => [],
+  ) {
     this.root = ctx.workspace.rootReal;
     const file = ctx.bridge.log.file;
     this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
     this.restartGlobs = ctx.server.restart_on.map((g) => new Bun.Glob(g));
+    this.reloadGlobs = ctx.server.reload_on.map((g) => new Bun.Glob(g));
   }
 
   /** Whether the server registered file watchers (it is told of changes through them). */
@@ -63,10 +71,28 @@ export class DiskChanges {
   /** Watch from now on (the first document, the first sync). */
   start(): void {
     if (this.closed || this.subscription) return;
-    this.subscription = this.ctx.workspace.watch(this.interest, (changes) => {
-      // coalesced as it grows: an idle session holds one change per file, not a history
-      this.pending = coalesce([...this.pending, ...changes]);
-    });
+    const { server } = this.ctx;
+    this.subscription = this.ctx.workspace.watch(
+      this.interest,
+      (changes) => {
+        // coalesced as it grows: an idle session holds one change per file, not a history
+        this.pending = coalesce([...this.pending, ...changes]);
+      },
+      { focus: this.focus, isSource: (name) => languageOfFile(server, name) !== undefined },
+    );
+  }
+
+  /** A document was opened: past the watch bound its directory is watched first. */
+  opened(): void {
+    this.subscription?.focusChanged();
+  }
+
+  /**
+   * Directories the server asks about that are not watched (the bound, paths too long):
+   * an answer may depend on what changed there unseen (SPEC §5.2, the `unwatched` field).
+   */
+  unwatched(): number {
+    return this.subscription?.unwatched() ?? 0;
   }
 
   /**
@@ -85,6 +111,7 @@ export class DiskChanges {
     this.ctx.workspace.poll();
     const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
+    this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
     const events = matchingEvents(this.watchers, changes, this.root);
     const manifest = this.manifestFor(events);
     if (manifest !== undefined)
@@ -123,6 +150,13 @@ export class DiskChanges {
     return why;
   }
 
+  /** Why the server must reload its configuration before it answers (`reload_on`), once. */
+  takeReloadReason(): string | undefined {
+    const why = this.reloadReason;
+    this.reloadReason = undefined;
+    return why;
+  }
+
   private ownLog(abs: string): boolean {
     return this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`));
   }
@@ -156,5 +190,6 @@ export class DiskChanges {
     this.subscription = null;
     this.pending = [];
     this.restartReason = undefined;
+    this.reloadReason = undefined;
   }
 }

@@ -10,6 +10,7 @@
  * - `target()`: the document a call is about, as the file is now, refreshed as needed.
  * - `write()`: content just read from disk becomes the server's copy.
  */
+import { dirname } from "node:path";
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
@@ -18,6 +19,7 @@ import { FILE_CHANGE_TYPE, type FileChange } from "../workspace/file-events.ts";
 import type { ResolvedFile } from "../workspace/files.ts";
 import { currentIdentity, sameIdentity } from "../workspace/identity.ts";
 import { pathToUri } from "../workspace/uri.ts";
+import { inDependencies } from "../workspace/watch-scope.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
 import type { SessionContext } from "./context.ts";
 import { DiskChanges } from "./disk-changes.ts";
@@ -61,6 +63,8 @@ export interface CoherenceStatus {
   documents_refreshed: number;
   /** files opened because the server's watchers reported them (open_changed_files) */
   files_opened: number;
+  /** configuration reloads for `reload_on` */
+  configuration_reloads: number;
   watch: WatchStatus | null;
 }
 
@@ -84,7 +88,7 @@ export class Documents {
   /** what changed on disk that the server cares about (disk-changes.ts) */
   readonly disk: DiskChanges;
   private store: DocumentStore;
-  private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
+  private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
 
   constructor(
     private readonly ctx: SessionContext,
@@ -92,7 +96,7 @@ export class Documents {
   ) {
     this.store = this.newStore();
     this.saves = new Saves(ctx, server);
-    this.disk = new DiskChanges(ctx);
+    this.disk = new DiskChanges(ctx, () => this.store.all().map((d) => dirname(d.abs)));
   }
 
   private newStore(): DocumentStore {
@@ -118,7 +122,7 @@ export class Documents {
     this.disk.reset();
     this.generation = 0;
     this.saves.reset();
-    this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0 };
+    this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
   }
 
   /** The server is gone: forget everything (nothing to close), stop watching. */
@@ -163,6 +167,7 @@ export class Documents {
    */
   sync(): Synced {
     const { changes, events } = this.disk.take();
+    const reload = this.disk.takeReloadReason();
     const named = new Set(changes.map((c) => c.abs));
     const gone: OpenDocument[] = [];
     const changed: { doc: OpenDocument; content: WorkspaceText }[] = [];
@@ -187,7 +192,8 @@ export class Documents {
     if ((events.length > 0 || unseen) && changed.length === 0) this.saves.owe();
     // a server without watchers is told of nothing else: every changed file of its languages
     const toOpen = this.toOpen(this.disk.watching() ? events : changes);
-    if (gone.length === 0 && changed.length === 0 && events.length === 0 && toOpen.length === 0) {
+    const nothing = gone.length === 0 && changed.length === 0 && events.length === 0;
+    if (nothing && toOpen.length === 0 && !reload) {
       if (unseen) this.generation += 1;
       this.forgetDeleted(changes);
       this.saves.pay(this.store.all().at(-1));
@@ -203,6 +209,14 @@ export class Documents {
         changes: events.map((e) => ({ uri: pathToUri(e.abs), type: FILE_CHANGE_TYPE[e.kind] })),
       });
       this.counts.events += events.length;
+    }
+    if (reload !== undefined) {
+      // `reload_on`: the server reloads its configuration, and with it what it read (SPEC §5.2)
+      this.server.notify("workspace/didChangeConfiguration", {
+        settings: this.ctx.server.settings,
+      });
+      this.counts.reloads += 1;
+      log.debug(`[${this.ctx.key}] configuration reload: ${reload} (reload_on)`);
     }
     const sent: OpenDocument[] = [];
     for (const { doc, content } of changed) {
@@ -234,12 +248,14 @@ export class Documents {
    * At most max_open_documents per sync; beyond that the events alone carry them.
    */
   private toOpen(changes: FileChange[]): FileChange[] {
-    const { server, bridge } = this.ctx;
+    const { server, bridge, workspace } = this.ctx;
     if (!server.open_changed_files) return [];
     const wanted = changes.filter(
       (e) =>
         e.kind !== "deleted" &&
         languageOfFile(server, e.abs) !== undefined &&
+        // a dependency's file is the server's to read, never a document of the workspace
+        !inDependencies(workspace.rootReal, e.abs) &&
         this.store.get(pathToUri(e.abs)) === undefined,
     );
     return wanted.length > bridge.max_open_documents ? [] : wanted;
@@ -326,7 +342,10 @@ export class Documents {
       this.saves.saved(result.doc);
       this.counts.changed += 1;
     }
-    if (result.sent === "open") this.saves.pay(this.store.all().at(-1));
+    if (result.sent === "open") {
+      this.saves.pay(this.store.all().at(-1));
+      this.disk.opened();
+    }
     return result;
   }
 
@@ -341,6 +360,7 @@ export class Documents {
       file_events_sent: this.counts.events,
       documents_refreshed: this.counts.refreshed,
       files_opened: this.counts.opened,
+      configuration_reloads: this.counts.reloads,
       watch: this.disk.watchStatus(),
     };
   }

@@ -12,7 +12,7 @@ import type { FileChange } from "./file-events.ts";
 import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
-import { type Subscription, WorkspaceWatcher } from "./watch.ts";
+import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { WatchStatus } from "./watch-status.ts";
 
 export interface WorkspaceLimits {
@@ -81,9 +81,10 @@ export class Workspace implements WorkspaceRoot {
   watch(
     interest: (dir: string) => boolean,
     deliver: (changes: FileChange[]) => void,
+    hints: SubscriberHints = {},
   ): Subscription {
     this.watcher ??= new WorkspaceWatcher(this.rootReal, this.limits.maxWatches);
-    return this.watcher.subscribe(interest, deliver);
+    return this.watcher.subscribe(interest, deliver, hints);
   }
 
   /** Drain the watcher: every subscriber gets what changed since the last poll. */

@@ -33,14 +33,19 @@ export interface Step {
 const NOT_COPIED = new Set(["target", ".cache", "node_modules"]);
 
 /**
- * A copy of `from` for a fresh bridge; a compile_commands.json naming `from` is rewritten
- * to name the copy (clangd reads its paths literally).
+ * A copy of `from` for a fresh bridge, links as they are (a relative link stays relative);
+ * a compile_commands.json naming `from` is rewritten to name the copy (clangd reads its
+ * paths literally). `keep`: names copied all the same (node_modules, for a dependency test).
  */
-export function copyWorkspace(from: string): string {
+export function copyWorkspace(from: string, keep: readonly string[] = []): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-fresh-")));
   cpSync(from, dir, {
     recursive: true,
-    filter: (src) => !NOT_COPIED.has(src.split("/").pop() ?? ""),
+    verbatimSymlinks: true,
+    filter: (src) => {
+      const name = src.split("/").pop() ?? "";
+      return !NOT_COPIED.has(name) || keep.includes(name);
+    },
   });
   const db = join(dir, "compile_commands.json");
   try {
@@ -78,8 +83,9 @@ export async function freshAnswers(
   server: ServerConfig,
   probes: Probe[],
   opts: Parameters<typeof startRealBridge>[2] = {},
+  keep: readonly string[] = [],
 ): Promise<unknown[]> {
-  const dir = copyWorkspace(root);
+  const dir = copyWorkspace(root, keep);
   const bridge = await startRealBridge(dir, server, opts);
   try {
     await ok(bridge, "session_status", { start: true });

@@ -36,7 +36,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { withFile } from "./common.ts";
+import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 
 const input = z
@@ -182,7 +182,7 @@ export const codeActionsTool = defineTool({
       }
       const p = page(actions, paging);
       return {
-        result: pagedResult("actions", p),
+        result: { ...pagedResult("actions", p), ...unwatchedField(unwatchedCount(session)) },
         count: p.items.length,
         pages: { key: "actions", items: actions, offset: paging.offset },
       };

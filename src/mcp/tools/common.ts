@@ -88,6 +88,19 @@ export function fileExists(session: Session): (file: string) => boolean {
   return (file) => existsSync(isAbsolute(file) ? file : join(root, file));
 }
 
+/**
+ * Directories the session's server asks about that the watcher does not watch (past
+ * bridge.max_watches, paths too long): changes there reach it unseen (SPEC §5.2).
+ */
+export function unwatchedCount(session: Session): number {
+  return session.documents.disk.unwatched();
+}
+
+/** `unwatched: n` for an answer that may depend on directories not watched (SPEC §4.3). */
+export function unwatchedField(count: number): { unwatched?: number } {
+  return count > 0 ? { unwatched: count } : {};
+}
+
 /** `vanished: n` for a result that dropped items in files that no longer exist. */
 export function vanishedField(vanished: number): { vanished?: number } {
   return vanished > 0 ? { vanished } : {};

@@ -40,7 +40,14 @@ import {
   workspaceArg,
 } from "../conventions.ts";
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
-import { normalizeContext, sessionTextReader, waitContext, withFile } from "./common.ts";
+import {
+  normalizeContext,
+  sessionTextReader,
+  unwatchedCount,
+  unwatchedField,
+  waitContext,
+  withFile,
+} from "./common.ts";
 
 /** At most this many files in one call (SPEC §6.1). */
 export const MAX_FILES = 64;
@@ -101,6 +108,8 @@ interface Collected {
   unsettled: { file: string; reason: string }[];
   /** sessions restarted for this answer (`restart_on`) */
   restarted: string[];
+  /** directories the sessions ask about that are not watched (SPEC §5.2), the most of any */
+  unwatched: number;
 }
 
 /** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
@@ -141,7 +150,7 @@ async function collectFiles(
   args: { workspace?: string | undefined; server?: string | undefined },
   names: string[],
 ): Promise<Collected> {
-  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [] };
+  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [], unwatched: 0 };
   // the same file named twice counts once
   const ws = ctx.bridge.workspace(args.workspace);
   const byRel = new Map<string, string>();
@@ -152,6 +161,7 @@ async function collectFiles(
   const one = (file: string) =>
     withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       out.restarted.push(...(call.wait.restarted ?? []));
+      out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
       collect(ctx, call.session, d, call.norm, out);
     });
@@ -173,7 +183,7 @@ async function collectWorkspace(
   const ws = resolveWorkspace(config, args.workspace);
   const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
   const wait = waitContext(ctx);
-  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [] };
+  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [], unwatched: 0 };
   const files = new Set<string>();
   let complete = true;
   for (const server of servers) {
@@ -184,6 +194,7 @@ async function collectWorkspace(
       // a report the session could not keep whole (SPEC §8) makes the answer partial
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));
+      out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
     });
   }
   out.files = [...files].sort(compareStrings);
@@ -215,6 +226,7 @@ function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
     files: c.files,
     ...(c.complete !== undefined ? { complete: c.complete } : {}),
     ...settledness(c),
+    ...unwatchedField(c.unwatched),
     snapshot,
   };
 }
@@ -264,7 +276,7 @@ export const diagnosticsTool = defineTool({
     const p = page(all, paging);
     const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
     if (c.complete !== undefined) result.complete = c.complete;
-    Object.assign(result, settledness(c));
+    Object.assign(result, settledness(c), unwatchedField(c.unwatched));
     result.snapshot = snapshot;
     return {
       result,

@@ -15,7 +15,7 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { withFile } from "./common.ts";
+import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
 import { documentSymbolTree } from "./position.ts";
 
 const input = z.object({ ...fileShape, ...pagingShape }).strict();
@@ -47,7 +47,11 @@ export const documentSymbolsTool = defineTool({
       const tree = await documentSymbolTree(call);
       const p = page(tree, paging);
       return {
-        result: { file: call.rel, ...pagedResult("symbols", p) },
+        result: {
+          file: call.rel,
+          ...pagedResult("symbols", p),
+          ...unwatchedField(unwatchedCount(call.session)),
+        },
         count: countSymbols(p.items),
         pages: { key: "symbols", items: tree, offset: paging.offset },
       };

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { normalizeHover } from "../../normalize/hover.ts";
 import { positionShape, rangeOut } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { withFile } from "./common.ts";
+import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 const input = z.object(positionShape).strict();
@@ -28,6 +28,9 @@ export const hoverTool = defineTool({
         call.wait,
       );
       const h = normalizeHover(raw, call.doc.uri, call.norm);
-      return { result: { text: h.text, range: h.range }, count: h.text === null ? 0 : 1 };
+      return {
+        result: { text: h.text, range: h.range, ...unwatchedField(unwatchedCount(call.session)) },
+        count: h.text === null ? 0 : 1,
+      };
     }),
 });

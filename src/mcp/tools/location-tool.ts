@@ -23,7 +23,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { fileExists, vanishedField, withFile } from "./common.ts";
+import { fileExists, unwatchedCount, unwatchedField, vanishedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -68,7 +68,11 @@ export function locationTool(spec: {
         );
         const p = page(all, paging);
         return {
-          result: { ...pagedResult("locations", p), ...vanishedField(vanished) },
+          result: {
+            ...pagedResult("locations", p),
+            ...vanishedField(vanished),
+            ...unwatchedField(unwatchedCount(call.session)),
+          },
           count: p.items.length,
           pages: { key: "locations", items: all, offset: paging.offset },
         };

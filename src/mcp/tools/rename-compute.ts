@@ -14,7 +14,7 @@ import {
 } from "../../normalize/workspace-edit.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import type { FileCall } from "./common.ts";
+import { type FileCall, unwatchedCount, unwatchedField } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -86,7 +86,12 @@ export function renameAnswer(
 ): ToolAnswer {
   const changes = normalizeFileEdits(files, call.norm);
   return {
-    result: { applied, new_name: newName, changes },
+    result: {
+      applied,
+      new_name: newName,
+      changes,
+      ...unwatchedField(unwatchedCount(call.session)),
+    },
     count: changes.reduce((n, c) => n + c.edits.length, 0),
     summaryItems: changes.flatMap((c) => c.edits.map(() => ({ file: c.file }))),
   };

@@ -17,7 +17,14 @@ import {
   workspaceArg,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { fileExists, normalizeContext, vanishedField, waitContext } from "./common.ts";
+import {
+  fileExists,
+  normalizeContext,
+  unwatchedCount,
+  unwatchedField,
+  vanishedField,
+  waitContext,
+} from "./common.ts";
 
 const input = z
   .object({
@@ -78,7 +85,11 @@ export const workspaceSymbolsTool = defineTool({
       );
       const p = page(all, paging);
       return {
-        result: { ...pagedResult("symbols", p), ...vanishedField(vanished) },
+        result: {
+          ...pagedResult("symbols", p),
+          ...vanishedField(vanished),
+          ...unwatchedField(unwatchedCount(s)),
+        },
         count: p.items.length,
         pages: { key: "symbols", items: all, offset: paging.offset },
       };

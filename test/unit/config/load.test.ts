@@ -168,6 +168,7 @@ describe("parseConfigText", () => {
           position_encoding: "utf-32",
           open_changed_files: false,
           restart_on: [],
+          reload_on: [],
           package_manifest: null,
           requires: [
             {
@@ -205,6 +206,7 @@ describe("parseConfigText", () => {
           position_encoding: null,
           open_changed_files: false,
           restart_on: [],
+          reload_on: [],
           package_manifest: null,
           requires: [],
         },

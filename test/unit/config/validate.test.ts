@@ -622,6 +622,7 @@ describe("defaults (SPEC §3)", () => {
         position_encoding: null,
         open_changed_files: false,
         restart_on: [],
+        reload_on: [],
         package_manifest: null,
         requires: [],
       },

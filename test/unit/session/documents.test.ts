@@ -7,111 +7,14 @@
  * older generation is refreshed before it is asked about.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { BridgeConfig, ServerConfig } from "../../../src/config/types.ts";
-import { SessionContext } from "../../../src/session/context.ts";
-import { Documents } from "../../../src/session/documents.ts";
-import { defaultHooks } from "../../../src/session/hooks.ts";
+import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToUri } from "../../../src/workspace/uri.ts";
-import type { Workspace } from "../../../src/workspace/workspace.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
-import { workspaceAt } from "../../support/workspace.ts";
+import { clearDocuments, setup } from "../../support/documents.ts";
+import { removeTempTrees } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);
-const opened: Documents[] = [];
-afterEach(() => {
-  for (const d of opened.splice(0)) d.clear();
-});
-
-type Sent = [string, ...unknown[]];
-
-function setup(
-  files: Record<string, string>,
-  opts: {
-    save?: boolean;
-    maxOpen?: number;
-    openChanged?: boolean;
-    ws?: Workspace;
-    /** a server whose diagnostics come from check runs (diagnostics_progress) */
-    runs?: boolean;
-    restartOn?: string[];
-    manifest?: string;
-  } = {},
-) {
-  // with `ws`: another session of the same workspace (they share its watcher)
-  const ws =
-    opts.ws ?? workspaceAt(tempTree({}, "theodolite-coherence-"), { maxFileBytes: 1 << 20 });
-  const root = ws.rootReal;
-  const write = (rel: string, text: string) => {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  };
-  for (const [rel, text] of Object.entries(files)) write(rel, text);
-  const sent: Sent[] = [];
-  const rel = (uri: string) => uri.slice(pathToUri(root).length + 1);
-  let barriers = 0;
-  const server = {
-    name: "fake",
-    extensions: opts.manifest ? { go: "go" } : { py: "python" },
-    languages: ["fake"],
-    open_changed_files: opts.openChanged === true,
-    diagnostics_progress: opts.runs ? ["^checking$"] : [],
-    restart_on: opts.restartOn ?? [],
-    package_manifest: opts.manifest ?? null,
-  } as unknown as ServerConfig;
-  const bridge = {
-    max_file_bytes: 1 << 20,
-    max_open_documents: opts.maxOpen ?? 64,
-    max_watches: 100,
-    request_timeout_ms: 10_000,
-    log: { level: "info", file: null, max_bytes: 1 << 20, max_files: 1 },
-  } as BridgeConfig;
-  const ctx = new SessionContext(ws, server, bridge, {
-    ...defaultHooks(),
-    languageIdFor: () => "fake",
-  });
-  const docs = new Documents(ctx, {
-    notify: (method, params) => {
-      const p = params as {
-        textDocument?: { uri: string; version?: number };
-        contentChanges?: { text: string }[];
-        changes?: { uri: string; type: number }[];
-      };
-      const doc = p.textDocument;
-      if (method === "workspace/didChangeWatchedFiles") {
-        sent.push([method, ...(p.changes ?? []).map((c) => `${c.type} ${rel(c.uri)}`)]);
-      } else if (method === "textDocument/didOpen" && doc) {
-        sent.push(["didOpen", rel(doc.uri), doc.version]);
-      } else if (method === "textDocument/didChange" && doc) {
-        sent.push(["didChange", rel(doc.uri), doc.version, p.contentChanges?.[0]?.text]);
-      } else if (method === "textDocument/didClose" && doc) {
-        sent.push(["didClose", rel(doc.uri)]);
-      } else if (method === "textDocument/didSave" && doc) {
-        sent.push(["didSave", rel(doc.uri)]);
-      } else sent.push([method]);
-    },
-    capabilities: () => ({ textDocumentSync: opts.save === false ? {} : { save: {} } }),
-    barrier: async () => {
-      barriers += 1;
-      sent.push(["barrier"]);
-    },
-  });
-  opened.push(docs);
-  const register = (watchers: unknown[]) => {
-    const id = `r${ctx.registrations.size}`;
-    ctx.registrations.set(id, {
-      id,
-      method: "workspace/didChangeWatchedFiles",
-      registerOptions: { watchers },
-    });
-    docs.disk.registrationsChanged();
-  };
-  const open = async (file: string, refresh: "none" | "reopen" = "none") =>
-    docs.target(ws.read(file), refresh);
-  const take = () => sent.splice(0);
-  return { root, ws, write, docs, ctx, register, open, take, barriers: () => barriers };
-}
+afterEach(clearDocuments);
 
 describe("sync", () => {
   test("open documents follow the disk: changed → didChange + didSave, same bytes → nothing", async () => {
@@ -408,5 +311,44 @@ describe("package_manifest: a new package reaches the server", () => {
     w.write("docs/readme.md", "x");
     w.docs.sync();
     expect(w.take()).toEqual([["workspace/didChangeWatchedFiles", "1 docs/readme.md"]]);
+  });
+});
+
+describe("dependencies the server reads (SPEC §5.2)", () => {
+  const SP = ".venv/lib/python3.11/site-packages";
+
+  test("a package's files are events only, never opened as documents", async () => {
+    const w = setup({ "app.py": "import six", [`${SP}/six.py`]: "s" }, { openChanged: true });
+    w.register([{ globPattern: "**" }]);
+    w.write(`${SP}/newmod.py`, "n");
+    w.write("new.py", "n");
+    w.docs.sync();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", `1 ${SP}/newmod.py`, "1 new.py"],
+      ["didOpen", "new.py", 1],
+    ]);
+  });
+
+  test("reload_on: a matching change has the server reload its configuration, after the events, once", async () => {
+    const w = setup({ "app.py": "a", [`${SP}/six.py`]: "s" }, { reloadOn: ["**/site-packages/*"] });
+    w.register([{ globPattern: "**" }]);
+    await w.open("app.py");
+    w.take();
+    w.write("app.py", "a2");
+    w.docs.sync();
+    expect(w.take().map(([m]) => m)).toEqual([
+      "workspace/didChangeWatchedFiles",
+      "didChange",
+      "didSave",
+    ]);
+    w.write(`${SP}/newmod.py`, "n");
+    w.docs.sync();
+    expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", `1 ${SP}/newmod.py`],
+      ["workspace/didChangeConfiguration"],
+    ]);
+    w.docs.sync();
+    expect(w.take()).toEqual([]);
+    expect(w.docs.status().configuration_reloads).toBe(1);
   });
 });

@@ -18,44 +18,20 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
-import { type Subscription, WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+import { WorkspaceWatcher } from "../../../src/workspace/watch.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { closeWatchers, keep, watch, write } from "../../support/watching.ts";
 
 afterAll(removeTempTrees);
+afterEach(closeWatchers);
 
 const tree = (files: Record<string, string>) => tempTree(files, "theodolite-watch-");
-
-function write(root: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), text);
-}
 
 /** fs.inotify.max_queued_events (16384 by default): one more write than this overflows the queue. */
 function maxQueuedEvents(): number {
   return Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8"));
-}
-
-let open: { watcher: WorkspaceWatcher; sub: Subscription }[] = [];
-afterEach(() => {
-  for (const o of open) o.sub.close();
-  open = [];
-});
-
-/** A watcher on `root` (interest: everything) and a function returning what poll() delivered. */
-function watch(root: string, maxWatches = 1000, interest: (dir: string) => boolean = () => true) {
-  const watcher = new WorkspaceWatcher(root, maxWatches);
-  let got: FileChange[] = [];
-  const sub = watcher.subscribe(interest, (changes) => got.push(...changes));
-  open.push({ watcher, sub });
-  const poll = (): [string, string][] => {
-    watcher.poll();
-    const out = got.map((c): [string, string] => [c.kind, c.abs.slice(root.length + 1)]);
-    got = [];
-    return out;
-  };
-  return { watcher, poll };
 }
 
 describe("WorkspaceWatcher", () => {
@@ -186,7 +162,7 @@ describe("WorkspaceWatcher", () => {
       (d) => !d.slice(root.length).includes("/."),
       (changes) => heard.push(...changes),
     );
-    open.push({ watcher, sub: visibleOnly });
+    keep(visibleOnly);
     write(root, ".cache/i.idx", "i2");
     write(root, "src/a.rs", "a2");
     expect(poll()).toEqual([
