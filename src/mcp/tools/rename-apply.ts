@@ -11,16 +11,15 @@ import { admitApply } from "../../gate/admit.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
-import { proveRenameComplete } from "./rename-proof.ts";
 import { renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
+import { proveRenameComplete } from "./rename-proof.ts";
 
 export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
   description:
-    "Rename like rename_preview and write it: recomputed with the current files loaded in the " +
-    "server and proven complete (EditIncomplete names files it cannot vouch for), every target " +
-    "re-hashed before the write, all files written or none (WorkspaceDrift).",
+    "Rename like rename_preview and write it: recomputed on the current files, proven complete " +
+    "(EditIncomplete), every target re-hashed, all files written or none (WorkspaceDrift).",
   input: renameInput,
   output: renameOutput,
   annotations: WRITES_FILES,
