@@ -152,7 +152,7 @@ export type IncompleteReason =
 
 const WHY: Record<IncompleteReason, string> = {
   not_loaded:
-    "files changed since the server loaded them, and they could not all be open in it at once",
+    "files changed in this session must be open in the server with their disk content, and they do not all fit in bridge.max_open_documents",
   left_out:
     "the server's own definition puts these occurrences at the renamed symbol, yet its rename leaves them",
   unchecked: "occurrences of the name outside the edit could not be checked with the server",

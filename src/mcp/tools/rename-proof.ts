@@ -1,11 +1,13 @@
 /**
  * The proof rename_apply gives before it writes (SPEC §7.3): every suspect (a file changed
  * in this session that mentions a renamed name) was open in the server with its disk
- * content when the written edit was computed, and every occurrence of a renamed name in a
+ * content when the written edit was computed (else WorkspaceDrift: it changed meanwhile),
+ * and every occurrence of a renamed name in a
  * suspect that the edit leaves was asked of the server (`textDocument/definition`): none
  * lands on the renamed symbol. Otherwise `EditIncomplete` names the files, nothing written.
  */
 import { DefinitionRequest } from "vscode-languageserver-protocol";
+import { driftError } from "../../apply/apply-edits.ts";
 import {
   definitionTargets,
   incompleteError,
@@ -62,8 +64,14 @@ function leftOccurrences(call: FileCall, rename: RenameOnDisk, edited: Map<strin
 
 export async function proveRenameComplete(call: FileCall, rename: RenameOnDisk): Promise<void> {
   const { session } = call;
+  // loaded before the last computation, and not as they are now: they changed meanwhile
   const missing = unloaded(session, rename.suspects);
-  if (missing.length > 0) throw incompleteError("not_loaded", missing);
+  if (missing.length > 0) {
+    throw driftError(
+      missing.map((abs) => session.workspace.display(abs)).sort(),
+      "files changed while the rename was computed; call rename_apply again",
+    );
+  }
   const edited = editedRanges(rename);
   const left = leftOccurrences(call, rename, edited);
   if (left.length === 0) return;
