@@ -164,7 +164,7 @@ const HINT: Record<IncompleteReason, string> = {
   not_loaded:
     "nothing was written; raise bridge.max_open_documents above the number of files named, or session_restart (a fresh server loads them)",
   left_out:
-    "nothing was written; the server may still be loading these files: call rename_apply again (rename_preview shows its edits; session_restart starts a server that loads them afresh)",
+    "nothing was written; call rename_apply again if the server was still loading these files; a file its configuration leaves out of the project is never renamed by it (rename_preview shows its edits, the rest is by hand)",
   unchecked:
     "nothing was written; the server offers no definition to check them with, or there were too many; rename_preview shows its edits",
   changed_since_listing:
