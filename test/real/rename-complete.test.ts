@@ -150,41 +150,32 @@ describe.skipIf(!clangd)("clangd", () => {
 const tls = await findTypescriptLanguageServer();
 requiredUnderCI("typescript-language-server", tls);
 describe.skipIf(!tls)("typescript-language-server", () => {
-  test("a new file created right before the call: every call site renamed", async () => {
-    if (!tls) return;
-    const root = copyFixture("ts");
-    dirs.push(root);
-    const c: Case = {
-      name: "new file",
-      change: (r) =>
-        writeFileSync(
-          join(r, "src/walk.ts"),
-          'import { totalArea } from "./shape";\n\nexport const walked = totalArea([]);\n',
-        ),
+  const IMPORT = (from: string) =>
+    `import { totalArea } from "${from}";\n\nexport const walked = totalArea([]);\n`;
+  const cases: Case[] = [
+    {
+      name: "a new file created right before the call",
+      change: (r) => writeFileSync(join(r, "src/walk.ts"), IMPORT("./shape")),
       expect: "src/walk.ts",
-    };
-    const args = { file: "src/shape.ts", symbol: "totalArea", new_name: "sumArea" };
-    await renameEverywhere(root, tls.config, c, args, [".ts"], "totalArea");
-  }, 180_000);
-
-  test("a new file outside tsconfig's include: renamed once the bridge opened it", async () => {
-    if (!tls) return;
-    const root = copyFixture("ts");
-    dirs.push(root);
-    const c: Case = {
-      name: "outside include",
+    },
+    {
+      name: "a new file outside tsconfig's include (renamed once the bridge opened it)",
       change: (r) => {
         mkdirSync(join(r, "scripts"));
-        writeFileSync(
-          join(r, "scripts/walk.ts"),
-          'import { totalArea } from "../src/shape";\n\nexport const walked = totalArea([]);\n',
-        );
+        writeFileSync(join(r, "scripts/walk.ts"), IMPORT("../src/shape"));
       },
       expect: "scripts/walk.ts",
-    };
-    const args = { file: "src/shape.ts", symbol: "totalArea", new_name: "sumArea" };
-    await renameEverywhere(root, tls.config, c, args, [".ts"], "totalArea");
-  }, 180_000);
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: every call site renamed`, async () => {
+      if (!tls) return;
+      const root = copyFixture("ts");
+      dirs.push(root);
+      const args = { file: "src/shape.ts", symbol: "totalArea", new_name: "sumArea" };
+      await renameEverywhere(root, tls.config, c, args, [".ts"], "totalArea");
+    }, 180_000);
+  }
 });
 
 const pyright = await findPyright();
