@@ -9,7 +9,6 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bridgeBuildArgs, provenanceDefines } from "../../build.ts";
 import {
   type Artifact,
   fetchedRuntime,
@@ -20,6 +19,7 @@ import {
   runtimePackage,
   sha256sums,
 } from "../../.ci/release.ts";
+import { bridgeBuildArgs, provenanceDefines } from "../../build.ts";
 import { REPO } from "../support/bridge.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
