@@ -157,6 +157,11 @@ export const ERRORS = {
     when: "the edit set failed validation (no file, outside the workspace, overlapping, out of range), or a rename needs more files open than bridge.max_open_documents",
     action: "nothing was written; list actions or preview the rename again",
   },
+  EditIncomplete: {
+    when: "an apply could not prove its edit set complete for the files on disk (SPEC §7.3): a file changed since the server loaded it could not be opened in it, the server's own definition puts an occurrence outside the rename at the renamed symbol, files changed after code_actions listed the handle, or the changes since the server started are not all known; details.files names the files",
+    action:
+      "nothing was written; follow the hint: list or rename again, raise bridge.max_open_documents or bridge.max_watches, or session_restart",
+  },
   WorkspaceDrift: {
     when: "a target file changed between computing and writing the edit",
     action: "nothing was written; compute the edit again",

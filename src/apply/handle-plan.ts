@@ -6,7 +6,7 @@
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
-import type { HandleStore, PlannedFileEdit } from "../gate/handles.ts";
+import type { HandleStore, HandleVouch, PlannedFileEdit } from "../gate/handles.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
@@ -72,6 +72,7 @@ export function planHandle(
   title: string,
   edit: WorkspaceEdit,
   maxFileBytes: number,
+  vouch: HandleVouch,
 ): string | undefined {
   let planned: EditTargets;
   try {
@@ -87,5 +88,6 @@ export function planHandle(
     encoding: session.encoding,
     files: planned.files,
     targets: planned.targets,
+    vouch,
   });
 }

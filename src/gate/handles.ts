@@ -24,6 +24,18 @@ export interface HandleEntry {
   files: PlannedFileEdit[];
   /** every target and its SHA-256 at listing time, for the drift check */
   targets: { abs: string; sha256: string }[];
+  /** what the listing could vouch for (SPEC §7.3), judged again at apply time */
+  vouch: HandleVouch;
+}
+
+/** The session's record of changed files as the listing saw it (SPEC §7.3). */
+export interface HandleVouch {
+  /** the record's mark when the edit was computed: files changed later are newer */
+  mark: number;
+  /** why the record was not whole, or null */
+  untracked: string | null;
+  /** changed files the server did not hold open with their disk content */
+  unloaded: string[];
 }
 
 export type HandleInspection =
@@ -59,7 +71,8 @@ function weight(entry: HandleEntry): number {
     for (const e of f.edits) n += e.newText.length + EDIT_OVERHEAD_CHARS;
   }
   for (const t of entry.targets) n += t.abs.length + t.sha256.length;
-  return n;
+  for (const f of entry.vouch.unloaded) n += f.length;
+  return n + (entry.vouch.untracked?.length ?? 0);
 }
 
 /** The session life a caller acts for: a handle is valid only for the one that issued it. */

@@ -171,6 +171,7 @@ export const TOOL_ERROR_GROUPS: readonly { action: string; codes: readonly Error
       "PayloadRejected",
       "ResourceOperationRejected",
       "EditInvalid",
+      "EditIncomplete",
       "WorkspaceDrift",
       "ApplyFailed",
     ],

@@ -63,3 +63,31 @@ export async function awaitPublishes(
     if (session.documents.get(doc.uri) === doc) await settlePush(session, doc, wait);
   }
 }
+
+/**
+ * Documents the bridge opened or changed so the server loads them (SPEC §7.3): before an
+ * edit is computed on them, a server that publishes per version (and is not pulled) has
+ * published for each — also for one it never published for, once it published for any in
+ * this life (clangd indexes a file it opened in that step; a server that never publishes
+ * is never waited for); a quiescent server is quiescent again. Other servers read their
+ * documents in order with the requests that follow.
+ */
+export async function awaitLoaded(
+  session: Session,
+  docs: OpenDocument[],
+  wait: WaitContext,
+): Promise<void> {
+  const first = docs[0];
+  if (first === undefined || offersPull(session)) return;
+  // a server that says when it is quiescent says it in the turn that handled the change
+  if (session.server.ready.quiescent) await session.barrier(wait.signal);
+  const rule = session.server.diagnostics_settle;
+  if (rule === "quiescent") {
+    await settlePush(session, first, wait);
+    return;
+  }
+  if (rule !== "version" || session.diagnostics.seq === 0) return;
+  for (const doc of docs) {
+    if (session.documents.get(doc.uri) === doc) await settlePush(session, doc, wait);
+  }
+}

@@ -5,7 +5,8 @@
  * changes gathered since the last `take()` coalesced per file, and which of them are
  * events it asked for. Writes to the bridge's own log file are no change. A change to a
  * file matching `restart_on` is remembered as the reason the session must restart, one
- * matching `reload_on` as the reason the server must reload its configuration.
+ * matching `reload_on` as the reason the server must reload its configuration. Changed
+ * files of the server's languages are recorded for the apply tools (changed-files.ts).
  */
 
 import { existsSync } from "node:fs";
@@ -24,6 +25,7 @@ import { realRoot } from "../workspace/files.ts";
 import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
 import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
+import { ChangedFiles, MAX_CHANGED_FILES } from "./changed-files.ts";
 import type { SessionContext } from "./context.ts";
 
 /** Directories remembered for `package_manifest` at most; beyond, forgotten at once. */
@@ -43,6 +45,8 @@ export class DiskChanges {
   private readonly reloadGlobs: Bun.Glob[];
   /** directories a file of the server's languages was created in (package_manifest) */
   private readonly packageDirs = new Set<string>();
+  /** files of the server's languages changed in this life (SPEC §7.3) */
+  readonly changed = new ChangedFiles();
 
   constructor(
     private readonly ctx: SessionContext,
@@ -112,6 +116,7 @@ export class DiskChanges {
     const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
     this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
+    this.changed.note(changes.filter((c) => languageOfFile(this.ctx.server, c.abs) !== undefined));
     const events = matchingEvents(this.watchers, changes, this.root);
     const manifest = this.manifestFor(events);
     if (manifest !== undefined)
@@ -176,8 +181,24 @@ export class DiskChanges {
     return this.subscription ? this.ctx.workspace.watchStatus() : null;
   }
 
+  /**
+   * Why the record of changed files may miss some (SPEC §7.3), or null when it holds every
+   * change the watcher saw in this life and the watcher sees the whole workspace.
+   */
+  untracked(): string | null {
+    if (!this.changed.whole) return `more than ${MAX_CHANGED_FILES} files changed in this session`;
+    const w = this.watchStatus();
+    if (w === null) return "the workspace is not watched yet";
+    if (w.state !== "watching") return `the workspace is not watched: ${w.reason ?? "unavailable"}`;
+    if (w.unwatched_directories > 0) {
+      return `${w.unwatched_directories} directories are not watched (${w.reason ?? "bound"})`;
+    }
+    return null;
+  }
+
   /** A new server life: no watchers registered, nothing pending, watching again on start. */
   reset(): void {
+    this.changed.reset();
     this.close();
     this.closed = false;
     this.watchers = [];

@@ -1,11 +1,11 @@
 /**
  * The mutation class with real servers (SPEC §7): a gated bridge whose client is
- * on the allowlist applies clangd's quick-fix by handle, and rust-analyzer's rename across
- * files; each result is then checked by the server itself (diagnostics) or by the
+ * on the allowlist applies clangd's quick-fix by handle (refused, EditIncomplete, when another
+ * file changed after the listing), and rust-analyzer's rename across files; each result is then checked by the server itself (diagnostics) or by the
  * language's own compiler (`cargo check`).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 import { ok, present, startRealBridge } from "../support/real-bridge.ts";
@@ -94,6 +94,35 @@ describe.skipIf(!clangd)("clangd quick-fix through code_action_apply", () => {
         ["code_action_apply", true],
         ["code_action_apply", false],
       ]);
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe.skipIf(!clangd)("clangd code_action_apply after another file changed", () => {
+  test("refused naming the file (EditIncomplete); listed again with it loaded, the fix applies", async () => {
+    if (!clangd) return;
+    const root = materializeCFixture(undefined, "c-errors");
+    dirs.push(root);
+    const bridge = await startRealBridge(root, clangd.config, GATED);
+    try {
+      const at = { file: "broken.c", line: 7, symbol: "cuont" };
+      const handleOf = async () =>
+        ((await ok(bridge, "code_actions", at)).actions as { handle?: string }[])[0]?.handle;
+      const first = await handleOf();
+      writeFileSync(join(root, "other.c"), "int other(void) { return 0; }\n");
+      const refused = await bridge.call("code_action_apply", { handle: first });
+      expect(refused.structured.code).toBe("EditIncomplete");
+      expect(refused.structured.details).toEqual({
+        reason: "changed_since_listing",
+        files: ["other.c"],
+        count: 1,
+      });
+      expect(readFileSync(join(root, "broken.c"), "utf8")).toContain("cuont");
+      const applied = await ok(bridge, "code_action_apply", { handle: await handleOf() });
+      expect(applied).toEqual({ applied: true, changes: [{ file: "broken.c", edits: 1 }] });
+      expect(readFileSync(join(root, "broken.c"), "utf8")).not.toContain("cuont");
     } finally {
       await bridge.close();
     }

@@ -1,8 +1,9 @@
 /**
  * The randomized soak against a fresh bridge (test/support/soak.ts) on every real server
  * with diagnostics: typescript-language-server, pyright, rust-analyzer alone and with
- * bacon-ls, clangd, gopls. Two processes burn the CPU beside it, so the timing windows
- * where stale answers hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
+ * bacon-ls, clangd, gopls; on all but clangd each step also renames with rename_apply and
+ * back. Two processes burn the CPU beside it, so the timing windows where stale answers
+ * hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
  * docs/TESTING.md has the long runs), the seed SOAK_SEED; every mismatch fails with its
  * seed and step.
  */
@@ -55,7 +56,7 @@ async function run(
     ...(extra ? { bridge: { extraServers: extra } } : {}),
   });
   console.log(
-    `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}`,
+    `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}`,
   );
   expect(result.mismatches).toEqual([]);
   expect(result.steps).toBe(STEPS);
@@ -90,6 +91,7 @@ describe.skipIf(!tls)("soak: typescript-language-server", () => {
         },
         flip: (on) => ({ "tsconfig.json": tsconfig(on) }),
         references: { file: "src/shape.ts", symbol: "totalArea" },
+        rename: "sumArea",
       });
     },
     TIMEOUT,
@@ -120,6 +122,7 @@ describe.skipIf(!pyright)("soak: pyright", () => {
         },
         flip: (on) => ({ "pyrightconfig.json": config(on ? "strict" : "standard") }),
         references: { file: "geometry.py", symbol: "make_circle" },
+        rename: "new_circle",
       });
     },
     TIMEOUT,
@@ -147,6 +150,7 @@ function rustLanguage(root: string): SoakLanguage {
     },
     flip: (on) => ({ "Cargo.toml": features(on) }),
     references: { file: "src/report.rs", symbol: "total_area" },
+    rename: "sum_area",
   };
 }
 
@@ -202,6 +206,9 @@ describe.skipIf(!clangd)("soak: clangd", () => {
           "compile_commands.json": on ? db.replaceAll('"-std=c11"', '"-std=c11", "-DSOAK"') : db,
         }),
         references: { file: "util.c", symbol: "manhattan" },
+        // no rename step: the new files lie outside the compilation database, so a fresh
+        // clangd never knows them, while rename_apply opens them to rename them (SPEC §7.3),
+        // and later reference lists would differ by design (test/real/rename-complete.test.ts)
       });
     },
     TIMEOUT,
@@ -225,6 +232,7 @@ describe.skipIf(!gopls)("soak: gopls", () => {
           text: `package extra${n}\n\nimport "example.com/fixture/shapes"\n\n// Use${n} sums.\nfunc Use${n}() int { return shapes.TotalArea(nil) }\n${broken ? `func bad${n}() int { return "b" }\n` : ""}`,
         }),
         references: { file: "shapes/shapes.go", symbol: "TotalArea" },
+        rename: "SumArea",
       });
     },
     TIMEOUT,

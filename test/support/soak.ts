@@ -6,10 +6,15 @@
  * long-lived bridge; after every step its answers are compared with those of a bridge
  * started afresh on a copy of the files as they are: diagnostics for a file, for a change
  * set (and the `since` delta against the previous one, which must add up), for the whole
- * workspace, and a reference list. Every mismatch is reported with its seed and step.
+ * workspace, and a reference list. Where the language names a `rename`, each step then
+ * renames the referenced symbol with rename_apply on the long-lived bridge and back: applied,
+ * it must hold every edit the fresh bridge previews and leave no whole-word occurrence of
+ * the old name in those files (EditIncomplete is a permitted refusal), and renaming back
+ * must restore every file. Every mismatch is reported with its seed and step.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { occurrences } from "../../src/apply/complete.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { copyWorkspace } from "./coherence.ts";
@@ -32,6 +37,8 @@ export interface SoakLanguage {
   setup?: Record<string, string>;
   /** a reference list compared at every step */
   references: { file: string; symbol: string };
+  /** the referenced symbol is renamed to this and back at every step (gated bridge) */
+  rename?: string;
 }
 
 /** A line appended to a file (a `mod` declaration for a new Rust file). */
@@ -196,6 +203,60 @@ export interface SoakResult {
   compared: number;
   mismatches: string[];
   kinds: Record<string, number>;
+  /** rename steps by outcome: applied, refused (EditIncomplete), both (fresh refused too) */
+  renames: Record<string, number>;
+}
+
+type Answer = Record<string, unknown> & { error?: string };
+
+/**
+ * The rename step: rename_apply on the long-lived bridge against the fresh bridge's
+ * preview, then back, which must restore every file of the model. Mismatches are pushed.
+ */
+async function renameStep(
+  m: Model,
+  long: BridgeHandle,
+  fresh: BridgeHandle,
+  to: string,
+  where: string,
+  result: SoakResult,
+): Promise<void> {
+  const { file, symbol } = m.lang.references;
+  const there = { file, symbol, new_name: to };
+  const truth = (await answer(fresh, "rename_preview", there)) as Answer;
+  const applied = (await answer(long, "rename_apply", there)) as Answer;
+  const outcome =
+    applied.error === undefined
+      ? "applied"
+      : applied.error.includes('"EditIncomplete"')
+        ? "refused"
+        : "error";
+  result.renames[outcome] = (result.renames[outcome] ?? 0) + 1;
+  const bad = (what: string) =>
+    result.mismatches.push(`${where}: rename ${symbol} → ${to}: ${what}`);
+  if (truth.error !== undefined) {
+    if (outcome === "applied") bad(`applied where a fresh bridge refuses: ${truth.error}`);
+    return;
+  }
+  if (outcome === "error") bad(`failed: ${applied.error}`);
+  if (outcome !== "applied") return;
+  const done = new Set((applied.changes as unknown[]).map((c) => JSON.stringify(c)));
+  for (const c of truth.changes as { file: string }[]) {
+    if (!done.has(JSON.stringify(c))) bad(`a fresh bridge also edits ${JSON.stringify(c)}`);
+    const left = occurrences(readFileSync(join(m.root, c.file), "utf8"), symbol);
+    if (left.length > 0) bad(`applied: true, yet ${c.file} still holds ${symbol}`);
+  }
+  const back = (await answer(long, "rename_apply", {
+    file,
+    symbol: to,
+    new_name: symbol,
+  })) as Answer;
+  if (back.error !== undefined) bad(`renaming back failed: ${back.error}`);
+  for (const [f, text] of m.texts) {
+    if (readFileSync(join(m.root, f), "utf8") === text) continue;
+    bad(`renaming back left ${f} changed`);
+    m.write(f, text); // the model stays the truth for the steps that follow
+  }
 }
 
 /**
@@ -218,8 +279,14 @@ export async function soak(opts: {
   const originals = new Map(model.texts);
   const rng = new Prng(Prng.derive(opts.seed, "soak"));
   const set = lang.files.slice(0, Math.min(2, lang.files.length));
-  const result: SoakResult = { steps: 0, compared: 0, mismatches: [], kinds: {} };
-  const bridge = await startRealBridge(root, server, opts.bridge ?? {});
+  const result: SoakResult = { steps: 0, compared: 0, mismatches: [], kinds: {}, renames: {} };
+  const gated = (o: RealBridgeOptions = {}): RealBridgeOptions => ({
+    ...o,
+    bridge: { ...o.bridge, mutation: "gated", mutation_allowlist: ["soak"] },
+    clientName: "soak",
+  });
+  const longOptions = lang.rename === undefined ? opts.bridge : gated(opts.bridge);
+  const bridge = await startRealBridge(root, server, longOptions ?? {});
   try {
     await ok(bridge, "session_status", { start: true });
     let previous = await ok(bridge, "diagnostics", { files: set });
@@ -291,6 +358,9 @@ export async function soak(opts: {
           d.snapshot,
           (long.set as Record<string, unknown>).snapshot,
         );
+        if (lang.rename !== undefined) {
+          await renameStep(model, bridge, fresh, lang.rename, where, result);
+        }
       } finally {
         await fresh.close();
         rmSync(freshRoot, { recursive: true, force: true });

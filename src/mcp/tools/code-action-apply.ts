@@ -2,11 +2,13 @@
  * code_action_apply (SPEC §7.3): apply class only. Takes a handle and nothing
  * else; the gate decides (SPEC §7.2), the decision is recorded, an allowed
  * apply consumes the handle before anything is written, and the applier
- * writes all or nothing (SPEC §7.4). The session follows the disk first, and every
- * target is re-hashed against the listing (SPEC §5, §7.3).
+ * writes all or nothing (SPEC §7.4). The session follows the disk first, every
+ * target is re-hashed against the listing, and an edit the listing could not vouch for, or
+ * one computed before other files changed, is EditIncomplete (SPEC §5, §7.3).
  */
 import { z } from "zod";
 import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
+import { judgeAction } from "../../apply/complete.ts";
 import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
@@ -27,7 +29,7 @@ export const codeActionApplyTool = defineTool({
   title: "Apply a code action",
   description:
     "Apply one action listed by code_actions, by its single-use `handle` and nothing else; " +
-    "all target files written or none (GateDenied on a changed file or a used handle).",
+    "all target files written or none (GateDenied, or EditIncomplete when files changed since).",
   input,
   output,
   annotations: WRITES_FILES,
@@ -68,6 +70,18 @@ export const codeActionApplyTool = defineTool({
         ? readTargets(session.workspace, inspected.entry.targets, b.max_file_bytes)
         : undefined;
     const version = read === undefined ? "unchecked" : read.drifted.length > 0 ? "drift" : "match";
+    // a valid handle whose targets are as listed: is its edit still complete? (SPEC §7.3)
+    if (version === "match" && inspected.state === "valid" && session) {
+      const { vouch, targets } = inspected.entry;
+      const incomplete = judgeAction({
+        untrackedAtListing: vouch.untracked,
+        unloadedAtListing: vouch.unloaded,
+        untrackedNow: session.documents.disk.untracked(),
+        changedSince: session.documents.disk.changed.since(vouch.mark),
+        targets: targets.map((t) => t.abs),
+      });
+      if (incomplete) throw incomplete;
+    }
     let entry: HandleEntry | undefined;
     admitApply(b, bridge.transcript, {
       tool: "code_action_apply",

@@ -3,7 +3,8 @@
  * disabled reason, has_edit, has_command — never the payload. Actions are
  * resolved where needed to know whether they carry an edit. For a client
  * with the apply class, each action with an edit gets a single-use handle;
- * the edit and the target hashes stay in the bridge.
+ * the edit, the target hashes and what the listing could vouch for stay in the
+ * bridge (the files changed in this session are loaded first, SPEC §7.3).
  */
 
 import {
@@ -38,6 +39,7 @@ import {
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
 import { resolvePosition } from "./position.ts";
+import { loadChangedForListing, unloaded } from "./vouch.ts";
 
 const input = z
   .object({
@@ -139,6 +141,9 @@ export const codeActionsTool = defineTool({
         end = clientToLsp(doc.index, at.line, args.end_column, unit, session.encoding);
       }
       const range = { start, end };
+      const canApply = ctx.bridge.applyClassFor(ctx.client);
+      // edits handed out as handles are computed with the changed files loaded (SPEC §7.3)
+      const listing = canApply ? await loadChangedForListing(call) : undefined;
       const diags = session.server.roles.includes("diagnostics")
         ? await fileDiagnostics(session, doc, call.wait)
         : {
@@ -157,14 +162,17 @@ export const codeActionsTool = defineTool({
           call.wait,
         ),
       );
-      const canApply = ctx.bridge.applyClassFor(ctx.client);
+      const vouch = listing && {
+        ...listing,
+        unloaded: unloaded(session, session.documents.disk.changed.since(0)),
+      };
       const actions: Record<string, unknown>[] = [];
       for (const item of raw) {
         const action = isBareCommand(item) ? item : await resolveIfNeeded(session, item, call.wait);
         const summary: Record<string, unknown> = { ...summarizeCodeAction(action) };
         // a disabled action is not applicable, so it gets no handle
         if (
-          canApply &&
+          vouch &&
           !isBareCommand(action) &&
           action.edit !== undefined &&
           action.disabled === undefined
@@ -175,6 +183,7 @@ export const codeActionsTool = defineTool({
             action.title,
             action.edit,
             ctx.bridge.config.bridge.max_file_bytes,
+            vouch,
           );
           if (handle !== undefined) summary.handle = handle;
         }

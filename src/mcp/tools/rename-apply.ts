@@ -1,7 +1,8 @@
 /**
  * rename_apply (SPEC §7.3): apply class only. Takes the rename_preview
- * arguments, recomputes with every target synced into the server
- * (rename-coherent.ts), re-hashes every target between compute and write, and
+ * arguments, recomputes with every target and every changed file that mentions the name
+ * synced into the server (rename-coherent.ts), proves the edit set complete
+ * (rename-proof.ts), re-hashes every target between compute and write, and
  * writes all files or none (SPEC §7.4).
  */
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
@@ -11,13 +12,14 @@ import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
 import { renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
+import { proveRenameComplete } from "./rename-proof.ts";
 
 export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
   description:
-    "Rename like rename_preview and write it: recomputed on the current files, every target " +
-    "re-hashed before the write, all files written or none (WorkspaceDrift).",
+    "Rename like rename_preview and write it: recomputed on the current files, proven complete " +
+    "(EditIncomplete), every target re-hashed, all files written or none (WorkspaceDrift).",
   input: renameInput,
   output: renameOutput,
   annotations: WRITES_FILES,
@@ -26,9 +28,12 @@ export const renameApplyTool = defineTool({
     const { bridge } = ctx;
     const b = bridge.config.bridge;
     return withFile(ctx, args, "semantics", async (call) => {
-      // computed with every target synced into the server (SPEC §5, §7.3)
-      const files = await computeRenameOnDisk(ctx, call, args);
+      // computed with every target and suspect synced into the server (SPEC §5, §7.3)
+      const rename = await computeRenameOnDisk(ctx, call, args);
+      const { files } = rename;
       const planned = editTargets(call.session.workspace, files, b.max_file_bytes);
+      // no file it may not have loaded, no occurrence it would rename, left out (SPEC §7.3)
+      await proveRenameComplete(call, rename);
       // The answer is measured before anything is written: a rename too large to report is
       // refused whole (SPEC §4.4), never written and then answered with an error. Positions
       // are those of the text the edits were computed on: after the write the files hold

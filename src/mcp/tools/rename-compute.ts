@@ -12,6 +12,7 @@ import {
   flattenWorkspaceEdit,
   normalizeFileEdits,
 } from "../../normalize/workspace-edit.ts";
+import type { LspPosition } from "../../text/positions.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
 import { type FileCall, unwatchedCount, unwatchedField } from "./common.ts";
@@ -44,11 +45,17 @@ function offersPrepare(call: FileCall): boolean {
   return typeof p === "object" && p !== null && p.prepareProvider === true;
 }
 
+/** A rename's flattened edits, and the server position it was asked at. */
+export interface ComputedRename {
+  files: FileEdits[];
+  at: LspPosition;
+}
+
 export async function computeRename(
   ctx: CallContext,
   call: FileCall,
   args: PositionArgs & { new_name: string },
-): Promise<FileEdits[]> {
+): Promise<ComputedRename> {
   call.session.requireCapability("renameProvider", "textDocument/rename");
   const pos = await resolvePosition(ctx, call, args);
   const at = { textDocument: { uri: call.doc.uri }, position: pos.lsp };
@@ -70,7 +77,7 @@ export async function computeRename(
     { ...at, newName: args.new_name },
     call.wait,
   );
-  return flattenWorkspaceEdit(edit);
+  return { files: flattenWorkspaceEdit(edit), at: pos.lsp };
 }
 
 /**

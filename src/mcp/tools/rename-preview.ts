@@ -14,6 +14,6 @@ export const renamePreviewTool = defineTool({
   toolClass: "read",
   handler: async (args, ctx) =>
     withFile(ctx, args, "semantics", async (call) =>
-      renameAnswer(call, await computeRename(ctx, call, args), args.new_name, false),
+      renameAnswer(call, (await computeRename(ctx, call, args)).files, args.new_name, false),
     ),
 });

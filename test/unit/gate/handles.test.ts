@@ -8,6 +8,7 @@ function entry(title = "Add #include <stdio.h>"): HandleEntry {
     ...SESSION,
     title,
     encoding: "utf-16",
+    vouch: { mark: 0, untracked: null, unloaded: [] },
     files: [
       {
         abs: "/ws/a.c",
