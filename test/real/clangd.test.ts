@@ -110,10 +110,12 @@ describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
     ]);
   });
 
-  test("hover carries the signature and the doc comment with its emoji", async () => {
+  test("hover carries the signature and the doc comment with its emoji, as plain text", async () => {
     const r = await ok(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
     const text = r.text as string;
-    expect(text).toStartWith("### function `manhattan`");
+    // clangd's markdown header `### function` is plain text here (SPEC §4.3)
+    expect(text).toStartWith("function `manhattan`\n");
+    expect(text).not.toMatch(/^#|\\|&\w+;|\/(tmp|home|root|usr)\//m);
     expect(text).toContain("📐📏 distance");
     expect(text).toContain("int manhattan(struct point a, struct point b)");
     expect(span(r.range as never)).toBe("6:29–6:38");
