@@ -6,10 +6,12 @@
  * project's source, with root config files sorted before it (typescript-language-server
  * and typescript-native search the project of the file they opened), and in a package
  * laid out like a published tarball: no tsconfig, declarations and build output at the
- * top, the source under src/.
+ * top, the source under src/. And today's `npm i -g typescript typescript-language-server`
+ * (TypeScript 7, which has no tsserver, beside the server) first on PATH: never a server
+ * that cannot start, but typescript-native, or NoServerForFile naming what to install.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type BridgeHandle,
@@ -139,3 +141,66 @@ describe("a root config file before the sources: the first workspace_symbols fin
     60_000,
   );
 });
+
+/**
+ * An npm prefix as `npm i -g typescript typescript-language-server` leaves it today:
+ * the server (test/servers' copy) with TypeScript 7 (the repo's) beside it, and `tsc` in
+ * bin/ unless `withTsc` is false.
+ */
+function globalPrefix(withTsc = true): string {
+  const prefix = tempDir("theodolite-npm-prefix-");
+  dirs.push(prefix);
+  const modules = join(prefix, "lib", "node_modules");
+  mkdirSync(modules, { recursive: true });
+  mkdirSync(join(prefix, "bin"));
+  const tlsPackage = join(REPO, "test", "servers", "node_modules", "typescript-language-server");
+  cpSync(tlsPackage, join(modules, "typescript-language-server"), { recursive: true });
+  symlinkSync(join(REPO, "node_modules", "typescript"), join(modules, "typescript"));
+  const bin = (name: string, target: string) =>
+    symlinkSync(join("..", "lib", "node_modules", target), join(prefix, "bin", name));
+  bin("typescript-language-server", "typescript-language-server/lib/cli.mjs");
+  if (withTsc) bin("tsc", "typescript/bin/tsc");
+  return join(prefix, "bin");
+}
+
+interface Row {
+  name: string;
+  status: string;
+  command: string | null;
+  why: string;
+}
+
+async function discoveryRows(bridge: BridgeHandle): Promise<Row[]> {
+  const s = await ok(bridge, "session_status");
+  return (s.bridge as { discovery: { servers: Row[] } }).discovery.servers;
+}
+
+describe.skipIf(!tls || !native)(
+  "global TypeScript 7 beside typescript-language-server, first on PATH",
+  () => {
+    test("typescript-native serves; typescript-language-server is left out saying what to install", async () => {
+      const bin = globalPrefix();
+      const bridge = await zeroConfig(layout({}, true), `${bin}:${process.env.PATH}`);
+      const rows = await discoveryRows(bridge);
+      const tlsRow = rows.find((r) => r.name === "typescript-language-server");
+      expect(tlsRow?.status).toBe("left_out");
+      expect(tlsRow?.why).toContain("is TypeScript 7.0.2, without lib/tsserver.js");
+      expect(tlsRow?.why).toContain("npm i -D typescript@5");
+      expect(rows.find((r) => r.name === "typescript-native")).toMatchObject({
+        status: "configured",
+        command: join(bin, "tsc"),
+      });
+      await expectAnswersSoon(bridge);
+    }, 60_000);
+
+    test("no tsc 7 on PATH either: NoServerForFile naming what to install, never SessionDead", async () => {
+      const bin = globalPrefix(false);
+      const bridge = await zeroConfig(layout({}, true), `${bin}:${process.env.PATH}`);
+      for (let i = 0; i < 2; i++) {
+        const r = await bridge.call("hover", { file: "src/index.ts", line: 3, symbol: "greet" });
+        expect(r.structured.code).toBe("NoServerForFile");
+        expect(String(r.structured.hint)).toContain("typescript@5");
+      }
+    }, 60_000);
+  },
+);
