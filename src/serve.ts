@@ -48,6 +48,11 @@ export async function serve(argPath: string | undefined): Promise<void> {
   }
   log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
   if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
+  const refused = config.discovery?.refused;
+  if (refused) {
+    const root = config.workspaces[0]?.root ?? ".";
+    log.warn(`zero-config: not serving ${root}: ${refused.reason}; ${refused.hint}`);
+  }
 
   // Orphans of a supervisor killed from outside come to us, not to PID 1 (SPEC §9.2).
   if (!becomeChildSubreaper())

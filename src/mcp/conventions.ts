@@ -152,6 +152,7 @@ export const TOOL_ERROR_GROUPS: readonly { action: string; codes: readonly Error
   { action: "this server cannot answer that", codes: ["ServerLacksCapability", "ServerError"] },
   { action: "retry", codes: ["RequestTimeout", "ReadyTimeout", "SessionLimit", "Cancelled"] },
   { action: "call session_restart", codes: ["SessionDead"] },
+  { action: "start theodolite in the project's directory", codes: ["WorkspaceRefused"] },
   {
     action: "the setup needs fixing (see hint), then session_restart",
     codes: [
