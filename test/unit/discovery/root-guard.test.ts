@@ -4,14 +4,14 @@
  * one level below — decided from what lies near the top, read bounded.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { lookAtTop, refusal } from "../../../src/discovery/root-guard.ts";
+import { lookAtTop, refusal, type Top } from "../../../src/discovery/root-guard.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);
 
 const PLACES = { home: "/home/ada", temp: ["/tmp"] };
-const nothing = () => ({ markers: [], sources: 0 });
-const reason = (root: string, top = nothing) => refusal(root, PLACES, top)?.reason ?? null;
+const nothing = (): Top => ({ markers: [], sources: 0 });
+const reason = (root: string, top: () => Top = nothing) => refusal(root, PLACES, top)?.reason ?? null;
 
 describe("refusal", () => {
   test("the root, the home and the temp directory, whatever they hold", () => {
