@@ -11,7 +11,8 @@ afterAll(removeTempTrees);
 
 const PLACES = { home: "/home/ada", temp: ["/tmp"] };
 const nothing = (): Top => ({ markers: [], sources: 0 });
-const reason = (root: string, top: () => Top = nothing) => refusal(root, PLACES, top)?.reason ?? null;
+const reason = (root: string, top: () => Top = nothing) =>
+  refusal(root, PLACES, top)?.reason ?? null;
 
 describe("refusal", () => {
   test("the root, the home and the temp directory, whatever they hold", () => {
