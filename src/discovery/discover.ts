@@ -16,10 +16,8 @@ import {
 } from "./choose.ts";
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
-import { type WorkspaceToolchain, workspaceToolchain } from "./toolchain.ts";
-import { tsserverFor } from "./tsserver.ts";
-
-const TLS = "typescript-language-server";
+import { servable } from "./servable.ts";
+import { workspaceToolchain } from "./toolchain.ts";
 
 export interface Discovery {
   chosen: ChosenServer[];
@@ -29,31 +27,6 @@ export interface Discovery {
 /** Every preset's files are present: scanning further cannot change the choice. */
 function everyPresetMatched(extensions: ReadonlySet<string>): boolean {
   return PRESETS.every((p) => extensionsOf(p).some((e) => extensions.has(e)));
-}
-
-/**
- * typescript-language-server without a workspace TypeScript it can drive serves only with
- * one it finds beside itself or through the `tsc` on PATH, which is then pinned; without
- * one it is left out, saying what to install (typescript-native may serve instead).
- */
-function withTypescript(
-  p: PlannedProbe,
-  outcome: ProbeOutcome | undefined,
-  toolchain: WorkspaceToolchain,
-  searchPath: string,
-): ProbeOutcome | undefined {
-  const ts = toolchain.typescript;
-  const workspaceServes = ts !== null && ts.tsserver !== null && ts.major < 7;
-  if (p.preset.name !== TLS || outcome === undefined || !("found" in outcome) || workspaceServes) {
-    return outcome;
-  }
-  const { found } = outcome;
-  const choice = tsserverFor(found.command, Bun.which("tsc", { PATH: searchPath }));
-  if ("missing" in choice) {
-    return { missing: `${found.command} (${found.version}) found, but ${choice.missing}` };
-  }
-  const { version, tsserver } = choice.found;
-  return { found: { ...found, typescript: { version, tsserver, from: choice.from } } };
 }
 
 /** `root` must be an absolute, real directory path; `signal` stops the version commands. */
@@ -71,7 +44,7 @@ export async function discover(
   // missing: one version run (a Node start) fewer in the common case
   const probed = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
   const first = probed.map((o, i) =>
-    withTypescript(plan.probe[i] as PlannedProbe, o, toolchain, searchPath),
+    servable(plan.probe[i] as PlannedProbe, o, toolchain, searchPath),
   );
   const foundNames = new Set(
     plan.probe.filter((_, i) => first[i] && "found" in first[i]).map((p) => p.preset.name),

@@ -175,12 +175,18 @@ async function discoveryRows(bridge: BridgeHandle): Promise<Row[]> {
   return (s.bridge as { discovery: { servers: Row[] } }).discovery.servers;
 }
 
+/** PATH without any node_modules/.bin (`bun run` puts the repo's, with its tsc 7, first) */
+const SYSTEM_PATH = (process.env.PATH ?? "")
+  .split(":")
+  .filter((d) => !d.includes("node_modules"))
+  .join(":");
+
 describe.skipIf(!tls || !native)(
   "global TypeScript 7 beside typescript-language-server, first on PATH",
   () => {
     test("typescript-native serves; typescript-language-server is left out saying what to install", async () => {
       const bin = globalPrefix();
-      const bridge = await zeroConfig(layout({}, true), `${bin}:${process.env.PATH}`);
+      const bridge = await zeroConfig(layout({}, true), `${bin}:${SYSTEM_PATH}`);
       const rows = await discoveryRows(bridge);
       const tlsRow = rows.find((r) => r.name === "typescript-language-server");
       expect(tlsRow?.status).toBe("left_out");
@@ -195,7 +201,7 @@ describe.skipIf(!tls || !native)(
 
     test("no tsc 7 on PATH either: NoServerForFile naming what to install, never SessionDead", async () => {
       const bin = globalPrefix(false);
-      const bridge = await zeroConfig(layout({}, true), `${bin}:${process.env.PATH}`);
+      const bridge = await zeroConfig(layout({}, true), `${bin}:${SYSTEM_PATH}`);
       for (let i = 0; i < 2; i++) {
         const r = await bridge.call("hover", { file: "src/index.ts", line: 3, symbol: "greet" });
         expect(r.structured.code).toBe("NoServerForFile");
