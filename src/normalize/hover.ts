@@ -26,11 +26,11 @@ function cleanLines(text: string): string {
 /** One hover part → cleaned text ("" when empty or unrecognized). */
 function partText(part: unknown, fileUri: FileUriText): string {
   // MarkedString: markdown
-  if (typeof part === "string") return cleanLines(markdownToText(part, fileUri));
+  if (typeof part === "string") return markdownToText(part, fileUri).trim();
   if (typeof part !== "object" || part === null) return "";
   const p = part as { kind?: unknown; language?: unknown; value?: unknown };
   if (typeof p.value !== "string") return "";
-  if (p.kind === "markdown") return cleanLines(markdownToText(p.value, fileUri));
+  if (p.kind === "markdown") return markdownToText(p.value, fileUri).trim();
   // plaintext, or {language, value}: a code block whose value is already plain code
   return cleanLines(p.value);
 }

@@ -61,8 +61,29 @@ export function isFenceLine(line: string): boolean {
   return fenceOf(line) !== null;
 }
 
-const isPunct = (c: string | undefined): boolean =>
-  c !== undefined && c.length === 1 && /[!-/:-@[-`{-~]/.test(c);
+/** ASCII punctuation: what a backslash escapes. */
+function isPunct(c: string | undefined): boolean {
+  if (c === undefined || c.length !== 1) return false;
+  const n = c.charCodeAt(0);
+  return (
+    (n >= 33 && n <= 47) || (n >= 58 && n <= 64) || (n >= 91 && n <= 96) || (n >= 123 && n <= 126)
+  );
+}
+
+/** A character inline resolution may start at (`\\ & < [ ] ! \``, and `f`/`F` of file:). */
+function mayStart(n: number): boolean {
+  return (
+    n === 92 ||
+    n === 38 ||
+    n === 60 ||
+    n === 91 ||
+    n === 93 ||
+    n === 33 ||
+    n === 96 ||
+    n === 102 ||
+    n === 70
+  );
+}
 
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t";
 
@@ -264,36 +285,54 @@ interface Opener {
 function inlineText(line: string, labels: ReadonlySet<string>, fileUri: FileUriText): string {
   if (!INLINE_SYNTAX.test(line)) return line;
   const spans = line.includes("`") ? codeSpans(line) : undefined;
+  // text goes into `run`; a `[` or `!` a link may drop gets a slot of its own in `out`
   const out: string[] = [];
+  let run = "";
+  const slot = (text: string): number => {
+    out.push(run, text);
+    run = "";
+    return out.length - 1;
+  };
   const openers: Opener[] = [];
+  let lastBang = -1;
   let i = 0;
   while (i < line.length) {
+    // plain text up to the next character something may start at, in one piece
+    let j = i;
+    while (j < line.length && !mayStart(line.charCodeAt(j))) j++;
+    if (j > i) {
+      run += line.slice(i, j);
+      i = j;
+      continue;
+    }
     const c = line[i] as string;
     const spanEnd = spans?.get(i);
     if (spanEnd !== undefined) {
-      out.push(line.slice(i, spanEnd));
+      run += line.slice(i, spanEnd);
       i = spanEnd;
     } else if (c === "\\" && isPunct(line[i + 1])) {
-      out.push(line[i + 1] as string);
+      run += line[i + 1] as string;
       i += 2;
     } else if (c === "&" || c === "<") {
       const e = c === "&" ? entityAt(line, i) : autolinkAt(line, i, fileUri);
-      out.push(e?.text ?? c);
+      run += e?.text ?? c;
       i = e?.end ?? i + 1;
     } else if ((c === "f" || c === "F") && /^file:\/\//i.test(line.slice(i, i + 7))) {
       const end = uriEnd(line, i);
-      out.push(fileUri(line.slice(i, end)));
+      run += fileUri(line.slice(i, end));
       i = end;
+    } else if (c === "!" && line[i + 1] === "[") {
+      lastBang = slot("!");
+      i++;
     } else if (c === "[" && openers.length < MAX_OPENERS) {
-      const bang = line[i - 1] === "!" && line[i - 2] !== "\\" && out[out.length - 1] === "!";
-      openers.push({ out: out.length, at: i, ...(bang ? { bang: out.length - 1 } : {}) });
-      out.push("[");
+      const bang = lastBang >= 0 && lastBang === out.length - 1 && run === "";
+      openers.push({ out: slot("["), at: i, ...(bang ? { bang: lastBang } : {}) });
       i++;
     } else if (c === "]" && openers.length > 0) {
       const opener = openers.pop() as Opener;
       const end = linkEnd(line, i, opener, labels);
       if (end < 0) {
-        out.push("]");
+        run += "]";
         i++;
         continue;
       }
@@ -303,10 +342,11 @@ function inlineText(line: string, labels: ReadonlySet<string>, fileUri: FileUriT
       openers.length = 0;
       i = end;
     } else {
-      out.push(c);
+      run += c;
       i++;
     }
   }
+  out.push(run);
   return out.join("");
 }
 
@@ -328,36 +368,41 @@ function linkEnd(line: string, close: number, opener: Opener, labels: ReadonlySe
 /** How a file URI in the text is named (workspace-relative, or the file's name). */
 export type FileUriText = (uri: string) => string;
 
-/** Markdown → plain text, line endings LF; lines keep their trailing white space. */
+/** What a line is: text, fenced code, a fence or a reference definition (both dropped). */
+const TEXT = 0;
+const CODE = 1;
+const DROPPED = 2;
+
+/** Markdown → plain text, line endings LF, trailing white space trimmed off every line. */
 export function markdownToText(markdown: string, fileUri: FileUriText): string {
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
-  // code lines first (fences pair up), then reference definitions (used before or after)
-  const code: boolean[] = [];
+  // what each line is (fences pair up), and the reference labels, used before or after
+  const kind = new Uint8Array(lines.length);
+  const labels = new Set<string>();
   let open: Fence | null = null;
-  for (const line of lines) {
-    const fence = fenceOf(line);
-    if (open === null) {
-      open = fence; // an opening fence line is dropped, not code
-      code.push(false);
-    } else if (fence?.char === open.char && fence.count >= open.count && !fence.info) {
-      open = null; // the closing one too
-      code.push(false);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.length === 0) continue;
+    const fence = line.length >= 3 ? fenceOf(line) : null;
+    if (open === null && fence !== null) {
+      open = fence;
+      kind[i] = DROPPED;
+    } else if (open !== null) {
+      const closes = fence?.char === open.char && fence.count >= open.count && !fence.info;
+      if (closes) open = null;
+      kind[i] = closes ? DROPPED : CODE;
     } else {
-      code.push(true);
+      const label = line.includes("]:") ? definitionLabel(line) : null;
+      if (label !== null) labels.add(label);
+      kind[i] = label !== null ? DROPPED : TEXT;
     }
   }
-  const labels = new Set<string>();
-  const definition = lines.map((line, i) => {
-    if (code[i]) return false;
-    const label = definitionLabel(line);
-    if (label !== null) labels.add(label);
-    return label !== null;
-  });
   const out: string[] = [];
-  lines.forEach((line, i) => {
-    if (code[i] || line.length === 0) out.push(line);
-    else if (definition[i] || isFenceLine(line)) return;
-    else out.push(inlineText(headerText(line) ?? line, labels, fileUri));
-  });
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (kind[i] === DROPPED) continue;
+    if (kind[i] === CODE || line.length === 0) out.push(line.trimEnd());
+    else out.push(inlineText(headerText(line) ?? line, labels, fileUri).trimEnd());
+  }
   return out.join("\n");
 }
