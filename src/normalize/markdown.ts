@@ -9,12 +9,18 @@
  * every look-ahead stops at a bracket or a bound, no backtracking pattern (SPEC §8).
  */
 
+import {
+  autolinkAt,
+  definitionLabel,
+  type FileUriText,
+  linkEnd,
+  uriEnd,
+} from "./markdown-links.ts";
+
+export type { FileUriText } from "./markdown-links.ts";
+
 /** What may follow a fence: an info string such as `python` or `c++` (one class: linear). */
 const INFO_STRING = /^[\w+#.-]*$/;
-/** The longest link label CommonMark accepts; a longer bracket is text. */
-const MAX_LABEL = 999;
-/** How far a link destination, title or autolink is looked for. */
-const MAX_TARGET = 4096;
 /** Open brackets tracked per line; beyond that a `[` is text. */
 const MAX_OPENERS = 64;
 
@@ -86,26 +92,6 @@ function mayStart(n: number): boolean {
 }
 
 const isSpace = (c: string | undefined): boolean => c === " " || c === "\t";
-
-function normalLabel(label: string): string {
-  return label.trim().split(/\s+/).join(" ").toLowerCase();
-}
-
-/** `[label]: destination` (up to three spaces before): the label, else null. */
-function definitionLabel(line: string): string | null {
-  let i = 0;
-  while (i < 3 && line[i] === " ") i++;
-  if (line[i] !== "[") return null;
-  const start = i + 1;
-  let j = start;
-  while (j < line.length && j - start <= MAX_LABEL && line[j] !== "]" && line[j] !== "[") {
-    j += line[j] === "\\" ? 2 : 1;
-  }
-  if (line[j] !== "]" || line[j + 1] !== ":" || j === start) return null;
-  if (line.slice(j + 2).trim().length === 0) return null;
-  const label = normalLabel(line.slice(start, j));
-  return label.length > 0 ? label : null;
-}
 
 /** An ATX header's text without its `#` marks, or null when the line is not one. */
 function headerText(line: string): string | null {
@@ -190,85 +176,6 @@ function entityAt(line: string, i: number): { text: string; end: number } | null
   return text === undefined ? null : { text, end: j + 1 };
 }
 
-/** Past `( destination "title" )` starting at `p` (the `(`), or -1 when it is not one. */
-function inlineTargetEnd(line: string, p: number): number {
-  let j = p + 1;
-  while (isSpace(line[j])) j++;
-  if (line[j] === "<") {
-    const start = j;
-    j++;
-    while (j < line.length && j - start < MAX_TARGET && line[j] !== ">" && line[j] !== "<") {
-      j += line[j] === "\\" ? 2 : 1;
-    }
-    if (line[j] !== ">") return -1;
-    j++;
-  } else {
-    const start = j;
-    let depth = 0;
-    while (j < line.length && j - start < MAX_TARGET) {
-      const c = line[j] as string;
-      if (c === "\\") {
-        j += 2;
-        continue;
-      }
-      if (c <= " " || c === "[" || c === "]" || c === "<" || c === "`") break;
-      if (c === "(") depth++;
-      else if (c === ")") {
-        if (depth === 0) break;
-        depth--;
-      }
-      j++;
-    }
-  }
-  const beforeTitle = j;
-  while (isSpace(line[j])) j++;
-  const open = line[j];
-  if (j > beforeTitle && (open === '"' || open === "'" || open === "(")) {
-    const close = open === "(" ? ")" : open;
-    const start = j;
-    j++;
-    while (j < line.length && j - start < MAX_TARGET && line[j] !== close) {
-      if (line[j] === "[" || line[j] === "]") return -1;
-      j += line[j] === "\\" ? 2 : 1;
-    }
-    if (line[j] !== close) return -1;
-    j++;
-    while (isSpace(line[j])) j++;
-  }
-  return line[j] === ")" ? j + 1 : -1;
-}
-
-/** `[label]` starting at `p`: its label and end, or null. */
-function labelAt(line: string, p: number): { label: string; end: number } | null {
-  let j = p + 1;
-  while (j < line.length && j - p <= MAX_LABEL && line[j] !== "]" && line[j] !== "[") {
-    j += line[j] === "\\" ? 2 : 1;
-  }
-  return line[j] === "]" ? { label: line.slice(p + 1, j), end: j + 1 } : null;
-}
-
-/** Where a URI written in text ends: white space, a quote or a closing bracket, not after a final `.,;:!?`. */
-function uriEnd(line: string, i: number): number {
-  let j = i;
-  while (j < line.length && !/[\s"'`<>)\]]/.test(line[j] as string)) j++;
-  while (j > i && /[.,;:!?]/.test(line[j - 1] as string)) j--;
-  return j;
-}
-
-/** `<scheme:…>` at `i`: the address as text (a file URI named as results do), and the end. */
-function autolinkAt(
-  line: string,
-  i: number,
-  fileUri: FileUriText,
-): { text: string; end: number } | null {
-  let j = i + 1;
-  while (j < line.length && j - i < MAX_TARGET && /[^\s<>]/.test(line[j] as string)) j++;
-  if (line[j] !== ">") return null;
-  const uri = line.slice(i + 1, j);
-  if (!/^[A-Za-z][A-Za-z0-9+.-]{1,31}:/.test(uri)) return null;
-  return { text: /^file:/i.test(uri) ? fileUri(uri) : uri, end: j + 1 };
-}
-
 /** A line without these characters has nothing to resolve. */
 const INLINE_SYNTAX = /[\\&<[`]|file:/i;
 
@@ -330,7 +237,7 @@ function inlineText(line: string, labels: ReadonlySet<string>, fileUri: FileUriT
       i++;
     } else if (c === "]" && openers.length > 0) {
       const opener = openers.pop() as Opener;
-      const end = linkEnd(line, i, opener, labels);
+      const end = linkEnd(line, i, opener.at, labels);
       if (end < 0) {
         run += "]";
         i++;
@@ -349,24 +256,6 @@ function inlineText(line: string, labels: ReadonlySet<string>, fileUri: FileUriT
   out.push(run);
   return out.join("");
 }
-
-/** Past the link whose text closes at `close`, or -1 when the brackets are text. */
-function linkEnd(line: string, close: number, opener: Opener, labels: ReadonlySet<string>) {
-  const next = line[close + 1];
-  if (next === "(") return inlineTargetEnd(line, close + 1);
-  if (labels.size === 0 || close - opener.at > MAX_LABEL + 1) return -1;
-  const text = line.slice(opener.at + 1, close);
-  if (next === "[") {
-    const ref = labelAt(line, close + 1);
-    if (ref === null) return -1;
-    const label = ref.label.length > 0 ? ref.label : text;
-    return labels.has(normalLabel(label)) ? ref.end : -1;
-  }
-  return labels.has(normalLabel(text)) ? close + 1 : -1;
-}
-
-/** How a file URI in the text is named (workspace-relative, or the file's name). */
-export type FileUriText = (uri: string) => string;
 
 /** What a line is: text, fenced code, a fence or a reference definition (both dropped). */
 const TEXT = 0;
