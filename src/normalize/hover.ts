@@ -2,7 +2,7 @@
  * hover → `{text, range}` (SPEC §4.3). Every content form (MarkedString, MarkedString[],
  * MarkupContent) becomes plain text: markdown as its reader sees it (markdown.ts: code
  * fences dropped with their content kept, headers, escapes, character references and
- * links resolved, file URIs named as results name files), parts joined by a blank line,
+ * links resolved, file URIs and paths named as results name files), parts joined by a blank line,
  * CRLF/CR → LF, trailing whitespace trimmed per line and the whole text trimmed at both
  * ends. No text → null.
  */
@@ -46,6 +46,43 @@ function fileUriText(ctx: NormalizeContext): FileUriText {
   };
 }
 
+/** A path character: what may sit right before a root spelling inside a longer path. */
+const PATH_CHAR = /[\w.~/-]/;
+/** A line that is one absolute path (two segments or more; nothing else on it). */
+const PATH_LINE = /^\/[\w.+@~-]+(?:\/[\w.+@~-]+)+$/;
+
+/** `text` with every path under `root` workspace-relative (the root itself "."). */
+function relativeUnder(text: string, root: string): string {
+  let out = "";
+  let from = 0;
+  for (let at = text.indexOf(root); at !== -1; at = text.indexOf(root, at + root.length)) {
+    const before = at > 0 && PATH_CHAR.test(text[at - 1] as string);
+    const after = text[at + root.length];
+    if (before || (after !== undefined && after !== "/" && PATH_CHAR.test(after))) continue;
+    out += text.slice(from, at) + (after === "/" ? "" : ".");
+    from = at + root.length + (after === "/" ? 1 : 0);
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Paths written in hover text, named as results name files (SPEC §4.3): under the
+ * workspace root, workspace-relative; a line that is one absolute path elsewhere (clangd's
+ * hover on an `#include`), the file's name alone.
+ */
+function portablePaths(text: string, roots: readonly string[]): string {
+  let out = text;
+  for (const root of roots) if (root !== "/" && out.includes(root)) out = relativeUnder(out, root);
+  if (!out.includes("/")) return out;
+  return out
+    .split("\n")
+    .map((line) => {
+      const t = line.trim();
+      return PATH_LINE.test(t) ? t.slice(t.lastIndexOf("/") + 1) : line;
+    })
+    .join("\n");
+}
+
 export function normalizeHover(
   h: Hover | null | undefined,
   uri: string,
@@ -55,7 +92,7 @@ export function normalizeHover(
   const parts: unknown[] = Array.isArray(h.contents) ? h.contents : [h.contents];
   const fileUri = fileUriText(ctx);
   const text = parts
-    .map((p) => partText(p, fileUri))
+    .map((p) => portablePaths(partText(p, fileUri), ctx.roots))
     .filter((t) => t.length > 0)
     .join("\n\n");
   const range = isLspRange(h.range) ? ctx.toRange(uri, h.range) : null;

@@ -72,4 +72,23 @@ describe("normalizeHover", () => {
     const uris = `defined in file://${ROOT}/src/a.ts#L3 and file:///usr/include/stdio.h.`;
     expect(normalizeHover(md(uris), URI, ctx).text).toBe("defined in src/a.ts and stdio.h.");
   });
+
+  test("paths in the text: workspace-relative under the root; a path line elsewhere, its name", () => {
+    const md = (value: string): Hover => ({ contents: { kind: "markdown", value } });
+    // clangd's hover on an #include line
+    expect(normalizeHover(md(`\`geometry.h\`\n\n---\n${ROOT}/geometry.h`), URI, ctx).text).toBe(
+      "`geometry.h`\n\n---\ngeometry.h",
+    );
+    expect(normalizeHover(md("`stdio.h`\n\n---\n/usr/include/stdio.h"), URI, ctx).text).toBe(
+      "`stdio.h`\n\n---\nstdio.h",
+    );
+    // inside prose: workspace paths relative, the root itself "."; other paths stay
+    expect(
+      normalizeHover(md(`see ${ROOT}/src/a.ts, ${ROOT} and '/dev/null'; ${ROOT}x`), URI, ctx).text,
+    ).toBe(`see src/a.ts, . and '/dev/null'; ${ROOT}x`);
+    // a line with one absolute path is renamed only when it is nothing but a path
+    expect(
+      normalizeHover({ contents: { language: "c", value: "/**\n/usr/x.h" } }, URI, ctx).text,
+    ).toBe("/**\nx.h");
+  });
 });
