@@ -7,7 +7,7 @@
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
-import { pathToUri, uriToPath } from "../workspace/uri.ts";
+import { uriToPath } from "../workspace/uri.ts";
 import type { SessionContext } from "./context.ts";
 import { Readiness } from "./readiness.ts";
 import {
@@ -133,20 +133,19 @@ export class ReadinessDriver {
     return { files: server.ready.project_files, language: order };
   }
 
-  /** warmup_publish: has the server published the warm-up file's diagnostics? */
-  private notePublish(): void {
+  /**
+   * A publish arrived: warmup_publish waits for one about the warm-up file, compared by
+   * path (servers spell URIs their own way).
+   */
+  onPublish(uri: string): void {
     const awaited = this.evaluator.warmupPublish;
-    const abs = this.publishAwaited;
-    if (awaited === undefined || awaited.seen || abs === undefined) return;
-    const store = this.ctx.diagnostics;
-    awaited.seen =
-      store.push(pathToUri(abs)) !== undefined || store.uris().some((u) => uriToPath(u) === abs);
+    if (awaited === undefined || awaited.seen || this.publishAwaited === undefined) return;
+    if (uriToPath(uri) === this.publishAwaited) awaited.seen = true;
   }
 
   private drive(): void {
     const { life } = this.ctx;
     if (life.state !== "waiting_ready" || !this.evaluator.warmupDone) return;
-    this.notePublish();
     const health = this.evaluator.healthError();
     const never = this.evaluator.neverHolds;
     if (health !== undefined || never !== undefined) {
