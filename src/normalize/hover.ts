@@ -16,7 +16,8 @@ export { isFenceLine } from "./markdown.ts";
 
 function cleanLines(text: string): string {
   return text
-    .replace(/\r\n?/g, "\n")
+    .replaceAll("\r\n", "\n")
+    .replaceAll("\r", "\n")
     .split("\n")
     .map((l) => l.trimEnd())
     .join("\n")

@@ -264,7 +264,7 @@ const DROPPED = 2;
 
 /** Markdown → plain text, line endings LF, trailing white space trimmed off every line. */
 export function markdownToText(markdown: string, fileUri: FileUriText): string {
-  const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+  const lines = markdown.replaceAll("\r\n", "\n").replaceAll("\r", "\n").split("\n");
   // what each line is (fences pair up), and the reference labels, used before or after
   const kind = new Uint8Array(lines.length);
   const labels = new Set<string>();
@@ -286,12 +286,14 @@ export function markdownToText(markdown: string, fileUri: FileUriText): string {
       kind[i] = label !== null ? DROPPED : TEXT;
     }
   }
-  const out: string[] = [];
+  // lines are rewritten in place; dropped ones leave only when there are any
+  let dropped = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (kind[i] === DROPPED) continue;
-    if (kind[i] === CODE || line.length === 0) out.push(line.trimEnd());
-    else out.push(inlineText(headerText(line) ?? line, labels, fileUri).trimEnd());
+    if (line.length === 0) continue;
+    if (kind[i] === DROPPED) dropped++;
+    else if (kind[i] === CODE) lines[i] = line.trimEnd();
+    else lines[i] = inlineText(headerText(line) ?? line, labels, fileUri).trimEnd();
   }
-  return out.join("\n");
+  return (dropped > 0 ? lines.filter((_, i) => kind[i] !== DROPPED) : lines).join("\n");
 }
