@@ -10,6 +10,8 @@
  */
 
 import type { Config } from "./config/types.ts";
+import { refusedError } from "./discovery/root-guard.ts";
+import type { BridgeError } from "./errors.ts";
 import { judgeApply } from "./gate/admit.ts";
 import { applyClassRegistered } from "./gate/decide.ts";
 import { HandleStore } from "./gate/handles.ts";
@@ -70,6 +72,13 @@ export class BridgeContext {
       })
       .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));
     return this.discovering;
+  }
+
+  /** Zero-config in a directory it does not serve (SPEC §2.1): what every tool but session_status answers. */
+  refused(): BridgeError | undefined {
+    const refused = this.current.discovery?.refused;
+    const ws = this.current.workspaces[0];
+    return refused && ws ? refusedError(ws.name, refused) : undefined;
   }
 
   /** SPEC §7.1: the apply class exists only for a gated bridge and an allowlisted client. */

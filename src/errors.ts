@@ -100,9 +100,15 @@ export const ERRORS = {
     when: "the required workspace file exists but is invalid (details: reason, entry)",
     action: "regenerate it as the hint says, then session_restart",
   },
+  WorkspaceRefused: {
+    when: "zero-config was started in a directory it does not serve: the file system's root, the home or temp directory, or one with no project marker and no source file near the top",
+    action:
+      "start theodolite in the project's directory (the MCP client's working directory for it), or pass --config",
+  },
   ReadyTimeout: {
     when: "the server did not become ready within ready_timeout_ms (details: pending conditions)",
-    action: "retry later (session_status shows progress), or raise ready_timeout_ms",
+    action:
+      "retry only while session_status shows the server at work; otherwise check its readiness conditions",
   },
   SessionDead: {
     when: "the server exited (details: exit code or signal, stderr tail); it is never restarted implicitly",

@@ -49,6 +49,11 @@ export async function serve(argPath: string | undefined): Promise<void> {
   }
   log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
   if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
+  const refused = config.discovery?.refused;
+  if (refused) {
+    const root = config.workspaces[0]?.root ?? ".";
+    log.warn(`zero-config: not serving ${root}: ${refused.reason}; ${refused.hint}`);
+  }
 
   // vscode-jsonrpc's deferred steps as microtasks, for every server connection (runtime.ts)
   installMicrotaskRuntime();

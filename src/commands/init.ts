@@ -10,6 +10,7 @@ import { PRESETS } from "../config/presets.ts";
 import { validateConfig } from "../config/validate.ts";
 import { discover } from "../discovery/discover.ts";
 import { configDocument } from "../discovery/document.ts";
+import { lookAtTop, placesOf, refusal } from "../discovery/root-guard.ts";
 import { BridgeError } from "../errors.ts";
 
 function checkDir(dir: string): string {
@@ -31,6 +32,18 @@ function checkDir(dir: string): string {
 
 export async function runInit(dirArg: string): Promise<string> {
   const dir = checkDir(dirArg);
+  // the directories zero-config refuses: a configuration over them is no better
+  const refused = refusal(dir, placesOf(process.env), () => lookAtTop(dir));
+  if (refused) {
+    throw new BridgeError(
+      "ConfigInvalid",
+      `theodolite init does not configure ${dir}: ${refused.reason}`,
+      {
+        hint: "pass the project's directory: theodolite init DIR",
+        details: { path: "workspace.root", reason: refused.reason },
+      },
+    );
+  }
   const { chosen, report } = await discover(dir);
   const leftOut = report.servers.filter((s) => s.status === "left_out");
   if (chosen.length === 0) {

@@ -238,8 +238,9 @@ export const PRESETS: readonly Preset[] = [
     name: "typescript-language-server",
     binaries: ["typescript-language-server"],
     description:
-      "TypeScript and JavaScript (tls 5.x with typescript 5.x); opens one source file to " +
-      "load the project, then waits for the 'Initializing JS/TS language features' progress.",
+      "TypeScript and JavaScript (tls 5.x with typescript 5.x); opens a source file its " +
+      "tsconfig includes, then waits for the 'Initializing JS/TS language features' progress " +
+      "(in a project) and that file's first diagnostics.",
     server: {
       args: ["--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
@@ -256,11 +257,20 @@ export const PRESETS: readonly Preset[] = [
         tsserver: { useClientFileWatcher: true },
       },
       ready: {
+        // the warm-up opens a file its tsconfig includes: tls searches symbols in the
+        // project of the document it opened last (docs/LANGUAGE-SERVERS.md#typescript-language-server-symbols-follow-the-open-document)
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         progress: ["^Initializing JS/TS language features"],
         // the task begins only after the warmup open has reached tsserver: require it,
         // or readiness could complete before the project load even started
         progress_required: true,
+        // tsserver reports loading a configured project only: a file in no project loads
+        // silently (docs/LANGUAGE-SERVERS.md#typescript-language-server-without-tsconfig)
+        project_files: ["tsconfig.json", "jsconfig.json"],
+        // until tsserver's first diagnostics event tls sends hover, definition and symbol
+        // requests to its syntax-only tsserver, which knows open files only; that event is
+        // what its first publish for the warm-up file follows
+        warmup_publish: true,
       },
       // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
       // once per kind, with no version and no end signal
@@ -274,13 +284,20 @@ export const PRESETS: readonly Preset[] = [
     description:
       "TypeScript 7's native language server (`tsc --lsp --stdio`, npm typescript@7). It " +
       "answers diagnostics only by pull, so every diagnostics answer is complete (unlike " +
-      "typescript-language-server's per-kind pushes, docs/SPEC.md §6); it needs no readiness " +
-      "condition (it loads the project on the first request).",
+      "typescript-language-server's per-kind pushes, docs/SPEC.md §6); it opens one source " +
+      "file its tsconfig includes, so that symbol searches cover the project.",
     server: {
       args: ["--lsp", "--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
+      // no readiness signal; the warm-up opens a file its tsconfig includes, since its
+      // symbol search covers only projects of open files
+      // (docs/LANGUAGE-SERVERS.md#typescript-native-searches-open-projects)
+      ready: {
+        warmup_open: "**/*.{ts,tsx,js,jsx}",
+        project_files: ["tsconfig.json", "jsconfig.json"],
+      },
       diagnostics_settle: "pull",
     },
   }),

@@ -195,6 +195,16 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
       at("ready", "progress_required"),
       "expected progress_required = true only with a non-empty ready.progress (SPEC §3.3)",
     );
+  if (s.ready.project_files.length > 0 && s.ready.warmup_open === null)
+    add(
+      at("ready", "project_files"),
+      "expected project_files only with ready.warmup_open: a project is the warm-up file's (SPEC §3.3)",
+    );
+  if (s.ready.warmup_publish && s.ready.warmup_open === null)
+    add(
+      at("ready", "warmup_publish"),
+      "expected warmup_publish = true only with ready.warmup_open (SPEC §3.3)",
+    );
   if (s.diagnostics_settle === "progress" && s.diagnostics_progress.length === 0)
     add(
       at("diagnostics_progress"),

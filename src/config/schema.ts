@@ -113,12 +113,23 @@ export const WorkspaceSchema = z.strictObject({
   file_dirs: z.record(z.string(), relativePath).default(() => ({})),
 });
 
+/** A file's name alone: no directory part. */
+const fileName = z
+  .string()
+  .refine((s) => s.length > 0 && s !== "." && s !== ".." && !/[\\/\0]/.test(s), {
+    error: "expected a file name without a directory",
+  });
+
 /** SPEC §3.3: the keys are exactly these. */
 const ReadySchema = z.strictObject({
   quiescent: z.boolean().default(false),
   progress: z.array(regex).default(() => []),
   progress_required: z.boolean().default(false),
   warmup_open: absentAsNull(relativePath),
+  /** files that make a project (tsconfig.json): the warm-up prefers a file one includes, and progress is expected only in one */
+  project_files: z.array(fileName).default(() => []),
+  /** wait for the server's first publishDiagnostics of the warm-up file */
+  warmup_publish: z.boolean().default(false),
   log_message: absentAsNull(nonEmptyRegex),
   probe: absentAsNull(
     z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),

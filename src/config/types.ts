@@ -55,4 +55,6 @@ export interface DiscoveryReport {
   servers: DiscoveredPreset[];
   /** discovery itself failed (the bridge serves with no server) */
   error?: string;
+  /** zero-config does not serve this directory: why, and how to point it at a workspace */
+  refused?: { reason: string; hint: string };
 }

@@ -26,6 +26,8 @@ export interface Found {
   command: string;
   version: string;
   versionCommand: string[] | null;
+  /** typescript-language-server without a workspace TypeScript: the one it will drive (tsserver.ts) */
+  typescript?: { version: string; tsserver: string; from: string };
 }
 
 /** A probe's outcome: the binary and its version, or why none qualified. */
@@ -130,6 +132,14 @@ function whyChosen(
       settings: {},
     };
   }
+  if (preset.name === TLS && found.typescript !== undefined) {
+    const { version, tsserver, from } = found.typescript;
+    return {
+      why: `${files}; no workspace TypeScript: TypeScript ${version} ${from}, through its ${shown(root, tsserver)}`,
+      initializationOptions: { tsserver: { path: tsserver } },
+      settings: {},
+    };
+  }
   if (preset.name === TLS) {
     return { ...base, why: `${files}; no workspace TypeScript: the one the server finds itself` };
   }
@@ -142,7 +152,7 @@ function whyChosen(
   if (preset.name === NATIVE) {
     return {
       ...base,
-      why: `${files}; no workspace TypeScript and no ${TLS}: ${found.version} found`,
+      why: `${files}; no workspace TypeScript and no ${TLS} with a TypeScript it can drive: ${found.version} found`,
     };
   }
   if (preset.name === PYRIGHT && toolchain.venv !== null) {

@@ -16,6 +16,7 @@ import {
 } from "./choose.ts";
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
+import { servable } from "./servable.ts";
 import { workspaceToolchain } from "./toolchain.ts";
 
 export interface Discovery {
@@ -41,7 +42,10 @@ export async function discover(
   const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
   // all at once, but a fallback (typescript-native) only when what it falls back from is
   // missing: one version run (a Node start) fewer in the common case
-  const first = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
+  const probed = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
+  const first = probed.map((o, i) =>
+    servable(plan.probe[i] as PlannedProbe, o, toolchain, searchPath),
+  );
   const foundNames = new Set(
     plan.probe.filter((_, i) => first[i] && "found" in first[i]).map((p) => p.preset.name),
   );

@@ -71,23 +71,28 @@ function packageVersion(packageJson: string): string | null {
   }
 }
 
+/** The TypeScript package at `pkg` (a directory holding its package.json), or null. */
+export function typescriptPackage(pkg: string): WorkspaceTypescript | null {
+  const version = packageVersion(join(pkg, "package.json"));
+  if (version === null) return null;
+  const major = Number.parseInt(version, 10);
+  if (!Number.isFinite(major)) return null;
+  const tsserver = join(pkg, "lib", "tsserver.js");
+  const tsc = join(pkg, "bin", "tsc");
+  return {
+    version,
+    major,
+    package: pkg,
+    tsserver: isFile(tsserver) ? tsserver : null,
+    tsc: isFile(tsc) ? tsc : null,
+  };
+}
+
 /** The nearest `node_modules/typescript` with a readable version, as Node would resolve it. */
 export function workspaceTypescript(root: string): WorkspaceTypescript | null {
   for (const dir of ancestors(root)) {
-    const pkg = join(dir, "node_modules", "typescript");
-    const version = packageVersion(join(pkg, "package.json"));
-    if (version === null) continue;
-    const major = Number.parseInt(version, 10);
-    if (!Number.isFinite(major)) continue;
-    const tsserver = join(pkg, "lib", "tsserver.js");
-    const tsc = join(pkg, "bin", "tsc");
-    return {
-      version,
-      major,
-      package: pkg,
-      tsserver: isFile(tsserver) ? tsserver : null,
-      tsc: isFile(tsc) ? tsc : null,
-    };
+    const found = typescriptPackage(join(dir, "node_modules", "typescript"));
+    if (found !== null) return found;
   }
   return null;
 }

@@ -4,7 +4,8 @@
  * server yet — exists at once, so MCP `initialize` never waits for discovery; discovery
  * fills the servers in after the handshake. It never fails: with no usable server the
  * bridge serves with none, and the report says what was looked for and why each preset
- * was left out. ConfigInvalid stays for configuration files.
+ * was left out. A directory it does not serve (the root, the home directory, …) starts
+ * no discovery at all. ConfigInvalid stays for configuration files.
  */
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,33 +14,43 @@ import { defaultBridgeConfig, validateConfig } from "../config/validate.ts";
 import { log } from "../log.ts";
 import { discover } from "./discover.ts";
 import { configDocument, workspaceNameFor } from "./document.ts";
+import { lookAtTop, placesOf, refusal } from "./root-guard.ts";
 
 export const ZERO_CONFIG_SOURCE = "zero-config";
 
-export function zeroConfigShell(cwd: string): Config {
+/**
+ * The shell for `cwd`. A directory zero-config does not serve (root-guard.ts) gets its
+ * report at once, with the refusal: discovery then runs nothing there.
+ */
+export function zeroConfigShell(cwd: string, env: NodeJS.ProcessEnv = process.env): Config {
   let root = resolve(cwd);
   try {
     root = realpathSync(root);
   } catch {
     // a directory removed under us: discovery will find nothing there
   }
+  const refused = refusal(root, placesOf(env), () => lookAtTop(root));
   return {
     bridge: defaultBridgeConfig(),
     workspaces: [{ name: workspaceNameFor(root), root, servers: [], file_dirs: {} }],
     servers: [],
     source: ZERO_CONFIG_SOURCE,
+    ...(refused ? { discovery: { ...emptyReport(root), refused } } : {}),
   };
 }
 
-function failedReport(root: string, err: unknown): DiscoveryReport {
+function emptyReport(root: string): DiscoveryReport {
   return {
     root,
     workspace_bins: [],
     scan: { entries: 0, truncated: false, extensions: [] },
     toolchain: { typescript: null, python: null },
     servers: [],
-    error: err instanceof Error ? err.message : String(err),
   };
+}
+
+function failedReport(root: string, err: unknown): DiscoveryReport {
+  return { ...emptyReport(root), error: err instanceof Error ? err.message : String(err) };
 }
 
 /**
@@ -52,6 +63,7 @@ export async function discoverZeroConfig(
   path?: string,
 ): Promise<Config> {
   const root = shell.workspaces[0]?.root ?? resolve(".");
+  if (shell.discovery?.refused) return shell; // said at start (serve.ts); nothing runs here
   try {
     const { chosen, report } = await discover(root, path, signal);
     if (signal?.aborted) return { ...shell, discovery: report }; // shutting down: say nothing

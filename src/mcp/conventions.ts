@@ -152,6 +152,7 @@ export const TOOL_ERROR_GROUPS: readonly { action: string; codes: readonly Error
   { action: "this server cannot answer that", codes: ["ServerLacksCapability", "ServerError"] },
   { action: "retry", codes: ["RequestTimeout", "ReadyTimeout", "SessionLimit", "Cancelled"] },
   { action: "call session_restart", codes: ["SessionDead"] },
+  { action: "start theodolite in the project's directory", codes: ["WorkspaceRefused"] },
   {
     action: "the setup needs fixing (see hint), then session_restart",
     codes: [
@@ -185,7 +186,7 @@ export const INSTRUCTIONS = [
   "Positions: `line` 1-based; `column` 1-based in the bridge's column unit " +
     "(session_status.bridge.column_unit; code points by default). Instead of `column`, `symbol` is " +
     "the exact text on `line` (`occurrence` picks a repeat, 1-based). Without `line`, `symbol` is a " +
-    "name or dotted path (`Box.size`) among the file's document symbols; it must be unique.",
+    "name or dotted path (`Box.size`, `Type.method`) among the file's document symbols; it must be unique.",
   "`file` is workspace-relative (or absolute inside the workspace). `workspace` may be omitted " +
     "when one is configured; `server` is routed by file extension and role.",
   "Results: a range is {line, column, end_line, end_column} (end exclusive, same units); a " +

@@ -146,6 +146,8 @@ export function createMcpServer(
       }
       // zero-config: the discovered servers are in place (SPEC §2.1)
       await bridge.ready();
+      const refused = name === "session_status" ? undefined : bridge.refused();
+      if (refused) throw refused;
       // absent is no arguments; null, arrays and scalars are refused
       const raw = request.params?.arguments === undefined ? {} : request.params.arguments;
       if (!isJsonObject(raw)) {

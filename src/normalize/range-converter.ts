@@ -105,7 +105,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { ...toTarget(uri), ...toRange(uri, range) };
   }
 
-  return { toLoc, toRange, toTarget };
+  const roots = [...new Set([opts.rootReal, opts.root])].sort((a, b) => b.length - a.length);
+  return { toLoc, toRange, toTarget, roots };
 }
 
 /** Shape check for server output: a range object with start and end positions. */

@@ -1,15 +1,21 @@
 /**
  * `symbol` without `line` (SPEC §4.2): a name, or a dotted path of names for
  * nested symbols (`Box.size`), looked up in a file's normalized document-symbol
- * tree. Pure: the caller turns the answer into a position or an error.
+ * tree. Names are also matched as each language writes them, beside the server's
+ * own spelling: gopls names a method `(*Decoder).Decode` at the top level, which
+ * `Decoder.Decode` and `Decode` find; rust-analyzer nests methods under
+ * `impl ParserI<'s, P>` or `impl Display for Rect`, which count as `ParserI` and
+ * `Rect`. Pure: the caller turns the answer into a position or an error.
  */
 import { compareStrings } from "./order.ts";
 import type { SymbolNode } from "./types.ts";
 
-/** One matching symbol: the node and the names of its ancestors, outermost first. */
+/** One matching symbol: the node, the names of its ancestors (outermost first), its name in the text. */
 export interface SymbolMatch {
   node: SymbolNode;
   ancestors: string[];
+  /** the name as the source writes it (`Decode` of `(*Decoder).Decode`) */
+  word: string;
 }
 
 /** How an ambiguous match is reported (SPEC §4.6 AmbiguousSymbol `details.candidates`). */
@@ -21,10 +27,69 @@ export interface SymbolCandidate {
   column: number;
 }
 
-function endsWith(ancestors: string[], prefix: string[]): boolean {
+const IDENTIFIER = /^[\p{L}\p{N}_]+$/u;
+
+/** gopls's method name `(*T).m`, `(T).m`, `(*T[P]).m`: the receiver type and the method. */
+export function goMethod(name: string): { receiver: string; method: string } | undefined {
+  if (!name.startsWith("(")) return undefined;
+  const close = name.indexOf(").");
+  if (close < 0) return undefined;
+  let receiver = name.slice(1, close);
+  if (receiver.startsWith("*")) receiver = receiver.slice(1);
+  const bracket = receiver.indexOf("[");
+  if (bracket >= 0) receiver = receiver.slice(0, bracket);
+  const method = name.slice(close + 2);
+  if (!IDENTIFIER.test(receiver) || !IDENTIFIER.test(method)) return undefined;
+  return { receiver, method };
+}
+
+/** Past the `<…>` that starts at `i` (nested), or the end of the text. */
+function skipAngles(text: string, i: number): number {
+  let depth = 0;
+  let j = i;
+  for (; j < text.length; j++) {
+    if (text[j] === "<") depth++;
+    else if (text[j] === ">" && --depth === 0) return j + 1;
+  }
+  return j;
+}
+
+/**
+ * rust-analyzer's impl block name → the type it implements for: `impl<T> Wrapper<T>`,
+ * `impl ParserI<'s, P>`, `impl Display for crate::Rect` → `Wrapper`, `ParserI`, `Rect`.
+ */
+export function implSelfType(name: string): string | undefined {
+  if (!name.startsWith("impl") || !(name[4] === " " || name[4] === "<")) return undefined;
+  let rest = name.slice(name[4] === "<" ? skipAngles(name, 4) : 4);
+  // `Trait<…> for Type`: the type after ` for ` outside angle brackets
+  let depth = 0;
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    else if (depth === 0 && rest.startsWith(" for ", i)) {
+      rest = rest.slice(i + 5);
+      break;
+    }
+  }
+  rest = rest.trim().replace(/^(?:&(?:mut\s+)?|dyn\s+|\*(?:const|mut)\s+)/, "");
+  let end = 0;
+  while (end < rest.length && /[\p{L}\p{N}_:]/u.test(rest[end] as string)) end++;
+  const path = rest.slice(0, end);
+  const type = path.slice(path.lastIndexOf(":") + 1);
+  return IDENTIFIER.test(type) ? type : undefined;
+}
+
+/** The names a container answers to: its own, and the type of an impl block. */
+function spellings(name: string): string[] {
+  const type = implSelfType(name);
+  return type === undefined ? [name] : [name, type];
+}
+
+function endsWith(ancestors: readonly string[][], prefix: string[]): boolean {
   if (prefix.length > ancestors.length) return false;
   const from = ancestors.length - prefix.length;
-  return prefix.every((name, i) => ancestors[from + i] === name);
+  return prefix.every((name, i) => ancestors[from + i]?.includes(name) === true);
 }
 
 /**
@@ -39,15 +104,22 @@ export function findSymbols(tree: readonly SymbolNode[], query: string): SymbolM
   const last = path?.[path.length - 1];
   const prefix = path?.slice(0, -1) ?? [];
   const out: SymbolMatch[] = [];
-  const visit = (nodes: readonly SymbolNode[], ancestors: string[]): void => {
+  const visit = (nodes: readonly SymbolNode[], ancestors: string[], names: string[][]): void => {
     for (const node of nodes) {
-      const byName = node.name === query;
-      const byPath = last !== undefined && node.name === last && endsWith(ancestors, prefix);
-      if (byName || byPath) out.push({ node, ancestors });
-      visit(node.children, [...ancestors, node.name]);
+      const go = goMethod(node.name);
+      const word = go?.method ?? node.name;
+      // a Go method: named by its method, inside its receiver type
+      const within = go ? [...names, [go.receiver]] : names;
+      const byName = node.name === query || (go !== undefined && go.method === query);
+      const byPath =
+        last !== undefined &&
+        ((node.name === last && endsWith(names, prefix)) ||
+          (go?.method === last && endsWith(within, prefix)));
+      if (byName || byPath) out.push({ node, ancestors, word });
+      visit(node.children, [...ancestors, node.name], [...names, spellings(node.name)]);
     }
   };
-  visit(tree, []);
+  visit(tree, [], []);
   return out.sort(
     (a, b) =>
       a.node.selection.line - b.node.selection.line ||
@@ -57,12 +129,16 @@ export function findSymbols(tree: readonly SymbolNode[], query: string): SymbolM
   );
 }
 
-export function candidateOf(m: SymbolMatch): SymbolCandidate {
+/** A match as AmbiguousSymbol lists it, at `at` (where its name starts; the selection by default). */
+export function candidateOf(
+  m: SymbolMatch,
+  at: { line: number; column: number } = m.node.selection,
+): SymbolCandidate {
   return {
     name: m.node.name,
     kind: m.node.kind,
     ...(m.ancestors.length > 0 ? { container: m.ancestors.join(".") } : {}),
-    line: m.node.selection.line,
-    column: m.node.selection.column,
+    line: at.line,
+    column: at.column,
   };
 }

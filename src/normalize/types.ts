@@ -25,6 +25,8 @@ export interface NormalizeContext {
   toRange(uri: string, range: LspRange): Range;
   /** the target alone ({file} or {uri}), for locations without a range */
   toTarget(uri: string): Target;
+  /** the workspace root as configured and its realpath, longest first (paths in server text) */
+  roots: readonly string[];
 }
 
 export type SeverityName = "error" | "warning" | "information" | "hint";

@@ -4,17 +4,20 @@
  * next event, never on a timer — and an unhealthy load ending the session. Also the waits
  * of callers: until ready at start-up, and while re-indexing holds semantic requests.
  */
+import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
+import { uriToPath } from "../workspace/uri.ts";
 import type { SessionContext } from "./context.ts";
 import { Readiness } from "./readiness.ts";
 import {
   cancelledError,
+  neverReadyError,
   readyTimeoutError,
   shuttingDownError,
   unhealthyLoadError,
 } from "./session-errors.ts";
-import { findWarmupFile, type WarmupOutcome } from "./warmup.ts";
+import { findWarmupFile, type ProjectChoice, type WarmupOutcome } from "./warmup.ts";
 
 export interface WaitContext {
   signal?: AbortSignal;
@@ -37,6 +40,8 @@ export interface ReadinessActions {
 export class ReadinessDriver {
   private evaluator: Readiness;
   private probeRunning = false;
+  /** the warm-up file whose first publish warmup_publish waits for */
+  private publishAwaited: string | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -58,6 +63,7 @@ export class ReadinessDriver {
   reset(): void {
     this.detach();
     this.warmupOutcome = undefined;
+    this.publishAwaited = undefined;
     this.evaluator = new Readiness(this.ctx.server.ready);
     this.probeRunning = false;
   }
@@ -73,15 +79,19 @@ export class ReadinessDriver {
   }
 
   /**
-   * warmup_open (SPEC §3.3): open the first usable matching file so the server starts
-   * loading. Files that cannot be served are skipped (warmup.ts): never a failed start.
+   * warmup_open (SPEC §3.3): open the matching file that represents the workspace so the
+   * server starts loading. Files that cannot be served are skipped (warmup.ts): never a
+   * failed start. What the server will do decides what is waited for: with project_files,
+   * no progress is expected for a file in no project; a required progress that only an
+   * open begins can never begin when nothing was opened.
    */
   async warmup(): Promise<void> {
     const evaluator = this.evaluator;
-    const pattern = this.ctx.server.ready.warmup_open;
+    const { ready } = this.ctx.server;
+    const pattern = ready.warmup_open;
     if (pattern !== null) {
       const key = this.ctx.key;
-      const found = await findWarmupFile(this.ctx.workspace, pattern);
+      const found = await findWarmupFile(this.ctx.workspace, pattern, this.projectChoice());
       // a life that ended during the scan: its warm-up is not the new life's
       if (this.evaluator !== evaluator) return;
       this.warmupOutcome = found.outcome;
@@ -90,19 +100,60 @@ export class ReadinessDriver {
       }
       if (found.opened) {
         this.actions.openFile(found.opened);
+        if (ready.warmup_publish) {
+          evaluator.warmupPublish = { file: found.opened.rel, seen: false };
+          this.publishAwaited = found.opened.abs;
+        }
       } else {
         log.warn(`[${key}] warmup_open: no usable file matches ${pattern}`);
       }
+      const names = ready.project_files.join(", ");
+      if (ready.project_files.length > 0 && !found.outcome.project) {
+        evaluator.progressNotExpected = found.opened
+          ? `${found.opened.rel} is in no project (no ${names} in its directory or above)`
+          : `no file matching ${pattern} was opened`;
+      } else if (!found.opened && ready.progress_required) {
+        evaluator.neverHolds =
+          `its required progress begins once a file is opened, and no usable file matches ` +
+          `warmup_open ${pattern}`;
+      }
     }
     evaluator.warmupDone = true;
+  }
+
+  /** How the warm-up ranks matches: with project_files, by project and language. */
+  private projectChoice(): ProjectChoice | undefined {
+    const { server } = this.ctx;
+    if (server.ready.project_files.length === 0) return undefined;
+    const order = (rel: string): number => {
+      const lang = languageOfFile(server, rel);
+      const i = lang === undefined ? -1 : server.languages.indexOf(lang);
+      return i < 0 ? server.languages.length : i;
+    };
+    return { files: server.ready.project_files, language: order };
+  }
+
+  /**
+   * A publish arrived: warmup_publish waits for one about the warm-up file, compared by
+   * path (servers spell URIs their own way).
+   */
+  onPublish(uri: string): void {
+    const awaited = this.evaluator.warmupPublish;
+    if (awaited === undefined || awaited.seen || this.publishAwaited === undefined) return;
+    if (uriToPath(uri) === this.publishAwaited) awaited.seen = true;
   }
 
   private drive(): void {
     const { life } = this.ctx;
     if (life.state !== "waiting_ready" || !this.evaluator.warmupDone) return;
     const health = this.evaluator.healthError();
-    if (health !== undefined) {
-      life.failLoad(unhealthyLoadError(life.label, health, this.evaluator.status));
+    const never = this.evaluator.neverHolds;
+    if (health !== undefined || never !== undefined) {
+      life.failLoad(
+        never !== undefined
+          ? neverReadyError(life.label, never)
+          : unhealthyLoadError(life.label, health as string, this.evaluator.status),
+      );
       this.actions.endDead();
       return;
     }
@@ -212,10 +263,16 @@ export class ReadinessDriver {
       {
         timeoutMs: bridge.ready_timeout_ms,
         ...(wait.signal ? { signal: wait.signal } : {}),
-        onTimeout: () => readyTimeoutError(life.label, bridge.ready_timeout_ms, pending()),
+        onTimeout: () =>
+          readyTimeoutError(life.label, bridge.ready_timeout_ms, pending(), this.working()),
         onAbort: cancelledError,
       },
     );
+  }
+
+  /** The server is visibly at work: a progress task runs, or it reports itself busy. */
+  private working(): boolean {
+    return this.ctx.progress.active().length > 0 || this.evaluator.status?.quiescent === false;
   }
 
   private progressMessage(pending: string[]): string {

@@ -4,7 +4,9 @@
  *
  * Start-up conditions: `quiescent`, `progress` (+ `progress_required`),
  * `log_message`, `probe` (run by the session once the others hold) and
- * `warmup_open` (done by the session before the others are evaluated).
+ * `warmup_open` (done by the session before the others are evaluated). With
+ * `project_files`, progress is expected only when the warm-up file lies in a
+ * project: the server reports loading one, and loads anything else without a word.
  * After start-up, matching `$/progress` tasks and a non-quiescent server hold
  * semantic requests until they end, so no answer is silently partial.
  */
@@ -47,6 +49,15 @@ export class Readiness {
   private logMatched = false;
   warmupDone = false;
   probeOk = false;
+  /**
+   * Why the start-up progress conditions do not apply to this life (the warm-up file is in
+   * no project, so the server reports no loading); undefined while they apply.
+   */
+  progressNotExpected: string | undefined;
+  /** A condition that can never hold in this life, and why; readiness fails with it. */
+  neverHolds: string | undefined;
+  /** warmup_publish: the warm-up file (workspace-relative) and whether its publish came */
+  warmupPublish: { file: string; seen: boolean } | undefined;
 
   constructor(config: ReadyConfig) {
     this.config = config;
@@ -77,7 +88,7 @@ export class Readiness {
     if (this.config.quiescent && !(this.sawBusy && this.status?.quiescent === true)) {
       pending.push("quiescent");
     }
-    if (this.patterns.length > 0) {
+    if (this.patterns.length > 0 && this.progressNotExpected === undefined) {
       pending.push(...activeTasks(progress.activeMatching(this.patterns)));
       if (this.config.progress_required && !progress.begunMatching(this.patterns)) {
         pending.push(`progress_required (${this.config.progress.join(", ")})`);
@@ -85,6 +96,9 @@ export class Readiness {
     }
     if (this.logPattern && !this.logMatched)
       pending.push(`log_message /${this.config.log_message}/`);
+    if (this.warmupPublish && !this.warmupPublish.seen) {
+      pending.push(`warmup_publish ${this.warmupPublish.file}`);
+    }
     return pending;
   }
 
@@ -124,13 +138,21 @@ export class Readiness {
     if (c.progress.length > 0) {
       const idle = progress.activeMatching(this.patterns).length === 0;
       const begun = !c.progress_required || progress.begunMatching(this.patterns);
+      const why = this.progressNotExpected;
       out.push({
-        condition: `progress ${c.progress.join(", ")}${c.progress_required ? " (required)" : ""}`,
-        met: idle && begun,
+        condition: `progress ${c.progress.join(", ")}${c.progress_required ? " (required)" : ""}${why ? ` (not expected: ${why})` : ""}`,
+        met: why !== undefined || (idle && begun),
       });
     }
     if (this.logPattern) {
       out.push({ condition: `log_message /${c.log_message}/`, met: this.logMatched });
+    }
+    if (c.warmup_publish) {
+      const w = this.warmupPublish;
+      out.push({
+        condition: `warmup_publish ${w?.file ?? "(nothing opened)"}`,
+        met: this.warmupDone && (w === undefined || w.seen),
+      });
     }
     if (c.probe !== null) out.push({ condition: `probe ${c.probe.method}`, met: this.probeOk });
     return out;

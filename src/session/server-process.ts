@@ -211,7 +211,10 @@ export class ServerProcess {
         if (loading && s.quiescent) this.parts.documents.saves.loaded();
       },
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
-      onPublishDiagnostics: (p) => this.ctx.diagnostics.onPublish(p),
+      onPublishDiagnostics: (p) => {
+        this.ctx.diagnostics.onPublish(p);
+        driver.onPublish(p.uri);
+      },
       onRegistrationsChanged: () => this.parts.documents.disk.registrationsChanged(),
       notify: () => life.changes.notify(),
     });

@@ -24,16 +24,39 @@ export function shuttingDownError(s: SessionLabel): BridgeError {
   });
 }
 
+/**
+ * `working`: the server shows it is still at work (a progress task, a busy status); only
+ * then is waiting longer a way out (SPEC §3.3).
+ */
 export function readyTimeoutError(
   s: SessionLabel,
   timeoutMs: number,
   pending: string[],
+  working: boolean,
 ): BridgeError {
   return new BridgeError("ReadyTimeout", `${s.key} not ready after ${timeoutMs} ms`, {
-    hint: "the server is still loading or a readiness condition never holds; call again to keep waiting, or check session_status",
+    hint: working
+      ? "the server is still loading; call again to keep waiting (session_status shows its progress)"
+      : `the server has said nothing that would end the wait for ${pending.join(", ") || "readiness"}: check its [server.ready] conditions and its stderr in session_status, then session_restart`,
     details: { workspace: s.workspace, server: s.server, pending },
   });
 }
+
+/** A readiness condition that can never hold in this server life (SPEC §3.3). */
+export function neverReadyError(s: SessionLabel, missing: string): BridgeError {
+  return new BridgeError("ServerInitFailed", `${s.server} cannot become ready: ${missing}`, {
+    hint: "add such a file to the workspace, or change the server's [server.ready] conditions; then session_restart",
+    details: { workspace: s.workspace, server: s.server, missing },
+  });
+}
+
+/** Codes of a start that failed: restarting helps only once the setup is fixed. */
+const START_FAILURES = new Set([
+  "ServerNotFound",
+  "ServerVersionMismatch",
+  "ServerStartFailed",
+  "ServerInitFailed",
+]);
 
 export function stateTimeoutError(s: SessionLabel, timeoutMs: number, what: string): BridgeError {
   return new BridgeError(
@@ -79,8 +102,12 @@ export function deadError(
 ): BridgeError {
   // why, when the session knows it (a broken protocol, a failed start): in the message too
   const why = lastError ? `: ${lastError.message}` : "";
+  const restart = `session_restart with workspace "${s.workspace}" and server "${s.server}"`;
+  const failed = lastError !== undefined && START_FAILURES.has(lastError.code);
   return new BridgeError("SessionDead", `${s.key}: the language server is not running${why}`, {
-    hint: `call session_restart with workspace "${s.workspace}" and server "${s.server}"`,
+    hint: failed
+      ? `it failed to start (${lastError.code}): ${lastError.hint ?? "see details.error"}; once that is fixed, call ${restart}`
+      : `call ${restart}`,
     details: {
       workspace: s.workspace,
       server: s.server,

@@ -1,51 +1,136 @@
 /**
  * warmup_open (SPEC §3.3): open the first usable file, by sorted workspace-relative path,
- * that matches the glob. Dot-directories and node_modules are not searched. A matching
- * file the bridge cannot serve (too large, not UTF-8, unreadable, not a regular file) is
- * skipped and the next one tried: the warm-up never fails a session. What was skipped,
- * and whether the scan hit its bound, is reported in session_status.
+ * that matches the glob — or, for a server with `project_files`, the usable match that
+ * best represents the project (warmup-rank.ts), and the project it belongs to. Dot
+ * directories and node_modules are not searched. A matching file the bridge cannot serve
+ * (too large, not UTF-8, unreadable, not a regular file) is skipped and the next one
+ * tried: the warm-up never fails a session. What was skipped, and whether the scan hit
+ * its bound, is reported in session_status.
  */
+import { posix } from "node:path";
 import { isBridgeError } from "../errors.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { emptyReport, workspaceFiles } from "../workspace/scan.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import {
+  type Budget,
+  compareRanks,
+  isBestRank,
+  MATCH_BUDGET,
+  type ProjectSpec,
+  parseProject,
+  projectIncludes,
+  type WarmupRank,
+  warmupRank,
+} from "./warmup-rank.ts";
 
 /** Directory entries the scan looks at before it gives up (root = "/" must end). */
 export const WARMUP_SCAN_ENTRIES = 100_000;
 /** Matching files tried before giving up (each refused one may have cost a bounded read). */
 export const WARMUP_CANDIDATES = 10;
+/** Matching files ranked before the best so far is taken (project_files). */
+export const WARMUP_RANKED = 5000;
 
 export interface WarmupOutcome {
   pattern: string;
   /** the file opened, workspace-relative; null when none was usable */
   file: string | null;
+  /** with project_files: the project file the opened file belongs to, null for none */
+  project?: string | null;
   /** matching files passed over, in order, with the error code that refused them */
   skipped: { file: string; reason: string }[];
   scan: { entries: number; truncated: boolean; unreadable_dirs: number };
 }
 
+/** What ranks the matches: the server's project files, and a file's language's place among its languages. */
+export interface ProjectChoice {
+  files: readonly string[];
+  language: (rel: string) => number;
+}
+
+/** The nearest project of a file (its directory or one above, within the root), read once per directory. */
+class Projects {
+  private readonly byDir = new Map<string, ProjectSpec | null>();
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly names: readonly string[],
+  ) {}
+
+  of(rel: string): ProjectSpec | null {
+    for (let dir = posix.dirname(rel); ; dir = posix.dirname(dir)) {
+      const key = dir === "." ? "" : dir;
+      const found = this.at(key);
+      if (found !== null || key === "") return found;
+    }
+  }
+
+  private at(dir: string): ProjectSpec | null {
+    const known = this.byDir.get(dir);
+    if (known !== undefined) return known;
+    let found: ProjectSpec | null = null;
+    for (const name of this.names) {
+      const rel = dir === "" ? name : `${dir}/${name}`;
+      try {
+        this.workspace.resolve(rel);
+      } catch {
+        continue; // none here
+      }
+      found = parseProject(rel, this.workspace.tryRead(rel)?.text);
+      break;
+    }
+    this.byDir.set(dir, found);
+    return found;
+  }
+}
+
+/** Up to WARMUP_CANDIDATES matches, best rank first, scan order among equals. */
+function insertRanked(best: { rel: string; rank: WarmupRank }[], rel: string, rank: WarmupRank) {
+  let at = best.length;
+  while (at > 0 && compareRanks(rank, (best[at - 1] as { rank: WarmupRank }).rank) < 0) at--;
+  if (at < WARMUP_CANDIDATES) best.splice(at, 0, { rel, rank });
+  if (best.length > WARMUP_CANDIDATES) best.pop();
+}
+
 export async function findWarmupFile(
   workspace: Workspace,
   pattern: string,
+  choice?: ProjectChoice,
 ): Promise<{ outcome: WarmupOutcome; opened?: WorkspaceText }> {
   const glob = new Bun.Glob(pattern);
   const report = emptyReport();
   const skipped: WarmupOutcome["skipped"] = [];
+  const projects = choice ? new Projects(workspace, choice.files) : undefined;
+  const budget: Budget = { left: MATCH_BUDGET };
   let opened: WorkspaceText | undefined;
-  const limits = { maxEntries: WARMUP_SCAN_ENTRIES };
-  for await (const rel of workspaceFiles(workspace.rootReal, limits, report)) {
-    if (!glob.match(rel)) continue;
+  const tryOpen = (rel: string): boolean => {
     try {
       opened = workspace.read(rel);
-      break;
+      return true;
     } catch (err) {
       skipped.push({ file: rel, reason: isBridgeError(err) ? err.code : String(err) });
-      if (skipped.length >= WARMUP_CANDIDATES) break;
+      return false;
     }
+  };
+  const limits = { maxEntries: WARMUP_SCAN_ENTRIES };
+  const ranked: { rel: string; rank: WarmupRank }[] = [];
+  let matches = 0;
+  for await (const rel of workspaceFiles(workspace.rootReal, limits, report)) {
+    if (!glob.match(rel)) continue;
+    if (!choice || !projects) {
+      if (tryOpen(rel) || skipped.length >= WARMUP_CANDIDATES) break;
+      continue;
+    }
+    const project = projects.of(rel);
+    const included = project !== null && projectIncludes(project, rel, budget);
+    const rank = warmupRank(rel, included, choice.language(rel));
+    insertRanked(ranked, rel, rank);
+    if (isBestRank(rank) || ++matches >= WARMUP_RANKED) break;
   }
+  for (const { rel } of ranked) if (tryOpen(rel)) break;
   const outcome: WarmupOutcome = {
     pattern,
     file: opened?.rel ?? null,
+    ...(projects ? { project: opened ? (projects.of(opened.rel)?.file ?? null) : null } : {}),
     skipped,
     scan: {
       entries: report.entries,

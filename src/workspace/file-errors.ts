@@ -1,10 +1,11 @@
 /** The typed errors of workspace file access (SPEC §4.6 file checks), built in one place. */
 import { BridgeError } from "../errors.ts";
 
-export function outsideError(file: string, root: string): BridgeError {
+/** `workspace`: the name of the workspace whose root the file is outside of, when known. */
+export function outsideError(file: string, workspace: string | undefined): BridgeError {
   return new BridgeError("PathOutsideWorkspace", `${file} is outside the workspace root`, {
     hint: "pass a path inside the workspace, relative to its root; `..` and symlinks leading out are refused",
-    details: { file, root },
+    details: { file, ...(workspace !== undefined ? { workspace } : {}) },
   });
 }
 

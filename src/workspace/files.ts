@@ -72,8 +72,13 @@ export interface ResolvedFile {
 /**
  * Resolve a tool's `file` argument: workspace-relative or absolute; realpath; must stay
  * inside `rootReal`. `abs` is the realpath (what URIs sent to servers are built from).
+ * `workspace` names the workspace in PathOutsideWorkspace's details.
  */
-export function resolveWorkspaceFile(rootReal: string, file: string): ResolvedFile {
+export function resolveWorkspaceFile(
+  rootReal: string,
+  file: string,
+  workspace?: string,
+): ResolvedFile {
   if (file.length === 0 || file.includes("\0")) {
     throw new BridgeError("InvalidArgument", "`file` must be a non-empty path", {
       hint: "pass a workspace-relative path such as src/main.c",
@@ -83,20 +88,20 @@ export function resolveWorkspaceFile(rootReal: string, file: string): ResolvedFi
   // absolute paths are only judged after realpath
   const candidate = candidatePath(rootReal, file);
   if (!isAbsolute(file) && relativeInside(rootReal, candidate) === null) {
-    throw outsideError(file, rootReal);
+    throw outsideError(file, workspace);
   }
   let real: string;
   try {
     real = realpathSync(candidate);
   } catch (err) {
-    if (missingPathEscapes(rootReal, candidate)) throw outsideError(file, rootReal);
+    if (missingPathEscapes(rootReal, candidate)) throw outsideError(file, workspace);
     const code = errnoCode(err);
     if (code === "ELOOP") throw notFoundError(file, HINT.loop);
     if (code === "EACCES") throw notFoundError(file, HINT.noAccess);
     throw notFoundError(file, HINT.checkPath);
   }
   const rel = relativeInside(rootReal, real);
-  if (rel === null) throw outsideError(file, rootReal);
+  if (rel === null) throw outsideError(file, workspace);
   let stats: ReturnType<typeof statSync>;
   try {
     stats = statSync(real);

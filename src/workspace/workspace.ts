@@ -45,7 +45,7 @@ export class Workspace implements WorkspaceRoot {
 
   /** A tool's `file` argument resolved (SPEC §4.2, §8.1 step 1). */
   resolve(file: string): ResolvedFile {
-    return resolveWorkspaceFile(this.rootReal, file);
+    return resolveWorkspaceFile(this.rootReal, file, this.name);
   }
 
   /** A file's text read beneath the root (SPEC §8.1); typed errors when it cannot be. */

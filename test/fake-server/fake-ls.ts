@@ -25,6 +25,7 @@ import {
   InitializedNotification,
   InitializeRequest,
   type Message,
+  ResponseError,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -213,6 +214,9 @@ function main(): void {
     const { id, params } = raw as Wrapped;
     if (method === InitializeRequest.method) {
       if (scenario.hang_on_initialize === true) return new Promise<never>(() => {});
+      // typescript-language-server without a TypeScript it can drive fails right here
+      const refused = scenario.error_on?.[method];
+      if (refused !== undefined) throw new ResponseError(refused.code, refused.message);
       responder.rootUri = (params as { rootUri?: string } | null)?.rootUri ?? undefined;
       const capabilities = { ...(scenario.capabilities ?? DEFAULT_CAPABILITIES) };
       if (scenario.encoding !== undefined) capabilities.positionEncoding = scenario.encoding;

@@ -110,10 +110,15 @@ describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
     ]);
   });
 
-  test("hover carries the signature and the doc comment with its emoji", async () => {
+  test("hover carries the signature and the doc comment with its emoji, as plain text", async () => {
     const r = await ok(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
     const text = r.text as string;
-    expect(text).toStartWith("### function `manhattan`");
+    // clangd's markdown header `### function` is plain text here (SPEC §4.3)
+    expect(text).toStartWith("function `manhattan`\n");
+    expect(text).not.toMatch(/^#|\\|&\w+;|\/(tmp|home|root|usr)\//m);
+    // on an #include, clangd names the header by its absolute path: workspace-relative here
+    const include = await ok(bridge, "hover", { file: "main.c", line: 1, column: 12 });
+    expect(include.text).toBe("`geometry.h`\n\n---\ngeometry.h");
     expect(text).toContain("📐📏 distance");
     expect(text).toContain("int manhattan(struct point a, struct point b)");
     expect(span(r.range as never)).toBe("6:29–6:38");

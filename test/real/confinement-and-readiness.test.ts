@@ -85,7 +85,7 @@ const PLAN: Record<string, { fixture: () => string; conditions: string[] }> = {
   pyright: { fixture: () => copyFixture("python"), conditions: ["log_message /Found"] },
   "typescript-language-server": {
     fixture: () => copyFixture("ts"),
-    conditions: ["warmup_open", "progress ^Initializing JS/TS"],
+    conditions: ["warmup_open", "progress ^Initializing JS/TS", "warmup_publish"],
   },
   "rust-analyzer": {
     fixture: () => copyFixture("rust"),

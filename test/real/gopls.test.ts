@@ -115,6 +115,7 @@ describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
       "main.go 10:33–10:37",
       "shapes/shapes.go 10:6–10:10",
       "shapes/shapes.go 16:9–16:13",
+      "shapes/shapes.go 30:10–30:14",
     ]);
   });
 
@@ -139,6 +140,7 @@ describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
       "  Height field 12:2–12:12 / 12:2–12:8 [int]",
       "(Rect).Area method 16:1–18:2 / 16:15–16:19 [func() int]",
       "TotalArea function 21:1–27:2 / 21:6–21:15 [func(all []Shape) int]",
+      "(*Rect).Scale method 30:1–33:2 / 30:16–30:21 [func(k int)]",
     ]);
     const main = await ok(bridge, "document_symbols", { file: "main.go" });
     expect(symbolTree(main.symbols as never)).toEqual([
@@ -166,6 +168,7 @@ describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
       "Rect.Width shapes/shapes.go",
       "Rect.Height shapes/shapes.go",
       "Rect.Area shapes/shapes.go",
+      "Rect.Scale shapes/shapes.go",
     ]);
   });
 

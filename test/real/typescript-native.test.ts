@@ -1,6 +1,6 @@
 /**
  * TypeScript 7's native server through the compiled bridge (preset typescript-native):
- * ready without conditions, navigation answers equal to typescript-language-server's on
+ * ready after a warm-up open (no other condition), navigation answers equal to typescript-language-server's on
  * the same fixture (test/fixtures/README.md), and diagnostics that are complete on the
  * FIRST call of every fresh session — it answers only by pull, so the pull response is
  * the whole set (the contrast to typescript-language-server's per-kind pushes, SPEC §6).

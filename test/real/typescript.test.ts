@@ -81,10 +81,16 @@ describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points
   });
   afterAll(() => bridge?.close());
 
-  test("becomes ready by state: warm-up open, then the initializing progress", async () => {
+  test("becomes ready by state: warm-up open, the initializing progress, the first publish", async () => {
     const s = await startAndStatus(bridge);
-    readyByState(s, ["warmup_open **/*.{ts,tsx,js,jsx}", "progress ^Initializing JS/TS"]);
+    readyByState(s, [
+      "warmup_open **/*.{ts,tsx,js,jsx}",
+      "progress ^Initializing JS/TS",
+      "warmup_publish src/",
+    ]);
     expect(s.open_documents).toBe(1);
+    // the warm-up file is one its tsconfig.json includes, so that project is loaded
+    expect((s.readiness as { warmup: unknown }).warmup).toMatchObject({ project: "tsconfig.json" });
   });
 
   test("definition: by symbol and by column after emoji; a class and its constructor", async () => {

@@ -119,15 +119,17 @@ describe("other MCP clients", () => {
   );
 
   test.skipIf(!inspector)(
-    "the MCP Inspector CLI: every tool's schemas portable (--strict), tools/list and tools/call",
+    "the MCP Inspector CLI: every tool's schemas portable (--strict), tools/list and tools/call, exit 5 on a tool error",
     () => {
       if (!inspector) throw new Error("no MCP Inspector CLI");
-      const run = (...args: string[]) => {
+      // it exits 5 on a tool error (isError), as the README says; 0 on success
+      const run = (...args: string[]) => runExpecting(0, ...args);
+      const runExpecting = (exitCode: number, ...args: string[]) => {
         const r = Bun.spawnSync(
           [inspector, "--cli", "-e", `THEODOLITE_CONFIG=${config}`, ensureBinary(), ...args],
           { stdout: "pipe", stderr: "pipe", timeout: 60_000 },
         );
-        expect(r.exitCode, r.stderr.toString()).toBe(0);
+        expect(r.exitCode, r.stderr.toString()).toBe(exitCode);
         return JSON.parse(r.stdout.toString());
       };
       const config = configWithHover();
@@ -157,6 +159,12 @@ describe("other MCP clients", () => {
         "column=1",
       ) as { structuredContent: unknown };
       expect(hover.structuredContent).toEqual({ text: "from fake", range: null });
+      const refused = runExpecting(5, "--method", "tools/call", "--tool-name", "hover") as {
+        isError: boolean;
+        content: { text: string }[];
+      };
+      expect(refused.isError).toBe(true);
+      expect(JSON.parse(refused.content[0]?.text ?? "{}").code).toBe("InvalidArgument");
     },
     120_000,
   );

@@ -148,7 +148,8 @@ describe("error texts name workspace paths relatively (SPEC §4.6)", () => {
     const outside = await hoverInApp(join(lib, "x.fake"));
     expect(outside.code).toBe("PathOutsideWorkspace");
     expect(outside.message).toBe(`${join(lib, "x.fake")} is outside the workspace root`);
-    expect(outside.details?.root).toBe(".");
+    // the workspace is named, not "." (its root, relative to itself)
+    expect(outside.details).toEqual({ file: join(lib, "x.fake"), workspace: "app" });
 
     const server = await hoverInApp("src/a.fake");
     expect(server.code).toBe("ServerError");

@@ -194,8 +194,7 @@ export function readyByState(entry: Record<string, unknown>, conditionPrefixes: 
   // conditions that cannot revert once met must be listed as met; progress and
   // quiescence may legitimately be busy again by now (re-indexing, cargo check)
   for (const c of conditions) {
-    const settled =
-      c.startsWith("warmup_open") || c.startsWith("log_message") || c.startsWith("probe");
+    const settled = c.startsWith("warmup_") || c.startsWith("log_message") || c.startsWith("probe");
     if (settled && !readiness.met.includes(c)) problems.push(`condition not met: ${c}`);
   }
   if (readiness.met.some((m) => !conditions.includes(m))) problems.push(`met ${readiness.met}`);

@@ -16,6 +16,9 @@ const SOURCE = [
   "  size() {}", // 4
   "  /* 😀😀 */ fill() {}", // 5
   "}", // 6
+  "export function pick(a: string): string;", // 7
+  "export function pick(a: unknown) {}", // 8
+  "func (b *Box) grow() {}", // 9
 ].join("\n");
 const ws = workspace({ "box.fake": SOURCE });
 
@@ -33,6 +36,12 @@ const SYMBOLS = [
   { ...sym("Box", 5, 0, 6, 9), children: [sym("size", 6, 1, 2, 6)] },
   // UTF-16 columns from the server: `fill` is after two astral emoji
   { ...sym("Crate", 5, 3, 6, 11), children: [sym("size", 6, 4, 2, 6), sym("fill", 6, 5, 13, 17)] },
+  // typescript-language-server's overloads: the first selection is the name, later ones
+  // start at `export` (the whole declaration)
+  sym("pick", 12, 7, 16, 20),
+  sym("pick", 12, 8, 0, 35),
+  // gopls: a pointer-receiver method at the top level, selection at the name
+  sym("(*Box).grow", 6, 9, 14, 18),
 ];
 
 const fake = new FakeProbe("fake");
@@ -95,6 +104,23 @@ describe("symbol without line", () => {
       ],
     });
     expect(String(r.structured.hint)).toContain("dotted path");
+  });
+
+  test("candidates point at the name, also where the server's selection starts before it", async () => {
+    const r = await bridge.call("hover", { file: "box.fake", symbol: "pick" });
+    expect(r.structured.code).toBe("AmbiguousSymbol");
+    expect((r.structured.details as { candidates: unknown }).candidates).toEqual([
+      { name: "pick", kind: "function", line: 8, column: 17 },
+      { name: "pick", kind: "function", line: 9, column: 17 },
+    ]);
+  });
+
+  test("a method as its language writes it: Type.method for gopls's (*Type).method", async () => {
+    for (const symbol of ["Box.grow", "(*Box).grow", "grow"]) {
+      const r = await bridge.call("definition", { file: "box.fake", symbol });
+      expect(r.isError).toBe(false);
+      expect(lastPosition("textDocument/definition")).toEqual({ line: 9, character: 14 });
+    }
   });
 
   test("no such symbol: SymbolNotFound", async () => {

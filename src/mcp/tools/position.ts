@@ -5,11 +5,20 @@
  * range start is the position.
  */
 import { DocumentSymbolRequest } from "vscode-languageserver-protocol";
+import type { ColumnUnit } from "../../config/types.ts";
 import { BridgeError } from "../../errors.ts";
-import { candidateOf, findSymbols } from "../../normalize/symbol-path.ts";
+import { candidateOf, findSymbols, type SymbolMatch } from "../../normalize/symbol-path.ts";
 import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
 import type { SymbolNode } from "../../normalize/types.ts";
-import { anchorColumn, clientToLsp, type LspPosition } from "../../text/positions.ts";
+import {
+  anchorColumn,
+  clientOffsetFloor,
+  clientToLsp,
+  type LineIndex,
+  type LspPosition,
+  measure,
+  unitToEncoding,
+} from "../../text/positions.ts";
 import { MAX_SYMBOL_LENGTH, type PositionArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 import type { FileCall } from "./common.ts";
@@ -39,16 +48,50 @@ export async function documentSymbolTree(call: FileCall): Promise<SymbolNode[]> 
   return normalizeDocumentSymbols(raw, call.doc.uri, call.norm);
 }
 
-/** `symbol` without `line`: the unique document symbol's selection start (client units). */
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_$]/u;
+
+/**
+ * Where `word` starts on `line` at or after `column` (client unit): `column` itself when
+ * the word is there, else its first whole-identifier occurrence after it on the line.
+ * A server may start a selection before the name (typescript-language-server's overloads
+ * start theirs at `export`).
+ */
+export function wordColumnFrom(
+  index: LineIndex,
+  line: number,
+  column: number,
+  word: string,
+  unit: ColumnUnit,
+): number {
+  if (word.length === 0 || line < 1 || line > index.lineCount) return column;
+  const text = index.lineText(line - 1);
+  const from = clientOffsetFloor(index, line, column, unit) - index.lineStart(line - 1);
+  if (text.startsWith(word, from)) return column;
+  for (let at = text.indexOf(word, from); at !== -1; at = text.indexOf(word, at + 1)) {
+    const before = at > 0 && WORD_CHAR.test(text[at - 1] as string);
+    const after = WORD_CHAR.test(text[at + word.length] ?? "");
+    if (!before && !after) return measure(text.slice(0, at), unitToEncoding(unit)) + 1;
+  }
+  return column;
+}
+
+/** Where a match's name starts (client units). */
+function nameAt(call: FileCall, m: SymbolMatch, unit: ColumnUnit) {
+  const { line, column } = m.node.selection;
+  return { line, column: wordColumnFrom(call.doc.index, line, column, m.word, unit) };
+}
+
+/** `symbol` without `line`: where the unique document symbol's name starts (client units). */
 async function symbolPosition(
   call: FileCall,
   symbol: string,
+  unit: ColumnUnit,
 ): Promise<{ line: number; column: number }> {
   const matches = findSymbols(await documentSymbolTree(call), symbol);
   const [only] = matches;
   if (only === undefined) {
     throw new BridgeError("SymbolNotFound", `no symbol \`${symbol}\` in ${call.rel}`, {
-      hint: "names are exact and case-sensitive; nested symbols as a dotted path (`Outer.inner`); document_symbols lists them; or pass `line`",
+      hint: "names are exact and case-sensitive; a nested symbol or a method as a dotted path (`Type.method`, for Go receivers and Rust impl blocks too); document_symbols lists them; or pass `line`",
       details: { file: call.rel, symbol },
     });
   }
@@ -62,12 +105,14 @@ async function symbolPosition(
           file: call.rel,
           symbol,
           count: matches.length,
-          candidates: matches.slice(0, MAX_CANDIDATES).map(candidateOf),
+          candidates: matches
+            .slice(0, MAX_CANDIDATES)
+            .map((m) => candidateOf(m, nameAt(call, m, unit))),
         },
       },
     );
   }
-  return { line: only.node.selection.line, column: only.node.selection.column };
+  return nameAt(call, only, unit);
 }
 
 function checkSymbol(symbol: string): void {
@@ -114,7 +159,7 @@ export async function resolvePosition(
         "pass `symbol` (a name or dotted path) without `line`, or `line` with `column`",
       );
     }
-    ({ line, column } = await symbolPosition(call, args.symbol));
+    ({ line, column } = await symbolPosition(call, args.symbol, unit));
   } else if (column === undefined) {
     if (args.symbol === undefined) {
       throw invalid(

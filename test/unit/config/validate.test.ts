@@ -415,6 +415,21 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     "server.ra.ready.progress_required: expected progress_required = true only with a non-empty ready.progress",
   ],
   [
+    "project_files without warmup_open",
+    (r) => (srv(r).ready = { project_files: ["tsconfig.json"] }),
+    "server.ra.ready.project_files: expected project_files only with ready.warmup_open",
+  ],
+  [
+    "a project file with a directory",
+    (r) => (srv(r).ready = { warmup_open: "**/*.ts", project_files: ["src/tsconfig.json"] }),
+    "server.ra.ready.project_files[0]: expected a file name without a directory",
+  ],
+  [
+    "warmup_publish without warmup_open",
+    (r) => (srv(r).ready = { warmup_publish: true }),
+    "server.ra.ready.warmup_publish: expected warmup_publish = true only with ready.warmup_open",
+  ],
+  [
     "invalid log_message regex",
     (r) => (srv(r).ready = { log_message: "[" }),
     "server.ra.ready.log_message: expected a valid regular expression",
@@ -614,6 +629,8 @@ describe("defaults (SPEC §3)", () => {
           progress: [],
           progress_required: false,
           warmup_open: null,
+          project_files: [],
+          warmup_publish: false,
           log_message: null,
           probe: null,
         },

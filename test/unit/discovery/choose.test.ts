@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { PRESETS } from "../../../src/config/presets.ts";
+import { choose, planProbes } from "../../../src/discovery/choose.ts";
 import { decide, NONE, names, ROOT, row, withTypescript } from "../../support/discovery-choice.ts";
 
 describe("planProbes", () => {
@@ -85,6 +86,20 @@ describe("choose", () => {
     expect(row(only7.rows, "typescript-language-server")?.why).toBe(
       "`typescript-language-server` not found",
     );
+  });
+
+  test("no workspace TypeScript: the TypeScript found for typescript-language-server is pinned", () => {
+    const plan = planProbes(PRESETS, new Set(["ts"]), NONE, ROOT);
+    const tsserver = "/g/lib/node_modules/typescript/lib/tsserver.js";
+    const found = {
+      command: "/g/bin/typescript-language-server",
+      version: "5.3.0",
+      versionCommand: null,
+      typescript: { version: "5.9.3", tsserver, from: "beside it" },
+    };
+    const { chosen } = choose(plan, [{ found }, { missing: "not needed" }], NONE, ROOT);
+    expect(chosen[0]?.initializationOptions).toEqual({ tsserver: { path: tsserver } });
+    expect(chosen[0]?.why).toContain("no workspace TypeScript: TypeScript 5.9.3 beside it");
   });
 
   test("pyright with a workspace venv gets python.pythonPath; without one, no setting", () => {

@@ -1,6 +1,11 @@
 /** `symbol` without `line` (SPEC §4.2): names and dotted paths in a document-symbol tree. */
 import { describe, expect, test } from "bun:test";
-import { candidateOf, findSymbols } from "../../../src/normalize/symbol-path.ts";
+import {
+  candidateOf,
+  findSymbols,
+  goMethod,
+  implSelfType,
+} from "../../../src/normalize/symbol-path.ts";
 import type { SymbolNode } from "../../../src/normalize/types.ts";
 
 function node(name: string, kind: string, line: number, children: SymbolNode[] = []): SymbolNode {
@@ -56,11 +61,75 @@ describe("findSymbols", () => {
   });
 
   test("candidates: name, kind, dotted container (absent at top level), selection start", () => {
-    expect(findSymbols(TREE, "size").map(candidateOf)).toEqual([
+    expect(findSymbols(TREE, "size").map((m) => candidateOf(m))).toEqual([
       { name: "size", kind: "method", container: "Box", line: 2, column: 5 },
       { name: "size", kind: "field", container: "Box.inner", line: 4, column: 5 },
       { name: "size", kind: "method", container: "Crate", line: 7, column: 5 },
       { name: "size", kind: "function", line: 9, column: 5 },
     ]);
+  });
+});
+
+// gopls: methods at the top level, named by receiver (document_symbols of the go fixture)
+const GO: SymbolNode[] = [
+  node("Rect", "struct", 10, [node("Width", "field", 11)]),
+  node("(Rect).Area", "method", 16),
+  node("(*Rect).Scale", "method", 30),
+  node("(*List[T]).Push", "method", 40),
+  node("Area", "function", 50),
+];
+
+// rust-analyzer: methods under impl blocks (the rust fixture, and generic ones)
+const RUST: SymbolNode[] = [
+  node("Area", "interface", 1, [node("area", "method", 3)]),
+  node("Rect", "struct", 6),
+  node("impl Area for Rect", "object", 12, [node("area", "method", 13)]),
+  node("impl Rect", "object", 18, [node("square", "method", 19)]),
+  node("impl<'s, P: Borrow<Parser>> ParserI<'s, P>", "object", 30, [node("bump", "method", 31)]),
+  node("impl<T> fmt::Display for crate::wrap::Wrapper<T>", "object", 40, [
+    node("fmt", "method", 41),
+  ]),
+];
+
+describe("names as each language writes them", () => {
+  test("Go: Type.method for value and pointer receivers, generic ones too", () => {
+    expect(at(findSymbols(GO, "Rect.Area"))).toEqual(["/(Rect).Area@16"]);
+    expect(at(findSymbols(GO, "Rect.Scale"))).toEqual(["/(*Rect).Scale@30"]);
+    expect(at(findSymbols(GO, "List.Push"))).toEqual(["/(*List[T]).Push@40"]);
+    expect(findSymbols(GO, "Rect.Scale")[0]?.word).toBe("Scale");
+  });
+
+  test("Go: the server's own spelling, and the bare method name", () => {
+    expect(at(findSymbols(GO, "(*Rect).Scale"))).toEqual(["/(*Rect).Scale@30"]);
+    expect(at(findSymbols(GO, "Scale"))).toEqual(["/(*Rect).Scale@30"]);
+    // a method and a function of one name: both, so the caller can tell them apart
+    expect(at(findSymbols(GO, "Area"))).toEqual(["/(Rect).Area@16", "/Area@50"]);
+    expect(findSymbols(GO, "Shape.Scale")).toEqual([]);
+  });
+
+  test("Rust: methods of inherent and trait impls by their type", () => {
+    expect(at(findSymbols(RUST, "Rect.area"))).toEqual(["impl Area for Rect/area@13"]);
+    expect(at(findSymbols(RUST, "Rect.square"))).toEqual(["impl Rect/square@19"]);
+    expect(at(findSymbols(RUST, "ParserI.bump"))).toEqual([
+      "impl<'s, P: Borrow<Parser>> ParserI<'s, P>/bump@31",
+    ]);
+    expect(at(findSymbols(RUST, "Wrapper.fmt"))).toEqual([
+      "impl<T> fmt::Display for crate::wrap::Wrapper<T>/fmt@41",
+    ]);
+    // the trait's own declaration stays under the trait's name; the server's spelling works
+    expect(at(findSymbols(RUST, "Area.area"))).toEqual(["Area/area@3"]);
+    expect(at(findSymbols(RUST, "impl Rect.square"))).toEqual(["impl Rect/square@19"]);
+  });
+
+  test("goMethod and implSelfType parse only what they recognise", () => {
+    expect(goMethod("(*Decoder).Decode")).toEqual({ receiver: "Decoder", method: "Decode" });
+    expect(goMethod("(Decoder).Decode")).toEqual({ receiver: "Decoder", method: "Decode" });
+    expect(goMethod("Decoder.Decode")).toBeUndefined();
+    expect(goMethod("(a b).c")).toBeUndefined();
+    expect(implSelfType("impl ParserI<'s, P>")).toBe("ParserI");
+    expect(implSelfType("impl<T: Into<U>> From<T> for Vec<U>")).toBe("Vec");
+    expect(implSelfType("impl Trait for &mut Thing")).toBe("Thing");
+    expect(implSelfType("implement")).toBeUndefined();
+    expect(implSelfType("impl [u8]")).toBeUndefined();
   });
 });

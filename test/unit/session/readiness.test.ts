@@ -15,6 +15,8 @@ function config(over: Partial<ReadyConfig> = {}): ReadyConfig {
     progress: [],
     progress_required: false,
     warmup_open: null,
+    project_files: [],
+    warmup_publish: false,
     log_message: null,
     probe: null,
     ...over,
@@ -36,4 +38,36 @@ test("pending conditions name 8 progress tasks, then count the rest", () => {
   expect(pending).toHaveLength(9);
   expect(pending.at(-1)).toBe("42 more progress tasks active");
   expect(r.pendingHold(progress)).toHaveLength(9);
+});
+
+test("progress not expected (a warm-up file in no project): the progress conditions are met", () => {
+  const r = new Readiness(
+    config({ warmup_open: "**/*.ts", progress: ["^Init"], progress_required: true }),
+  );
+  const progress = new ProgressTracker();
+  r.warmupDone = true;
+  expect(r.pendingStartup(progress)).toEqual(["progress_required (^Init)"]);
+  r.progressNotExpected = "a.ts is in no project";
+  expect(r.pendingStartup(progress)).toEqual([]);
+  expect(r.conditions(progress)).toContainEqual({
+    condition: "progress ^Init (required) (not expected: a.ts is in no project)",
+    met: true,
+  });
+  // a matching task that does run still holds semantic requests
+  progress.update("t", { kind: "begin", title: "Init" });
+  expect(r.pendingHold(progress)).toEqual(['progress "Init" active']);
+});
+
+test("warmup_publish: pending until the warm-up file's first publish", () => {
+  const r = new Readiness(config({ warmup_open: "**/*.ts", warmup_publish: true }));
+  const progress = new ProgressTracker();
+  r.warmupDone = true;
+  r.warmupPublish = { file: "src/a.ts", seen: false };
+  expect(r.pendingStartup(progress)).toEqual(["warmup_publish src/a.ts"]);
+  expect(r.conditions(progress)).toContainEqual({
+    condition: "warmup_publish src/a.ts",
+    met: false,
+  });
+  r.warmupPublish.seen = true;
+  expect(r.pendingStartup(progress)).toEqual([]);
 });

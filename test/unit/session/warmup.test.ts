@@ -42,4 +42,58 @@ describe("findWarmupFile (SPEC §3.3)", () => {
     expect(outcome.file).toBeNull();
     expect(outcome.skipped).toEqual([{ file: "a.c", reason: "FileTooLarge" }]);
   });
+
+  describe("with project_files: the file that represents the project", () => {
+    // the place of a file's language among typescript-language-server's
+    const order: Record<string, number> = { ts: 0, tsx: 1, js: 2, jsx: 3 };
+    const choice = {
+      files: ["tsconfig.json", "jsconfig.json"],
+      language: (rel: string) => order[rel.slice(rel.lastIndexOf(".") + 1)] ?? 4,
+    };
+    const glob = "**/*.{ts,tsx,js,jsx}";
+
+    test("root config files first in sorted order are passed over for what the tsconfig includes", async () => {
+      const root = tree({
+        "compile.d.ts": "export declare const x: number;\n",
+        "eslint.config.js": "export default [];\n",
+        "tsconfig.json": '{ // comment\n "include": ["src"], }\n',
+        "src/a.ts": "export const a = 1;\n",
+      });
+      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
+      expect(outcome).toMatchObject({ file: "src/a.ts", project: "tsconfig.json" });
+    });
+
+    test("no project anywhere: an entry point in TypeScript, not a root declaration or build output", async () => {
+      const root = tree({
+        "compile.d.ts": "",
+        "index.js": "",
+        "locales/index.js": "",
+        "src/compile.ts": "",
+        "src/index.ts": "",
+      });
+      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
+      expect(outcome).toMatchObject({ file: "src/index.ts", project: null });
+    });
+
+    test("a monorepo without a root tsconfig: a package's included file", async () => {
+      const root = tree({
+        "eslint.config.js": "",
+        "packages/a/tsconfig.json": '{"include": ["src"]}',
+        "packages/a/src/x.ts": "",
+        "scripts/build.ts": "",
+      });
+      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
+      expect(outcome).toMatchObject({
+        file: "packages/a/src/x.ts",
+        project: "packages/a/tsconfig.json",
+      });
+    });
+
+    test("without project_files the first sorted match is opened, as before", async () => {
+      const root = tree({ "compile.d.ts": "", "tsconfig.json": "{}", "src/a.ts": "" });
+      const { outcome } = await findWarmupFile(workspaceAt(root), glob);
+      expect(outcome.file).toBe("compile.d.ts");
+      expect("project" in outcome).toBe(false);
+    });
+  });
 });
