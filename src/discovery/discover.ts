@@ -1,9 +1,11 @@
 /**
  * Discovery (SPEC §2.1), the one flow behind zero-config and `init`: the workspace's
- * toolchain and file extensions (no process runs), then the version command of each
- * preset worth looking for, all at once, then the choice with a reason per preset.
+ * toolchain and files (no process runs), then the version command of each preset worth
+ * looking for, all at once, then the choice with a reason per preset.
  */
-import { PRESETS } from "../config/presets.ts";
+import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { PRESETS, type Preset } from "../config/presets.ts";
 import type { DiscoveryReport } from "../config/types.ts";
 import {
   type ChosenServer,
@@ -16,7 +18,7 @@ import {
 } from "./choose.ts";
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
-import { workspaceToolchain } from "./toolchain.ts";
+import { typescriptLibFrom, type WorkspaceToolchain, workspaceToolchain } from "./toolchain.ts";
 
 export interface Discovery {
   chosen: ChosenServer[];
@@ -28,6 +30,31 @@ function everyPresetMatched(extensions: ReadonlySet<string>): boolean {
   return PRESETS.every((p) => extensionsOf(p).some((e) => extensions.has(e)));
 }
 
+/**
+ * For a preset that needs a TypeScript library: the workspace's (below 7.x), else the one
+ * Node would resolve beside the server's real path (installed with it); null when neither.
+ */
+function withTypescriptLib(
+  preset: Preset,
+  outcome: ProbeOutcome,
+  toolchain: WorkspaceToolchain,
+): ProbeOutcome {
+  if (!preset.typescriptLib || !("found" in outcome)) return outcome;
+  const ts = toolchain.typescript;
+  const own = ts !== null ? typescriptLibFrom(dirname(ts.package)) : null;
+  if (own !== null)
+    return { found: { ...outcome.found, typescriptLib: { lib: own, whose: "the workspace's" } } };
+  let beside: string | null = null;
+  try {
+    beside = typescriptLibFrom(dirname(realpathSync(outcome.found.command)));
+  } catch {
+    // the binary vanished since its version run: no library either
+  }
+  const typescriptLib =
+    beside === null ? null : { lib: beside, whose: "installed beside the server" };
+  return { found: { ...outcome.found, typescriptLib } };
+}
+
 /** `root` must be an absolute, real directory path; `signal` stops the version commands. */
 export async function discover(
   root: string,
@@ -36,7 +63,7 @@ export async function discover(
 ): Promise<Discovery> {
   const toolchain = workspaceToolchain(root);
   const scan = await scanExtensions(root, undefined, everyPresetMatched);
-  const plan = planProbes(PRESETS, scan.extensions, toolchain, root);
+  const plan = planProbes(PRESETS, scan, toolchain, root);
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
   const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
   // all at once, but a fallback (typescript-native) only when what it falls back from is
@@ -52,7 +79,8 @@ export async function discover(
       return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
     }),
   );
-  const { chosen, rows } = choose(plan, outcomes, toolchain, root);
+  const libs = outcomes.map((o, i) => withTypescriptLib(plan.probe[i]!.preset, o, toolchain));
+  const { chosen, rows } = choose(plan, libs, toolchain, root);
   return {
     chosen,
     report: {
@@ -62,6 +90,7 @@ export async function discover(
         entries: scan.entries,
         truncated: scan.truncated,
         extensions: [...scan.extensions].sort(),
+        interpreters: [...scan.interpreters].sort(),
       },
       toolchain: {
         typescript: toolchain.typescript

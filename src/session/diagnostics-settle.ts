@@ -145,7 +145,8 @@ export async function fileDiagnostics(
     session.diagnostics.setPull(doc.uri, { resultId: undefined, items });
     return { uri: doc.uri, push: undefined, pull: items };
   }
-  const pulls = offersPull(session);
+  // the `pull` rule declares that the server answers pulls, announced or not (astro-ls)
+  const pulls = offersPull(session) || session.server.diagnostics_settle === "pull";
   const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;
   // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
