@@ -26,6 +26,8 @@ export const WEB_PRESETS: readonly Preset[] = [
         provideFormatter: false,
         embeddedLanguages: { css: true, javascript: true },
       },
+      // without its settings it validates nothing (docs/LANGUAGE-SERVERS.md#vscode-html-language-server)
+      settings: { html: { validate: { scripts: true, styles: true } }, css: {}, javascript: {} },
       // it answers textDocument/diagnostic and pushes nothing to a client that pulls
       diagnostics_settle: "pull",
     },
