@@ -135,6 +135,16 @@ const WEB: LanguageCase[] = [
           ".broken class 12:1–14:2 / 12:1–12:8",
         ],
       },
+      {
+        file: "web/styles/theme.scss",
+        tree: [
+          "$accent variable 1:1–1:17 / 1:1–1:8",
+          "rounded method 3:1–5:2 / 3:8–3:15",
+          ".button class 7:1–10:2 / 7:1–7:8",
+          ".link class 12:10–12:35 / 12:10–12:15",
+          ".broken class 14:1–16:2 / 14:1–14:8",
+        ],
+      },
     ],
     lacks: [
       { tool: "declaration", args: { file: "web/styles/site.css", line: 10, symbol: "--brand" } },
@@ -152,6 +162,44 @@ const WEB: LanguageCase[] = [
           [15, 3, 15, 7],
           "warning",
           { code: "unknownProperties", source: "scss", message: "Unknown property: 'colr'" },
+          "pull",
+        ),
+      ],
+    },
+  },
+  {
+    // the same server on Less: its own tree, its hover after two emoji, its diagnostics
+    server: "vscode-css-language-server",
+    ready: [],
+    encoding: "utf-16",
+    hover: [
+      {
+        at: { file: "web/styles/legacy.less", line: 12, symbol: "color" },
+        includes: "Sets the color of an element's text",
+        range: range(12, 18, 12, 32),
+      },
+    ],
+    symbols: [
+      {
+        file: "web/styles/legacy.less",
+        tree: [
+          "@accent variable 1:1–1:17 / 1:1–1:8",
+          ".rounded method 3:1–5:2 / 3:1–3:9",
+          ".panel class 7:1–10:2 / 7:1–7:7",
+          ".note class 12:10–12:35 / 12:10–12:15",
+          ".broken class 14:1–16:2 / 14:1–14:8",
+        ],
+      },
+    ],
+    diagnostics: {
+      file: "web/styles/legacy.less",
+      settled: true,
+      items: [
+        diag(
+          "web/styles/legacy.less",
+          [15, 3, 15, 7],
+          "warning",
+          { code: "unknownProperties", source: "less", message: "Unknown property: 'colr'" },
           "pull",
         ),
       ],
