@@ -69,6 +69,7 @@ export async function parityCases(cases: Case[]): Promise<void> {
   for (const c of cases) {
     const label = `${c.server} ${c.file}: bridge diagnostics = the server driven alone`;
     const found = await c.find();
+    dirs.push(...(found?.ownDirs ?? []));
     // missing: skipped loudly on a developer machine, a failing test under CI
     test.skipIf(!found && !UNDER_CI)(label, async () => {
       if (!present(c.server, found)) return;

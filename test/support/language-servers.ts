@@ -158,7 +158,9 @@ export async function findLanguageServer(preset: string): Promise<RealServer | n
     config.initialization_options = { typescript: { tsdk: TEST_TYPESCRIPT_LIB } };
   }
   if (preset === "postgres-language-server") {
-    config.env = { ...config.env, XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "theodolite-pgls-")) };
+    const cache = mkdtempSync(join(tmpdir(), "theodolite-pgls-"));
+    config.env = { ...config.env, XDG_CACHE_HOME: cache };
+    found.ownDirs = [cache];
   }
   return found;
 }

@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { findLanguageServer } from "./language-servers.ts";
@@ -110,8 +109,6 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
       await bridge?.close();
       if (c.fixture === "c" || c.fixture === "c-errors")
         rmSync(root, { recursive: true, force: true });
-      const cache = suite.config().env.XDG_CACHE_HOME;
-      if (cache?.startsWith(tmpdir())) rmSync(cache, { recursive: true, force: true });
     });
 
     test("ready by its own signal", async () => {
