@@ -69,6 +69,17 @@ function packageJsonOf(path: string, name: string): string | null {
 }
 
 /**
+ * For a language server whose binary has no version flag but whose sibling CLI prints it
+ * (`pyright-langserver` beside `pyright`): `[sibling, "--version"]`, null without one.
+ */
+export function siblingVersion(cli: string): (commandPath: string) => string[] | null {
+  return (commandPath) => {
+    const sibling = join(dirname(commandPath), cli);
+    return existsSync(sibling) ? [sibling, "--version"] : null;
+  };
+}
+
+/**
  * For npm servers whose binary prints no version (`--version` starts the server, or prints
  * nothing): `node -p` reading the `version` of the package the binary belongs to.
  */

@@ -6,9 +6,7 @@
  * install routes in docs/LANGUAGE-SERVERS.md. Discovery configures one server per language
  * and role (discovery/choose.ts).
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { type Preset, preset } from "./preset-declare.ts";
+import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 
 const PYTHON = { py: "python", pyi: "python" };
 const PYTHON_SCRIPTS = { python: "python", python3: "python" };
@@ -58,10 +56,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       // like pyright, it adds new files to its program on a timer (SPEC §5.2)
       open_changed_files: true,
     },
-    versionCommand: (commandPath) => {
-      const sibling = join(dirname(commandPath), "basedpyright");
-      return existsSync(sibling) ? [sibling, "--version"] : null;
-    },
+    versionCommand: siblingVersion("basedpyright"),
   }),
   preset({
     name: "ty",

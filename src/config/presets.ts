@@ -6,9 +6,7 @@
  * validated by the config schema when this module loads. Readiness follows SPEC §3.3 and the
  * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { type Preset, preset } from "./preset-declare.ts";
+import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 import { ALTERNATIVE_PRESETS, UNTESTED_PRESETS } from "./presets-more.ts";
 import { TOOL_PRESETS } from "./presets-tools.ts";
 import { WEB_PRESETS } from "./presets-web.ts";
@@ -180,10 +178,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       // new and changed .py files are opened instead (SPEC §5.2)
       open_changed_files: true,
     },
-    versionCommand: (commandPath) => {
-      const sibling = join(dirname(commandPath), "pyright");
-      return existsSync(sibling) ? [sibling, "--version"] : null;
-    },
+    versionCommand: siblingVersion("pyright"),
   }),
   preset({
     name: "typescript-language-server",
