@@ -100,8 +100,8 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       roles: ["semantics", "diagnostics"],
       // an empty cache directory: the index lives in memory, nothing is written to the root
       initialization_options: { cache: { directory: "" } },
-      // its `index` task is reported only when indexing spans a turn of its main loop
-      ready: { progress: ["^index$"] },
+      // no readiness condition: its `index` task is reported only when indexing spans a turn
+      // of its main loop, and was once left open (docs/LANGUAGE-SERVERS.md#ccls)
       // it counts code points and announces none (docs/LANGUAGE-SERVERS.md#ccls)
       position_encoding: "utf-32",
       diagnostics_settle: "publish",

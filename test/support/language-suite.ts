@@ -40,6 +40,11 @@ export interface LanguageCase {
   definition?: { at: Args; locs: string[] }[];
   references?: { at: Args; locs: string[] }[];
   symbols?: { file: string; tree: string[] }[];
+  /**
+   * A stated limit: a server with no signal that its index is complete (ccls) is polled,
+   * before the other calls, until these references hold this many locations
+   */
+  indexed?: { at: Args; count: number };
   /** calls the server cannot answer: ServerLacksCapability, never an empty answer */
   lacks?: { tool: string; args: Args }[];
   /**
@@ -76,13 +81,12 @@ export async function settledDiagnostics(
   bridge: BridgeHandle,
   d: NonNullable<LanguageCase["diagnostics"]>,
 ): Promise<Record<string, unknown>> {
-  const want = JSON.stringify(d.items);
   let last: Record<string, unknown> = {};
   try {
     return await waitForValue(
       async () => {
         last = await ok(bridge, "diagnostics", { file: d.file });
-        return JSON.stringify(last.diagnostics) === want ? last : undefined;
+        return Bun.deepEquals(last.diagnostics, d.items) ? last : undefined;
       },
       30_000,
       { intervalMs: 100, what: `the diagnostics of ${d.file}` },
@@ -104,6 +108,17 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
           ? suite.fixture("polyglot")
           : fixtureFor(c);
       bridge = await startRealBridge(root, suite.config());
+      const indexed = c.indexed;
+      if (indexed) {
+        await waitForValue(
+          async () => {
+            const r = await ok(bridge, "references", indexed.at);
+            return (r.locations as unknown[]).length === indexed.count ? true : undefined;
+          },
+          30_000,
+          { intervalMs: 100, what: `${c.server}'s index of the fixture` },
+        );
+      }
     });
     afterAll(async () => {
       await bridge?.close();
