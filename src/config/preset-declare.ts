@@ -80,8 +80,10 @@ export function siblingVersion(cli: string): (commandPath: string) => string[] |
 }
 
 /**
- * For npm servers whose binary prints no version (`--version` starts the server, or prints
- * nothing): `node -p` reading the `version` of the package the binary belongs to.
+ * For npm servers: `node -p` reading the `version` of the package the binary belongs to —
+ * for those whose binary prints no version (`--version` starts the server, or prints
+ * nothing), and for those whose `--version` loads the whole server first, which a machine
+ * starting twenty version runs at once cannot always finish in time.
  */
 export function npmPackageVersion(packageName: string): (commandPath: string) => string[] | null {
   return (commandPath) => {

@@ -10,6 +10,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
   preset({
     name: "bash-language-server",
     binaries: ["bash-language-server"],
+    versionCommand: npmPackageVersion("bash-language-server"),
     description:
       "Shell scripts (npm bash-language-server), diagnostics from shellcheck when it is on " +
       "PATH; ready once its background analysis completed.",

@@ -69,6 +69,7 @@ export const WEB_PRESETS: readonly Preset[] = [
   preset({
     name: "yaml-language-server",
     binaries: ["yaml-language-server"],
+    versionCommand: npmPackageVersion("yaml-language-server"),
     description:
       "YAML (npm yaml-language-server, Red Hat's); the schema store and telemetry off. Its " +
       "publishes carry no version: answers are marked unsettled.",
@@ -101,6 +102,7 @@ export const WEB_PRESETS: readonly Preset[] = [
   preset({
     name: "astro-ls",
     binaries: ["astro-ls"],
+    versionCommand: npmPackageVersion("@astrojs/language-server"),
     description:
       "Astro components (npm @astrojs/language-server); needs a TypeScript library " +
       "(typescript.tsdk), which discovery takes from the workspace or beside the server.",
@@ -134,6 +136,7 @@ export const WEB_PRESETS: readonly Preset[] = [
   preset({
     name: "graphql-lsp",
     binaries: ["graphql-lsp"],
+    versionCommand: npmPackageVersion("graphql-language-service-cli"),
     description:
       "GraphQL (npm graphql-language-service-cli) with the workspace's graphql-config; " +
       "ready once its caches are initialized after the first open.",

@@ -1,7 +1,7 @@
 /**
  * Discovery (SPEC §2.1), the one flow behind zero-config and `init`: the workspace's
  * toolchain and files (no process runs), then the version command of each preset worth
- * looking for, all at once, then the choice with a reason per preset.
+ * looking for, a few at a time, then the choice with a reason per preset.
  */
 import { realpathSync } from "node:fs";
 import { dirname } from "node:path";
@@ -23,6 +23,27 @@ import { typescriptLibFrom, type WorkspaceToolchain, workspaceToolchain } from "
 export interface Discovery {
   chosen: ChosenServer[];
   report: DiscoveryReport;
+}
+
+/**
+ * Version commands run at once, at most: each starts a runtime (Node, Python), and a
+ * polyglot workspace looks for twenty servers; all at once they outran their bound.
+ */
+const MAX_VERSION_RUNS = 6;
+
+/** `run` over `items`, at most `limit` at a time; the results in the items' order. */
+async function pooled<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await run(items[i] as T, i);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 /** Every preset's files are present: scanning further cannot change the choice. */
@@ -66,19 +87,19 @@ export async function discover(
   const plan = planProbes(PRESETS, scan, toolchain, root);
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
   const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
-  // all at once, but a fallback (typescript-native) only when what it falls back from is
-  // missing: one version run (a Node start) fewer in the common case
-  const first = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
+  // a few at a time, but a fallback (typescript-native) only when what it falls back from
+  // is missing: one version run (a Node start) fewer in the common case
+  const first = await pooled(plan.probe, MAX_VERSION_RUNS, async (p) =>
+    p.unless ? undefined : probe(p),
+  );
   const foundNames = new Set(
     plan.probe.filter((_, i) => first[i] && "found" in first[i]).map((p) => p.preset.name),
   );
-  const outcomes = await Promise.all(
-    plan.probe.map((p, i): ProbeOutcome | Promise<ProbeOutcome> => {
-      const done = first[i];
-      if (done) return done;
-      return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
-    }),
-  );
+  const outcomes = await pooled(plan.probe, MAX_VERSION_RUNS, async (p, i) => {
+    const done = first[i];
+    if (done) return done;
+    return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
+  });
   const libs = outcomes.map((o, i) => withTypescriptLib(plan.probe[i]!.preset, o, toolchain));
   const { chosen, rows } = choose(plan, libs, toolchain, root);
   return {

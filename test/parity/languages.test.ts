@@ -50,6 +50,7 @@ const CASES: Case[] = [
     plan: { publishItems: 2 },
     tuples: 2,
     unit: "code-point",
+    openTask: true,
   },
 ];
 
