@@ -22,7 +22,8 @@ for (const name of names) located.set(name, (await LOCATORS[name]?.()) ?? null);
 const dirs: string[] = [];
 afterAll(() => {
   cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  const own = [...located.values()].flatMap((found) => found?.ownDirs ?? []);
+  for (const d of [...dirs.splice(0), ...own]) rmSync(d, { recursive: true, force: true });
 });
 
 test("the example lists every preset, and every one but the untested is located here", () => {
