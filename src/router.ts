@@ -1,7 +1,8 @@
 /**
  * Routing (SPEC §4.5), pure: which workspace and which server(s) a call goes
  * to. `diagnostics` goes to servers with role `diagnostics`, every other tool
- * to servers with role `semantics`; files match by extension.
+ * to servers with role `semantics`; files match by name, extension, or the
+ * interpreter of their `#!` line (config/server-files.ts).
  */
 import { languageOfFile } from "./config/server-files.ts";
 import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
@@ -47,8 +48,20 @@ export function callWorkspaceRoot(config: Config, args: unknown): string | undef
   return config.workspaces.length === 1 ? config.workspaces[0]?.root : undefined;
 }
 
-export function serverHandlesFile(server: ServerConfig, file: string): boolean {
-  return languageOfFile(server, file) !== undefined;
+export function serverHandlesFile(
+  server: ServerConfig,
+  file: string,
+  interpreter?: string,
+): boolean {
+  return languageOfFile(server, file, interpreter) !== undefined;
+}
+
+/** What a call routes by: the server it names, its file and that file's `#!` interpreter. */
+export interface RouteRequest {
+  server?: string | undefined;
+  file?: string | undefined;
+  interpreter?: string | undefined;
+  role: Role;
 }
 
 /**
@@ -58,7 +71,7 @@ export function serverHandlesFile(server: ServerConfig, file: string): boolean {
 export function candidateServers(
   config: Config,
   ws: WorkspaceConfig,
-  req: { server?: string | undefined; file?: string | undefined; role: Role },
+  req: RouteRequest,
 ): ServerConfig[] {
   const all = serversOf(config, ws);
   if (req.server !== undefined) {
@@ -77,7 +90,8 @@ export function candidateServers(
   }
   const byRole = all.filter((s) => s.roles.includes(req.role));
   const file = req.file;
-  const matching = file === undefined ? byRole : byRole.filter((s) => serverHandlesFile(s, file));
+  const matching =
+    file === undefined ? byRole : byRole.filter((s) => serverHandlesFile(s, file, req.interpreter));
   if (matching.length === 0) {
     throw new BridgeError(
       "NoServerForFile",
@@ -86,7 +100,7 @@ export function candidateServers(
         : `no server with role "${req.role}" handles "${file}" in workspace "${ws.name}"`,
       {
         hint:
-          (config.discovery && zeroConfigNoServerHint(config.discovery, file)) ??
+          (config.discovery && zeroConfigNoServerHint(config.discovery, file, req.interpreter)) ??
           "check the servers' `extensions` and `roles` in the config, or pass `server`",
         details: { workspace: ws.name, role: req.role, ...(file !== undefined ? { file } : {}) },
       },
@@ -96,11 +110,7 @@ export function candidateServers(
 }
 
 /** Exactly one server, or AmbiguousServer with the candidates. */
-export function routeOne(
-  config: Config,
-  ws: WorkspaceConfig,
-  req: { server?: string | undefined; file?: string | undefined; role: Role },
-): ServerConfig {
+export function routeOne(config: Config, ws: WorkspaceConfig, req: RouteRequest): ServerConfig {
   const candidates = candidateServers(config, ws, req);
   const [first, ...rest] = candidates;
   if (!first) throw new Error("unreachable: candidateServers never returns empty");

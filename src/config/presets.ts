@@ -6,43 +6,13 @@
  * validated by the config schema when this module loads. Readiness follows SPEC §3.3 and the
  * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { z } from "zod";
-import { ServerSchema } from "./schema.ts";
+import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
+import { ALTERNATIVE_PRESETS, UNTESTED_PRESETS } from "./presets-more.ts";
+import { TOOL_PRESETS } from "./presets-tools.ts";
+import { WEB_PRESETS } from "./presets-web.ts";
 import { serverTable } from "./toml.ts";
-import type { ServerConfig } from "./types.ts";
 
-/** What discovery finds on the machine; everything else is in the preset. */
-type MachineKeys = "name" | "command" | "version" | "version_command";
-const PresetServerSchema = ServerSchema.omit({
-  name: true,
-  command: true,
-  version: true,
-  version_command: true,
-});
-
-export interface Preset {
-  name: string;
-  /** names to look up on PATH, first found wins */
-  binaries: string[];
-  /** the server's keys, defaults filled in by the schema */
-  server: Omit<ServerConfig, MachineKeys>;
-  /** argv printing the version when the server binary cannot (e.g. pyright's sibling CLI) */
-  versionCommand?: (commandPath: string) => string[] | null;
-  /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
-  versionPattern?: RegExp;
-  description: string;
-}
-
-/** A preset as written below: its server keys in TOML terms, defaults left out. */
-type PresetDeclaration = Omit<Preset, "server"> & {
-  server: Omit<z.input<typeof ServerSchema>, MachineKeys>;
-};
-
-function preset(declared: PresetDeclaration): Preset {
-  return { ...declared, server: PresetServerSchema.parse(declared.server) };
-}
+export type { Preset } from "./preset-declare.ts";
 
 const TYPESCRIPT_EXTENSIONS = {
   ts: "typescript",
@@ -72,7 +42,7 @@ const COMPILE_COMMANDS_HINT =
   "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), `bear -- make`, or `compiledb make`; if it lives in " +
   'a build directory, set file_dirs = { "compile_commands.json" = "build" } on the workspace';
 
-export const PRESETS: readonly Preset[] = [
+const PROVEN_FIRST: readonly Preset[] = [
   preset({
     name: "rust-analyzer",
     binaries: ["rust-analyzer"],
@@ -123,6 +93,7 @@ export const PRESETS: readonly Preset[] = [
   preset({
     name: "lua-language-server",
     binaries: ["lua-language-server"],
+    untested: true,
     description: "Lua (LuaLS); ready when its workspace-loading progress ends.",
     server: {
       languages: ["lua"],
@@ -215,6 +186,7 @@ export const PRESETS: readonly Preset[] = [
       args: ["--stdio"],
       languages: ["python"],
       extensions: { py: "python", pyi: "python" },
+      shebangs: { python: "python", python3: "python" },
       roles: ["semantics", "diagnostics"],
       env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
       ready: { log_message: "Found \\d+ source file" },
@@ -229,10 +201,7 @@ export const PRESETS: readonly Preset[] = [
       // (docs/LANGUAGE-SERVERS.md#pyright-installed-packages)
       reload_on: ["**/{site,dist}-packages/*"],
     },
-    versionCommand: (commandPath) => {
-      const sibling = join(dirname(commandPath), "pyright");
-      return existsSync(sibling) ? [sibling, "--version"] : null;
-    },
+    versionCommand: siblingVersion("pyright"),
   }),
   preset({
     name: "typescript-language-server",
@@ -345,6 +314,18 @@ export const PRESETS: readonly Preset[] = [
       diagnostics_settle: "version",
     },
   }),
+];
+
+/**
+ * Every preset, in the order reports list them: the servers first served here, then the web
+ * and tool servers, the alternatives for languages already served, and the untested ones.
+ */
+export const PRESETS: readonly Preset[] = [
+  ...PROVEN_FIRST,
+  ...WEB_PRESETS,
+  ...TOOL_PRESETS,
+  ...ALTERNATIVE_PRESETS,
+  ...UNTESTED_PRESETS,
 ];
 
 /**

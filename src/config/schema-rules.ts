@@ -134,6 +134,26 @@ function checkBridge(file: ParsedFile, raw: unknown, add: Add): void {
     );
 }
 
+/** `filenames` and `shebangs`: well-formed keys, each naming one of the server's languages. */
+function checkNames(
+  s: ServerConfig,
+  key: "filenames" | "shebangs",
+  pattern: RegExp,
+  expected: string,
+  at: (...rest: (string | number)[]) => (string | number)[],
+  add: Add,
+): void {
+  for (const [name, lang] of Object.entries(s[key])) {
+    if (!pattern.test(name)) add(at(key, name), expected);
+    else if (!s.languages.includes(lang))
+      add(
+        at(key, name),
+        `expected one of this server's languages (${s.languages.join(", ")})`,
+        describeValue(lang),
+      );
+  }
+}
+
 function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
   const at = (...rest: (string | number)[]) => ["server", i, ...rest];
   for (const d of duplicates(s.roles))
@@ -159,6 +179,22 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
         describeValue(lang),
       );
   }
+  checkNames(
+    s,
+    "filenames",
+    /^[^\s/\\]+$/,
+    "expected a file name or a name pattern with * (no white space or slashes)",
+    at,
+    add,
+  );
+  checkNames(
+    s,
+    "shebangs",
+    /^[A-Za-z0-9._+-]+$/,
+    "expected an interpreter name such as bash or python3",
+    at,
+    add,
+  );
   for (const envName of Object.keys(s.env)) {
     const problem = envNameProblem(envName);
     if (problem) add(at("env", envName), problem);

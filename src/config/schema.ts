@@ -174,6 +174,10 @@ export const ServerSchema = z.strictObject({
   languages: z.array(nonEmptyString).min(1, { error: "expected a non-empty list of languageIds" }),
   /** extension without dot → languageId */
   extensions: z.record(z.string(), nonEmptyString).default(() => ({})),
+  /** file name, or a name pattern with `*`, → languageId (`Dockerfile`, `Dockerfile.*`; SPEC §4.5) */
+  filenames: z.record(z.string(), nonEmptyString).default(() => ({})),
+  /** interpreter named by a `#!` line → languageId, for files without an extension (SPEC §4.5) */
+  shebangs: z.record(z.string(), nonEmptyString).default(() => ({})),
   roles: z
     .array(z.enum(["semantics", "diagnostics"]))
     .min(1, { error: 'expected a non-empty list of "semantics" and/or "diagnostics"' }),

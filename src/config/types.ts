@@ -47,7 +47,13 @@ export interface DiscoveryReport {
   root: string;
   /** directories searched for binaries before PATH, nearest first */
   workspace_bins: string[];
-  scan: { entries: number; truncated: boolean; extensions: string[] };
+  scan: {
+    entries: number;
+    truncated: boolean;
+    extensions: string[];
+    /** interpreters the `#!` lines of files without an extension name */
+    interpreters?: string[];
+  };
   toolchain: {
     typescript: { version: string; package: string } | null;
     python: { interpreter: string } | null;

@@ -7,20 +7,22 @@
  * (its own `tsc --lsp`); older by typescript-language-server driving the workspace's
  * tsserver. Without a workspace TypeScript, typescript-language-server when there is one,
  * typescript-native only when the binaries offer nothing but TypeScript 7.
- * Python: pyright uses the root's virtual environment when there is one.
- * Lua: emmylua_ls when found (the one tested against its real server,
- * docs/LANGUAGE-SERVERS.md#lua-language-server-not-tested-here), lua-language-server
- * otherwise — never both, or every .lua call would be AmbiguousServer.
+ * Python: pyright uses the root's virtual environment when there is one. One server per
+ * language and role (alternatives.ts). Astro (and Vue) get a TypeScript library: the
+ * workspace's, else the one installed beside the server (discover.ts finds it).
  */
 import type { Preset } from "../config/presets.ts";
 import type { DiscoveredPreset } from "../config/types.ts";
+import { givingWay } from "./alternatives.ts";
+import { describeServes, extensionsOf, servedHere, type WorkspaceFiles } from "./files-served.ts";
 import type { WorkspaceToolchain } from "./toolchain.ts";
+
+export { extensionsOf } from "./files-served.ts";
 
 const TLS = "typescript-language-server";
 const NATIVE = "typescript-native";
 const PYRIGHT = "pyright";
-const EMMYLUA = "emmylua_ls";
-const LUALS = "lua-language-server";
+const BASEDPYRIGHT = "basedpyright";
 
 export interface Found {
   command: string;
@@ -28,6 +30,9 @@ export interface Found {
   versionCommand: string[] | null;
   /** typescript-language-server without a workspace TypeScript: the one it will drive (tsserver.ts) */
   typescript?: { version: string; tsserver: string; from: string };
+
+  /** presets with `typescriptLib`: the library found for it, null when none was */
+  typescriptLib?: { lib: string; whose: string } | null;
 }
 
 /** A probe's outcome: the binary and its version, or why none qualified. */
@@ -48,6 +53,7 @@ export interface ProbePlan {
   notProbed: { preset: Preset; why: string }[];
   /** no file matched any preset: every preset was looked for */
   fallback: boolean;
+  files: WorkspaceFiles;
 }
 
 export interface ChosenServer extends Found {
@@ -62,9 +68,19 @@ export interface Choice {
   rows: DiscoveredPreset[];
 }
 
-export const extensionsOf = (preset: Preset): string[] => Object.keys(preset.server.extensions);
-
 const dotted = (exts: string[]) => exts.map((e) => `.${e}`).join("/");
+
+/** Which files here make the preset serve: its extensions, the names and scripts matched. */
+function filesHere(preset: Preset, files: WorkspaceFiles): string {
+  const labels = servedHere(preset, files);
+  const parts = labels.some((l) => l.startsWith("."))
+    ? [`${dotted(extensionsOf(preset))} files`]
+    : [];
+  parts.push(...labels.filter((l) => l.startsWith("`")));
+  const scripts = labels.filter((l) => l.startsWith("#!")).map((l) => l.slice(2));
+  if (scripts.length > 0) parts.push(`#!${scripts.join("/")} scripts`);
+  return `${parts.join(", ")} here`;
+}
 
 /** A path for messages: relative to the root when inside it. */
 function shown(root: string, path: string): string {
@@ -78,17 +94,17 @@ export function notNeeded(p: PlannedProbe): string {
 
 export function planProbes(
   presets: readonly Preset[],
-  extensions: ReadonlySet<string>,
+  files: WorkspaceFiles,
   toolchain: WorkspaceToolchain,
   root: string,
 ): ProbePlan {
-  const relevant = presets.filter((p) => extensionsOf(p).some((e) => extensions.has(e)));
+  const relevant = presets.filter((p) => servedHere(p, files).length > 0);
   const fallback = relevant.length === 0;
-  const plan: ProbePlan = { presets, probe: [], notProbed: [], fallback };
+  const plan: ProbePlan = { presets, probe: [], notProbed: [], fallback, files };
   const ts = toolchain.typescript;
   for (const preset of presets) {
     if (!fallback && !relevant.includes(preset)) {
-      plan.notProbed.push({ preset, why: `no ${dotted(extensionsOf(preset))} files here` });
+      plan.notProbed.push({ preset, why: `no ${describeServes(preset)} here` });
     } else if (ts !== null && preset.name === TLS && ts.major >= 7) {
       plan.notProbed.push({
         preset,
@@ -113,18 +129,33 @@ export function planProbes(
   return plan;
 }
 
+/** Where the binary came from, when the workspace provided it. */
+function fromWorkspace(found: Found, toolchain: WorkspaceToolchain, root: string): string {
+  const bin = toolchain.bins.find((b) => found.command.startsWith(`${b}/`));
+  return bin === undefined ? "" : `; the workspace's own ${shown(root, found.command)}`;
+}
+
 function whyChosen(
   preset: Preset,
   found: Found,
   toolchain: WorkspaceToolchain,
   root: string,
-  fallback: boolean,
+  plan: ProbePlan,
 ): Pick<ChosenServer, "why" | "initializationOptions" | "settings"> {
   const ts = toolchain.typescript;
-  const files = fallback
-    ? "no file here matches a server found, so every server found is configured"
-    : `${dotted(extensionsOf(preset))} files here`;
+  const files =
+    (plan.fallback
+      ? "no file here matches a server found, so every server found is configured"
+      : filesHere(preset, plan.files)) + fromWorkspace(found, toolchain, root);
   const base = { initializationOptions: {}, settings: {} };
+  const tsLib = found.typescriptLib;
+  if (preset.typescriptLib && tsLib) {
+    return {
+      ...base,
+      why: `${files}; TypeScript library ${shown(root, tsLib.lib)} (${tsLib.whose})`,
+      initializationOptions: preset.typescriptLib(tsLib.lib),
+    };
+  }
   if (preset.name === TLS && ts !== null && ts.tsserver !== null) {
     return {
       why: `${files}; the workspace's TypeScript ${ts.version}, through its ${shown(root, ts.tsserver)}`,
@@ -155,14 +186,20 @@ function whyChosen(
       why: `${files}; no workspace TypeScript and no ${TLS} with a TypeScript it can drive: ${found.version} found`,
     };
   }
-  if (preset.name === PYRIGHT && toolchain.venv !== null) {
+  if (preset.name === "ruff" && toolchain.ruffConfig !== null) {
+    return {
+      ...base,
+      why: `${files}; the workspace configures ruff (${shown(root, toolchain.ruffConfig)})`,
+    };
+  }
+  if ((preset.name === PYRIGHT || preset.name === BASEDPYRIGHT) && toolchain.venv !== null) {
     return {
       why: `${files}; the workspace's virtual environment ${shown(root, toolchain.venv.python)}`,
       initializationOptions: {},
       settings: { python: { pythonPath: toolchain.venv.python } },
     };
   }
-  if (preset.name === PYRIGHT) {
+  if (preset.name === PYRIGHT || preset.name === BASEDPYRIGHT) {
     return { ...base, why: `${files}; no .venv or venv here: the interpreter on PATH` };
   }
   return { ...base, why: files };
@@ -188,9 +225,19 @@ export function choose(
       missing.set(p.preset.name, notNeeded(p));
     }
   }
-  if (found.has(EMMYLUA) && found.has(LUALS)) {
-    found.delete(LUALS);
-    missing.set(LUALS, `${EMMYLUA} serves the .lua files (one Lua server per workspace)`);
+  for (const p of plan.probe) {
+    const f = found.get(p.preset.name);
+    if (p.preset.typescriptLib && f?.typescriptLib === null) {
+      found.delete(p.preset.name);
+      missing.set(
+        p.preset.name,
+        `it needs a TypeScript library (typescript.tsdk): no TypeScript below 7.x in the workspace or beside ${f.command}`,
+      );
+    }
+  }
+  for (const { name, why } of givingWay(new Set(found.keys()), toolchain.ruffConfig)) {
+    found.delete(name);
+    missing.set(name, why);
   }
   const notProbed = new Map(plan.notProbed.map((n) => [n.preset.name, n.why]));
   const chosen: ChosenServer[] = [];
@@ -203,7 +250,7 @@ export function choose(
       extensions: extensionsOf(preset),
     };
     if (f) {
-      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan.fallback) };
+      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan) };
       chosen.push(c);
       rows.push({
         ...row,

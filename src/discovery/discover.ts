@@ -1,10 +1,13 @@
 /**
  * Discovery (SPEC §2.1), the one flow behind zero-config and `init`: the workspace's
- * toolchain and file extensions (no process runs), then the version command of each
- * preset worth looking for, all at once, then the choice with a reason per preset.
+ * toolchain and files (no process runs), then the version command of each preset worth
+ * looking for, a few at a time, then the choice with a reason per preset.
  */
-import { PRESETS } from "../config/presets.ts";
+import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { PRESETS, type Preset } from "../config/presets.ts";
 import type { DiscoveryReport } from "../config/types.ts";
+import { sideBySide } from "../side-by-side.ts";
 import {
   type ChosenServer,
   choose,
@@ -17,16 +20,47 @@ import {
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
 import { servable } from "./servable.ts";
-import { workspaceToolchain } from "./toolchain.ts";
+import { typescriptLibFrom, type WorkspaceToolchain, workspaceToolchain } from "./toolchain.ts";
 
 export interface Discovery {
   chosen: ChosenServer[];
   report: DiscoveryReport;
 }
 
+/**
+ * Version commands run at once, at most: each starts a runtime (Node, Python), and a
+ * polyglot workspace looks for twenty servers; all at once they outran their bound.
+ */
+const MAX_VERSION_RUNS = 6;
+
 /** Every preset's files are present: scanning further cannot change the choice. */
 function everyPresetMatched(extensions: ReadonlySet<string>): boolean {
   return PRESETS.every((p) => extensionsOf(p).some((e) => extensions.has(e)));
+}
+
+/**
+ * For a preset that needs a TypeScript library: the workspace's (below 7.x), else the one
+ * Node would resolve beside the server's real path (installed with it); null when neither.
+ */
+function withTypescriptLib(
+  preset: Preset,
+  outcome: ProbeOutcome,
+  toolchain: WorkspaceToolchain,
+): ProbeOutcome {
+  if (!preset.typescriptLib || !("found" in outcome)) return outcome;
+  const ts = toolchain.typescript;
+  const own = ts !== null ? typescriptLibFrom(dirname(ts.package)) : null;
+  if (own !== null)
+    return { found: { ...outcome.found, typescriptLib: { lib: own, whose: "the workspace's" } } };
+  let beside: string | null = null;
+  try {
+    beside = typescriptLibFrom(dirname(realpathSync(outcome.found.command)));
+  } catch {
+    // the binary vanished since its version run: no library either
+  }
+  const typescriptLib =
+    beside === null ? null : { lib: beside, whose: "installed beside the server" };
+  return { found: { ...outcome.found, typescriptLib } };
 }
 
 /** `root` must be an absolute, real directory path; `signal` stops the version commands. */
@@ -37,26 +71,27 @@ export async function discover(
 ): Promise<Discovery> {
   const toolchain = workspaceToolchain(root);
   const scan = await scanExtensions(root, undefined, everyPresetMatched);
-  const plan = planProbes(PRESETS, scan.extensions, toolchain, root);
+  const plan = planProbes(PRESETS, scan, toolchain, root);
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
   const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
-  // all at once, but a fallback (typescript-native) only when what it falls back from is
-  // missing: one version run (a Node start) fewer in the common case
-  const probed = await Promise.all(plan.probe.map((p) => (p.unless ? undefined : probe(p))));
+  // a few at a time, but a fallback (typescript-native) only when what it falls back from
+  // is missing: one version run (a Node start) fewer in the common case
+  const probed = await sideBySide(plan.probe, MAX_VERSION_RUNS, async (p) =>
+    p.unless ? undefined : probe(p),
+  );
   const first = probed.map((o, i) =>
     servable(plan.probe[i] as PlannedProbe, o, toolchain, searchPath),
   );
   const foundNames = new Set(
     plan.probe.filter((_, i) => first[i] && "found" in first[i]).map((p) => p.preset.name),
   );
-  const outcomes = await Promise.all(
-    plan.probe.map((p, i): ProbeOutcome | Promise<ProbeOutcome> => {
-      const done = first[i];
-      if (done) return done;
-      return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
-    }),
-  );
-  const { chosen, rows } = choose(plan, outcomes, toolchain, root);
+  const indexed = plan.probe.map((p, i) => ({ p, done: first[i] }));
+  const outcomes = await sideBySide(indexed, MAX_VERSION_RUNS, async ({ p, done }) => {
+    if (done) return done;
+    return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
+  });
+  const libs = outcomes.map((o, i) => withTypescriptLib(plan.probe[i]!.preset, o, toolchain));
+  const { chosen, rows } = choose(plan, libs, toolchain, root);
   return {
     chosen,
     report: {
@@ -66,6 +101,7 @@ export async function discover(
         entries: scan.entries,
         truncated: scan.truncated,
         extensions: [...scan.extensions].sort(),
+        interpreters: [...scan.interpreters].sort(),
       },
       toolchain: {
         typescript: toolchain.typescript

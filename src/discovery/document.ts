@@ -28,12 +28,18 @@ export function configDocument(dir: string, servers: ChosenServer[]): Record<str
     table.settings = merged(table.settings, d.settings);
     return table;
   });
-  // rust-analyzer and bacon-ls both diagnose Rust: with both, bacon-ls diagnoses and
-  // rust-analyzer answers semantics only, so routing is never ambiguous (SPEC §4.5)
-  const names = new Set(servers.map((d) => d.preset.name));
-  if (names.has("rust-analyzer") && names.has("bacon-ls")) {
-    const ra = tables.find((t) => t.name === "rust-analyzer");
-    if (ra) ra.roles = ["semantics"];
+  // a diagnostics-only server (bacon-ls, ruff) diagnoses the files it shares with a server of
+  // both roles (rust-analyzer, pyright), which then answers semantics only: routing is never
+  // ambiguous (SPEC §4.5)
+  for (const linter of servers.filter((d) => d.preset.server.roles.join() === "diagnostics")) {
+    const exts = Object.keys(linter.preset.server.extensions);
+    for (const [i, d] of servers.entries()) {
+      const shares = Object.keys(d.preset.server.extensions).some((e) => exts.includes(e));
+      const table = tables[i];
+      if (d !== linter && shares && table && d.preset.server.roles.length === 2) {
+        table.roles = ["semantics"];
+      }
+    }
   }
   return {
     workspace: [{ name: workspaceNameFor(dir), root: dir, servers: tables.map((t) => t.name) }],

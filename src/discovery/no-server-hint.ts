@@ -4,8 +4,9 @@
  * discovery left each out — usually "install this" — instead of advice about a
  * configuration file the user never wrote.
  */
-import { extname } from "node:path";
-import { PRESETS } from "../config/presets.ts";
+import { basename, extname } from "node:path";
+import { findPreset, PRESETS } from "../config/presets.ts";
+import { languageOfFile } from "../config/server-files.ts";
 import type { DiscoveryReport } from "../config/types.ts";
 
 const AFTER =
@@ -16,17 +17,27 @@ const AFTER =
 export function zeroConfigNoServerHint(
   report: DiscoveryReport,
   file: string | undefined,
+  interpreter?: string,
 ): string | undefined {
-  const ext = file === undefined ? "" : extname(file).slice(1);
-  if (ext === "") {
+  const none = () => {
     if (report.servers.some((s) => s.status === "configured")) return undefined;
     const names = PRESETS.map((p) => p.name).join(", ");
     return `zero-config found no usable language server: install one of ${names}, ${AFTER}`;
-  }
-  const serving = report.servers.filter((s) => s.extensions.includes(ext));
+  };
+  if (file === undefined) return none();
+  const ext = extname(file).slice(1);
+  // by the preset's own tables: names and `#!` interpreters as well as extensions
+  const serving = report.servers.filter((s) => {
+    const preset = findPreset(s.name);
+    return preset
+      ? languageOfFile(preset.server, file, interpreter) !== undefined
+      : s.extensions.includes(ext);
+  });
+  const what = ext !== "" ? `.${ext} files` : `\`${basename(file)}\``;
+  if (serving.length === 0 && ext === "") return none();
   if (serving.length === 0) {
     return (
-      `no preset serves .${ext} files: write a bridge.toml with a [[server]] for them ` +
+      `no preset serves ${what}: write a bridge.toml with a [[server]] for them ` +
       "(`theodolite init` prints one to start from) and pass it with --config"
     );
   }
@@ -37,5 +48,6 @@ export function zeroConfigNoServerHint(
   const names = leftOut.map((s) => s.name);
   const whys = leftOut.map((s) => `${s.name}: ${s.why}`).join("; ");
   const which = names.length === 1 ? names[0] : `one of ${names.join(", ")}`;
-  return `.${ext} files need ${names.join(" or ")}, left out (${whys}); install ${which}, ${AFTER}`;
+  const verb = ext !== "" ? "need" : "needs";
+  return `${what} ${verb} ${names.join(" or ")}, left out (${whys}); install ${which}, ${AFTER}`;
 }

@@ -1,18 +1,26 @@
 /**
- * The file extensions present in a workspace (SPEC §2.1): a breadth-first walk that never
- * enters an ignored or vendored tree (ignore.ts), never follows a symlink, and stops after
- * `maxEntries` directory entries — so its cost is bounded by the project's own files
- * however large node_modules or .git are. Shallow files are seen first.
+ * The files present in a workspace (SPEC §2.1): their extensions, their names, and the
+ * interpreters that the `#!` lines of files without an extension name. A breadth-first walk
+ * that never enters an ignored or vendored tree (ignore.ts), never follows a symlink, and
+ * stops after `maxEntries` directory entries — so its cost is bounded by the project's own
+ * files however large node_modules or .git are. Shallow files are seen first; at most
+ * MAX_SCRIPT_HEADS first lines are read, each beneath the root and bounded.
  */
+import { closeSync, readSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { readWorkspaceText } from "../workspace/confined.ts";
+import { shebangInterpreter } from "../config/server-files.ts";
+import { openWorkspaceFileInDir, readWorkspaceText } from "../workspace/confined.ts";
 import { realRoot } from "../workspace/files.ts";
 import { gitignoreMatcher, skippedByName } from "./ignore.ts";
 
 export interface ScanResult {
   /** extensions without the dot */
   extensions: Set<string>;
+  /** file names (without their directory) */
+  names: Set<string>;
+  /** interpreters named by the `#!` lines of files without an extension */
+  interpreters: Set<string>;
   /** directory entries looked at */
   entries: number;
   /** the bound was reached before the walk ended */
@@ -20,6 +28,10 @@ export interface ScanResult {
 }
 
 export const MAX_SCAN_ENTRIES = 20_000;
+
+/** First lines read for `#!` (files without an extension), and how much of each. */
+export const MAX_SCRIPT_HEADS = 200;
+const HEAD_BYTES = 256;
 
 /** A `.gitignore` larger than this is not honoured (it is workspace content: SPEC §8.1). */
 const MAX_GITIGNORE_BYTES = 1 << 20;
@@ -29,6 +41,26 @@ function readGitignore(root: string): string {
     return readWorkspaceText(realRoot(root), ".gitignore", MAX_GITIGNORE_BYTES).text;
   } catch {
     return "";
+  }
+}
+
+/** The `#!` interpreter of a workspace file, read beneath the root; undefined if none. */
+function scriptInterpreter(rootReal: string, rel: string): string | undefined {
+  let opened: ReturnType<typeof openWorkspaceFileInDir>;
+  try {
+    opened = openWorkspaceFileInDir(rootReal, rel);
+  } catch {
+    return undefined; // gone, unreadable, not a regular file: no script to route
+  }
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const n = readSync(opened.fd, head, 0, HEAD_BYTES, 0);
+    return shebangInterpreter(head.subarray(0, n).toString("utf8").split("\n")[0] ?? "");
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(opened.fd);
+    closeSync(opened.dirFd);
   }
 }
 
@@ -42,32 +74,47 @@ export async function scanExtensions(
   enough: (extensions: ReadonlySet<string>) => boolean = () => false,
 ): Promise<ScanResult> {
   const ignored = gitignoreMatcher(readGitignore(root));
-  const extensions = new Set<string>();
+  const found: ScanResult = {
+    extensions: new Set<string>(),
+    names: new Set<string>(),
+    interpreters: new Set<string>(),
+    entries: 0,
+    truncated: false,
+  };
+  const { extensions, names, interpreters } = found;
+  let rootReal: string | undefined;
+  let heads = 0;
   let entries = 0;
   const queue: string[] = [""];
   for (let next = 0; next < queue.length; next++) {
     const dir = queue[next] as string;
-    let names: import("node:fs").Dirent[];
+    let listing: import("node:fs").Dirent[];
     try {
-      names = await readdir(join(root, dir), { withFileTypes: true });
+      listing = await readdir(join(root, dir), { withFileTypes: true });
     } catch {
       continue; // unreadable or gone meanwhile: nothing to learn there
     }
     // sorted, so the same tree gives the same answer under the bound
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of names) {
-      if (++entries > maxEntries) return { extensions, entries: maxEntries, truncated: true };
+    listing.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of listing) {
+      if (++entries > maxEntries) return { ...found, entries: maxEntries, truncated: true };
       const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!skippedByName(entry.name) && !ignored(rel, true)) queue.push(rel);
       } else if (entry.isFile() && !ignored(rel, false)) {
+        names.add(entry.name);
         const ext = extname(entry.name).slice(1);
-        if (ext !== "" && !extensions.has(ext)) {
+        if (ext === "" && heads < MAX_SCRIPT_HEADS) {
+          heads++;
+          rootReal ??= realRoot(root);
+          const interpreter = scriptInterpreter(rootReal, rel);
+          if (interpreter !== undefined) interpreters.add(interpreter);
+        } else if (ext !== "" && !extensions.has(ext)) {
           extensions.add(ext);
-          if (enough(extensions)) return { extensions, entries, truncated: false };
+          if (enough(extensions)) return { ...found, entries };
         }
       }
     }
   }
-  return { extensions, entries, truncated: false };
+  return { ...found, entries };
 }

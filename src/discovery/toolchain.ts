@@ -1,12 +1,14 @@
 /**
  * The workspace's own toolchain (SPEC §2.1), read from disk without running anything:
  * the `typescript` package Node would resolve from the root (its version decides which
- * TypeScript server serves the workspace), the `node_modules/.bin` directories searched
- * before PATH, and a Python virtual environment at the root.
+ * TypeScript server serves the workspace), the `node_modules/.bin` directories and the
+ * virtual environment's `bin` searched before PATH, a Python virtual environment at the
+ * root, and whether the workspace configures ruff.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { readTextOutsideWorkspace } from "../workspace/confined.ts";
+import { readTextOutsideWorkspace, readWorkspaceText } from "../workspace/confined.ts";
+import { realRoot } from "../workspace/files.ts";
 
 export interface WorkspaceTypescript {
   version: string;
@@ -27,8 +29,10 @@ export interface WorkspaceVenv {
 export interface WorkspaceToolchain {
   typescript: WorkspaceTypescript | null;
   venv: WorkspaceVenv | null;
-  /** node_modules/.bin of the root and its ancestors that exist, nearest first */
+  /** node_modules/.bin of the root and its ancestors that exist, nearest first, then the venv's bin */
   bins: string[];
+  /** the file that configures ruff (ruff.toml, .ruff.toml, a pyproject.toml with [tool.ruff]) */
+  ruffConfig: string | null;
 }
 
 /** The root and every ancestor directory, nearest first (Node's module resolution order). */
@@ -109,12 +113,46 @@ export function workspaceVenv(root: string): WorkspaceVenv | null {
   return null;
 }
 
+const RUFF_SECTION = /^\s*\[tool\.ruff[\].]/m;
+
+/** The root's ruff configuration file, if any. */
+export function workspaceRuffConfig(root: string): string | null {
+  for (const name of ["ruff.toml", ".ruff.toml"]) {
+    if (isFile(join(root, name))) return join(root, name);
+  }
+  let text: string;
+  try {
+    // workspace content: read beneath the root, bounded (SPEC §8.1)
+    text = readWorkspaceText(realRoot(root), "pyproject.toml", MAX_PACKAGE_JSON_BYTES).text;
+  } catch {
+    return null;
+  }
+  return RUFF_SECTION.test(text) ? join(root, "pyproject.toml") : null;
+}
+
+/**
+ * The TypeScript library (`…/typescript/lib`) Node would resolve from `dir`: a server's
+ * `typescript.tsdk`. Only below 7.x, which has no `lib/typescript.js`.
+ */
+export function typescriptLibFrom(dir: string): string | null {
+  const ts = workspaceTypescript(dir);
+  if (ts === null || ts.major >= 7) return null;
+  const lib = join(ts.package, "lib");
+  return isFile(join(lib, "typescript.js")) ? lib : null;
+}
+
 export function workspaceToolchain(root: string): WorkspaceToolchain {
+  const venv = workspaceVenv(root);
+  const venvBin = venv === null ? [] : [join(venv.dir, "bin")];
   return {
     typescript: workspaceTypescript(root),
-    venv: workspaceVenv(root),
-    bins: ancestors(root)
-      .map((dir) => join(dir, "node_modules", ".bin"))
-      .filter(isDir),
+    venv,
+    bins: [
+      ...ancestors(root)
+        .map((dir) => join(dir, "node_modules", ".bin"))
+        .filter(isDir),
+      ...venvBin,
+    ],
+    ruffConfig: workspaceRuffConfig(root),
   };
 }

@@ -145,8 +145,9 @@ export async function fileDiagnostics(
     session.diagnostics.setPull(doc.uri, { resultId: undefined, items });
     return { uri: doc.uri, push: undefined, pull: items };
   }
-  const pulls = offersPull(session);
   const rule = session.server.diagnostics_settle;
+  // the `pull` rule declares that the server answers pulls, announced or not (astro-ls)
+  const pulls = offersPull(session) || rule === "pull";
   // a quiescent server answers pulls from its last load: asked once it is quiescent again
   if (rule === "quiescent") await settlePush(session, doc, wait);
   const pull = pulls ? await pullDocument(session, doc.uri, wait) : undefined;

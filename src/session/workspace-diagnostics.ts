@@ -10,6 +10,7 @@
  * Files that no longer exist are dropped, with what the server said of them.
  */
 import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
+import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { currentIdentity } from "../workspace/identity.ts";
 import { uriToPath } from "../workspace/uri.ts";
@@ -23,7 +24,6 @@ import {
   settleRuns,
 } from "./diagnostics-settle.ts";
 import type { Session, WaitContext } from "./session.ts";
-import { FILES_AT_ONCE, sideBySide } from "./side-by-side.ts";
 
 /**
  * The reason given for an open document of a pushing server that has not published for it

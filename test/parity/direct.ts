@@ -33,6 +33,10 @@ export interface SettlePlan {
    * active (a check run that publishes partial snapshots: cargo check, bacon)
    */
   progressIdle?: RegExp;
+  /** after opening: a publish for the file holding this many items (servers nothing settles) */
+  publishItems?: number;
+  /** pull even though the server does not announce it (astro-ls answers pulls anyway) */
+  pull?: boolean;
 }
 
 /** The environment the bridge's own children get: its parent env is just PATH and HOME. */
@@ -115,7 +119,7 @@ export async function directDiagnostics(
     const languageId = server.extensions[extname(abs).slice(1)] ?? server.languages[0] ?? "";
     await client.open(uri, languageId, readFileSync(abs, "utf8"), 1);
 
-    const pulled = offersPull(client) ? await client.pull(uri) : undefined;
+    const pulled = plan.pull || offersPull(client) ? await client.pull(uri) : undefined;
     const version = plan.publishVersion;
     if (version !== undefined) {
       await client.until(
@@ -132,6 +136,13 @@ export async function directDiagnostics(
         const idle = tasks.some(([, t]) => t.ended) && tasks.every(([, t]) => t.ended);
         return idle && client.publishes.has(uri) ? true : undefined;
       }, `${progress} ended after a publish for ${file}`);
+    }
+    const items = plan.publishItems;
+    if (items !== undefined) {
+      await client.until(
+        () => (client.publishes.get(uri)?.diagnostics.length === items ? true : undefined),
+        `a publish of ${items} diagnostics for ${file}`,
+      );
     }
     const pushed = client.publishes.get(uri)?.diagnostics ?? [];
     return [

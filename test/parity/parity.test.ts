@@ -20,56 +20,15 @@
  * Every server here is required under CI (.ci/setup-servers installs them all); elsewhere a
  * missing one is a loud skip.
  */
-import { afterAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
-import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 import { findBaconLs, findEmmyLua, findGopls } from "../support/built-servers.ts";
-import { ok, present, startRealBridge, UNDER_CI } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
   findPyright,
   findRustAnalyzer,
   materializeCFixture,
-  type RealServer,
 } from "../support/real-servers.ts";
-import { waitForValue } from "../support/wait.ts";
-import { directDiagnostics, type SettlePlan } from "./direct.ts";
-import { type BridgeDiagnostic, canonical, fromBridge } from "./normalize.ts";
-
-const dirs: string[] = [];
-afterAll(async () => {
-  await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** The bridge's settled diagnostics for `file`, as parity tuples. */
-async function bridgeDiagnostics(bridge: BridgeHandle, file: string) {
-  await ok(bridge, "diagnostics", { file });
-  await waitForValue(
-    async () => {
-      const status = await ok(bridge, "session_status");
-      const [session] = status.sessions as { progress: unknown[] }[];
-      return session?.progress.length === 0 ? true : undefined;
-    },
-    90_000,
-    { intervalMs: 50, what: "no active $/progress in the bridge's session" },
-  );
-  const r = await ok(bridge, "diagnostics", { file });
-  return fromBridge(r.diagnostics as BridgeDiagnostic[]);
-}
-
-interface Case {
-  server: string;
-  find: () => Promise<RealServer | null>;
-  fixture: () => string;
-  file: string;
-  plan: SettlePlan;
-  /** the item count of the settled set (test/fixtures/README.md), so [] = [] cannot pass */
-  tuples: number;
-}
+import { type Case, parityCases } from "./gate.ts";
 
 const CASES: Case[] = [
   {
@@ -127,28 +86,4 @@ const CASES: Case[] = [
   },
 ];
 
-for (const c of CASES) {
-  const found = await c.find();
-  const label = `${c.server} ${c.file}: bridge diagnostics = the server driven alone`;
-  // missing: skipped loudly on a developer machine, a failing test under CI
-  test.skipIf(!found && !UNDER_CI)(label, async () => {
-    if (!present(c.server, found)) return;
-    const server: ServerConfig = found.config;
-    const directRoot = c.fixture();
-    const bridgeRoot = c.fixture();
-    dirs.push(directRoot, bridgeRoot);
-
-    const direct = await directDiagnostics(server, directRoot, c.file, c.plan);
-
-    const bridge = await startRealBridge(bridgeRoot, server, { bridge: { column_unit: "utf-16" } });
-    let viaBridge: ReturnType<typeof fromBridge>;
-    try {
-      viaBridge = await bridgeDiagnostics(bridge, c.file);
-    } finally {
-      await bridge.close();
-    }
-
-    expect(direct).toHaveLength(c.tuples);
-    expect(canonical(viaBridge)).toBe(canonical(direct));
-  });
-}
+await parityCases(CASES);

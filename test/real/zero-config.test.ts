@@ -169,9 +169,11 @@ describe("a mixed C + TypeScript workspace, zero-config", () => {
       addTypescriptSources(root);
       const bridge = await zeroConfig(root, `${SERVERS_BIN}:${SYSTEM_PATH}`);
       const s = await status(bridge);
+      // tsconfig.json is JSON: its server serves it too
       expect(s.sessions.map((x) => x.server).sort()).toEqual([
         "clangd",
         "typescript-language-server",
+        "vscode-json-language-server",
       ]);
       await expectGreetDefinition(bridge);
       const err = await fails(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
@@ -187,7 +189,10 @@ describe("the workspace's TypeScript decides", () => {
       const root = typescriptWorkspace(TS5_PACKAGE);
       const bridge = await zeroConfig(root, `${TS7_BIN}:${SERVERS_BIN}:${SYSTEM_PATH}`);
       const s = await status(bridge);
-      expect(s.sessions.map((x) => x.server)).toEqual(["typescript-language-server"]);
+      expect(s.sessions.map((x) => x.server)).toEqual([
+        "typescript-language-server",
+        "vscode-json-language-server",
+      ]);
       const chosen = row(s, "typescript-language-server");
       expect(chosen.status).toBe("configured");
       expect(chosen.version).toBe("5.3.0");
@@ -206,7 +211,10 @@ describe("the workspace's TypeScript decides", () => {
       const root = typescriptWorkspace(TS7_PACKAGE);
       const bridge = await zeroConfig(root, `${SERVERS_BIN}:${SYSTEM_PATH}`);
       const s = await status(bridge);
-      expect(s.sessions.map((x) => x.server)).toEqual(["typescript-native"]);
+      expect(s.sessions.map((x) => x.server)).toEqual([
+        "typescript-native",
+        "vscode-json-language-server",
+      ]);
       const chosen = row(s, "typescript-native");
       expect(chosen.command).toBe(join(root, "node_modules", "typescript", "bin", "tsc"));
       expect(chosen.version).toStartWith("Version 7.");
@@ -221,7 +229,10 @@ describe("the workspace's TypeScript decides", () => {
       const root = typescriptWorkspace();
       const both = await zeroConfig(root, `${TS7_BIN}:${SERVERS_BIN}:${SYSTEM_PATH}`);
       const withTls = await status(both);
-      expect(withTls.sessions.map((x) => x.server)).toEqual(["typescript-language-server"]);
+      expect(withTls.sessions.map((x) => x.server)).toEqual([
+        "typescript-language-server",
+        "vscode-json-language-server",
+      ]);
       expect(row(withTls, "typescript-native").status).toBe("left_out");
       await both.close();
       const only7 = await zeroConfig(root, `${TS7_BIN}:${SYSTEM_PATH}`);
@@ -248,7 +259,11 @@ describe("init writes the same choice", () => {
       const doc = parse(text) as {
         server: { name: string; initialization_options?: { tsserver?: { path: string } } }[];
       };
-      expect(doc.server.map((x) => x.name)).toEqual(["clangd", "typescript-language-server"]);
+      expect(doc.server.map((x) => x.name)).toEqual([
+        "clangd",
+        "typescript-language-server",
+        "vscode-json-language-server",
+      ]);
       expect(doc.server[1]?.initialization_options?.tsserver?.path).toBe(
         join(root, "node_modules", "typescript", "lib", "tsserver.js"),
       );

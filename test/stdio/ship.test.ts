@@ -79,7 +79,11 @@ describe("init and zero-config (SPEC §2.1)", () => {
     const status = await bridge.call("session_status");
     expect((status.structured.bridge as { config: string }).config).toBe("zero-config");
     const sessions = status.structured.sessions as { server: string }[];
-    expect(sessions.map((s) => s.server)).toEqual(["typescript-language-server"]);
+    // tsconfig.json is JSON: its server serves it too
+    expect(sessions.map((s) => s.server)).toEqual([
+      "typescript-language-server",
+      "vscode-json-language-server",
+    ]);
     const def = await bridge.call("definition", { file: "src/index.ts", line: 3, symbol: "greet" });
     expect(def.isError).toBe(false);
     expect(def.structured).toEqual({

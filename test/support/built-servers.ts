@@ -43,6 +43,8 @@ export const PINS = {
   baconLs: pin("BACON_LS_VERSION"),
   emmyLua: pin("EMMYLUA_LS_VERSION"),
   gopls: pin("GOPLS_VERSION"),
+  texlab: pin("TEXLAB_VERSION"),
+  taplo: pin("TAPLO_VERSION"),
 };
 
 /** The exact version outputs of the pinned builds (measured). */

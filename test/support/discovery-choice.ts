@@ -13,7 +13,12 @@ import {
 import type { WorkspaceToolchain } from "../../src/discovery/toolchain.ts";
 
 export const ROOT = "/w";
-export const NONE: WorkspaceToolchain = { typescript: null, venv: null, bins: [] };
+export const NONE: WorkspaceToolchain = {
+  typescript: null,
+  venv: null,
+  bins: [],
+  ruffConfig: null,
+};
 
 export function withTypescript(version: string): WorkspaceToolchain {
   const pkg = `${ROOT}/node_modules/typescript`;
@@ -48,9 +53,22 @@ export function foundAll(
   });
 }
 
-/** The plan for files with these extensions, and the choice when `versions` says what was found (null: missing). */
-export function decide(exts: string[], toolchain: WorkspaceToolchain, versions = {}) {
-  const plan = planProbes(PRESETS, new Set(exts), toolchain, ROOT);
+/**
+ * The plan for files with these extensions (and these file names and `#!` interpreters), and
+ * the choice when `versions` says what was found (null: missing).
+ */
+export function decide(
+  exts: string[],
+  toolchain: WorkspaceToolchain,
+  versions = {},
+  more: { names?: string[]; interpreters?: string[] } = {},
+) {
+  const files = {
+    extensions: new Set(exts),
+    names: new Set(more.names ?? []),
+    interpreters: new Set(more.interpreters ?? []),
+  };
+  const plan = planProbes(PRESETS, files, toolchain, ROOT);
   return { plan, ...choose(plan, foundAll(plan, versions), toolchain, ROOT) };
 }
 

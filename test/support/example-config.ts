@@ -9,8 +9,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
+import { PRESETS } from "../../src/config/presets.ts";
 import { REPO } from "./bridge.ts";
 import { findBaconLs, findEmmyLua, findGopls } from "./built-servers.ts";
+import { findLanguageServer, LANGUAGE_SERVERS } from "./language-servers.ts";
 import {
   findClangd,
   findPyright,
@@ -36,9 +38,8 @@ export function readExample(): ExampleConfig {
 }
 
 /**
- * How each preset's server is located here. lua-language-server has no install route on
- * this machine kind (not packaged by Debian, not on npm or crates.io): the one preset that
- * is not exercised against its real server (docs/LANGUAGE-SERVERS.md).
+ * How each preset's server is located here; null for the presets marked untested, whose
+ * servers have no install route on this machine kind (docs/LANGUAGE-SERVERS.md).
  */
 export const LOCATORS: Record<string, (() => Promise<RealServer | null>) | null> = {
   "rust-analyzer": findRustAnalyzer,
@@ -49,7 +50,8 @@ export const LOCATORS: Record<string, (() => Promise<RealServer | null>) | null>
   "typescript-native": findTypescriptNative,
   gopls: findGopls,
   emmylua_ls: findEmmyLua,
-  "lua-language-server": null,
+  ...Object.fromEntries(LANGUAGE_SERVERS.map((name) => [name, () => findLanguageServer(name)])),
+  ...Object.fromEntries(PRESETS.filter((p) => p.untested).map((p) => [p.name, null])),
 };
 
 /** An example [[server]] table with this machine's command, version and extra settings. */

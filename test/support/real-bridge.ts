@@ -213,7 +213,9 @@ export function realSuite(name: string, found: RealServer | null) {
   afterAll(async () => {
     await closeAllBridges();
     cleanupTempDirs();
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    for (const d of [...dirs.splice(0), ...(found?.ownDirs ?? [])]) {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
   return {
     config(): ServerConfig {

@@ -35,6 +35,8 @@ export interface RealServer {
   config: ServerConfig;
   /** exact version output, trimmed of trailing white space (equals `config.version`) */
   version: string;
+  /** directories made for this server (its own cache), removed with the suite */
+  ownDirs?: string[];
 }
 
 const TEST_DIR = dirname(import.meta.dir);

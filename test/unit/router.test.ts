@@ -1,4 +1,4 @@
-/** Routing by role and extension (SPEC §4.5), pure. */
+/** Routing by role, then by file name, extension or `#!` interpreter (SPEC §4.5), pure. */
 import { describe, expect, test } from "bun:test";
 import type { Config, ServerConfig, WorkspaceConfig } from "../../src/config/types.ts";
 import { candidateServers, serverHandlesFile } from "../../src/router.ts";
@@ -30,5 +30,49 @@ describe("candidateServers", () => {
       const err = thrown(() => candidateServers(config, ws, { role: "semantics", file }));
       expect(err.code).toBe("NoServerForFile");
     }
+  });
+});
+
+describe("files by name and by their #! line", () => {
+  const bash = {
+    name: "bash-language-server",
+    roles: ["semantics", "diagnostics"],
+    extensions: { sh: "shellscript" },
+    filenames: { ".bashrc": "shellscript" },
+    shebangs: { bash: "shellscript" },
+  } as unknown as ServerConfig;
+  const docker = {
+    name: "docker-langserver",
+    roles: ["semantics", "diagnostics"],
+    extensions: {},
+    filenames: { Dockerfile: "dockerfile" },
+    shebangs: {},
+  } as unknown as ServerConfig;
+  const w = {
+    name: "ws",
+    root: "/ws",
+    servers: ["pyright", "bash-language-server", "docker-langserver"],
+  } as WorkspaceConfig;
+  const c = { workspaces: [w], servers: [pyright, bash, docker] } as unknown as Config;
+
+  test("a Dockerfile by name, a script by its interpreter, .bashrc by name", () => {
+    expect(candidateServers(c, w, { role: "semantics", file: "/ws/infra/Dockerfile" })).toEqual([
+      docker,
+    ]);
+    expect(
+      candidateServers(c, w, {
+        role: "semantics",
+        file: "/ws/scripts/release",
+        interpreter: "bash",
+      }),
+    ).toEqual([bash]);
+    expect(candidateServers(c, w, { role: "diagnostics", file: "/ws/.bashrc" })).toEqual([bash]);
+  });
+
+  test("a script whose interpreter no server knows: NoServerForFile", () => {
+    const err = thrown(() =>
+      candidateServers(c, w, { role: "semantics", file: "/ws/scripts/x", interpreter: "perl" }),
+    );
+    expect(err.code).toBe("NoServerForFile");
   });
 });

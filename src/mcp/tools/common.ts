@@ -4,7 +4,8 @@
  * this; argument schemas live in ../conventions.ts, positions in ./position.ts.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { extname, isAbsolute, join } from "node:path";
+import { shebangInterpreter } from "../../config/server-files.ts";
 import type { Role } from "../../config/types.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
@@ -45,7 +46,15 @@ export async function withFile<T>(
   const ws = ctx.bridge.workspace(args.workspace);
   const wait = waitContext(ctx);
   const resolved = ws.resolve(args.file);
-  const server = routeOne(config, ws.config, { server: args.server, file: resolved.abs, role });
+  // a file without an extension may be routed by its `#!` line (SPEC §4.5): read it first
+  const script = extname(resolved.abs) === "" ? ws.read(resolved.abs, resolved) : undefined;
+  const interpreter = script && shebangInterpreter(script.text.slice(0, 256).split("\n")[0] ?? "");
+  const server = routeOne(config, ws.config, {
+    server: args.server,
+    file: resolved.abs,
+    interpreter,
+    role,
+  });
   const session = sessions.get(ws.name, server.name);
   // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,
   // so a file that cannot be read starts no server; a file the session holds open is
@@ -53,7 +62,7 @@ export async function withFile<T>(
   const target =
     session.documents.byPath(resolved.abs) !== undefined
       ? resolved
-      : ws.read(resolved.abs, resolved);
+      : (script ?? ws.read(resolved.abs, resolved));
   return sessions.use(session, wait, async (s) => {
     // the rest of the workspace followed the disk already (SPEC §5); now this file
     const doc = await s.documents.target(target, documentRefresh(s, role), wait.signal);

@@ -27,8 +27,8 @@ import {
   offersWorkspacePull,
 } from "../../session/diagnostics-settle.ts";
 import type { Session } from "../../session/session.ts";
-import { FILES_AT_ONCE, sideBySide } from "../../session/side-by-side.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
+import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
 import { LineIndex } from "../../text/positions.ts";
 import {
   checkPaging,

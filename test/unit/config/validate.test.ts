@@ -322,6 +322,21 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     (r) => (srv(r).extensions = { rs: "ruby" }),
     'server.ra.extensions.rs: expected one of this server\'s languages (rust), got "ruby"',
   ],
+  [
+    "file name with a slash",
+    (r) => (srv(r).filenames = { "ci/Dockerfile": "rust" }),
+    'server.ra.filenames."ci/Dockerfile": expected a file name or a name pattern with * (no white space or slashes)',
+  ],
+  [
+    "file name mapped to an unlisted language",
+    (r) => (srv(r).filenames = { "Cargo.toml": "toml" }),
+    'server.ra.filenames."Cargo.toml": expected one of this server\'s languages (rust), got "toml"',
+  ],
+  [
+    "interpreter given as a path",
+    (r) => (srv(r).shebangs = { "/bin/sh": "rust" }),
+    'server.ra.shebangs."/bin/sh": expected an interpreter name such as bash or python3',
+  ],
   ["no roles", (r) => (srv(r).roles = []), "server.ra.roles: expected a non-empty list"],
   [
     "unknown role",
@@ -619,6 +634,8 @@ describe("defaults (SPEC §3)", () => {
         version_command: null,
         languages: ["rust"],
         extensions: {},
+        filenames: {},
+        shebangs: {},
         roles: ["semantics"],
         env: {},
         env_passthrough: [],

@@ -12,10 +12,13 @@ import { decide, NONE, names, ROOT, row, withTypescript } from "../../support/di
 describe("planProbes", () => {
   test("only presets whose files are here are looked for; the others say why not", () => {
     const { plan } = decide(["c", "md"], NONE);
-    expect(names(plan.probe)).toEqual(["clangd"]);
+    expect(names(plan.probe)).toEqual(["clangd", "ccls"]);
     expect(plan.fallback).toBe(false);
     expect(plan.notProbed.find((n) => n.preset.name === "pyright")?.why).toBe(
-      "no .py/.pyi files here",
+      "no .py/.pyi files or #!python/python3 scripts here",
+    );
+    expect(plan.notProbed.find((n) => n.preset.name === "docker-langserver")?.why).toBe(
+      "no .dockerfile/.Dockerfile files or `Dockerfile`/`Dockerfile.*`/`Containerfile`/`Containerfile.*` here",
     );
   });
 
@@ -89,7 +92,12 @@ describe("choose", () => {
   });
 
   test("no workspace TypeScript: the TypeScript found for typescript-language-server is pinned", () => {
-    const plan = planProbes(PRESETS, new Set(["ts"]), NONE, ROOT);
+    const files = {
+      extensions: new Set(["ts"]),
+      names: new Set<string>(),
+      interpreters: new Set<string>(),
+    };
+    const plan = planProbes(PRESETS, files, NONE, ROOT);
     const tsserver = "/g/lib/node_modules/typescript/lib/tsserver.js";
     const found = {
       command: "/g/bin/typescript-language-server",
@@ -97,7 +105,10 @@ describe("choose", () => {
       versionCommand: null,
       typescript: { version: "5.9.3", tsserver, from: "beside it" },
     };
-    const { chosen } = choose(plan, [{ found }, { missing: "not needed" }], NONE, ROOT);
+    const outcomes = plan.probe.map((p) =>
+      p.preset.name === "typescript-language-server" ? { found } : { missing: "not needed" },
+    );
+    const { chosen } = choose(plan, outcomes, NONE, ROOT);
     expect(chosen[0]?.initializationOptions).toEqual({ tsserver: { path: tsserver } });
     expect(chosen[0]?.why).toContain("no workspace TypeScript: TypeScript 5.9.3 beside it");
   });
@@ -133,5 +144,120 @@ describe("Lua: one server per workspace", () => {
   test("only lua-language-server found: it serves", () => {
     const { chosen } = decide(["lua"], NONE, { emmylua_ls: null });
     expect(names(chosen)).toEqual(["lua-language-server"]);
+  });
+});
+
+describe("files known by name and by their #! line", () => {
+  test("a Dockerfile, CMakeLists.txt and a bash script without extension: their servers, saying why", () => {
+    const { plan, chosen } = decide(
+      ["md"],
+      NONE,
+      {},
+      {
+        names: ["Dockerfile", "CMakeLists.txt", "release", "README.md"],
+        interpreters: ["bash"],
+      },
+    );
+    expect(plan.fallback).toBe(false);
+    expect(names(chosen)).toEqual([
+      "bash-language-server",
+      "docker-langserver",
+      "cmake-language-server",
+    ]);
+    const why = (name: string) => chosen.find((c) => c.preset.name === name)?.why;
+    expect(why("docker-langserver")).toBe("`Dockerfile` here");
+    expect(why("cmake-language-server")).toBe("`CMakeLists.txt` here");
+    expect(why("bash-language-server")).toBe("#!bash scripts here");
+  });
+
+  test("a python3.11 script is Python's: the interpreter's version is dropped", () => {
+    const { plan } = decide(["md"], NONE, {}, { interpreters: ["python3.11"] });
+    expect(names(plan.probe)).toContain("pyright");
+  });
+});
+
+describe("one server per language and role", () => {
+  test("C: clangd and ccls both found: clangd serves, ccls says why not", () => {
+    const { chosen, rows } = decide(["c"], NONE);
+    expect(names(chosen)).toEqual(["clangd"]);
+    expect(row(rows, "ccls")?.why).toBe(
+      "clangd serves the C/C++ files (one C/C++ server per workspace)",
+    );
+  });
+
+  test("Python: pyright first; ruff only when the workspace configures it", () => {
+    const plain = decide(["py"], NONE);
+    expect(names(plain.chosen)).toEqual(["pyright"]);
+    for (const alt of ["basedpyright", "ty", "pylsp"]) {
+      expect(row(plain.rows, alt)?.why).toBe(
+        "pyright serves the .py files (one Python server per workspace)",
+      );
+    }
+    expect(row(plain.rows, "ruff")?.why).toStartWith(
+      "pyright diagnoses the .py files; ruff diagnoses instead",
+    );
+    const ruffConfig = `${ROOT}/pyproject.toml`;
+    const configured = decide(["py"], { ...NONE, ruffConfig });
+    expect(names(configured.chosen)).toEqual(["pyright", "ruff"]);
+    expect(configured.chosen[1]?.why).toBe(
+      ".py/.pyi files here; the workspace configures ruff (pyproject.toml)",
+    );
+    // no other Python server: ruff alone diagnoses
+    const alone = decide(["py"], NONE, {
+      pyright: null,
+      basedpyright: null,
+      ty: null,
+      pylsp: null,
+    });
+    expect(names(alone.chosen)).toEqual(["ruff"]);
+  });
+
+  test("basedpyright when pyright is missing, with the workspace's venv", () => {
+    const venv = { ...NONE, venv: { dir: `${ROOT}/.venv`, python: `${ROOT}/.venv/bin/python` } };
+    const { chosen } = decide(["py"], venv, { pyright: null });
+    expect(names(chosen)).toEqual(["basedpyright"]);
+    expect(chosen[0]?.settings).toEqual({ python: { pythonPath: `${ROOT}/.venv/bin/python` } });
+  });
+});
+
+describe("a binary from the workspace and a TypeScript library", () => {
+  test("the why names the workspace's own binary", () => {
+    const bins = { ...NONE, bins: [`${ROOT}/node_modules/.bin`] };
+    const { plan } = decide(["yaml"], bins);
+    const outcomes = plan.probe.map(() => ({
+      found: {
+        command: `${ROOT}/node_modules/.bin/yaml-language-server`,
+        version: "2.0.0",
+        versionCommand: null,
+      },
+    }));
+    const { chosen } = choose(plan, outcomes, bins, ROOT);
+    expect(chosen[0]?.why).toBe(
+      ".yaml/.yml files here; the workspace's own node_modules/.bin/yaml-language-server",
+    );
+  });
+
+  test("astro-ls gets typescript.tsdk, or is left out without a TypeScript library", () => {
+    const { plan } = decide(["astro"], NONE);
+    const found = (typescriptLib: { lib: string; whose: string } | null) =>
+      plan.probe.map(() => ({
+        found: {
+          command: "/opt/astro/bin/astro-ls",
+          version: "2.17.1",
+          versionCommand: null,
+          typescriptLib,
+        },
+      }));
+    const lib = { lib: "/opt/node_modules/typescript/lib", whose: "installed beside the server" };
+    const withLib = choose(plan, found(lib), NONE, ROOT);
+    expect(withLib.chosen[0]?.initializationOptions).toEqual({ typescript: { tsdk: lib.lib } });
+    expect(withLib.chosen[0]?.why).toBe(
+      ".astro files here; TypeScript library /opt/node_modules/typescript/lib (installed beside the server)",
+    );
+    const without = choose(plan, found(null), NONE, ROOT);
+    expect(without.chosen).toEqual([]);
+    expect(row(without.rows, "astro-ls")?.why).toBe(
+      "it needs a TypeScript library (typescript.tsdk): no TypeScript below 7.x in the workspace or beside /opt/astro/bin/astro-ls",
+    );
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { validateConfig } from "../../../src/config/validate.ts";
 import { configDocument } from "../../../src/discovery/document.ts";
-import { decide, ROOT, withTypescript } from "../../support/discovery-choice.ts";
+import { decide, NONE, ROOT, withTypescript } from "../../support/discovery-choice.ts";
 
 describe("configDocument", () => {
   test("the workspace's toolchain merged over the preset; rust-analyzer semantics-only beside bacon-ls; it validates", () => {
@@ -34,5 +34,15 @@ describe("configDocument", () => {
       "pyright",
       "typescript-language-server",
     ]);
+  });
+
+  test("ruff diagnoses beside pyright when the workspace configures it: pyright keeps semantics", () => {
+    const { chosen } = decide(["py"], { ...NONE, ruffConfig: `${ROOT}/ruff.toml` });
+    const doc = configDocument("/tmp", chosen) as { server: { name: string; roles: string[] }[] };
+    expect(doc.server.map((s) => [s.name, s.roles])).toEqual([
+      ["pyright", ["semantics"]],
+      ["ruff", ["diagnostics"]],
+    ]);
+    expect(validateConfig(doc, "test").servers).toHaveLength(2);
   });
 });

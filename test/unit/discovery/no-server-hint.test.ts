@@ -77,4 +77,20 @@ describe("zero-config NoServerForFile hint", () => {
     expect(hint).toContain(".rs files need rust-analyzer, left out");
     expect(hint).not.toContain("bacon-ls");
   });
+
+  test("a Dockerfile and a script by its #! line name their servers", () => {
+    const docker = zeroConfigNoServerHint(
+      report([leftOut("docker-langserver", "`docker-langserver` not found")]),
+      "/w/infra/Dockerfile",
+    );
+    expect(docker).toStartWith(
+      "`Dockerfile` needs docker-langserver, left out (docker-langserver:",
+    );
+    const script = zeroConfigNoServerHint(
+      report([leftOut("bash-language-server", "`bash-language-server` not found")]),
+      "/w/scripts/release",
+      "bash",
+    );
+    expect(script).toStartWith("`release` needs bash-language-server, left out");
+  });
 });

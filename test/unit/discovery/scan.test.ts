@@ -61,4 +61,15 @@ describe("scanExtensions", () => {
     const scan = await scanExtensions(root);
     expect([...scan.extensions]).toEqual(["ts"]);
   });
+
+  test("file names, and the #! interpreters of files without an extension, beneath the root", async () => {
+    const root = tree(["infra/Dockerfile", "scripts/release", "scripts/tool", "bin/data", "a.sh"]);
+    writeFileSync(join(root, "scripts/release"), "#!/usr/bin/env bash\necho hi\n");
+    writeFileSync(join(root, "scripts/tool"), "#!/usr/bin/python3 -u\n");
+    writeFileSync(join(root, "bin/data"), "no shebang\n");
+    const scan = await scanExtensions(root);
+    expect([...scan.names].sort()).toEqual(["Dockerfile", "a.sh", "data", "release", "tool"]);
+    expect([...scan.interpreters].sort()).toEqual(["bash", "python3"]);
+    expect([...scan.extensions]).toEqual(["sh"]);
+  });
 });

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { workspaceToolchain } from "../../../src/discovery/toolchain.ts";
+import { typescriptLibFrom, workspaceToolchain } from "../../../src/discovery/toolchain.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
 
 afterAll(removeTempTrees);
@@ -57,5 +57,41 @@ describe("workspaceToolchain", () => {
     });
     const none = tree(["main.py", ".venv/README"]);
     expect(workspaceToolchain(none).venv).toBeNull();
+  });
+
+  test("the venv's bin is searched after node_modules/.bin", () => {
+    const root = tree([".venv/bin/python", ".venv/bin/ruff", "node_modules/.bin/x"]);
+    expect(workspaceToolchain(root).bins).toEqual([
+      join(root, "node_modules", ".bin"),
+      join(root, ".venv", "bin"),
+    ]);
+  });
+
+  test("ruff is configured by ruff.toml, .ruff.toml or a [tool.ruff] table in pyproject.toml", () => {
+    expect(workspaceToolchain(tree(["ruff.toml"])).ruffConfig).toEndWith("/ruff.toml");
+    expect(workspaceToolchain(tree([".ruff.toml"])).ruffConfig).toEndWith("/.ruff.toml");
+    const withTable = tree(["pyproject.toml"]);
+    writeFileSync(
+      join(withTable, "pyproject.toml"),
+      '[project]\nname = "x"\n\n[tool.ruff.lint]\nselect = ["F"]\n',
+    );
+    expect(workspaceToolchain(withTable).ruffConfig).toBe(join(withTable, "pyproject.toml"));
+    const without = tree(["pyproject.toml"]);
+    writeFileSync(
+      join(without, "pyproject.toml"),
+      "[tool.black]\nline-length = 99\n# [tool.ruff]\n",
+    );
+    expect(workspaceToolchain(without).ruffConfig).toBeNull();
+  });
+
+  test("a TypeScript library for a server: below 7.x, with lib/typescript.js, resolved from a directory", () => {
+    const top = tree(["x"]);
+    typescriptPackage(top, "5.9.3", ["lib/typescript.js"]);
+    const server = join(top, "node_modules", "@astrojs", "language-server", "bin");
+    mkdirSync(server, { recursive: true });
+    expect(typescriptLibFrom(server)).toBe(join(top, "node_modules", "typescript", "lib"));
+    const seven = tree(["x"]);
+    typescriptPackage(seven, "7.0.2", ["bin/tsc"]);
+    expect(typescriptLibFrom(seven)).toBeNull();
   });
 });

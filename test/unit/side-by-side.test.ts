@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { sideBySide } from "../../../src/session/side-by-side.ts";
+import { sideBySide } from "../../src/side-by-side.ts";
 
 test("results in the items' order, never more than `width` running at once", async () => {
   let running = 0;

@@ -1,7 +1,7 @@
 /**
- * Work on several files of one answer at once: a server checks files side by side far
- * faster than one after another (docs/PERFORMANCE.md, "diagnostics of many files"), and a
- * width bounds how much the bridge queues on it at a time.
+ * Work on several things at once, at most `width` at a time: the files of one diagnostics
+ * answer (a server checks them side by side far faster than one after another), the
+ * version commands of discovery (each starts a runtime).
  */
 
 /** Files of one answer brought up to date at a time. */

@@ -1,0 +1,101 @@
+/**
+ * What a preset is (SPEC §1, §2.1) and how one is declared: the `[[server]]` keys that differ
+ * from the schema's defaults, validated by the schema when the declaring module loads, and
+ * what discovery needs to find the server — its binary names, and where its version comes
+ * from when the binary cannot print it. The presets themselves are in presets.ts and the
+ * presets-*.ts files beside it; each server's traps are in docs/LANGUAGE-SERVERS.md.
+ */
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { z } from "zod";
+import { ServerSchema } from "./schema.ts";
+import type { ServerConfig } from "./types.ts";
+
+/** What discovery finds on the machine; everything else is in the preset. */
+export type MachineKeys = "name" | "command" | "version" | "version_command";
+const PresetServerSchema = ServerSchema.omit({
+  name: true,
+  command: true,
+  version: true,
+  version_command: true,
+});
+
+export interface Preset {
+  name: string;
+  /** names to look up on PATH, first found wins */
+  binaries: string[];
+  /** the server's keys, defaults filled in by the schema */
+  server: Omit<ServerConfig, MachineKeys>;
+  /** argv printing the version when the server binary cannot (e.g. pyright's sibling CLI) */
+  versionCommand?: (commandPath: string) => string[] | null;
+  /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
+  versionPattern?: RegExp;
+  /**
+   * The initialization options that point the server at a TypeScript library directory
+   * (`node_modules/typescript/lib`): discovery passes the workspace's, or the one installed
+   * beside the server (Astro's `typescript.tsdk`, which it cannot start without)
+   */
+  typescriptLib?: (lib: string) => Record<string, unknown>;
+  /** not exercised against its real server by this project (docs/LANGUAGE-SERVERS.md) */
+  untested?: true;
+  description: string;
+}
+
+/** A preset as written: its server keys in TOML terms, defaults left out. */
+export type PresetDeclaration = Omit<Preset, "server"> & {
+  server: Omit<z.input<typeof ServerSchema>, MachineKeys>;
+};
+
+export function preset(declared: PresetDeclaration): Preset {
+  return { ...declared, server: PresetServerSchema.parse(declared.server) };
+}
+
+const MAX_PACKAGE_DEPTH = 8;
+
+/** The `package.json` of npm package `name` that holds the (real) file `path`, or null. */
+function packageJsonOf(path: string, name: string): string | null {
+  let dir = dirname(path);
+  for (let i = 0; i < MAX_PACKAGE_DEPTH && dirname(dir) !== dir; i++, dir = dirname(dir)) {
+    const candidate = join(dir, "package.json");
+    try {
+      if (existsSync(candidate) && JSON.parse(readFileSync(candidate, "utf8")).name === name) {
+        return candidate;
+      }
+    } catch {
+      // not a package.json we can read: keep looking upwards
+    }
+  }
+  return null;
+}
+
+/**
+ * For a language server whose binary has no version flag but whose sibling CLI prints it
+ * (`pyright-langserver` beside `pyright`): `[sibling, "--version"]`, null without one.
+ */
+export function siblingVersion(cli: string): (commandPath: string) => string[] | null {
+  return (commandPath) => {
+    const sibling = join(dirname(commandPath), cli);
+    return existsSync(sibling) ? [sibling, "--version"] : null;
+  };
+}
+
+/**
+ * For npm servers: `node -p` reading the `version` of the package the binary belongs to —
+ * for those whose binary prints no version (`--version` starts the server, or prints
+ * nothing), and for those whose `--version` loads the whole server first, which a machine
+ * starting twenty version runs at once cannot always finish in time.
+ */
+export function npmPackageVersion(packageName: string): (commandPath: string) => string[] | null {
+  return (commandPath) => {
+    let real: string;
+    try {
+      real = realpathSync(commandPath);
+    } catch {
+      return null;
+    }
+    const pkg = packageJsonOf(real, packageName);
+    const node = Bun.which("node");
+    if (pkg === null || node === null) return null;
+    return [node, "-p", `require(${JSON.stringify(pkg)}).version`];
+  };
+}

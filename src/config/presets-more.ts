@@ -1,0 +1,173 @@
+/**
+ * Presets for languages already served, as alternatives (SPEC §2.1): ruff (Python
+ * diagnostics beside a Python server), basedpyright, ty and pylsp (Python), ccls (C/C++);
+ * and presets this project does not exercise against their real servers, for languages
+ * whose servers no registry its machines reach carries (Java, C#, Ruby, Kotlin), with their
+ * install routes in docs/LANGUAGE-SERVERS.md. Discovery configures one server per language
+ * and role (discovery/choose.ts).
+ */
+import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
+
+const PYTHON = { py: "python", pyi: "python" };
+const PYTHON_SCRIPTS = { python: "python", python3: "python" };
+
+const C_FAMILY = {
+  c: "c",
+  h: "cpp",
+  cc: "cpp",
+  cpp: "cpp",
+  cxx: "cpp",
+  "c++": "cpp",
+  hh: "cpp",
+  hpp: "cpp",
+  hxx: "cpp",
+};
+
+export const ALTERNATIVE_PRESETS: readonly Preset[] = [
+  preset({
+    name: "ruff",
+    binaries: ["ruff"],
+    description:
+      "Python lint diagnostics (PyPI ruff, `ruff server`), by pull; diagnostics role only, " +
+      "beside a Python server for semantics.",
+    server: {
+      args: ["server"],
+      languages: ["python"],
+      extensions: { ...PYTHON },
+      shebangs: { ...PYTHON_SCRIPTS },
+      roles: ["diagnostics"],
+      diagnostics_settle: "pull",
+    },
+  }),
+  preset({
+    name: "basedpyright",
+    binaries: ["basedpyright-langserver"],
+    description:
+      "Python (PyPI basedpyright, a pyright fork); ready once it logs `Found N source " +
+      "files`; version from the sibling `basedpyright --version`.",
+    server: {
+      args: ["--stdio"],
+      languages: ["python"],
+      extensions: { ...PYTHON },
+      shebangs: { ...PYTHON_SCRIPTS },
+      roles: ["semantics", "diagnostics"],
+      env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
+      ready: { log_message: "Found \\d+ source file" },
+      // like pyright, it adds new files to its program on a timer (SPEC §5.2)
+      open_changed_files: true,
+    },
+    versionCommand: siblingVersion("basedpyright"),
+  }),
+  preset({
+    name: "ty",
+    binaries: ["ty"],
+    description: "Python (PyPI ty, Astral's type checker, `ty server`); diagnostics by pull.",
+    server: {
+      args: ["server"],
+      languages: ["python"],
+      extensions: { ...PYTHON },
+      shebangs: { ...PYTHON_SCRIPTS },
+      roles: ["semantics", "diagnostics"],
+      diagnostics_settle: "pull",
+    },
+  }),
+  preset({
+    name: "pylsp",
+    binaries: ["pylsp"],
+    description:
+      "Python (python-lsp-server: Debian python3-pylsp or PyPI); jedi's columns in code " +
+      "points, pyflakes diagnostics when installed.",
+    server: {
+      languages: ["python"],
+      extensions: { ...PYTHON },
+      shebangs: { ...PYTHON_SCRIPTS },
+      roles: ["semantics", "diagnostics"],
+      env_passthrough: ["VIRTUAL_ENV", "PYTHONPATH"],
+      // jedi counts code points and pylsp announces none (docs/LANGUAGE-SERVERS.md#pylsp)
+      position_encoding: "utf-32",
+      diagnostics_settle: "publish",
+    },
+  }),
+  preset({
+    name: "ccls",
+    binaries: ["ccls"],
+    description:
+      "C and C++ (Debian ccls); needs compile_commands.json; keeps its index in memory, " +
+      "writes no cache.",
+    server: {
+      languages: ["c", "cpp"],
+      extensions: { ...C_FAMILY },
+      roles: ["semantics", "diagnostics"],
+      // an empty cache directory: the index lives in memory, nothing is written to the root
+      initialization_options: { cache: { directory: "" } },
+      // no readiness condition: its `index` task is reported only when indexing spans a turn
+      // of its main loop, and was once left open (docs/LANGUAGE-SERVERS.md#ccls)
+      // it counts code points and announces none (docs/LANGUAGE-SERVERS.md#ccls)
+      position_encoding: "utf-32",
+      diagnostics_settle: "publish",
+      requires: [
+        {
+          file: "compile_commands.json",
+          format: "compile_commands",
+          dir_arg: '--init={"compilationDatabaseDirectory":"{dir}"}',
+          hint:
+            "ccls needs compile_commands.json to index: generate it with CMake " +
+            "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or `bear -- make`",
+        },
+      ],
+    },
+  }),
+];
+
+export const UNTESTED_PRESETS: readonly Preset[] = [
+  preset({
+    name: "jdtls",
+    binaries: ["jdtls"],
+    untested: true,
+    description: "Java (Eclipse JDT LS, release archive): untested here.",
+    server: {
+      languages: ["java"],
+      extensions: { java: "java" },
+      roles: ["semantics", "diagnostics"],
+      diagnostics_settle: "publish",
+    },
+  }),
+  preset({
+    name: "csharp-ls",
+    binaries: ["csharp-ls"],
+    untested: true,
+    description: "C# (csharp-ls, a .NET global tool): untested here.",
+    server: {
+      languages: ["csharp"],
+      extensions: { cs: "csharp", csx: "csharp" },
+      roles: ["semantics", "diagnostics"],
+      diagnostics_settle: "publish",
+    },
+  }),
+  preset({
+    name: "ruby-lsp",
+    binaries: ["ruby-lsp"],
+    untested: true,
+    description: "Ruby (Shopify's ruby-lsp, a gem): untested here; diagnostics by pull.",
+    server: {
+      languages: ["ruby"],
+      extensions: { rb: "ruby", rake: "ruby", gemspec: "ruby" },
+      filenames: { Gemfile: "ruby", Rakefile: "ruby" },
+      shebangs: { ruby: "ruby" },
+      roles: ["semantics", "diagnostics"],
+      diagnostics_settle: "pull",
+    },
+  }),
+  preset({
+    name: "kotlin-language-server",
+    binaries: ["kotlin-language-server"],
+    untested: true,
+    description: "Kotlin (fwcd's kotlin-language-server, release archive): untested here.",
+    server: {
+      languages: ["kotlin"],
+      extensions: { kt: "kotlin", kts: "kotlin" },
+      roles: ["semantics", "diagnostics"],
+      diagnostics_settle: "publish",
+    },
+  }),
+];

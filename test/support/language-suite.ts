@@ -1,0 +1,180 @@
+/**
+ * One real server through the compiled bridge on one fixture, as a table (SPEC §11): a case
+ * lists what the server answers on the fixture — readiness by its own signal, hover,
+ * definition, references, document symbols, diagnostics — and what it does not offer
+ * (ServerLacksCapability), with positions in code points on lines with astral characters.
+ * `languageSuite` turns a case into tests against one bridge, started once per case, so a
+ * suite takes seconds. The measured answers are in test/fixtures/README.md.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
+import type { BridgeHandle } from "./bridge.ts";
+import { findLanguageServer } from "./language-servers.ts";
+import {
+  diagnosticsFor,
+  fails,
+  locs,
+  ok,
+  readyByState,
+  realSuite,
+  requiredUnderCI,
+  startAndStatus,
+  startRealBridge,
+  symbolTree,
+} from "./real-bridge.ts";
+import { copyFixture, materializeCFixture, type RealServer } from "./real-servers.ts";
+import { waitForValue } from "./wait.ts";
+
+type Args = Record<string, unknown>;
+
+export interface LanguageCase {
+  server: string;
+  /** "polyglot" (default), or a C fixture with its compile database */
+  fixture?: "polyglot" | "c" | "c-errors";
+  /** readiness condition prefixes, as session_status lists them */
+  ready: string[];
+  /** the encoding session_status reports for the session */
+  encoding: string;
+  hover?: { at: Args; text?: string | null; includes?: string; range?: unknown }[];
+  definition?: { at: Args; locs: string[] }[];
+  references?: { at: Args; locs: string[] }[];
+  symbols?: { file: string; tree: string[] }[];
+  /**
+   * A stated limit: a server with no signal that its index is complete (ccls) is polled,
+   * before the other calls, until these references hold this many locations
+   */
+  indexed?: { at: Args; count: number };
+  /** calls the server cannot answer: ServerLacksCapability, never an empty answer */
+  lacks?: { tool: string; args: Args }[];
+  /**
+   * The settled set of one file; `settled: false` for servers nothing proves current.
+   * `pushToo`: the server also pushes what its pull answers, merged when it arrived in time
+   * (channels `pull` or `pull`+`push`): the items are compared on their pull channel.
+   */
+  diagnostics?: { file: string; items: unknown[]; settled: boolean; pushToo?: true };
+}
+
+/** An answer's items on their pull channel alone (see `pushToo`). */
+function pullChannel(answer: Record<string, unknown>): Record<string, unknown> {
+  const items = answer.diagnostics as { channels: string[] }[];
+  for (const item of items) expect(item.channels).toContain("pull");
+  return { ...answer, diagnostics: items.map((i) => ({ ...i, channels: ["pull"] })) };
+}
+
+/** The answer `diagnostics {file}` gives once the server has said everything. */
+export function expectedDiagnostics(d: NonNullable<LanguageCase["diagnostics"]>) {
+  const base = diagnosticsFor([d.file], d.items);
+  return d.settled
+    ? base
+    : { ...base, settled: false, unsettled: [{ file: d.file, reason: UNVERSIONED }] };
+}
+
+function fixtureFor(c: LanguageCase): string {
+  if (c.fixture === "c" || c.fixture === "c-errors")
+    return materializeCFixture(undefined, c.fixture);
+  return copyFixture("polyglot");
+}
+
+/** `diagnostics {file}` until it holds the measured items (a `publish` server's first may not). */
+export async function settledDiagnostics(
+  bridge: BridgeHandle,
+  d: NonNullable<LanguageCase["diagnostics"]>,
+): Promise<Record<string, unknown>> {
+  let last: Record<string, unknown> = {};
+  try {
+    return await waitForValue(
+      async () => {
+        last = await ok(bridge, "diagnostics", { file: d.file });
+        return Bun.deepEquals(last.diagnostics, d.items) ? last : undefined;
+      },
+      30_000,
+      { intervalMs: 100, what: `the diagnostics of ${d.file}` },
+    );
+  } catch {
+    return last; // compared by the caller, which shows the difference
+  }
+}
+
+export function languageSuite(c: LanguageCase, found: RealServer | null): void {
+  requiredUnderCI(c.server, found);
+  const suite = realSuite(c.server, found);
+  describe.skipIf(!found)(`${c.server} on the ${c.fixture ?? "polyglot"} fixture`, () => {
+    let bridge: BridgeHandle;
+    let root: string;
+    beforeAll(async () => {
+      root =
+        c.fixture === undefined || c.fixture === "polyglot"
+          ? suite.fixture("polyglot")
+          : fixtureFor(c);
+      bridge = await startRealBridge(root, suite.config());
+      const indexed = c.indexed;
+      if (indexed) {
+        await waitForValue(
+          async () => {
+            const r = await ok(bridge, "references", indexed.at);
+            return (r.locations as unknown[]).length === indexed.count ? true : undefined;
+          },
+          30_000,
+          { intervalMs: 100, what: `${c.server}'s index of the fixture` },
+        );
+      }
+    });
+    afterAll(async () => {
+      await bridge?.close();
+      if (c.fixture === "c" || c.fixture === "c-errors")
+        rmSync(root, { recursive: true, force: true });
+    });
+
+    test("ready by its own signal", async () => {
+      const s = await startAndStatus(bridge);
+      readyByState(s, c.ready);
+      expect(s.position_encoding).toBe(c.encoding);
+    });
+
+    if (c.diagnostics) {
+      const d = c.diagnostics;
+      test(`diagnostics of ${d.file}: ${d.settled ? "settled" : "unsettled (no version, no end signal)"}`, async () => {
+        const r = d.settled
+          ? await ok(bridge, "diagnostics", { file: d.file })
+          : await settledDiagnostics(bridge, d);
+        expect(d.pushToo ? pullChannel(r) : r).toEqual(expectedDiagnostics(d));
+      });
+    }
+
+    for (const h of c.hover ?? []) {
+      test(`hover ${JSON.stringify(h.at)}`, async () => {
+        const r = await ok(bridge, "hover", h.at);
+        if (h.text !== undefined) expect(r.text).toBe(h.text);
+        if (h.includes !== undefined) expect(r.text).toContain(h.includes);
+        if (h.range !== undefined) expect(r.range).toEqual(h.range);
+      });
+    }
+    for (const d of c.definition ?? []) {
+      test(`definition ${JSON.stringify(d.at)}`, async () => {
+        expect(locs(await ok(bridge, "definition", d.at))).toEqual(d.locs);
+      });
+    }
+    for (const d of c.references ?? []) {
+      test(`references ${JSON.stringify(d.at)}`, async () => {
+        expect(locs(await ok(bridge, "references", d.at))).toEqual(d.locs);
+      });
+    }
+    for (const s of c.symbols ?? []) {
+      test(`document_symbols ${s.file}`, async () => {
+        const r = await ok(bridge, "document_symbols", { file: s.file });
+        expect(symbolTree(r.symbols as never)).toEqual(s.tree);
+      });
+    }
+    for (const l of c.lacks ?? []) {
+      test(`${l.tool}: ServerLacksCapability`, async () => {
+        expect((await fails(bridge, l.tool, l.args)).code).toBe("ServerLacksCapability");
+      });
+    }
+  });
+}
+
+/** Find the case's server and declare its suite. */
+export async function languageCases(cases: LanguageCase[]): Promise<void> {
+  for (const c of cases) languageSuite(c, await findLanguageServer(c.server));
+}
