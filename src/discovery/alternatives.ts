@@ -23,13 +23,15 @@ export const GROUPS: readonly Group[] = [
 ];
 
 const RUFF = "ruff";
+const BACON = "bacon-ls";
 const PYTHON_SERVERS = GROUPS[1]?.members ?? [];
 
 /** Who gives way to whom: `{ left: name, why }` for each preset found but not to serve. */
 export function givingWay(
   found: ReadonlySet<string>,
-  ruffConfig: string | null,
+  workspace: { ruffConfig: string | null; cargoAtRoot: boolean },
 ): { name: string; why: string }[] {
+  const { ruffConfig } = workspace;
   const out: { name: string; why: string }[] = [];
   for (const group of GROUPS) {
     const present = group.members.filter((m) => found.has(m));
@@ -49,6 +51,14 @@ export function givingWay(
         `${python} diagnoses the .py files; ruff diagnoses instead (and ${python} keeps ` +
         "semantics) when the workspace configures ruff: ruff.toml, .ruff.toml or [tool.ruff] " +
         "in pyproject.toml",
+    });
+  }
+  if (found.has(BACON) && !workspace.cargoAtRoot) {
+    out.push({
+      name: BACON,
+      why:
+        "bacon-ls checks the crate in the workspace root and there is no Cargo.toml there " +
+        "(rust-analyzer diagnoses the .rs files)",
     });
   }
   return out;

@@ -235,7 +235,7 @@ export function choose(
       );
     }
   }
-  for (const { name, why } of givingWay(new Set(found.keys()), toolchain.ruffConfig)) {
+  for (const { name, why } of givingWay(new Set(found.keys()), toolchain)) {
     found.delete(name);
     missing.set(name, why);
   }

@@ -33,6 +33,8 @@ export interface WorkspaceToolchain {
   bins: string[];
   /** the file that configures ruff (ruff.toml, .ruff.toml, a pyproject.toml with [tool.ruff]) */
   ruffConfig: string | null;
+  /** a Cargo.toml in the root itself (bacon-ls checks only the crate there) */
+  cargoAtRoot: boolean;
 }
 
 /** The root and every ancestor directory, nearest first (Node's module resolution order). */
@@ -154,5 +156,6 @@ export function workspaceToolchain(root: string): WorkspaceToolchain {
       ...venvBin,
     ],
     ruffConfig: workspaceRuffConfig(root),
+    cargoAtRoot: isFile(join(root, "Cargo.toml")),
   };
 }

@@ -18,6 +18,7 @@ export const NONE: WorkspaceToolchain = {
   venv: null,
   bins: [],
   ruffConfig: null,
+  cargoAtRoot: true,
 };
 
 export function withTypescript(version: string): WorkspaceToolchain {

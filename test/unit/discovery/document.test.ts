@@ -45,4 +45,15 @@ describe("configDocument", () => {
     ]);
     expect(validateConfig(doc, "test").servers).toHaveLength(2);
   });
+
+  test("no Cargo.toml in the root (a polyglot repository): bacon-ls left out, rust-analyzer diagnoses", () => {
+    const { chosen, rows } = decide(["rs", "py"], { ...NONE, cargoAtRoot: false });
+    const doc = configDocument("/tmp", chosen) as { server: { name: string; roles: string[] }[] };
+    expect(doc.server.map((s) => [s.name, s.roles])).toEqual([
+      ["rust-analyzer", ["semantics", "diagnostics"]],
+      ["pyright", ["semantics", "diagnostics"]],
+    ]);
+    const bacon = rows.find((r) => r.name === "bacon-ls");
+    expect(bacon?.why).toContain("no Cargo.toml");
+  });
 });
