@@ -38,20 +38,24 @@ export function childrenOf(pid: number): number[] {
   return [...out];
 }
 
-/** The command line of `pid`, for the log: one line of at most `max` characters. */
-export function commandLine(pid: number, max = 160): string {
+/**
+ * The command line of `pid`, for the log: one line of at most `max` characters; a process
+ * exiting right now has none any more, and is named by `[comm]` from its stat, as `ps` does.
+ */
+export function commandLine(pid: number, max = 160, comm?: string): string {
+  const unnamed = comm === undefined || comm === "" ? "?" : `[${comm}]`;
   let raw: string;
   try {
     raw = readFileSync(`/proc/${pid}/cmdline`, "latin1");
   } catch {
-    return "?";
+    return unnamed;
   }
   // NULs between arguments, and any white space inside one, as single spaces
   const text = raw
     .slice(0, 4 * max)
     .replace(/[\0\s]+/g, " ")
     .trim();
-  return text.length > max ? `${text.slice(0, max)}…` : text || "?";
+  return text.length > max ? `${text.slice(0, max)}…` : text || unnamed;
 }
 
 export interface ChildRules {
@@ -120,14 +124,17 @@ export async function killChildren(rules: ChildRules, deadlineMs: number): Promi
       alive += 1;
       if (!killed.has(pid)) {
         fresh += 1;
-        killed.set(pid, { pid, command: commandLine(pid) });
+        killed.set(pid, { pid, command: commandLine(pid, undefined, info.comm) });
       }
       // the group first: a member forking right now is stopped with it
       if (info.pgid > 1 && !own.has(info.pgid)) signal(-info.pgid, "SIGKILL");
       signal(pid, "SIGKILL");
     }
-    collectExited(rules);
-    if (alive === 0) return { killed: [...killed.values()], remaining: [], rounds };
+    // a child that exited before the list was read handed its own children to us meanwhile:
+    // once it is collected, another round looks for them
+    const collected = collectExited(rules);
+    if (alive === 0 && collected === 0)
+      return { killed: [...killed.values()], remaining: [], rounds };
     if (Date.now() >= deadline) {
       const remaining = childrenOf(rules.self).filter((pid) => {
         const info = readProc(pid);

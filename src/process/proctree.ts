@@ -15,6 +15,8 @@ export interface ProcInfo {
   state: string;
   /** field 22, clock ticks since boot: with the pid it identifies one process across pid reuse */
   startTime: number;
+  /** the executable's name (at most 15 bytes), kept after the command line is gone */
+  comm: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export function parseStat(text: string): ProcInfo | null {
   if (!/^[A-Za-z]$/.test(state) || numbers.some((n) => !Number.isInteger(n) || n < 0)) {
     return null;
   }
-  return { pid, ppid, pgid, sid, state, startTime };
+  return { pid, ppid, pgid, sid, state, startTime, comm: text.slice(open + 1, close) };
 }
 
 /** The stat of one process, or null when it is gone (or unreadable). */

@@ -19,7 +19,7 @@ const TAIL =
   "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0";
 
 describe("parseStat", () => {
-  test("reads pid, ppid, pgid, sid, state and start time (field 22)", () => {
+  test("reads pid, ppid, pgid, sid, state, start time (field 22) and comm", () => {
     expect(parseStat(`5187 (cat) ${TAIL}`)).toEqual({
       pid: 5187,
       ppid: 5184,
@@ -27,6 +27,7 @@ describe("parseStat", () => {
       sid: 3256,
       state: "S",
       startTime: 35086,
+      comm: "cat",
     });
   });
 
@@ -35,6 +36,7 @@ describe("parseStat", () => {
     expect(info?.pid).toBe(42);
     expect(info?.ppid).toBe(5184);
     expect(info?.startTime).toBe(35086);
+    expect(info?.comm).toBe("evil) S 1 2 3 (x) y");
     expect(parseStat(`7 ()) ${TAIL}`)?.ppid).toBe(5184);
     expect(parseStat(`7 (a b c) ${TAIL}`)?.state).toBe("S");
   });
@@ -55,7 +57,7 @@ describe("parseStat", () => {
 });
 
 function p(pid: number, ppid: number, pgid: number, state = "S"): ProcInfo {
-  return { pid, ppid, pgid, sid: pgid, state, startTime: pid * 10 };
+  return { pid, ppid, pgid, sid: pgid, state, startTime: pid * 10, comm: "p" };
 }
 
 describe("selectTree", () => {
