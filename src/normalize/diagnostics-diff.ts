@@ -44,12 +44,13 @@ export function textUnder(index: LineIndex | undefined, r: Range, unit: ColumnUn
  * A message with the positions it names blanked, for matching only: `path:12:5` (compilers'
  * locations) and the line numbers of rendered source excerpts (rustc's `12 |` gutter, whose
  * width follows the widest number), so a diagnostic whose lines moved is not a different
- * diagnostic (bacon-ls renders both). Runs of white space count as one.
+ * diagnostic (bacon-ls renders both). Runs of white space count as one. Each pattern
+ * starts at one fixed character, so a 1 MiB message stays linear (SPEC §8).
  */
 export function positionsBlanked(message: string): string {
   return message
-    .replace(/([^\s:]+):\d+(?::\d+)?(?=[:\s]|$)/g, "$1:#")
-    .replace(/^(\s*)\d+(\s+\|)/gm, "$1#$2")
+    .replace(/(?<=[^\s:]):\d+(?::\d+)?(?=[:\s]|$)/g, ":#")
+    .replace(/^([ \t]*)\d+([ \t]+\|)/gm, "$1#$2")
     .replace(/\s+/g, " ");
 }
 

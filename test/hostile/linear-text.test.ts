@@ -48,6 +48,9 @@ const LINES: Record<string, string> = {
   "backslashes then a space": fill("\\", " "),
   "escaped quotes and brackets": fill('\\"[{'),
   "dotted names": fill("a."),
+  "positions over and over": fill("a:1"),
+  "a position whose digits never end": `a:${fill("1", "x")}`,
+  "a gutter whose digits never end": `${fill(" ")}${fill("1", " x")}`,
 };
 
 function within(what: string, run: () => unknown): void {

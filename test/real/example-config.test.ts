@@ -6,7 +6,7 @@
  * one with its exact version. The check's lines are printed, so the CI log shows them.
  */
 import { afterAll, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRESETS } from "../../src/config/presets.ts";
 import { cleanupTempDirs, ensureBinary, tempDir, writeConfig } from "../support/bridge.ts";
@@ -61,7 +61,10 @@ test("--check-config over the example filled for this machine: each server found
     join(toolsRoot, "compile_commands.json"),
     join(toolsRoot, "build", "compile_commands.json"),
   );
-  const roots: Record<string, string> = { app: tempDir(), tools: toolsRoot };
+  // "app" is a crate: bacon-ls requires its Cargo.toml at the root
+  const appRoot = tempDir();
+  writeFileSync(join(appRoot, "Cargo.toml"), '[package]\nname = "app"\nversion = "0.1.0"\n');
+  const roots: Record<string, string> = { app: appRoot, tools: toolsRoot };
   const workspace = example.workspace.map((w) => ({
     ...w,
     root: roots[w.name as string],
