@@ -2,8 +2,8 @@
  * The randomized soak against a fresh bridge (test/support/soak.ts) on every real server
  * with diagnostics: typescript-language-server, pyright, rust-analyzer alone and with
  * bacon-ls, clangd, gopls; on all but clangd each step also renames with rename_apply and
- * back. Two processes burn the CPU beside it, so the timing windows where stale answers
- * hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
+ * back. Two processes burn the CPU beside it (SOAK_BURNERS), so the timing windows where
+ * stale answers hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
  * docs/TESTING.md has the long runs), the seed SOAK_SEED; every mismatch fails with its
  * seed and step.
  */
@@ -29,8 +29,10 @@ const SEED = Number(process.env.SOAK_SEED ?? 2026);
 const dirs: string[] = [];
 let burners: Bun.Subprocess[] = [];
 beforeAll(() => {
-  // two busy loops: the machine's both cores contended while every server works
-  burners = [0, 1].map(() =>
+  // busy loops (two: the machine's both cores) contended while every server works;
+  // SOAK_BURNERS=0 when several soaks run side by side and load each other
+  const count = Number(process.env.SOAK_BURNERS ?? 2);
+  burners = Array.from({ length: count }, () =>
     Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore", stderr: "ignore" }),
   );
 });
