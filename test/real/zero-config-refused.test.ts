@@ -102,9 +102,9 @@ describe("zero-config does not serve", () => {
     const status = await ok(bridge, "session_status");
     const discovery = (status.bridge as { discovery: Record<string, unknown> }).discovery;
     expect(discovery.refused).toBeUndefined();
-    expect(status.sessions).toEqual([
-      expect.objectContaining({ server: "typescript-language-server" }),
-    ]);
+    // the TypeScript server, and the JSON server for its package.json
+    const servers = (status.sessions as { server: string }[]).map((s) => s.server).sort();
+    expect(servers).toEqual(["typescript-language-server", "vscode-json-language-server"]);
   });
 });
 
