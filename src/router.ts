@@ -62,6 +62,8 @@ export interface RouteRequest {
   file?: string | undefined;
   interpreter?: string | undefined;
   role: Role;
+  /** a workspace/symbol call: servers configured with `workspace_symbols = false` are no candidates */
+  workspaceSymbols?: true;
 }
 
 /**
@@ -88,7 +90,10 @@ export function candidateServers(
     }
     return [chosen];
   }
-  const byRole = all.filter((s) => s.roles.includes(req.role));
+  const byRole = all.filter(
+    (s) =>
+      s.roles.includes(req.role) && (req.workspaceSymbols === undefined || s.workspace_symbols),
+  );
   const file = req.file;
   const matching =
     file === undefined ? byRole : byRole.filter((s) => serverHandlesFile(s, file, req.interpreter));

@@ -82,6 +82,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       extensions: { ...PYTHON },
       shebangs: { ...PYTHON_SCRIPTS },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       env_passthrough: ["VIRTUAL_ENV", "PYTHONPATH"],
       // jedi counts code points and pylsp announces none (docs/LANGUAGE-SERVERS.md#pylsp)
       position_encoding: "utf-32",

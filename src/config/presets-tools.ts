@@ -51,6 +51,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
         "Containerfile.*": "dockerfile",
       },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       diagnostics_settle: "publish",
     },
   }),
@@ -65,6 +66,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       languages: ["toml"],
       extensions: { toml: "toml" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       initialization_options: { configurationSection: "evenBetterToml" },
       settings: { evenBetterToml: { schema: { enabled: false, catalogs: [] } } },
       diagnostics_settle: "publish",
@@ -97,6 +99,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       extensions: { cmake: "cmake" },
       filenames: { "CMakeLists.txt": "cmake" },
       roles: ["semantics"],
+      workspace_symbols: false, // it offers no workspace/symbol
     },
   }),
   preset({

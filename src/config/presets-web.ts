@@ -22,6 +22,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["html"],
       extensions: { html: "html", htm: "html" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       initialization_options: {
         provideFormatter: false,
         embeddedLanguages: { css: true, javascript: true },
@@ -42,6 +43,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["css", "scss", "less"],
       extensions: { css: "css", scss: "scss", less: "less" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       initialization_options: { provideFormatter: false },
       settings: { css: { validate: true }, scss: { validate: true }, less: { validate: true } },
       diagnostics_settle: "pull",
@@ -59,6 +61,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["json", "jsonc"],
       extensions: { json: "json", jsonc: "jsonc" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       // it reads file: schemas itself; an http(s) schema is asked of the client, which
       // refuses (docs/LANGUAGE-SERVERS.md#vscode-json-language-server)
       initialization_options: { provideFormatter: false, handledSchemaProtocols: ["file"] },
@@ -78,6 +81,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["yaml"],
       extensions: { yaml: "yaml", yml: "yaml" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       settings: {
         yaml: { schemaStore: { enable: false }, validate: true, hover: true, completion: true },
         redhat: { telemetry: { enabled: false } },
@@ -182,6 +186,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["sql"],
       extensions: { sql: "sql" },
       roles: ["semantics", "diagnostics"],
+      workspace_symbols: false, // it offers no workspace/symbol
       // its daemon's socket lives under $XDG_CACHE_HOME/pgls, shared by every proxy of the
       // user (docs/LANGUAGE-SERVERS.md#postgres-language-server)
       env_passthrough: ["XDG_CACHE_HOME"],

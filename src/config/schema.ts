@@ -211,6 +211,8 @@ export const ServerSchema = z.strictObject({
    * own (pyright, rust-analyzer), so the content is theirs before the request.
    */
   open_changed_files: z.boolean().default(false),
+  /** false: the server does not answer workspace/symbol, so it is no candidate for a workspace_symbols call without `server` (SPEC §4.5) */
+  workspace_symbols: z.boolean().default(true),
   /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
   restart_on: stringList(),
   /**

@@ -209,11 +209,12 @@ const WEB: LanguageCase[] = [
     server: "vscode-json-language-server",
     ready: [],
     encoding: "utf-16",
-    // the local schema's description; `port` after two emoji
+    // the local schema's description, its markdown escape resolved (hovers are plain);
+    // `port` after two emoji
     hover: [
       {
         at: { file: "config/settings.json", line: 4, symbol: "port" },
-        text: "The port it listens on\\.",
+        text: "The port it listens on.",
         range: range(4, 18, 4, 24),
       },
     ],

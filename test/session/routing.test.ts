@@ -84,3 +84,34 @@ describe("routing", () => {
     expect(nowhere.structured.details).toEqual({ server: "three" });
   });
 });
+
+describe("workspace_symbols names no file", () => {
+  test("servers that offer no workspace/symbol are no candidates; two that do are ambiguous", async () => {
+    const ws = workspace({ "a.fake": "alpha\n", "b.json": "{}\n" });
+    const code = new FakeProbe("code");
+    const data = new FakeProbe("data");
+    const other = new FakeProbe("other");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        code.server({ responses: { "workspace/symbol": [] } }, { extensions: { fake: "fake" } }),
+        data.server(
+          {},
+          { languages: ["json"], extensions: { json: "json" }, workspace_symbols: false },
+        ),
+      ],
+    });
+    const found = await bridge.call("workspace_symbols", { query: "alpha" });
+    expect(found.isError, found.text).toBe(false);
+    expect(code.requests("workspace/symbol")).toHaveLength(1);
+    expect(data.requests("workspace/symbol")).toEqual([]);
+
+    const both = await bridgeFor({
+      ws,
+      servers: [code.server({}, { extensions: { fake: "fake" } }), other.server()],
+    });
+    const ambiguous = await both.bridge.call("workspace_symbols", { query: "alpha" });
+    expect(ambiguous.structured.code).toBe("AmbiguousServer");
+    expect(ambiguous.structured.details).toEqual({ workspace: "w", candidates: ["code", "other"] });
+  });
+});

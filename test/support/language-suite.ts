@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { findLanguageServer } from "./language-servers.ts";
@@ -164,6 +165,24 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
       test(`document_symbols ${s.file}`, async () => {
         const r = await ok(bridge, "document_symbols", { file: s.file });
         expect(symbolTree(r.symbols as never)).toEqual(s.tree);
+      });
+    }
+    // the preset's claim against the server's own capabilities (a diagnostics-only one is
+    // never asked for symbols)
+    const preset = findPreset(c.server);
+    if (preset?.server.roles.includes("semantics")) {
+      test("workspace_symbols: offered exactly when its preset says so", async () => {
+        const query = { query: "a", limit: 1 };
+        const named = await bridge.call("workspace_symbols", { server: c.server, ...query });
+        const unnamed = await bridge.call("workspace_symbols", query);
+        if (preset.server.workspace_symbols) {
+          expect(named.isError, named.text).toBe(false);
+          expect(unnamed.isError, unnamed.text).toBe(false);
+        } else {
+          // without `server` it is no candidate at all
+          expect((named.structured as { code: string }).code).toBe("ServerLacksCapability");
+          expect((unnamed.structured as { code: string }).code).toBe("NoServerForFile");
+        }
       });
     }
     for (const l of c.lacks ?? []) {

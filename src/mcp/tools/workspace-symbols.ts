@@ -73,7 +73,11 @@ export const workspaceSymbolsTool = defineTool({
     }
     const paging = checkPaging(ctx, args);
     const ws = resolveWorkspace(config, args.workspace);
-    const server = routeOne(config, ws, { server: args.server, role: "semantics" });
+    const server = routeOne(config, ws, {
+      server: args.server,
+      role: "semantics",
+      workspaceSymbols: true,
+    });
     const session = sessions.get(ws.name, server.name);
     const wait = waitContext(ctx);
     return sessions.use(session, wait, async (s) => {

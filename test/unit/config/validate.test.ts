@@ -655,6 +655,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_progress: [],
         position_encoding: null,
         open_changed_files: false,
+        workspace_symbols: true,
         restart_on: [],
         reload_on: [],
         package_manifest: null,
