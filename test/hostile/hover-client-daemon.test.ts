@@ -113,7 +113,8 @@ describe("5. a daemon that re-forks every 1 ms", () => {
     // the hops run (500 forks or more) while the bridge keeps answering
     await waitForValue(() => livePidsTagged(tag)[0], 10_000, { what: "a hop" });
     const p = await pingThrough(h, pidsAllocatedSince(500));
-    expect(livePidsTagged(tag).length).toBeGreaterThan(0);
+    // still hopping: one /proc scan can miss a hop whose child took a lower pid (pids wrap)
+    await waitForValue(() => livePidsTagged(tag)[0], 10_000, { what: "a hop still running" });
     return { h, tag, pids, p: { ...p, during: p.pings } };
   }
 
@@ -124,7 +125,10 @@ describe("5. a daemon that re-forks every 1 ms", () => {
       GONE_MS,
       { what: "every process of the tree gone" },
     );
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    // and it stays so: a scan racing a hop across a pid wrap can miss it once, not thrice
+    for (let i = 0; i < 3; i++) expect(livePidsTagged(tag)).toEqual([]);
+    return ms;
   }
 
   test(
