@@ -11,7 +11,8 @@ import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 const PYTHON = { py: "python", pyi: "python" };
 const PYTHON_SCRIPTS = { python: "python", python3: "python" };
 
-const C_FAMILY = {
+/** C and C++ by extension (clangd takes the language from compile flags; this only routes). */
+export const C_FAMILY = {
   c: "c",
   h: "cpp",
   cc: "cpp",

@@ -7,7 +7,7 @@
  * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
-import { ALTERNATIVE_PRESETS, UNTESTED_PRESETS } from "./presets-more.ts";
+import { ALTERNATIVE_PRESETS, C_FAMILY, UNTESTED_PRESETS } from "./presets-more.ts";
 import { TOOL_PRESETS } from "./presets-tools.ts";
 import { WEB_PRESETS } from "./presets-web.ts";
 import { serverTable } from "./toml.ts";
@@ -138,17 +138,8 @@ const PROVEN_FIRST: readonly Preset[] = [
     server: {
       args: ["--background-index", "--log=error"],
       languages: ["c", "cpp"],
-      // clangd takes the language from compile flags; the languageId only routes here.
       extensions: {
-        c: "c",
-        h: "cpp",
-        cc: "cpp",
-        cpp: "cpp",
-        cxx: "cpp",
-        "c++": "cpp",
-        hh: "cpp",
-        hpp: "cpp",
-        hxx: "cpp",
+        ...C_FAMILY,
         ipp: "cpp",
         inl: "cpp",
       },
