@@ -86,9 +86,18 @@ export const STRIP_KEYS_ENV = "THEODOLITE_BENCH_STRIP_KEYS";
 export function writeBridgeConfig(config: BenchConfig, dir: string): string {
   const path = join(dir, "bridge.toml");
   const strip = (process.env[STRIP_KEYS_ENV] ?? "").split(",").filter((k) => k !== "");
-  const server = config.server.map((s) =>
-    Object.fromEntries(Object.entries(s).filter(([k]) => !strip.includes(k))),
-  );
+  // a key, or a table's key as `table.key` (ready.project_files)
+  const without = (table: Record<string, unknown>, prefix: string): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(table)
+        .filter(([k]) => !strip.includes(prefix + k))
+        .map(([k, v]) =>
+          v !== null && typeof v === "object" && !Array.isArray(v)
+            ? [k, without(v as Record<string, unknown>, `${prefix}${k}.`)]
+            : [k, v],
+        ),
+    );
+  const server = config.server.map((s) => without(s as Record<string, unknown>, ""));
   writeFileSync(path, stringify({ ...config, server } as unknown as Record<string, unknown>));
   return path;
 }
