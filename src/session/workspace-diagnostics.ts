@@ -13,6 +13,7 @@ import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
 import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { currentIdentity } from "../workspace/identity.ts";
+import { relativeInside } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { documentRefresh } from "./catch-up.ts";
 import {
@@ -50,6 +51,12 @@ function vanished(abs: string): boolean {
   return currentIdentity(abs) === null;
 }
 
+/** Beneath the workspace's root, as configured or resolved. */
+function inside(session: Session, abs: string): boolean {
+  const { root, rootReal } = session.workspace;
+  return relativeInside(rootReal, abs) !== null || relativeInside(root, abs) !== null;
+}
+
 export async function workspaceDiagnostics(
   session: Session,
   wait: WaitContext,
@@ -80,24 +87,32 @@ export async function workspaceDiagnostics(
         wait.signal,
       );
     }
-    // a run-based server's own pulled diagnostics are not from the run: asked again
+    // a run-based server's own pulled diagnostics are not from the run: each listed file —
+    // reported on, or open — is asked, pulled before or not (a file first reported by the
+    // run has pull diagnostics of its own)
     const repull = byRuns && offersPull(session) && !offersWorkspacePull(session);
-    const out: FileDiagnostics[] = [];
+    const uris = repull
+      ? [...new Set([...diagnostics.uris(), ...session.documents.uris()])].sort()
+      : [...diagnostics.uris()];
+    const out: (FileDiagnostics | string)[] = [];
     let pulled = 0;
-    for (const uri of diagnostics.uris()) {
+    for (const uri of uris) {
       const abs = uriToPath(uri);
       if (abs !== null && vanished(abs)) diagnostics.forget(uri);
-      else if (!repull || session.diagnostics.pull(uri) === undefined)
-        out.push(stored(session, uri));
+      else if (!repull || abs === null || !inside(session, abs))
+        out.push(stored(session, uri)); // as reported: nothing to re-ask outside the root
       else if (pulled >= session.bridge.max_open_documents) {
         out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
       } else {
         pulled += 1;
-        await pullDocument(session, uri, wait);
-        out.push(stored(session, uri));
+        out.push(uri);
       }
     }
-    return out;
+    return sideBySide(out, FILES_AT_ONCE, async (item) => {
+      if (typeof item !== "string") return item;
+      await pullDocument(session, item, wait);
+      return stored(session, item);
+    });
   }
   return recheckEach(session, wait);
 }

@@ -8,7 +8,7 @@
  * seed and step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { findBaconLs, findGopls } from "../support/built-servers.ts";
@@ -60,6 +60,11 @@ async function run(
   console.log(
     `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}`,
   );
+  // the test's diff shortens long answers; SOAK_REPORT=DIR keeps every mismatch whole
+  const report = process.env.SOAK_REPORT;
+  if (report !== undefined && result.mismatches.length > 0) {
+    writeFileSync(join(report, `${name.replaceAll(" ", "_")}.txt`), result.mismatches.join("\n\n"));
+  }
   expect(result.mismatches).toEqual([]);
   expect(result.steps).toBe(STEPS);
 }

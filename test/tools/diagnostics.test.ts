@@ -260,3 +260,52 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
     ]);
   });
 });
+
+describe("workspace-wide, a check-run server that also answers pulls (rust-analyzer)", () => {
+  test("a file the run reported on but nobody pulled is pulled: its own diagnostics are listed", async () => {
+    const ws = workspace({ "a.fake": "TODO a\n", "b.fake": "TODO b\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server(
+          {
+            capabilities: {
+              textDocumentSync: { openClose: true, change: 1, save: true },
+              hoverProvider: true,
+              diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
+            },
+            responses: { "textDocument/hover": { contents: "h" } },
+            publish_matches: TODO,
+            pull_diagnostics: [
+              { message: "own", severity: 1, line: 0, character: 0, end_character: 4 },
+            ],
+            progress: [{ token: "start", title: "checking", end_after_ms: 100 }],
+          },
+          { diagnostics_settle: "progress", diagnostics_progress: ["^checking$"] },
+        ),
+      ],
+    });
+    // b.fake is opened (a hover) and pushed for, never pulled
+    expect((await bridge.call("hover", { file: "b.fake", line: 1, column: 1 })).isError).toBe(
+      false,
+    );
+    await fake.until(
+      (s) =>
+        s.events.find((e) => e.dir === "out" && e.method === "textDocument/publishDiagnostics"),
+      "the push for b.fake",
+      10_000,
+    );
+    const all = await bridge.call("diagnostics", {});
+    const items = all.structured.diagnostics as {
+      file: string;
+      message: string;
+      channels: string[];
+    }[];
+    expect(items.filter((d) => d.file === "b.fake").map((d) => [d.message, d.channels])).toEqual([
+      ["own", ["pull"]],
+      ["unfinished", ["push"]],
+    ]);
+    expect(fake.requests("textDocument/diagnostic").length).toBeGreaterThan(0);
+  });
+});
