@@ -109,23 +109,23 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
   const saved = session.documents.saves.mark;
-  let waited = false;
-  await session.waitUntil(
-    () => {
-      const { progress } = session;
-      const done =
-        progress.activeMatching(patterns).length === 0 &&
-        (!needCompleted || progress.endedMatching(patterns)) &&
-        (saved === undefined || progress.endedMatching(patterns, saved));
-      if (!done) waited = true;
-      return done ? true : undefined;
-    },
+  const { progress } = session;
+  const done = () =>
+    progress.activeMatching(patterns).length === 0 &&
+    (!needCompleted || progress.endedMatching(patterns)) &&
+    (saved === undefined || progress.endedMatching(patterns, saved));
+  const what =
     saved === undefined
       ? `the end of the server's diagnostics run (${session.server.diagnostics_progress.join(", ")})`
-      : `a diagnostics run (${session.server.diagnostics_progress.join(", ")}) after the last save`,
-    wait.signal,
-  );
-  if (waited) await session.barrier(wait.signal);
+      : `a diagnostics run (${session.server.diagnostics_progress.join(", ")}) after the last save`;
+  // settled once the condition still holds after a barrier: a run starting clears what the
+  // last one published (rust-analyzer), and its begin may be in flight when the condition
+  // is first seen to hold
+  for (;;) {
+    await session.waitUntil(() => (done() ? true : undefined), what, wait.signal);
+    await session.barrier(wait.signal);
+    if (done()) return;
+  }
 }
 
 export async function fileDiagnostics(
