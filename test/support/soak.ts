@@ -12,10 +12,12 @@
  * the old name in those files (EditIncomplete is a permitted refusal), and renaming back
  * must restore every file. Every mismatch is reported with its seed and step.
  */
+
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { occurrences } from "../../src/apply/complete.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
+import { positionsBlanked } from "../../src/normalize/diagnostics-diff.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { copyWorkspace } from "./coherence.ts";
 import { Prng } from "./prng.ts";
@@ -192,9 +194,20 @@ async function answer(bridge: BridgeHandle, tool: string, args: Record<string, u
 }
 
 /** Diagnostics as a multiset of keys (file, severity, code, message). */
+/**
+ * What a delta matches diagnostics by (SPEC §6.1): not their lines, nor the positions their
+ * messages render (bacon-ls's `--> src/lib.rs:8:25` and `8 |` gutter move with the code).
+ */
 function keys(items: unknown): string[] {
   return ((items as Record<string, unknown>[] | undefined) ?? [])
-    .map((d) => JSON.stringify([d.file ?? d.uri, d.severity, d.code ?? null, d.message]))
+    .map((d) =>
+      JSON.stringify([
+        d.file ?? d.uri,
+        d.severity,
+        d.code ?? null,
+        positionsBlanked(String(d.message)),
+      ]),
+    )
     .sort();
 }
 
