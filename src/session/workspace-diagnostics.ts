@@ -13,7 +13,7 @@ import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
 import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { currentIdentity } from "../workspace/identity.ts";
-import { relativeInside } from "../workspace/paths.ts";
+import { workspaceRelative } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { documentRefresh } from "./catch-up.ts";
 import {
@@ -51,10 +51,9 @@ function vanished(abs: string): boolean {
   return currentIdentity(abs) === null;
 }
 
-/** Beneath the workspace's root, as configured or resolved. */
-function inside(session: Session, abs: string): boolean {
-  const { root, rootReal } = session.workspace;
-  return relativeInside(rootReal, abs) !== null || relativeInside(root, abs) !== null;
+/** Every file the server reported on and every document it holds open, in order. */
+function reportedOrOpen(session: Session): string[] {
+  return [...new Set([...session.diagnostics.uris(), ...session.documents.uris()])].sort();
 }
 
 export async function workspaceDiagnostics(
@@ -91,15 +90,13 @@ export async function workspaceDiagnostics(
     // reported on, or open — is asked, pulled before or not (a file first reported by the
     // run has pull diagnostics of its own)
     const repull = byRuns && offersPull(session) && !offersWorkspacePull(session);
-    const uris = repull
-      ? [...new Set([...diagnostics.uris(), ...session.documents.uris()])].sort()
-      : [...diagnostics.uris()];
+    const uris = repull ? reportedOrOpen(session) : [...diagnostics.uris()];
     const out: (FileDiagnostics | string)[] = [];
     let pulled = 0;
     for (const uri of uris) {
       const abs = uriToPath(uri);
       if (abs !== null && vanished(abs)) diagnostics.forget(uri);
-      else if (!repull || abs === null || !inside(session, abs))
+      else if (!repull || abs === null || workspaceRelative(session.workspace, abs) === null)
         out.push(stored(session, uri)); // as reported: nothing to re-ask outside the root
       else if (pulled >= session.bridge.max_open_documents) {
         out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
@@ -120,7 +117,7 @@ export async function workspaceDiagnostics(
 /** Every reported file and open document synced and settled, within the open-document bound. */
 async function recheckEach(session: Session, wait: WaitContext): Promise<FileDiagnostics[]> {
   const { diagnostics, documents } = session;
-  const uris = [...new Set([...diagnostics.uris(), ...documents.uris()])].sort();
+  const uris = reportedOrOpen(session);
   const refresh = documentRefresh(session, "diagnostics");
   const rule = session.server.diagnostics_settle;
   const awaitsPush = (rule === "version" || rule === "publish") && !offersPull(session);

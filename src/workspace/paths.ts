@@ -41,9 +41,14 @@ export interface WorkspaceRoot {
 }
 
 /**
- * How results name `abs`: relative to the root's realpath, else to the root as configured
- * (a path a server built from the configured spelling), else absolute.
+ * `abs` relative to the root's realpath, else to the root as configured (a path a server
+ * built from the configured spelling); null outside both.
  */
+export function workspaceRelative(ws: WorkspaceRoot, abs: string): string | null {
+  return relativeInside(ws.rootReal, abs) ?? relativeInside(resolve(ws.root), abs);
+}
+
+/** How results name `abs`: workspace-relative inside the root, else absolute. */
 export function displayPath(ws: WorkspaceRoot, abs: string): string {
-  return relativeInside(ws.rootReal, abs) ?? relativeInside(resolve(ws.root), abs) ?? abs;
+  return workspaceRelative(ws, abs) ?? abs;
 }
