@@ -261,6 +261,56 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
   });
 });
 
+describe("a server that ends a cancelled run as a finished one (rust-analyzer)", () => {
+  test("a run that ended silently after the save does not settle; the next one, with output, does", async () => {
+    const ws = workspace({ "a.fake": "TODO one\n" });
+    const fake = new FakeProbe("fake");
+    // on each save: a run that ends 30 ms later with nothing (cancelled), then the real one
+    // 400 ms after the save, during which the publish for the change comes (at 450 ms)
+    const scenario = {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: 1, save: true },
+        hoverProvider: true,
+      },
+      publish_matches: TODO,
+      publish_delay_ms: 450,
+      progress: [
+        { token: "start", title: "checking", end_after_ms: 1500 },
+        { token: "cut", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 30 },
+        {
+          token: "real",
+          title: "checking",
+          begin_on: "textDocument/didSave",
+          begin_after_ms: 400,
+          end_after_ms: 300,
+        },
+      ],
+    };
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server(scenario, {
+          diagnostics_settle: "progress",
+          diagnostics_progress: ["^checking$"],
+          diagnostics_run_output: true,
+        }),
+      ],
+    });
+    expect((await bridge.call("diagnostics", { file: "a.fake" })).structured.total).toBe(1);
+    ws.write("a.fake", "x TODO TODO\n");
+    const second = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(second.structured).toEqual({
+      diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
+      total: 2,
+      files: ["a.fake"],
+      snapshot: SNAPSHOT,
+    });
+    // both runs began after the save; the answer came after the real one ended
+    const progress = fake.state().events.filter((e) => e.method === "$/progress");
+    expect(progress.map((e) => e.detail)).toContainEqual({ token: "real", kind: "end" });
+  });
+});
+
 describe("workspace-wide, a check-run server that also answers pulls (rust-analyzer)", () => {
   test("a file the run reported on but nobody pulled is pulled: its own diagnostics are listed", async () => {
     const ws = workspace({ "a.fake": "TODO a\n", "b.fake": "TODO b\n" });
