@@ -13,10 +13,9 @@ import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
 import { installMicrotaskRuntime } from "./lsp/runtime.ts";
-import { createMcpServer } from "./mcp/server.ts";
+import { createMcpConnection } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
-import { SingleHandshake } from "./mcp/transport/handshake.ts";
 import { StdioTransport } from "./mcp/transport/stdio.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
@@ -67,11 +66,11 @@ export async function serve(argPath: string | undefined): Promise<void> {
     defaultHooks((bytes) => collector.took(bytes)),
     discover,
   );
-  const server = createMcpServer(bridge, TOOLS, publishedSurface());
   const transport = new StdioTransport({
     input: Bun.stdin.stream().getReader(),
     output: Bun.stdout.writer(),
   });
+  const connection = createMcpConnection(bridge, TOOLS, transport, publishedSurface());
 
   let closing = false;
   const shutdown = async (why: string, answerInFlight: boolean): Promise<void> => {
@@ -85,7 +84,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
     if (answerInFlight) await bounded(transport.drained(), grace);
     await bridge.shutdown();
     if (answerInFlight) await bounded(transport.drained(), grace);
-    await server.close().catch(() => {});
+    await connection.close().catch(() => {});
     process.exit(0);
   };
   // stdin EOF: requests already received are still answered; a stdout the client
@@ -94,10 +93,8 @@ export async function serve(argPath: string | undefined): Promise<void> {
   transport.onanswered = () => collector.afterAnswer();
   transport.ondropped = (bytes) => collector.dropped(bytes);
   collector.watchRequests(() => transport.hasUnanswered());
-  server.onclose = () => void shutdown("transport closed", false);
-
-  const handshake = new SingleHandshake(transport);
-  await server.connect(handshake);
+  connection.onclose = () => void shutdown("transport closed", false);
+  await connection.start();
   log.info(
     `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
   );

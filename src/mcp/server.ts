@@ -1,22 +1,11 @@
 /**
- * MCP wiring on the SDK's low-level `Server`: we own tool listing and dispatch
- * so that (a) every failure is a SPEC §4.6 envelope (schema violations,
- * non-object `arguments` included, are `InvalidArgument`, unknown or
- * unregistered tools `UnsupportedMethod`), and (b) the apply class is listed
- * per client identity (SPEC §7.1).
+ * MCP wiring on theodolite's own protocol layer (protocol.ts): tool listing and dispatch,
+ * so that (a) every failure is a SPEC §4.6 envelope (schema violations, non-object
+ * `arguments` included, are `InvalidArgument`, unknown or unregistered tools
+ * `UnsupportedMethod`), and (b) the apply class is listed per client identity (SPEC §7.1).
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolResult,
-  ErrorCode,
-  type JSONRPCRequest,
-  ListToolsRequestSchema,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
@@ -27,6 +16,12 @@ import { VERSION } from "../version.ts";
 import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
+import {
+  McpConnection,
+  type MessageTransport,
+  ProtocolError,
+  type RequestContext,
+} from "./protocol.ts";
 import {
   type CallContext,
   measureAnswer,
@@ -65,41 +60,38 @@ interface ToolCallRequest {
   };
 }
 
-type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 function describeJsonType(v: unknown): string {
   return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }
 
 /** `published`: `describeTools(tools)` computed ahead (surface.ts), or computed on first use. */
-export function createMcpServer(
+export function createMcpConnection(
   bridge: BridgeContext,
   tools: readonly ToolDefinition[],
+  transport: MessageTransport,
   published?: Tool[],
-): Server {
-  const server = new Server(
-    { name: "theodolite", version: VERSION },
-    {
-      capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
-    },
-  );
+): McpConnection {
+  const connection = new McpConnection(transport, {
+    serverInfo: { name: "theodolite", version: VERSION },
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
   const byName = new Map(tools.map((t) => [t.name, t]));
-  // The one source of the client identity (SPEC §7.1): the `initialize` request the SDK
-  // answered, fixed by the first one (handshake.ts). Not the `initialized` notification: a
-  // client that skips it has the same identity for the gate, the listing and session_status.
+  // The one source of the client identity (SPEC §7.1): the first `initialize` answered
+  // (protocol.ts). Not the `initialized` notification: a client that skips it has the same
+  // identity for the gate, the listing and session_status.
   const clientName = (): string | null => {
-    const name = server.getClientVersion()?.name;
+    const name = connection.client()?.name;
     return typeof name === "string" && name.length > 0 ? name : null;
   };
 
-  server.oninitialized = () => {
+  connection.oninitialized = () => {
     log.info(`client initialized: ${clientName() ?? "(no name)"}`);
   };
 
   // described once, on first use: the surface is fixed for the process's life
   let described: Tool[] | undefined = published;
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  connection.handle("tools/list", () => {
     described ??= describeTools(tools);
     const apply = bridge.applyClassFor(clientName());
     // the client has its tools: zero-config discovery starts now, off the handshake and
@@ -108,21 +100,18 @@ export function createMcpServer(
     return { tools: described.filter((_, i) => apply || tools[i]?.toolClass === "read") };
   });
 
-  // tools/call is answered by the SDK's fallback handler, so that every bad argument —
-  // a non-object `arguments` included, which the SDK's own tools/call schema refuses with
-  // a JSON-RPC error — is a SPEC §4.6 InvalidArgument result. Our results are valid by
-  // construction (envelope.ts); the stdio suites check them with the SDK's client.
-  server.fallbackRequestHandler = async (request: JSONRPCRequest, extra: ToolCallExtra) => {
-    if (request.method !== "tools/call") {
-      throw new McpError(ErrorCode.MethodNotFound, "Method not found");
-    }
-    return callTool(request as ToolCallRequest, extra);
-  };
+  // every bad argument — a non-object `arguments` included — is a SPEC §4.6 InvalidArgument
+  // result; our results are valid by construction (envelope.ts), and the stdio suites
+  // check them with the SDK's client
+  connection.handle("tools/call", (request, ctx) => callTool(request as ToolCallRequest, ctx));
 
-  async function callTool(request: ToolCallRequest, extra: ToolCallExtra): Promise<CallToolResult> {
+  async function callTool(
+    request: ToolCallRequest,
+    extra: RequestContext,
+  ): Promise<CallToolResult> {
     const name = request.params?.name;
     if (typeof name !== "string") {
-      throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
+      throw new ProtocolError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
     }
     const tool = byName.get(name);
     const client = clientName();
@@ -169,12 +158,7 @@ export function createMcpServer(
       const progress = (p: ProgressReport): void => {
         if (token === undefined) return;
         step = Math.max(step + 1, p.progress);
-        void extra
-          .sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, ...p, progress: step },
-          })
-          .catch(() => {});
+        extra.notify("notifications/progress", { progressToken: token, ...p, progress: step });
       };
       const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
       const answer = await tool.handler(parsed.data, ctx);
@@ -188,5 +172,5 @@ export function createMcpServer(
     }
   }
 
-  return server;
+  return connection;
 }

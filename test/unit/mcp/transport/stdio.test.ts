@@ -5,9 +5,9 @@
  * once, EPIPE and end of input, and the single-handshake rule (SPEC §7.1).
  */
 import { describe, expect, test } from "bun:test";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { resultFromJson } from "../../../../src/mcp/envelope.ts";
-import { SingleHandshake } from "../../../../src/mcp/transport/handshake.ts";
+import { McpConnection } from "../../../../src/mcp/protocol.ts";
 import { MAX_DEPTH } from "../../../../src/mcp/transport/nesting.ts";
 import {
   type ChunkReader,
@@ -293,36 +293,95 @@ describe("StdioTransport", () => {
   });
 });
 
-describe("SingleHandshake", () => {
-  const init = (id: number, name: string) => ({
+describe("McpConnection: one handshake per connection (SPEC §7.1)", () => {
+  const init = (id: number, name: string, params?: unknown) => ({
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name, version: "1" } },
+    params: params ?? {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name, version: "1" },
+    },
   });
 
-  test("a second initialize is refused before the server sees it; a failed first one can be retried", async () => {
+  test("a failed initialize leaves it open; the first that succeeds fixes the client; later ones are refused", async () => {
     const t = await setup();
-    const guarded = new SingleHandshake(t.transport);
-    const seen: JSONRPCMessage[] = [];
-    guarded.onmessage = (m) => seen.push(m);
-    t.input.push(line(init(1, "first")));
-    t.input.push(line(init(2, "concurrent")));
+    const connection = new McpConnection(t.transport, {
+      serverInfo: { name: "theodolite", version: "0" },
+      capabilities: { tools: { listChanged: false } },
+    });
+    const listedFor: (string | undefined)[] = [];
+    connection.handle("tools/list", () => {
+      listedFor.push(connection.client()?.name);
+      return { tools: [] };
+    });
+    t.input.push(line(init(1, "bad", { protocolVersion: 7 })));
+    t.input.push(line(init(2, "first")));
+    t.input.push(line(init(3, "second")));
+    t.input.push(line({ jsonrpc: "2.0", id: 4, method: "tools/list" }));
+    t.input.push(line({ jsonrpc: "2.0", id: 5, method: "no/such" }));
+    t.input.push(line({ jsonrpc: "2.0", id: 6, method: "ping" }));
     await t.settle();
-    expect(seen.map((m) => ("id" in m ? m.id : null))).toEqual([1]);
-    // the server refuses the first (say, invalid params): the handshake is open again
-    await guarded.send({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad" } });
-    t.input.push(line(init(3, "retry")));
+    await waitFor(() => t.output.messages().length === 6, 5_000, { what: "six answers" });
+    const byId = new Map(t.output.messages().map((m) => [m.id, m]));
+    const code = (id: number) => (byId.get(id)?.error as { code?: number } | undefined)?.code;
+    expect(code(1)).toBe(-32602);
+    expect(byId.get(2)?.result).toEqual({
+      protocolVersion: "2025-06-18",
+      capabilities: { tools: { listChanged: false } },
+      serverInfo: { name: "theodolite", version: "0" },
+    });
+    expect(code(3)).toBe(-32600);
+    expect(byId.get(4)?.result).toEqual({ tools: [] });
+    expect(code(5)).toBe(-32601);
+    expect(byId.get(6)?.result).toEqual({});
+    expect(listedFor).toEqual(["first"]);
+  });
+
+  test("an unknown protocol version is answered with the latest; a cancelled request gets no answer", async () => {
+    const t = await setup();
+    const connection = new McpConnection(t.transport, {
+      serverInfo: { name: "theodolite", version: "0" },
+      capabilities: {},
+    });
+    let aborted = false;
+    connection.handle(
+      "tools/call",
+      (_request, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve({ content: [] });
+          });
+        }),
+    );
+    t.input.push(
+      line(
+        init(1, "c", {
+          protocolVersion: "1999-01-01",
+          capabilities: {},
+          clientInfo: { name: "c", version: "1" },
+        }),
+      ),
+    );
+    t.input.push(line({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "x" } }));
+    t.input.push(
+      line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }),
+    );
+    t.input.push(line({ jsonrpc: "2.0", id: 3, method: "ping" }));
     await t.settle();
-    await guarded.send({ jsonrpc: "2.0", id: 3, result: {} });
-    t.input.push(line(init(4, "second")));
-    t.input.push(line({ jsonrpc: "2.0", id: 5, method: "tools/list" }));
+    await waitFor(() => t.output.messages().length === 2 && aborted, 5_000, {
+      what: "the initialize and ping answers, and the abort",
+    });
+    // one more round trip: an answer to the cancelled request would be out by then
+    t.input.push(line({ jsonrpc: "2.0", id: 4, method: "ping" }));
     await t.settle();
-    expect(seen.map((m) => ("id" in m ? m.id : null))).toEqual([1, 3, 5]);
-    const refusals = t.output.messages().filter((m) => m.error !== undefined && m.id !== 1);
-    expect(refusals.map((m) => [m.id, (m.error as { code: number }).code])).toEqual([
-      [2, -32600],
-      [4, -32600],
-    ]);
+    await waitFor(() => t.output.messages().length >= 3, 5_000, { what: "the second ping" });
+    const [first, ...rest] = t.output.messages();
+    expect((first?.result as { protocolVersion: string }).protocolVersion).toBe(
+      LATEST_PROTOCOL_VERSION,
+    );
+    expect(rest.map((m) => m.id)).toEqual([3, 4]);
   });
 });

@@ -1,0 +1,213 @@
+/**
+ * theodolite's MCP protocol layer, owned outright (docs/ARCHITECTURE.md): a
+ * tools-only server needs `initialize`, `ping`, `tools/list`, `tools/call` and the
+ * `initialized` and `cancelled` notifications, and the transport has already checked each
+ * message's structure (jsonrpc-check.ts), so dispatch is plain property tests rather than
+ * the SDK `Server`'s schema classification of every message. The SDK gives the types, the
+ * protocol versions and `initialize`'s schema. One handshake per connection (SPEC §7.1):
+ * the first `initialize` that succeeds fixes the client identity; a later one is refused.
+ */
+import {
+  ErrorCode,
+  type Implementation,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  LATEST_PROTOCOL_VERSION,
+  type RequestId,
+  type ServerCapabilities,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { log } from "../log.ts";
+
+/** What the protocol layer needs of a transport (transport/stdio.ts). */
+export interface MessageTransport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  start(): Promise<void>;
+  send(message: JSONRPCMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a request handler gets besides the request. */
+export interface RequestContext {
+  /** aborted when the client cancels the request (notifications/cancelled) */
+  signal: AbortSignal;
+  /** send a notification to the client (progress) */
+  notify(method: string, params: Record<string, unknown>): void;
+}
+
+/** A failure answered as a JSON-RPC error (not a tool result). */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type RequestHandler = (
+  request: JSONRPCRequest,
+  ctx: RequestContext,
+) => Promise<unknown> | unknown;
+
+export interface ServerDescription {
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
+
+type Handshake = { kind: "open" } | { kind: "done"; client: Implementation };
+
+export class McpConnection {
+  onclose?: () => void;
+  /** the client's `initialized` notification arrived */
+  oninitialized?: () => void;
+  private handshake: Handshake = { kind: "open" };
+  private readonly handlers = new Map<string, RequestHandler>();
+  private readonly inFlight = new Map<RequestId, AbortController>();
+
+  constructor(
+    private readonly transport: MessageTransport,
+    private readonly server: ServerDescription,
+  ) {
+    transport.onmessage = (message) => this.receive(message);
+    transport.onclose = () => {
+      for (const c of this.inFlight.values()) c.abort("the connection closed");
+      this.onclose?.();
+    };
+  }
+
+  /** Answer `method` with `handler` (any method but `initialize` and `ping`). */
+  handle(method: string, handler: RequestHandler): void {
+    this.handlers.set(method, handler);
+  }
+
+  /** The client as its first successful `initialize` named it. */
+  client(): Implementation | undefined {
+    return this.handshake.kind === "done" ? this.handshake.client : undefined;
+  }
+
+  start(): Promise<void> {
+    return this.transport.start();
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private receive(message: JSONRPCMessage): void {
+    // responses never get here: the transport drops them (nothing is asked of the client)
+    if (!("method" in message)) return;
+    if (!("id" in message)) {
+      this.notification(message.method, message.params);
+      return;
+    }
+    const request = message as JSONRPCRequest;
+    if (request.method === "initialize") {
+      this.reply(request.id, () => this.initialize(request));
+      return;
+    }
+    if (request.method === "ping") {
+      this.reply(request.id, () => ({}));
+      return;
+    }
+    const handler = this.handlers.get(request.method);
+    if (handler === undefined) {
+      this.reply(request.id, () => {
+        throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found");
+      });
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.set(request.id, controller);
+    const ctx: RequestContext = {
+      signal: controller.signal,
+      notify: (method, params) => {
+        void this.transport.send({ jsonrpc: "2.0", method, params }).catch(() => {});
+      },
+    };
+    this.reply(
+      request.id,
+      () => handler(request, ctx),
+      () => {
+        if (this.inFlight.get(request.id) === controller) this.inFlight.delete(request.id);
+        return controller.signal.aborted;
+      },
+    );
+  }
+
+  private notification(method: string, params: unknown): void {
+    if (method === "notifications/initialized") this.oninitialized?.();
+    else if (method === "notifications/cancelled") {
+      const p = params as { requestId?: unknown; reason?: unknown } | undefined;
+      const id = p?.requestId;
+      if (typeof id !== "string" && typeof id !== "number") return;
+      this.inFlight.get(id)?.abort(typeof p?.reason === "string" ? p.reason : "cancelled");
+    }
+  }
+
+  /** Run `answer` and send its result or error; none for a request the client cancelled. */
+  private reply(id: RequestId, answer: () => unknown, finished?: () => boolean): void {
+    const send = (message: JSONRPCMessage): void => {
+      if (finished?.() === true) return;
+      void this.transport.send(message).catch(() => {});
+    };
+    const fail = (err: unknown): void => send(errorMessage(id, err));
+    let value: unknown;
+    try {
+      value = answer();
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    if (value instanceof Promise) {
+      value.then((result) => send({ jsonrpc: "2.0", id, result }), fail);
+    } else send({ jsonrpc: "2.0", id, result: value as Record<string, unknown> });
+  }
+
+  private initialize(request: JSONRPCRequest): Record<string, unknown> {
+    if (this.handshake.kind === "done") {
+      log.warn("refused a second initialize: the client identity is fixed by the first handshake");
+      throw new ProtocolError(
+        ErrorCode.InvalidRequest,
+        "Invalid Request: this connection is already initialized; the client identity and the tools offered stay those of the first handshake (SPEC §7.1)",
+      );
+    }
+    const parsed = InitializeRequestSchema.safeParse(request);
+    if (!parsed.success) {
+      // a failed initialize leaves the handshake open for another try
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Invalid initialize parameters: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join(".") || "(params)"}: ${i.message}`)
+          .join("; ")}`,
+      );
+    }
+    const { protocolVersion, clientInfo } = parsed.data.params;
+    this.handshake = { kind: "done", client: clientInfo };
+    const { serverInfo, capabilities, instructions } = this.server;
+    return {
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)
+        ? protocolVersion
+        : LATEST_PROTOCOL_VERSION,
+      capabilities,
+      serverInfo,
+      ...(instructions !== undefined ? { instructions } : {}),
+    };
+  }
+}
+
+function errorMessage(id: RequestId, err: unknown): JSONRPCMessage {
+  if (err instanceof ProtocolError) {
+    return { jsonrpc: "2.0", id, error: { code: err.code, message: err.message } };
+  }
+  log.error(`a request failed: ${String(err)}`);
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: { code: ErrorCode.InternalError, message: "Internal error" },
+  };
+}
