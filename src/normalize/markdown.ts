@@ -77,7 +77,10 @@ function isPunct(c: string | undefined): boolean {
 }
 
 /** A character inline resolution may start at (`\\ & < [ ] ! \``, and `f`/`F` of file:). */
-function mayStart(n: number): boolean {
+const MAY_START = /[\\&<[\]!`fF]/;
+
+/** `MAY_START` for one character code. */
+function startsHere(n: number): boolean {
   return (
     n === 92 ||
     n === 38 ||
@@ -113,18 +116,16 @@ function headerText(line: string): string | null {
 /** Code spans of a line, start → end (exclusive): backtick runs paired with the next run of the same length. */
 function codeSpans(line: string): ReadonlyMap<number, number> {
   const runs: { start: number; len: number; escaped: boolean }[] = [];
-  let backslashes = 0;
-  for (let i = 0; i < line.length; ) {
-    if (line[i] === "`") {
-      let j = i;
-      while (line[j] === "`") j++;
-      runs.push({ start: i, len: j - i, escaped: backslashes % 2 === 1 });
-      backslashes = 0;
-      i = j;
-    } else {
-      backslashes = line[i] === "\\" ? backslashes + 1 : 0;
-      i++;
-    }
+  // from backtick to backtick by a native search (see inlineText)
+  let from = 0;
+  for (let i = line.indexOf("`"); i >= 0; i = line.indexOf("`", from)) {
+    // the backslashes right before the run, not counting into the previous run
+    let b = i;
+    while (b > from && line[b - 1] === "\\") b--;
+    let j = i;
+    while (line[j] === "`") j++;
+    runs.push({ start: i, len: j - i, escaped: (i - b) % 2 === 1 });
+    from = j;
   }
   const byLength = new Map<number, number[]>();
   runs.forEach((r, i) => {
@@ -201,13 +202,16 @@ function inlineText(line: string, labels: ReadonlySet<string>, fileUri: FileUriT
     return out.length - 1;
   };
   const openers: Opener[] = [];
+  // searched from each position by the regular expression engine: per-call code runs in
+  // the lower JIT tiers (docs/TOOLCHAIN.md), where a native search beats a character loop
+  const mayStart = new RegExp(MAY_START.source, "g");
   let lastBang = -1;
   let i = 0;
   while (i < line.length) {
     // plain text up to the next character something may start at, in one piece
-    let j = i;
-    while (j < line.length && !mayStart(line.charCodeAt(j))) j++;
-    if (j > i) {
+    if (!startsHere(line.charCodeAt(i))) {
+      mayStart.lastIndex = i;
+      const j = mayStart.test(line) ? mayStart.lastIndex - 1 : line.length;
       run += line.slice(i, j);
       i = j;
       continue;
