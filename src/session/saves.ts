@@ -33,8 +33,17 @@ export class Saves {
     this.owed = false;
   }
 
-  /** didSave of `doc` where the server asks for it: the disk changed, or the applier wrote it. */
+  /**
+   * didSave of `doc` where the server asks for it: the disk changed, or the applier wrote
+   * it. A server with a `check_notification` gets that instead: its run starts at once.
+   */
   saved(doc: OpenDocument): void {
+    const check = this.ctx.server.check_notification;
+    if (check) {
+      this.mark = this.ctx.progress.beginCount;
+      this.server.notify(check.method, check.params);
+      return;
+    }
     const sync = this.server.capabilities()?.textDocumentSync;
     if (sync && typeof sync === "object" && sync.save) {
       this.mark = this.ctx.progress.beginCount;

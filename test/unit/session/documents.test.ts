@@ -265,6 +265,26 @@ describe("a server that checks on save (diagnostics_progress)", () => {
     ]);
   });
 
+  test("a server with a check notification gets it where a didSave would go, marked the same", async () => {
+    const w = setup(
+      { "src/lib.rs": "fn a() {}", "src/other.rs": "fn b() {}" },
+      { runs: true, checkNotification: "rust-analyzer/runFlycheck" },
+    );
+    await w.open("src/lib.rs");
+    w.take();
+    w.write("src/lib.rs", "fn a() { 1 }");
+    w.docs.sync();
+    expect(w.take()).toEqual([
+      ["didChange", "src/lib.rs", 2, "fn a() { 1 }"],
+      ["rust-analyzer/runFlycheck"],
+    ]);
+    expect(w.docs.saves.mark).toBeDefined();
+    // a file it never opened: the owed check is the notification too
+    w.write("src/other.rs", "fn b() { nope }");
+    w.docs.sync();
+    expect(w.take()).toEqual([["rust-analyzer/runFlycheck"]]);
+  });
+
   test("a server without check runs is not sent saves for files it never opened", async () => {
     const w = setup({ "a.c": "int a;", "b.h": "int b;" });
     await w.open("a.c");
