@@ -210,9 +210,7 @@ export const ServerSchema = z.strictObject({
    * ask for one (SPEC §5.3): for a server whose didSave starts its run only after work of
    * its own (rust-analyzer works a saved file's targets out on a worker thread first)
    */
-  check_notification: absentAsNull(
-    z.strictObject({ method: nonEmptyString, params: table() }),
-  ),
+  check_notification: absentAsNull(z.strictObject({ method: nonEmptyString, params: table() })),
   /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code

@@ -379,7 +379,7 @@ describe("McpConnection: one handshake per connection (SPEC §7.1)", () => {
     await t.settle();
     await waitFor(() => t.output.messages().length >= 3, 5_000, { what: "the second ping" });
     const [first, ...rest] = t.output.messages();
-    expect((first?.result as { protocolVersion: string }).protocolVersion).toBe(
+    expect((first?.result as { protocolVersion?: string } | undefined)?.protocolVersion).toBe(
       LATEST_PROTOCOL_VERSION,
     );
     expect(rest.map((m) => m.id)).toEqual([3, 4]);
