@@ -66,15 +66,12 @@ const PROVEN_FIRST: readonly Preset[] = [
       diagnostics_progress: ["flycheck"],
       // a check it cancels ends like a finished one; a finished one names a crate or publishes
       diagnostics_run_output: true,
-      // a check started at once, in order with the changes, where a didSave's starts later
-      check_notification: { method: "rust-analyzer/runFlycheck", params: {} },
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,
       // it reloads its workspace on a manifest change only after answering from the old one
-      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes), and runs a changed build
-      // script again only on a didSave, which it is not sent: the session restarts
-      restart_on: ["**/Cargo.toml", "**/rust-analyzer.toml", "**/build.rs"],
+      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes): the session restarts
+      restart_on: ["**/Cargo.toml", "**/rust-analyzer.toml"],
     },
   }),
   preset({

@@ -206,12 +206,6 @@ export const ServerSchema = z.strictObject({
    */
   diagnostics_run_output: z.boolean().default(false),
   /**
-   * The notification that starts the server's diagnostics run, sent where a didSave would
-   * ask for one (SPEC §5.3): for a server whose didSave starts its run only after work of
-   * its own (rust-analyzer works a saved file's targets out on a worker thread first)
-   */
-  check_notification: absentAsNull(z.strictObject({ method: nonEmptyString, params: table() })),
-  /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
    * points and announces nothing, so LSP's UTF-16 would apply)

@@ -110,7 +110,6 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
-  await session.documents.saves.checked();
   const saved = session.documents.saves.mark;
   const withOutput = session.server.diagnostics_run_output;
   const { progress } = session;

@@ -5,10 +5,7 @@
  * save only, so a change it was told of otherwise — a file event, a file it never opened —
  * is paid with a didSave of an open document, at once or when the next document opens.
  * `mark` is the progress mark at the last save (or load, `loaded`): a diagnostics answer
- * after it waits for a run that began after it (diagnostics-settle.ts). A server with a
- * `check_notification` starts its run when its main loop takes the notification in, and a
- * run already under way may report its begin while that waits: the mark moves to the
- * answer of a barrier sent right behind it, which `checked()` awaits.
+ * after it waits for a run that began after it (diagnostics-settle.ts).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import type { SessionContext } from "./context.ts";
@@ -18,15 +15,12 @@ import type { OpenDocument } from "./document-store.ts";
 interface SaveLink {
   notify(method: string, params: unknown): void;
   capabilities(): ServerCapabilities | undefined;
-  barrier(): Promise<void>;
 }
 
 export class Saves {
   /** progress mark at the last didSave of this life; undefined: none */
   mark: number | undefined;
   private owed = false;
-  /** the barrier behind the last check notification, until its answer moved the mark */
-  private behind: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: SessionContext,
@@ -37,33 +31,10 @@ export class Saves {
   reset(): void {
     this.mark = undefined;
     this.owed = false;
-    this.behind = undefined;
   }
 
-  /**
-   * didSave of `doc` where the server asks for it: the disk changed, or the applier wrote
-   * it. A server with a `check_notification` gets that instead: its run starts at once.
-   */
+  /** didSave of `doc` where the server asks for it: the disk changed, or the applier wrote it. */
   saved(doc: OpenDocument): void {
-    const check = this.ctx.server.check_notification;
-    if (check) {
-      this.mark = this.ctx.progress.beginCount;
-      this.server.notify(check.method, check.params);
-      // runs that began before the server took the notification in are not its run
-      const behind: Promise<void> = this.server
-        .barrier()
-        .then(
-          () => {
-            this.mark = Math.max(this.mark ?? 0, this.ctx.progress.beginCount);
-          },
-          () => {},
-        )
-        .finally(() => {
-          if (this.behind === behind) this.behind = undefined;
-        });
-      this.behind = behind;
-      return;
-    }
     const sync = this.server.capabilities()?.textDocumentSync;
     if (sync && typeof sync === "object" && sync.save) {
       this.mark = this.ctx.progress.beginCount;
@@ -82,11 +53,6 @@ export class Saves {
    */
   loaded(): void {
     if (this.ctx.server.diagnostics_progress.length > 0) this.mark = this.ctx.progress.beginCount;
-  }
-
-  /** Resolves once `mark` is final for the saves sent so far (see the header). */
-  async checked(): Promise<void> {
-    while (this.behind !== undefined) await this.behind;
   }
 
   /** The server was told of a change without a save: a run-based server is owed one. */

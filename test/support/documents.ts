@@ -31,8 +31,6 @@ export function setup(
     ws?: Workspace;
     /** a server whose diagnostics come from check runs (diagnostics_progress) */
     runs?: boolean;
-    /** the notification that starts its check run, in place of didSave (check_notification) */
-    checkNotification?: string;
     restartOn?: string[];
     reloadOn?: string[];
     manifest?: string;
@@ -59,8 +57,6 @@ export function setup(
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],
     package_manifest: opts.manifest ?? null,
-    check_notification:
-      opts.checkNotification === undefined ? null : { method: opts.checkNotification, params: {} },
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,

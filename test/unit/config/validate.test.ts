@@ -654,7 +654,6 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_settle: "version",
         diagnostics_progress: [],
         diagnostics_run_output: false,
-        check_notification: null,
         position_encoding: null,
         open_changed_files: false,
         workspace_symbols: true,

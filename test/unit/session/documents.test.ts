@@ -265,51 +265,6 @@ describe("a server that checks on save (diagnostics_progress)", () => {
     ]);
   });
 
-  test("a server with a check notification gets it where a didSave would go, marked the same", async () => {
-    const w = setup(
-      { "src/lib.rs": "fn a() {}", "src/other.rs": "fn b() {}" },
-      { runs: true, checkNotification: "rust-analyzer/runFlycheck" },
-    );
-    await w.open("src/lib.rs");
-    w.take();
-    w.write("src/lib.rs", "fn a() { 1 }");
-    w.docs.sync();
-    // a barrier right behind it: the runs that began before its answer are not its run
-    expect(w.take()).toEqual([
-      ["didChange", "src/lib.rs", 2, "fn a() { 1 }"],
-      ["rust-analyzer/runFlycheck"],
-      ["barrier"],
-    ]);
-    await w.docs.saves.checked();
-    expect(w.docs.saves.mark).toBeDefined();
-    // a file it never opened: the owed check is the notification too
-    w.write("src/other.rs", "fn b() { nope }");
-    w.docs.sync();
-    expect(w.take()).toEqual([["rust-analyzer/runFlycheck"], ["barrier"]]);
-  });
-
-  test("a run that began before the server took the check notification in is not its run", async () => {
-    const w = setup(
-      { "src/lib.rs": "fn a() {}" },
-      { runs: true, checkNotification: "rust-analyzer/runFlycheck" },
-    );
-    await w.open("src/lib.rs");
-    w.write("src/lib.rs", "fn a() { 1 }");
-    w.docs.sync();
-    // an earlier run reports its begin while the notification waits in the server's queue
-    w.ctx.progress.update("flycheck/0", { kind: "begin", title: "checking" });
-    w.ctx.progress.update("flycheck/0", { kind: "report", message: "lib" });
-    await w.docs.saves.checked();
-    w.ctx.progress.update("flycheck/0", { kind: "end" });
-    const checking = [/^checking$/];
-    expect(w.ctx.progress.endedMatching(checking, w.docs.saves.mark, true)).toBe(false);
-    // the run the notification started begins after the barrier's answer
-    w.ctx.progress.update("flycheck/0", { kind: "begin", title: "checking" });
-    w.ctx.progress.update("flycheck/0", { kind: "report", message: "lib" });
-    w.ctx.progress.update("flycheck/0", { kind: "end" });
-    expect(w.ctx.progress.endedMatching(checking, w.docs.saves.mark, true)).toBe(true);
-  });
-
   test("a server without check runs is not sent saves for files it never opened", async () => {
     const w = setup({ "a.c": "int a;", "b.h": "int b;" });
     await w.open("a.c");
