@@ -64,8 +64,6 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
       // waited for, so an answer never holds half of its results
       diagnostics_progress: ["flycheck"],
-      // a check it cancels ends like a finished one; a finished one names a crate or publishes
-      diagnostics_run_output: true,
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,

@@ -200,12 +200,6 @@ export const ServerSchema = z.strictObject({
   /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
   diagnostics_progress: z.array(regex).default(() => []),
   /**
-   * A run after a change counts only once it showed output (a report or a publish): for a
-   * server that ends a cancelled run exactly as a finished one, and reports or publishes in
-   * every finished one (rust-analyzer's cargo check, SPEC §6)
-   */
-  diagnostics_run_output: z.boolean().default(false),
-  /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
    * points and announces nothing, so LSP's UTF-16 would apply)

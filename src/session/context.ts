@@ -26,7 +26,7 @@ export class SessionContext {
   readonly key: string;
   readonly label: SessionLabel;
   readonly life: Lifecycle;
-  readonly progress: ProgressTracker;
+  readonly progress = new ProgressTracker();
   readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
   /** restarts because a file the server does not reload changed (`restart_on`) */
@@ -40,7 +40,6 @@ export class SessionContext {
   ) {
     this.key = sessionKey(workspace.name, server.name);
     this.diagnostics = new DiagnosticStore(workspace);
-    this.progress = new ProgressTracker(() => this.diagnostics.seq);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);
   }

@@ -101,22 +101,19 @@ export async function settlePush(
  * A diagnostics run of the server (`diagnostics_progress`: bacon's check, rust-analyzer's
  * cargo check) publishes partial snapshots while it runs: wait until none is running;
  * with the "progress" rule until at least one has completed; and after a didSave (the
- * disk changed, SPEC §5.3) until a run that began after that save has completed — for a
- * server that ends a cancelled run as a finished one (`diagnostics_run_output`), one that
- * showed output. Then a barrier: what the server published in the turn that ended the run
- * is in.
+ * disk changed, SPEC §5.3) until a run that began after that save has completed. Then a
+ * barrier: what the server published in the turn that ended the run is in.
  */
 export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
   const saved = session.documents.saves.mark;
-  const withOutput = session.server.diagnostics_run_output;
   const { progress } = session;
   const done = () =>
     progress.activeMatching(patterns).length === 0 &&
     (!needCompleted || progress.endedMatching(patterns)) &&
-    (saved === undefined || progress.endedMatching(patterns, saved, withOutput));
+    (saved === undefined || progress.endedMatching(patterns, saved));
   const what =
     saved === undefined
       ? `the end of the server's diagnostics run (${session.server.diagnostics_progress.join(", ")})`

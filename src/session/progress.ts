@@ -22,10 +22,6 @@ export interface ProgressTask {
   ended: boolean;
   /** 1 for the first task begun in this tracker, 2 for the next, … (see `beginCount`) */
   seq: number;
-  /** `report`s received */
-  reports: number;
-  /** the session's publish counter when the task began */
-  publishesAtBegin: number;
 }
 
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -52,9 +48,6 @@ export class ProgressTracker {
   /** begins dropped at the bounds */
   private dropped = 0;
 
-  /** `publishes`: the session's publish counter (a run's output, `endedMatching`) */
-  constructor(private readonly publishes: () => number = () => 0) {}
-
   update(token: ProgressToken, value: unknown): ProgressTask | undefined {
     const v = value as Partial<ProgressValue> | null;
     if (!v || typeof v !== "object" || typeof v.kind !== "string") return undefined;
@@ -72,8 +65,6 @@ export class ProgressTracker {
         title: typeof b.title === "string" ? cut(b.title) : "",
         ended: false,
         seq: this.begins,
-        reports: 0,
-        publishesAtBegin: this.publishes(),
       };
       if (typeof b.message === "string") task.message = cut(b.message);
       if (typeof b.percentage === "number") task.percentage = b.percentage;
@@ -86,7 +77,6 @@ export class ProgressTracker {
     if (!task) return undefined;
     if (v.kind === "report") {
       const r = v as WorkDoneProgressReport;
-      task.reports += 1;
       if (typeof r.message === "string") task.message = cut(r.message);
       if (typeof r.percentage === "number") task.percentage = r.percentage;
     } else if (v.kind === "end") {
@@ -130,18 +120,9 @@ export class ProgressTracker {
     return this.begins;
   }
 
-  /**
-   * A matching task has ended; with `since`, one that began after that `beginCount` mark;
-   * with `withOutput`, one that showed output: a report, or a publish since it began.
-   */
-  endedMatching(patterns: readonly RegExp[], since = 0, withOutput = false): boolean {
-    return this.everBegun.some(
-      (t) =>
-        t.ended &&
-        t.seq > since &&
-        matchesAny(t, patterns) &&
-        (!withOutput || t.reports > 0 || this.publishes() > t.publishesAtBegin),
-    );
+  /** A matching task has ended; with `since`, one that began after that `beginCount` mark. */
+  endedMatching(patterns: readonly RegExp[], since = 0): boolean {
+    return this.everBegun.some((t) => t.ended && t.seq > since && matchesAny(t, patterns));
   }
 
   clear(): void {

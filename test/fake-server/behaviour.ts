@@ -76,9 +76,7 @@ export class Behaviour {
     for (const lm of this.s.log_messages ?? []) onTime(lm, () => this.sendLog(lm));
     for (const rq of this.s.server_requests ?? []) onTime(rq, () => this.ask(rq));
     for (const p of this.s.progress ?? []) {
-      if (p.begin_on !== method) continue;
-      if (p.begin_after_ms === undefined) void this.runProgress(p);
-      else void delay(p.begin_after_ms).then(() => this.runProgress(p));
+      if (p.begin_on === method) void this.runProgress(p);
     }
     if (this.s.apply_edit_on === method) pending.push(this.applyEdit(params));
     return Promise.all(pending).then(() => undefined);

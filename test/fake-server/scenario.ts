@@ -138,7 +138,7 @@ export interface ProgressSpec {
   title: string;
   /** begin this long after `initialized` (default 0) … */
   begin_after_ms?: number;
-  /** … or whenever this method arrives while the task is not running (`begin_after_ms` after it) */
+  /** … or whenever this method arrives while the task is not running */
   begin_on?: string;
   /** `report`s after the begin; `after_ms` is the delay after the previous message */
   steps?: { message?: string; percentage?: number; after_ms?: number }[];

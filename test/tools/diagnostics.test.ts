@@ -7,7 +7,6 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import type { ProgressSpec } from "../fake-server/scenario.ts";
 import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 
 afterEach(closeAllBridges);
@@ -206,54 +205,33 @@ describe("a change set: files, snapshot and since", () => {
   });
 });
 
-/** The answer for `x TODO TODO` in a.fake, what the check-run tests write after a first call. */
-const afterEdit = {
-  diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
-  total: 2,
-  files: ["a.fake"],
-  snapshot: SNAPSHOT,
-};
-
-/** A server with check runs (`progress`) that publishes `delayMs` after each sync. */
-async function checkRunBridge(
-  ws: ReturnType<typeof workspace>,
-  fake: FakeProbe,
-  delayMs: number,
-  progress: ProgressSpec[],
-  settings: Record<string, unknown> = {},
-) {
-  const scenario = {
-    capabilities: {
-      textDocumentSync: { openClose: true, change: 1, save: true },
-      hoverProvider: true,
-    },
-    publish_matches: TODO,
-    publish_delay_ms: delayMs,
-    progress,
-  };
-  const { bridge } = await bridgeFor({
-    ws,
-    servers: [
-      fake.server(scenario, {
-        diagnostics_settle: "progress",
-        diagnostics_progress: ["^checking$"],
-        ...settings,
-      }),
-    ],
-  });
-  return bridge;
-}
-
 describe('"progress": settled by the end of a check run (bacon-ls)', () => {
   test("after a change, only a run begun after it settles; the change is followed by didSave", async () => {
     const ws = workspace({ "a.fake": "TODO one\n" });
     const fake = new FakeProbe("fake");
     // like bacon-ls: a check run on start, another on each save, and publishes that come
     // while a run is active (here 300 ms after each sync; the runs outlast them)
-    const bridge = await checkRunBridge(ws, fake, 300, [
-      { token: "start", title: "checking", end_after_ms: 1500 },
-      { token: "save", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 800 },
-    ]);
+    const scenario = {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: 1, save: true },
+        hoverProvider: true,
+      },
+      publish_matches: TODO,
+      publish_delay_ms: 300,
+      progress: [
+        { token: "start", title: "checking", end_after_ms: 1500 },
+        { token: "save", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 800 },
+      ],
+    };
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server(scenario, {
+          diagnostics_settle: "progress",
+          diagnostics_progress: ["^checking$"],
+        }),
+      ],
+    });
     const first = await bridge.call("diagnostics", { file: "a.fake" });
     expect(first.structured).toEqual({
       diagnostics: [todo("a.fake", 1, 1)],
@@ -265,7 +243,12 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
     ws.write("a.fake", "x TODO TODO\n");
     // the start run has ended: without the mark this answered the stale set at once
     const second = await bridge.call("diagnostics", { file: "a.fake" });
-    expect(second.structured).toEqual(afterEdit);
+    expect(second.structured).toEqual({
+      diagnostics: [todo("a.fake", 1, 3), todo("a.fake", 1, 8)],
+      total: 2,
+      files: ["a.fake"],
+      snapshot: SNAPSHOT,
+    });
     const syncs = fake
       .state()
       .events.filter((e) => e.dir === "in" && e.method.startsWith("textDocument/did"))
@@ -275,39 +258,6 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
       "textDocument/didChange",
       "textDocument/didSave",
     ]);
-  });
-});
-
-describe("a server that ends a cancelled run as a finished one (rust-analyzer)", () => {
-  test("a run that ended silently after the save does not settle; the next one, with output, does", async () => {
-    const ws = workspace({ "a.fake": "TODO one\n" });
-    const fake = new FakeProbe("fake");
-    // on each save: a run that ends 30 ms later with nothing (cancelled), then the real one
-    // 400 ms after the save, during which the publish for the change comes (at 450 ms)
-    const bridge = await checkRunBridge(
-      ws,
-      fake,
-      450,
-      [
-        { token: "start", title: "checking", end_after_ms: 1500 },
-        { token: "cut", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 30 },
-        {
-          token: "real",
-          title: "checking",
-          begin_on: "textDocument/didSave",
-          begin_after_ms: 400,
-          end_after_ms: 300,
-        },
-      ],
-      { diagnostics_run_output: true },
-    );
-    expect((await bridge.call("diagnostics", { file: "a.fake" })).structured.total).toBe(1);
-    ws.write("a.fake", "x TODO TODO\n");
-    const second = await bridge.call("diagnostics", { file: "a.fake" });
-    expect(second.structured).toEqual(afterEdit);
-    // both runs began after the save; the answer came after the real one ended
-    const progress = fake.state().events.filter((e) => e.method === "$/progress");
-    expect(progress.map((e) => e.detail)).toContainEqual({ token: "real", kind: "end" });
   });
 });
 

@@ -653,7 +653,6 @@ describe("defaults (SPEC §3)", () => {
         },
         diagnostics_settle: "version",
         diagnostics_progress: [],
-        diagnostics_run_output: false,
         position_encoding: null,
         open_changed_files: false,
         workspace_symbols: true,

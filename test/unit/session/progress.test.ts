@@ -41,28 +41,3 @@ test("an ended task makes room; reports are cut too; an overlong token is droppe
   expect(p.update("k".repeat(PROGRESS_LIMITS.chars + 1), begin("x"))).toBeUndefined();
   expect(p.status().progress_dropped).toBe(2);
 });
-
-test("a run shows output by a report or by a publish after its begin; a silent one does not count", () => {
-  let publishes = 0;
-  const p = new ProgressTracker(() => publishes);
-  const check = [/^cargo check$/];
-  const mark = p.beginCount;
-  // cancelled: begun and ended with nothing in between (rust-analyzer's cancelled check)
-  p.update("flycheck/0", begin("cargo check"));
-  p.update("flycheck/0", { kind: "end" });
-  expect(p.endedMatching(check, mark)).toBe(true);
-  expect(p.endedMatching(check, mark, true)).toBe(false);
-  // finished with a crate named
-  const second = p.beginCount;
-  p.update("flycheck/0", begin("cargo check"));
-  p.update("flycheck/0", { kind: "report", message: "demo (lib)" });
-  p.update("flycheck/0", { kind: "end" });
-  expect(p.endedMatching(check, second, true)).toBe(true);
-  // finished with errors only: their publish may follow the end (checked after a barrier)
-  const third = p.beginCount;
-  p.update("flycheck/0", begin("cargo check"));
-  p.update("flycheck/0", { kind: "end" });
-  expect(p.endedMatching(check, third, true)).toBe(false);
-  publishes += 1;
-  expect(p.endedMatching(check, third, true)).toBe(true);
-});
