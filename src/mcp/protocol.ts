@@ -3,9 +3,10 @@
  * tools-only server needs `initialize`, `ping`, `tools/list`, `tools/call` and the
  * `initialized` and `cancelled` notifications, and the transport has already checked each
  * message's structure (jsonrpc-check.ts), so dispatch is plain property tests rather than
- * the SDK `Server`'s schema classification of every message. The SDK gives the types, the
- * protocol versions and `initialize`'s schema. One handshake per connection (SPEC §7.1):
- * the first `initialize` that succeeds fixes the client identity; a later one is refused.
+ * the SDK `Server`'s schema classification of every message. The SDK gives the types,
+ * the protocol versions, `initialize`'s schema and `McpError` for JSON-RPC errors. One
+ * handshake per connection (SPEC §7.1): the first `initialize` that succeeds fixes the
+ * client identity; a later one is refused.
  */
 import {
   ErrorCode,
@@ -14,6 +15,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCRequest,
   LATEST_PROTOCOL_VERSION,
+  McpError,
   type RequestId,
   type ServerCapabilities,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -35,16 +37,6 @@ export interface RequestContext {
   signal: AbortSignal;
   /** send a notification to the client (progress) */
   notify(method: string, params: Record<string, unknown>): void;
-}
-
-/** A failure answered as a JSON-RPC error (not a tool result). */
-export class ProtocolError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export type RequestHandler = (
@@ -116,7 +108,7 @@ export class McpConnection {
     const handler = this.handlers.get(request.method);
     if (handler === undefined) {
       this.reply(request.id, () => {
-        throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found");
+        throw new McpError(ErrorCode.MethodNotFound, "Method not found");
       });
       return;
     }
@@ -170,7 +162,7 @@ export class McpConnection {
   private initialize(request: JSONRPCRequest): Record<string, unknown> {
     if (this.handshake.kind === "done") {
       log.warn("refused a second initialize: the client identity is fixed by the first handshake");
-      throw new ProtocolError(
+      throw new McpError(
         ErrorCode.InvalidRequest,
         "Invalid Request: this connection is already initialized; the client identity and the tools offered stay those of the first handshake (SPEC §7.1)",
       );
@@ -178,7 +170,7 @@ export class McpConnection {
     const parsed = InitializeRequestSchema.safeParse(request);
     if (!parsed.success) {
       // a failed initialize leaves the handshake open for another try
-      throw new ProtocolError(
+      throw new McpError(
         ErrorCode.InvalidParams,
         `Invalid initialize parameters: ${parsed.error.issues
           .slice(0, 3)
@@ -201,8 +193,9 @@ export class McpConnection {
 }
 
 function errorMessage(id: RequestId, err: unknown): JSONRPCMessage {
-  if (err instanceof ProtocolError) {
-    return { jsonrpc: "2.0", id, error: { code: err.code, message: err.message } };
+  if (err instanceof McpError) {
+    const data = err.data === undefined ? {} : { data: err.data };
+    return { jsonrpc: "2.0", id, error: { code: err.code, message: err.message, ...data } };
   }
   log.error(`a request failed: ${String(err)}`);
   return {

@@ -5,7 +5,7 @@
  * `UnsupportedMethod`), and (b) the apply class is listed per client identity (SPEC §7.1).
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
@@ -16,12 +16,7 @@ import { VERSION } from "../version.ts";
 import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
-import {
-  McpConnection,
-  type MessageTransport,
-  ProtocolError,
-  type RequestContext,
-} from "./protocol.ts";
+import { McpConnection, type MessageTransport, type RequestContext } from "./protocol.ts";
 import {
   type CallContext,
   measureAnswer,
@@ -111,7 +106,7 @@ export function createMcpConnection(
   ): Promise<CallToolResult> {
     const name = request.params?.name;
     if (typeof name !== "string") {
-      throw new ProtocolError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
+      throw new McpError(ErrorCode.InvalidParams, "tools/call needs params.name, a string");
     }
     const tool = byName.get(name);
     const client = clientName();
