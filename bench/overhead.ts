@@ -303,11 +303,18 @@ function notMeasured(label: string, why: string): Metric {
   return metric(GROUP, `${label}: all tools`, "ms", null, [], `not measured: ${why}`);
 }
 
-export async function runOverhead(opts: BenchOptions): Promise<Metric[]> {
-  const metrics: Metric[] = [];
+/** A measured setup by label; `setup` undefined (or throwing): not measured, for `why`. */
+export interface SetupEntry {
+  label: string;
+  setup: () => Setup | undefined;
+  why: string;
+}
+
+/** Every overhead setup, narrowed by THEODOLITE_BENCH_ONLY (a label substring). */
+export async function overheadSetups(): Promise<SetupEntry[]> {
   const clangd = (await findClangd())?.config;
   const tls = (await findTypescriptLanguageServer())?.config;
-  const setups: { label: string; setup: () => Setup | undefined; why: string }[] = [
+  const setups: SetupEntry[] = [
     { label: "clangd c", setup: () => clangd && cSmall(clangd), why: "clangd not found" },
     { label: "tls ts", setup: () => tls && tsSmall(tls), why: "tls not found (.ci/setup-servers)" },
     ...[100, 1000].flatMap((n) => [
@@ -335,8 +342,12 @@ export async function runOverhead(opts: BenchOptions): Promise<Metric[]> {
     },
   ];
   const only = process.env.THEODOLITE_BENCH_ONLY;
-  for (const s of setups) {
-    if (only !== undefined && !s.label.includes(only)) continue;
+  return setups.filter((s) => only === undefined || s.label.includes(only));
+}
+
+export async function runOverhead(opts: BenchOptions): Promise<Metric[]> {
+  const metrics: Metric[] = [];
+  for (const s of await overheadSetups()) {
     let setup: Setup | undefined;
     try {
       setup = s.setup();

@@ -37,6 +37,38 @@ function strictReadiness(server: ServerConfig): ServerConfig {
   return { ...server, ready: { ...server.ready, progress_required: true } };
 }
 
+/**
+ * A compiled bridge serving `root` with `server`, its session started and ready. `configDir`
+ * receives its bridge.toml. `bridgeCommand` is the argv before `--config FILE`.
+ */
+export async function startBridge(
+  server: ServerConfig,
+  root: string,
+  configDir: string,
+  bridgeCommand: string[] = [binary()],
+): Promise<RawMcpClient> {
+  const config = writeBridgeConfig(
+    {
+      bridge: { ready_timeout_ms: READY_TIMEOUT_MS },
+      workspace: [{ name: "w", root, servers: [server.name] }],
+      server: [serverTable(strictReadiness(server))],
+    },
+    configDir,
+  );
+  const [program = "", ...prefix] = bridgeCommand;
+  const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config] });
+  try {
+    await bridge.initialize();
+    const status = await bridge.callOk("session_status", { start: true });
+    const s = (status.structured.sessions as { state: string; last_error?: unknown }[])[0];
+    if (s?.state !== "ready") throw new Error(`bridge session not ready: ${JSON.stringify(s)}`);
+    return bridge;
+  } catch (err) {
+    await bridge.close();
+    throw err;
+  }
+}
+
 export async function startPair(
   base: ServerConfig,
   bridgeRoot: string,
@@ -48,40 +80,25 @@ export async function startPair(
   bridgeCommand: string[] = [binary()],
 ): Promise<Pair> {
   const server = strictReadiness(base);
-  const config = writeBridgeConfig(
-    {
-      bridge: { ready_timeout_ms: READY_TIMEOUT_MS },
-      workspace: [{ name: "w", root: bridgeRoot, servers: [server.name] }],
-      server: [serverTable(server)],
-    },
-    configDir,
-  );
-  const [program = "", ...prefix] = bridgeCommand;
-  const bridge = new RawMcpClient({ binary: program, args: [...prefix, "--config", config] });
   const direct = new DirectLsp(server, directRoot, requiredArgs(directRoot));
-  const pair: Pair = {
+  const [bridge, ready] = await Promise.allSettled([
+    startBridge(server, bridgeRoot, configDir, bridgeCommand),
+    direct.startReady(READY_TIMEOUT_MS),
+  ]);
+  if (bridge.status === "rejected" || ready.status === "rejected") {
+    await Promise.all([bridge.status === "fulfilled" ? bridge.value.close() : null, direct.stop()]);
+    throw bridge.status === "rejected" ? bridge.reason : (ready as PromiseRejectedResult).reason;
+  }
+  return {
     server,
-    bridge,
+    bridge: bridge.value,
     direct,
     bridgeRoot,
     directRoot,
     async close() {
-      await Promise.all([bridge.close(), direct.stop()]);
+      await Promise.all([bridge.value.close(), direct.stop()]);
     },
   };
-  try {
-    const bridgeReady = (async () => {
-      await bridge.initialize();
-      const status = await bridge.callOk("session_status", { start: true });
-      const s = (status.structured.sessions as { state: string; last_error?: unknown }[])[0];
-      if (s?.state !== "ready") throw new Error(`bridge session not ready: ${JSON.stringify(s)}`);
-    })();
-    await Promise.all([bridgeReady, direct.startReady(READY_TIMEOUT_MS)]);
-    return pair;
-  } catch (err) {
-    await pair.close();
-    throw err;
-  }
 }
 
 /** A position given as (1-based line, text on it), in both clients' conventions. */
