@@ -71,6 +71,7 @@ function follower(root: string) {
     notify: () => {},
     capabilities: () => undefined,
     barrier: async () => {},
+    loaded: () => true,
   });
   return { f, ws };
 }

@@ -64,6 +64,12 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
       // waited for, so an answer never holds half of its results
       diagnostics_progress: ["flycheck"],
+      // a check it starts itself may be cancelled by the next, and a cancelled check ends
+      // like a finished one: the bridge starts every check
+      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-cancelled-checks)
+      initialization_options: { checkOnSave: false },
+      settings: { "rust-analyzer": { checkOnSave: false } },
+      diagnostics_run: { method: "rust-analyzer/runFlycheck", params: {} },
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,

@@ -246,6 +246,11 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
       at("diagnostics_progress"),
       'expected a non-empty diagnostics_progress with diagnostics_settle = "progress"',
     );
+  if (s.diagnostics_run !== null && s.diagnostics_progress.length === 0)
+    add(
+      at("diagnostics_run"),
+      "expected diagnostics_run only with a non-empty diagnostics_progress (its runs are seen by it)",
+    );
   if (s.diagnostics_settle === "quiescent" && !s.ready.quiescent)
     add(
       at("diagnostics_settle"),

@@ -200,6 +200,13 @@ export const ServerSchema = z.strictObject({
   /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
   diagnostics_progress: z.array(regex).default(() => []),
   /**
+   * The notification that starts a diagnostics run, for a server set not to start runs of
+   * its own: the bridge then starts every run, one at a time (SPEC §5.3)
+   */
+  diagnostics_run: absentAsNull(
+    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
+  ),
+  /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
    * points and announces nothing, so LSP's UTF-16 would apply)

@@ -108,16 +108,19 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
-  const saved = session.documents.saves.mark;
+  const { saves } = session.documents;
+  saves.requestIfWanted();
   const { progress } = session;
+  // read at each check: a run the bridge requests moves the mark (saves.ts)
   const done = () =>
+    !saves.runOwed &&
     progress.activeMatching(patterns).length === 0 &&
     (!needCompleted || progress.endedMatching(patterns)) &&
-    (saved === undefined || progress.endedMatching(patterns, saved));
+    (saves.mark === undefined || progress.endedMatching(patterns, saves.mark));
   const what =
-    saved === undefined
+    saves.mark === undefined
       ? `the end of the server's diagnostics run (${session.server.diagnostics_progress.join(", ")})`
-      : `a diagnostics run (${session.server.diagnostics_progress.join(", ")}) after the last save`;
+      : `a diagnostics run (${session.server.diagnostics_progress.join(", ")}) after the last change`;
   // settled once the condition still holds after a barrier: a run starting clears what the
   // last one published (rust-analyzer), and its begin may be in flight when the condition
   // is first seen to hold

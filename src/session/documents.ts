@@ -41,6 +41,8 @@ export interface ServerLink {
   capabilities(): ServerCapabilities | undefined;
   /** resolves once the server has handled every notification sent before it */
   barrier(signal?: AbortSignal): Promise<void>;
+  /** the server has loaded its project (readiness.ts `loaded`) */
+  loaded(): boolean;
 }
 
 /**

@@ -111,8 +111,9 @@ export class ProgressTracker {
     return this.active().filter((t) => matchesAny(t, patterns));
   }
 
-  begunMatching(patterns: readonly RegExp[]): boolean {
-    return this.everBegun.some((t) => matchesAny(t, patterns));
+  /** A matching task has begun; with `since`, after that `beginCount` mark. */
+  begunMatching(patterns: readonly RegExp[], since = 0): boolean {
+    return this.everBegun.some((t) => t.seq > since && matchesAny(t, patterns));
   }
 
   /** How many tasks have begun so far: a mark for `endedMatching(patterns, mark)`. */

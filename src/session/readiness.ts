@@ -65,6 +65,11 @@ export class Readiness {
     this.logPattern = config.log_message === null ? null : new RegExp(config.log_message);
   }
 
+  /** The server has loaded: quiescent after busy, where it reports quiescence at all. */
+  get loaded(): boolean {
+    return !this.config.quiescent || (this.sawBusy && this.status?.quiescent === true);
+  }
+
   onServerStatus(s: ServerStatus): void {
     if (!s.quiescent) this.sawBusy = true;
     this.status = s;
@@ -85,7 +90,7 @@ export class Readiness {
     if (this.config.warmup_open !== null && !this.warmupDone) {
       pending.push(`warmup_open ${this.config.warmup_open}`);
     }
-    if (this.config.quiescent && !(this.sawBusy && this.status?.quiescent === true)) {
+    if (!this.loaded) {
       pending.push("quiescent");
     }
     if (this.patterns.length > 0 && this.progressNotExpected === undefined) {

@@ -1,11 +1,13 @@
 /**
- * The didSaves a session sends (SPEC §5, §5.3): where the server asks for saves, a document
- * whose content changed on disk is saved; and a server whose diagnostics come from check
- * runs (`diagnostics_progress`: bacon-ls, rust-analyzer's cargo check) checks again on a
- * save only, so a change it was told of otherwise — a file event, a file it never opened —
- * is paid with a didSave of an open document, at once or when the next document opens.
- * `mark` is the progress mark at the last save (or load, `loaded`): a diagnostics answer
- * after it waits for a run that began after it (diagnostics-settle.ts).
+ * The didSaves and diagnostics runs a session asks for (SPEC §5.3). Where the server asks
+ * for saves, a document whose content changed on disk is saved. A server whose diagnostics
+ * come from check runs (`diagnostics_progress`) checks again on a save only — so a change
+ * it was told of otherwise (a file event, a file it never opened) is paid with a didSave
+ * of an open document — or, with `diagnostics_run`, never of its own accord: the bridge
+ * then starts each run itself, after the server has loaded and one at a time, so the run
+ * that answers for a change is known and no other run can cancel it.
+ * `mark` is the progress mark a diagnostics answer waits past: a run that began after it
+ * must have ended (diagnostics-settle.ts).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import type { SessionContext } from "./context.ts";
@@ -15,49 +17,80 @@ import type { OpenDocument } from "./document-store.ts";
 interface SaveLink {
   notify(method: string, params: unknown): void;
   capabilities(): ServerCapabilities | undefined;
+  /** the server has loaded its project (readiness.ts `loaded`) */
+  loaded(): boolean;
 }
 
 export class Saves {
-  /** progress mark at the last didSave of this life; undefined: none */
+  /** progress mark at the last didSave or run request of this life; undefined: none */
   mark: number | undefined;
   private owed = false;
+  /** `diagnostics_run`: a change no requested run has begun after yet */
+  private wanted = false;
+  /** `diagnostics_run`: a run requested whose begin has not been seen */
+  private requested = false;
+  private requestQueued = false;
+  private readonly patterns: RegExp[];
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly server: SaveLink,
-  ) {}
+  ) {
+    this.patterns = ctx.server.diagnostics_progress.map((p) => new RegExp(p));
+    this.reset();
+  }
 
-  /** A new server life: nothing saved, nothing owed. */
+  private get runRequest() {
+    return this.ctx.server.diagnostics_run ?? null;
+  }
+
+  /** A new server life: nothing saved; a server whose runs the bridge starts wants one. */
   reset(): void {
     this.mark = undefined;
     this.owed = false;
+    this.wanted = this.runRequest !== null;
+    this.requested = false;
+  }
+
+  /** A run the bridge starts is still to begin: an answer waits (diagnostics-settle.ts). */
+  get runOwed(): boolean {
+    return this.wanted || this.requested;
   }
 
   /** didSave of `doc` where the server asks for it: the disk changed, or the applier wrote it. */
   saved(doc: OpenDocument): void {
     const sync = this.server.capabilities()?.textDocumentSync;
     if (sync && typeof sync === "object" && sync.save) {
-      this.mark = this.ctx.progress.beginCount;
+      if (this.runRequest === null) this.mark = this.ctx.progress.beginCount;
       const includeText = typeof sync.save === "object" && sync.save.includeText === true;
       this.server.notify("textDocument/didSave", {
         textDocument: { uri: doc.uri },
         ...(includeText ? { text: doc.text } : {}),
       });
     }
+    this.want();
   }
 
   /**
-   * A run-based server that reports quiescence became quiescent after a load (rust-analyzer
-   * reloading its workspace): it starts a run of its own afterwards, with the new state, so
-   * an answer waits for a run that began after now — not for one the load cut short.
+   * A run-based server that reports quiescence finished a load (rust-analyzer reloading its
+   * workspace): its next run checks what it loaded, and a run requested before may have
+   * been dropped with the load. Without `diagnostics_run` it starts that run itself.
    */
   loaded(): void {
-    if (this.ctx.server.diagnostics_progress.length > 0) this.mark = this.ctx.progress.beginCount;
+    if (this.ctx.server.diagnostics_progress.length === 0) return;
+    if (this.runRequest === null) {
+      this.mark = this.ctx.progress.beginCount;
+      return;
+    }
+    this.requested = false;
+    this.want();
   }
 
   /** The server was told of a change without a save: a run-based server is owed one. */
   owe(): void {
-    if (this.ctx.server.diagnostics_progress.length > 0) this.owed = true;
+    if (this.ctx.server.diagnostics_progress.length === 0) return;
+    if (this.runRequest === null) this.owed = true;
+    else this.want();
   }
 
   /** Pay an owed save with `doc` (the most recently used open document), if there is one. */
@@ -65,5 +98,40 @@ export class Saves {
     if (!this.owed || doc === undefined) return;
     this.owed = false;
     this.saved(doc);
+  }
+
+  /** Progress from the server: the requested run began, so the next may be requested. */
+  progressed(): void {
+    if (!this.requested || this.mark === undefined) return;
+    if (!this.ctx.progress.begunMatching(this.patterns, this.mark)) return;
+    this.requested = false;
+    this.requestIfWanted();
+  }
+
+  /** `diagnostics_run`: a change wants a run; requested after this turn's other messages. */
+  private want(): void {
+    if (this.runRequest === null) return;
+    this.wanted = true;
+    if (this.requestQueued) return;
+    this.requestQueued = true;
+    queueMicrotask(() => {
+      this.requestQueued = false;
+      this.requestIfWanted();
+    });
+  }
+
+  /**
+   * Request a run when one is wanted, none requested is still to begin (a request while
+   * one waits out the server's debounce would be merged into it), and the server has
+   * loaded (a load drops the runs requested during it).
+   */
+  requestIfWanted(): void {
+    const run = this.runRequest;
+    if (run === null || !this.wanted || this.requested || !this.server.loaded()) return;
+    this.wanted = false;
+    this.requested = true;
+    this.mark = this.ctx.progress.beginCount;
+    this.server.notify(run.method, run.params);
+    this.ctx.life.changes.notify();
   }
 }

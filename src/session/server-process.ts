@@ -203,12 +203,16 @@ export class ServerProcess {
       settings: server.settings,
       workspaceFolders: [{ uri: pathToUri(workspace.root), name: workspace.name }],
       registrations: this.ctx.registrations,
-      onProgress: (token, value) => this.ctx.progress.update(token, value),
+      onProgress: (token, value) => {
+        this.ctx.progress.update(token, value);
+        this.parts.documents.saves.progressed();
+      },
       onServerStatus: (s) => {
         const loading = driver.readiness.status?.quiescent === false;
         driver.readiness.onServerStatus(s);
         // a load ended: a run-based server checks again with what it loaded (saves.ts)
         if (loading && s.quiescent) this.parts.documents.saves.loaded();
+        this.parts.documents.saves.requestIfWanted();
       },
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => {

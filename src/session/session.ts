@@ -61,6 +61,7 @@ export class Session {
       notify: (method, params) => this.process.notify(method, params),
       capabilities: () => this.process.capabilities,
       barrier: (signal) => this.requests.barrier(signal),
+      loaded: () => this.driver.readiness.loaded,
     });
     this.driver = new ReadinessDriver(ctx, {
       probe: (method, params) => {

@@ -31,6 +31,10 @@ export function setup(
     ws?: Workspace;
     /** a server whose diagnostics come from check runs (diagnostics_progress) */
     runs?: boolean;
+    /** the bridge starts the server's runs with this notification (diagnostics_run) */
+    runRequest?: string;
+    /** whether the server has loaded (readiness `loaded`); default: it has */
+    loaded?: () => boolean;
     restartOn?: string[];
     reloadOn?: string[];
     manifest?: string;
@@ -53,7 +57,8 @@ export function setup(
     extensions: opts.manifest ? { go: "go" } : { py: "python" },
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
-    diagnostics_progress: opts.runs ? ["^checking$"] : [],
+    diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
+    diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],
     package_manifest: opts.manifest ?? null,
@@ -94,6 +99,7 @@ export function setup(
       barriers += 1;
       sent.push(["barrier"]);
     },
+    loaded: opts.loaded ?? (() => true),
   });
   opened.push(docs);
   const register = (watchers: unknown[]) => {
