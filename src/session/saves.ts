@@ -40,8 +40,10 @@ export class Saves {
     this.reset();
   }
 
+  /** `diagnostics_run`, where the session serves diagnostics: no run is wasted otherwise */
   private get runRequest() {
-    return this.ctx.server.diagnostics_run ?? null;
+    const { server } = this.ctx;
+    return server.roles.includes("diagnostics") ? (server.diagnostics_run ?? null) : null;
   }
 
   /** A new server life: nothing saved; a server whose runs the bridge starts wants one. */

@@ -33,6 +33,7 @@ export function setup(
     runs?: boolean;
     /** the bridge starts the server's runs with this notification (diagnostics_run) */
     runRequest?: string;
+    roles?: ("semantics" | "diagnostics")[];
     /** whether the server has loaded (readiness `loaded`); default: it has */
     loaded?: () => boolean;
     restartOn?: string[];
@@ -59,6 +60,7 @@ export function setup(
     open_changed_files: opts.openChanged === true,
     diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
     diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
+    roles: opts.roles ?? ["semantics", "diagnostics"],
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],
     package_manifest: opts.manifest ?? null,

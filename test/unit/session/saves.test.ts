@@ -117,6 +117,18 @@ describe("diagnostics_run: the bridge starts the server's runs", () => {
     expect(s.requests()).toBe(1);
   });
 
+  test("a session that does not serve diagnostics requests no run", async () => {
+    const w = setup({ "a.py": "a" }, { runRequest: RUN, roles: ["semantics"] });
+    await w.open("a.py");
+    expect(w.docs.saves.runOwed).toBe(false);
+    w.docs.saves.requestIfWanted();
+    w.write("a.py", "a2");
+    w.docs.sync();
+    await turn();
+    expect(w.take().some(([m]) => m === RUN)).toBe(false);
+    expect(w.docs.saves.runOwed).toBe(false);
+  });
+
   test("without diagnostics_run nothing is requested and no run is owed", async () => {
     const w = setup({ "a.py": "a" }, { runs: true });
     await w.open("a.py");
