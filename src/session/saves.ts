@@ -54,9 +54,13 @@ export class Saves {
     this.requested = false;
   }
 
-  /** A run the bridge starts is still to begin: an answer waits (diagnostics-settle.ts). */
+  /**
+   * A run the bridge starts is still to begin — or the server is loading, and the end of the
+   * load will want one (a load cancels the running check): an answer waits.
+   */
   get runOwed(): boolean {
-    return this.wanted || this.requested;
+    if (this.runRequest === null) return false;
+    return this.wanted || this.requested || !this.server.loaded();
   }
 
   /** didSave of `doc` where the server asks for it: the disk changed, or the applier wrote it. */

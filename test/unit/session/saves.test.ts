@@ -108,8 +108,12 @@ describe("diagnostics_run: the bridge starts the server's runs", () => {
     const s = runServer({ "a.py": "a" });
     s.w.docs.saves.requestIfWanted();
     expect(s.requests()).toBe(1);
-    s.loaded.now = false; // a reload began; the request went to checkers it replaces
+    const t = s.begin();
+    s.loaded.now = false; // a reload began: it replaces the checkers, cancelling the run
+    s.end(t);
+    expect(s.w.docs.saves.runOwed).toBe(true); // the run that ended is no answer
     s.w.docs.saves.loaded(); // not loaded yet: nothing is requested
+    await turn();
     expect(s.requests()).toBe(0);
     s.loaded.now = true;
     s.w.docs.saves.loaded();
