@@ -49,7 +49,10 @@ function follower(root: string) {
     extensions: { ts: "typescript" },
     open_changed_files: false,
     diagnostics_progress: [],
+    diagnostics_run: null,
+    roles: ["semantics", "diagnostics"],
     restart_on: [],
+    reload_on: [],
     package_manifest: null,
   };
   const bridge = {
