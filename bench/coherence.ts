@@ -50,6 +50,7 @@ function follower(root: string) {
     open_changed_files: false,
     diagnostics_progress: [],
     diagnostics_run: null,
+    diagnostics_barrier: null,
     roles: ["semantics", "diagnostics"],
     restart_on: [],
     reload_on: [],

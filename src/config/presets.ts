@@ -70,6 +70,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       initialization_options: { checkOnSave: false },
       settings: { "rust-analyzer": { checkOnSave: false } },
       diagnostics_run: { method: "rust-analyzer/runFlycheck", params: {} },
+      // it publishes from its task pool, after the turn that ended the check: a request its
+      // pool answers (jobs start in order) follows them; a main-loop answer may not
+      diagnostics_barrier: { method: "workspace/symbol", params: { query: "theodolite barrier" } },
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,

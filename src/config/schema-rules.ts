@@ -246,6 +246,11 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
       at("diagnostics_progress"),
       'expected a non-empty diagnostics_progress with diagnostics_settle = "progress"',
     );
+  if (s.diagnostics_barrier !== null && s.diagnostics_progress.length === 0)
+    add(
+      at("diagnostics_barrier"),
+      "expected diagnostics_barrier only with a non-empty diagnostics_progress (it follows their end)",
+    );
   if (s.diagnostics_run !== null && s.diagnostics_progress.length === 0)
     add(
       at("diagnostics_run"),

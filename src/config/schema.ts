@@ -207,6 +207,13 @@ export const ServerSchema = z.strictObject({
     z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
   ),
   /**
+   * A request the server answers in order after the publishes of a run that ended, for a
+   * server that sends them from worker threads: asked before a run's results are read (SPEC §6)
+   */
+  diagnostics_barrier: absentAsNull(
+    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
+  ),
+  /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
    * points and announces nothing, so LSP's UTF-16 would apply)

@@ -102,7 +102,8 @@ export async function settlePush(
  * cargo check) publishes partial snapshots while it runs: wait until none is running;
  * with the "progress" rule until at least one has completed; and after a didSave (the
  * disk changed, SPEC §5.3) until a run that began after that save has completed. Then a
- * barrier: what the server published in the turn that ended the run is in.
+ * barrier: what the server published in the turn that ended the run is in — and for a
+ * server that publishes from worker threads, its `diagnostics_barrier` request as well.
  */
 export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
   const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
@@ -124,12 +125,21 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   // settled once the condition still holds after a barrier: a run starting clears what the
   // last one published (rust-analyzer), and its begin may be in flight when the condition
   // is first seen to hold
-  for (;;) {
+  const pool = session.server.diagnostics_barrier;
+  for (let round = 0; ; round++) {
     await session.waitUntil(() => (done() ? true : undefined), what, wait.signal);
+    const published = session.diagnostics.seq;
     await session.barrier(wait.signal);
-    if (done()) return;
+    // a server publishing from worker threads: its barrier request follows those publishes;
+    // asked again while publishes still arrive (a bounded number of rounds)
+    if (pool !== null) await session.barrier(wait.signal, pool);
+    const quiet = pool === null || session.diagnostics.seq === published;
+    if (done() && (quiet || round >= MAX_BARRIER_ROUNDS)) return;
   }
 }
+
+/** Rounds of `diagnostics_barrier` while publishes keep coming, before answering anyway. */
+const MAX_BARRIER_ROUNDS = 16;
 
 export async function fileDiagnostics(
   session: Session,

@@ -12,6 +12,14 @@ import { cancelledError, shuttingDownError } from "./session-errors.ts";
 
 const CONTENT_MODIFIED_RETRIES = 3;
 
+/** A request whose answer marks a point in what the server sent (its result is not used). */
+export interface BarrierRequest {
+  method: string;
+  params: unknown;
+}
+
+const MAIN_BARRIER: BarrierRequest = { method: "theodolite/barrier", params: {} };
+
 export class Requests {
   constructor(
     private readonly ctx: SessionContext,
@@ -95,12 +103,13 @@ export class Requests {
    * Resolves once the server has handled every notification sent before it (SPEC §5.3): a
    * request for a method no server has, which JSON-RPC has it answer with MethodNotFound,
    * in order. Not a `$/` method: some servers drop those unanswered (bacon-ls, measured).
+   * `via`: another request to answer, in the order the server gives it.
    */
-  async barrier(signal?: AbortSignal): Promise<void> {
+  async barrier(signal?: AbortSignal, via: BarrierRequest = MAIN_BARRIER): Promise<void> {
     const conn = this.connection();
     if (!conn || this.life.state === "dead") throw this.life.deadError();
     try {
-      await this.send(conn, "theodolite/barrier", {}, signal);
+      await this.send(conn, via.method, via.params, signal);
     } catch (err) {
       if (!(err instanceof ResponseError)) throw err;
     }

@@ -23,7 +23,7 @@ import type { LastExit, Lifecycle, SessionState } from "./lifecycle.ts";
 import type { ProgressTracker } from "./progress.ts";
 import type { Readiness } from "./readiness.ts";
 import { ReadinessDriver, type WaitContext } from "./readiness-driver.ts";
-import { Requests } from "./requests.ts";
+import { type BarrierRequest, Requests } from "./requests.ts";
 import type { LspRequest } from "./rpc.ts";
 import { lacksCapability, offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
@@ -226,8 +226,8 @@ export class Session {
   }
 
   /** Resolves once the server has handled every notification sent before it (SPEC §5.3). */
-  barrier(signal?: AbortSignal): Promise<void> {
-    return this.requests.barrier(signal);
+  barrier(signal?: AbortSignal, via?: BarrierRequest): Promise<void> {
+    return this.requests.barrier(signal, via);
   }
 
   /**

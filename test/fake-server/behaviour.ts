@@ -36,6 +36,8 @@ export class Behaviour {
     private readonly s: Scenario,
     private readonly conn: MessageConnection,
     private readonly state: FakeState,
+    /** called once a progress task has ended */
+    private readonly onEnd: () => void = () => {},
   ) {}
 
   /** Start everything timed from `initialized` (entries with `on` wait for their method). */
@@ -161,6 +163,7 @@ export class Behaviour {
       }
       if (ended) await ended;
       this.progress(p.token, { kind: "end" });
+      this.onEnd();
     } finally {
       this.running.delete(p.token);
     }

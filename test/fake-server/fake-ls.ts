@@ -183,7 +183,7 @@ function main(): void {
     new HookedReader(process.stdin, hook),
     new StreamMessageWriter(process.stdout),
   );
-  behaviour = new Behaviour(scenario, connection, state);
+  behaviour = new Behaviour(scenario, connection, state, () => onRunEnd());
 
   /** Diagnostics for the text as synced (computed now, sent after publish_delay_ms). */
   const publish = (uri: string, version: number): void => {
@@ -202,8 +202,19 @@ function main(): void {
       });
       void connection.sendNotification("textDocument/publishDiagnostics", params);
     };
-    if (scenario.publish_delay_ms === undefined) send();
+    if (scenario.publish_pool !== undefined) pool.held.push(send);
+    else if (scenario.publish_delay_ms === undefined) send();
     else setTimeout(send, scenario.publish_delay_ms);
+  };
+  /** `publish_pool`: publishes waiting for a run's end, and those queued since one ended */
+  const pool = { held: [] as (() => void)[], queued: [] as (() => void)[] };
+  const drainPool = (): void => {
+    for (const send of pool.queued.splice(0)) send();
+  };
+  const onRunEnd = (): void => {
+    if (scenario.publish_pool === undefined) return;
+    pool.queued.push(...pool.held.splice(0));
+    setTimeout(drainPool, scenario.publish_pool.delay_ms);
   };
 
   let shutdownReceived = false;
@@ -234,6 +245,7 @@ function main(): void {
       if (scenario.hang_on_shutdown === true) return new Promise<never>(() => {});
       return null;
     }
+    if (method === scenario.publish_pool?.method) drainPool();
     return responder.answer(method, params, token);
   });
 

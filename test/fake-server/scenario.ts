@@ -88,6 +88,12 @@ export interface Scenario {
   publish_matches?: { pattern: string; message: string; severity?: number };
   /** publish this long after the sync (a stale set stays visible meanwhile) */
   publish_delay_ms?: number;
+  /**
+   * publishes from a worker pool (rust-analyzer): held until a progress task ends, then sent
+   * `delay_ms` later — or at once when a request of `method` arrives, answered after them
+   * (the pool runs its jobs in order); meanwhile other requests are answered at once
+   */
+  publish_pool?: { method: string; delay_ms: number };
   /** the `textDocument/diagnostic` answer's items */
   pull_diagnostics?: DiagnosticSpec[];
 

@@ -60,6 +60,7 @@ export function setup(
     open_changed_files: opts.openChanged === true,
     diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
     diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
+    diagnostics_barrier: null,
     roles: opts.roles ?? ["semantics", "diagnostics"],
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],

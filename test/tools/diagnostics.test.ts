@@ -309,3 +309,65 @@ describe("workspace-wide, a check-run server that also answers pulls (rust-analy
     expect(fake.requests("textDocument/diagnostic").length).toBeGreaterThan(0);
   });
 });
+
+describe("a server that publishes a run's results after answering a barrier (rust-analyzer)", () => {
+  // rust-analyzer sends publishes from its task pool: the main loop's answer to the bridge's
+  // barrier can overtake them. Here a run's publishes come 1.5 s after its end, or before
+  // the answer to a pool request (fake/pool).
+  async function editAndAsk(poolBarrier: boolean, rounds: number): Promise<number[]> {
+    const ws = workspace({ "a.fake": "TODO one\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server(
+          {
+            capabilities: {
+              textDocumentSync: { openClose: true, change: 1, save: true },
+              hoverProvider: true,
+            },
+            publish_matches: TODO,
+            publish_pool: { method: "fake/pool", delay_ms: 1500 },
+            progress: [
+              { token: "start", title: "checking", end_after_ms: 100 },
+              {
+                token: "save",
+                title: "checking",
+                begin_on: "textDocument/didSave",
+                end_after_ms: 200,
+              },
+            ],
+          },
+          {
+            diagnostics_settle: "progress",
+            diagnostics_progress: ["^checking$"],
+            ...(poolBarrier ? { diagnostics_barrier: { method: "fake/pool", params: {} } } : {}),
+          },
+        ),
+      ],
+    });
+    const totals: number[] = [];
+    await bridge.call("diagnostics", { file: "a.fake" });
+    // the opening's publish is in before the first edit (it comes 1.5 s late without a pool request)
+    await fake.until(
+      (s) =>
+        s.events.find((e) => e.dir === "out" && e.method === "textDocument/publishDiagnostics"),
+      "the opening's publish",
+      10_000,
+    );
+    for (let n = 1; n <= rounds; n++) {
+      ws.write("a.fake", `${"TODO ".repeat(n + 1)}\n`);
+      const r = await bridge.call("diagnostics", { file: "a.fake" });
+      totals.push(r.structured.total as number);
+    }
+    return totals;
+  }
+
+  test("with diagnostics_barrier every answer after an edit is the new one, five times", async () => {
+    expect(await editAndAsk(true, 5)).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  test("without it, the answer is the one before the edit (why the key exists)", async () => {
+    expect(await editAndAsk(false, 1)).toEqual([1]);
+  });
+});

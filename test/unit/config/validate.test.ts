@@ -654,6 +654,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_settle: "version",
         diagnostics_progress: [],
         diagnostics_run: null,
+        diagnostics_barrier: null,
         position_encoding: null,
         open_changed_files: false,
         workspace_symbols: true,
