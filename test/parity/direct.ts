@@ -118,6 +118,10 @@ export async function directDiagnostics(
     const uri = pathToFileURL(abs).href;
     const languageId = server.extensions[extname(abs).slice(1)] ?? server.languages[0] ?? "";
     await client.open(uri, languageId, readFileSync(abs, "utf8"), 1);
+    // a server set not to start its diagnostics runs itself is asked for one, as its
+    // configuration says (rust-analyzer: runFlycheck, with checkOnSave off)
+    const run = server.diagnostics_run;
+    if (run !== null) await client.notify(run.method, run.params);
 
     const pulled = plan.pull || offersPull(client) ? await client.pull(uri) : undefined;
     const version = plan.publishVersion;

@@ -246,6 +246,10 @@ export class LspClient {
     }
   }
 
+  notify(method: string, params: unknown): Promise<void> {
+    return this.conn.sendNotification(method, params);
+  }
+
   open(uri: string, languageId: string, text: string, version = 1): Promise<void> {
     return this.conn.sendNotification("textDocument/didOpen", {
       textDocument: { uri, languageId, version, text },
