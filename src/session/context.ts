@@ -26,7 +26,7 @@ export class SessionContext {
   readonly key: string;
   readonly label: SessionLabel;
   readonly life: Lifecycle;
-  readonly progress = new ProgressTracker();
+  readonly progress: ProgressTracker;
   readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
   /** restarts because a file the server does not reload changed (`restart_on`) */
@@ -39,6 +39,9 @@ export class SessionContext {
     readonly hooks: SessionHooks,
   ) {
     this.key = sessionKey(workspace.name, server.name);
+    // runs the bridge starts can still overlap under one token (progress.ts)
+    const overlapping = server.diagnostics_run ? server.diagnostics_progress : [];
+    this.progress = new ProgressTracker(overlapping.map((p) => new RegExp(p)));
     this.diagnostics = new DiagnosticStore(workspace);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);

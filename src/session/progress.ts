@@ -6,6 +6,11 @@
  * that, or with a token longer than PROGRESS_LIMITS.chars, is dropped and counted — and
  * titles and messages are cut to PROGRESS_LIMITS.chars; session_status lists the first
  * PROGRESS_LIMITS.shown with the count of all.
+ *
+ * A begin on a token whose task is still active replaces it, unless the task matches the
+ * `overlapping` patterns: then the earlier task stays active until an end of its own, ends
+ * closing the oldest first (rust-analyzer: a load replaces its checker while a request
+ * still holds the old one, and both run their check under one token).
  */
 import type {
   ProgressToken,
@@ -40,13 +45,20 @@ export interface ProgressStatus {
   progress_dropped: number;
 }
 
+/** At most this many earlier tasks wait for their ends under one token. */
+const MAX_OVERLAPPING = 3;
+
 export class ProgressTracker {
   private readonly tasks = new Map<string, ProgressTask>();
+  /** `overlapping`: tasks begun earlier under a token whose newer task is in `tasks` */
+  private readonly earlier = new Map<string, ProgressTask[]>();
   /** patterns seen begun at least once (for progress_required) */
   private everBegun: ProgressTask[] = [];
   private begins = 0;
   /** begins dropped at the bounds */
   private dropped = 0;
+
+  constructor(private readonly overlapping: readonly RegExp[] = []) {}
 
   update(token: ProgressToken, value: unknown): ProgressTask | undefined {
     const v = value as Partial<ProgressValue> | null;
@@ -68,6 +80,11 @@ export class ProgressTracker {
       };
       if (typeof b.message === "string") task.message = cut(b.message);
       if (typeof b.percentage === "number") task.percentage = b.percentage;
+      const running = this.tasks.get(key);
+      if (running !== undefined && matchesAny(running, this.overlapping)) {
+        const waiting = [...(this.earlier.get(key) ?? []), running].slice(-MAX_OVERLAPPING);
+        this.earlier.set(key, waiting);
+      }
       this.tasks.set(key, task);
       this.everBegun.push(task);
       if (this.everBegun.length > 256) this.everBegun = this.everBegun.slice(-128);
@@ -80,6 +97,12 @@ export class ProgressTracker {
       if (typeof r.message === "string") task.message = cut(r.message);
       if (typeof r.percentage === "number") task.percentage = r.percentage;
     } else if (v.kind === "end") {
+      const oldest = this.earlier.get(key)?.shift();
+      if (oldest !== undefined) {
+        oldest.ended = true;
+        if (this.earlier.get(key)?.length === 0) this.earlier.delete(key);
+        return oldest;
+      }
       task.ended = true;
       this.tasks.delete(key);
     }
@@ -87,9 +110,8 @@ export class ProgressTracker {
   }
 
   active(): ProgressTask[] {
-    return [...this.tasks.values()].sort((a, b) =>
-      a.token < b.token ? -1 : a.token > b.token ? 1 : 0,
-    );
+    const all = [...this.tasks.values(), ...[...this.earlier.values()].flat()];
+    return all.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
   }
 
   /** session_status's view: the first PROGRESS_LIMITS.shown active tasks, with counts. */
@@ -128,6 +150,7 @@ export class ProgressTracker {
 
   clear(): void {
     this.tasks.clear();
+    this.earlier.clear();
     this.everBegun = [];
     this.begins = 0;
     this.dropped = 0;

@@ -10,6 +10,7 @@
  * must have ended (diagnostics-settle.ts).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
+import { log } from "../log.ts";
 import type { SessionContext } from "./context.ts";
 import type { OpenDocument } from "./document-store.ts";
 
@@ -138,6 +139,9 @@ export class Saves {
     this.requested = true;
     this.mark = this.ctx.progress.beginCount;
     this.server.notify(run.method, run.params);
+    log.debug(
+      `[${this.ctx.key}] diagnostics run requested (${run.method}, after begin ${this.mark})`,
+    );
     this.ctx.life.changes.notify();
   }
 }

@@ -204,7 +204,10 @@ export class ServerProcess {
       workspaceFolders: [{ uri: pathToUri(workspace.root), name: workspace.name }],
       registrations: this.ctx.registrations,
       onProgress: (token, value) => {
-        this.ctx.progress.update(token, value);
+        const task = this.ctx.progress.update(token, value);
+        const kind = (value as { kind?: unknown } | null)?.kind;
+        if (task && kind !== "report")
+          log.debug(`[${key}] progress ${kind} ${task.token} #${task.seq}`);
         this.parts.documents.saves.progressed();
       },
       onServerStatus: (s) => {
@@ -216,6 +219,7 @@ export class ServerProcess {
       },
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => {
+        log.debug(`[${key}] publish ${p.uri}: ${p.diagnostics?.length ?? 0} items`);
         this.ctx.diagnostics.onPublish(p);
         driver.onPublish(p.uri);
       },

@@ -298,8 +298,15 @@ export async function soak(opts: {
     bridge: { ...o.bridge, mutation: "gated", mutation_allowlist: ["soak"] },
     clientName: "soak",
   });
-  const longOptions = lang.rename === undefined ? opts.bridge : gated(opts.bridge);
-  const bridge = await startRealBridge(root, server, longOptions ?? {});
+  const withLog = (o: RealBridgeOptions = {}): RealBridgeOptions => {
+    // SOAK_LOG=FILE: the long-lived bridge's debug log (runs requested, progress, publishes)
+    const file = process.env.SOAK_LOG;
+    if (file === undefined || file === "") return o;
+    const logging = { level: "debug", file, max_bytes: 1 << 30, max_files: 2 };
+    return { ...o, bridge: { ...o.bridge, log: logging } };
+  };
+  const longOptions = withLog(lang.rename === undefined ? opts.bridge : gated(opts.bridge));
+  const bridge = await startRealBridge(root, server, longOptions);
   try {
     await ok(bridge, "session_status", { start: true });
     let previous = await ok(bridge, "diagnostics", { files: set });

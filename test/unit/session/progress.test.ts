@@ -41,3 +41,36 @@ test("an ended task makes room; reports are cut too; an overlong token is droppe
   expect(p.update("k".repeat(PROGRESS_LIMITS.chars + 1), begin("x"))).toBeUndefined();
   expect(p.status().progress_dropped).toBe(2);
 });
+
+test("overlapping runs under one token: each begin takes an end of its own, oldest first", () => {
+  const flycheck = [/flycheck/];
+  const p = new ProgressTracker(flycheck);
+  const token = "rust-analyzer/flycheck/0";
+  p.update(token, begin("cargo check")); // the old checker's run, still going
+  const mark = p.beginCount;
+  p.update(token, begin("cargo check")); // the new checker's run, begun after the mark
+  expect(p.activeMatching(flycheck)).toHaveLength(2);
+  p.update(token, { kind: "end" }); // the old run's end
+  expect(p.endedMatching(flycheck, mark)).toBe(false);
+  expect(p.activeMatching(flycheck)).toHaveLength(1);
+  p.update(token, { kind: "end" });
+  expect(p.endedMatching(flycheck, mark)).toBe(true);
+  expect(p.active()).toHaveLength(0);
+});
+
+test("without the overlapping patterns a begin on an active token replaces its task", () => {
+  const p = new ProgressTracker();
+  p.update("t", begin("a"));
+  const mark = p.beginCount;
+  p.update("t", begin("b"));
+  expect(p.active()).toHaveLength(1);
+  p.update("t", { kind: "end" });
+  expect(p.endedMatching([/b/], mark)).toBe(true);
+  expect(p.active()).toHaveLength(0);
+});
+
+test("overlapping begins that never end are bounded per token", () => {
+  const p = new ProgressTracker([/flycheck/]);
+  for (let i = 0; i < 1000; i++) p.update("flycheck", begin("cargo check"));
+  expect(p.active().length).toBeLessThanOrEqual(4);
+});
