@@ -27,6 +27,8 @@ export class SessionContext {
   readonly label: SessionLabel;
   readonly life: Lifecycle;
   readonly progress: ProgressTracker;
+  /** `diagnostics_progress`, compiled: the server's diagnostics runs (SPEC §6) */
+  readonly runPatterns: readonly RegExp[];
   readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
   /** restarts because a file the server does not reload changed (`restart_on`) */
@@ -39,9 +41,9 @@ export class SessionContext {
     readonly hooks: SessionHooks,
   ) {
     this.key = sessionKey(workspace.name, server.name);
+    this.runPatterns = server.diagnostics_progress.map((p) => new RegExp(p));
     // runs the bridge starts can still overlap under one token (progress.ts)
-    const overlapping = server.diagnostics_run ? server.diagnostics_progress : [];
-    this.progress = new ProgressTracker(overlapping.map((p) => new RegExp(p)));
+    this.progress = new ProgressTracker(server.diagnostics_run ? this.runPatterns : []);
     this.diagnostics = new DiagnosticStore(workspace);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);

@@ -106,7 +106,7 @@ export async function settlePush(
  * server that publishes from worker threads, its `diagnostics_barrier` request as well.
  */
 export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
-  const patterns = session.server.diagnostics_progress.map((p) => new RegExp(p));
+  const patterns = session.runPatterns;
   if (patterns.length === 0) return;
   const needCompleted = session.server.diagnostics_settle === "progress";
   const { saves } = session.documents;

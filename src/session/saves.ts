@@ -31,13 +31,11 @@ export class Saves {
   /** `diagnostics_run`: a run requested whose begin has not been seen */
   private requested = false;
   private requestQueued = false;
-  private readonly patterns: RegExp[];
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly server: SaveLink,
   ) {
-    this.patterns = ctx.server.diagnostics_progress.map((p) => new RegExp(p));
     this.reset();
   }
 
@@ -110,7 +108,7 @@ export class Saves {
   /** Progress from the server: the requested run began, so the next may be requested. */
   progressed(): void {
     if (!this.requested || this.mark === undefined) return;
-    if (!this.ctx.progress.begunMatching(this.patterns, this.mark)) return;
+    if (!this.ctx.progress.begunMatching(this.ctx.runPatterns, this.mark)) return;
     this.requested = false;
     this.requestIfWanted();
   }

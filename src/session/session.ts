@@ -102,6 +102,10 @@ export class Session {
   get progress(): ProgressTracker {
     return this.ctx.progress;
   }
+  /** the server's diagnostics runs (`diagnostics_progress`, compiled once) */
+  get runPatterns(): readonly RegExp[] {
+    return this.ctx.runPatterns;
+  }
   get diagnostics(): DiagnosticStore {
     return this.ctx.diagnostics;
   }
