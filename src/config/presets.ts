@@ -73,6 +73,10 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it publishes from its task pool, after the turn that ended the check: a request its
       // pool answers (jobs start in order) follows them; a main-loop answer may not
       diagnostics_barrier: { method: "workspace/symbol", params: { query: "theodolite barrier" } },
+      // those publishes, each serialized on a thread of its own, can cross: a close makes it
+      // publish the file once more, after them (its pushes hold only cargo's items, since
+      // the bridge pulls its own diagnostics)
+      diagnostics_republish: true,
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,

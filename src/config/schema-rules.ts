@@ -251,6 +251,11 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
       at("diagnostics_barrier"),
       "expected diagnostics_barrier only with a non-empty diagnostics_progress (it follows their end)",
     );
+  if (s.diagnostics_republish && s.diagnostics_barrier === null)
+    add(
+      at("diagnostics_republish"),
+      "expected diagnostics_republish only with diagnostics_barrier (its publishes are awaited by it)",
+    );
   if (s.diagnostics_run !== null && s.diagnostics_progress.length === 0)
     add(
       at("diagnostics_run"),

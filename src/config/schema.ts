@@ -214,6 +214,13 @@ export const ServerSchema = z.strictObject({
     z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
   ),
   /**
+   * After a run's publishes are in, every file published since is closed (and reopened where
+   * open) so the server publishes it again, last: for a server whose publishes of one file
+   * can arrive out of order and that answers a close with one (SPEC §6); needs
+   * `diagnostics_barrier`
+   */
+  diagnostics_republish: z.boolean().default(false),
+  /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
    * points and announces nothing, so LSP's UTF-16 would apply)

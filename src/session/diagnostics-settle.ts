@@ -103,7 +103,8 @@ export async function settlePush(
  * with the "progress" rule until at least one has completed; and after a didSave (the
  * disk changed, SPEC §5.3) until a run that began after that save has completed. Then a
  * barrier: what the server published in the turn that ended the run is in — and for a
- * server that publishes from worker threads, its `diagnostics_barrier` request as well.
+ * server that publishes from worker threads, its `diagnostics_barrier` request as well, and
+ * with `diagnostics_republish` a last publish of every file the run published.
  */
 export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
   const patterns = session.runPatterns;
@@ -134,7 +135,12 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
     // asked again while publishes still arrive (a bounded number of rounds)
     if (pool !== null) await session.barrier(wait.signal, pool);
     const quiet = pool === null || session.diagnostics.seq === published;
-    if (done() && (quiet || round >= MAX_BARRIER_ROUNDS)) return;
+    if (!done() || (!quiet && round < MAX_BARRIER_ROUNDS)) continue;
+    // publishes of one file that crossed on the server's threads are asked for once more
+    // (republish.ts): their answers are awaited through the rounds above
+    if (pool === null || round >= MAX_BARRIER_ROUNDS || !session.documents.republish.round()) {
+      return;
+    }
   }
 }
 

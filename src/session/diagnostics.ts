@@ -110,6 +110,13 @@ export class DiagnosticStore {
     return this.pulled.get(uri);
   }
 
+  /** The URIs whose stored publish arrived after publish number `seq`, sorted. */
+  publishedSince(seq: number): string[] {
+    const uris: string[] = [];
+    for (const [uri, entry] of this.pushed) if (entry.seq > seq) uris.push(uri);
+    return uris.sort();
+  }
+
   /** Every URI with any stored diagnostics, sorted. */
   uris(): string[] {
     return [...new Set([...this.pushed.keys(), ...this.pulled.keys()])].sort();

@@ -30,6 +30,7 @@ import {
   type SyncStamp,
 } from "./document-store.ts";
 
+import { Republisher } from "./republish.ts";
 import { Saves } from "./saves.ts";
 
 export type { DiskContent, OpenDocument } from "./document-store.ts";
@@ -89,6 +90,8 @@ export class Documents {
   readonly saves: Saves;
   /** what changed on disk that the server cares about (disk-changes.ts) */
   readonly disk: DiskChanges;
+  /** `diagnostics_republish` rounds (republish.ts) */
+  readonly republish: Republisher;
   private store: DocumentStore;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
 
@@ -98,6 +101,10 @@ export class Documents {
   ) {
     this.store = this.newStore();
     this.saves = new Saves(ctx, server);
+    this.republish = new Republisher(ctx, {
+      notify: (method, params) => server.notify(method, params),
+      reopen: (uri) => this.reopen(uri),
+    });
     this.disk = new DiskChanges(ctx, () => this.store.all().map((d) => dirname(d.abs)));
   }
 
@@ -124,6 +131,7 @@ export class Documents {
     this.disk.reset();
     this.generation = 0;
     this.saves.reset();
+    this.republish.reset();
     this.counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
   }
 
@@ -150,6 +158,17 @@ export class Documents {
   /** Close one document (the next call on it opens it afresh). */
   close(uri: string): void {
     this.store.close(uri);
+  }
+
+  /**
+   * Close an open document and open it again with the same text (and the next version), so
+   * the server forgets what it derived from the opening; false: not open.
+   */
+  reopen(uri: string): boolean {
+    const doc = this.store.close(uri);
+    if (doc === undefined) return false;
+    this.store.sync(uri, doc.languageId, contentOf(doc), this.currentStamp());
+    return true;
   }
 
   /** The stamp for content that changes the server's view now. */

@@ -196,16 +196,23 @@ function main(): void {
       ...(scenario.publish_on_sync ?? []).map(toDiagnostic),
       ...(scenario.publish_matches ? matchDiagnostics(text, scenario.publish_matches) : []),
     ];
-    const send = (): void => {
-      state.event("out", "textDocument/publishDiagnostics", {
-        detail: { uri, version: withVersion ? version : null },
-      });
-      void connection.sendNotification("textDocument/publishDiagnostics", params);
-    };
+    newest.set(uri, params);
+    if (scenario.publish_pool?.crossed === true) {
+      const first = (params.diagnostics as unknown[]).slice(0, 1);
+      pool.held.push(sender(uri, { ...params, diagnostics: first }));
+    }
+    const send = sender(uri, params);
     if (scenario.publish_pool !== undefined) pool.held.push(send);
     else if (scenario.publish_delay_ms === undefined) send();
     else setTimeout(send, scenario.publish_delay_ms);
   };
+  const sender = (uri: string, params: Record<string, unknown>) => (): void => {
+    const version = typeof params.version === "number" ? params.version : null;
+    state.event("out", "textDocument/publishDiagnostics", { detail: { uri, version } });
+    void connection.sendNotification("textDocument/publishDiagnostics", params);
+  };
+  /** the newest publish computed for each URI (`republish_on_close`) */
+  const newest = new Map<string, Record<string, unknown>>();
   /** `publish_pool`: publishes waiting for a run's end, and those queued since one ended */
   const pool = { held: [] as (() => void)[], queued: [] as (() => void)[] };
   const drainPool = (): void => {
@@ -213,7 +220,9 @@ function main(): void {
   };
   const onRunEnd = (): void => {
     if (scenario.publish_pool === undefined) return;
-    pool.queued.push(...pool.held.splice(0));
+    const ended = pool.held.splice(0);
+    if (scenario.publish_pool.crossed === true) ended.reverse();
+    pool.queued.push(...ended);
     setTimeout(drainPool, scenario.publish_pool.delay_ms);
   };
 
@@ -294,7 +303,17 @@ function main(): void {
     DidChangeTextDocumentNotification.type,
     (p: DidChangeTextDocumentParams) => publish(p.textDocument.uri, p.textDocument.version),
   );
-  connection.onNotification(DidCloseTextDocumentNotification.type, () => {});
+  connection.onNotification(DidCloseTextDocumentNotification.type, (p) => {
+    const params = newest.get(p.textDocument.uri);
+    if (scenario.republish_on_close !== true || params === undefined) return;
+    // the file's state as it is, without a version: it is closed
+    const send = sender(p.textDocument.uri, { uri: params.uri, diagnostics: params.diagnostics });
+    if (scenario.publish_pool === undefined) send();
+    else {
+      pool.queued.push(send);
+      setTimeout(drainPool, scenario.publish_pool.delay_ms);
+    }
+  });
   // LSP: exit code 0 after shutdown, 1 without.
   connection.onNotification(ExitNotification.type, () => process.exit(shutdownReceived ? 0 : 1));
 

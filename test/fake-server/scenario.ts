@@ -93,7 +93,17 @@ export interface Scenario {
    * `delay_ms` later — or at once when a request of `method` arrives, answered after them
    * (the pool runs its jobs in order); meanwhile other requests are answered at once
    */
-  publish_pool?: { method: string; delay_ms: number };
+  publish_pool?: {
+    method: string;
+    delay_ms: number;
+    /**
+     * a run's publishes of one file cross on the pool's threads: each is preceded by an
+     * earlier one holding only its first item, and a run's are sent newest first
+     */
+    crossed?: boolean;
+  };
+  /** a didClose is answered by publishing the file's newest diagnostics again (rust-analyzer) */
+  republish_on_close?: boolean;
   /** the `textDocument/diagnostic` answer's items */
   pull_diagnostics?: DiagnosticSpec[];
 

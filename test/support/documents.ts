@@ -33,6 +33,8 @@ export function setup(
     runs?: boolean;
     /** the bridge starts the server's runs with this notification (diagnostics_run) */
     runRequest?: string;
+    /** the server publishes a file again when it is closed (diagnostics_republish) */
+    republish?: boolean;
     roles?: ("semantics" | "diagnostics")[];
     /** whether the server has loaded (readiness `loaded`); default: it has */
     loaded?: () => boolean;
@@ -60,7 +62,8 @@ export function setup(
     open_changed_files: opts.openChanged === true,
     diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
     diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
-    diagnostics_barrier: null,
+    diagnostics_barrier: opts.republish ? { method: "pool/barrier", params: {} } : null,
+    diagnostics_republish: opts.republish === true,
     roles: opts.roles ?? ["semantics", "diagnostics"],
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],

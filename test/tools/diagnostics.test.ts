@@ -314,7 +314,13 @@ describe("a server that publishes a run's results after answering a barrier (rus
   // rust-analyzer sends publishes from its task pool: the main loop's answer to the bridge's
   // barrier can overtake them. Here a run's publishes come 1.5 s after its end, or before
   // the answer to a pool request (fake/pool).
-  async function editAndAsk(poolBarrier: boolean, rounds: number): Promise<number[]> {
+  // crossed: a run's publishes of the file also cross (newest first, the last holding only
+  // its first item); republish: the server publishes a closed file again, and the key is on
+  async function editAndAsk(
+    poolBarrier: boolean,
+    rounds: number,
+    crossed?: { republish: boolean },
+  ): Promise<number[]> {
     const ws = workspace({ "a.fake": "TODO one\n" });
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
@@ -327,7 +333,8 @@ describe("a server that publishes a run's results after answering a barrier (rus
               hoverProvider: true,
             },
             publish_matches: TODO,
-            publish_pool: { method: "fake/pool", delay_ms: 1500 },
+            publish_pool: { method: "fake/pool", delay_ms: 1500, crossed: crossed !== undefined },
+            republish_on_close: crossed !== undefined,
             progress: [
               { token: "start", title: "checking", end_after_ms: 100 },
               {
@@ -342,6 +349,7 @@ describe("a server that publishes a run's results after answering a barrier (rus
             diagnostics_settle: "progress",
             diagnostics_progress: ["^checking$"],
             ...(poolBarrier ? { diagnostics_barrier: { method: "fake/pool", params: {} } } : {}),
+            diagnostics_republish: crossed?.republish === true,
           },
         ),
       ],
@@ -369,5 +377,14 @@ describe("a server that publishes a run's results after answering a barrier (rus
 
   test("without it, the answer is the one before the edit (why the key exists)", async () => {
     expect(await editAndAsk(false, 1)).toEqual([1]);
+  });
+
+  // the pool's threads can send a run's publishes of one file out of order (SPEC §6)
+  test("publishes that cross: with diagnostics_republish the run's last result, five times", async () => {
+    expect(await editAndAsk(true, 5, { republish: true })).toEqual([2, 3, 4, 5, 6]);
+  });
+
+  test("publishes that cross, without diagnostics_republish: the earlier one, last", async () => {
+    expect(await editAndAsk(true, 2, { republish: false })).toEqual([1, 1]);
   });
 });

@@ -490,6 +490,11 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.diagnostics_settle: expected "quiescent" only with ready.quiescent = true',
   ],
   [
+    "republish without the barrier that awaits it",
+    (r) => (srv(r).diagnostics_republish = true),
+    "server.ra.diagnostics_republish: expected diagnostics_republish only with diagnostics_barrier (its publishes are awaited by it)",
+  ],
+  [
     "requires as a table",
     (r) => (srv(r).requires = { file: "x" }),
     "server.ra.requires: expected an array",
@@ -655,6 +660,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_progress: [],
         diagnostics_run: null,
         diagnostics_barrier: null,
+        diagnostics_republish: false,
         position_encoding: null,
         open_changed_files: false,
         workspace_symbols: true,

@@ -1,0 +1,62 @@
+/**
+ * `diagnostics_republish` (SPEC §6): a server that sends each publish from a worker thread
+ * (rust-analyzer) can deliver two publishes of one file out of order — the older last — and
+ * the last one received is what the bridge holds. Once a run has ended and its publishes are
+ * in, every file published since the last such round is closed (reopened at once where the
+ * session has it open): the server answers a close by publishing the file again from its
+ * final state, after everything it sent before
+ * (docs/LANGUAGE-SERVERS.md#rust-analyzer-cancelled-checks).
+ */
+import { log } from "../log.ts";
+import type { SessionContext } from "./context.ts";
+
+/** What a round needs of the documents (documents.ts). */
+export interface RepublishLink {
+  /** a notification to the server of the current life */
+  notify(method: string, params: unknown): void;
+  /** close and open again with the same text; false: the session has it not open */
+  reopen(uri: string): boolean;
+}
+
+export class Republisher {
+  /** the publish count once the last round's publishes were in: later ones are owed a round */
+  private settledSeq = 0;
+  /** a round sent and not yet confirmed: the run count when it was sent */
+  private pending: number | undefined;
+
+  constructor(
+    private readonly ctx: SessionContext,
+    private readonly link: RepublishLink,
+  ) {}
+
+  /** A new server life: nothing published yet. */
+  reset(): void {
+    this.settledSeq = 0;
+    this.pending = undefined;
+  }
+
+  /**
+   * Called once a run's publishes are in (a barrier passed with none arriving): a round sent
+   * before is confirmed unless a run began since; then any file published after the last
+   * confirmed round is asked for again. True: a round was sent, its publishes are awaited.
+   */
+  round(): boolean {
+    if (!this.ctx.server.diagnostics_republish) return false;
+    const { diagnostics, progress } = this.ctx;
+    if (this.pending !== undefined) {
+      // a run begun since may have published after the round: its files go again
+      if (progress.beginCount === this.pending) this.settledSeq = diagnostics.seq;
+      this.pending = undefined;
+    }
+    const uris = diagnostics.publishedSince(this.settledSeq);
+    if (uris.length === 0) return false;
+    this.pending = progress.beginCount;
+    let reopened = 0;
+    for (const uri of uris) {
+      if (this.link.reopen(uri)) reopened += 1;
+      else this.link.notify("textDocument/didClose", { textDocument: { uri } });
+    }
+    log.debug(`[${this.ctx.key}] republish asked for ${uris.length} files (${reopened} reopened)`);
+    return true;
+  }
+}
