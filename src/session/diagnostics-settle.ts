@@ -137,10 +137,8 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
     const quiet = pool === null || session.diagnostics.seq === published;
     if (!done() || (!quiet && round < MAX_BARRIER_ROUNDS)) continue;
     // publishes of one file that crossed on the server's threads are asked for once more
-    // (republish.ts): their answers are awaited through the rounds above
-    if (pool === null || round >= MAX_BARRIER_ROUNDS || !session.documents.republish.round()) {
-      return;
-    }
+    // (republish.ts; the key requires `diagnostics_barrier`): awaited through the rounds above
+    if (round >= MAX_BARRIER_ROUNDS || !session.documents.republish.round()) return;
   }
 }
 

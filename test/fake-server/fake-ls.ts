@@ -222,8 +222,12 @@ function main(): void {
     if (scenario.publish_pool === undefined) return;
     const ended = pool.held.splice(0);
     if (scenario.publish_pool.crossed === true) ended.reverse();
-    pool.queued.push(...ended);
-    setTimeout(drainPool, scenario.publish_pool.delay_ms);
+    enqueue(ended, scenario.publish_pool.delay_ms);
+  };
+  /** sent `delay_ms` later, or before the answer to the next pool request */
+  const enqueue = (sends: (() => void)[], delayMs: number): void => {
+    pool.queued.push(...sends);
+    setTimeout(drainPool, delayMs);
   };
 
   let shutdownReceived = false;
@@ -309,10 +313,7 @@ function main(): void {
     // the file's state as it is, without a version: it is closed
     const send = sender(p.textDocument.uri, { uri: params.uri, diagnostics: params.diagnostics });
     if (scenario.publish_pool === undefined) send();
-    else {
-      pool.queued.push(send);
-      setTimeout(drainPool, scenario.publish_pool.delay_ms);
-    }
+    else enqueue([send], scenario.publish_pool.delay_ms);
   });
   // LSP: exit code 0 after shutdown, 1 without.
   connection.onNotification(ExitNotification.type, () => process.exit(shutdownReceived ? 0 : 1));
