@@ -12,9 +12,12 @@ export interface Swapper {
 
 const swappers = new Set<Subprocess>();
 
-/** Start exchanging `a` and `b` atomically in a loop; resolves once it runs. */
-export async function startSwapper(a: string, b: string): Promise<Swapper> {
-  const proc = spawn([process.execPath, `${import.meta.dir}/swapper.ts`, a, b], {
+/**
+ * Start exchanging `a` and `b` atomically in a loop; resolves once it runs. With `holdMs`,
+ * each burst of exchanges is followed by that long with both entries in place.
+ */
+export async function startSwapper(a: string, b: string, holdMs = 0): Promise<Swapper> {
+  const proc = spawn([process.execPath, `${import.meta.dir}/swapper.ts`, a, b, String(holdMs)], {
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -7,12 +7,11 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { childrenOf, killChildren } from "../../src/process/contain.ts";
-import { readProc } from "../../src/process/proctree.ts";
+import { childrenOf } from "../../src/process/contain.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
-import { hopperArgv, PERL } from "../fake-server/hopper.ts";
+import { PERL } from "../fake-server/hopper.ts";
 import { killTagged, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
-import { waitFor, waitForValue } from "../support/wait.ts";
+import { waitFor, waitForValue, within } from "../support/wait.ts";
 import { connect, INIT_PARAMS, launchFake, Started } from "./helpers.ts";
 
 const started = new Started();
@@ -29,6 +28,7 @@ afterAll(() => {
 const GONE_MS = 2000;
 /** How long a start or a note may take on a loaded machine (a bound, not a wait). */
 const START_MS = 15_000;
+const PROBE = `${import.meta.dir}/kill-children-probe.ts`;
 
 function newTag(): string {
   const tag = `theodolite-hop-${process.pid}-${tags.length}-${Date.now()}`;
@@ -54,33 +54,43 @@ function zombieChildren(pid: number): number {
   }).length;
 }
 
-// first in the file: a launcher test's reaping of adopted orphans (launch.ts) runs on in
-// this process after its test and would kill these hops before killChildren sees them
 describe("killChildren", () => {
   test("spares what it is told to, kills the rest, collects what exited", async () => {
-    expect(becomeChildSubreaper()).toBe(true);
     const tag = newTag();
-    const spared = Bun.spawn(["sleep", "30"], { stdio: ["ignore", "ignore", "ignore"] });
-    started.track(spared.pid);
-    // the hopper's first process exits at once: its hops become our children
-    Bun.spawn(hopperArgv(tag, 1, 10_000), { stdio: ["ignore", "ignore", "ignore"] });
-    await hopping(tag);
-    // our own session's children (Bun's, the hopper's first process) are spared
-    const sid = readProc(process.pid)?.sid;
-    const r = await killChildren(
-      { self: process.pid, spare: (p) => p.sid === sid, ownGroups: [] },
-      GONE_MS,
+    // in a process of its own: nothing but the probe's children to find (see the probe)
+    const probe = Bun.spawn([process.execPath, PROBE], {
+      env: { ...process.env, HOP_TAG: tag },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    started.track(probe.pid);
+    const [out, err] = await within(
+      Promise.all([new Response(probe.stdout).text(), new Response(probe.stderr).text()]),
+      START_MS * 3,
+      "the killChildren probe",
     );
-    expect(r.remaining).toEqual([]);
+    expect({ exit: await probe.exited, err: err.trim() }).toEqual({ exit: 0, err: "" });
+    const seen = JSON.parse(out) as {
+      subreaper: boolean;
+      remaining: number[];
+      killed: string[];
+      liveTagged: number[];
+      sparedRunning: boolean;
+      sparedChild: boolean;
+    };
     // named by its command line, or by its executable's name when it was exiting right then
     const perl = (c: string) => c.startsWith(`${PERL} -e use strict;`) || c === "[perl]";
-    expect(r.killed.some((k) => perl(k.command))).toBe(true);
+    expect(seen.killed.some(perl)).toBe(true);
+    expect({ ...seen, killed: [] }).toEqual({
+      subreaper: true,
+      remaining: [],
+      killed: [],
+      liveTagged: [],
+      sparedRunning: true,
+      sparedChild: true,
+    });
     expect(livePidsTagged(tag)).toEqual([]);
-    expect(spared.exitCode).toBeNull();
-    expect(childrenOf(process.pid)).toContain(spared.pid);
-    spared.kill("SIGKILL");
-    await spared.exited;
-  });
+  }, 60_000);
 });
 
 describe("a daemon re-forking every 1 ms", () => {
