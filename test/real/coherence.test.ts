@@ -297,7 +297,7 @@ afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Answers of a bridge started now on a copy of `root` (the truth). */
+/** A bridge started on a copy of `root` as it is when called (the truth). */
 async function freshBridge(root: string, server: ServerConfig) {
   const dir = copyWorkspace(root);
   dirs.push(dir);
@@ -345,10 +345,17 @@ for (const [name, plan] of Object.entries(PLANS)) {
         for (const p of plan.warm) await ok(long, p.tool, p.args);
         for (const step of plan.steps(original)) {
           step.change(root);
-          // the long-lived bridge answers first: nothing may wait for the fresh one
+          // the fresh bridge's copy is taken now, and it starts while the long-lived bridge
+          // answers: nothing the long-lived bridge answers waits for the fresh one
+          const starting = freshBridge(root, found.config);
           const first: unknown[] = [];
-          for (const p of step.probes) if (!p.eventually) first.push(await answer(long, p, root));
-          const { bridge: fresh, dir } = await freshBridge(root, found.config);
+          try {
+            for (const p of step.probes) if (!p.eventually) first.push(await answer(long, p, root));
+          } catch (e) {
+            await starting.then(({ bridge }) => bridge.close()).catch(() => {});
+            throw e;
+          }
+          const { bridge: fresh, dir } = await starting;
           try {
             const exact = step.probes.filter((p) => !p.eventually);
             for (const [i, p] of exact.entries()) {

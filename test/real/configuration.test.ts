@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freshAnswers } from "../support/coherence.ts";
+import { freshAnswersMeanwhile } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -55,9 +55,10 @@ describe.skipIf(!pyright)("pyright: type checking mode switched", () => {
         const standard = await ok(bridge, "diagnostics", probe.args);
         for (const mode of ["strict", "standard"]) {
           writeFileSync(join(root, file), config(mode));
+          const truth = freshAnswersMeanwhile(root, pyright.config, [probe]);
           const r = await ok(bridge, "diagnostics", probe.args);
           expect(r.restarted).toEqual([`pyright: ${file} changed`]);
-          const [fresh] = await freshAnswers(root, pyright.config, [probe]);
+          const [fresh] = await truth;
           expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
           if (mode === "strict") expect(r.total).toBeGreaterThan(standard.total as number);
           else expect(comparable(r)).toEqual(comparable(standard));
@@ -99,10 +100,11 @@ describe.skipIf(!clangd)("clangd 14: the compile database regenerated", () => {
           : { ...e, command: e.command?.replace(/^(\S+)/, "$1 -DFEATURE") },
       );
       writeFileSync(db, JSON.stringify(withFeature, null, 2));
+      const truth = freshAnswersMeanwhile(root, clangd.config, [probe]);
       const r = await ok(bridge, "diagnostics", probe.args);
       expect(r.restarted).toEqual(["clangd: compile_commands.json changed"]);
       expect(r.total).toBe((before.total as number) + 1);
-      const [fresh] = await freshAnswers(root, clangd.config, [probe]);
+      const [fresh] = await truth;
       expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
     } finally {
       await bridge.close();
@@ -137,8 +139,9 @@ describe.skipIf(!tls)("typescript-language-server: tsconfig.json switched", () =
       const loose = await ok(bridge, "diagnostics", probe.args);
       for (const strict of [true, false]) {
         writeFileSync(tsconfig, config(strict));
+        const truth = freshAnswersMeanwhile(root, tls.config, [probe]);
         const r = await ok(bridge, "diagnostics", probe.args);
-        const [fresh] = await freshAnswers(root, tls.config, [probe]);
+        const [fresh] = await truth;
         expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
         // strict: the implicit any is an error (7006); loose: at most a suggestion
         const errors = (r.diagnostics as { severity: string }[]).filter(
@@ -176,9 +179,10 @@ describe.skipIf(!ra)("rust-analyzer: a Cargo.toml feature flipped", () => {
       const off = await ok(bridge, "diagnostics", probe.args);
       for (const on of [true, false]) {
         writeFileSync(cargoPath, features(on));
+        const truth = freshAnswersMeanwhile(root, ra.config, [probe]);
         const r = await ok(bridge, "diagnostics", probe.args);
         expect(r.restarted).toEqual(["rust-analyzer: Cargo.toml changed"]);
-        const [fresh] = await freshAnswers(root, ra.config, [probe]);
+        const [fresh] = await truth;
         expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
         if (on) expect(r.total).toBeGreaterThan(off.total as number);
         else expect(comparable(r)).toEqual(comparable(off));

@@ -123,18 +123,38 @@ const comparable = (a: Record<string, unknown>, root: string) => {
   return JSON.parse(JSON.stringify(rest).replaceAll(root, "<root>"));
 };
 
-/** What a bridge started now says of `files` (the truth for the workspace answer). */
-async function fresh(root: string, server: ServerConfig, files: string[]) {
+/**
+ * A bridge started now on a copy of `root` (the truth for the workspace answer): it starts
+ * while the long-lived bridge answers, then is asked for the files that answer listed.
+ */
+function freshBridge(root: string, server: ServerConfig) {
   const dir = copyWorkspace(root);
   dirs.push(dir);
-  const bridge = await startRealBridge(dir, server);
-  try {
-    await ok(bridge, "session_status", { start: true });
-    const r = await ok(bridge, "diagnostics", { files });
-    return comparable(r, dir);
-  } finally {
-    await bridge.close();
-  }
+  const started = (async () => {
+    const bridge = await startRealBridge(dir, server);
+    await ok(bridge, "session_status", { start: true }).catch(async (e) => {
+      await bridge.close();
+      throw e;
+    });
+    return bridge;
+  })();
+  started.catch(() => {});
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await started.then(
+      (bridge) => bridge.close(),
+      () => {},
+    );
+  };
+  return {
+    async answer(files: string[]) {
+      const r = await ok(await started, "diagnostics", { files });
+      return comparable(r, dir);
+    },
+    close,
+  };
 }
 
 for (const [name, plan] of Object.entries(PLANS)) {
@@ -184,35 +204,40 @@ for (const [name, plan] of Object.entries(PLANS)) {
         await ok(long, "diagnostics", { file: plan.clean });
         for (const step of steps) {
           step.change();
-          const all = (await ok(long, "diagnostics", {})) as Answer;
-          const inside = all.files.filter((f) => !f.startsWith("/"));
-          expect({ step: step.name, settled: all.settled }).toEqual({
-            step: step.name,
-            settled: undefined,
-          });
-          expect({ step: step.name, listed: inside.includes(plan.clean) }).toEqual({
-            step: step.name,
-            listed: true,
-          });
-          const cleanErrors = all.diagnostics.filter(
-            (d) => d.file === plan.clean && d.severity === "error",
-          ).length;
-          if (cleanErrors > 0 !== step.cleanHasErrors) console.log(JSON.stringify(all, null, 1));
-          expect({ step: step.name, errors: cleanErrors > 0 }).toEqual({
-            step: step.name,
-            errors: step.cleanHasErrors,
-          });
-          // the listed files' answers are exactly a fresh bridge's
-          const mine = comparable(all, root);
-          mine.diagnostics = (mine.diagnostics as Diag[]).filter(
-            (d) => d.file !== undefined && !d.file.startsWith("/"),
-          );
-          mine.total = mine.diagnostics.length;
-          mine.files = inside;
-          expect({ step: step.name, answer: mine }).toEqual({
-            step: step.name,
-            answer: await fresh(root, found.config, inside),
-          });
+          const truth = freshBridge(root, found.config);
+          try {
+            const all = (await ok(long, "diagnostics", {})) as Answer;
+            const inside = all.files.filter((f) => !f.startsWith("/"));
+            expect({ step: step.name, settled: all.settled }).toEqual({
+              step: step.name,
+              settled: undefined,
+            });
+            expect({ step: step.name, listed: inside.includes(plan.clean) }).toEqual({
+              step: step.name,
+              listed: true,
+            });
+            const cleanErrors = all.diagnostics.filter(
+              (d) => d.file === plan.clean && d.severity === "error",
+            ).length;
+            if (cleanErrors > 0 !== step.cleanHasErrors) console.log(JSON.stringify(all, null, 1));
+            expect({ step: step.name, errors: cleanErrors > 0 }).toEqual({
+              step: step.name,
+              errors: step.cleanHasErrors,
+            });
+            // the listed files' answers are exactly a fresh bridge's
+            const mine = comparable(all, root);
+            mine.diagnostics = (mine.diagnostics as Diag[]).filter(
+              (d) => d.file !== undefined && !d.file.startsWith("/"),
+            );
+            mine.total = mine.diagnostics.length;
+            mine.files = inside;
+            expect({ step: step.name, answer: mine }).toEqual({
+              step: step.name,
+              answer: await truth.answer(inside),
+            });
+          } finally {
+            await truth.close();
+          }
         }
       } finally {
         await long.close();

@@ -77,7 +77,7 @@ export async function answers(
   return out;
 }
 
-/** What the fresh bridge answers on a copy of `root` as it is now. */
+/** What the fresh bridge answers on a copy of `root` as it is now (copied when called). */
 export async function freshAnswers(
   root: string,
   server: ServerConfig,
@@ -94,6 +94,19 @@ export async function freshAnswers(
     await bridge.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * freshAnswers on a copy taken now, its bridge starting while the caller asks the
+ * long-lived one (which so waits for nothing of the fresh one's); a failure surfaces where
+ * it is awaited.
+ */
+export function freshAnswersMeanwhile(
+  ...args: Parameters<typeof freshAnswers>
+): Promise<unknown[]> {
+  const answers = freshAnswers(...args);
+  answers.catch(() => {});
+  return answers;
 }
 
 /** Replace a file the way `git checkout` does: unlink, then create it anew. */
