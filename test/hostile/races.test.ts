@@ -87,7 +87,7 @@ describe("hostile workspace races (SPEC §8.1)", () => {
       join(ws, "src", ".alt-a.fake"),
       HOLD_MS,
     );
-    const tries = 600;
+    const tries = 300;
     const outcomes: Record<string, number> = {};
     let outsideReads = 0;
     for (let i = 0; i < tries; i++) {

@@ -82,17 +82,21 @@ export async function parityCases(cases: Case[]): Promise<void> {
       const bridgeRoot = c.fixture();
       dirs.push(directRoot, bridgeRoot);
 
-      const direct = await directDiagnostics(server, directRoot, c.file, c.plan);
-
-      const bridge = await startRealBridge(bridgeRoot, server, {
-        bridge: { column_unit: c.unit ?? "utf-16" },
-      });
-      let viaBridge: ReturnType<typeof fromBridge>;
-      try {
-        viaBridge = await bridgeDiagnostics(bridge, c);
-      } finally {
-        await bridge.close();
-      }
+      // both sides at once, each on its own copy: neither waits for the other
+      const throughBridge = async () => {
+        const bridge = await startRealBridge(bridgeRoot, server, {
+          bridge: { column_unit: c.unit ?? "utf-16" },
+        });
+        try {
+          return await bridgeDiagnostics(bridge, c);
+        } finally {
+          await bridge.close();
+        }
+      };
+      const [direct, viaBridge] = await Promise.all([
+        directDiagnostics(server, directRoot, c.file, c.plan),
+        throughBridge(),
+      ]);
 
       expect(direct).toHaveLength(c.tuples);
       expect(canonical(viaBridge)).toBe(canonical(direct));
