@@ -16,7 +16,7 @@ const [a, b, hold] = process.argv.slice(2);
 const holdMs = Number(hold ?? 0);
 const BURST_MS = 5;
 if (a === undefined || b === undefined) {
-  console.error("usage: swapper.ts <path-a> <path-b>");
+  console.error("usage: swapper.ts <path-a> <path-b> [hold-ms]");
   process.exit(2);
 }
 const lib = dlopen("libc.so.6", {

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { childrenOf } from "../../src/process/contain.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
 import { PERL } from "../fake-server/hopper.ts";
-import { killTagged, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
+import { hopping, killTagged, livePidsTagged, pidsAllocatedSince } from "../support/processes.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 import { connect, INIT_PARAMS, launchFake, Started } from "./helpers.ts";
 
@@ -34,14 +34,6 @@ function newTag(): string {
   const tag = `theodolite-hop-${process.pid}-${tags.length}-${Date.now()}`;
   tags.push(tag);
   return tag;
-}
-
-/** The hops alive now, once at least one runs and has hopped past `seen` pids. */
-async function hopping(tag: string): Promise<void> {
-  const first = await waitForValue(() => livePidsTagged(tag)[0], START_MS, { what: "a hop" });
-  await waitFor(() => !livePidsTagged(tag).includes(first), START_MS, {
-    what: "the hop to move on",
-  });
 }
 
 function zombieChildren(pid: number): number {
@@ -101,7 +93,7 @@ describe("a daemon re-forking every 1 ms", () => {
     proc.onStderrLine((line) => notes.push(line));
     const lsp = connect(started, proc);
     await lsp.sendRequest("initialize", INIT_PARAMS);
-    await hopping(tag);
+    await hopping(tag, START_MS);
     // the hops are the supervisor's children (it is their subreaper), and the ones that
     // exited are collected as it polls: after 1000 forks, no pile of zombies
     await waitFor(pidsAllocatedSince(1000), 10_000, { what: "1000 forks" });
@@ -128,7 +120,7 @@ describe("a daemon re-forking every 1 ms", () => {
       { ignore_stdin_eof: true, daemons: [{ kind: "hop", pidfile: tag, interval_ms: 1 }] },
       { graceMs: 200 },
     );
-    await hopping(tag);
+    await hopping(tag, START_MS);
     proc.closeInput();
     await proc.exited;
     await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });
@@ -138,7 +130,7 @@ describe("a daemon re-forking every 1 ms", () => {
     expect(becomeChildSubreaper()).toBe(true);
     const tag = newTag();
     const proc = launchFake(started, { daemons: [{ kind: "hop", pidfile: tag, interval_ms: 1 }] });
-    await hopping(tag);
+    await hopping(tag, START_MS);
     process.kill(proc.supervisorPid, "SIGKILL");
     await proc.exited;
     await waitFor(() => livePidsTagged(tag).length === 0, GONE_MS, { what: "every hop gone" });

@@ -9,8 +9,7 @@ import { childrenOf, killChildren } from "../../src/process/contain.ts";
 import { readProc } from "../../src/process/proctree.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
 import { hopperArgv } from "../fake-server/hopper.ts";
-import { livePidsTagged } from "../support/processes.ts";
-import { waitFor, waitForValue } from "../support/wait.ts";
+import { hopping, livePidsTagged } from "../support/processes.ts";
 
 // by environment, not argv: a child forked from here carries our command line until it execs
 const tag = process.env.HOP_TAG;
@@ -23,10 +22,7 @@ const spared = Bun.spawn(["sleep", "30"], { stdio: ["ignore", "ignore", "ignore"
 try {
   // the hopper's first process exits at once: its hops become our children
   Bun.spawn(hopperArgv(tag, 1, 10_000), { stdio: ["ignore", "ignore", "ignore"] });
-  const first = await waitForValue(() => livePidsTagged(tag)[0], START_MS, { what: "a hop" });
-  await waitFor(() => !livePidsTagged(tag).includes(first), START_MS, {
-    what: "the hop to move on",
-  });
+  await hopping(tag, START_MS);
   // our own session's children (Bun's, the hopper's first process) are spared
   const sid = readProc(process.pid)?.sid;
   const r = await killChildren(

@@ -16,16 +16,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/config/types.ts";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
   answer,
-  copyWorkspace,
+  closeFresh,
   edit,
   GATED,
   type Probe,
   rewrite,
   shiftLines,
+  startFresh,
 } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
@@ -297,15 +297,6 @@ afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A bridge started on a copy of `root` as it is when called (the truth). */
-async function freshBridge(root: string, server: ServerConfig) {
-  const dir = copyWorkspace(root);
-  dirs.push(dir);
-  const bridge = await startRealBridge(dir, server, GATED);
-  await ok(bridge, "session_status", { start: true });
-  return { bridge, dir };
-}
-
 /** Both answers, exact; `eventually` probes are re-asked on both until they agree. */
 async function compare(
   long: BridgeHandle,
@@ -347,16 +338,11 @@ for (const [name, plan] of Object.entries(PLANS)) {
           step.change(root);
           // the fresh bridge's copy is taken now, and it starts while the long-lived bridge
           // answers: nothing the long-lived bridge answers waits for the fresh one
-          const starting = freshBridge(root, found.config);
-          const first: unknown[] = [];
+          const starting = startFresh(root, found.config, GATED);
           try {
+            const first: unknown[] = [];
             for (const p of step.probes) if (!p.eventually) first.push(await answer(long, p, root));
-          } catch (e) {
-            await starting.then(({ bridge }) => bridge.close()).catch(() => {});
-            throw e;
-          }
-          const { bridge: fresh, dir } = await starting;
-          try {
+            const { bridge: fresh, dir } = await starting;
             const exact = step.probes.filter((p) => !p.eventually);
             for (const [i, p] of exact.entries()) {
               expect({ step: step.name, probe: p, answer: first[i] }).toEqual({
@@ -369,7 +355,7 @@ for (const [name, plan] of Object.entries(PLANS)) {
               await compare(long, root, fresh, dir, p);
             }
           } finally {
-            await fresh.close();
+            await closeFresh(starting);
           }
         }
         // the revert is on disk: rename_apply edits every file a fresh bridge's preview names

@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freshAnswersMeanwhile } from "../support/coherence.ts";
+import { freshAnswers } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -55,7 +55,7 @@ describe.skipIf(!pyright)("pyright: type checking mode switched", () => {
         const standard = await ok(bridge, "diagnostics", probe.args);
         for (const mode of ["strict", "standard"]) {
           writeFileSync(join(root, file), config(mode));
-          const truth = freshAnswersMeanwhile(root, pyright.config, [probe]);
+          const truth = freshAnswers(root, pyright.config, [probe]);
           const r = await ok(bridge, "diagnostics", probe.args);
           expect(r.restarted).toEqual([`pyright: ${file} changed`]);
           const [fresh] = await truth;
@@ -100,7 +100,7 @@ describe.skipIf(!clangd)("clangd 14: the compile database regenerated", () => {
           : { ...e, command: e.command?.replace(/^(\S+)/, "$1 -DFEATURE") },
       );
       writeFileSync(db, JSON.stringify(withFeature, null, 2));
-      const truth = freshAnswersMeanwhile(root, clangd.config, [probe]);
+      const truth = freshAnswers(root, clangd.config, [probe]);
       const r = await ok(bridge, "diagnostics", probe.args);
       expect(r.restarted).toEqual(["clangd: compile_commands.json changed"]);
       expect(r.total).toBe((before.total as number) + 1);
@@ -139,7 +139,7 @@ describe.skipIf(!tls)("typescript-language-server: tsconfig.json switched", () =
       const loose = await ok(bridge, "diagnostics", probe.args);
       for (const strict of [true, false]) {
         writeFileSync(tsconfig, config(strict));
-        const truth = freshAnswersMeanwhile(root, tls.config, [probe]);
+        const truth = freshAnswers(root, tls.config, [probe]);
         const r = await ok(bridge, "diagnostics", probe.args);
         const [fresh] = await truth;
         expect(comparable(r)).toEqual(fresh as Record<string, unknown>);
@@ -179,7 +179,7 @@ describe.skipIf(!ra)("rust-analyzer: a Cargo.toml feature flipped", () => {
       const off = await ok(bridge, "diagnostics", probe.args);
       for (const on of [true, false]) {
         writeFileSync(cargoPath, features(on));
-        const truth = freshAnswersMeanwhile(root, ra.config, [probe]);
+        const truth = freshAnswers(root, ra.config, [probe]);
         const r = await ok(bridge, "diagnostics", probe.args);
         expect(r.restarted).toEqual(["rust-analyzer: Cargo.toml changed"]);
         const [fresh] = await truth;

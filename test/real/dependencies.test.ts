@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
-import { answer, freshAnswersMeanwhile, type Probe } from "../support/coherence.ts";
+import { answer, freshAnswers, type Probe } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   findPyright,
@@ -66,7 +66,7 @@ async function compareSteps(
     for (const p of probes) await answer(long, p, root);
     for (const step of steps) {
       step.change();
-      const truth = freshAnswersMeanwhile(root, found.config, probes, {}, ["node_modules"]);
+      const truth = freshAnswers(root, found.config, probes, {}, ["node_modules"]);
       const got: unknown[] = [];
       for (const p of probes) got.push(await answer(long, p, root));
       const fresh = await truth;

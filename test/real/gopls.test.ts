@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
-import { answer, freshAnswersMeanwhile } from "../support/coherence.ts";
+import { answer, freshAnswers } from "../support/coherence.ts";
 import {
   diagnosticsFor,
   fails,
@@ -291,7 +291,7 @@ describe.skipIf(!gopls)("gopls and a package directory created after start", () 
           `package x\n\nimport "example.com/fixture/shapes"\n\n// DeepSum${i} sums.\nfunc DeepSum${i}(all []shapes.Shape) int {\n\treturn shapes.TotalArea(all)\n}\n`,
         );
       }
-      const truth = freshAnswersMeanwhile(root, suite.config(), [refs, syms]);
+      const truth = freshAnswers(root, suite.config(), [refs, syms]);
       const now = [await answer(bridge, refs, root), await answer(bridge, syms, root)];
       expect((now[0] as { total: number }).total).toBe(5);
       expect((now[1] as { total: number }).total).toBe(3);

@@ -9,9 +9,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { ServerConfig } from "../../src/config/types.ts";
 import { findGopls } from "../support/built-servers.ts";
-import { copyWorkspace, edit } from "../support/coherence.ts";
+import { closeFresh, edit, startFresh } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -123,40 +122,6 @@ const comparable = (a: Record<string, unknown>, root: string) => {
   return JSON.parse(JSON.stringify(rest).replaceAll(root, "<root>"));
 };
 
-/**
- * A bridge started now on a copy of `root` (the truth for the workspace answer): it starts
- * while the long-lived bridge answers, then is asked for the files that answer listed.
- */
-function freshBridge(root: string, server: ServerConfig) {
-  const dir = copyWorkspace(root);
-  dirs.push(dir);
-  const started = (async () => {
-    const bridge = await startRealBridge(dir, server);
-    await ok(bridge, "session_status", { start: true }).catch(async (e) => {
-      await bridge.close();
-      throw e;
-    });
-    return bridge;
-  })();
-  started.catch(() => {});
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await started.then(
-      (bridge) => bridge.close(),
-      () => {},
-    );
-  };
-  return {
-    async answer(files: string[]) {
-      const r = await ok(await started, "diagnostics", { files });
-      return comparable(r, dir);
-    },
-    close,
-  };
-}
-
 for (const [name, plan] of Object.entries(PLANS)) {
   const found = FOUND[name] ?? null;
   requiredUnderCI(name, found);
@@ -204,7 +169,8 @@ for (const [name, plan] of Object.entries(PLANS)) {
         await ok(long, "diagnostics", { file: plan.clean });
         for (const step of steps) {
           step.change();
-          const truth = freshBridge(root, found.config);
+          // the truth for the workspace answer, asked for the files that answer lists
+          const starting = startFresh(root, found.config);
           try {
             const all = (await ok(long, "diagnostics", {})) as Answer;
             const inside = all.files.filter((f) => !f.startsWith("/"));
@@ -231,12 +197,14 @@ for (const [name, plan] of Object.entries(PLANS)) {
             );
             mine.total = mine.diagnostics.length;
             mine.files = inside;
+            const { bridge: fresh, dir } = await starting;
+            const truth = await ok(fresh, "diagnostics", { files: inside });
             expect({ step: step.name, answer: mine }).toEqual({
               step: step.name,
-              answer: await truth.answer(inside),
+              answer: comparable(truth, dir),
             });
           } finally {
-            await truth.close();
+            await closeFresh(starting);
           }
         }
       } finally {

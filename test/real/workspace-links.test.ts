@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { findGopls } from "../support/built-servers.ts";
-import { answer, freshAnswersMeanwhile, type Probe } from "../support/coherence.ts";
+import { answer, freshAnswers, type Probe } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   findPyright,
@@ -125,7 +125,7 @@ for (const [name, c] of Object.entries(CASES)) {
         ] as const) {
           if (probes.length > 1) await ok(long, linked.tool, linked.args);
           writeFileSync(join(root, rel), text);
-          const truth = freshAnswersMeanwhile(root, found.config, [...probes]);
+          const truth = freshAnswers(root, found.config, [...probes]);
           const got: unknown[] = [];
           for (const p of probes) got.push(await answer(long, p, root));
           expect({ how, answers: got }).toEqual({ how, answers: await truth });

@@ -77,36 +77,70 @@ export async function answers(
   return out;
 }
 
-/** What the fresh bridge answers on a copy of `root` as it is now (copied when called). */
-export async function freshAnswers(
+/** A fresh bridge (the truth) and the copy it runs on. */
+export interface FreshBridge {
+  bridge: BridgeHandle;
+  dir: string;
+}
+
+/** Nothing to do with a failure yet: it surfaces where the promise is awaited. */
+function awaitedLater<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
+/**
+ * A bridge started, its session too, on a copy of `root` taken when called: it may start
+ * while the caller asks the long-lived bridge, which so waits for nothing of the fresh
+ * one's. End it with `closeFresh`, which removes the copy.
+ */
+export function startFresh(
+  root: string,
+  server: ServerConfig,
+  opts: Parameters<typeof startRealBridge>[2] = {},
+  keep: readonly string[] = [],
+): Promise<FreshBridge> {
+  const dir = copyWorkspace(root, keep);
+  return awaitedLater(
+    (async () => {
+      const bridge = await startRealBridge(dir, server, opts);
+      try {
+        await ok(bridge, "session_status", { start: true });
+      } catch (e) {
+        await closeFresh(Promise.resolve({ bridge, dir }));
+        throw e;
+      }
+      return { bridge, dir };
+    })(),
+  );
+}
+
+/** Close a fresh bridge, started or not, and remove its copy. */
+export async function closeFresh(starting: Promise<FreshBridge>): Promise<void> {
+  const fresh = await starting.catch(() => undefined);
+  await fresh?.bridge.close();
+  if (fresh) rmSync(fresh.dir, { recursive: true, force: true });
+}
+
+/** What a fresh bridge answers on a copy of `root` taken when called (see startFresh). */
+export function freshAnswers(
   root: string,
   server: ServerConfig,
   probes: Probe[],
   opts: Parameters<typeof startRealBridge>[2] = {},
   keep: readonly string[] = [],
 ): Promise<unknown[]> {
-  const dir = copyWorkspace(root, keep);
-  const bridge = await startRealBridge(dir, server, opts);
-  try {
-    await ok(bridge, "session_status", { start: true });
-    return await answers(bridge, probes, dir);
-  } finally {
-    await bridge.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * freshAnswers on a copy taken now, its bridge starting while the caller asks the
- * long-lived one (which so waits for nothing of the fresh one's); a failure surfaces where
- * it is awaited.
- */
-export function freshAnswersMeanwhile(
-  ...args: Parameters<typeof freshAnswers>
-): Promise<unknown[]> {
-  const answers = freshAnswers(...args);
-  answers.catch(() => {});
-  return answers;
+  const starting = startFresh(root, server, opts, keep);
+  return awaitedLater(
+    (async () => {
+      try {
+        const { bridge, dir } = await starting;
+        return await answers(bridge, probes, dir);
+      } finally {
+        await closeFresh(starting);
+      }
+    })(),
+  );
 }
 
 /** Replace a file the way `git checkout` does: unlink, then create it anew. */

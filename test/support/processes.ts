@@ -11,6 +11,7 @@ import {
   scanProcs,
   selectTree,
 } from "../../src/process/proctree.ts";
+import { waitFor, waitForValue } from "./wait.ts";
 
 /** True when `pid` has exited (no /proc entry, or a zombie). */
 export function gone(pid: number): boolean {
@@ -61,6 +62,14 @@ export function livePidsTagged(tag: string): number[] {
     }
   }
   return out;
+}
+
+/** Once a process tagged `tag` runs and has hopped on to another pid (a re-forking daemon). */
+export async function hopping(tag: string, boundMs: number): Promise<void> {
+  const first = await waitForValue(() => livePidsTagged(tag)[0], boundMs, { what: "a hop" });
+  await waitFor(() => !livePidsTagged(tag).includes(first), boundMs, {
+    what: "the hop to move on",
+  });
 }
 
 /** SIGKILL every live process tagged `tag`, until none is left (bounded): for afterEach. */
