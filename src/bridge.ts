@@ -9,6 +9,9 @@
  * wait for it; tools/list does not need it (the surface is fixed).
  */
 
+import { tmpdir } from "node:os";
+import { ApplyJournal, stateDirectory } from "./apply/journal.ts";
+import { recoverApplies } from "./apply/recover.ts";
 import type { Config } from "./config/types.ts";
 import { refusedError } from "./discovery/root-guard.ts";
 import type { BridgeError } from "./errors.ts";
@@ -21,6 +24,7 @@ import { resolveWorkspace } from "./router.ts";
 import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
 import { SnapshotStore } from "./session/snapshots.ts";
+import { realRoot } from "./workspace/files.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
 export class BridgeContext {
@@ -33,6 +37,8 @@ export class BridgeContext {
   /** diagnostics results `since` can compare with (SPEC §6.1) */
   readonly snapshots = new SnapshotStore();
   readonly startedAt = Date.now();
+  /** records of applies, and what the recoveries at start did (SPEC §7.4) */
+  readonly journal: ApplyJournal;
 
   constructor(
     config: Config,
@@ -40,7 +46,22 @@ export class BridgeContext {
     private discover?: (shell: Config, signal: AbortSignal) => Promise<Config>,
   ) {
     this.current = config;
-    this.manager = new SessionManager(config, hooks);
+    const uid = process.geteuid?.() ?? -1;
+    this.journal = new ApplyJournal(
+      stateDirectory(config.bridge.state_dir, process.env, tmpdir(), uid),
+    );
+    this.manager = this.sessionsFor(config);
+  }
+
+  /**
+   * The sessions of a configuration, once every apply a killed bridge left half done on its
+   * workspaces is finished or undone (SPEC §7.4): before any server sees the files.
+   */
+  private sessionsFor(config: Config): SessionManager {
+    for (const ws of config.workspaces) {
+      recoverApplies(this.journal, realRoot(ws.root), config.bridge.max_file_bytes);
+    }
+    return new SessionManager(config, this.hooks);
   }
 
   get config(): Config {
@@ -67,7 +88,7 @@ export class BridgeContext {
       .then((config) => {
         const shell = this.manager;
         this.current = config;
-        this.manager = new SessionManager(config, this.hooks);
+        this.manager = this.sessionsFor(config);
         void shell.shutdownAll();
       })
       .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));

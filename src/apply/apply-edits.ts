@@ -11,6 +11,7 @@ import { compareStrings } from "../normalize/order.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
+import type { ApplyJournal } from "./journal.ts";
 import { planWrites } from "./validate.ts";
 import { applyPlannedWrites } from "./write.ts";
 
@@ -83,6 +84,8 @@ export interface ApplyRequest {
   snapshots: Snapshots;
   encoding: PositionEncoding;
   maxFileBytes: number;
+  /** where the apply's intent record is kept (SPEC §7.4) */
+  journal: ApplyJournal;
 }
 
 /** Whoever holds files open on the servers' side: told which files the applier wrote. */
@@ -96,7 +99,7 @@ export interface WrittenFilesListener {
  * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
  */
 export async function applyEdits(
-  { workspace: ws, files, snapshots, encoding, maxFileBytes }: ApplyRequest,
+  { workspace: ws, files, snapshots, encoding, maxFileBytes, journal }: ApplyRequest,
   sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
   const plans = planWrites(
@@ -107,7 +110,7 @@ export async function applyEdits(
     }),
     encoding,
   );
-  const { written } = await applyPlannedWrites(ws, plans, maxFileBytes);
+  const { written } = await applyPlannedWrites(ws, plans, maxFileBytes, journal);
   sessions.resyncWritten(written);
   return plans
     .map((p) => ({ file: displayPath(ws, p.abs), edits: p.editCount }))

@@ -13,6 +13,7 @@ import {
   type LspPosition,
   type LspRange,
   lspPositionToOffset,
+  measure,
   type PositionEncoding,
 } from "../text/positions.ts";
 
@@ -161,4 +162,37 @@ export function planWrites(files: FileEdits[], enc: PositionEncoding): PlannedWr
     });
   }
   return plans;
+}
+
+/**
+ * A rename's edits checked against the text they replace (SPEC §7.3): each must replace
+ * exactly `name`, the renamed name. An edit that lands anywhere else — a server counting
+ * lines or columns differently from the bridge, a stale copy of the file — would write the
+ * new name into the wrong text; the whole rename is refused instead (`EditInvalid` naming
+ * the file, the 1-based line and column in code points, and the text found there).
+ */
+export function checkReplacedName(
+  file: string,
+  text: string,
+  edits: { range: LspRange; newText: string }[],
+  enc: PositionEncoding,
+  name: string,
+): void {
+  const lines = new LineIndex(text);
+  for (const [i, edit] of edits.entries()) {
+    const span = resolveSpan(file, lines, edit, i, enc);
+    const replaced = text.slice(span.start, span.end);
+    if (replaced === name) continue;
+    const line = lines.lineOf(span.start);
+    const column = measure(text.slice(lines.lineStart(line), span.start), "utf-32") + 1;
+    const shown = replaced.length > 64 ? `${replaced.slice(0, 64)}…` : replaced;
+    throw new BridgeError(
+      "EditInvalid",
+      `edit set rejected: ${file}:${line + 1}:${column}: the rename replaces ${JSON.stringify(shown)} there, not the renamed name ${JSON.stringify(name)}`,
+      {
+        hint: "nothing was written; the server's positions do not match the file's text (its line model or a stale copy): check `line_terminators` for this server, or rename again",
+        details: { file, index: i, line: line + 1, column, replaced: shown, expected: name },
+      },
+    );
+  }
 }

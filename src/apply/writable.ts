@@ -73,3 +73,40 @@ export function bridgeUser(): BridgeUser {
     groups: process.getgroups?.() ?? [],
   };
 }
+
+/** What else decides whether a replacement keeps the file what it was (SPEC §7.4). */
+export interface LinksAndFlags {
+  /** names the file has (its link count) */
+  nlink: number;
+  /** the file's inode flags (`chattr`) */
+  flags: number;
+  /** its directory's inode flags */
+  dirFlags: number;
+}
+
+/** Inode flags that forbid replacing an entry (the kernel's FS_IMMUTABLE_FL, FS_APPEND_FL). */
+const IMMUTABLE = 0x10;
+const APPEND_ONLY = 0x20;
+
+function flagNames(flags: number): string {
+  const names: string[] = [];
+  if (flags & IMMUTABLE) names.push("immutable");
+  if (flags & APPEND_ONLY) names.push("append-only");
+  return names.join(" and ");
+}
+
+/**
+ * Why replacing the file would not keep it what it is, or undefined: a file with more than
+ * one name would be split (the others keep the old text), and an immutable or append-only
+ * file or directory cannot have an entry replaced or removed (a temp file would be left).
+ */
+export function replaceRefusal(x: LinksAndFlags): string | undefined {
+  if (x.nlink > 1) {
+    return `the file has ${x.nlink} hard links; replacing one name would leave the others with the old text`;
+  }
+  if (x.flags & (IMMUTABLE | APPEND_ONLY)) return `the file is ${flagNames(x.flags)} (chattr)`;
+  if (x.dirFlags & (IMMUTABLE | APPEND_ONLY)) {
+    return `its directory is ${flagNames(x.dirFlags)} (chattr): no entry in it can be replaced`;
+  }
+  return undefined;
+}

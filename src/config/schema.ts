@@ -101,6 +101,8 @@ export const BridgeSchema = z.strictObject({
   max_watches: intIn(1, 1_000_000, 8192),
   /** the largest message a server may send (SPEC §8); a larger one breaks its session */
   max_server_message_bytes: intIn(65_536, 1_073_741_824, 33_554_432),
+  /** private directory for the records of applies (SPEC §7.4); null: the user's state directory */
+  state_dir: absentAsNull(absolutePath),
   log: LogSchema.prefault({}),
 });
 

@@ -6,6 +6,7 @@
  */
 import { FFIType } from "bun:ffi";
 import { constants } from "node:fs";
+import { constants as osConstants } from "node:os";
 import {
   cString,
   EINTR,
@@ -19,6 +20,9 @@ import {
 /** Linux values shared by x86-64 and aarch64 (node:fs does not export them). */
 const O_PATH = 0o10000000;
 const AT_FDCWD = -100;
+const LOCK_EX = 2;
+const LOCK_NB = 4;
+const { EWOULDBLOCK, EINVAL, ENOSYS, EOPNOTSUPP } = osConstants.errno;
 
 export const OPEN = {
   /** a directory step of a walk: no symlink, no read permission needed */
@@ -32,6 +36,11 @@ export const OPEN = {
     constants.O_NONBLOCK |
     constants.O_NOCTTY |
     O_CLOEXEC,
+  /** any entry, a link itself included, only to learn that it exists */
+  entry: O_PATH | constants.O_NOFOLLOW | O_CLOEXEC,
+  /** a private record file: created here or not at all, readable and writable */
+  createRecord:
+    constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | O_CLOEXEC,
   /** a new temp file: created here or not at all */
   createExclusive:
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | O_CLOEXEC,
@@ -44,12 +53,27 @@ const symbols = {
     returns: FFIType.i32,
   },
   unlinkat: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
+  linkat: {
+    args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.ptr, FFIType.i32],
+    returns: FFIType.i32,
+  },
+  flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const;
 
 type Libc = LibcSymbols<typeof symbols>;
 
 const loadLibc = lazyLibc(symbols);
+
+/** renameat2 (glibc 2.28+), loaded apart: a libc without it leaves the others usable. */
+const loadRenameat2 = lazyLibc({
+  renameat2: {
+    args: [FFIType.i32, FFIType.ptr, FFIType.i32, FFIType.ptr, FFIType.u32],
+    returns: FFIType.i32,
+  },
+  __errno_location: { args: [], returns: FFIType.ptr },
+} as const);
+const RENAME_EXCHANGE = 2;
 
 function libc(): Libc {
   const lib = loadLibc();
@@ -94,6 +118,47 @@ export function renameAt(dirFd: number, from: string, to: string): void {
   const a = cString(from);
   const b = cString(to);
   check(() => lib.renameat(dirFd, a, dirFd, b), lib, "renameat", to);
+}
+
+/**
+ * Swap two entries of `dirFd` atomically (renameat2 RENAME_EXCHANGE): each name then holds
+ * what the other held. False where libc or the file system does not offer it (EINVAL,
+ * ENOSYS, EOPNOTSUPP); any other failure throws.
+ */
+export function exchangeAt(dirFd: number, a: string, b: string): boolean {
+  const lib = loadRenameat2();
+  if (lib === null) return false;
+  const pa = cString(a);
+  const pb = cString(b);
+  for (;;) {
+    if (lib.renameat2(dirFd, pa, dirFd, pb, RENAME_EXCHANGE) === 0) return true;
+    const errno = errnoOf(lib.__errno_location);
+    if (errno === EINVAL || errno === ENOSYS || errno === EOPNOTSUPP) return false;
+    if (errno !== EINTR) throw sysError(errno, "renameat2", b);
+  }
+}
+
+/** A second name for the file `from` names in `dirFd` (never following a link). */
+export function linkAt(dirFd: number, from: string, to: string): void {
+  const lib = libc();
+  const a = cString(from);
+  const b = cString(to);
+  check(() => lib.linkat(dirFd, a, dirFd, b, 0), lib, "linkat", to);
+}
+
+/**
+ * An exclusive advisory lock on an open file, without waiting: false when another open
+ * file description holds it. The kernel drops it when the last descriptor closes, so a
+ * killed holder never keeps it.
+ */
+export function tryLockExclusive(fd: number): boolean {
+  const lib = libc();
+  for (;;) {
+    if (lib.flock(fd, LOCK_EX | LOCK_NB) === 0) return true;
+    const errno = lastErrno(lib);
+    if (errno === EWOULDBLOCK) return false;
+    if (errno !== EINTR) throw sysError(errno, "flock", String(fd));
+  }
 }
 
 export function unlinkAt(dirFd: number, name: string): void {

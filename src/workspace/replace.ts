@@ -1,36 +1,75 @@
 /**
  * Atomic replacement of a workspace file inside a directory handle (SPEC §7.4, §8.1): the
  * temp file is created exclusively in the very directory that was verified to lie beneath
- * the root, filled, given the original's owner and mode, fsynced, and renamed over the
- * target within the same handle. Nothing here resolves a path by name.
+ * the root, filled, given everything the original carries (owner, mode, extended
+ * attributes, inode flags), fsynced, and swapped in within the same handle so that the
+ * replaced file stays reachable under another name until the caller has checked it.
+ * Nothing here resolves a path by name.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fchmodSync, fchownSync, fsyncSync, type Stats, writeSync } from "node:fs";
-import { OPEN, openAt, renameAt, unlinkAt } from "../ffi/syscalls.ts";
-import { errnoCode } from "./file-errors.ts";
+import {
+  getFlags,
+  readXattrs,
+  setFlags,
+  USER_MODIFIABLE_FLAGS,
+  writeXattr,
+} from "../ffi/file-attributes.ts";
+import { exchangeAt, linkAt, OPEN, openAt, renameAt, unlinkAt } from "../ffi/syscalls.ts";
 
 /** Linux NAME_MAX, in bytes. */
 const NAME_MAX = 255;
-const TEMP_CREATE_ATTEMPTS = 8;
+
+/** What a file carries besides its bytes, mode and owner: kept across its replacement. */
+export interface Carried {
+  /** inode flags the owner may set (`chattr`), see USER_MODIFIABLE_FLAGS */
+  flags: number;
+  /** extended attributes (ACLs, security labels, user.*) */
+  xattrs: Map<string, Uint8Array>;
+}
+
+/** What an open file carries over (read before anything is written). */
+export function readCarried(fd: number): Carried {
+  return { flags: getFlags(fd) & USER_MODIFIABLE_FLAGS, xattrs: readXattrs(fd) };
+}
 
 /**
- * Create `.<name>.theodolite-<random>.tmp` in `dirFd` holding `data`, with the original's
- * owner (where the bridge may set it) and mode, fsynced. Returns the temp file's name; on
- * failure the temp file is removed and the failure thrown.
+ * Names beside `base` the apply owns for one file: the temp file that will hold the new
+ * text, and, where the file system cannot exchange two entries, the second name that keeps
+ * the replaced file. Random, so that nothing else is ever taken for them.
+ */
+export function sideNames(base: string): { tmp: string; bak: string } {
+  const random = randomBytes(8).toString("hex");
+  const side = (ext: string) => {
+    const suffix = `.theodolite-${random}.${ext}`;
+    return `.${truncateUtf8(base, NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`;
+  };
+  return { tmp: side("tmp"), bak: side("old") };
+}
+
+/**
+ * Create `tmp` in `dirFd` holding `data`, with the original's owner (where the bridge may
+ * set it), extended attributes, mode and inode flags, fsynced. On failure the temp file is
+ * removed (when it can be) and the failure thrown.
  */
 export function prepareReplacement(
   dirFd: number,
-  name: string,
+  tmp: string,
   data: Uint8Array,
   original: Stats,
-): string {
-  const { fd, tmp } = createTemp(dirFd, name);
+  carried: Carried,
+): void {
+  const fd = openAt(dirFd, tmp, OPEN.createExclusive, 0o600);
   try {
     try {
       writeAll(fd, data);
       keepOwner(fd, original);
-      // after chown: chown clears set-id bits, chmod puts them back
+      for (const [name, value] of carried.xattrs) writeXattr(fd, name, value);
+      // after chown (it clears set-id bits) and the ACL (chmod sets its mask to the mode)
       fchmodSync(fd, original.mode & 0o7777);
+      if ((getFlags(fd) & USER_MODIFIABLE_FLAGS) !== carried.flags) {
+        setFlags(fd, (getFlags(fd) & ~USER_MODIFIABLE_FLAGS) | carried.flags);
+      }
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -39,51 +78,69 @@ export function prepareReplacement(
     discardReplacement(dirFd, tmp);
     throw err;
   }
-  return tmp;
 }
 
-/** Rename the prepared temp file over `name` (same directory handle); on failure it is removed. */
-export function commitReplacement(dirFd: number, tmp: string, name: string): void {
+/** How a prepared file was put in place, and the name the replaced file has now. */
+export interface Swap {
+  how: "exchange" | "link";
+  /** the replaced file's name in the directory until it is removed */
+  old: string;
+}
+
+/**
+ * Put the prepared `tmp` in place of `name`, atomically, keeping the file it replaces
+ * under another name (SPEC §7.4): renameat2 RENAME_EXCHANGE where the file system offers it
+ * (the replaced file then has the temp file's name); else a hard link `bak` to the current
+ * file, then the rename. Whatever was at `name` at that moment is what `old` names, so the
+ * caller can check it is the file the edit was computed against.
+ */
+export function swapIn(
+  dirFd: number,
+  tmp: string,
+  name: string,
+  bak: string,
+  /** tests: take the path of a file system without RENAME_EXCHANGE */
+  exchange = true,
+): Swap {
+  if (exchange && exchangeAt(dirFd, tmp, name)) return { how: "exchange", old: tmp };
+  linkAt(dirFd, name, bak);
   try {
     renameAt(dirFd, tmp, name);
   } catch (err) {
-    discardReplacement(dirFd, tmp);
+    discardReplacement(dirFd, bak);
     throw err;
+  }
+  return { how: "link", old: bak };
+}
+
+/**
+ * Undo swapIn: the replaced file back under `name`. After an exchange the new file sits
+ * at the temp name again (the caller removes it); after a link it is gone.
+ */
+export function swapBack(dirFd: number, swap: Swap, name: string): void {
+  if (swap.how === "exchange") {
+    if (!exchangeAt(dirFd, swap.old, name)) throw new Error("renameat2 RENAME_EXCHANGE failed");
+  } else {
+    renameAt(dirFd, swap.old, name);
   }
 }
 
 /**
- * Remove a prepared temp file that will not be committed, best effort: it runs while
- * another error is on its way out, and that error is what the caller hears (a temp file
- * that cannot be removed either is left).
+ * Remove an entry the apply owns, best effort: it runs while another error is on its way
+ * out, or after the work is done. False when it is still there (the caller says so).
  */
-export function discardReplacement(dirFd: number, tmp: string): void {
+export function discardReplacement(dirFd: number, entry: string): boolean {
   try {
-    unlinkAt(dirFd, tmp);
-  } catch {
-    // already gone, or not removable: the original failure is reported
+    unlinkAt(dirFd, entry);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT";
   }
 }
 
 /** Make renames in this directory durable. */
 export function syncDirectory(dirFd: number): void {
   fsyncSync(dirFd);
-}
-
-function createTemp(dirFd: number, base: string): { fd: number; tmp: string } {
-  let lastError: unknown;
-  for (let attempt = 0; attempt < TEMP_CREATE_ATTEMPTS; attempt++) {
-    const suffix = `.theodolite-${randomBytes(8).toString("hex")}.tmp`;
-    const tmp = `.${truncateUtf8(base, NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`;
-    try {
-      return { fd: openAt(dirFd, tmp, OPEN.createExclusive, 0o600), tmp };
-    } catch (err) {
-      lastError = err;
-      // a name collision is retried with a fresh random part; anything else is final
-      if (errnoCode(err) !== "EEXIST") throw err;
-    }
-  }
-  throw lastError;
 }
 
 function truncateUtf8(s: string, maxBytes: number): string {
@@ -112,7 +169,7 @@ function keepOwner(fd: number, original: Stats): void {
   try {
     fchownSync(fd, original.uid, original.gid);
   } catch (err) {
-    const code = errnoCode(err);
+    const code = (err as NodeJS.ErrnoException).code;
     if (code !== "EPERM" && code !== "EINVAL") throw err;
   }
 }

@@ -108,6 +108,7 @@ export const codeActionApplyTool = defineTool({
         snapshots: read.snapshots,
         encoding: entry.encoding,
         maxFileBytes: b.max_file_bytes,
+        journal: bridge.journal,
       },
       bridge.sessions,
     );

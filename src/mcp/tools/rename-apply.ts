@@ -74,6 +74,7 @@ export const renameApplyTool = defineTool({
           snapshots: planned.snapshots,
           encoding: call.session.encoding,
           maxFileBytes: b.max_file_bytes,
+          journal: bridge.journal,
         },
         bridge.sessions,
       );

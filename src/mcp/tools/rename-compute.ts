@@ -6,17 +6,20 @@
 
 import { PrepareRenameRequest, RenameRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { wordAt } from "../../apply/complete.ts";
+import { checkReplacedName } from "../../apply/validate.ts";
 import { BridgeError } from "../../errors.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
   normalizeFileEdits,
 } from "../../normalize/workspace-edit.ts";
-import type { LspPosition } from "../../text/positions.ts";
+import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../text/positions.ts";
+import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
 import { type FileCall, unwatchedCount, unwatchedField } from "./common.ts";
-import { resolvePosition } from "./position.ts";
+import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
   .object({
@@ -77,7 +80,65 @@ export async function computeRename(
     { ...at, newName: args.new_name },
     call.wait,
   );
-  return { files: flattenWorkspaceEdit(edit), at: pos.lsp };
+  const files = flattenWorkspaceEdit(edit);
+  checkSites(call, files, oldName(call, pos, files));
+  return { files, at: pos.lsp };
+}
+
+/**
+ * The name being renamed: the whole word at the position the client named, read in the
+ * call's document (SPEC §7.3); where the position is on no word, what the edit there replaces.
+ */
+function oldName(call: FileCall, pos: ResolvedPosition, files: FileEdits[]): string | undefined {
+  const { doc } = call;
+  const offset = clientOffsetFloor(
+    doc.index,
+    pos.line,
+    pos.column,
+    call.session.bridge.column_unit,
+  );
+  const word = wordAt(doc.text, offset);
+  if (word !== undefined) return word;
+  const enc = call.session.encoding;
+  for (const f of files) {
+    if (uriToPath(f.uri) !== doc.abs) continue;
+    for (const e of f.edits) {
+      const start = lspPositionToOffset(doc.index, e.range.start, enc);
+      const end = lspPositionToOffset(doc.index, e.range.end, enc);
+      if (start !== undefined && end !== undefined && start <= offset && offset <= end) {
+        return doc.text.slice(start, end);
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Every edit replaces the old name (SPEC §7.3), in the text the server has: the open
+ * document where the session holds one, else the file on disk (one that cannot be read is
+ * refused when the edit is planned).
+ */
+function checkSites(call: FileCall, files: FileEdits[], name: string | undefined): void {
+  if (files.length === 0) return;
+  if (name === undefined) {
+    throw new BridgeError(
+      "EditInvalid",
+      "the rename's edits do not cover the position it was asked at",
+      {
+        hint: "point at the symbol's name (use `symbol` to anchor on its text); nothing was written",
+        details: { file: call.rel },
+      },
+    );
+  }
+  const ws = call.session.workspace;
+  for (const f of files) {
+    const abs = uriToPath(f.uri);
+    if (abs === null) continue;
+    const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
+    if (text !== undefined) {
+      checkReplacedName(ws.display(abs), text, f.edits, call.session.encoding, name);
+    }
+  }
 }
 
 /**

@@ -94,6 +94,12 @@ export function bridgeFacts(bridge: BridgeContext, client: string | null): Recor
     apply_class_registered: bridge.applyClassFor(client),
     max_sessions: b.max_sessions,
     live_sessions: bridge.sessions.occupying().length,
+    // applies a killed bridge left half done, finished or undone at start (SPEC §7.4)
+    recovered_applies: bridge.journal.recovered.map((r) => ({
+      ...r,
+      restored: r.restored.slice(0, 50),
+      left: r.left.slice(0, 50),
+    })),
     ...(bridge.config.discovery ? { discovery: bridge.config.discovery } : {}),
   };
 }

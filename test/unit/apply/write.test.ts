@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import {
   chmodSync,
   closeSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -14,9 +15,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { ApplyJournal } from "../../../src/apply/journal.ts";
 import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
-import { applyPlannedWrites } from "../../../src/apply/write.ts";
+import { type ApplyHooks, applyPlannedWrites } from "../../../src/apply/write.ts";
 import { BridgeError } from "../../../src/errors.ts";
+import { getFlags, readXattrs, setFlags, writeXattr } from "../../../src/ffi/file-attributes.ts";
 import type { LspRange } from "../../../src/text/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
@@ -62,6 +65,28 @@ async function failure(p: Promise<unknown>): Promise<BridgeError> {
 
 const mode = (p: string) => statSync(p).mode & 0o7777;
 
+/** Inode flags (`chattr`): immutable, append-only, no-dump. */
+const FLAG_IMMUTABLE = 0x10;
+const FLAG_APPEND = 0x20;
+const FLAG_NODUMP = 0x40;
+
+/** Set or clear an inode flag, as `chattr` does (root may set immutable and append-only). */
+function chattr(path: string, flag: number, on: boolean): void {
+  const fd = openSync(path, "r");
+  try {
+    const flags = getFlags(fd);
+    setFlags(fd, on ? flags | flag : flags & ~flag);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The applier with a private record directory of the test's own. */
+function apply(root: string, plans: PlannedWrite[], hooks: ApplyHooks = {}) {
+  const journal = new ApplyJournal(tempDir("state"));
+  return applyPlannedWrites(workspaceRoot(root), plans, MAX, journal, hooks);
+}
+
 describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("writes every file, keeping each one's mode and its CRLF line endings", async () => {
     const root = tempDir("ok");
@@ -72,7 +97,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(1, 4, 1, 5), newText: "z" }]),
       plan(b, [{ range: r(1, 5, 1, 7), newText: "bye" }]),
     ];
-    const { written } = await applyPlannedWrites(workspaceRoot(root), plans, MAX);
+    const { written } = await apply(root, plans);
     expect(written).toEqual([a, b]);
     expect(readFileSync(a, "utf8")).toBe("int x;\r\nint z;\r\n");
     expect(readFileSync(b, "utf8")).toBe("#!/bin/sh\necho bye\n");
@@ -86,11 +111,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "old\n");
     const reader = openSync(a, "r");
     try {
-      await applyPlannedWrites(
-        workspaceRoot(root),
-        [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])],
-        MAX,
-      );
+      await apply(root, [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])]);
       expect(readFileSync(reader, "utf8")).toBe("old\n");
       expect(readFileSync(a, "utf8")).toBe("new\n");
     } finally {
@@ -103,14 +124,10 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "same\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const inode = statSync(a).ino;
-    const { written } = await applyPlannedWrites(
-      workspaceRoot(root),
-      [
-        plan(a, [{ range: r(0, 0, 0, 4), newText: "same" }]),
-        plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
-      ],
-      MAX,
-    );
+    const { written } = await apply(root, [
+      plan(a, [{ range: r(0, 0, 0, 4), newText: "same" }]),
+      plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
+    ]);
     expect(written).toEqual([b]);
     expect(statSync(a).ino).toBe(inode);
   });
@@ -121,7 +138,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const link = join(root, "link.txt");
     symlinkSync("real.txt", link);
     const p = plan(link, [{ range: r(0, 0, 0, 1), newText: "A" }]);
-    const { written } = await applyPlannedWrites(workspaceRoot(root), [p], MAX);
+    const { written } = await apply(root, [p]);
     expect(written).toEqual([real]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, "utf8")).toBe("Abc\n");
@@ -131,11 +148,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("a very long file name still gets a valid temp file name", async () => {
     const root = tempDir("long");
     const a = put(join(root, `${"n".repeat(250)}.c`), "x\n");
-    await applyPlannedWrites(
-      workspaceRoot(root),
-      [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])],
-      MAX,
-    );
+    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])]);
     expect(readFileSync(a, "utf8")).toBe("y\n");
     expect(tempFiles(root)).toEqual([]);
   });
@@ -149,7 +162,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
     ];
     writeFileSync(b, "bbb changed\n");
-    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -166,7 +179,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     rmSync(b);
     rmSync(c);
     mkdirSync(c);
-    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt", "c.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -184,7 +197,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(link, [{ range: r(0, 0, 0, 4), newText: "PWNED" }]),
     ];
-    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect((err.details as { file: string }).file).toBe("escape.txt");
     expect(readFileSync(secret, "utf8")).toBe("keep me\n");
@@ -201,70 +214,197 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(join(root, "alias.txt"), [{ range: r(0, 1, 0, 2), newText: "B" }]),
     ];
-    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
   });
 
-  test("a write failing midway → ApplyFailed; earlier files restored byte for byte, no temp files", async () => {
-    const root = tempDir("midway");
-    mkdirSync(join(root, "sub"));
-    const firstBytes = "first\r\nline two\n\ufeff😀\n";
-    const a = put(join(root, "a.txt"), firstBytes, 0o640);
-    const b = put(join(root, "sub", "b.txt"), "second\n", 0o644);
-    const c = put(join(root, "c.txt"), "third\n", 0o644);
-    const plans = [
-      plan(a, [{ range: r(0, 0, 0, 5), newText: "FIRST" }]),
-      plan(b, [{ range: r(0, 0, 0, 6), newText: "SECOND" }]),
-      plan(c, [{ range: r(0, 0, 0, 5), newText: "THIRD" }]),
-    ];
-    const seen: string[] = [];
-    const err = await failure(
-      applyPlannedWrites(workspaceRoot(root), plans, MAX, {
-        // After all checks passed, and after a.txt was replaced: turn the second
-        // target into a non-empty directory. Renaming a file over a directory
-        // fails for root too (EISDIR), so the failure is the real filesystem's.
-        beforeReplace: (abs) => {
-          seen.push(abs);
-          if (abs !== b) return;
-          expect(readFileSync(a, "utf8")).toStartWith("FIRST");
-          rmSync(b);
-          mkdirSync(b);
-          writeFileSync(join(b, "occupant"), "");
-        },
-      }),
+  for (const withoutExchange of [false, true]) {
+    const how = withoutExchange ? "a hard link and a rename" : "an exchange";
+    describe(`swapped in by ${how}`, () => {
+      test("another writer's rename over a target meanwhile → WorkspaceDrift: its file kept, earlier files restored byte for byte", async () => {
+        const root = tempDir("midway");
+        mkdirSync(join(root, "sub"));
+        const firstBytes = "first\r\nline two\n\ufeff😀\n";
+        const a = put(join(root, "a.txt"), firstBytes, 0o640);
+        const b = put(join(root, "sub", "b.txt"), "second\n", 0o644);
+        const c = put(join(root, "c.txt"), "third\n", 0o644);
+        const plans = [
+          plan(a, [{ range: r(0, 0, 0, 5), newText: "FIRST" }]),
+          plan(b, [{ range: r(0, 0, 0, 6), newText: "SECOND" }]),
+          plan(c, [{ range: r(0, 0, 0, 5), newText: "THIRD" }]),
+        ];
+        const seen: string[] = [];
+        const err = await failure(
+          apply(root, plans, {
+            withoutExchange,
+            // after all checks, a.txt already replaced: an editor saves b.txt the atomic way
+            beforeReplace: (abs) => {
+              seen.push(abs);
+              if (abs !== b) return;
+              expect(readFileSync(a, "utf8")).toStartWith("FIRST");
+              writeFileSync(join(root, "sub", "editor.tmp"), "the editor's text\n");
+              renameSync(join(root, "sub", "editor.tmp"), b);
+            },
+          }),
+        );
+        expect(seen).toEqual([a, b]);
+        expect(err.code).toBe("WorkspaceDrift");
+        expect(err.details).toEqual({ files: ["sub/b.txt"] });
+        expect(readFileSync(b, "utf8")).toBe("the editor's text\n");
+        expect(readFileSync(a).equals(Buffer.from(firstBytes, "utf8"))).toBe(true);
+        expect(mode(a)).toBe(0o640);
+        expect(readFileSync(c, "utf8")).toBe("third\n");
+        expect(tempFiles(root)).toEqual([]);
+      });
+
+      test("another writer's write into a target meanwhile (same file) → WorkspaceDrift, its edit kept", async () => {
+        const root = tempDir("inplace");
+        const a = put(join(root, "a.txt"), "aaa\n");
+        const b = put(join(root, "b.txt"), "bbb\n");
+        const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+        const inode = statSync(b).ino;
+        const err = await failure(
+          apply(root, plans, {
+            withoutExchange,
+            beforeReplace: (abs) => {
+              if (abs === b) writeFileSync(b, "bbb and the other writer's line\n");
+            },
+          }),
+        );
+        expect(err.code).toBe("WorkspaceDrift");
+        expect(readFileSync(b, "utf8")).toBe("bbb and the other writer's line\n");
+        expect(statSync(b).ino).toBe(inode);
+        expect(readFileSync(a, "utf8")).toBe("aaa\n");
+        expect(tempFiles(root)).toEqual([]);
+      });
+
+      test("a write failing midway (the file system refuses) → ApplyFailed; earlier files restored", async () => {
+        const root = tempDir("refused");
+        const a = put(join(root, "a.txt"), "aaa\n", 0o600);
+        const b = put(join(root, "b.txt"), "bbb\n");
+        const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+        try {
+          const err = await failure(
+            apply(root, plans, {
+              withoutExchange,
+              // after every check: b.txt made immutable, so its replacement fails for root too
+              beforeReplace: (abs) => {
+                if (abs === b) chattr(b, FLAG_IMMUTABLE, true);
+              },
+            }),
+          );
+          expect(err.code).toBe("ApplyFailed");
+          expect(err.details).toMatchObject({ failed: "b.txt", restored: ["a.txt"], written: [] });
+          expect(String((err.details as { error: string }).error)).toContain("EPERM");
+        } finally {
+          chattr(b, FLAG_IMMUTABLE, false);
+        }
+        expect(readFileSync(a, "utf8")).toBe("aaa\n");
+        expect(mode(a)).toBe(0o600);
+        expect(readFileSync(b, "utf8")).toBe("bbb\n");
+        expect(tempFiles(root)).toEqual([]);
+      });
+    });
+  }
+
+  test("the record of an apply is gone once it is done, written or refused", async () => {
+    const root = tempDir("record");
+    const state = tempDir("record-state");
+    const journal = new ApplyJournal(state);
+    const a = put(join(root, "a.txt"), "aaa\n");
+    await applyPlannedWrites(
+      workspaceRoot(root),
+      [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])],
+      MAX,
+      journal,
     );
-    expect(seen).toEqual([a, b]);
+    expect(readdirSync(join(state, "applies"))).toEqual([]);
+    expect(statSync(join(state, "applies")).mode & 0o777).toBe(0o700);
+    const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "B" }]);
+    writeFileSync(a, "changed\n");
+    await failure(applyPlannedWrites(workspaceRoot(root), [p], MAX, journal));
+    expect(readdirSync(join(state, "applies"))).toEqual([]);
+  });
+
+  test("a record directory others may enter → ApplyFailed, nothing written", async () => {
+    const root = tempDir("open-state");
+    const state = tempDir("open-state-dir");
+    mkdirSync(join(state, "applies"), { mode: 0o755 });
+    chmodSync(join(state, "applies"), 0o755);
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]);
+    const err = await failure(
+      applyPlannedWrites(workspaceRoot(root), [p], MAX, new ApplyJournal(state)),
+    );
     expect(err.code).toBe("ApplyFailed");
-    expect(err.details).toMatchObject({ failed: "sub/b.txt", restored: ["a.txt"], written: [] });
-    expect(String((err.details as { error: string }).error)).toMatch(/EISDIR|ENOTEMPTY|EEXIST/);
-    expect(err.hint).toBeTruthy();
-    // a held the new text when b failed (checked in the hook): these bytes are its restore
-    expect(readFileSync(a).equals(Buffer.from(firstBytes, "utf8"))).toBe(true);
-    expect(mode(a)).toBe(0o640);
-    expect(readFileSync(c, "utf8")).toBe("third\n");
+    expect(err.message).toContain("others may enter it");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
     expect(tempFiles(root)).toEqual([]);
   });
 
-  test("a failure on the very first file leaves everything untouched", async () => {
-    const root = tempDir("first");
+  test("a hard-linked target is refused: replacing one name would split it", async () => {
+    const root = tempDir("hardlink");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
+    linkSync(b, join(root, "b-other-name.txt"));
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
-    const err = await failure(
-      applyPlannedWrites(workspaceRoot(root), plans, MAX, {
-        beforeReplace: (abs) => {
-          if (abs === a) {
-            rmSync(a);
-            mkdirSync(join(a, "inner"), { recursive: true });
-          }
-        },
-      }),
-    );
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
-    expect(err.details).toMatchObject({ failed: "a.txt", restored: [], written: [] });
-    expect(readFileSync(b, "utf8")).toBe("bbb\n");
+    expect(err.details).toMatchObject({ failed: "b.txt", restored: [], written: [] });
+    expect(String((err.details as { error: string }).error)).toContain("2 hard links");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(statSync(b).nlink).toBe(2);
     expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("an immutable file and an append-only directory are refused before anything is written", async () => {
+    const root = tempDir("chattr");
+    mkdirSync(join(root, "logs"));
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const b = put(join(root, "logs", "b.txt"), "bbb\n");
+    const c = put(join(root, "c.txt"), "ccc\n");
+    const plans = [a, b, c].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    chattr(join(root, "logs"), FLAG_APPEND, true);
+    chattr(c, FLAG_IMMUTABLE, true);
+    try {
+      const err = await failure(apply(root, plans));
+      expect(err.code).toBe("ApplyFailed");
+      const refused = (err.details as { refused: { file: string; reason: string }[] }).refused;
+      expect(refused.map((x) => x.file)).toEqual(["logs/b.txt", "c.txt"]);
+      expect(refused[0]?.reason).toContain("append-only");
+      expect(refused[1]?.reason).toContain("immutable");
+      expect(readdirSync(join(root, "logs"))).toEqual(["b.txt"]);
+    } finally {
+      chattr(join(root, "logs"), FLAG_APPEND, false);
+      chattr(c, FLAG_IMMUTABLE, false);
+    }
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("extended attributes and inode flags are carried over to the new file", async () => {
+    const root = tempDir("attrs");
+    const a = put(join(root, "a.txt"), "aaa\n", 0o640);
+    const fd = openSync(a, "r");
+    try {
+      writeXattr(fd, "user.theodolite.test", Buffer.from("kept"));
+    } finally {
+      closeSync(fd);
+    }
+    chattr(a, FLAG_NODUMP, true);
+    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])]);
+    expect(readFileSync(a, "utf8")).toBe("Aaa\n");
+    const after = openSync(a, "r");
+    try {
+      expect(Buffer.from(readXattrs(after).get("user.theodolite.test") ?? []).toString()).toBe(
+        "kept",
+      );
+      expect(getFlags(after) & FLAG_NODUMP).toBe(FLAG_NODUMP);
+    } finally {
+      closeSync(after);
+    }
+    expect(mode(a)).toBe(0o640);
   });
 
   test("a read-only target (mode 0444) → ApplyFailed, nothing written, no temp files", async () => {
@@ -272,7 +412,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
     const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
-    const err = await failure(applyPlannedWrites(workspaceRoot(root), plans, MAX));
+    const err = await failure(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
     expect(String((err.details as { error: string }).error)).toContain("0444");
@@ -291,7 +431,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const decoyA = put(join(outside, "a.txt"), "outside a\n");
     const decoyB = put(join(outside, "b.txt"), "outside b\n");
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 3), newText: "NEW" }]));
-    await applyPlannedWrites(workspaceRoot(root), plans, MAX, {
+    await apply(root, plans, {
       beforeReplace: (_abs, index) => {
         if (index !== 0) return;
         // between the checks and the first rename: sub becomes a link to the outside dir

@@ -50,6 +50,7 @@ max_query_length = 64
 max_limit = 50
 max_watches = 100
 max_server_message_bytes = 1048576
+state_dir = "${tmp}/state"
 
 [bridge.log]
 level = "debug"
@@ -129,6 +130,7 @@ describe("parseConfigText", () => {
         max_limit: 50,
         max_watches: 100,
         max_server_message_bytes: 1048576,
+        state_dir: `${tmp}/state`,
         log: { level: "debug", file: `${tmp}/bridge.log`, max_bytes: 10000, max_files: 5 },
       },
       workspaces: [

@@ -618,6 +618,7 @@ describe("defaults (SPEC §3)", () => {
       max_limit: 200,
       max_watches: 8192,
       max_server_message_bytes: 33554432,
+      state_dir: null,
       log: { level: "info", file: null, max_bytes: 5242880, max_files: 3 },
     });
   });

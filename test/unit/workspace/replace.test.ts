@@ -18,7 +18,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OPEN, openAt } from "../../../src/ffi/syscalls.ts";
 import { errnoCode } from "../../../src/workspace/file-errors.ts";
-import { commitReplacement, prepareReplacement } from "../../../src/workspace/replace.ts";
+import {
+  discardReplacement,
+  prepareReplacement,
+  sideNames,
+  swapBack,
+  swapIn,
+} from "../../../src/workspace/replace.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -45,31 +51,45 @@ function errorOf(fn: () => void): unknown {
   throw new Error("expected an error");
 }
 
+const NOTHING = { flags: 0, xattrs: new Map<string, Uint8Array>() };
+
 describe("replacement", () => {
-  test("prepare then commit: the new content under the old name, no temp file left", () => {
+  for (const exchange of [true, false]) {
+    test(`prepare then swap in (${exchange ? "exchange" : "link and rename"}): the new content under the name, the old file under another until removed`, () => {
+      withDir((dir, dirFd) => {
+        writeFileSync(join(dir, "a.txt"), "old");
+        const { tmp, bak } = sideNames("a.txt");
+        prepareReplacement(dirFd, tmp, Buffer.from("new"), lstatSync(join(dir, "a.txt")), NOTHING);
+        expect(readdirSync(dir).sort()).toEqual([tmp, "a.txt"].sort());
+        const swap = swapIn(dirFd, tmp, "a.txt", bak, exchange);
+        expect(swap.old).toBe(exchange ? tmp : bak);
+        expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("new");
+        expect(readFileSync(join(dir, swap.old), "utf8")).toBe("old");
+        swapBack(dirFd, swap, "a.txt");
+        expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("old");
+        for (const side of [tmp, bak]) discardReplacement(dirFd, side);
+        expect(readdirSync(dir)).toEqual(["a.txt"]);
+      });
+    });
+  }
+
+  test("a failed swap is reported as itself, and the target is untouched", () => {
     withDir((dir, dirFd) => {
       writeFileSync(join(dir, "a.txt"), "old");
-      const tmp = prepareReplacement(
-        dirFd,
-        "a.txt",
-        Buffer.from("new"),
-        lstatSync(join(dir, "a.txt")),
-      );
-      expect(readdirSync(dir).sort()).toEqual([tmp, "a.txt"].sort());
-      commitReplacement(dirFd, tmp, "a.txt");
-      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("new");
+      const err = errorOf(() => swapIn(dirFd, "no-such-temp", "a.txt", ".bak", true));
+      expect(errnoCode(err)).toBe("ENOENT");
+      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("old");
       expect(readdirSync(dir)).toEqual(["a.txt"]);
     });
   });
 
-  test("a failed rename is reported as itself, even when the cleanup fails too", () => {
+  test("discarding: true once the entry is gone (or never was), false when it cannot be removed", () => {
     withDir((dir, dirFd) => {
-      writeFileSync(join(dir, "a.txt"), "old");
-      // a directory cannot be renamed over a file (ENOTDIR), nor unlinked as a file (EISDIR)
-      mkdirSync(join(dir, "not-a-temp"));
-      const err = errorOf(() => commitReplacement(dirFd, "not-a-temp", "a.txt"));
-      expect(errnoCode(err)).toBe("ENOTDIR");
-      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("old");
+      writeFileSync(join(dir, "t"), "");
+      mkdirSync(join(dir, "d"));
+      expect(discardReplacement(dirFd, "t")).toBe(true);
+      expect(discardReplacement(dirFd, "t")).toBe(true);
+      expect(discardReplacement(dirFd, "d")).toBe(false);
     });
   });
 });
