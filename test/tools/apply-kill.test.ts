@@ -1,0 +1,145 @@
+/**
+ * All files or none, across a kill of the compiled bridge (SPEC §7.4): a code action edits
+ * 600 files in six directories; while `code_action_apply` writes them the bridge gets
+ * SIGKILL or SIGTERM at a random point — while its temp files are being prepared, once a
+ * random file has been swapped in, or while the replaced files are being removed. The next bridge on the workspace, started on the same
+ * record directory, leaves every file old or every file new, no temp file and no record,
+ * and says in session_status what it did. Seeded: a failure names its round.
+ */
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
+import {
+  type BridgeHandle,
+  cleanupTempDirs,
+  closeAllBridges,
+  startBridge,
+  tempDir,
+  writeConfig,
+} from "../support/bridge.ts";
+import { Prng } from "../support/prng.ts";
+import { waitFor } from "../support/wait.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+const FILES = 600;
+const DIRS = 6;
+const KILLS = 20;
+const SEED = 0x39_a1_1e_05;
+
+const ws = workspace();
+const rels = Array.from({ length: FILES }, (_, i) => `d${i % DIRS}/f${i}.fake`);
+const oldText = (i: number) => `old text of file ${i}\n`;
+const newText = (i: number) => `NEW text of file ${i}\n`;
+const state = tempDir("theodolite-apply-state-");
+
+const fake = new FakeProbe("fake");
+const changes = Object.fromEntries(
+  rels.map((rel) => [ws.uri(rel), [{ range: lspRange(0, 0, 3), newText: "NEW" }]]),
+);
+const config = writeConfig({
+  bridge: {
+    mutation: "gated",
+    mutation_allowlist: ["theodolite-tests"],
+    state_dir: state,
+    max_result_bytes: 1 << 22,
+  },
+  workspace: [{ name: "w", root: ws.root, servers: ["fake"] }],
+  server: [
+    fake.server(
+      {
+        capabilities: { textDocumentSync: 1, codeActionProvider: true },
+        publish_on_sync: [],
+        code_actions: [{ title: "Rename everywhere", kind: "quickfix", edit: { changes } }],
+      },
+      { extensions: { fake: "fake" } },
+    ),
+  ],
+});
+
+const texts = () => rels.map((rel) => ws.read(rel));
+const allOld = rels.map((_, i) => oldText(i));
+const allNew = rels.map((_, i) => newText(i));
+const temps = () =>
+  Array.from({ length: DIRS }, (_, d) => readdirSync(ws.path(`d${d}`)))
+    .flat()
+    .filter((n) => n.includes(".theodolite-"));
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Has the apply reached the point? prepare: k temp files made; swap: file k swapped in;
+ * finish: every file swapped in and all but k of the replaced files removed.
+ */
+function reached(phase: "prepare" | "swap" | "finish", k: number, inodes: number[]): boolean {
+  const swapped = (i: number) => statSync(ws.path(rels[i] as string)).ino !== inodes[i];
+  if (phase === "prepare") return temps().length >= k;
+  if (phase === "swap") return swapped(k);
+  return swapped(FILES - 1) && temps().length <= k;
+}
+
+async function handleOf(bridge: BridgeHandle): Promise<string> {
+  const r = await bridge.call("code_actions", { file: rels[0], line: 1, column: 1 });
+  const handle = (r.structured.actions as { handle?: string }[] | undefined)?.[0]?.handle;
+  if (handle === undefined) throw new Error(`no handle: ${r.text.slice(0, 2000)}`);
+  return handle;
+}
+
+test(`${KILLS} kills at random points of a ${FILES}-file apply: the next start leaves all old or all new, no temp file`, async () => {
+  const prng = new Prng(SEED);
+  const outcomes: string[] = [];
+  for (let round = 0; round < KILLS; round++) {
+    for (const [i, rel] of rels.entries()) ws.write(rel, oldText(i));
+    const inodes = rels.map((rel) => statSync(ws.path(rel)).ino);
+    const bridge = await startBridge({ config });
+    const handle = await handleOf(bridge);
+    const phase = prng.pick(["prepare", "swap", "finish"] as const);
+    const k = prng.int(1, FILES - 1);
+    const signal = prng.pick(["SIGKILL", "SIGTERM"] as const);
+    let answered = false;
+    const applying = bridge
+      .call("code_action_apply", { handle })
+      .then(() => {
+        answered = true;
+      })
+      .catch(() => {});
+    // kill the moment the apply has reached the chosen point (polled, as fast as it goes)
+    await waitFor(() => answered || reached(phase, k, inodes), 60_000, {
+      intervalMs: 1,
+      what: `round ${round}: the apply reaching ${phase} ${k}`,
+    });
+    process.kill(bridge.pid, signal);
+    await waitFor(() => !alive(bridge.pid), 10_000, { what: `round ${round}: the bridge's exit` });
+    await applying;
+    await bridge.close();
+
+    const next = await startBridge({ config });
+    const status = await next.call("session_status", {});
+    const recovered = (status.structured.bridge as { recovered_applies: { action: string }[] })
+      .recovered_applies;
+    const now = texts();
+    const whole = JSON.stringify(now) === JSON.stringify(allOld) ? "old" : "new";
+    outcomes.push(`${phase}@${k}/${signal}→${recovered[0]?.action ?? "nothing"}`);
+    expect(now, `round ${round} (${phase} ${k}, ${signal})`).toEqual(
+      whole === "old" ? allOld : allNew,
+    );
+    expect(temps(), `round ${round}`).toEqual([]);
+    expect(readdirSync(join(state, "applies")), `round ${round}`).toEqual([]);
+    if (!answered) expect(recovered.length, `round ${round}: what the start did`).toBe(1);
+    await next.close();
+  }
+  // both sides of the kill were hit: some applies undone, some finished or answered
+  console.log(`apply kills: ${outcomes.join(", ")}`);
+  expect(outcomes.some((o) => o.endsWith("undone"))).toBe(true);
+  expect(outcomes.some((o) => o.endsWith("finished"))).toBe(true);
+  expect(readFileSync(ws.path(rels[0] as string), "utf8")).toMatch(/text of file 0/);
+}, 600_000);
