@@ -10,7 +10,7 @@
  */
 
 import { tmpdir } from "node:os";
-import { ApplyJournal, stateDirectory } from "./apply/journal.ts";
+import { ApplyJournal, stateDirectories } from "./apply/journal.ts";
 import { recoverApplies } from "./apply/recover.ts";
 import type { Config } from "./config/types.ts";
 import { refusedError } from "./discovery/root-guard.ts";
@@ -48,7 +48,7 @@ export class BridgeContext {
     this.current = config;
     const uid = process.geteuid?.() ?? -1;
     this.journal = new ApplyJournal(
-      stateDirectory(config.bridge.state_dir, process.env, tmpdir(), uid),
+      stateDirectories(config.bridge.state_dir, process.env, tmpdir(), uid),
     );
     this.manager = this.sessionsFor(config);
   }

@@ -53,20 +53,24 @@ const RECORD_VERSION = 1;
 const COMMITTED = ".committed";
 
 /**
- * Where the records live: `bridge.state_dir` when configured, else `$XDG_STATE_HOME`, else
- * `~/.local/state` (a persistent file system: power loss is covered, SPEC §7.4), else a
- * directory of the user's own in the temp directory (kills only).
+ * Where the records may live, in order: `bridge.state_dir` alone when configured; else
+ * `$XDG_STATE_HOME/theodolite`, else `~/.local/state/theodolite` (a persistent file system:
+ * power loss is covered, SPEC §7.4), and a directory of the user's own in the temp
+ * directory for a home the bridge cannot write (kills only).
  */
-export function stateDirectory(
+export function stateDirectories(
   configured: string | null,
   env: Record<string, string | undefined>,
   tmp: string,
   uid: number,
-): string {
-  if (configured !== null) return configured;
-  if (env.XDG_STATE_HOME?.startsWith("/")) return join(env.XDG_STATE_HOME, "theodolite");
-  if (env.HOME?.startsWith("/")) return join(env.HOME, ".local", "state", "theodolite");
-  return join(tmp, `theodolite-${uid}`);
+): string[] {
+  if (configured !== null) return [configured];
+  const home = env.XDG_STATE_HOME?.startsWith("/")
+    ? join(env.XDG_STATE_HOME, "theodolite")
+    : env.HOME?.startsWith("/")
+      ? join(env.HOME, ".local", "state", "theodolite")
+      : undefined;
+  return [...(home === undefined ? [] : [home]), join(tmp, `theodolite-${uid}`)];
 }
 
 /** The records of one workspace share this prefix: its root's realpath, digested. */
@@ -85,6 +89,23 @@ export function notPrivate(
     return `others may enter it (mode ${(stat.mode & 0o777).toString(8)})`;
   }
   return undefined;
+}
+
+/**
+ * Does `dir` exist as a directory private to the bridge's user? One that exists and is not
+ * (or, with `mustExist`, one that does not exist) is `ApplyFailed`.
+ */
+export function privateDirExists(dir: string, mustExist = false): boolean {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(dir);
+  } catch {
+    if (mustExist) throw stateDirError(dir, "it cannot be created");
+    return false;
+  }
+  const why = notPrivate(stat, process.geteuid?.() ?? -1);
+  if (why !== undefined) throw stateDirError(dir, why);
+  return true;
 }
 
 function stateDirError(dir: string, why: string): BridgeError {
@@ -155,36 +176,35 @@ export class ApplyJournal {
   readonly recovered: RecoveryReport[] = [];
 
   constructor(
-    /** the private directory (stateDirectory), created on first use */
-    readonly dir: string,
+    /** stateDirectories(): the first one that can be made holds new records */
+    readonly dirs: readonly string[],
   ) {}
 
-  /** The records directory, checked private; undefined when it does not exist. */
-  recordsDir(create: boolean): string | undefined {
-    const dir = join(this.dir, "applies");
-    if (create) {
+  /** Where records are looked for: each base's `applies` directory. */
+  recordDirs(): string[] {
+    return this.dirs.map((d) => join(d, "applies"));
+  }
+
+  /** The directory new records go to: made where it can be, checked private. */
+  private recordsDir(): string {
+    let why = "no directory configured";
+    for (const base of this.dirs) {
+      const dir = join(base, "applies");
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
       } catch (err) {
-        throw stateDirError(dir, (err as Error).message);
+        why = `${dir}: ${(err as Error).message}`;
+        continue;
       }
+      privateDirExists(dir, true);
+      return dir;
     }
-    let stat: ReturnType<typeof lstatSync>;
-    try {
-      stat = lstatSync(dir);
-    } catch {
-      if (create) throw stateDirError(dir, "it cannot be created");
-      return undefined;
-    }
-    const uid = process.geteuid?.() ?? -1;
-    const why = notPrivate(stat, uid);
-    if (why !== undefined) throw stateDirError(dir, why);
-    return dir;
+    throw stateDirError(this.dirs.join(", "), why);
   }
 
   /** Write and lock the record of an apply about to begin; it holds every name it will use. */
   begin(rootReal: string, files: RecordEntry[]): IntentRecord {
-    const dir = this.recordsDir(true) as string;
+    const dir = this.recordsDir();
     const dirFd = openAt(null, dir, OPEN.dirHandle);
     const name = `${rootKey(rootReal)}-${randomBytes(8).toString("hex")}.json`;
     let fd: number | undefined;

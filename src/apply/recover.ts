@@ -18,6 +18,7 @@ import {
   type ApplyJournal,
   COMMITTED,
   type IntentRecordData,
+  privateDirExists,
   RECORD_VERSION,
   type RecordEntry,
   type RecoveryReport,
@@ -172,14 +173,23 @@ export function recoverApplies(
   rootReal: string,
   maxBytes: number,
 ): RecoveryReport[] {
-  let dir: string | undefined;
-  try {
-    dir = journal.recordsDir(false);
-  } catch (err) {
-    if (isBridgeError(err)) log.warn(`interrupted applies not checked: ${err.message}`);
-    return [];
+  const reports: RecoveryReport[] = [];
+  for (const dir of journal.recordDirs()) {
+    try {
+      if (!privateDirExists(dir)) continue;
+    } catch (err) {
+      if (isBridgeError(err)) log.warn(`interrupted applies not checked: ${err.message}`);
+      continue;
+    }
+    reports.push(...recoverIn(dir, rootReal, maxBytes));
   }
-  if (dir === undefined) return [];
+  journal.recovered.push(...reports);
+  journal.recovered.splice(0, Math.max(0, journal.recovered.length - MAX_REPORTS));
+  return reports;
+}
+
+/** Every unlocked record of this root in one records directory, recovered. */
+function recoverIn(dir: string, rootReal: string, maxBytes: number): RecoveryReport[] {
   const prefix = `${rootKey(rootReal)}-`;
   const names = readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith(".json"));
   if (names.length === 0) return [];
@@ -212,7 +222,5 @@ export function recoverApplies(
   } finally {
     closeSync(dirFd);
   }
-  journal.recovered.push(...reports);
-  journal.recovered.splice(0, Math.max(0, journal.recovered.length - MAX_REPORTS));
   return reports;
 }

@@ -34,4 +34,4 @@ const hooks: ApplyHooks = {
   afterSwap: (_abs, i) => (when === "after" && i === Number(at) ? die() : undefined),
   afterCommit: () => (when === "commit" ? die() : undefined),
 };
-await applyPlannedWrites(workspaceRoot(root), plans, MAX, new ApplyJournal(state), hooks);
+await applyPlannedWrites(workspaceRoot(root), plans, MAX, new ApplyJournal([state]), hooks);

@@ -59,7 +59,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
       const state = tempTree({}, "theodolite-recover-state-");
       await killedAt(root, state, point);
       expect(temps(root).length).toBeGreaterThan(0);
-      const journal = new ApplyJournal(state);
+      const journal = new ApplyJournal([state]);
       const [report, ...more] = recoverApplies(journal, root, MAX);
       expect(more).toEqual([]);
       expect(texts(root)).toEqual(expected);
@@ -82,7 +82,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
     const state = tempTree({}, "theodolite-recover-state-");
     await killedAt(root, state, "after:5");
     writeFileSync(join(root, "f2.txt"), "the user's edit after the crash\n");
-    const [report] = recoverApplies(new ApplyJournal(state), root, MAX);
+    const [report] = recoverApplies(new ApplyJournal([state]), root, MAX);
     expect(report?.left).toEqual([
       { file: "f2.txt", reason: "it changed since (neither the old nor the new text)" },
     ]);
@@ -99,16 +99,16 @@ describe("recoverApplies (SPEC §7.4)", () => {
     await killedAt(root, state, "after:3");
     const records = readdirSync(join(state, "applies"));
     expect(records.length).toBe(1);
-    expect(recoverApplies(new ApplyJournal(state), other, MAX)).toEqual([]);
+    expect(recoverApplies(new ApplyJournal([state]), other, MAX)).toEqual([]);
     const held = openSync(join(state, "applies", records[0] as string), "r");
     try {
       expect(tryLockExclusive(held)).toBe(true);
       // a separate open file description: as another bridge would see it
-      expect(recoverApplies(new ApplyJournal(state), root, MAX)).toEqual([]);
+      expect(recoverApplies(new ApplyJournal([state]), root, MAX)).toEqual([]);
     } finally {
       closeSync(held);
     }
-    expect(recoverApplies(new ApplyJournal(state), root, MAX)[0]?.action).toBe("undone");
+    expect(recoverApplies(new ApplyJournal([state]), root, MAX)[0]?.action).toBe("undone");
     expect(texts(root)).toEqual(allOld);
   });
 
@@ -116,7 +116,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
     const root = workspace();
     const state = tempTree({}, "theodolite-recover-state-");
     mkdirSync(join(state, "elsewhere"));
-    expect(recoverApplies(new ApplyJournal(state), root, MAX)).toEqual([]);
+    expect(recoverApplies(new ApplyJournal([state]), root, MAX)).toEqual([]);
     expect(readdirSync(state)).toEqual(["elsewhere"]);
   });
 });

@@ -83,7 +83,7 @@ function chattr(path: string, flag: number, on: boolean): void {
 
 /** The applier with a private record directory of the test's own. */
 function apply(root: string, plans: PlannedWrite[], hooks: ApplyHooks = {}) {
-  const journal = new ApplyJournal(tempDir("state"));
+  const journal = new ApplyJournal([tempDir("state")]);
   return applyPlannedWrites(workspaceRoot(root), plans, MAX, journal, hooks);
 }
 
@@ -311,7 +311,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("the record of an apply is gone once it is done, written or refused", async () => {
     const root = tempDir("record");
     const state = tempDir("record-state");
-    const journal = new ApplyJournal(state);
+    const journal = new ApplyJournal([state]);
     const a = put(join(root, "a.txt"), "aaa\n");
     await applyPlannedWrites(
       workspaceRoot(root),
@@ -335,7 +335,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]);
     const err = await failure(
-      applyPlannedWrites(workspaceRoot(root), [p], MAX, new ApplyJournal(state)),
+      applyPlannedWrites(workspaceRoot(root), [p], MAX, new ApplyJournal([state])),
     );
     expect(err.code).toBe("ApplyFailed");
     expect(err.message).toContain("others may enter it");
