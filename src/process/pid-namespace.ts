@@ -75,6 +75,10 @@ export function spawnContained<T extends { pid: number }>(
     return { child: spawn(), containment: subreaper(`cannot open /proc/self/ns/pid: ${code}`) };
   }
   try {
+    // without NSpid nobody could tell a process's pid inside from its pid in /proc
+    if (nsPidsOf("self").length === 0) {
+      return { child: spawn(), containment: subreaper("the kernel shows no NSpid") };
+    }
     const errno = newPidNamespaceForChildren();
     if (errno !== 0) return { child: spawn(), containment: subreaper(refusal(errno)) };
     let child: T;

@@ -247,6 +247,11 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   }
   // the init of the session's own PID namespace, or a plain subreaper (pid-namespace.ts)
   const init = namespaceInit();
+  if (init === null && process.pid === 1) {
+    // an init whose pid in /proc is unknown would read (and kill) another process's tree
+    note(`pid 1 of a namespace, but /proc does not say which process this is\n${USAGE}`);
+    process.exit(2);
+  }
   dieWithBridge(init);
   const subreaper = becomeChildSubreaper();
   const self = process.pid;
