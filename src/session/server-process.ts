@@ -172,9 +172,9 @@ export class ServerProcess {
       const init = await this.initialize(conn);
       this.serverCapabilities = init.capabilities ?? {};
       this.positionEncoding = negotiatedEncoding(init, server.position_encoding);
-      await conn.sendNotification("initialized", {});
+      await this.handshakeNotify(conn, "initialized", {});
       if (Object.keys(server.settings).length > 0) {
-        await conn.sendNotification("workspace/didChangeConfiguration", {
+        await this.handshakeNotify(conn, "workspace/didChangeConfiguration", {
           settings: server.settings,
         });
       }
@@ -272,6 +272,19 @@ export class ServerProcess {
     } catch (err) {
       if (life.closing || (err instanceof BridgeError && err.code === "SessionDead")) throw err;
       throw initFailedError(life.label, err);
+    }
+  }
+
+  /**
+   * A notification of the handshake, bounded like it (ready_timeout_ms): its write never
+   * completes if the server stops reading, and a stop waits for the start (SPEC §9.2).
+   */
+  private async handshakeNotify(conn: MessageConnection, method: string, params: unknown) {
+    const { life, bridge } = this.ctx;
+    const sent = conn.sendNotification(method, params).then(() => true);
+    if ((await bounded(sent, bridge.ready_timeout_ms)) !== true) {
+      const why = `the server did not read \`${method}\` within ready_timeout_ms`;
+      throw initFailedError(life.label, new Error(why));
     }
   }
 
