@@ -17,13 +17,17 @@ import { createMcpConnection } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
 import { StdioTransport } from "./mcp/transport/stdio.ts";
+import { KILL_BOUND_MS } from "./process/launch.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
 
-/** SPEC §9.2: the exit comes at most this long after `shutdown_grace_ms`, whatever a server does. */
-const EXIT_BOUND_MS = 1900;
 /** After the sessions stopped, how long the last answers (errors) may take to be written. */
 const ANSWER_FLUSH_MS = 250;
+/**
+ * SPEC §9.2: the exit comes at most this long after `shutdown_grace_ms`, whatever a server
+ * does (under 2 s): a stop's kill, the last answers, and a margin for the exit itself.
+ */
+const EXIT_BOUND_MS = KILL_BOUND_MS + ANSWER_FLUSH_MS + 150;
 
 interface Start {
   config: Config;

@@ -205,6 +205,9 @@ export class ServerProcess {
       privateTmp: !("TMPDIR" in server.env),
     });
     this.proc = proc;
+    const { mode, reason } = proc.containment;
+    const holds = mode === "pid_namespace" ? "its own PID namespace" : `a subreaper (${reason})`;
+    log.info(`[${key}] supervisor ${proc.supervisorPid}: the tree is held by ${holds}`);
     void proc.serverPid.then((pid) => {
       if (this.proc === proc) this.serverPidSeen = pid;
     });
