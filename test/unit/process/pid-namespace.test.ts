@@ -12,7 +12,7 @@ import {
   refusal,
   spawnContained,
 } from "../../../src/process/pid-namespace.ts";
-import { runningAsRoot } from "../../support/unprivileged.ts";
+import { hasSysAdmin } from "../../support/unprivileged.ts";
 
 describe("parseNsPids", () => {
   test("reads every level, outermost first", () => {
@@ -66,7 +66,7 @@ async function pidsOf(proc: { stdout: ReadableStream<Uint8Array> }): Promise<num
   return (await new Response(proc.stdout).text()).trim().split(" ").map(Number);
 }
 
-test("spawnContained: as root the child is its namespace's init; our next child is not", async () => {
+test("spawnContained: with CAP_SYS_ADMIN the child is its namespace's init; our next child is not", async () => {
   let restoreFailed = false;
   const { child, containment } = spawnContained(
     () => Bun.spawn(["/bin/sh", "-c", PIDS], { stdout: "pipe" }),
@@ -76,7 +76,7 @@ test("spawnContained: as root the child is its namespace's init; our next child 
   );
   const [own, seen] = await pidsOf(child);
   expect(seen).toBe(child.pid);
-  if (runningAsRoot()) {
+  if (hasSysAdmin()) {
     expect(containment).toEqual({ mode: "pid_namespace", reason: null });
     expect(own).toBe(1);
   } else {
