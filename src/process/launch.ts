@@ -291,7 +291,8 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
       collector.end();
     }
     // an init noted the server's signal before its exit (pid-namespace.ts)
-    return mirroredExit(own, signalNoted, constants.signals);
+    const init = containment.mode === "pid_namespace";
+    return init ? mirroredExit(own, signalNoted, constants.signals) : own;
   })();
 
   let terminating: ReturnType<SupervisedProcess["terminate"]> | undefined;

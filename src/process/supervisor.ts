@@ -249,7 +249,7 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   const init = namespaceInit();
   if (init === null && process.pid === 1) {
     // an init whose pid in /proc is unknown would read (and kill) another process's tree
-    note(`pid 1 of a namespace, but /proc does not say which process this is\n${USAGE}`);
+    note("pid 1 of a namespace, but /proc does not say which process this is");
     process.exit(2);
   }
   dieWithBridge(init);
