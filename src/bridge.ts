@@ -12,6 +12,7 @@
 import { tmpdir } from "node:os";
 import { ApplyJournal, stateDirectories } from "./apply/journal.ts";
 import { recoverApplies } from "./apply/recover.ts";
+import { bounded } from "./bounded.ts";
 import type { Config } from "./config/types.ts";
 import { refusedError } from "./discovery/root-guard.ts";
 import type { BridgeError } from "./errors.ts";
@@ -121,10 +122,11 @@ export class BridgeContext {
     });
   }
 
-  async shutdown(): Promise<void> {
+  /** Every session stopped by `deadline` (Date.now()), at most KILL_BOUND_MS later (SPEC §9.2). */
+  async shutdown(deadline = Date.now() + this.config.bridge.shutdown_grace_ms): Promise<void> {
     // zero-config discovery still running leaves no version command behind
     this.stopDiscovery.abort();
-    await this.discovering;
-    await this.sessions.shutdownAll();
+    if (this.discovering) await bounded(this.discovering, Math.max(0, deadline - Date.now()));
+    await this.sessions.shutdownAll(deadline);
   }
 }

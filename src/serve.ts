@@ -17,8 +17,17 @@ import { createMcpConnection } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
 import { StdioTransport } from "./mcp/transport/stdio.ts";
+import { KILL_BOUND_MS } from "./process/launch.ts";
 import { becomeChildSubreaper } from "./process/subreaper.ts";
 import { defaultHooks } from "./session/hooks.ts";
+
+/** After the sessions stopped, how long the last answers (errors) may take to be written. */
+const ANSWER_FLUSH_MS = 250;
+/**
+ * SPEC §9.2: the exit comes at most this long after `shutdown_grace_ms`, whatever a server
+ * does (under 2 s): a stop's kill, the last answers, and a margin for the exit itself.
+ */
+const EXIT_BOUND_MS = KILL_BOUND_MS + ANSWER_FLUSH_MS + 150;
 
 interface Start {
   config: Config;
@@ -78,12 +87,17 @@ export async function serve(argPath: string | undefined): Promise<void> {
     closing = true;
     log.info(`shutting down: ${why}`);
     const grace = bridge.config.bridge.shutdown_grace_ms;
-    // SPEC §9.2: calls already received may finish within the grace; then every
-    // session stops (a pending start is abandoned) and what is left is answered
-    // with an error before the exit
-    if (answerInFlight) await bounded(transport.drained(), grace);
-    await bridge.shutdown();
-    if (answerInFlight) await bounded(transport.drained(), grace);
+    // SPEC §9.2, one deadline: calls already received may finish within half the grace;
+    // every session's stop ladder ends by the grace (a pending start is abandoned), its
+    // tree killed then; what is left is answered with an error; the exit follows, and
+    // whatever hangs, it comes by EXIT_BOUND_MS past the grace (a namespace's tree dies
+    // with us: its supervisor's parent-death signal)
+    const deadline = Date.now() + grace;
+    setTimeout(() => process.exit(0), grace + EXIT_BOUND_MS);
+    if (answerInFlight) await bounded(transport.drained(), grace / 2);
+    await bridge.shutdown(deadline);
+    const left = Math.max(ANSWER_FLUSH_MS, deadline - Date.now());
+    if (answerInFlight) await bounded(transport.drained(), left);
     await connection.close().catch(() => {});
     process.exit(0);
   };

@@ -1,7 +1,7 @@
 /**
  * The few libc calls the process layer needs and Bun does not expose, through
  * `bun:ffi` (works from source and in the compiled binary): prctl, signal dispositions
- * and mask, descriptor flags, getppid, execve. Every call returns a result instead of
+ * and mask, descriptor flags, getppid, execve, the PID namespace of new children. Every call returns a result instead of
  * throwing: callers degrade, or say why, when libc is unavailable.
  */
 import { FFIType, ptr as ptrOf } from "bun:ffi";
@@ -37,9 +37,12 @@ const symbols = {
   __errno_location: { args: [], returns: FFIType.ptr },
   waitpid: { args: [FFIType.i32, FFIType.ptr, FFIType.i32], returns: FFIType.i32 },
   dup2: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+  unshare: { args: [FFIType.i32], returns: FFIType.i32 },
+  setns: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
 } as const;
 
 const WNOHANG = 1;
+const CLONE_NEWPID = 0x20000000;
 
 const libc = lazyLibc(symbols);
 
@@ -148,4 +151,19 @@ export function collectChild(pid: number): boolean {
 /** dup2(from, to): `to` names what `from` names (the old `to` closed). False when it failed. */
 export function duplicateFd(from: number, to: number): boolean {
   return libc()?.dup2(from, to) === to;
+}
+
+/**
+ * unshare(CLONE_NEWPID): the next child this thread starts is the first process (init) of a
+ * new PID namespace; this process itself stays where it is. 0, or the errno (-1 without libc).
+ */
+export function newPidNamespaceForChildren(): number {
+  const lib = libc();
+  if (lib === null) return -1;
+  return lib.unshare(CLONE_NEWPID) === 0 ? 0 : lastErrno(lib.__errno_location);
+}
+
+/** setns(fd, CLONE_NEWPID): this thread's next children start in the namespace `fd` names. */
+export function pidNamespaceForChildren(fd: number): boolean {
+  return libc()?.setns(fd, CLONE_NEWPID) === 0;
 }

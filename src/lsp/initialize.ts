@@ -13,10 +13,12 @@ export function initializeParams(
   workspace: WorkspaceConfig,
   server: ServerConfig,
   unit: ColumnUnit,
+  /** the client as the server sees it (SupervisedProcess.clientPid): it exits when that dies */
+  processId: number = process.pid,
 ): InitializeParams {
   const rootUri = pathToUri(workspace.root);
   return {
-    processId: process.pid,
+    processId,
     clientInfo: { name: "theodolite" },
     locale: "en",
     rootPath: workspace.root,

@@ -8,10 +8,12 @@
  * for a child that leads another group or sits in one, that group at once (one
  * `kill(-pgid)` stops a whole hopping group, forks in flight included), round after
  * round until no child is alive. Children that exited are collected (`waitpid`), so a
- * hopping daemon cannot fill the pid space with zombies meanwhile.
+ * hopping daemon cannot fill the pid space with zombies meanwhile. The init of a session's
+ * PID namespace needs no rounds: `killNamespace` stops the whole namespace with one kill.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { collectChild } from "../ffi/process.ts";
+import type { NamespaceInit } from "./pid-namespace.ts";
 import { isDead, type ProcInfo, readProc } from "./proctree.ts";
 
 /** The direct children of `pid` (zombies included), from its threads' `children` files. */
@@ -67,6 +69,11 @@ export interface ChildRules {
   waitedFor?: (pid: number) => boolean;
   /** groups never signalled whole (the caller's own) */
   ownGroups: readonly number[];
+  /**
+   * A child's pid in the caller's own namespace, for waitpid, when `/proc` names it
+   * otherwise (an init of a PID namespace, pid-namespace.ts); the same pid by default
+   */
+  own?: (pid: number) => number | undefined;
 }
 
 /** Collect the exited children nobody else waits for; how many. */
@@ -77,7 +84,8 @@ export function collectExited(rules: ChildRules): number {
     // a zombie still has its stat; without one, nothing says whose the pid is
     const info = readProc(pid);
     if (info === null || !isDead(info) || rules.spare?.(info)) continue;
-    if (collectChild(pid)) n += 1;
+    const own = rules.own ? rules.own(pid) : pid;
+    if (own !== undefined && collectChild(own)) n += 1;
   }
   return n;
 }
@@ -136,16 +144,46 @@ export async function killChildren(rules: ChildRules, deadlineMs: number): Promi
     if (alive === 0 && collected === 0)
       return { killed: [...killed.values()], remaining: [], rounds };
     if (Date.now() >= deadline) {
-      const remaining = childrenOf(rules.self).filter((pid) => {
-        const info = readProc(pid);
-        return info !== null && !isDead(info) && !rules.spare?.(info);
-      });
-      return { killed: [...killed.values()], remaining, rounds };
+      return { killed: [...killed.values()], remaining: liveChildren(rules), rounds };
     }
     // new children: straight on; only children already signalled: let them die first
     await new Promise((resolve) =>
       fresh > 0 ? setImmediate(resolve) : setTimeout(resolve, ROUND_PAUSE_MS),
     );
+  }
+}
+
+/** The children of `rules.self` alive now, but the spared. */
+function liveChildren(rules: ChildRules): number[] {
+  return childrenOf(rules.self).filter((pid) => {
+    const info = readProc(pid);
+    return info !== null && !isDead(info) && !rules.spare?.(info);
+  });
+}
+
+/**
+ * As the init of the session's PID namespace (pid-namespace.ts): one `kill(-1, SIGKILL)`
+ * reaches every process of the namespace at once, a fork in flight included, and nothing
+ * outside it. Then exited children are collected until none is alive, or `deadlineMs`.
+ * The children alive before the kill are named by their command lines.
+ */
+export async function killNamespace(
+  init: NamespaceInit,
+  rules: ChildRules,
+  deadlineMs: number,
+): Promise<Containment> {
+  const deadline = Date.now() + deadlineMs;
+  const killed = liveChildren(rules).map((pid) => {
+    const info = readProc(pid);
+    return { pid, command: commandLine(pid, undefined, info?.comm) };
+  });
+  // pid 1 that /proc names otherwise: an init of a namespace below it, never the machine's
+  if (process.pid === 1 && init.outerPid !== 1) signal(-1, "SIGKILL");
+  for (let rounds = 1; ; rounds++) {
+    collectExited(rules);
+    const remaining = liveChildren(rules);
+    if (remaining.length === 0 || Date.now() >= deadline) return { killed, remaining, rounds };
+    await new Promise((resolve) => setTimeout(resolve, ROUND_PAUSE_MS));
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The bridge side of a supervised server (SPEC §9.2): re-execute this program as
- * `--supervise` in a new session (the supervisor leads its own process group), with the
+ * `--supervise` in a new session (the supervisor leads its own process group) and, where the
+ * machine allows it, as the init of a PID namespace of its own (pid-namespace.ts), with the
  * pipes the server will read and write as its stdin and stdout (no relay hop) and a lifeline
  * on fd 3; expose the server's stdio as Bun's own stream and sink (src/lsp/byte-streams.ts),
  * and run the shutdown ladder. Whenever the supervisor exits — on its own, or SIGKILLed by
@@ -12,12 +13,19 @@
  * it again once the supervisor is gone.
  */
 import { closeSync, existsSync, statSync } from "node:fs";
+import { constants } from "node:os";
 import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { describeKilled, killChildren } from "./contain.ts";
-import { makePrivateTmp, removePrivateTmp } from "./private-tmp.ts";
+import {
+  type ContainmentInfo,
+  mirroredExit,
+  SIGNAL_NOTE,
+  spawnContained,
+} from "./pid-namespace.ts";
+import { makePrivateTmp, removePrivateTmp, thisProcessAsOwner } from "./private-tmp.ts";
 import { readProc, reapTree } from "./proctree.ts";
 import { selfCommand, spawnable, supervisorEnv } from "./self.ts";
 import { StderrCollector } from "./stderr-collector.ts";
@@ -30,6 +38,14 @@ export interface ExitInfo {
 
 export interface SupervisedProcess {
   readonly supervisorPid: number;
+  /** what holds the tree together: the session's own PID namespace, or the subreaper alone */
+  readonly containment: ContainmentInfo;
+  /**
+   * The process the server should watch as its client (LSP `initialize` `processId`), by
+   * the pid the server sees: the bridge, or inside a namespace, where the bridge has no
+   * pid, the supervisor (its init, 1), which dies with the bridge.
+   */
+  readonly clientPid: number;
   /** from the supervisor's marker line; undefined if it never came. Informational: kill by supervisor, never by this pid. */
   readonly serverPid: Promise<number | undefined>;
   /** to the server (via the supervisor); a write after its death fails its flush with EPIPE */
@@ -48,10 +64,11 @@ export interface SupervisedProcess {
   /** every complete stderr line (marker excluded), for debug logging */
   onStderrLine(cb: (line: string) => void): void;
   /**
-   * SPEC §9.2 shutdown ladder, after the caller's LSP shutdown/exit: wait
-   * `graceMs` for exit; else closeInput() and wait the supervisor's own grace
-   * plus a margin; else SIGKILL the supervisor together with its whole tree
-   * (group members and descendants, one scan, explicit pids).
+   * SPEC §9.2 shutdown ladder, after the caller's LSP shutdown/exit, all within `graceMs`:
+   * half of it for the exit; then closeInput() and the rest; then SIGKILL the supervisor
+   * together with its whole tree (its namespace, or group members and descendants by
+   * explicit pids), bounded too: it resolves at most `graceMs` + KILL_BOUND_MS from now,
+   * whatever the tree does (an exit not seen by then is reported as SIGKILL).
    */
   terminate(
     graceMs: number,
@@ -73,8 +90,11 @@ export interface LaunchOptions {
   selfArgv?: string[];
 }
 
-/** After closing input: the supervisor's own grace plus this, for its reap. */
-const STDIN_CLOSED_MARGIN_MS = 1000;
+/** The ladder's last step: the tree's kill, then the supervisor's exit seen, each at most this. */
+const KILL_REAP_MS = 500;
+const KILL_EXIT_MS = 1000;
+/** SPEC §9.2: what the ladder may take beyond its grace. */
+export const KILL_BOUND_MS = KILL_REAP_MS + KILL_EXIT_MS;
 /** After the supervisor exited and its group was reaped, how long stderr may take to close. */
 const STDERR_CLOSE_BOUND_MS = 1000;
 
@@ -132,7 +152,7 @@ function startFailed(message: string, hint: string, details: Record<string, unkn
 /** The server's own TMPDIR beneath the one its environment names, or none (said in the log). */
 function privateTmpFor(opts: LaunchOptions): string | undefined {
   if (opts.privateTmp !== true) return undefined;
-  const made = makePrivateTmp(opts.env.TMPDIR, process.pid);
+  const made = makePrivateTmp(opts.env.TMPDIR, thisProcessAsOwner());
   if ("dir" in made) return made.dir;
   log.warn(`${made.failed}; the server keeps the shared one`);
   return undefined;
@@ -143,7 +163,10 @@ function removeTmp(dir: string | undefined): void {
   if (why !== undefined) log.warn(why);
 }
 
-function spawnSupervisor(opts: LaunchOptions, privateTmp: string | undefined): SupervisorChild {
+function spawnSupervisor(
+  opts: LaunchOptions,
+  privateTmp: string | undefined,
+): { child: SupervisorChild; containment: ContainmentInfo } {
   const bridgeStart = readProc(process.pid)?.startTime;
   if (bridgeStart === undefined) {
     throw startFailed("cannot read /proc/self/stat", "theodolite needs Linux with /proc", {});
@@ -169,14 +192,19 @@ function spawnSupervisor(opts: LaunchOptions, privateTmp: string | undefined): S
   // our own binary may have been replaced since start (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time)
   const { cmd, argv0 } = spawnable(argv);
   try {
-    return Bun.spawn(cmd, {
-      cwd: opts.cwd,
-      env: supervisorEnv(opts.env),
-      detached: true, // setsid: the supervisor leads a new session and process group
-      // stdin and stdout go on to the server; fd 3 is the lifeline (LIFELINE_FD)
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-      argv0,
-    });
+    // the init of a PID namespace of its own, where the machine allows one (pid-namespace.ts)
+    return spawnContained(
+      () =>
+        Bun.spawn(cmd, {
+          cwd: opts.cwd,
+          env: supervisorEnv(opts.env),
+          detached: true, // setsid: the supervisor leads a new session and process group
+          // stdin and stdout go on to the server; fd 3 is the lifeline (LIFELINE_FD)
+          stdio: ["pipe", "pipe", "pipe", "pipe"],
+          argv0,
+        }),
+      () => log.error("could not return to the bridge's own PID namespace after a spawn"),
+    );
   } catch (err) {
     const hint = "is the theodolite binary intact?";
     throw startFailed(`cannot start the supervisor: ${String(err)}`, hint, { argv });
@@ -186,8 +214,9 @@ function spawnSupervisor(opts: LaunchOptions, privateTmp: string | undefined): S
 export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
   const tmp = privateTmpFor(opts);
   let child: SupervisorChild;
+  let containment: ContainmentInfo;
   try {
-    child = spawnSupervisor(opts, tmp);
+    ({ child, containment } = spawnSupervisor(opts, tmp));
   } catch (err) {
     removeTmp(tmp);
     throw err;
@@ -216,9 +245,14 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
 
   const collector = new StderrCollector();
   // the supervisor's own notes (leftovers it killed, what it could not, a degraded run)
+  let signalNoted: string | undefined;
   collector.onLine((line) => {
-    if (line.endsWith(NO_SUBREAPER)) log.warn(`supervisor ${supervisorPid}: ${NO_SUBREAPER}`);
-    else if (line.startsWith(NOTE_PREFIX)) log.warn(`supervisor ${supervisorPid}: ${line}`);
+    if (line.startsWith(NOTE_PREFIX + SIGNAL_NOTE)) {
+      // the last one counts: the supervisor writes it after the tree is dead
+      signalNoted = line.slice(NOTE_PREFIX.length + SIGNAL_NOTE.length);
+    } else if (line.endsWith(NO_SUBREAPER)) {
+      log.warn(`supervisor ${supervisorPid}: ${NO_SUBREAPER}`);
+    } else if (line.startsWith(NOTE_PREFIX)) log.warn(`supervisor ${supervisorPid}: ${line}`);
   });
   const stderrClosed = (async () => {
     const decoder = new TextDecoder();
@@ -234,9 +268,11 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
 
   const exited = (async (): Promise<ExitInfo> => {
     await child.exited;
-    const code = child.exitCode;
     // a signal's name (Node's form); Bun gives a number for signals it has no name for
-    const signal = child.signalCode === null ? null : String(child.signalCode);
+    const own = {
+      code: child.exitCode,
+      signal: child.signalCode === null ? null : String(child.signalCode),
+    };
     try {
       liveSupervisors.delete(supervisorPid);
       // Leftovers of the group (a SIGKILLed supervisor's daemons) die here, and so do
@@ -254,28 +290,36 @@ export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
       closeLifeline();
       collector.end();
     }
-    return { code, signal };
+    // an init noted the server's signal before its exit (pid-namespace.ts)
+    const init = containment.mode === "pid_namespace";
+    return init ? mirroredExit(own, signalNoted, constants.signals) : own;
   })();
 
   let terminating: ReturnType<SupervisedProcess["terminate"]> | undefined;
   const terminate: SupervisedProcess["terminate"] = (graceMs) => {
     terminating ??= (async () => {
-      const early = await bounded(exited, graceMs);
+      const deadline = Date.now() + graceMs;
+      const early = await bounded(exited, graceMs / 2);
       if (early !== undefined) return { exit: early, path: "exited" as const };
       closeInput();
-      const wait = Math.max(graceMs, opts.graceMs) + STDIN_CLOSED_MARGIN_MS;
-      const afterEof = await bounded(exited, wait);
+      const afterEof = await bounded(exited, Math.max(0, deadline - Date.now()));
       if (afterEof !== undefined) return { exit: afterEof, path: "stdin_closed" as const };
-      // Hung supervisor: one scan takes it and everything below it, including
-      // double-forked daemons re-parented to it, before they can be orphaned again.
-      await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });
-      return { exit: await exited, path: "killed" as const };
+      // One scan takes the supervisor and everything below it, including double-forked
+      // daemons re-parented to it, before they can be orphaned again; in its own namespace
+      // the supervisor's death alone takes everything (pid-namespace.ts).
+      const reap = { rootStartTime: supervisorStart, deadlineMs: KILL_REAP_MS };
+      await reapTree(supervisorPid, supervisorPid, reap);
+      const killed = await bounded(exited, KILL_EXIT_MS);
+      if (killed === undefined) log.warn(`supervisor ${supervisorPid}: no exit seen after SIGKILL`);
+      return { exit: killed ?? { code: null, signal: "SIGKILL" }, path: "killed" as const };
     })();
     return terminating;
   };
 
   return {
     supervisorPid,
+    containment,
+    clientPid: containment.mode === "pid_namespace" ? 1 : process.pid,
     serverPid: collector.serverPid,
     stdin,
     stdout: child.stdout,

@@ -1,25 +1,42 @@
 /**
  * The `--supervise` main loop (SPEC §9.2). The bridge re-executes itself as
  * `theodolite --supervise --bridge-pid N --bridge-start T --grace-ms N -- /abs/server args…`,
- * detached, so this process leads its own process group. It starts the server in that group
- * through this program's `--exec-server` (parent-death signal SIGKILL, then execve:
- * exec-server.ts), handing it its own stdin and stdout (the bridge's pipes: LSP traffic
- * never passes through here; this process never touches fds 0 and 1, whose open file
- * descriptions it shares with the server), and kills the whole tree, by explicit pid, on
- * every path:
+ * detached (it leads its own process group), as the init of the session's PID namespace
+ * where the machine allows it (pid-namespace.ts). It starts the server through
+ * `--exec-server` (exec-server.ts), hands it its stdin and stdout (the bridge's pipes; it
+ * never touches fds 0 and 1), dies with the bridge (a parent-death signal), and kills the
+ * whole tree on every path:
  * - server exit: reap, then exit mirroring the server (same code, or the same signal);
  * - lifeline EOF (fd 3, closed by the bridge for an orderly end or by the kernel when the
  *   bridge dies): give the server `--grace-ms` to exit, reap, mirror it (SIGKILL if killed);
- * - bridge gone (pid missing, zombie, or another start time; polled every 50 ms), or
- *   SIGTERM/SIGINT/SIGHUP: reap at once.
- * Once the server runs, this process's fd 1 names /dev/null (the bridge sees the server's
- * stdout end); the final reap kills children round after round (contain.ts).
+ * - bridge gone (polled every 50 ms), or SIGTERM/SIGINT/SIGHUP: reap at once.
+ * Once the server runs, this process's fd 1 names /dev/null; the final reap is one kill of
+ * the namespace, or children killed round after round (contain.ts).
  */
 import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import { disableCoreDumps, duplicateFd, restoreDefaultSignal } from "../ffi/process.ts";
-import { type ChildRules, collectExited, describeKilled, killChildren } from "./contain.ts";
+import {
+  disableCoreDumps,
+  duplicateFd,
+  restoreDefaultSignal,
+  setParentDeathSignal,
+} from "../ffi/process.ts";
+import {
+  type ChildRules,
+  childrenOf,
+  collectExited,
+  describeKilled,
+  killChildren,
+  killNamespace,
+} from "./contain.ts";
 import { EXIT_CANNOT_RUN, formatExecServerArgs } from "./exec-server.ts";
+import {
+  innerPid,
+  type NamespaceInit,
+  namespaceInit,
+  outerPidOf,
+  SIGNAL_NOTE,
+} from "./pid-namespace.ts";
 import { removePrivateTmp } from "./private-tmp.ts";
 import { isAlive, reapTree } from "./proctree.ts";
 import { selfCommand, serverEnv, spawnable, supervisorEnv } from "./self.ts";
@@ -131,11 +148,19 @@ function signalName(signal: string | number | null): string | null {
   return entry?.[0] ?? null;
 }
 
-/** Exit the way the server did: re-raise its signal on ourselves, or exit with its code. */
-function exitLike(status: ExitStatus | null): never {
+/**
+ * Exit the way the server did: re-raise its signal on ourselves, or exit with its code. An
+ * init of a namespace ignores the signals it sends itself: it notes the signal and exits
+ * 128 + its number, which the launcher reads back as the signal (pid-namespace.ts).
+ */
+function exitLike(status: ExitStatus | null, init: NamespaceInit | null): never {
   const signal = status?.signal ?? null;
   if (signal !== null) {
     const signo = (constants.signals as Record<string, number | undefined>)[signal];
+    if (signo !== undefined && init !== null) {
+      note(`${SIGNAL_NOTE}${signal}`);
+      process.exit(128 + signo);
+    }
     if (signo !== undefined) {
       process.removeAllListeners(signal);
       disableCoreDumps(); // a mirrored SIGSEGV must not dump a core of the supervisor
@@ -198,6 +223,17 @@ async function lifelineClosed(): Promise<void> {
 
 type StopReason = "server-exit" | "lifeline-eof" | "urgent";
 
+/**
+ * Dies with the bridge whatever its state (SPEC §9.2): as the init of a namespace, of SIGKILL,
+ * which also takes its whole namespace and reaches a stopped process; as a plain subreaper,
+ * the signal is SIGCONT, which wakes a stopped supervisor to reap its tree itself (a SIGKILL
+ * would leave the tree to PID 1). Had the bridge died before the request, the poll sees it.
+ */
+function dieWithBridge(init: NamespaceInit | null): void {
+  const signal = init === null ? constants.signals.SIGCONT : constants.signals.SIGKILL;
+  if (!setParentDeathSignal(signal)) note("warning: no parent-death signal");
+}
+
 /** `--supervise` entry point: never returns; the process exits mirroring the server. */
 export async function runSupervisor(argv: string[]): Promise<never> {
   const opts = parseSupervisorArgs(argv);
@@ -209,8 +245,18 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     note(`no lifeline on fd ${LIFELINE_FD} (the bridge passes a pipe there)\n${USAGE}`);
     process.exit(2);
   }
+  // the init of the session's own PID namespace, or a plain subreaper (pid-namespace.ts)
+  const init = namespaceInit();
+  if (init === null && process.pid === 1) {
+    // an init whose pid in /proc is unknown would read (and kill) another process's tree
+    note("pid 1 of a namespace, but /proc does not say which process this is");
+    process.exit(2);
+  }
+  dieWithBridge(init);
   const subreaper = becomeChildSubreaper();
   const self = process.pid;
+  // how /proc names us: inside a namespace, our pid outside it
+  const seen = init?.outerPid ?? self;
 
   const env = serverEnv(process.env);
   const tmp = opts.privateTmp;
@@ -240,7 +286,9 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     if (tmp !== undefined) removePrivateTmp(tmp);
     process.exit(EXIT_CANNOT_RUN);
   }
-  note(`server-pid=${server.pid}`); // must be our first stderr line
+  // the bridge reads the server in /proc: by the pid /proc gives it
+  const serverSeen = init === null ? server.pid : outerPidOf(childrenOf(seen), server.pid);
+  if (serverSeen !== undefined) note(`server-pid=${serverSeen}`); // must be our first stderr line
   releaseServerStdout();
   if (!subreaper) note(NO_SUBREAPER);
 
@@ -258,7 +306,12 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   // Orphans of the tree are our children: the exited ones are collected as we poll, so a
   // daemon that re-forks all the time cannot fill the pid space with zombies. The server
   // is Bun's to collect.
-  const children: ChildRules = { self, waitedFor: (pid) => pid === server.pid, ownGroups: [self] };
+  const children: ChildRules = {
+    self: seen,
+    waitedFor: (pid) => pid === serverSeen,
+    ownGroups: [seen],
+    ...(init === null ? {} : { own: innerPid }),
+  };
   if (!bridgeAlive()) raiseUrgent();
   const poll = setInterval(() => {
     if (!bridgeAlive()) raiseUrgent();
@@ -276,13 +329,17 @@ export async function runSupervisor(argv: string[]): Promise<never> {
     grace.cancel();
   }
 
-  // Our children first, round after round (contain.ts): a hopping daemon is one of them.
-  // Then one scan of /proc for the group and descendants, in case we are no subreaper.
-  const contained = await killChildren(children, REAP_DEADLINE_MS);
-  const orphans = contained.killed.filter((k) => k.pid !== server.pid);
+  // Inside our namespace one kill takes everything. Else our children, round after round
+  // (contain.ts: a hopping daemon is one of them), then one scan of /proc for the group
+  // and descendants, in case we are no subreaper.
+  const contained =
+    init === null
+      ? await killChildren(children, REAP_DEADLINE_MS)
+      : await killNamespace(init, children, REAP_DEADLINE_MS);
+  const orphans = contained.killed.filter((k) => k.pid !== serverSeen);
   if (orphans.length > 0) note(`killed ${orphans.length} leftover: ${describeKilled(orphans)}`);
-  const reaped = await reapTree(self, self, { exclude: [self] });
-  const remaining = [...contained.remaining, ...reaped.remaining];
+  const reaped = init === null ? await reapTree(self, self, { exclude: [self] }) : undefined;
+  const remaining = [...contained.remaining, ...(reaped?.remaining ?? [])];
   if (remaining.length > 0) note(`could not kill: ${remaining.join(" ")}`);
   // nothing of the tree is left to write into it (a survivor was named above)
   const unremoved = tmp === undefined ? undefined : removePrivateTmp(tmp);
@@ -292,5 +349,5 @@ export async function runSupervisor(argv: string[]): Promise<never> {
   statusBound.cancel();
   clearInterval(poll);
   if (status === null) note("the server did not report an exit status");
-  exitLike(status);
+  exitLike(status, init);
 }

@@ -164,8 +164,9 @@ export class SessionManager {
     }
   }
 
-  async shutdownAll(): Promise<void> {
-    await Promise.all(this.all().map((s) => s.shutdown().catch(() => {})));
+  /** Every session stopped by `deadline` (Date.now()), its tree killed then (SPEC §9.2). */
+  async shutdownAll(deadline?: number): Promise<void> {
+    await Promise.all(this.all().map((s) => s.shutdown(deadline).catch(() => {})));
     for (const ws of this.workspaces.values()) ws.close();
   }
 }

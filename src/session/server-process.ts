@@ -9,11 +9,13 @@ import type {
   MessageConnection,
   ServerCapabilities,
 } from "vscode-languageserver-protocol";
+import { bounded } from "../bounded.ts";
 import { BridgeError, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
 import { createLspConnection } from "../lsp/connection.ts";
 import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
 import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
+import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import type { SessionContext } from "./context.ts";
@@ -29,6 +31,11 @@ import {
 } from "./session-errors.ts";
 import { runsOnWithoutStdout, STDOUT_CLOSED } from "./stdout-end.ts";
 import { stopServer } from "./stop.ts";
+
+/** What is left before `deadline` (Date.now()), in ms. */
+function remaining(deadline: number): number {
+  return Math.max(0, deadline - Date.now());
+}
 
 /** The parts of a session a server life starts, feeds and resets. */
 export interface SessionParts {
@@ -74,6 +81,10 @@ export class ServerProcess {
   get supervisorPid(): number | undefined {
     return this.proc?.supervisorPid;
   }
+  /** what holds the current tree together (SPEC §9.2); undefined when none runs */
+  get containment(): ContainmentInfo | undefined {
+    return this.proc?.containment;
+  }
 
   /** Start a life unless one runs or starts; a dead session stays dead (SessionDead). */
   async ensureStarted(): Promise<void> {
@@ -100,13 +111,20 @@ export class ServerProcess {
   }
 
   /**
-   * Stop the tree (SPEC §9.2). `next` is the state afterwards: not_started (eviction,
-   * restart) or dead.
+   * Stop the tree (SPEC §9.2) by `deadline` (Date.now(); default: the grace from now), at
+   * most KILL_BOUND_MS later. `next` is the state afterwards: not_started (eviction,
+   * restart) or dead. A start in progress settles first (its steps are bounded); when the
+   * bridge exits it is waited for only until the deadline.
    */
-  stop(next: "not_started" | "dead"): Promise<void> {
+  stop(
+    next: "not_started" | "dead",
+    deadline = Date.now() + this.ctx.bridge.shutdown_grace_ms,
+  ): Promise<void> {
     if (this.stopPromise) return this.stopPromise;
     const run = async (): Promise<void> => {
-      if (this.startPromise) await this.startPromise.catch(() => {});
+      const start = this.startPromise?.catch(() => {});
+      if (start && this.ctx.life.closing) await bounded(start, remaining(deadline));
+      else if (start) await start;
       const { life } = this.ctx;
       const proc = this.proc;
       if (!proc) {
@@ -114,7 +132,7 @@ export class ServerProcess {
         if (next === "not_started") life.moveTo("not_started");
         return;
       }
-      await this.end(proc, true);
+      await this.end(proc, true, deadline);
       life.moveTo(next);
       life.changes.notify();
     };
@@ -146,15 +164,17 @@ export class ServerProcess {
     try {
       const extraArgs = await hooks.prepare(workspace.config, server);
       this.versionSeen = await hooks.verifyVersion(server, workspace.root);
+      // the bridge began to exit meanwhile: nothing starts any more
+      if (life.closing) throw shuttingDownError(life.label);
       const conn = this.launch(extraArgs);
       life.moveTo("initializing");
       life.changes.notify();
       const init = await this.initialize(conn);
       this.serverCapabilities = init.capabilities ?? {};
       this.positionEncoding = negotiatedEncoding(init, server.position_encoding);
-      await conn.sendNotification("initialized", {});
+      await this.handshakeNotify(conn, "initialized", {});
       if (Object.keys(server.settings).length > 0) {
-        await conn.sendNotification("workspace/didChangeConfiguration", {
+        await this.handshakeNotify(conn, "workspace/didChangeConfiguration", {
           settings: server.settings,
         });
       }
@@ -185,6 +205,9 @@ export class ServerProcess {
       privateTmp: !("TMPDIR" in server.env),
     });
     this.proc = proc;
+    const { mode, reason } = proc.containment;
+    const holds = mode === "pid_namespace" ? "its own PID namespace" : `a subreaper (${reason})`;
+    log.info(`[${key}] supervisor ${proc.supervisorPid}: the tree is held by ${holds}`);
     void proc.serverPid.then((pid) => {
       if (this.proc === proc) this.serverPidSeen = pid;
     });
@@ -238,7 +261,8 @@ export class ServerProcess {
 
   private async initialize(conn: MessageConnection): Promise<InitializeResult> {
     const { workspace, server, bridge, life } = this.ctx;
-    const params = initializeParams(workspace.config, server, bridge.column_unit);
+    const clientPid = this.proc?.clientPid ?? process.pid;
+    const params = initializeParams(workspace.config, server, bridge.column_unit, clientPid);
     try {
       // the handshake is part of getting ready: bounded by ready_timeout_ms (SPEC §9.1)
       return await this.parts.requests.send<InitializeResult>(
@@ -251,6 +275,19 @@ export class ServerProcess {
     } catch (err) {
       if (life.closing || (err instanceof BridgeError && err.code === "SessionDead")) throw err;
       throw initFailedError(life.label, err);
+    }
+  }
+
+  /**
+   * A notification of the handshake, bounded like it (ready_timeout_ms): its write never
+   * completes if the server stops reading, and a stop waits for the start (SPEC §9.2).
+   */
+  private async handshakeNotify(conn: MessageConnection, method: string, params: unknown) {
+    const { life, bridge } = this.ctx;
+    const sent = conn.sendNotification(method, params).then(() => true);
+    if ((await bounded(sent, bridge.ready_timeout_ms)) !== true) {
+      const why = `the server did not read \`${method}\` within ready_timeout_ms`;
+      throw initFailedError(life.label, new Error(why));
     }
   }
 
@@ -278,20 +315,28 @@ export class ServerProcess {
     life.changes.notify();
   }
 
-  /** Stopping, the ladder, then the teardown; the caller settles the state that follows. */
-  private async end(proc: SupervisedProcess, lspShutdown: boolean): Promise<void> {
-    const { life, bridge } = this.ctx;
+  /**
+   * Stopping, the ladder, then the teardown; the caller settles the state that follows. A
+   * tree killed whose exit was not seen in time is released with the ladder's report.
+   */
+  private async end(
+    proc: SupervisedProcess,
+    lspShutdown: boolean,
+    deadline = Date.now() + this.ctx.bridge.shutdown_grace_ms,
+  ): Promise<void> {
+    const { life } = this.ctx;
     const { requests } = this.parts;
-    const released = this.released;
+    const released = this.released?.then(() => true);
     life.moveTo("stopping");
     life.changes.notify();
-    await stopServer(proc, {
+    const exit = await stopServer(proc, {
       // a start abandoned because the bridge exits waits for nothing: stdin EOF at once
-      graceMs: life.closing && !lspShutdown ? 0 : bridge.shutdown_grace_ms,
+      deadline: life.closing && !lspShutdown ? Date.now() : deadline,
       conn: lspShutdown ? this.conn : undefined,
       shutdown: (conn) => requests.send(conn, "shutdown", undefined, undefined),
     });
-    await released;
+    // an exit seen has been released by now (its reaction came first)
+    if (released === undefined || (await bounded(released, 0)) !== true) this.release(proc, exit);
   }
 
   private async failStart(err: unknown): Promise<void> {

@@ -13,6 +13,7 @@
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
+import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SessionContext } from "./context.ts";
@@ -163,6 +164,10 @@ export class Session {
   get pid(): number | undefined {
     return this.process.supervisorPid;
   }
+  /** what holds the live tree together (SPEC §9.2); undefined when none runs */
+  get containment(): ContainmentInfo | undefined {
+    return this.process.containment;
+  }
 
   /** Live = holding (or about to hold) a process; counts against max_sessions. */
   isLive(): boolean {
@@ -239,10 +244,10 @@ export class Session {
    * that never answers `initialize` does not hold the exit), calls waiting on the session
    * fail, the tree is stopped, and the session never starts again.
    */
-  shutdown(): Promise<void> {
+  shutdown(deadline?: number): Promise<void> {
     this.life.close();
     this.life.changes.notify();
-    return this.process.stop("not_started");
+    return this.process.stop("not_started", deadline);
   }
 
   /** Stop the tree (SPEC §9.2); afterwards not_started (eviction, restart) or dead. */

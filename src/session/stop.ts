@@ -1,36 +1,41 @@
 /**
- * The stop ladder of one server (SPEC §9.2): LSP `shutdown` within the grace period and
- * `exit`, then the supervisor's ladder (process/launch.ts: wait, close stdin, kill the whole
- * tree by pid). What the session forgets once the process is gone is not here: that
- * teardown runs in one place whoever ended the server (`ServerProcess.release`, on exit).
+ * The stop ladder of one server (SPEC §9.2), every step within one deadline: LSP `shutdown`
+ * and `exit`, each given half of the time left (a server that stops reading its input
+ * leaves both writes pending for ever), then the supervisor's ladder with the rest
+ * (process/launch.ts: wait, close stdin, kill the whole tree), which ends at most
+ * KILL_BOUND_MS past the deadline. What the session forgets once the process is gone is not
+ * here: that teardown runs in one place whoever ended the server (`ServerProcess.release`).
  */
 import type { MessageConnection } from "vscode-languageserver-protocol";
 import { bounded } from "../bounded.ts";
-import type { SupervisedProcess } from "../process/launch.ts";
+import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
 
 export interface StopOptions {
-  graceMs: number;
+  /** Date.now() by which the tree is gone or being killed */
+  deadline: number;
   /** the connection to send shutdown and exit on; none when the handshake failed */
   conn: MessageConnection | undefined;
   /** the bounded `shutdown` request (it fails at once if the session dies meanwhile) */
   shutdown: (conn: MessageConnection) => Promise<unknown>;
 }
 
-/** Resolves once the supervisor has exited (its tree reaped). */
-export async function stopServer(proc: SupervisedProcess, opts: StopOptions): Promise<void> {
-  const { conn, graceMs } = opts;
+/** Half of what is left before `deadline`, in ms. */
+function half(deadline: number): number {
+  return Math.max(0, deadline - Date.now()) / 2;
+}
+
+/** Resolves once the supervisor has exited (its tree reaped), or was killed and not seen to. */
+export async function stopServer(proc: SupervisedProcess, opts: StopOptions): Promise<ExitInfo> {
+  const { conn, deadline } = opts;
   if (conn) {
-    // LSP shutdown gets the grace period; exit follows either way
+    // LSP shutdown, then exit either way
     await bounded(
       opts.shutdown(conn).catch(() => {}),
-      graceMs,
+      half(deadline),
     );
-    try {
-      // a connection the server's closed stdout ended throws here, at once
-      await conn.sendNotification("exit");
-    } catch {
-      // nobody to tell: the ladder below ends it
-    }
+    // the write waits behind every pending one; a connection already closed throws at once
+    const exit = (async () => conn.sendNotification("exit"))().catch(() => {});
+    await bounded(exit, half(deadline));
   }
-  await proc.terminate(graceMs);
+  return (await proc.terminate(Math.max(0, deadline - Date.now()))).exit;
 }

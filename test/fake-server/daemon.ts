@@ -4,7 +4,7 @@
  *   bun daemon.ts double-fork PIDFILE  — (started detached, i.e. after setsid) start
  *                                        `run` and exit at once, orphaning it
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { readlinkSync, renameSync, writeFileSync } from "node:fs";
 
 const [mode, pidfile] = process.argv.slice(2);
 if (pidfile === undefined) {
@@ -21,8 +21,10 @@ if (mode === "double-fork") {
   process.exit(0);
 }
 
-// Atomic, so a test polling for the file never reads a partial pid.
-const tmp = `${pidfile}.${process.pid}.tmp`;
-writeFileSync(tmp, String(process.pid));
+// Atomic, so a test polling for the file never reads a partial pid. The pid /proc gives us,
+// which the test reads: inside a session's PID namespace our own pid is another number.
+const pid = readlinkSync("/proc/self");
+const tmp = `${pidfile}.${pid}.tmp`;
+writeFileSync(tmp, pid);
 renameSync(tmp, pidfile);
 setInterval(() => {}, 1 << 30);

@@ -8,7 +8,7 @@
  * answers from data (./answers.ts, ./behaviour.ts), recording what it saw
  * (./state.ts) for tests to check.
  */
-import { appendFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import {
   type CancellationToken,
@@ -142,9 +142,14 @@ function main(): void {
     process.stderr.write(`fake-ls: bad scenario: ${(err as Error).message}\n`);
     process.exit(2);
   }
-  if (scenario.pidfile_server !== undefined) writePidfile(scenario.pidfile_server, process.pid);
+  // the pid /proc gives us, which the test reads (inside a PID namespace ours differs)
+  const seen = Number(readlinkSync("/proc/self"));
+  if (scenario.pidfile_server !== undefined) writePidfile(scenario.pidfile_server, seen);
   for (const line of scenario.stderr_lines ?? []) process.stderr.write(`${line}\n`);
   for (const daemon of daemonsOf(scenario)) spawnDaemon(daemon);
+  // an attacker's move: the supervisor, our parent, stopped (inside a PID namespace, where
+  // it is the init, the kernel drops the signal)
+  if (scenario.stop_parent === true) process.kill(process.ppid, "SIGSTOP");
   if (scenario.crash_after_ms !== undefined) {
     setTimeout(() => crash(scenario), scenario.crash_after_ms);
   }

@@ -48,6 +48,8 @@ export interface Scenario {
   hang_on_initialize?: boolean;
   /** keep running after stdin EOF (docs/LANGUAGE-SERVERS.md#servers-that-outlive-their-stdin) */
   ignore_stdin_eof?: boolean;
+  /** SIGSTOP the parent (the supervisor) at start, after starting the daemons */
+  stop_parent?: boolean;
   /** after `initialized`, write these non-LSP bytes to stdout (true: a default line) */
   garbage_stdout?: boolean | string;
   /** written to stderr at start, one per line */

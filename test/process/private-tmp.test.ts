@@ -147,8 +147,7 @@ function environTmpdir(pid: number): string | undefined {
 }
 
 describe("through the bridge", () => {
-  async function bridgeWithFake(extra: Record<string, unknown>) {
-    const base = started.tempDir();
+  async function bridgeWithFake(extra: Record<string, unknown>, base = started.tempDir()) {
     const pidfile = join(started.tempDir(), "server.pid");
     const fake = new FakeProbe("fake");
     const ws = workspace({ "a.fake": "alpha\n" });
@@ -164,7 +163,7 @@ describe("through the bridge", () => {
     return { bridge, base, pid };
   }
 
-  test("each server gets its own directory, gone once the bridge is", async () => {
+  test("each server gets its own directory; the next bridge removes one a killed bridge left", async () => {
     const { bridge, base, pid } = await bridgeWithFake({});
     const tmp = environTmpdir(pid);
     expect(tmp).toBeDefined();
@@ -172,10 +171,13 @@ describe("through the bridge", () => {
     expect(basename(tmp as string).startsWith(PRIVATE_TMP_PREFIX)).toBe(true);
     expect(existsSync(tmp as string)).toBe(true);
     writeFileSync(join(tmp as string, "left.tmp"), "left\n");
-    // the bridge killed outright: its supervisor reaps the tree, then removes the directory
+    // the bridge killed outright: its supervisor dies with it (in its own PID namespace at
+    // once, with no time to remove anything); the next bridge's first session removes it
     process.kill(bridge.pid, "SIGKILL");
+    await waitFor(() => !existsSync(`/proc/${pid}`), 10_000, { what: "the server gone" });
+    await bridgeWithFake({}, base);
     await waitFor(() => !existsSync(tmp as string), 10_000, {
-      what: "the private TMPDIR removed after the bridge died",
+      what: "the private TMPDIR of the killed bridge removed",
     });
   });
 

@@ -242,7 +242,8 @@ describe("escapes", () => {
     const lsp = connect(started, proc);
     await lsp.sendRequest("initialize", INIT_PARAMS);
     void lsp.sendRequest("shutdown").catch(() => {});
-    const end = await within(proc.terminate(200), 10_000, "terminate");
+    // the supervisor's grace (200 ms after the EOF) ends before the ladder's (2 s)
+    const end = await within(proc.terminate(2000), 10_000, "terminate");
     expect(end.path).toBe("stdin_closed");
     expect(end.exit).toEqual({ code: null, signal: "SIGKILL" });
   });
@@ -252,15 +253,17 @@ describe("no relay hop", () => {
   test("the server gets the bridge's own pipes, blocking, and not the lifeline", async () => {
     // and, started through `--exec-server`: no other descriptor, no signal ignored or blocked
     const dir = started.tempDir();
-    // a shell "server" that changes no descriptor flag: it records what it was given
+    // a shell "server" that changes no descriptor flag: it records what it was given, in
+    // /proc by the pid /proc gives it (its own $$ differs inside a session's PID namespace)
+    const self = "read -r p rest < /proc/self/stat";
     const record = (fd: number) =>
-      `i=$(cat /proc/$$/fdinfo/${fd}); l=$(readlink /proc/$$/fd/${fd}); ` +
+      `i=$(cat /proc/$p/fdinfo/${fd}); l=$(readlink /proc/$p/fd/${fd}); ` +
       `echo "$i" > fdinfo${fd}; echo "$l" > link${fd}`;
     const proc = launchSupervised({
       command: "/bin/sh",
       args: [
         "-c",
-        `${record(0)}; ${record(1)}; ${record(2)}; f=$(for d in /proc/$$/fd/*; do readlink "$d"; done); echo "$f" > fds; ` +
+        `${self}; ${record(0)}; ${record(1)}; ${record(2)}; f=$(for d in /proc/$p/fd/*; do readlink "$d"; done); echo "$f" > fds; ` +
           "echo recorded > done; exec cat",
       ],
       cwd: dir,

@@ -2,9 +2,10 @@
  * Running a child without the privileges of root (SPEC §11): permission tests must see what
  * an ordinary user sees, and root reads any file whatever its mode. Under root (the CI) the
  * child runs as `nobody` through util-linux's `setpriv`; otherwise it runs as the current
- * user, who is unprivileged already. Never a skip.
+ * user, who is unprivileged already. Never a skip. Also: whether this process holds the
+ * capability a session's PID namespace needs (SPEC §9.2).
  */
-import { chmodSync, mkdtempSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -13,6 +14,13 @@ export const UNPRIVILEGED_ID = 65534;
 
 export function runningAsRoot(): boolean {
   return process.getuid?.() === 0;
+}
+
+/** CAP_SYS_ADMIN in effect here: what a PID namespace per session needs (SPEC §9.2). */
+export function hasSysAdmin(): boolean {
+  const hex = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync("/proc/self/status", "latin1"))?.[1];
+  const CAP_SYS_ADMIN = 21n;
+  return hex !== undefined && ((BigInt(`0x${hex}`) >> CAP_SYS_ADMIN) & 1n) === 1n;
 }
 
 /** The command prefix that runs what follows it as an unprivileged user (it execs). */

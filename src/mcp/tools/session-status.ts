@@ -43,6 +43,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     version_pinned: s.server.version,
     version_observed: s.observedVersion ?? null,
     pids: { supervisor: s.pid ?? null, server: s.serverPid ?? null },
+    // the session's own PID namespace, or the subreaper alone and why (SPEC §9.2)
+    containment: s.containment ?? null,
     uptime_ms: s.startedAt !== undefined && s.isLive() ? now - s.startedAt : null,
     readiness: {
       conditions: conditions.map((c) => c.condition),
