@@ -239,6 +239,26 @@ export const ServerSchema = z.strictObject({
   /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
   restart_on: stringList(),
   /**
+   * workspace-relative globs of files outside the server's languages and watchers whose
+   * changes it is shown (by a test) to follow; every other such change is unproven (SPEC §5.3)
+   */
+  follows: stringList(),
+  /**
+   * workspace-relative globs of files the server writes itself (its caches): no change to it
+   * (SPEC §5.3); the default names the usual cache directory
+   */
+  own_files: z.array(z.string()).default(() => ["**/.cache/**"]),
+  /**
+   * workspace-relative globs of every file the server may read: a change to any other file
+   * is no change to it (SPEC §5.3); by default every file
+   */
+  reads: z.array(z.string()).default(() => ["**"]),
+  /**
+   * What a change the server is not known to follow does (SPEC §5.3): `restart` the session
+   * before the next answer, or `mark` every answer until the next start
+   */
+  unproven: z.enum(["restart", "mark"]).default("restart"),
+  /**
    * workspace-relative globs of files the server reads but reloads late (a dependency in a
    * Python environment): a change has it reload its configuration first (SPEC §5.2)
    */

@@ -1,12 +1,14 @@
 /**
- * What changed on disk that one session's server cares about (SPEC §5.2): its subscription
- * to the workspace watcher, narrowed to the directories its registered file watchers can
- * match in (every directory outside hidden ones for a server that registered none), the
- * changes gathered since the last `take()` coalesced per file, and which of them are
- * events it asked for. Writes to the bridge's own log file are no change. A change to a
+ * What changed on disk that one session's server cares about (SPEC §5.2, §5.3): its
+ * subscription to the workspace watcher (every directory the watcher covers), the changes
+ * gathered since the last `take()` coalesced per file, and which of them are events it
+ * asked for. Writes to the bridge's own log file, the applier's side files, the server's
+ * own files (`own_files`) and files it never reads (`reads`) are no change. A change to a
  * file matching `restart_on` is remembered as the reason the session must restart, one
- * matching `reload_on` as the reason the server must reload its configuration. Changed
- * files of the server's languages are recorded for the apply tools (changed-files.ts).
+ * matching `reload_on` as the reason the server must reload its configuration; every
+ * change nothing vouches for (change-rule.ts) restarts it too, or marks its answers
+ * (`unproven`). Changed files of the server's languages are recorded for the apply tools
+ * (changed-files.ts).
  */
 
 import { existsSync } from "node:fs";
@@ -16,20 +18,39 @@ import {
   type CompiledWatcher,
   coalesce,
   compileWatchers,
-  directoryOfInterest,
   type FileChange,
   firstMatch,
   matchingEvents,
 } from "../workspace/file-events.ts";
 import { realRoot } from "../workspace/files.ts";
-import { atOrBelow, hiddenBelow } from "../workspace/paths.ts";
+import { atOrBelow, relativeInside } from "../workspace/paths.ts";
 import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
+import { isApplySideFile, verdictOf } from "./change-rule.ts";
 import { ChangedFiles, MAX_CHANGED_FILES } from "./changed-files.ts";
 import type { SessionContext } from "./context.ts";
 
 /** Directories remembered for `package_manifest` at most; beyond, forgotten at once. */
 const MAX_PACKAGE_DIRS = 4096;
+/** Unproven changes an answer names at most (the count goes on). */
+const MAX_MARKS_NAMED = 8;
+const MAX_MARKS_KEPT = 256;
+
+/** What every answer of a session marked `unproven = "mark"` carries (SPEC §4.3). */
+export interface Unsettled {
+  /** workspace-relative paths of changes the server is not known to follow, sorted, at most 8 */
+  files: string[];
+  /** how many such changes since the server started */
+  count: number;
+}
+
+/** Why a marked change leaves an answer unsettled (SPEC §5.3). */
+export const UNPROVEN_REASON =
+  "changed since the server started; the server is not known to follow it (session_restart)";
+
+function globs(patterns: readonly string[]): Bun.Glob[] {
+  return patterns.map((g) => new Bun.Glob(g));
+}
 
 export class DiskChanges {
   private pending: FileChange[] = [];
@@ -43,6 +64,13 @@ export class DiskChanges {
   private readonly logFile: string | null;
   private readonly restartGlobs: Bun.Glob[];
   private readonly reloadGlobs: Bun.Glob[];
+  private readonly followsGlobs: Bun.Glob[];
+  private readonly ownGlobs: Bun.Glob[];
+  /** null: the server may read every file */
+  private readonly readsGlobs: Bun.Glob[] | null;
+  /** unproven changes since the server started (`unproven = "mark"`) */
+  private readonly marks = new Set<string>();
+  private markCount = 0;
   /** directories a file of the server's languages was created in (package_manifest) */
   private readonly packageDirs = new Set<string>();
   /** files of the server's languages changed in this life (SPEC §7.3) */
@@ -56,8 +84,12 @@ export class DiskChanges {
     this.root = ctx.workspace.rootReal;
     const file = ctx.bridge.log.file;
     this.logFile = file === null ? null : join(realRoot(dirname(file)), basename(file));
-    this.restartGlobs = ctx.server.restart_on.map((g) => new Bun.Glob(g));
-    this.reloadGlobs = ctx.server.reload_on.map((g) => new Bun.Glob(g));
+    const { server } = ctx;
+    this.restartGlobs = globs(server.restart_on);
+    this.reloadGlobs = globs(server.reload_on);
+    this.followsGlobs = globs(server.follows);
+    this.ownGlobs = globs(server.own_files);
+    this.readsGlobs = server.reads.includes("**") ? null : globs(server.reads);
   }
 
   /** Whether the server registered file watchers (it is told of changes through them). */
@@ -100,20 +132,28 @@ export class DiskChanges {
   }
 
   /**
-   * Servers that registered watchers hear what they asked for; for the others a change
-   * anywhere outside hidden directories still counts (clangd re-reads its headers when
-   * the call's document is sent again).
+   * Every directory the workspace watcher covers, hidden ones too: a change nothing
+   * vouches for must be seen to be judged (SPEC §5.3). A server that reads only some
+   * files (`reads`) hears only the directories those could lie in.
    */
-  private interest = (dir: string): boolean =>
-    this.watchers.length > 0
-      ? directoryOfInterest(this.watchers, dir)
-      : !hiddenBelow(this.root, dir);
+  private interest = (dir: string): boolean => this.readsGlobs === null || this.readsDirectory(dir);
+
+  /** Could a file `reads` names lie in or below `dir`? (Its literal prefix decides.) */
+  private readsDirectory(dir: string): boolean {
+    const rel = relativeInside(this.root, dir);
+    if (rel === null || rel === ".") return true;
+    return this.ctx.server.reads.some((g) => {
+      const prefix = g.split(/[*?[{]/, 1)[0] ?? "";
+      const literal = prefix.slice(0, prefix.lastIndexOf("/") + 1);
+      return literal === "" || `${rel}/`.startsWith(literal) || literal.startsWith(`${rel}/`);
+    });
+  }
 
   /** Drain the watcher: the changes since the last take, and the events the server asked for. */
   take(): { changes: FileChange[]; events: FileChange[] } {
     this.start();
     this.ctx.workspace.poll();
-    const changes = this.pending.splice(0).filter((c) => !this.ownLog(c.abs));
+    const changes = this.pending.splice(0).filter((c) => !this.noChange(c.abs));
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
     this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
     this.changed.note(changes.filter((c) => languageOfFile(this.ctx.server, c.abs) !== undefined));
@@ -162,8 +202,62 @@ export class DiskChanges {
     return why;
   }
 
-  private ownLog(abs: string): boolean {
-    return this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`));
+  /**
+   * The bridge's log file and the applier's side files, the server's own files, and files
+   * it never reads: no change to it.
+   */
+  private noChange(abs: string): boolean {
+    if (this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`))) {
+      return true;
+    }
+    if (isApplySideFile(basename(abs))) return true;
+    const rel = relativeInside(this.root, abs);
+    if (rel === null) return false;
+    if (this.ownGlobs.some((g) => g.match(rel))) return true;
+    return this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(rel));
+  }
+
+  /**
+   * Judge what a delivery left unvouched for (change-rule.ts): `open` are the open
+   * documents' paths (their changes are sent as documents), `opened` the files opened for
+   * the server in this delivery, `events` what its watchers were sent. An unproven change
+   * makes the session restart before it answers, or is kept as a mark (`unproven`).
+   */
+  judge(
+    changes: readonly FileChange[],
+    events: readonly FileChange[],
+    open: ReadonlySet<string>,
+    opened: ReadonlySet<string>,
+  ): void {
+    const sent = new Set(events.map((e) => e.abs));
+    for (const c of changes) {
+      const rel = relativeInside(this.root, c.abs);
+      if (rel === null) continue;
+      const matches = (list: Bun.Glob[]) => list.some((g) => g.match(rel));
+      const verdict = verdictOf({
+        own: false, // taken out by take()
+        restartOn: matches(this.restartGlobs),
+        reloadOn: matches(this.reloadGlobs),
+        watched: sent.has(c.abs),
+        open: open.has(c.abs),
+        opened: opened.has(c.abs),
+        follows: matches(this.followsGlobs),
+      });
+      if (verdict !== "unproven") continue;
+      if (this.ctx.server.unproven === "restart") {
+        this.restartReason ??= `${rel} ${c.kind}, which the server is not known to follow`;
+      } else {
+        this.markCount += 1;
+        if (this.marks.size < MAX_MARKS_KEPT) this.marks.add(rel);
+      }
+    }
+  }
+
+  /** The marks every answer carries (`unproven = "mark"`), or null when there are none. */
+  unsettled(): Unsettled | null {
+    if (this.markCount === 0) return null;
+    const files = [...this.marks].sort().slice(0, MAX_MARKS_NAMED);
+    return { files, count: this.markCount };
   }
 
   /** The registered watchers, and those whose base lies outside the root (never watched). */
@@ -199,6 +293,8 @@ export class DiskChanges {
   /** A new server life: no watchers registered, nothing pending, watching again on start. */
   reset(): void {
     this.changed.reset();
+    this.marks.clear();
+    this.markCount = 0;
     this.close();
     this.closed = false;
     this.watchers = [];

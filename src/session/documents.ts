@@ -215,6 +215,7 @@ export class Documents {
     const toOpen = this.toOpen(this.disk.watching() ? events : changes);
     const nothing = gone.length === 0 && changed.length === 0 && events.length === 0;
     if (nothing && toOpen.length === 0 && !reload) {
+      this.disk.judge(changes, events, open, new Set());
       if (unseen) this.generation += 1;
       this.forgetDeleted(changes);
       this.saves.pay(this.store.all().at(-1));
@@ -251,6 +252,7 @@ export class Documents {
     // predate the others, so each is built again (target's "reopen") before it is diagnosed
     if (changed.length > 1) this.generation += 1;
     const opened = this.openChanged(toOpen, stamp);
+    this.disk.judge(changes, events, open, new Set(opened.map((d) => d.abs)));
     this.saves.pay(this.store.all().at(-1));
     // a document closed for following the disk has no diagnostics either (SPEC §5.1)
     for (const doc of gone) this.ctx.diagnostics.forget(doc.uri);

@@ -82,10 +82,11 @@ export class SessionManager {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
       await catchUp(session, ctx);
-      // a file it does not reload changed: a fresh server answers instead (SPEC §5.3)
+      // a file it does not reload, or that nothing vouches for, changed: a fresh server
+      // answers instead (SPEC §5.3)
       const why = session.documents.disk.takeRestartReason();
       if (why !== undefined) {
-        log.info(`[${session.key}] restarting: ${why} (restart_on)`);
+        log.info(`[${session.key}] restarting: ${why}`);
         await session.restartFor(why);
         ctx.restarted?.push(`${session.server.name}: ${why}`);
         await session.ensureReady(ctx);

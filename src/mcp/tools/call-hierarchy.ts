@@ -29,7 +29,7 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { type FileCall, unwatchedCount, unwatchedField, withFile } from "./common.ts";
+import { type FileCall, sessionMarks, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 /** JSON-RPC "method not found": a server that offers the provider but not this direction. */
@@ -94,15 +94,15 @@ export const callHierarchyTool = defineTool({
         call.wait,
       );
       const picked = pickCallItem(prepared, call.norm);
-      const unwatched = unwatchedField(unwatchedCount(call.session));
+      const marks = sessionMarks(call.session);
       if (!picked) {
-        return { result: { item: null, calls: [], total: 0, ...unwatched }, count: 0 };
+        return { result: { item: null, calls: [], total: 0, ...marks }, count: 0 };
       }
       const raw = await callsOf(call, args.direction, picked.raw);
       const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
       const p = page(all, paging);
       return {
-        result: { item: picked.out, ...pagedResult("calls", p), ...unwatched },
+        result: { item: picked.out, ...pagedResult("calls", p), ...marks },
         count: p.items.length,
         pages: { key: "calls", items: all, offset: paging.offset },
       };

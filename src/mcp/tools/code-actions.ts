@@ -37,7 +37,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
+import { sessionMarks, withFile } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 import { loadChangedForListing, unloaded } from "./vouch.ts";
 
@@ -191,7 +191,7 @@ export const codeActionsTool = defineTool({
       }
       const p = page(actions, paging);
       return {
-        result: { ...pagedResult("actions", p), ...unwatchedField(unwatchedCount(session)) },
+        result: { ...pagedResult("actions", p), ...sessionMarks(session) },
         count: p.items.length,
         pages: { key: "actions", items: actions, offset: paging.offset },
       };

@@ -11,6 +11,7 @@ import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
 import { routeOne } from "../../router.ts";
 import { documentRefresh } from "../../session/catch-up.ts";
+import { UNPROVEN_REASON } from "../../session/disk-changes.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import type { FileArgs } from "../conventions.ts";
@@ -108,6 +109,46 @@ export function unwatchedCount(session: Session): number {
 /** `unwatched: n` for an answer that may depend on directories not watched (SPEC §4.3). */
 export function unwatchedField(count: number): { unwatched?: number } {
   return count > 0 ? { unwatched: count } : {};
+}
+
+/** What a session's answer may not reflect, as fields (SPEC §4.3). */
+export interface SessionMarks {
+  /** directories the server asks about that are not watched */
+  unwatched?: number;
+  /** false once a change the server is not known to follow happened (`unproven = "mark"`) */
+  settled?: false;
+  unsettled?: { file: string; reason: string }[];
+  /** how many such changes, when more than `unsettled` names */
+  unsettled_total?: number;
+}
+
+/** A session's unproven changes as `unsettled` entries (SPEC §5.3), and their count. */
+export function unprovenEntries(session: Session): {
+  entries: { file: string; reason: string }[];
+  total: number;
+} {
+  const marks = session.documents.disk.unsettled();
+  if (marks === null) return { entries: [], total: 0 };
+  return {
+    entries: marks.files.map((file) => ({ file, reason: UNPROVEN_REASON })),
+    total: marks.count,
+  };
+}
+
+/**
+ * The marks every answer from `session` carries: `unwatched` (SPEC §5.2) and, for a change
+ * the server is not known to follow, `settled: false` with the files in `unsettled`
+ * (SPEC §5.3); none when the session can vouch for the whole workspace.
+ */
+export function sessionMarks(session: Session): SessionMarks {
+  const { entries, total } = unprovenEntries(session);
+  if (entries.length === 0) return unwatchedField(unwatchedCount(session));
+  return {
+    ...unwatchedField(unwatchedCount(session)),
+    settled: false,
+    unsettled: entries,
+    ...(total > entries.length ? { unsettled_total: total } : {}),
+  };
 }
 
 /** `vanished: n` for a result that dropped items in files that no longer exist. */

@@ -43,6 +43,7 @@ import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
   sessionTextReader,
+  unprovenEntries,
   unwatchedCount,
   unwatchedField,
   waitContext,
@@ -162,6 +163,7 @@ async function collectFiles(
     withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
+      out.unsettled.push(...unprovenEntries(call.session).entries);
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
       collect(ctx, call.session, d, call.norm, out);
     });
@@ -195,6 +197,7 @@ async function collectWorkspace(
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
+      out.unsettled.push(...unprovenEntries(s).entries);
     });
   }
   out.files = [...files].sort(compareStrings);
@@ -214,7 +217,11 @@ function snapshotUnknown(since: string): BridgeError {
 function settledness(c: Collected) {
   const restarted = c.restarted.length > 0 ? { restarted: [...c.restarted].sort() } : {};
   if (c.unsettled.length === 0) return restarted;
-  const unsettled = [...c.unsettled].sort((a, b) => compareStrings(a.file, b.file));
+  // one entry per file and reason: several calls of one session carry its marks each
+  const once = new Map(c.unsettled.map((u) => [`${u.file}\0${u.reason}`, u]));
+  const unsettled = [...once.values()].sort(
+    (a, b) => compareStrings(a.file, b.file) || compareStrings(a.reason, b.reason),
+  );
   return { settled: false as const, unsettled, ...restarted };
 }
 

@@ -15,7 +15,7 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
+import { sessionMarks, withFile } from "./common.ts";
 import { documentSymbolTree } from "./position.ts";
 
 const input = z.object({ ...fileShape, ...pagingShape }).strict();
@@ -50,7 +50,7 @@ export const documentSymbolsTool = defineTool({
         result: {
           file: call.rel,
           ...pagedResult("symbols", p),
-          ...unwatchedField(unwatchedCount(call.session)),
+          ...sessionMarks(call.session),
         },
         count: countSymbols(p.items),
         pages: { key: "symbols", items: tree, offset: paging.offset },

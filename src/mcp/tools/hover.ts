@@ -5,7 +5,7 @@ import { z } from "zod";
 import { normalizeHover } from "../../normalize/hover.ts";
 import { positionShape, rangeOut } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { unwatchedCount, unwatchedField, withFile } from "./common.ts";
+import { sessionMarks, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 const input = z.object(positionShape).strict();
@@ -29,7 +29,7 @@ export const hoverTool = defineTool({
       );
       const h = normalizeHover(raw, call.doc.uri, call.norm);
       return {
-        result: { text: h.text, range: h.range, ...unwatchedField(unwatchedCount(call.session)) },
+        result: { text: h.text, range: h.range, ...sessionMarks(call.session) },
         count: h.text === null ? 0 : 1,
       };
     }),

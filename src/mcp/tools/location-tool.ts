@@ -23,7 +23,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { fileExists, unwatchedCount, unwatchedField, vanishedField, withFile } from "./common.ts";
+import { fileExists, sessionMarks, vanishedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -71,7 +71,7 @@ export function locationTool(spec: {
           result: {
             ...pagedResult("locations", p),
             ...vanishedField(vanished),
-            ...unwatchedField(unwatchedCount(call.session)),
+            ...sessionMarks(call.session),
           },
           count: p.items.length,
           pages: { key: "locations", items: all, offset: paging.offset },

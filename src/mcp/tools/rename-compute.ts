@@ -18,7 +18,7 @@ import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, unwatchedCount, unwatchedField } from "./common.ts";
+import { type FileCall, sessionMarks } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -158,7 +158,7 @@ export function renameAnswer(
       applied,
       new_name: newName,
       changes,
-      ...unwatchedField(unwatchedCount(call.session)),
+      ...sessionMarks(call.session),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),
     summaryItems: changes.flatMap((c) => c.edits.map(() => ({ file: c.file }))),

@@ -20,8 +20,7 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 import {
   fileExists,
   normalizeContext,
-  unwatchedCount,
-  unwatchedField,
+  sessionMarks,
   vanishedField,
   waitContext,
 } from "./common.ts";
@@ -92,7 +91,7 @@ export const workspaceSymbolsTool = defineTool({
         result: {
           ...pagedResult("symbols", p),
           ...vanishedField(vanished),
-          ...unwatchedField(unwatchedCount(s)),
+          ...sessionMarks(s),
         },
         count: p.items.length,
         pages: { key: "symbols", items: all, offset: paging.offset },
