@@ -8,6 +8,13 @@
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 
+/** What pyright reads (SPEC §5.3 `reads`); basedpyright is the same program. */
+export const PYRIGHT_READS = [
+  "**/*.{py,pyi,pth,json,toml}",
+  "**/py.typed",
+  "**/{site,dist}-packages/*",
+];
+
 const PYTHON = { py: "python", pyi: "python" };
 const PYTHON_SCRIPTS = { python: "python", python3: "python" };
 
@@ -56,6 +63,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       ready: { log_message: "Found \\d+ source file" },
       // like pyright, it adds new files to its program on a timer (SPEC §5.2)
       open_changed_files: true,
+      reads: [...PYRIGHT_READS],
     },
     versionCommand: siblingVersion("basedpyright"),
   }),

@@ -7,7 +7,7 @@
  * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
-import { ALTERNATIVE_PRESETS, C_FAMILY, UNTESTED_PRESETS } from "./presets-more.ts";
+import { ALTERNATIVE_PRESETS, C_FAMILY, PYRIGHT_READS, UNTESTED_PRESETS } from "./presets-more.ts";
 import { TOOL_PRESETS } from "./presets-tools.ts";
 import { WEB_PRESETS } from "./presets-web.ts";
 import { serverTable } from "./toml.ts";
@@ -24,6 +24,13 @@ const TYPESCRIPT_EXTENSIONS = {
   cjs: "javascript",
   jsx: "javascriptreact",
 };
+
+/** What tsserver reads: its sources, JSON, and package directories (SPEC §5.3 `reads`). */
+const TYPESCRIPT_READS = [
+  "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}",
+  "**/node_modules/*",
+  "**/node_modules/@*/*",
+];
 
 const cargoEnv = () => [
   "CARGO_HOME",
@@ -81,8 +88,20 @@ const PROVEN_FIRST: readonly Preset[] = [
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,
       // it reloads its workspace on a manifest change only after answering from the old one
-      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes): the session restarts
-      restart_on: ["**/Cargo.toml", "**/rust-analyzer.toml"],
+      // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes): the session restarts; so
+      // it does for cargo's own configuration (`[env]` reaches `env!()`) and the toolchain
+      restart_on: [
+        "**/Cargo.toml",
+        "**/Cargo.lock",
+        "**/rust-analyzer.toml",
+        "**/.cargo/config.toml",
+        "**/.cargo/config",
+        "rust-toolchain.toml",
+        "rust-toolchain",
+      ],
+      // any other file may reach it (include_str!, a build script, a proc macro), and a
+      // restart costs it its whole load: answers are marked instead (SPEC §5.3)
+      unproven: "mark",
     },
   }),
   preset({
@@ -101,6 +120,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it runs cargo in the workspace root: with no crate there every check finds nothing,
       // and an empty answer would look like a clean crate (docs/LANGUAGE-SERVERS.md#bacon-ls)
       requires: [{ file: "Cargo.toml", hint: BACON_ROOT_HINT }],
+      // it writes the locations of its last check into the workspace root
+      own_files: ["**/.cache/**", ".bacon-locations"],
     },
   }),
   preset({
@@ -173,8 +194,14 @@ const PROVEN_FIRST: readonly Preset[] = [
         },
       ],
       // clangd 14 registers no watchers and never reads these again: the session restarts
-      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration)
-      restart_on: ["**/compile_commands.json", "**/compile_flags.txt", "**/.clangd"],
+      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration); so it does for a header, which
+      // changes what files it has indexed and not open mean (their index keeps the old)
+      restart_on: [
+        "**/compile_commands.json",
+        "**/compile_flags.txt",
+        "**/.clangd",
+        "**/*.{h,hh,hpp,hxx,h++,inc,inl,ipp,tcc,tpp}",
+      ],
       // its background index keeps a changed file's old content (it re-indexes only what it
       // builds): a changed source or header is opened, so its own index entry is current
       open_changed_files: true,
@@ -204,6 +231,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       // import resolution only on a 5 s timer; a configuration reload does it at once
       // (docs/LANGUAGE-SERVERS.md#pyright-installed-packages)
       reload_on: ["**/{site,dist}-packages/*"],
+      // what it reads: Python sources and stubs, `.pth` files, its configuration (and any
+      // JSON or TOML one `extends`), packages of an environment
+      reads: [...PYRIGHT_READS],
     },
     versionCommand: siblingVersion("pyright"),
   }),
@@ -248,6 +278,11 @@ const PROVEN_FIRST: readonly Preset[] = [
       // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
       // once per kind, with no version and no end signal
       diagnostics_settle: "tsserver",
+      // tsserver reads TypeScript and JavaScript, JSON (configurations, package.json,
+      // imported modules) and packages; it watches what it read and reloads it, JSON too
+      // (test/real/dependencies.test.ts, test/real/configuration.test.ts)
+      reads: [...TYPESCRIPT_READS],
+      follows: ["**/*.json", "**/node_modules/*", "**/node_modules/@*/*"],
     },
   }),
   preset({

@@ -18,6 +18,12 @@ afterEach(closeAllBridges);
 afterAll(cleanupTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
+/**
+ * These tests are about what reaches a server, not about the rule for changes nobody
+ * vouches for (SPEC §5.3, tested in test/session/unproven.test.ts): the fake server is
+ * taken to follow every file, so no change restarts it.
+ */
+const FOLLOWS_ALL = { follows: ["**"] };
 
 /** A server that registers file watchers right after `initialized`. */
 function watching(watchers: unknown[], extra: Record<string, unknown> = {}) {
@@ -102,7 +108,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]), FOLLOWS_ALL)],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
@@ -126,7 +132,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt", kind: 2 }]))],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt", kind: 2 }]), FOLLOWS_ALL)],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
@@ -151,7 +157,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
       } as never,
       on: "textDocument/hover",
     } as never);
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server(scenario)] });
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server(scenario, FOLLOWS_ALL)] });
     await bridge.call("session_status", { start: true });
     await watchersInEffect(bridge, 1);
     const from = fake.records().length;
@@ -182,7 +188,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const { bridge } = await bridgeFor({
       ws,
       bridge: { max_watches: 3 },
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]), FOLLOWS_ALL)],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     const s = await watchersInEffect(bridge, 1);
@@ -233,9 +239,10 @@ describe("a push server catches up with the workspace", () => {
     const { bridge } = await bridgeFor({
       ws,
       servers: [
-        fake.server({
-          publish_matches: { pattern: "dep", message: "about dep", severity: 1 },
-        }),
+        fake.server(
+          { publish_matches: { pattern: "dep", message: "about dep", severity: 1 } },
+          FOLLOWS_ALL,
+        ),
       ],
     });
     const first = await bridge.call("diagnostics", { file: "a.fake" });

@@ -59,11 +59,16 @@ export function copyWorkspace(from: string, keep: readonly string[] = []): strin
 /**
  * A probe's answer, or its error text: both must match the fresh bridge's. The root's
  * absolute path (clang puts it in notes) reads `<root>`, since the two roots differ; the
- * diagnostics `snapshot` id digests those paths too and is left out.
+ * diagnostics `snapshot` id digests those paths too and is left out, and so is `restarted`,
+ * the long-lived bridge's note that it started its server afresh for this answer (SPEC §5.3).
  */
 export async function answer(bridge: BridgeHandle, probe: Probe, root: string): Promise<unknown> {
   const r = await bridge.call(probe.tool, probe.args);
-  const { snapshot: _digest, ...value } = r.isError ? { error: r.text } : r.structured;
+  const {
+    snapshot: _digest,
+    restarted: _note,
+    ...value
+  } = r.isError ? { error: r.text } : r.structured;
   return JSON.parse(JSON.stringify(value).replaceAll(root, "<root>"));
 }
 

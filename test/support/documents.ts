@@ -40,6 +40,10 @@ export function setup(
     loaded?: () => boolean;
     restartOn?: string[];
     reloadOn?: string[];
+    /** SPEC §5.3: what a change nothing vouches for does (default: restart) */
+    unproven?: "restart" | "mark";
+    follows?: string[];
+    reads?: string[];
     manifest?: string;
   } = {},
 ) {
@@ -67,6 +71,10 @@ export function setup(
     roles: opts.roles ?? ["semantics", "diagnostics"],
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],
+    follows: opts.follows ?? [],
+    own_files: ["**/.cache/**"],
+    reads: opts.reads ?? ["**"],
+    unproven: opts.unproven ?? "restart",
     package_manifest: opts.manifest ?? null,
   } as unknown as ServerConfig;
   const bridge = {

@@ -14,6 +14,7 @@ const none: ChangeFacts = {
   own: false,
   restartOn: false,
   reloadOn: false,
+  language: false,
   watched: false,
   open: false,
   opened: false,
@@ -35,9 +36,23 @@ describe("verdictOf", () => {
       "restart",
     ],
     ["reload_on (a package installed for pyright)", { reloadOn: true, watched: true }, "reload"],
-    ["a registered watcher asked for it", { watched: true }, "event"],
+    [
+      "a file of its languages a registered watcher asked for",
+      { language: true, watched: true },
+      "event",
+    ],
+    [
+      "a watcher matching another file is no proof (pyright's `**`, a base config)",
+      { watched: true },
+      "unproven",
+    ],
     ["an open document's change is sent", { open: true }, "document"],
-    ["opened for the server (open_changed_files)", { opened: true }, "document"],
+    ["opened for the server (open_changed_files)", { language: true, opened: true }, "document"],
+    [
+      "a file of its languages nobody sent (no watcher, not opened)",
+      { language: true },
+      "unproven",
+    ],
     ["shown followed by a test (follows)", { follows: true }, "follows"],
     ["follows never outranks a restart", { follows: true, restartOn: true }, "restart"],
   ];

@@ -109,24 +109,85 @@ describe("sync", () => {
     expect(w.docs.generation).toBe(generation + 1);
   });
 
-  test("a server without watchers hears nothing of the hidden directories another session watches", async () => {
+  test("a server's own files (own_files: .cache) are no change, for any session; other hidden files are", async () => {
     const clangd = setup({ "main.c": "int main;" });
     const pyright = setup({}, { ws: clangd.ws });
     pyright.register([{ globPattern: "**/*" }]);
     await clangd.open("main.c");
     clangd.take();
     const generation = clangd.docs.generation;
-    // clangd's own index writes, in a directory only pyright's watchers reach
+    // clangd's own index writes
     clangd.write(".cache/clangd/index/main.c.idx", "blob");
     pyright.docs.sync();
     clangd.docs.sync();
-    expect(pyright.take()).toEqual([
-      ["workspace/didChangeWatchedFiles", "1 .cache/clangd/index/main.c.idx"],
-    ]);
+    expect(pyright.take()).toEqual([]);
     expect(clangd.docs.generation).toBe(generation);
-    clangd.write("util.h", "int f(void);");
+    expect(clangd.docs.disk.takeRestartReason()).toBeUndefined();
+    // a header in a hidden include directory (-I.gen) is a change like any other
+    clangd.write(".gen/api.h", "int f(void);");
     clangd.docs.sync();
     expect(clangd.docs.generation).toBe(generation + 1);
+    expect(clangd.docs.disk.takeRestartReason()).toBe(
+      ".gen/api.h created, which the server is not known to follow",
+    );
+  });
+});
+
+describe("changes nobody vouches for (SPEC §5.3)", () => {
+  test("restart (the default): the first unproven change is the reason, once", async () => {
+    const w = setup({ "a.py": "a", "README.md": "r", "conf/base.json": "{}" });
+    w.register([{ globPattern: "**/*" }]);
+    await w.open("a.py");
+    w.write("a.py", "a2");
+    w.write("new.py", "n");
+    w.docs.sync();
+    // an open document, and a file of its language a watcher asked for
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    // a watcher matching another file is no proof (pyright's `**` and its base config)
+    w.write("conf/base.json", '{"strict": true}');
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBe(
+      "conf/base.json changed, which the server is not known to follow",
+    );
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+  });
+
+  test("follows, reads, own files and the applier's side files are no reason", async () => {
+    const w = setup({ "a.py": "a" }, { follows: ["**/*.json"], reads: ["**/*.{py,json}"] });
+    await w.open("a.py");
+    w.write("tsconfig.json", "{}");
+    w.write("docs/notes.txt", "never read");
+    w.write(".cache/tool/x", "its own");
+    w.write(".a.py.theodolite-0123456789abcdef.tmp", "the applier's");
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+  });
+
+  test("a file of its languages that no watcher asked for and nobody opened is unproven", async () => {
+    const w = setup({ "a.py": "a" });
+    await w.open("a.py");
+    w.write("lib/new.py", "n");
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBe(
+      "lib/new.py created, which the server is not known to follow",
+    );
+  });
+
+  test("mark: no restart; the changes are kept as marks until the next life", async () => {
+    const w = setup({ "a.py": "a" }, { unproven: "mark" });
+    await w.open("a.py");
+    expect(w.docs.disk.unsettled()).toBeNull();
+    for (let i = 0; i < 10; i++) w.write(`data/${i}.txt`, "x");
+    w.docs.sync();
+    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.unsettled()).toEqual({
+      files: Array.from({ length: 10 }, (_, i) => `data/${i}.txt`)
+        .sort()
+        .slice(0, 8),
+      count: 10,
+    });
+    w.docs.reset();
+    expect(w.docs.disk.unsettled()).toBeNull();
   });
 });
 
@@ -282,7 +343,8 @@ describe("restart_on: a file the server does not reload", () => {
       { restartOn: ["**/compile_commands.json"] },
     );
     await w.open("main.c");
-    w.write("notes.txt", "n2");
+    // an open document's change is followed (sent as text)
+    w.write("main.c", "int main(void);");
     w.docs.sync();
     expect(w.docs.disk.takeRestartReason()).toBeUndefined();
     w.write("build/compile_commands.json", '[{"file": "main.c"}]');
