@@ -5,9 +5,10 @@
  * ends, or a `Content-Length` of 4 GB, grew the bridge without limit. Here every byte is
  * looked at once: a header is at most MAX_HEADER_BYTES, a body at most
  * `bridge.max_server_message_bytes` (refused from its `Content-Length`, before a byte of
- * it is kept), and what is not a JSON-RPC message is refused too. A refusal is an error
- * of the reader, which the session takes as the server breaking the protocol; nothing is
- * read after it.
+ * it is kept), a body that would parse into more than SERVER_JSON_BOUNDS is refused from
+ * its bytes (src/json-bounds.ts), and what is not a JSON-RPC message is refused too. A
+ * refusal is an error of the reader, which the session takes as the server breaking the
+ * protocol; nothing is read after it.
  */
 import {
   AbstractMessageReader,
@@ -16,11 +17,22 @@ import {
   type Message,
   type RAL,
 } from "vscode-jsonrpc";
+import { exceeds, excessText, type JsonBounds } from "../json-bounds.ts";
 
 /** SPEC §8: the longest LSP header, its blank line included. */
 export const MAX_HEADER_BYTES = 8192;
 const CR = 0x0d;
 const LF = 0x0a;
+/**
+ * SPEC §8.2: what one server message may parse into. A 100,000-location answer or 100,000
+ * diagnostics fit; the worst that fits stays far under the bridge's memory bound
+ * (docs/PERFORMANCE.md, "Hostile input").
+ */
+export const SERVER_JSON_BOUNDS: JsonBounds = Object.freeze({
+  containers: 1 << 20,
+  values: 1 << 21,
+  shapes: 1 << 16,
+});
 /** JSON-RPC's internal error, for a response that carries neither result nor error. */
 const INTERNAL_ERROR = -32603;
 
@@ -158,14 +170,28 @@ export class BoundedMessageReader extends AbstractMessageReader {
     return at + n;
   }
 
-  private deliver(): void {
+  /** The body as text, or why it is refused; the bytes are let go either way. */
+  private bodyText(): string | { refused: string } {
     const body = this.body as Uint8Array;
     this.body = null;
+    const excess = exceeds(body, SERVER_JSON_BOUNDS);
+    if (excess !== undefined)
+      return { refused: `a message of ${body.length} bytes that ${excessText(excess)}` };
+    return this.decoder.decode(body);
+  }
+
+  private deliver(): void {
+    const bytes = this.body?.length ?? 0;
+    const text = this.bodyText();
+    if (typeof text !== "string") {
+      this.refuse(text.refused);
+      return;
+    }
     let value: unknown;
     try {
-      value = JSON.parse(this.decoder.decode(body));
+      value = JSON.parse(text);
     } catch (err) {
-      this.refuse(`a message body that is not JSON (${body.length} bytes): ${String(err)}`);
+      this.refuse(`a message body that is not JSON (${bytes} bytes): ${String(err)}`);
       return;
     }
     const message = classify(value);
