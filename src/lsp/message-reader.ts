@@ -5,8 +5,9 @@
  * ends, or a `Content-Length` of 4 GB, grew the bridge without limit. Here every byte is
  * looked at once: a header is at most MAX_HEADER_BYTES, a body at most
  * `bridge.max_server_message_bytes` (refused from its `Content-Length`, before a byte of
- * it is kept), a body that would parse into more than SERVER_JSON_BOUNDS is refused from
- * its bytes (src/json-bounds.ts), and what is not a JSON-RPC message is refused too. A
+ * it is kept), a body that would parse into more than SERVER_JSON_BOUNDS is refused as
+ * its bytes arrive (src/json-bounds.ts, counted piece by piece, so the work is spread over
+ * the turns of the event loop that read it), and what is not a JSON-RPC message too. A
  * refusal is an error of the reader, which the session takes as the server breaking the
  * protocol; nothing is read after it.
  */
@@ -17,7 +18,7 @@ import {
   type Message,
   type RAL,
 } from "vscode-jsonrpc";
-import { exceeds, excessText, type JsonBounds } from "../json-bounds.ts";
+import { excessText, type JsonBounds, JsonScan, scanned } from "../json-bounds.ts";
 
 /** SPEC §8: the longest LSP header, its blank line included. */
 export const MAX_HEADER_BYTES = 8192;
@@ -97,6 +98,8 @@ export class BoundedMessageReader extends AbstractMessageReader {
   private ending = 0;
   private body: Uint8Array | null = null;
   private bodyLength = 0;
+  /** what the body would parse into, counted as its bytes arrive (large bodies only) */
+  private scan: JsonScan | null = null;
   private failed = false;
   private readonly decoder = new TextDecoder();
   private callback: DataCallback = () => {};
@@ -123,6 +126,7 @@ export class BoundedMessageReader extends AbstractMessageReader {
   private refuse(why: string): void {
     this.failed = true;
     this.body = null;
+    this.scan = null;
     this.fireError(new Error(why));
   }
 
@@ -157,36 +161,40 @@ export class BoundedMessageReader extends AbstractMessageReader {
     }
     this.body = Buffer.allocUnsafe(length); // every byte is written before it is read
     this.bodyLength = 0;
+    this.scan = scanned(SERVER_JSON_BOUNDS, length)
+      ? new JsonScan(SERVER_JSON_BOUNDS, length)
+      : null;
     if (length === 0) this.deliver();
     return i;
   }
 
+  /** Body bytes, counted as they arrive: past SERVER_JSON_BOUNDS, refused before the rest. */
   private readBody(chunk: Uint8Array, at: number): number {
     const body = this.body as Uint8Array;
     const n = Math.min(body.length - this.bodyLength, chunk.length - at);
-    body.set(chunk.subarray(at, at + n), this.bodyLength);
+    const piece = chunk.subarray(at, at + n);
+    const excess = this.scan?.feed(piece);
+    if (excess !== undefined) {
+      this.refuse(`a message of ${body.length} bytes that ${excessText(excess)}`);
+      return chunk.length;
+    }
+    body.set(piece, this.bodyLength);
     this.bodyLength += n;
     if (this.bodyLength === body.length) this.deliver();
     return at + n;
   }
 
-  /** The body as text, or why it is refused; the bytes are let go either way. */
-  private bodyText(): string | { refused: string } {
+  /** The body as text; its bytes are let go (the parse may collect them). */
+  private bodyText(): string {
     const body = this.body as Uint8Array;
     this.body = null;
-    const excess = exceeds(body, SERVER_JSON_BOUNDS);
-    if (excess !== undefined)
-      return { refused: `a message of ${body.length} bytes that ${excessText(excess)}` };
+    this.scan = null;
     return this.decoder.decode(body);
   }
 
   private deliver(): void {
     const bytes = this.body?.length ?? 0;
     const text = this.bodyText();
-    if (typeof text !== "string") {
-      this.refuse(text.refused);
-      return;
-    }
     let value: unknown;
     try {
       value = JSON.parse(text);

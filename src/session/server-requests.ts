@@ -61,6 +61,12 @@ function logged(text: string): string {
   return text.length > 1024 ? `${text.slice(0, 1024)}… (${text.length} characters)` : text;
 }
 
+/** A refusal the server may repeat in a flood: a warning the first time, then debug lines. */
+function loggedOnce(count: number, line: string): void {
+  if (count === 1) log.warn(line);
+  else log.debug(line);
+}
+
 const REFRESH_REQUESTS = [
   "workspace/semanticTokens/refresh",
   "workspace/inlayHint/refresh",
@@ -78,8 +84,10 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     if (items.length > MAX_CONFIGURATION_ITEMS) {
       const why = `theodolite answers at most ${MAX_CONFIGURATION_ITEMS} configuration items per request (asked: ${items.length})`;
       refusedConfigurations += 1;
-      const log1 = refusedConfigurations === 1 ? log.warn : log.debug;
-      log1(`${tag} refused workspace/configuration (${refusedConfigurations} so far): ${why}`);
+      loggedOnce(
+        refusedConfigurations,
+        `${tag} refused workspace/configuration (${refusedConfigurations} so far): ${why}`,
+      );
       return new ResponseError(LSPErrorCodes.RequestFailed, why);
     }
     return items.map((item) => configurationFor(sink.settings, item?.section));
@@ -108,8 +116,10 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     );
     const refused = book.add(valid);
     if (refused !== undefined) {
-      const log1 = book.refused === 1 ? log.warn : log.debug;
-      log1(`${tag} refused a registration (${book.refused} so far): ${refused}`);
+      loggedOnce(
+        book.refused,
+        `${tag} refused a registration (${book.refused} so far): ${refused}`,
+      );
       return new ResponseError(LSPErrorCodes.RequestFailed, refused);
     }
     changed();

@@ -1,9 +1,10 @@
 /**
  * What the hostile server does (./hostile-ls.ts), as data: a list of actions run after
  * `initialized` (or when a request of method `on` arrives) — framed messages written in
- * random pieces, raw bytes, floods of notifications and requests, stderr without end,
- * a closed stdout, an exit, a hopping daemon — and the seeded generator of such lists
- * for the hostile-server fuzz. The same seed gives the same actions on every machine.
+ * random pieces, raw bytes, floods of notifications and requests, wide, many-keyed and
+ * deep JSON inside otherwise valid messages, stderr without end, a closed stdout, an
+ * exit, a hopping daemon — and the seeded generator of such lists for the hostile-server
+ * fuzz. The same seed gives the same actions on every machine.
  */
 import { Prng } from "../support/prng.ts";
 
@@ -18,6 +19,26 @@ export type Flood =
   | "apply_edit"
   | "deep_response";
 
+/** Generated JSON (`shapedJson`): what parsing makes far larger than its bytes, or deep. */
+export type Shape = "objects" | "arrays" | "numbers" | "keys" | "shapes" | "deep" | "string";
+
+/** Where a generated payload goes, in an otherwise valid message (`shapedMessage`). */
+export type Into =
+  /** the params of an unknown notification */
+  | "notification"
+  /** `_meta` of a `$/progress` end */
+  | "meta"
+  /** the message of a diagnostic of a.fake */
+  | "publish_message"
+  /** the data of a diagnostic of a.fake */
+  | "publish_data"
+  /** `_meta` of a `window/workDoneProgress/create` request */
+  | "request_meta"
+  /** the items of a `workspace/configuration` request */
+  | "configuration"
+  /** `_meta` of the answer to the next request */
+  | "response";
+
 export type Action =
   /** one framed message; `cuts`: fractions of its bytes where the write is split */
   | { do: "send"; message: unknown; cuts?: number[]; header?: string }
@@ -27,6 +48,8 @@ export type Action =
   | { do: "stderr"; unit: string; bytes: number }
   /** `count` messages of a kind; `chars`: the size of their texts */
   | { do: "flood"; kind: Flood; count: number; chars?: number; outside?: boolean }
+  /** `count` messages with a payload of `shape`, about `bytes` bytes, put `into` them */
+  | { do: "shaped"; into: Into; shape: Shape; bytes: number; count?: number }
   /** answer the next request with a result of about `bytes` bytes */
   | { do: "answer_big"; bytes: number }
   | { do: "close_stdout" }
@@ -52,9 +75,73 @@ export interface HostilePlan {
   seed?: number;
   /** fuzz: the tag of hopping daemons (found by the tests in command lines) */
   tag?: string;
+  /** the bridge's answers to the server's requests: a line each, `<id> <result|code> <bytes>` */
+  answers_file?: string;
 }
 
 const MIB = 1 << 20;
+
+/** `n` items of `item(i)` joined by commas, built in pieces (no array of millions). */
+function repeated(n: number, item: (i: number) => string): string {
+  let out = "";
+  let piece: string[] = [];
+  for (let i = 0; i < n; i++) {
+    piece.push(item(i));
+    if (piece.length === 65_536 || i === n - 1) {
+      out += (out === "" ? "" : ",") + piece.join(",");
+      piece = [];
+    }
+  }
+  return out;
+}
+
+/** A JSON text of about `bytes` bytes whose shape parsing makes costly. */
+export function shapedJson(shape: Shape, bytes: number): string {
+  switch (shape) {
+    case "objects":
+      return `[${"{},".repeat(Math.max(0, Math.floor(bytes / 3) - 1))}{}]`;
+    case "arrays":
+      return `[${"[],".repeat(Math.max(0, Math.floor(bytes / 3) - 1))}[]]`;
+    case "numbers":
+      return `[${"0,".repeat(Math.max(0, Math.floor(bytes / 2) - 1))}0]`;
+    case "keys":
+      return `{${repeated(Math.floor(bytes / 12), (i) => `"k${i}":0`)}}`;
+    case "shapes":
+      return `[${repeated(Math.floor(bytes / 14), (i) => `{"k${i}":0}`)}]`;
+    case "deep": {
+      const n = Math.floor(bytes / 2);
+      return `${"[".repeat(n)}${"]".repeat(n)}`;
+    }
+    case "string":
+      return `"${"s".repeat(bytes)}"`;
+  }
+}
+
+/** One message carrying `json` where `into` says; `id` for requests and the answer. */
+export function shapedMessage(into: Into, json: string, root: string, id: unknown): string {
+  const uri = JSON.stringify(`file://${root}/a.fake`);
+  const range = '{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}';
+  const publish = (diagnostic: string) =>
+    `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":${uri},"diagnostics":[${diagnostic}]}}`;
+  const request = (method: string, params: string) =>
+    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"${method}","params":${params}}`;
+  switch (into) {
+    case "notification":
+      return `{"jsonrpc":"2.0","method":"x/wide","params":{"p":${json}}}`;
+    case "meta":
+      return `{"jsonrpc":"2.0","method":"$/progress","params":{"token":"t","value":{"kind":"end"},"_meta":${json}}}`;
+    case "publish_message":
+      return publish(`{"range":${range},"severity":1,"message":${json}}`);
+    case "publish_data":
+      return publish(`{"range":${range},"severity":1,"message":"with data","data":${json}}`);
+    case "request_meta":
+      return request("window/workDoneProgress/create", `{"token":"c","_meta":${json}}`);
+    case "configuration":
+      return request("workspace/configuration", `{"items":${json}}`);
+    case "response":
+      return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"contents":"shaped","_meta":${json}}}`;
+  }
+}
 
 /**
  * What a hop's command line carries for a plan's `tag`: never the tag alone, which the

@@ -5,7 +5,7 @@
  * first bound passed and stays linear; the servers' largest legitimate answers fit.
  */
 import { describe, expect, test } from "bun:test";
-import { exceeds, excessText, type JsonBounds } from "../../src/json-bounds.ts";
+import { exceeds, excessText, type JsonBounds, JsonScan } from "../../src/json-bounds.ts";
 import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
 import { CLIENT_JSON_BOUNDS } from "../../src/mcp/transport/stdio.ts";
 
@@ -90,6 +90,42 @@ describe("counts", () => {
     expect(text("containers")).toBe("holds more than 7 arrays and objects");
     expect(text("values")).toContain("holds more than 7 values");
     expect(text("shapes")).toBe("holds more than 7 distinct object shapes and keys");
+  });
+});
+
+describe("fed in pieces", () => {
+  const texts: [string, JsonBounds][] = [
+    [String.raw`{"a\"b":1,"c":"x\\","d":[{}],"a\"b":{"a\"b":2}}`, loose({ shapes: 3 })],
+    [String.raw`[{"k":"]\"},{"k":""["},{"l":1},{"m":[]},{"n":{}}]`, loose({ shapes: 3 })],
+    [String.raw`[{"a":1}, {"a":2} ,{"b" : 3},{ } , [ ] ,"\",7]`, loose({ values: 8 })],
+    [`{"${"k".repeat(300)}":1,"${"k".repeat(300)}":2}`, loose({ shapes: 1 })],
+    [`[${"[".repeat(5)}${"]".repeat(5)},{}]`, loose({ containers: 6 })],
+    [`[${"[".repeat(5)}${"]".repeat(5)}]`, { ...loose({}), depth: 5 }],
+  ];
+
+  test("cut anywhere — in strings, escapes, keys, whitespace — the result is the whole text's", () => {
+    for (const [text, b] of texts) {
+      const whole = bytes(text);
+      const expected = new JsonScan(b, whole.length).feed(whole)?.bound;
+      for (let cut = 0; cut <= whole.length; cut++) {
+        for (const second of [
+          cut,
+          Math.min(whole.length, cut + 1),
+          Math.min(whole.length, cut + 3),
+        ]) {
+          const scan = new JsonScan(b, whole.length);
+          scan.feed(whole.subarray(0, cut));
+          scan.feed(whole.subarray(cut, second));
+          const got = scan.feed(whole.subarray(second))?.bound;
+          expect(got, `${text} cut at ${cut} and ${second}`).toBe(expected);
+        }
+      }
+    }
+  });
+
+  test("each test text passes its bound as a whole (the cuts above compare something)", () => {
+    const passed = texts.map(([text, b]) => new JsonScan(b, 1e9).feed(bytes(text))?.bound);
+    expect(passed).toEqual(["shapes", "shapes", "values", "shapes", "containers", "depth"]);
   });
 });
 
