@@ -20,7 +20,16 @@ export type Flood =
   | "deep_response";
 
 /** Generated JSON (`shapedJson`): what parsing makes far larger than its bytes, or deep. */
-export type Shape = "objects" | "arrays" | "numbers" | "keys" | "shapes" | "deep" | "string";
+export type Shape =
+  | "objects"
+  | "arrays"
+  | "numbers"
+  | "keys"
+  | "shapes"
+  | "deep"
+  | "string"
+  /** ordinary diagnostics, each a different message (what a big project's server sends) */
+  | "diagnostics";
 
 /** Where a generated payload goes, in an otherwise valid message (`shapedMessage`). */
 export type Into =
@@ -32,6 +41,8 @@ export type Into =
   | "publish_message"
   /** the data of a diagnostic of a.fake */
   | "publish_data"
+  /** the diagnostics of a.fake */
+  | "publish_list"
   /** `_meta` of a `window/workDoneProgress/create` request */
   | "request_meta"
   /** the items of a `workspace/configuration` request */
@@ -81,6 +92,9 @@ export interface HostilePlan {
 
 const MIB = 1 << 20;
 
+/** About the size of one generated diagnostic: `bytes / DIAGNOSTIC_BYTES` of them. */
+export const DIAGNOSTIC_BYTES = 150;
+
 /** `n` items of `item(i)` joined by commas, built in pieces (no array of millions). */
 function repeated(n: number, item: (i: number) => string): string {
   let out = "";
@@ -114,6 +128,12 @@ export function shapedJson(shape: Shape, bytes: number): string {
     }
     case "string":
       return `"${"s".repeat(bytes)}"`;
+    case "diagnostics": {
+      const range = '{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}';
+      const item = (i: number) =>
+        `{"range":${range},"severity":2,"code":"E${i % 100}","source":"fake","message":"diagnostic number ${i}","tags":[1],"relatedInformation":[]}`;
+      return `[${repeated(Math.floor(bytes / DIAGNOSTIC_BYTES), item)}]`;
+    }
   }
 }
 
@@ -134,6 +154,8 @@ export function shapedMessage(into: Into, json: string, root: string, id: unknow
       return publish(`{"range":${range},"severity":1,"message":${json}}`);
     case "publish_data":
       return publish(`{"range":${range},"severity":1,"message":"with data","data":${json}}`);
+    case "publish_list":
+      return `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":${uri},"diagnostics":${json}}}`;
     case "request_meta":
       return request("window/workDoneProgress/create", `{"token":"c","_meta":${json}}`);
     case "configuration":

@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
 import { MAX_CONFIGURATION_ITEMS } from "../../src/session/server-requests.ts";
-import type { HostilePlan } from "../fake-server/hostile-plan.ts";
+import { DIAGNOSTIC_BYTES, type HostilePlan } from "../fake-server/hostile-plan.ts";
 import { tempDir } from "../support/bridge.ts";
 import { waitFor } from "../support/wait.ts";
 import {
@@ -39,13 +39,13 @@ const IDLE_RSS_MB = 100;
 const CONTAINERS = SERVER_JSON_BOUNDS.containers;
 
 /** The resident size falls under IDLE_RSS_MB once the bridge is idle (its collection ran). */
-async function givenBack(h: Hostile): Promise<number> {
+async function givenBack(h: Hostile, boundMb = IDLE_RSS_MB): Promise<number> {
   let now = rssMb(h.bridge.pid);
   const under = () => {
     now = rssMb(h.bridge.pid);
-    return now < IDLE_RSS_MB;
+    return now < boundMb;
   };
-  await waitFor(under, 20_000, { what: `the bridge's resident size under ${IDLE_RSS_MB} MB` });
+  await waitFor(under, 20_000, { what: `the bridge's resident size under ${boundMb} MB` });
   return now;
 }
 
@@ -105,12 +105,12 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
    * An attack the session absorbs: pinged through, then the diagnostics answer, the
    * session's entry, and the resident size once idle; the figures reported.
    */
-  async function absorbed(plan: HostilePlan, label: string) {
+  async function absorbed(plan: HostilePlan, label: string, idleMb = IDLE_RSS_MB) {
     const { h, hover } = await startedHostile(started, plan);
     const p = await pingThrough(h, ended(h));
     expect((await hover).isError).toBe(false); // answered after every message was read
     const d = await h.bridge.call("diagnostics", {}, 20_000);
-    const idle = await givenBack(h);
+    const idle = await givenBack(h, idleMb);
     report(label, p, h.bridge.pid, `; idle ${idle.toFixed(0)} MB`);
     expect(p.during).toBeGreaterThan(0);
     expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
@@ -151,6 +151,57 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
       );
       expect(diagnostics).toHaveLength(1);
       expect((session.diagnostics_dropped as { data: number }).data).toBe(4);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "16. the worst that fits: objects, numbers and shapes each just under their bounds",
+    async () => {
+      const { containers, values, shapes } = SERVER_JSON_BOUNDS;
+      await absorbed(
+        {
+          actions: [
+            { do: "shaped", into: "notification", shape: "objects", bytes: 3 * (containers - 8) },
+            { do: "shaped", into: "notification", shape: "numbers", bytes: 2 * (values - 8) },
+            { do: "shaped", into: "notification", shape: "shapes", bytes: 14 * (shapes - 8) },
+          ],
+        },
+        "just under the parse bounds",
+      );
+    },
+    TEST_MS,
+  );
+
+  test(
+    "17. 100,000 ordinary diagnostics in one publish are kept",
+    async () => {
+      const { h, hover } = await startedHostile(started, {
+        actions: [
+          {
+            do: "shaped",
+            into: "publish_list",
+            shape: "diagnostics",
+            bytes: 100_000 * DIAGNOSTIC_BYTES,
+          },
+        ],
+      });
+      const p = await pingThrough(h, ended(h));
+      expect((await hover).isError).toBe(false);
+      const kept = peakRssMb(h.bridge.pid);
+      const s = await sessionEntry(h.bridge);
+      expect(s.diagnostics).toBe(100_000);
+      expect(s.diagnostics_dropped).toEqual(expect.objectContaining({ items: 0, bytes: 0 }));
+      // answering over all of them costs more than keeping them (SPEC §8.2, a stated limit)
+      const d = await h.bridge.call("diagnostics", { limit: 10 }, 60_000);
+      expect(d.structured.total).toBe(100_000);
+      report(
+        "100,000 diagnostics in one publish",
+        p,
+        h.bridge.pid,
+        ` (${kept.toFixed(0)} MB before the diagnostics call over them)`,
+      );
+      expect(kept).toBeLessThan(RSS_BOUND_MB);
     },
     TEST_MS,
   );
