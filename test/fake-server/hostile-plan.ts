@@ -199,9 +199,60 @@ function message(r: Prng, root: string): unknown {
   ]);
 }
 
+/** Where generated JSON goes in the fuzz: every kind of message, `_meta` and `data` fields. */
+const INTO: readonly Into[] = [
+  "notification",
+  "meta",
+  "publish_data",
+  "publish_message",
+  "request_meta",
+  "configuration",
+  "response",
+];
+/** The shapes that cost the parse most (every one but ordinary diagnostics). */
+export const COSTLY_SHAPES: readonly Shape[] = [
+  "objects",
+  "arrays",
+  "numbers",
+  "keys",
+  "shapes",
+  "deep",
+  "string",
+];
+const KIB = 1024;
+/** Sizes each shape parses within the bridge's bounds at (SPEC §8.2), and sizes past them. */
+const WITHIN: Record<Shape, readonly number[]> = {
+  objects: [64 * KIB, MIB, 2 * MIB],
+  arrays: [64 * KIB, MIB, 2 * MIB],
+  numbers: [64 * KIB, MIB, 3 * MIB],
+  keys: [64 * KIB, 512 * KIB],
+  shapes: [64 * KIB, 512 * KIB],
+  deep: [64 * KIB, MIB],
+  string: [64 * KIB, MIB, 8 * MIB],
+  diagnostics: [64 * KIB],
+};
+const PAST: Record<Shape, number> = {
+  objects: 31 * MIB,
+  arrays: 8 * MIB,
+  numbers: 8 * MIB,
+  keys: 2 * MIB,
+  shapes: 2 * MIB,
+  deep: 4 * MIB,
+  string: 64 * MIB,
+  diagnostics: 31 * MIB,
+};
+
+/** Wide, many-keyed or deep JSON inside an otherwise valid message, within the bounds or past them. */
+function shaped(r: Prng, within: boolean): Action {
+  const shape = r.pick(COSTLY_SHAPES);
+  const into = r.pick(INTO);
+  const bytes = within ? r.pick(WITHIN[shape]) : PAST[shape];
+  return { do: "shaped", into, shape, bytes, count: within ? r.pick([1, 1, 2]) : 1 };
+}
+
 /** One action that leaves the server speaking LSP (so more may follow). */
 function benign(r: Prng, root: string, tag: string): Action {
-  switch (r.int(0, 6)) {
+  switch (r.int(0, 8)) {
     case 0: {
       const cuts = Array.from({ length: r.int(1, 4) }, () => r.next()).sort();
       const header = r.pick([
@@ -239,6 +290,9 @@ function benign(r: Prng, root: string, tag: string): Action {
       return { do: "answer_big", bytes: r.pick([1024, MIB, 8 * MIB]) };
     case 4:
       return { do: "hop", tag, interval_ms: 1, lifetime_ms: 15_000 };
+    case 5:
+    case 6:
+      return shaped(r, true);
     default:
       return { do: "send", message: message(r, root) };
   }
@@ -246,7 +300,7 @@ function benign(r: Prng, root: string, tag: string): Action {
 
 /** One action after which the server no longer speaks LSP (the last of a life). */
 function terminal(r: Prng): Action {
-  switch (r.int(0, 8)) {
+  switch (r.int(0, 9)) {
     case 0:
       return { do: "raw", unit: "x", bytes: r.int(1, 64) * MIB };
     case 1:
@@ -277,6 +331,8 @@ function terminal(r: Prng): Action {
       return { do: "signal", name: r.pick(["SIGKILL", "SIGSEGV", "SIGTERM"] as const) };
     case 7:
       return { do: "answer_big", bytes: 100 * MIB };
+    case 8:
+      return shaped(r, false);
     default:
       return { do: "raw", unit: "\r\n", bytes: 1024 };
   }

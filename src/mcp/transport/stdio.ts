@@ -41,6 +41,9 @@ export const CLIENT_JSON_BOUNDS: JsonBounds = Object.freeze({
   shapes: 1 << 12,
 });
 
+/** Where a refused message's id and method are looked for first. */
+const HEAD_BYTES = 64 * 1024;
+
 /**
  * SPEC §4.8: requests waiting for their answer at most. Each holds a call's state (and a
  * server request, often); one more is answered -32000 at once, costing only itself.
@@ -189,11 +192,19 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** A message past CLIENT_JSON_BOUNDS, never parsed: its id is read from its bytes. */
+  /**
+   * A message past CLIENT_JSON_BOUNDS, never parsed: its id is read from its bytes, from
+   * the head alone where a request names its id and method first (as clients write them).
+   */
   private refuseShape(bytes: Uint8Array, excess: JsonExcess): void {
     const scanner = new TopLevelScanner();
-    scanner.feed(bytes);
-    const { id, hasMethod, isResponse } = scanner.facts();
+    scanner.feed(bytes.subarray(0, HEAD_BYTES));
+    let facts = scanner.facts();
+    if ((facts.id === undefined || !facts.hasMethod) && bytes.length > HEAD_BYTES) {
+      scanner.feed(bytes.subarray(HEAD_BYTES));
+      facts = scanner.facts();
+    }
+    const { id, hasMethod, isResponse } = facts;
     const what = `a message of ${bytes.length} bytes that ${excessText(excess)}`;
     if (id === undefined || id === null || isResponse || !hasMethod) {
       log.warn(`dropped ${what} (no request id to answer)`);
