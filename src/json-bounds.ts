@@ -93,10 +93,10 @@ export class JsonScan {
   private readonly maxDepth: number;
   private depth = 0;
   /** per open level: ARRAY, or for an object the count of its keys so far */
-  private keys = new Int32Array(64);
+  private keys = new Int32Array(16);
   /** per open object: the hash of its first keys */
-  private shape = new Float64Array(64);
-  private readonly shapes = new Set<number>();
+  private shape: Float64Array;
+  private readonly shapes: Set<number> | undefined;
   /** keys too long to hash, each a shape of its own */
   private longKeys = 0;
   private readonly recent: Float64Array;
@@ -121,6 +121,9 @@ export class JsonScan {
   ) {
     this.counting = length >= countedFrom(bounds);
     this.maxDepth = bounds.depth ?? Number.POSITIVE_INFINITY;
+    // a text too short to be counted allocates nothing for counting
+    this.shape = new Float64Array(this.counting ? 64 : 0);
+    this.shapes = this.counting ? new Set<number>() : undefined;
     this.recent = new Float64Array(this.counting ? RECENT_SLOTS : 0);
   }
 
@@ -272,11 +275,11 @@ export class JsonScan {
       const slot = next & (RECENT_SLOTS - 1);
       if (this.recent[slot] !== next) {
         this.recent[slot] = next;
-        this.shapes.add(next);
+        this.shapes?.add(next);
       }
     }
     if (level >= 0 && n < SHAPE_KEYS) this.shape[level] = next;
-    if (this.shapes.size + this.longKeys > this.bounds.shapes) {
+    if ((this.shapes?.size ?? 0) + this.longKeys > this.bounds.shapes) {
       this.passed("shapes", this.bounds.shapes);
     }
     return quote + 1;
