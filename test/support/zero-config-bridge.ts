@@ -7,8 +7,8 @@
  * run; `expectServed` checks that it found the same binary.
  */
 import { describe, expect, test } from "bun:test";
-import { realpathSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, realpathSync, statSync, symlinkSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import type { DiscoveredPreset } from "../../src/config/types.ts";
 import { type BridgeHandle, startBridge } from "./bridge.ts";
@@ -53,13 +53,45 @@ export function zeroConfigEnv(servers: RealServer[]): Record<string, string> {
   return env;
 }
 
-/** The compiled bridge with no configuration, serving `root`, finding `servers`. */
-export function startZeroConfig(root: string, servers: RealServer[]): Promise<BridgeHandle> {
-  return startBridge({
-    args: [],
-    cwd: root,
-    env: { PATH: zeroConfigPath(servers), ...zeroConfigEnv(servers) },
-  });
+/**
+ * A PATH on which discovery finds `servers` and nothing else: a new directory `bin` in
+ * `dir` of links to their binaries (under their presets' names), to the programs of their
+ * version commands (a sibling CLI, `node`), and to `node` and `go`, which servers and their
+ * version commands run. `links` maps each link to its target.
+ */
+export function linkedPath(
+  dir: string,
+  servers: RealServer[],
+): { bin: string; links: Map<string, string> } {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  const links = new Map<string, string>();
+  const link = (name: string, target: string | null | undefined) => {
+    const path = join(bin, name);
+    if (!target || links.has(path)) return;
+    symlinkSync(target, path);
+    links.set(path, target);
+  };
+  for (const s of servers) {
+    link(findPreset(s.config.name)?.binaries[0] ?? s.config.name, s.discovered.command);
+    const program = s.discovered.version_command?.[0];
+    if (program !== undefined) link(basename(program), program);
+  }
+  link("node", Bun.which("node"));
+  link("go", Bun.which("go"));
+  return { bin, links };
+}
+
+/**
+ * The compiled bridge with no configuration, serving `root`, finding `servers` (on `path`,
+ * by default where the suites located them, then this process's PATH).
+ */
+export function startZeroConfig(
+  root: string,
+  servers: RealServer[],
+  path = zeroConfigPath(servers),
+): Promise<BridgeHandle> {
+  return startBridge({ args: [], cwd: root, env: { PATH: path, ...zeroConfigEnv(servers) } });
 }
 
 /** Discovery's row for `name` in session_status. */
