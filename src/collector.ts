@@ -2,28 +2,32 @@
  * When the bridge asks the runtime for a full garbage collection (SPEC §9.3; the figures
  * are in docs/PERFORMANCE.md, memory). The bridge keeps no server answer or file read past
  * its call, so what a call parsed is garbage once it is answered; these moments free it
- * sooner than the runtime's own schedule would, none of them on a call's path:
+ * sooner than the runtime's own schedule would, between reads (only the last can fall in a call):
  * - right after an answer, when the process took in more than `largeBytes` since the
  *   answer before it (server messages, workspace files): a very large answer is freed
  *   before the next call, instead of the process holding several;
  * - once the bridge has been idle for `idleMs` after answering anything: what ordinary
  *   calls left behind is given back while the agent thinks;
  * - while an over-limit client message is being skipped (SPEC §4.8), each time
- *   `droppedBytes` more of it were let go (the chunks they came in wait for a collection).
- * Ordinary calls in a burst never trigger one: that garbage is what the runtime's own
- * young-generation collections are for.
+ *   `droppedBytes` more of it were let go (the chunks they came in wait for a collection);
+ * - once `floodBytes` came in since the last collection, answered or not: a flood of large
+ *   notifications leaves garbage faster than the runtime's own schedule collects it.
+ * Ordinary calls in a burst never trigger one (young-generation collections do).
  */
 
 /** Twenty times an ordinary large answer (a reference list of hundreds of locations). */
 export const LARGE_BYTES = 2 * 1024 * 1024;
 /** As large as the per-message limit (SPEC §4.8): a skipped 50 MB message collects six times. */
 export const DROPPED_BYTES = 8 * 1024 * 1024;
+/** As large as a server message may be (`bridge.max_server_message_bytes`' default). */
+export const FLOOD_BYTES = 32 * 1024 * 1024;
 /** Longer than the gap between an agent's calls in a burst, far shorter than its thinking. */
 export const IDLE_MS = 1000;
 
 export interface CollectorOptions {
   largeBytes: number;
   droppedBytes: number;
+  floodBytes: number;
   idleMs: number;
   collect: () => void;
   /** run `fn` once the current work is done */
@@ -37,6 +41,7 @@ export interface CollectorOptions {
 const defaults: CollectorOptions = {
   largeBytes: LARGE_BYTES,
   droppedBytes: DROPPED_BYTES,
+  floodBytes: FLOOD_BYTES,
   idleMs: IDLE_MS,
   collect: () => Bun.gc(true),
   later: (fn) => void setImmediate(fn),
@@ -48,6 +53,8 @@ export class Collector {
   private readonly opts: CollectorOptions;
   /** bytes taken in since the last answer */
   private taken = 0;
+  /** bytes taken in since the last collection */
+  private takenSince = 0;
   /** bytes let go unparsed since the last collection for them */
   private droppedSince = 0;
   private pending = false;
@@ -73,6 +80,8 @@ export class Collector {
   /** `bytes` were read into the process (a chunk of a server's output, a file). */
   took(bytes: number): void {
     this.taken += bytes;
+    this.takenSince += bytes;
+    if (this.takenSince >= this.opts.floodBytes) this.collectSoon();
   }
 
   /**
@@ -119,6 +128,7 @@ export class Collector {
     this.opts.later(() => {
       this.pending = false;
       this.dirty = false;
+      this.takenSince = 0;
       this.opts.collect();
       this.collections += 1;
     });

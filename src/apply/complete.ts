@@ -34,6 +34,15 @@ function wordBefore(s: string, i: number): boolean {
   return wordAfter(s, i >= 2 && isLow(s.charCodeAt(i - 1)) ? i - 2 : i - 1);
 }
 
+/** The span [start, end) widened to the whole words it touches on either side. */
+export function wordSpan(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start;
+  let e = end;
+  while (wordBefore(text, s)) s -= isLow(text.charCodeAt(s - 1)) ? 2 : 1;
+  while (wordAfter(text, e)) e += (text.codePointAt(e) as number) > 0xffff ? 2 : 1;
+  return { start: s, end: e };
+}
+
 /** The whole word around UTF-16 offset `at` (or ending there), or undefined when there is none. */
 export function wordAt(text: string, at: number): string | undefined {
   let start = Math.min(Math.max(0, at), text.length);

@@ -16,6 +16,7 @@ import {
   measure,
   type PositionEncoding,
 } from "../text/positions.ts";
+import { occurrences, wordSpan } from "./complete.ts";
 
 export interface FileSnapshot {
   abs: string;
@@ -165,34 +166,73 @@ export function planWrites(files: FileEdits[], enc: PositionEncoding): PlannedWr
 }
 
 /**
- * A rename's edits checked against the text they replace (SPEC §7.3): each must replace
- * exactly `name`, the renamed name. An edit that lands anywhere else — a server counting
- * lines or columns differently from the bridge, a stale copy of the file — would write the
- * new name into the wrong text; the whole rename is refused instead (`EditInvalid` naming
- * the file, the 1-based line and column in code points, and the text found there).
+ * A rename's edits checked against the text they replace (SPEC §7.3): each edit, widened to
+ * the whole words it touches (edits within one word taken together), must replace exactly
+ * the renamed name `oldName`, and what it writes there must hold `newName` as a whole word —
+ * a server may rename by a minimal difference (`total_area` → `total_area as sum_area` by
+ * one insertion). An edit that lands anywhere else — a server counting lines or columns
+ * differently from the bridge, a stale copy of the file — would write the new name into the
+ * wrong text; the whole rename is refused instead (`EditInvalid` naming the file, the
+ * 1-based line and column in code points, and the text found there).
  */
-export function checkReplacedName(
+export function checkRenameEdits(
   file: string,
   text: string,
   edits: { range: LspRange; newText: string }[],
   enc: PositionEncoding,
-  name: string,
+  oldName: string,
+  newName: string,
 ): void {
   const lines = new LineIndex(text);
-  for (const [i, edit] of edits.entries()) {
-    const span = resolveSpan(file, lines, edit, i, enc);
-    const replaced = text.slice(span.start, span.end);
-    if (replaced === name) continue;
-    const line = lines.lineOf(span.start);
-    const column = measure(text.slice(lines.lineStart(line), span.start), "utf-32") + 1;
+  const spans = orderedWithoutOverlap(
+    file,
+    edits.map((edit, i) => resolveSpan(file, lines, edit, i, enc)),
+  );
+  for (const site of sitesOf(text, spans)) {
+    const replaced = text.slice(site.start, site.end);
+    const written = applySpans(
+      replaced,
+      site.spans.map((sp) => shifted(sp, site.start)),
+    );
+    if (replaced === oldName && occurrences(written, newName, 1).length > 0) continue;
+    const first = site.spans[0] as Span;
+    const line = lines.lineOf(site.start);
+    const column = measure(text.slice(lines.lineStart(line), site.start), "utf-32") + 1;
     const shown = replaced.length > 64 ? `${replaced.slice(0, 64)}…` : replaced;
     throw new BridgeError(
       "EditInvalid",
-      `edit set rejected: ${file}:${line + 1}:${column}: the rename replaces ${JSON.stringify(shown)} there, not the renamed name ${JSON.stringify(name)}`,
+      `edit set rejected: ${file}:${line + 1}:${column}: the rename replaces ${JSON.stringify(shown)} there, not the renamed name ${JSON.stringify(oldName)}`,
       {
-        hint: "nothing was written; the server's positions do not match the file's text (its line model or a stale copy): check `line_terminators` for this server, or rename again",
-        details: { file, index: i, line: line + 1, column, replaced: shown, expected: name },
+        hint: "nothing was written; the server's positions do not match the file's text (its line model or a stale copy); rename again, or check the server's `line_terminators`",
+        details: {
+          file,
+          index: first.index,
+          line: line + 1,
+          column,
+          replaced: shown,
+          expected: oldName,
+        },
       },
     );
   }
+}
+
+/** The edits grouped by the words they touch: each group is one renamed site. */
+function sitesOf(text: string, sorted: Span[]): { start: number; end: number; spans: Span[] }[] {
+  const sites: { start: number; end: number; spans: Span[] }[] = [];
+  for (const span of sorted) {
+    const w = wordSpan(text, span.start, span.end);
+    const last = sites.at(-1);
+    if (last !== undefined && w.start <= last.end) {
+      last.end = Math.max(last.end, w.end);
+      last.spans.push(span);
+    } else {
+      sites.push({ start: w.start, end: w.end, spans: [span] });
+    }
+  }
+  return sites;
+}
+
+function shifted(span: Span, by: number): Span {
+  return { ...span, start: span.start - by, end: span.end - by };
 }

@@ -7,9 +7,10 @@ import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { stringify } from "smol-toml";
 import { PRESETS } from "../config/presets.ts";
-import { validateConfig } from "../config/validate.ts";
+import type { DiscoveredPreset } from "../config/types.ts";
+import type { ChosenServer } from "../discovery/choose.ts";
 import { discover } from "../discovery/discover.ts";
-import { configDocument } from "../discovery/document.ts";
+import { configDocument, discoveredConfig } from "../discovery/document.ts";
 import { lookAtTop, placesOf, refusal } from "../discovery/root-guard.ts";
 import { BridgeError } from "../errors.ts";
 
@@ -55,8 +56,19 @@ export async function runInit(dirArg: string): Promise<string> {
       },
     );
   }
-  const doc = configDocument(dir, chosen);
-  const config = validateConfig(doc, "init"); // never print a config that would be refused
+  return pinnedToml(dir, chosen, leftOut);
+}
+
+/**
+ * The bridge.toml `init` prints for the choice, nothing run: the document zero-config serves,
+ * validated first — never one that would be refused — under a header with the reasons.
+ */
+export function pinnedToml(
+  dir: string,
+  chosen: ChosenServer[],
+  leftOut: readonly DiscoveredPreset[],
+): string {
+  const config = discoveredConfig(dir, chosen, "init");
   const needs = config.servers.flatMap((s) =>
     s.requires.map((r) => `# ${s.name} needs ${r.file} (--check-config checks it): ${r.hint}`),
   );
@@ -70,5 +82,5 @@ export async function runInit(dirArg: string): Promise<string> {
     ...leftOut.map((s) => `# left out: ${s.name}: ${s.why}`),
     "",
   ].join("\n");
-  return `${header}${stringify(doc)}\n`;
+  return `${header}${stringify(configDocument(dir, chosen))}\n`;
 }

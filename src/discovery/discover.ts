@@ -9,12 +9,14 @@ import { PRESETS, type Preset } from "../config/presets.ts";
 import type { DiscoveryReport } from "../config/types.ts";
 import { sideBySide } from "../side-by-side.ts";
 import {
+  type Choice,
   type ChosenServer,
   choose,
   extensionsOf,
   notNeeded,
   type PlannedProbe,
   type ProbeOutcome,
+  type ProbePlan,
   planProbes,
 } from "./choose.ts";
 import { probePreset } from "./probe.ts";
@@ -63,19 +65,22 @@ function withTypescriptLib(
   return { found: { ...outcome.found, typescriptLib } };
 }
 
-/** `root` must be an absolute, real directory path; `signal` stops the version commands. */
-export async function discover(
+/**
+ * The plan carried out (the flow after the scan): each planned binary looked for and its
+ * version command run, a few at a time — a fallback (typescript-native) only when what it
+ * falls back from is missing, one version run (a Node start) fewer in the common case —
+ * whether it can serve here, its TypeScript library, then the choice. A probe with its
+ * `command` set checks that binary instead of looking one up by name.
+ */
+export async function carryOut(
+  plan: ProbePlan,
+  toolchain: WorkspaceToolchain,
   root: string,
-  path = process.env.PATH ?? "",
+  path: string,
   signal?: AbortSignal,
-): Promise<Discovery> {
-  const toolchain = workspaceToolchain(root);
-  const scan = await scanExtensions(root, undefined, everyPresetMatched);
-  const plan = planProbes(PRESETS, scan, toolchain, root);
+): Promise<Choice> {
   const searchPath = [...toolchain.bins, path].filter((p) => p !== "").join(":");
   const probe = (p: PlannedProbe) => probePreset(p, searchPath, root, signal);
-  // a few at a time, but a fallback (typescript-native) only when what it falls back from
-  // is missing: one version run (a Node start) fewer in the common case
   const probed = await sideBySide(plan.probe, MAX_VERSION_RUNS, async (p) =>
     p.unless ? undefined : probe(p),
   );
@@ -91,7 +96,19 @@ export async function discover(
     return p.unless && foundNames.has(p.unless) ? { missing: notNeeded(p) } : probe(p);
   });
   const libs = outcomes.map((o, i) => withTypescriptLib(plan.probe[i]!.preset, o, toolchain));
-  const { chosen, rows } = choose(plan, libs, toolchain, root);
+  return choose(plan, libs, toolchain, root);
+}
+
+/** `root` must be an absolute, real directory path; `signal` stops the version commands. */
+export async function discover(
+  root: string,
+  path = process.env.PATH ?? "",
+  signal?: AbortSignal,
+): Promise<Discovery> {
+  const toolchain = workspaceToolchain(root);
+  const scan = await scanExtensions(root, undefined, everyPresetMatched);
+  const plan = planProbes(PRESETS, scan, toolchain, root);
+  const { chosen, rows } = await carryOut(plan, toolchain, root, path, signal);
   return {
     chosen,
     report: {

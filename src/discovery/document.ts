@@ -1,10 +1,15 @@
 /**
  * The configuration discovery produces (SPEC §2.1), as a TOML-shaped document: what
- * zero-config validates and serves, and what `init` prints. Both come from here, so they
- * always make the same choice.
+ * zero-config validates and serves, what `init` prints, and what the real-server tests run.
+ * All come from here, so they are one effective configuration. What discovery found (a
+ * tsserver, a virtual environment, a TypeScript library) is laid over the preset's tables
+ * key by key (config/merge.ts): it adds to the preset's options, never drops them.
  */
 import { basename } from "node:path";
+import { mergeTables } from "../config/merge.ts";
 import { presetServerTable } from "../config/presets.ts";
+import type { Config } from "../config/types.ts";
+import { validateConfig } from "../config/validate.ts";
 import type { ChosenServer } from "./choose.ts";
 
 /** A valid workspace name from a directory name. */
@@ -15,19 +20,18 @@ export function workspaceNameFor(dir: string): string {
   return name.length > 0 ? name : "workspace";
 }
 
-/** The workspace's tables merged over the preset's (the workspace's own toolchain). */
-function merged(base: unknown, over: Record<string, unknown>): Record<string, unknown> {
-  return { ...(base as Record<string, unknown>), ...over };
+/** One chosen server's `[[server]]` table: the preset's, with what discovery found laid over. */
+function serverTableOf(d: ChosenServer): Record<string, unknown> {
+  const table = presetServerTable(d.preset, d.command, d.version, d.versionCommand);
+  return mergeTables(table, {
+    initialization_options: d.initializationOptions,
+    settings: d.settings,
+  });
 }
 
 /** The `[[workspace]]` and `[[server]]` tables for `dir` and the chosen servers. */
 export function configDocument(dir: string, servers: ChosenServer[]): Record<string, unknown> {
-  const tables = servers.map((d) => {
-    const table = presetServerTable(d.preset, d.command, d.version, d.versionCommand);
-    table.initialization_options = merged(table.initialization_options, d.initializationOptions);
-    table.settings = merged(table.settings, d.settings);
-    return table;
-  });
+  const tables = servers.map(serverTableOf);
   // a diagnostics-only server (bacon-ls, ruff) diagnoses the files it shares with a server of
   // both roles (rust-analyzer, pyright), which then answers semantics only: routing is never
   // ambiguous (SPEC §4.5)
@@ -45,4 +49,9 @@ export function configDocument(dir: string, servers: ChosenServer[]): Record<str
     workspace: [{ name: workspaceNameFor(dir), root: dir, servers: tables.map((t) => t.name) }],
     server: tables,
   };
+}
+
+/** The validated configuration of that document: what zero-config serves and `init` checks. */
+export function discoveredConfig(dir: string, servers: ChosenServer[], source: string): Config {
+  return validateConfig(configDocument(dir, servers), source);
 }

@@ -10,10 +10,10 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config, DiscoveryReport } from "../config/types.ts";
-import { defaultBridgeConfig, validateConfig } from "../config/validate.ts";
+import { defaultBridgeConfig } from "../config/validate.ts";
 import { log } from "../log.ts";
 import { discover } from "./discover.ts";
-import { configDocument, workspaceNameFor } from "./document.ts";
+import { discoveredConfig, workspaceNameFor } from "./document.ts";
 import { lookAtTop, placesOf, refusal } from "./root-guard.ts";
 
 export const ZERO_CONFIG_SOURCE = "zero-config";
@@ -81,10 +81,7 @@ export async function discoverZeroConfig(
       `zero-config mode: serving ${root} with ${chosen.map((c) => c.preset.name).join(", ")}; ` +
         "nothing is pinned by you — run `theodolite init` and use --config for a pinned setup",
     );
-    return {
-      ...validateConfig(configDocument(root, chosen), ZERO_CONFIG_SOURCE),
-      discovery: report,
-    };
+    return { ...discoveredConfig(root, chosen, ZERO_CONFIG_SOURCE), discovery: report };
   } catch (err) {
     log.error(`zero-config: discovery failed: ${String(err)}`);
     return { ...shell, discovery: failedReport(root, err) };

@@ -12,9 +12,10 @@ import { endSink } from "../process/launch.ts";
  * A server that writes without pause has its next chunk ready at once, and the read loop
  * would run on in microtasks: after this many bytes it yields a turn of the event loop, so
  * the client's requests (a `ping`) are read between (SPEC §8: a flood never freezes the
- * bridge).
+ * bridge). Each piece read is also counted for what it would parse into (message-reader.ts),
+ * which in the interpreter tier costs most on dense input: a turn stays short.
  */
-const YIELD_EVERY_BYTES = 1 << 20;
+const YIELD_EVERY_BYTES = 256 * 1024;
 
 /** The server's output as a RAL stream: one read loop, started by the first data listener. */
 export function readableOf(

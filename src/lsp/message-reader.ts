@@ -5,9 +5,11 @@
  * ends, or a `Content-Length` of 4 GB, grew the bridge without limit. Here every byte is
  * looked at once: a header is at most MAX_HEADER_BYTES, a body at most
  * `bridge.max_server_message_bytes` (refused from its `Content-Length`, before a byte of
- * it is kept), and what is not a JSON-RPC message is refused too. A refusal is an error
- * of the reader, which the session takes as the server breaking the protocol; nothing is
- * read after it.
+ * it is kept), a body that would parse into more than SERVER_JSON_BOUNDS is refused as
+ * its bytes arrive (src/json-bounds.ts, counted piece by piece, so the work is spread over
+ * the turns of the event loop that read it), and what is not a JSON-RPC message too. A
+ * refusal is an error of the reader, which the session takes as the server breaking the
+ * protocol; nothing is read after it.
  */
 import {
   AbstractMessageReader,
@@ -16,11 +18,22 @@ import {
   type Message,
   type RAL,
 } from "vscode-jsonrpc";
+import { excessText, type JsonBounds, JsonScan, scanned } from "../json-bounds.ts";
 
 /** SPEC §8: the longest LSP header, its blank line included. */
 export const MAX_HEADER_BYTES = 8192;
 const CR = 0x0d;
 const LF = 0x0a;
+/**
+ * SPEC §8.2: what one server message may parse into. A 100,000-location answer or 100,000
+ * diagnostics fit; the worst that fits stays far under the bridge's memory bound
+ * (docs/PERFORMANCE.md, "Hostile input").
+ */
+export const SERVER_JSON_BOUNDS: JsonBounds = Object.freeze({
+  containers: 1 << 20,
+  values: 1 << 21,
+  shapes: 1 << 16,
+});
 /** JSON-RPC's internal error, for a response that carries neither result nor error. */
 const INTERNAL_ERROR = -32603;
 
@@ -85,6 +98,8 @@ export class BoundedMessageReader extends AbstractMessageReader {
   private ending = 0;
   private body: Uint8Array | null = null;
   private bodyLength = 0;
+  /** what the body would parse into, counted as its bytes arrive (large bodies only) */
+  private scan: JsonScan | null = null;
   private failed = false;
   private readonly decoder = new TextDecoder();
   private callback: DataCallback = () => {};
@@ -111,6 +126,7 @@ export class BoundedMessageReader extends AbstractMessageReader {
   private refuse(why: string): void {
     this.failed = true;
     this.body = null;
+    this.scan = null;
     this.fireError(new Error(why));
   }
 
@@ -145,27 +161,45 @@ export class BoundedMessageReader extends AbstractMessageReader {
     }
     this.body = Buffer.allocUnsafe(length); // every byte is written before it is read
     this.bodyLength = 0;
+    this.scan = scanned(SERVER_JSON_BOUNDS, length)
+      ? new JsonScan(SERVER_JSON_BOUNDS, length)
+      : null;
     if (length === 0) this.deliver();
     return i;
   }
 
+  /** Body bytes, counted as they arrive: past SERVER_JSON_BOUNDS, refused before the rest. */
   private readBody(chunk: Uint8Array, at: number): number {
     const body = this.body as Uint8Array;
     const n = Math.min(body.length - this.bodyLength, chunk.length - at);
-    body.set(chunk.subarray(at, at + n), this.bodyLength);
+    const piece = chunk.subarray(at, at + n);
+    const excess = this.scan?.feed(piece);
+    if (excess !== undefined) {
+      this.refuse(`a message of ${body.length} bytes that ${excessText(excess)}`);
+      return chunk.length;
+    }
+    body.set(piece, this.bodyLength);
     this.bodyLength += n;
     if (this.bodyLength === body.length) this.deliver();
     return at + n;
   }
 
-  private deliver(): void {
+  /** The body as text; its bytes are let go (the parse may collect them). */
+  private bodyText(): string {
     const body = this.body as Uint8Array;
     this.body = null;
+    this.scan = null;
+    return this.decoder.decode(body);
+  }
+
+  private deliver(): void {
+    const bytes = this.body?.length ?? 0;
+    const text = this.bodyText();
     let value: unknown;
     try {
-      value = JSON.parse(this.decoder.decode(body));
+      value = JSON.parse(text);
     } catch (err) {
-      this.refuse(`a message body that is not JSON (${body.length} bytes): ${String(err)}`);
+      this.refuse(`a message body that is not JSON (${bytes} bytes): ${String(err)}`);
       return;
     }
     const message = classify(value);

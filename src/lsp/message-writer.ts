@@ -1,61 +1,76 @@
 /**
- * What the bridge sends a server, bounded (SPEC §8): vscode-jsonrpc writes one message at
- * a time and queues the rest, so a server that stops reading its stdin would make the
- * queue grow with every call (a document's text each). Past MAX_PENDING_CHARS waiting,
- * the writer fails: the session takes it as the server breaking the protocol, and its
- * tree is stopped. The size of a message is estimated from the texts it carries, the one
- * part that can be large.
+ * What the bridge sends a server, bounded (SPEC §8.2), in place of vscode-jsonrpc's
+ * WriteableStreamMessageWriter: messages are written one at a time, in order, and the
+ * rest wait; a server that stops reading its stdin would make them grow with every call
+ * and every answer. Each message is serialized once, when it is handed over, and weighs
+ * what it is: its bytes — a document's text, an answer to a server's request, anything.
+ * Past MAX_PENDING_BYTES waiting, the writer fails: the session takes it as the server
+ * breaking the protocol, and its tree is stopped.
  */
-import { type Message, type RAL, WriteableStreamMessageWriter } from "vscode-jsonrpc";
+import { AbstractMessageWriter, type Message, type MessageWriter, type RAL } from "vscode-jsonrpc";
 
-/** SPEC §8: characters of messages waiting to be written to one server, at most. */
-export const MAX_PENDING_CHARS = 64 * 1024 * 1024;
-/** What a message costs beyond its texts. */
-const MESSAGE_OVERHEAD_CHARS = 256;
+/** SPEC §8.2: bytes of messages waiting to be written to one server, at most. */
+export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
-/** A message's weight: its document texts (didOpen, didChange), plus a fixed overhead. */
-export function estimatedChars(msg: Message): number {
-  const params = (msg as { params?: unknown }).params as
-    | { textDocument?: { text?: unknown }; contentChanges?: unknown }
-    | undefined;
-  let n = MESSAGE_OVERHEAD_CHARS;
-  const text = params?.textDocument?.text;
-  if (typeof text === "string") n += text.length;
-  if (Array.isArray(params?.contentChanges)) {
-    for (const c of params.contentChanges as { text?: unknown }[]) {
-      if (typeof c?.text === "string") n += c.text.length;
-    }
-  }
-  return n;
+/** A message as the server reads it: its JSON, in UTF-8. */
+export function serialized(msg: Message): Buffer {
+  return Buffer.from(JSON.stringify(msg), "utf8");
 }
 
-export class BoundedMessageWriter extends WriteableStreamMessageWriter {
+export class BoundedMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private pending = 0;
   private failure: Error | undefined;
+  private errorCount = 0;
+  /** the last write handed to the stream: the next one waits for it */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
-    writable: RAL.WritableStream,
-    private readonly maxPending: number = MAX_PENDING_CHARS,
+    private readonly writable: RAL.WritableStream,
+    private readonly maxPending: number = MAX_PENDING_BYTES,
   ) {
-    super(writable);
+    super();
+    writable.onError((error) => this.fireError(error));
+    writable.onClose(() => this.fireClose());
   }
 
-  override async write(msg: Message): Promise<void> {
-    if (this.failure) throw this.failure;
-    const chars = estimatedChars(msg);
-    // one message alone always goes (its size is the caller's bound)
-    if (this.pending > 0 && this.pending + chars > this.maxPending) {
+  write(msg: Message): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    let body: Buffer;
+    try {
+      body = serialized(msg);
+    } catch (err) {
+      this.fireError(err, msg, ++this.errorCount);
+      return Promise.reject(err);
+    }
+    // one message alone always goes (its size is its sender's bound)
+    if (this.pending > 0 && this.pending + body.length > this.maxPending) {
       this.failure = new Error(
-        `the server does not read its input: more than ${this.maxPending} characters of messages wait for it`,
+        `the server does not read its input: more than ${this.maxPending} bytes of messages wait for it`,
       );
       this.fireError(this.failure, msg, 1);
-      throw this.failure;
+      return Promise.reject(this.failure);
     }
-    this.pending += chars;
+    this.pending += body.length;
+    const written = this.queue
+      .then(() => this.send(msg, body))
+      .finally(() => {
+        this.pending -= body.length;
+      });
+    this.queue = written.catch(() => {});
+    return written;
+  }
+
+  private async send(msg: Message, body: Buffer): Promise<void> {
     try {
-      await super.write(msg);
-    } finally {
-      this.pending -= chars;
+      await this.writable.write(`Content-Length: ${body.length}\r\n\r\n`, "ascii");
+      await this.writable.write(body);
+    } catch (err) {
+      this.fireError(err, msg, ++this.errorCount);
+      throw err;
     }
+  }
+
+  end(): void {
+    this.writable.end();
   }
 }

@@ -5,7 +5,7 @@
  * key, in canonical order. A snapshot id is a digest of the canonical result.
  * Pure: the texts come from the caller.
  */
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { ColumnUnit } from "../config/types.ts";
 import { clientOffsetFloor, type LineIndex } from "../text/positions.ts";
 import { canonicalJson } from "./json.ts";
@@ -23,8 +23,9 @@ export interface DiagnosticsDiff {
   unchanged: number;
 }
 
+/** One-shot: no hash object per diagnostic (a 100,000-diagnostic answer made as many). */
 function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }
 
 /** The file (or non-file URI) a diagnostic or a note belongs to. */
@@ -79,14 +80,16 @@ export function snapshotId(
   complete: boolean | undefined,
   keyed: readonly KeyedDiagnostic[],
 ): string {
-  const digest = sha256Hex(
-    canonicalJson({
-      files,
-      complete: complete ?? null,
-      diagnostics: keyed.map((k) => [k.item, k.key]),
-    }),
-  );
-  return `d${digest.slice(0, 20)}`;
+  // the canonical JSON of {files, complete, diagnostics}, hashed piece by piece: a
+  // 100,000-diagnostic result is never one string
+  const hash = createHash("sha256");
+  hash.update(`{"files":${canonicalJson(files)},"complete":${canonicalJson(complete ?? null)}`);
+  hash.update(',"diagnostics":[');
+  keyed.forEach((k, i) => {
+    hash.update(`${i === 0 ? "" : ","}${canonicalJson([k.item, k.key])}`);
+  });
+  hash.update("]}");
+  return `d${hash.digest("hex").slice(0, 20)}`;
 }
 
 /**

@@ -58,8 +58,7 @@ export async function pullDocument(
   );
   if (report && report.kind === "unchanged" && previous) return previous.items;
   const items = report && report.kind === "full" && Array.isArray(report.items) ? report.items : [];
-  session.diagnostics.setPull(uri, { resultId: report?.resultId, items });
-  return items;
+  return session.diagnostics.setPull(uri, { resultId: report?.resultId, items });
 }
 
 /** Wait until the push for the document's synced content has arrived (SPEC §6 settle rules). */
@@ -159,8 +158,8 @@ export async function fileDiagnostics(
     const execute = (type: typeof ExecuteCommandRequest.type, params: ExecuteCommandParams) =>
       session.request(type, params, wait);
     const items = await tsserverDiagnostics(execute, doc.abs);
-    session.diagnostics.setPull(doc.uri, { resultId: undefined, items });
-    return { uri: doc.uri, push: undefined, pull: items };
+    const pull = session.diagnostics.setPull(doc.uri, { resultId: undefined, items });
+    return { uri: doc.uri, push: undefined, pull };
   }
   const rule = session.server.diagnostics_settle;
   // the `pull` rule declares that the server answers pulls, announced or not (astro-ls)

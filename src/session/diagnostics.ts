@@ -3,28 +3,36 @@
  * (each publish replaces that URI's set) and the latest pull result per URI.
  * Merging and normalization are pure (src/normalize/diagnostics.ts).
  *
- * Bounded (SPEC §8): diagnostics for a URI outside the workspace root (or not a file) are
- * dropped; at most DIAGNOSTIC_LIMITS.uris URIs and .items diagnostics are kept, a report
- * for a URI beyond the first bound is dropped and one passing the second is cut to what
- * fits. Every drop is counted (`dropped()`, in session_status), and a workspace-wide
- * answer after one says it is not complete.
+ * Bounded (SPEC §8.2): diagnostics for a URI outside the workspace root (or not a file) are
+ * dropped; each kept diagnostic is a bounded copy (diagnostic-caps.ts); at most
+ * DIAGNOSTIC_LIMITS.uris URIs, .items diagnostics and .bytes of their estimated weight are
+ * kept, a report for a URI beyond the first bound is dropped and one passing the others is
+ * cut to what fits. Every drop is counted (`dropped()`, in session_status), and a
+ * workspace-wide answer after one of a report's diagnostics says it is not complete.
  */
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { atOrBelow, type WorkspaceRoot } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
+import { keptDiagnostic } from "./diagnostic-caps.ts";
 
-export const DIAGNOSTIC_LIMITS = { uris: 20_000, items: 100_000 } as const;
+export const DIAGNOSTIC_LIMITS = { uris: 20_000, items: 100_000, bytes: 64 * 1024 * 1024 } as const;
 
 export interface PushEntry {
   version: number | undefined;
   items: Diagnostic[];
   /** the session's publish counter at this publish */
   seq: number;
+  /** the items' weight (DIAGNOSTIC_LIMITS.bytes) */
+  bytes: number;
 }
 
 export interface PullEntry {
   resultId: string | undefined;
   items: Diagnostic[];
+}
+
+interface StoredPull extends PullEntry {
+  bytes: number;
 }
 
 export interface DroppedDiagnostics {
@@ -34,17 +42,43 @@ export interface DroppedDiagnostics {
   uris: number;
   /** diagnostics cut from reports at DIAGNOSTIC_LIMITS.items */
   items: number;
+  /** diagnostics cut from reports at DIAGNOSTIC_LIMITS.bytes */
+  bytes: number;
+  /** diagnostics kept without their `data`, over its caps */
+  data: number;
+  /** diagnostics kept with a text cut or a note left out (DIAGNOSTIC_CAPS) */
+  texts_cut: number;
+  /** diagnostics without a range: not kept, as no answer would show them */
+  malformed: number;
+}
+
+const NOTHING_DROPPED: DroppedDiagnostics = Object.freeze({
+  outside_root: 0,
+  uris: 0,
+  items: 0,
+  bytes: 0,
+  data: 0,
+  texts_cut: 0,
+  malformed: 0,
+});
+
+/** What a report keeps: its bounded copies and their weight. */
+interface Admitted {
+  items: Diagnostic[];
+  bytes: number;
 }
 
 export class DiagnosticStore {
   private readonly pushed = new Map<string, PushEntry>();
-  private readonly pulled = new Map<string, PullEntry>();
+  private readonly pulled = new Map<string, StoredPull>();
   private publishSeq = 0;
   /** diagnostics held in both maps */
   private held = 0;
+  /** their weight */
+  private heldBytes = 0;
   /** distinct URIs in both maps */
   private distinct = 0;
-  private readonly drops: DroppedDiagnostics = { outside_root: 0, uris: 0, items: 0 };
+  private readonly drops: DroppedDiagnostics = { ...NOTHING_DROPPED };
   /** URIs already judged inside the root (a server publishes the same few over and over) */
   private readonly inside = new Set<string>();
 
@@ -58,23 +92,30 @@ export class DiagnosticStore {
 
   onPublish(params: PublishDiagnosticsParams): void {
     this.publishSeq += 1;
-    const old = this.pushed.get(params.uri);
-    const items = this.admit(params.uri, params.diagnostics, old?.items.length ?? 0);
-    if (items === undefined) return;
+    const kept = this.admit(params.uri, params.diagnostics, this.pushed.get(params.uri));
+    if (kept === undefined) return;
     this.pushed.set(params.uri, {
       version: typeof params.version === "number" ? params.version : undefined,
-      items,
+      items: kept.items,
       seq: this.publishSeq,
+      bytes: kept.bytes,
     });
   }
 
-  setPull(uri: string, entry: PullEntry): void {
-    const items = this.admit(uri, entry.items, this.pulled.get(uri)?.items.length ?? 0);
-    if (items !== undefined) this.pulled.set(uri, { ...entry, items });
+  /** Store a pull's report; returns what is kept of its items (the call answers with them). */
+  setPull(uri: string, entry: PullEntry): Diagnostic[] {
+    const kept = this.admit(uri, entry.items, this.pulled.get(uri));
+    if (kept === undefined) return [];
+    this.pulled.set(uri, { resultId: entry.resultId, items: kept.items, bytes: kept.bytes });
+    return kept.items;
   }
 
-  /** The items to keep for `uri` in place of `replacing` ones, or undefined: nothing kept. */
-  private admit(uri: string, list: unknown, replacing: number): Diagnostic[] | undefined {
+  /** What to keep for `uri` in place of `replacing`, or undefined: nothing kept. */
+  private admit(
+    uri: string,
+    list: unknown,
+    replacing: { items: Diagnostic[]; bytes: number } | undefined,
+  ): Admitted | undefined {
     if (!this.insideRoot(uri)) {
       this.drops.outside_root += 1;
       return undefined;
@@ -85,12 +126,36 @@ export class DiagnosticStore {
       return undefined;
     }
     if (!known) this.distinct += 1;
-    const items = Array.isArray(list) ? (list as Diagnostic[]) : [];
-    const room = DIAGNOSTIC_LIMITS.items - (this.held - replacing);
-    const kept = items.length <= room ? items : items.slice(0, Math.max(room, 0));
-    this.drops.items += items.length - kept.length;
-    this.held += kept.length - replacing;
+    const items: unknown[] = Array.isArray(list) ? list : [];
+    const room = DIAGNOSTIC_LIMITS.items - (this.held - (replacing?.items.length ?? 0));
+    const byteRoom = DIAGNOSTIC_LIMITS.bytes - (this.heldBytes - (replacing?.bytes ?? 0));
+    const kept = this.copies(items, room, byteRoom);
+    this.held += kept.items.length - (replacing?.items.length ?? 0);
+    this.heldBytes += kept.bytes - (replacing?.bytes ?? 0);
     return kept;
+  }
+
+  /** Bounded copies of `items` while `room` diagnostics and `byteRoom` bytes last; drops counted. */
+  private copies(items: unknown[], room: number, byteRoom: number): Admitted {
+    const out: Admitted = { items: [], bytes: 0 };
+    let i = 0;
+    for (; i < items.length && out.items.length < room; i++) {
+      const kept = keptDiagnostic(items[i]);
+      if (kept === undefined) {
+        this.drops.malformed += 1;
+        continue;
+      }
+      if (out.bytes + kept.weight > byteRoom) {
+        this.drops.bytes += items.length - i;
+        return out;
+      }
+      if (kept.dataDropped) this.drops.data += 1;
+      if (kept.cut) this.drops.texts_cut += 1;
+      out.items.push(kept.diagnostic);
+      out.bytes += kept.weight;
+    }
+    this.drops.items += items.length - i;
+    return out;
   }
 
   private insideRoot(uri: string): boolean {
@@ -133,7 +198,12 @@ export class DiagnosticStore {
 
   /** Whether any report for a workspace file was not kept whole (a workspace answer is partial). */
   incomplete(): boolean {
-    return this.drops.uris > 0 || this.drops.items > 0;
+    return this.drops.uris > 0 || this.drops.items > 0 || this.drops.bytes > 0;
+  }
+
+  /** The weight of what is held (DIAGNOSTIC_LIMITS.bytes). */
+  bytes(): number {
+    return this.heldBytes;
   }
 
   /** Drop what is stored for a URI (its file no longer exists). */
@@ -142,6 +212,7 @@ export class DiagnosticStore {
     const pull = this.pulled.get(uri);
     if (push === undefined && pull === undefined) return;
     this.held -= (push?.items.length ?? 0) + (pull?.items.length ?? 0);
+    this.heldBytes -= (push?.bytes ?? 0) + (pull?.bytes ?? 0);
     this.distinct -= 1;
     this.pushed.delete(uri);
     this.pulled.delete(uri);
@@ -153,9 +224,8 @@ export class DiagnosticStore {
     this.pulled.clear();
     this.inside.clear();
     this.held = 0;
+    this.heldBytes = 0;
     this.distinct = 0;
-    this.drops.outside_root = 0;
-    this.drops.uris = 0;
-    this.drops.items = 0;
+    Object.assign(this.drops, NOTHING_DROPPED);
   }
 }

@@ -18,6 +18,7 @@ import type {
   WorkDoneProgressEnd,
   WorkDoneProgressReport,
 } from "vscode-languageserver-protocol";
+import { keptText } from "./kept-text.ts";
 
 export interface ProgressTask {
   token: string;
@@ -33,9 +34,9 @@ type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDonePr
 
 export const PROGRESS_LIMITS = { tasks: 256, chars: 256, shown: 20 } as const;
 
-/** A server's text kept to PROGRESS_LIMITS.chars (then an ellipsis). */
+/** A server's text kept to PROGRESS_LIMITS.chars (then an ellipsis), a copy when cut. */
 function cut(text: string): string {
-  return text.length > PROGRESS_LIMITS.chars ? `${text.slice(0, PROGRESS_LIMITS.chars)}…` : text;
+  return keptText(text, PROGRESS_LIMITS.chars);
 }
 
 /** What session_status shows of the tasks: a bounded list, the count of all, the drops. */

@@ -13,6 +13,7 @@ import {
   type WorkspaceFolder,
 } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
+import { keptText } from "./kept-text.ts";
 import type { ServerStatus } from "./readiness.ts";
 import { RegistrationBook } from "./registrations.ts";
 
@@ -31,12 +32,22 @@ export interface ServerEventSink {
   notify(): void;
 }
 
+/**
+ * SPEC §8.2: items one `workspace/configuration` request may ask for. Each answer may be
+ * the whole `settings`, so the answer grows with the items; past the bound the request is
+ * refused (LSP error `RequestFailed`). Servers ask for a few sections per folder.
+ */
+export const MAX_CONFIGURATION_ITEMS = 1024;
+/** A section longer than this names no setting (its answer is null, never a split of it). */
+const MAX_SECTION_CHARS = 1024;
+
 /** `workspace/configuration`: a section is a dotted path into `settings`; missing → null. */
 export function configurationFor(
   settings: Record<string, unknown>,
   section: string | undefined,
 ): unknown {
   if (section === undefined || section === "") return settings;
+  if (typeof section !== "string" || section.length > MAX_SECTION_CHARS) return null;
   let node: unknown = settings;
   for (const part of section.split(".")) {
     if (node === null || typeof node !== "object" || !(part in (node as object))) return null;
@@ -50,6 +61,12 @@ function logged(text: string): string {
   return text.length > 1024 ? `${text.slice(0, 1024)}… (${text.length} characters)` : text;
 }
 
+/** A refusal the server may repeat in a flood: a warning the first time, then debug lines. */
+function loggedOnce(count: number, line: string): void {
+  if (count === 1) log.warn(line);
+  else log.debug(line);
+}
+
 const REFRESH_REQUESTS = [
   "workspace/semanticTokens/refresh",
   "workspace/inlayHint/refresh",
@@ -61,8 +78,18 @@ const REFRESH_REQUESTS = [
 export function installServerHandlers(conn: MessageConnection, sink: ServerEventSink): void {
   const tag = `[${sink.label}]`;
 
+  let refusedConfigurations = 0;
   conn.onRequest("workspace/configuration", (params: { items?: { section?: string }[] }) => {
     const items = Array.isArray(params?.items) ? params.items : [];
+    if (items.length > MAX_CONFIGURATION_ITEMS) {
+      const why = `theodolite answers at most ${MAX_CONFIGURATION_ITEMS} configuration items per request (asked: ${items.length})`;
+      refusedConfigurations += 1;
+      loggedOnce(
+        refusedConfigurations,
+        `${tag} refused workspace/configuration (${refusedConfigurations} so far): ${why}`,
+      );
+      return new ResponseError(LSPErrorCodes.RequestFailed, why);
+    }
     return items.map((item) => configurationFor(sink.settings, item?.section));
   });
 
@@ -89,8 +116,10 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     );
     const refused = book.add(valid);
     if (refused !== undefined) {
-      const log1 = book.refused === 1 ? log.warn : log.debug;
-      log1(`${tag} refused a registration (${book.refused} so far): ${refused}`);
+      loggedOnce(
+        book.refused,
+        `${tag} refused a registration (${book.refused} so far): ${refused}`,
+      );
       return new ResponseError(LSPErrorCodes.RequestFailed, refused);
     }
     changed();
@@ -152,12 +181,10 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
 
   conn.onNotification("experimental/serverStatus", (params: Partial<ServerStatus>) => {
     if (params && typeof params.quiescent === "boolean") {
-      const status: ServerStatus = {
-        health: String(params.health ?? "ok").slice(0, 64),
-        quiescent: params.quiescent,
-      };
+      const health = String(params.health ?? "ok");
+      const status: ServerStatus = { health: keptText(health, 64), quiescent: params.quiescent };
       // shown in session_status and SessionDead: the server's text, bounded (SPEC §8)
-      if (typeof params.message === "string") status.message = params.message.slice(0, 1024);
+      if (typeof params.message === "string") status.message = keptText(params.message, 1024);
       sink.onServerStatus(status);
     }
     sink.notify();

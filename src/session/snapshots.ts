@@ -1,11 +1,24 @@
 /**
  * The diagnostics snapshots a bridge remembers (SPEC §6.1): the last 32
  * results by id, in memory, so `diagnostics {since}` can say what changed.
- * Least recently stored or used goes first.
+ * Least recently stored or used goes first. Bounded in bytes too (SPEC §8.2): past
+ * MAX_SNAPSHOT_BYTES of their estimated weight the least recent go as well, the newest
+ * always kept (it is as large as the answer that made it).
  */
 import type { KeyedDiagnostic } from "../normalize/diagnostics-diff.ts";
 
 export const MAX_SNAPSHOTS = 32;
+/** SPEC §8.2: the estimated weight of all snapshots kept, besides the newest. */
+export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
+/** A kept diagnostic's objects (itself, its channels, its key's entry), besides its texts. */
+const KEYED_BYTES = 512;
+
+/** What a snapshot holds, estimated: each diagnostic's objects and its key and message. */
+export function snapshotWeight(s: Snapshot): number {
+  let bytes = 0;
+  for (const k of s.diagnostics) bytes += KEYED_BYTES + 2 * (k.key.length + k.item.message.length);
+  return bytes;
+}
 
 /** What `since` compares with: the result's diagnostics, all pages, with their match keys. */
 export interface Snapshot {
@@ -13,24 +26,36 @@ export interface Snapshot {
 }
 
 export class SnapshotStore {
-  private readonly byId = new Map<string, Snapshot>();
+  private readonly byId = new Map<string, { snapshot: Snapshot; bytes: number }>();
+  private bytes = 0;
 
   put(id: string, snapshot: Snapshot): void {
-    this.byId.delete(id);
-    this.byId.set(id, snapshot);
-    while (this.byId.size > MAX_SNAPSHOTS) {
-      const oldest = this.byId.keys().next().value as string;
-      this.byId.delete(oldest);
+    this.drop(id);
+    const bytes = snapshotWeight(snapshot);
+    this.byId.set(id, { snapshot, bytes });
+    this.bytes += bytes;
+    while (
+      this.byId.size > MAX_SNAPSHOTS ||
+      (this.byId.size > 1 && this.bytes - bytes > MAX_SNAPSHOT_BYTES)
+    ) {
+      this.drop(this.byId.keys().next().value as string);
     }
   }
 
+  private drop(id: string): void {
+    const held = this.byId.get(id);
+    if (held === undefined) return;
+    this.bytes -= held.bytes;
+    this.byId.delete(id);
+  }
+
   get(id: string): Snapshot | undefined {
-    const s = this.byId.get(id);
-    if (s !== undefined) {
+    const held = this.byId.get(id);
+    if (held !== undefined) {
       this.byId.delete(id);
-      this.byId.set(id, s);
+      this.byId.set(id, held);
     }
-    return s;
+    return held?.snapshot;
   }
 
   get size(): number {

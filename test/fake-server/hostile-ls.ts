@@ -19,6 +19,8 @@ import {
   hopTag,
   lifeSeed,
   lifeTag,
+  shapedJson,
+  shapedMessage,
 } from "./hostile-plan.ts";
 
 const CHUNK = 1 << 16;
@@ -41,6 +43,8 @@ const plan = planOf(process.argv.slice(2));
 let stdoutOpen = true;
 let reading = true;
 let bigAnswer: number | undefined;
+/** the generated JSON the next answer carries in `_meta` */
+let shapedAnswer: string | undefined;
 let nextId = 1;
 
 /** fd write of the whole buffer, off the event loop, so reading goes on meanwhile. */
@@ -68,7 +72,11 @@ function out(data: string | Uint8Array): Promise<void> {
 }
 
 function frame(message: unknown, header = ""): Buffer {
-  const body = Buffer.from(JSON.stringify(message));
+  return frameText(JSON.stringify(message), header);
+}
+
+function frameText(json: string, header = ""): Buffer {
+  const body = Buffer.from(json);
   const extra = header === "" ? "" : header === "content-length" ? "" : `${header}\r\n`;
   const name = header === "content-length" ? "content-length" : "Content-Length";
   return Buffer.concat([Buffer.from(`${extra}${name}: ${body.length}\r\n\r\n`), body]);
@@ -169,8 +177,21 @@ async function flood(a: Extract<Action, { do: "flood" }>): Promise<void> {
   }
 }
 
+async function shaped(a: Extract<Action, { do: "shaped" }>): Promise<void> {
+  const json = shapedJson(a.shape, a.bytes);
+  if (a.into === "response") {
+    shapedAnswer = json;
+    return;
+  }
+  for (let i = 0; i < (a.count ?? 1); i++) {
+    await out(frameText(shapedMessage(a.into, json, plan.root ?? "/", nextId++)));
+  }
+}
+
 async function run(a: Action): Promise<void> {
   switch (a.do) {
+    case "shaped":
+      return shaped(a);
     case "send": {
       const bytes = frame(a.message, a.header);
       let from = 0;
@@ -256,13 +277,29 @@ function answer(id: unknown, method: string): unknown {
   return id === undefined ? undefined : null;
 }
 
-function handle(m: { id?: unknown; method?: unknown }): void {
-  if (typeof m.method !== "string") return; // the bridge's answers to our requests
+/** The bridge's answer to one of our requests, a line in the plan's `answers_file`. */
+function recordAnswer(m: { id?: unknown; error?: { code?: unknown } }, bytes: number): void {
+  if (plan.answers_file === undefined) return;
+  const what = m.error === undefined ? "result" : String(m.error?.code);
+  appendFileSync(plan.answers_file, `${JSON.stringify(m.id)} ${what} ${bytes}\n`);
+}
+
+function handle(m: { id?: unknown; method?: unknown }, bytes: number): void {
+  if (typeof m.method !== "string") {
+    recordAnswer(m, bytes);
+    return;
+  }
   if (m.method === "exit") process.exit(0);
   if (m.method === "initialized" && plan.on === undefined) void attack();
   if (m.id === undefined) return;
-  const reply = () =>
-    out(frame({ jsonrpc: "2.0", id: m.id, result: answer(m.id, m.method as string) }));
+  const reply = () => {
+    const json = shapedAnswer;
+    if (json !== undefined && m.method !== "shutdown") {
+      shapedAnswer = undefined;
+      return out(frameText(shapedMessage("response", json, plan.root ?? "/", m.id)));
+    }
+    return out(frame({ jsonrpc: "2.0", id: m.id, result: answer(m.id, m.method as string) }));
+  };
   void (m.method === plan.on ? attack(reply) : reply());
 }
 
@@ -276,7 +313,7 @@ async function readLoop(): Promise<void> {
       if (end < 0) break;
       const length = Number(/Content-Length: (\d+)/i.exec(buffer.subarray(0, end).toString())?.[1]);
       if (buffer.length < end + 4 + length) break;
-      handle(JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString()));
+      handle(JSON.parse(buffer.subarray(end + 4, end + 4 + length).toString()), length);
       buffer = buffer.subarray(end + 4 + length);
     }
   }

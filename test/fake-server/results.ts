@@ -73,6 +73,7 @@ export function toDiagnostic(d: DiagnosticSpec): Diagnostic {
   if (d.severity !== undefined) out.severity = d.severity as Diagnostic["severity"];
   if (d.code !== undefined) out.code = d.code;
   if (d.source !== undefined) out.source = d.source;
+  if (d.data !== undefined) out.data = d.data;
   return out;
 }
 

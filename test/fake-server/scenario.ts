@@ -193,6 +193,8 @@ export interface DiagnosticSpec {
   end_line?: number;
   code?: string | number;
   source?: string;
+  /** the server's own data (sent back to it with code action requests) */
+  data?: unknown;
 }
 
 export const DEFAULT_CAPABILITIES: ServerCapabilities = {

@@ -4,13 +4,14 @@
  * while an attack runs — each must come back within PING_BOUND_MS — and the bridge's
  * peak resident size, which must stay under RSS_BOUND_MB. Each test prints its figures.
  */
-import { afterAll, afterEach } from "bun:test";
+import { afterAll, afterEach, expect } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
 import { cleanupTempDirs, fakeServer, REPO, tempDir, writeConfig } from "../support/bridge.ts";
-import { killLeft, killTagged } from "../support/processes.ts";
+import { gone, killLeft, killTagged } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { waitFor } from "../support/wait.ts";
 
 export const HOSTILE_LS = join(REPO, "test", "fake-server", "hostile-ls.ts");
 /** The must-show bounds: every ping during an attack within 2 s, the bridge under 300 MB. */
@@ -49,6 +50,7 @@ export interface Hostile {
 export async function hostileBridge(
   plan: HostilePlan,
   bridgeKeys: Record<string, unknown> = {},
+  serverKeys: Record<string, unknown> = {},
 ): Promise<Hostile> {
   const root = tempDir("theodolite-bounds-");
   writeFileSync(join(root, "a.fake"), "alpha beta\nsecond line\n");
@@ -56,9 +58,54 @@ export async function hostileBridge(
   const config = writeConfig({
     bridge: { shutdown_grace_ms: 500, ...bridgeKeys },
     workspace: [{ name: "w", root, servers: ["hostile"] }],
-    server: [hostileServer("hostile", { ...plan, marker, root })],
+    server: [{ ...hostileServer("hostile", { ...plan, marker, root }), ...serverKeys }],
   });
   return { bridge: await RawBridge.start(config), root, marker };
+}
+
+export interface TreePids {
+  supervisor: number | null;
+  server: number | null;
+}
+
+/**
+ * A bridge whose session is ready, then the attack: the server plays it when a `hover`
+ * arrives (sent here, its answer in `hover`), so the test is pinging while it runs. The
+ * tree's pids go to `started` for cleanup.
+ */
+export async function startedHostile(
+  started: Set<number>,
+  plan: HostilePlan,
+  bridgeKeys: Record<string, unknown> = {},
+  serverKeys: Record<string, unknown> = {},
+) {
+  const h = await hostileBridge({ on: "textDocument/hover", ...plan }, bridgeKeys, serverKeys);
+  started.add(h.bridge.pid);
+  await h.bridge.call("session_status", { start: true }, 60_000);
+  const s = await sessionEntry(h.bridge);
+  expect(s.state).toBe("ready");
+  const pids = s.pids as TreePids;
+  for (const pid of [pids.supervisor, pids.server]) if (pid !== null) started.add(pid);
+  const hover = h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 }, 60_000);
+  return { h, pids, hover };
+}
+
+/** The attack's actions have all run (the marker's `end`). */
+export const ended = (h: Hostile) => () => attackTimes(h.marker).end !== undefined;
+
+/** The session's server is gone (the bridge stopped it). */
+export const stopped = (pids: TreePids) => () => pids.server === null || gone(pids.server);
+
+/** A session the bridge stopped: dead, its tree gone, and the next call saying why. */
+export async function expectBroken(h: Hostile, pids: TreePids, why: string): Promise<void> {
+  await waitFor(async () => (await sessionEntry(h.bridge)).state === "dead", 30_000, {
+    what: "the session to be dead",
+  });
+  for (const pid of [pids.supervisor, pids.server]) if (pid !== null) expect(gone(pid)).toBe(true);
+  const call = await h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
+  expect(call.code).toBe("SessionDead");
+  expect(String(call.structured.message)).toContain(why);
+  expect(h.bridge.alive()).toBe(true);
 }
 
 /** The attack's `begin` and `end` times from the marker (Date.now() of the server). */
@@ -110,6 +157,17 @@ export async function pingThrough(
 export function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return Number(m?.[1]) / 1024;
+}
+
+/** The bridge's resident size now, in MB (VmRSS). */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1]) / 1024;
+}
+
+/** Start counting the peak afresh from now (Linux: 5 into clear_refs resets VmHWM). */
+export function resetPeakRss(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
 }
 
 /** One line per case, for the report: ping and memory figures. */

@@ -2,8 +2,10 @@
  * Seeded random MCP tool arguments for the fuzz test: mostly plausible values by argument
  * name (files inside and outside the root, FIFOs, odd positions, odd names), mutated
  * types, missing required keys, unknown keys, plain junk objects, and `arguments` that are
- * no object at all (null, arrays, scalars: InvalidArgument, never a JSON-RPC error).
+ * no object at all (null, arrays, scalars: InvalidArgument, never a JSON-RPC error); and
+ * whole `tools/call` lines carrying wide, many-keyed or deep JSON (`wideCall`).
  */
+import { COSTLY_SHAPES, shapedJson } from "../fake-server/hostile-plan.ts";
 import type { Prng } from "../support/prng.ts";
 
 export interface ToolSchema {
@@ -111,4 +113,30 @@ export function fuzzArguments(r: Prng, tool: ToolSchema, ctx: FuzzContext): unkn
   }
   if (r.chance(0.05)) out.unexpected = r.pick(JUNK);
   return out;
+}
+
+const KIB = 1024;
+
+/**
+ * A `tools/call` of `hover` on `file` with generated JSON of a random shape and size (up
+ * to just under the 8 MiB line limit) in `_meta`, in an unknown argument, or as the
+ * arguments themselves: parsed past the client bounds, -32600 with its id; within them,
+ * an answer or a tool error.
+ */
+export function wideCall(r: Prng, id: number, file: string): { line: string; what: string } {
+  const shape = r.pick(COSTLY_SHAPES);
+  const bytes = r.pick([4 * KIB, 64 * KIB, 512 * KIB, 7 * 1024 * KIB]);
+  const json = shapedJson(shape, bytes);
+  const args = `{"file":${JSON.stringify(file)},"line":1,"column":1}`;
+  const where = r.pick(["_meta", "argument", "arguments"] as const);
+  const params =
+    where === "_meta"
+      ? `{"name":"hover","arguments":${args},"_meta":{"x":${json}}}`
+      : where === "argument"
+        ? `{"name":"hover","arguments":{"file":${JSON.stringify(file)},"line":1,"column":1,"x":${json}}}`
+        : `{"name":"hover","arguments":${json}}`;
+  return {
+    line: `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`,
+    what: `${shape} of ${bytes} bytes in ${where}`,
+  };
 }

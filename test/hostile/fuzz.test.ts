@@ -1,9 +1,11 @@
 /**
  * Seeded fuzzing of the compiled bridge (SPEC §8): random and mutated MCP tool arguments
- * on one side, random LSP answers from the fake server (fuzz scenario) on the other. Fixed
- * seed, so a failure reproduces. Asserted for every call: answered within a bound, with a
- * valid result or a typed error (never `Internal`); throughout: stdout carries only
- * JSON-RPC, `ping` is answered, the bridge stays up, and nothing outside the root changes.
+ * on one side, random LSP answers from the fake server (fuzz scenario) on the other, and
+ * every WIDE_EVERY calls a line of wide, many-keyed or deep JSON (answered -32600 exactly
+ * when it passes the client bounds, SPEC §4.8). Fixed seed, so a failure reproduces.
+ * Asserted for every call: answered within a bound, with a valid result or a typed error
+ * (never `Internal`); throughout: stdout carries only JSON-RPC, `ping` is answered, the
+ * bridge stays up under 300 MB, and nothing outside the root changes.
  * The arguments come from the seed; each server answer from the seed, the request and
  * how often it was asked (test/fake-server/fuzz.ts), so two runs see the same calls.
  */
@@ -19,11 +21,20 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../src/errors.ts";
+import { exceeds } from "../../src/json-bounds.ts";
+import { CLIENT_JSON_BOUNDS } from "../../src/mcp/transport/stdio.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
-import { type FuzzContext, fuzzArguments, pickTool, type ToolSchema } from "./fuzz-args.ts";
+import { peakRssMb, RSS_BOUND_MB } from "./bounds-harness.ts";
+import {
+  type FuzzContext,
+  fuzzArguments,
+  pickTool,
+  type ToolSchema,
+  wideCall,
+} from "./fuzz-args.ts";
 
 const SEED = 0x7e0d0_11e;
 /** FUZZ_TRACE=<file>: one line per call (arguments and outcome), to compare two runs */
@@ -35,6 +46,8 @@ const REQUEST_TIMEOUT_MS = 500;
  * rest of the bound is headroom for a loaded CI machine. A hang still fails here.
  */
 const CALL_BOUND_MS = 10_000;
+/** Every this many calls, one line of wide or deep JSON besides. */
+const WIDE_EVERY = 80;
 
 afterAll(async () => {
   await closeRawBridges();
@@ -121,6 +134,7 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
     handles: [],
   };
   const outcomes: Record<string, number> = {};
+  const wideOutcomes: Record<string, number> = {};
   let restarts = 0;
   const codes = new Set<string>(ERROR_CODES);
   for (let i = 0; i < ITERATIONS; i++) {
@@ -154,6 +168,16 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
     }
     outcomes[`${tool.name} ${outcome}`] = (outcomes[`${tool.name} ${outcome}`] ?? 0) + 1;
     if (i % 25 === 0) await bridge.ping(CALL_BOUND_MS);
+    if (i % WIDE_EVERY === 0) {
+      const wide = wideCall(r, 1_000_000 + i, r.pick(ctx.files.slice(0, 3)));
+      await bridge.writeRaw(`${wide.line}\n`);
+      const answer = await bridge.answer(1_000_000 + i, CALL_BOUND_MS);
+      const refused = exceeds(Buffer.from(wide.line), CLIENT_JSON_BOUNDS) !== undefined;
+      const code = (answer.error as { code?: number } | undefined)?.code;
+      expect(code, `#${i} ${wide.what}`).toBe(refused ? -32600 : undefined);
+      const outcome = `wide ${refused ? "refused" : "answered"}`;
+      wideOutcomes[outcome] = (wideOutcomes[outcome] ?? 0) + 1;
+    }
     // a start that failed (a server too slow for the short request timeout on a loaded
     // machine) leaves the session dead: restart it, as a client would, outside the seed
     if (outcome === "SessionDead" || outcome === "ServerInitFailed") {
@@ -170,8 +194,10 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
     byOutcome[outcome] = (byOutcome[outcome] ?? 0) + n;
   }
   console.log(
-    `[hostile] fuzz outcomes: ${JSON.stringify(byOutcome)}, restarts after a dead start: ${restarts}`,
+    `[hostile] fuzz outcomes: ${JSON.stringify(byOutcome)}, restarts after a dead start: ${restarts}; wide JSON lines ${JSON.stringify(wideOutcomes)}; bridge peak RSS ${peakRssMb(bridge.pid).toFixed(0)} MB`,
   );
+  expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  expect(Object.keys(wideOutcomes).sort()).toEqual(["wide answered", "wide refused"]);
   // the fuzz must reach the server: many calls answered from its random results
   expect(byOutcome.ok ?? 0).toBeGreaterThan(ITERATIONS / 6);
   expect(bridge.alive()).toBe(true);

@@ -13,54 +13,22 @@ import { waitFor } from "../support/wait.ts";
 import {
   attackTimes,
   cleanupAfterEach,
-  type Hostile,
-  hostileBridge,
+  ended,
+  expectBroken,
   MIB,
   peakRssMb,
   pingThrough,
   RSS_BOUND_MB,
   report,
   sessionEntry,
+  startedHostile as startedWith,
 } from "./bounds-harness.ts";
 
 const { started } = cleanupAfterEach();
+const startedHostile = (plan: HostilePlan, keys: Record<string, unknown> = {}) =>
+  startedWith(started, plan, keys);
 
 const TEST_MS = 120_000;
-
-/**
- * A bridge whose session is ready, then the attack: the server plays it when a `hover`
- * arrives (sent here, its answer in `hover`), so the test is pinging while it runs. The
- * tree's pids are tracked for cleanup.
- */
-async function startedHostile(plan: HostilePlan, keys: Record<string, unknown> = {}) {
-  const h = await hostileBridge({ on: "textDocument/hover", ...plan }, keys);
-  started.add(h.bridge.pid);
-  await h.bridge.call("session_status", { start: true }, 60_000);
-  const s = await sessionEntry(h.bridge);
-  expect(s.state).toBe("ready");
-  const pids = s.pids as { supervisor: number | null; server: number | null };
-  for (const pid of [pids.supervisor, pids.server]) if (pid !== null) started.add(pid);
-  const hover = h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 }, 60_000);
-  return { h, pids, hover };
-}
-
-const ended = (h: Hostile) => () => attackTimes(h.marker).end !== undefined;
-
-/** A session the bridge stopped: dead, its tree gone, and the next call saying why. */
-async function expectBroken(
-  h: Hostile,
-  pids: { supervisor: number | null; server: number | null },
-  why: string,
-) {
-  await waitFor(async () => (await sessionEntry(h.bridge)).state === "dead", 30_000, {
-    what: "the session to be dead",
-  });
-  for (const pid of [pids.supervisor, pids.server]) if (pid !== null) expect(gone(pid)).toBe(true);
-  const call = await h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
-  expect(call.code).toBe("SessionDead");
-  expect(String(call.structured.message)).toContain(why);
-  expect(h.bridge.alive()).toBe(true);
-}
 
 describe("floods are absorbed; the session stays ready", () => {
   test(

@@ -22,6 +22,7 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
+import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
 
@@ -305,3 +306,18 @@ describe.skipIf(!clangd)("clangd column units on the emoji lines", () => {
     });
   }
 });
+
+zeroConfigTest(
+  "clangd",
+  clangd,
+  "ready by the index; definition and references cross files as measured",
+  () => cFixture(),
+  async (bridge) => {
+    const s = await startAndStatus(bridge, "clangd");
+    readyByState(s, ["warmup_open **/*.{c,cc,cpp,cxx}", "progress backgroundIndexProgress"]);
+    const def = await ok(bridge, "definition", { file: "main.c", line: 6, symbol: "manhattan" });
+    expect(locs(def)).toEqual(["util.c 5:5–5:14"]);
+    const all = await ok(bridge, "references", { file: "main.c", line: 6, symbol: "manhattan" });
+    expect(locs(all)).toEqual(["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"]);
+  },
+);

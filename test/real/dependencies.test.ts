@@ -5,7 +5,9 @@
  * node_modules (`Cannot find module` gone on the next call), replaced the way npm does it
  * by a version with another signature (diagnostics and hover change), removed. pyright: a
  * module and a package added to `.venv`'s site-packages, found on the next call. After
- * each change the answers equal a freshly started bridge's.
+ * each change the answers equal a freshly started bridge's. typescript-language-server runs
+ * through zero-config, the path users run (SPEC §2.1): what discovery configures must keep
+ * tsserver on the bridge's file events.
  *
  * The roots lie three directories below `/`: tsserver watches no node_modules higher up
  * (docs/LANGUAGE-SERVERS.md#typescript-language-server-packages-in-node_modules).
@@ -15,13 +17,14 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
-import { answer, freshAnswers, type Probe } from "../support/coherence.ts";
+import { answer, freshAnswersWith, type Probe, type Starter } from "../support/coherence.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   findPyright,
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
+import { startZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tls = await findTypescriptLanguageServer();
 const pyright = await findPyright();
@@ -53,20 +56,24 @@ interface Step {
   holds: Record<string, boolean>;
 }
 
-/** The long-lived bridge's answers after each step equal a fresh bridge's (node_modules copied). */
+/**
+ * The long-lived bridge's answers after each step equal a fresh bridge's (node_modules
+ * copied); both started by `start`, configured for `found` unless said otherwise.
+ */
 async function compareSteps(
   found: RealServer,
   root: string,
   probes: Probe[],
   steps: Step[],
+  start: Starter = (dir) => startRealBridge(dir, found.config),
 ): Promise<void> {
-  const long: BridgeHandle = await startRealBridge(root, found.config);
+  const long: BridgeHandle = await start(root);
   try {
     await ok(long, "session_status", { start: true });
     for (const p of probes) await answer(long, p, root);
     for (const step of steps) {
       step.change();
-      const truth = freshAnswers(root, found.config, probes, {}, ["node_modules"]);
+      const truth = freshAnswersWith(root, start, probes, ["node_modules"]);
       const got: unknown[] = [];
       for (const p of probes) got.push(await answer(long, p, root));
       const fresh = await truth;
@@ -136,6 +143,7 @@ describe.skipIf(!tls)("typescript-language-server: packages in node_modules", ()
           holds: { "Cannot find module": true },
         },
       ],
+      (dir) => startZeroConfig(dir, [tls]),
     );
   }, 600_000);
 });

@@ -27,6 +27,7 @@ import {
   startRealBridge,
   symbolTree,
 } from "../support/real-bridge.ts";
+import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const emmy = await findEmmyLua();
 
@@ -58,9 +59,11 @@ const ERRORS_LUA = [
 ];
 
 describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
-  test("ready by state; diagnostics complete on the first call, workspace-wide before any open", async () => {
+  test("ready by state; diagnostics complete on the first call, workspace-wide before any open; the last session through zero-config", async () => {
+    if (!emmy) return;
     for (let i = 0; i < 3; i++) {
-      const bridge = await startRealBridge(suite.fixture("lua"), suite.config());
+      // the last through zero-config, the path users run (SPEC §2.1)
+      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("lua"), emmy);
       try {
         const s = await startAndStatus(bridge);
         readyByState(s, ["progress ^Load workspace (required)"]);

@@ -26,6 +26,7 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { waitForValue } from "../support/wait.ts";
+import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const gopls = await findGopls();
 
@@ -232,9 +233,11 @@ describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
 });
 
 describe.skipIf(!gopls)("gopls diagnostics in fresh sessions", () => {
-  test("complete on the first call of each of three fresh sessions (the versioned publish)", async () => {
+  test("complete on the first call of each of three fresh sessions (the versioned publish), the last through zero-config", async () => {
+    if (!gopls) return;
     for (let i = 0; i < 3; i++) {
-      const bridge = await startRealBridge(suite.fixture("go"), suite.config());
+      // the last through zero-config, the path users run (SPEC §2.1)
+      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("go"), gopls);
       try {
         const r = await ok(bridge, "diagnostics", { file: "broken/broken.go" });
         expect(r).toEqual(diagnosticsFor(["broken/broken.go"], BROKEN));

@@ -21,6 +21,7 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
+import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const pyright = await findPyright();
 
@@ -283,3 +284,18 @@ describe.skipIf(!pyright)("pyright column units on the emoji lines", () => {
     });
   }
 });
+
+zeroConfigTest(
+  "pyright",
+  pyright,
+  "ready by its log line; references and diagnostics as measured",
+  pythonFixture,
+  async (bridge) => {
+    readyByState(await startAndStatus(bridge, "pyright"), ["log_message /Found \\d+ source file"]);
+    const refs = await ok(bridge, "references", { file: "app.py", line: 8, symbol: "make_circle" });
+    expect(locs(refs)).toEqual(MAKE_CIRCLE_REFS);
+    expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
+      diagnosticsFor(["errors.py"], errorsPy()),
+    );
+  },
+);

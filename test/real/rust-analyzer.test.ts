@@ -22,6 +22,7 @@ import {
 } from "../support/real-bridge.ts";
 import { findRustAnalyzer } from "../support/real-servers.ts";
 import { waitForValue } from "../support/wait.ts";
+import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const ra = await findRustAnalyzer();
 
@@ -337,3 +338,26 @@ describe.skipIf(!ra)("rust-analyzer with column_unit = utf-8", () => {
     }
   });
 });
+
+// zero-config configures bacon-ls beside it where bacon-ls is installed (rust-analyzer then
+// answers semantics only, SPEC §2.1), and primes its caches: only semantics asked here
+zeroConfigTest(
+  "rust-analyzer",
+  ra,
+  "ready by its conditions; definition, and hover into std through RUST_SRC_PATH",
+  () => fixture("rust"),
+  async (bridge) => {
+    readyByState(await startAndStatus(bridge, "rust-analyzer"), [
+      "quiescent",
+      "probe workspace/symbol",
+    ]);
+    const def = await ok(bridge, "definition", {
+      file: "src/main.rs",
+      line: 6,
+      symbol: "total_area",
+    });
+    expect(locs(def)).toEqual(["src/report.rs 4:8–4:18"]);
+    const len = await ok(bridge, "hover", { file: "src/main.rs", line: 7, symbol: "len" });
+    expect(len.text as string).toContain("pub const fn len(&self) -> usize");
+  },
+);

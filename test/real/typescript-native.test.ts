@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { fails, ok, present, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
 import { findTypescriptNative } from "../support/real-servers.ts";
+import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tsgo = await findTypescriptNative();
 
@@ -39,9 +40,11 @@ const ERRORS_TS = [
 ];
 
 describe.skipIf(!tsgo)("typescript-native on the ts fixture", () => {
-  test("diagnostics are complete on the first call of each of three fresh sessions", async () => {
+  test("diagnostics are complete on the first call of each of three fresh sessions, the last through zero-config", async () => {
+    if (!tsgo) return;
     for (let i = 0; i < 3; i++) {
-      const bridge = await startRealBridge(suite.fixture("ts"), suite.config());
+      // the last through zero-config, the path users run (SPEC §2.1)
+      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("ts"), tsgo);
       const r = await ok(bridge, "diagnostics", { file: "src/errors.ts" });
       expect(r.diagnostics).toEqual(ERRORS_TS);
       expect(r.total).toBe(2);

@@ -6,8 +6,10 @@
  * column units on the emoji lines.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { isAbsolute, join } from "node:path";
+import { realpathSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
+import { answers, freshAnswersWith, type Probe } from "../support/coherence.ts";
 import {
   diagnosticsFor,
   fails,
@@ -22,6 +24,7 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
+import { expectServed, startZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tls = await findTypescriptLanguageServer();
 
@@ -174,7 +177,10 @@ describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points
     const [first, ...rest] = locs(r);
     expect(first).toBe("src/shape.ts 6:14–6:20");
     expect(rest.length).toBeGreaterThan(0);
-    const lib = join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib");
+    // the lib directory of the TypeScript discovery pinned for it (test/servers' 5.9.3)
+    const tsserver = config().initialization_options.tsserver as { path: string };
+    const lib = dirname(tsserver.path);
+    expect(lib).toBe(realpathSync(join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib")));
     for (const l of rest) {
       expect(isAbsolute(l)).toBe(true);
       expect(l.startsWith(`${lib}/lib.`)).toBe(true);
@@ -314,4 +320,69 @@ describe.skipIf(!tls)("typescript-language-server column units on the emoji line
       }
     });
   }
+});
+
+/**
+ * The path users run (SPEC §2.1, §5.2): zero-config serves the same configuration, so tsserver
+ * gets its file changes from the bridge's watcher (the preset's `useClientFileWatcher`, kept
+ * beside the tsserver discovery pins): a file created after the start that calls an exported
+ * function is found by references, workspace_symbols and call_hierarchy, as a fresh bridge
+ * finds it.
+ */
+describe.skipIf(!tls)("typescript-language-server through zero-config", () => {
+  const EXTRA = [
+    'import { Square, totalArea } from "./shape";',
+    "",
+    "export function extraArea(): number {",
+    "  return totalArea([new Square(5)]) + totalArea([]);",
+    "}",
+    "",
+  ].join("\n");
+  const probes: Probe[] = [
+    { tool: "references", args: { file: "src/shape.ts", line: 14, symbol: "totalArea" } },
+    { tool: "workspace_symbols", args: { query: "extraArea" } },
+    {
+      tool: "call_hierarchy",
+      args: { file: "src/shape.ts", line: 14, symbol: "totalArea", direction: "incoming" },
+    },
+  ];
+
+  test("a new file calling an exported function is found at once, as by a fresh bridge; its watchers registered", async () => {
+    if (!tls) return;
+    const root = tsFixture();
+    const start = (dir: string) => startZeroConfig(dir, [tls]);
+    const bridge = await start(root);
+    try {
+      await expectServed(bridge, tls);
+      const before = await ok(bridge, "references", probes[0]?.args);
+      expect(locs(before)).toHaveLength(5);
+      writeFileSync(join(root, "src", "extra.ts"), EXTRA);
+      const truth = freshAnswersWith(root, start, probes);
+      const got = await answers(bridge, probes, root);
+      expect(got).toEqual(await truth);
+      const [refs, symbols, calls] = got as Record<string, unknown>[];
+      expect(locs(refs ?? {})).toEqual([
+        "src/errors.ts 1:18–1:27",
+        "src/errors.ts 4:35–4:44",
+        "src/extra.ts 1:18–1:27",
+        "src/extra.ts 4:10–4:19",
+        "src/extra.ts 4:39–4:48",
+        "src/main.ts 1:18–1:27",
+        "src/main.ts 4:35–4:44",
+        "src/shape.ts 14:17–14:26",
+      ]);
+      expect(symbols?.symbols).toEqual([
+        { name: "extraArea", kind: "function", file: "src/extra.ts", ...range(3, 1, 5, 2) },
+      ]);
+      const incoming = (calls?.calls ?? []) as { name: string; file: string }[];
+      const callers = incoming.map((c) => `${c.file} ${c.name}`);
+      expect(callers).toContain("src/extra.ts extraArea");
+      const status = await startAndStatus(bridge, "typescript-language-server");
+      const coherence = status.coherence as { watchers: string[]; file_events_sent: number };
+      expect(coherence.watchers.length).toBeGreaterThan(0);
+      expect(coherence.file_events_sent).toBeGreaterThan(0);
+    } finally {
+      await bridge.close();
+    }
+  });
 });

@@ -7,7 +7,8 @@
  * Each finder looks on PATH first, then in the install directory (often not on PATH), and
  * accepts only a binary whose version output names the pin: the fixtures' answers were
  * measured with that version (test/fixtures/README.md). Anything else is a loud SKIPPED
- * line naming what was found.
+ * line naming what was found. Discovery configures the binary found
+ * (test/support/discovered-server.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
@@ -101,9 +102,7 @@ export async function findBaconLs(): Promise<RealServer | null> {
     `cargo install --locked bacon-ls@${PINS.baconLs}`,
   );
   if (!found) return null;
-  const config = fromPreset("bacon-ls", found.path, found.version, null);
-  config.env = { ...config.env, CARGO_NET_OFFLINE: "true" };
-  return { config, version: found.version };
+  return fromPreset("bacon-ls", found.path, { overlay: { env: { CARGO_NET_OFFLINE: "true" } } });
 }
 
 /** emmylua_ls: PATH, then $CARGO_HOME/bin (cargo install's target). */
@@ -116,11 +115,7 @@ export async function findEmmyLua(): Promise<RealServer | null> {
     PINNED_VERSION_OUTPUT.emmyLua,
     `cargo install --locked emmylua_ls@${PINS.emmyLua}`,
   );
-  if (!found) return null;
-  return {
-    config: fromPreset("emmylua_ls", found.path, found.version, null),
-    version: found.version,
-  };
+  return found ? fromPreset("emmylua_ls", found.path) : null;
 }
 
 /** go install's target: GOBIN, else the first GOPATH entry's bin, else ~/go/bin. */
@@ -146,7 +141,7 @@ export async function findGopls(): Promise<RealServer | null> {
     `go install golang.org/x/tools/gopls@${PINS.gopls}`,
   );
   if (!found) return null;
-  const config = fromPreset("gopls", found.path, found.version, null);
-  config.env = { ...config.env, GOPROXY: "off", GOTOOLCHAIN: "local" };
-  return { config, version: found.version };
+  return fromPreset("gopls", found.path, {
+    overlay: { env: { GOPROXY: "off", GOTOOLCHAIN: "local" } },
+  });
 }

@@ -94,21 +94,28 @@ function awaitedLater<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
+/** How a bridge is started on a directory: configured (startRealBridge), or zero-config. */
+export type Starter = (dir: string) => Promise<BridgeHandle>;
+
+const configured =
+  (server: ServerConfig, opts: Parameters<typeof startRealBridge>[2]): Starter =>
+  (dir) =>
+    startRealBridge(dir, server, opts);
+
 /**
- * A bridge started, its session too, on a copy of `root` taken when called: it may start
- * while the caller asks the long-lived bridge, which so waits for nothing of the fresh
- * one's. End it with `closeFresh`, which removes the copy.
+ * A bridge started by `start`, its sessions too, on a copy of `root` taken when called: it
+ * may start while the caller asks the long-lived bridge, which so waits for nothing of the
+ * fresh one's. End it with `closeFresh`, which removes the copy.
  */
-export function startFresh(
+export function startFreshWith(
   root: string,
-  server: ServerConfig,
-  opts: Parameters<typeof startRealBridge>[2] = {},
+  start: Starter,
   keep: readonly string[] = [],
 ): Promise<FreshBridge> {
   const dir = copyWorkspace(root, keep);
   return awaitedLater(
     (async () => {
-      const bridge = await startRealBridge(dir, server, opts);
+      const bridge = await start(dir);
       try {
         await ok(bridge, "session_status", { start: true });
       } catch (e) {
@@ -120,6 +127,16 @@ export function startFresh(
   );
 }
 
+/** startFreshWith a configured bridge for `server`. */
+export function startFresh(
+  root: string,
+  server: ServerConfig,
+  opts: Parameters<typeof startRealBridge>[2] = {},
+  keep: readonly string[] = [],
+): Promise<FreshBridge> {
+  return startFreshWith(root, configured(server, opts), keep);
+}
+
 /** Close a fresh bridge, started or not, and remove its copy. */
 export async function closeFresh(starting: Promise<FreshBridge>): Promise<void> {
   const fresh = await starting.catch(() => undefined);
@@ -127,15 +144,14 @@ export async function closeFresh(starting: Promise<FreshBridge>): Promise<void> 
   if (fresh) rmSync(fresh.dir, { recursive: true, force: true });
 }
 
-/** What a fresh bridge answers on a copy of `root` taken when called (see startFresh). */
-export function freshAnswers(
+/** What a fresh bridge started by `start` answers on a copy of `root` taken when called. */
+export function freshAnswersWith(
   root: string,
-  server: ServerConfig,
+  start: Starter,
   probes: Probe[],
-  opts: Parameters<typeof startRealBridge>[2] = {},
   keep: readonly string[] = [],
 ): Promise<unknown[]> {
-  const starting = startFresh(root, server, opts, keep);
+  const starting = startFreshWith(root, start, keep);
   return awaitedLater(
     (async () => {
       try {
@@ -146,6 +162,17 @@ export function freshAnswers(
       }
     })(),
   );
+}
+
+/** freshAnswersWith a configured bridge for `server` (see startFresh). */
+export function freshAnswers(
+  root: string,
+  server: ServerConfig,
+  probes: Probe[],
+  opts: Parameters<typeof startRealBridge>[2] = {},
+  keep: readonly string[] = [],
+): Promise<unknown[]> {
+  return freshAnswersWith(root, configured(server, opts), probes, keep);
 }
 
 /** Replace a file the way `git checkout` does: unlink, then create it anew. */

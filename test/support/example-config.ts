@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
+import { mergeTables } from "../../src/config/merge.ts";
 import { PRESETS } from "../../src/config/presets.ts";
 import { REPO } from "./bridge.ts";
 import { findBaconLs, findEmmyLua, findGopls } from "./built-servers.ts";
@@ -61,12 +62,11 @@ export function filledServer(table: Table, found: RealServer): Table {
     out.version_command = found.config.version_command;
     delete out.version_args;
   }
-  out.env = { ...((table.env as Table | undefined) ?? {}), ...found.config.env };
-  out.initialization_options = {
-    ...((table.initialization_options as Table | undefined) ?? {}),
-    ...found.config.initialization_options,
-  };
-  return out;
+  // the real suites' keys laid over the example's, key by key (src/config/merge.ts)
+  return mergeTables(out, {
+    env: found.config.env,
+    initialization_options: found.config.initialization_options,
+  });
 }
 
 export function serverTable(example: ExampleConfig, name: string): Table {

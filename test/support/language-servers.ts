@@ -3,20 +3,19 @@
  * installs them: npm ones in test/servers/node_modules/.bin (pins: test/servers/package.json),
  * PyPI ones in the test/servers/lsp venv (pins: test/servers/lsp-requirements.txt), Debian
  * ones on PATH, cargo ones in $CARGO_HOME/bin (pins: test/servers/pins.env). Each config is
- * the shipped preset with the machine's paths; a server missing, or at another version than
- * pinned, is a loud SKIPPED line (a failure under CI, test/support/real-bridge.ts).
+ * what discovery configures for the binary (test/support/discovered-server.ts); a server
+ * missing, or at another version than pinned, is a loud SKIPPED line (a failure under CI,
+ * test/support/real-bridge.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findPreset } from "../../src/config/presets.ts";
+import type { Table } from "../../src/config/merge.ts";
 import serversPkg from "../servers/package.json" with { type: "json" };
 import { PINS } from "./built-servers.ts";
 import {
   fromPreset,
-  NO_ENV,
   type RealServer,
-  readVersion,
   SETUP_HINT,
   skipLoudly,
   TEST_SERVERS_DIR,
@@ -25,8 +24,6 @@ import { executablesNamed } from "./rust-src.ts";
 
 const NPM_BIN = join(TEST_SERVERS_DIR, "node_modules", ".bin");
 const LSP_VENV_BIN = join(TEST_SERVERS_DIR, "lsp", "bin");
-/** TypeScript 5.9.3 of test/servers: astro-ls's typescript.tsdk */
-export const TEST_TYPESCRIPT_LIB = join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib");
 
 /** test/servers/lsp-requirements.txt as name → version. */
 function pipPins(): Record<string, string> {
@@ -75,40 +72,24 @@ const ROUTE: Record<string, string> = {
   cargo: "cargo install --locked",
 };
 
-/** The preset's version argv for `command`: its own version command or `version_args`. */
-function versionArgv(preset: string, command: string): string[] | null {
-  const p = findPreset(preset);
-  if (!p) throw new Error(`no preset ${preset}`);
-  if (p.versionCommand) return p.versionCommand(command);
-  return [command, ...p.server.version_args];
-}
-
 async function located(
   preset: string,
   command: string | null,
   route: keyof typeof ROUTE,
+  overlay: Table = {},
 ): Promise<RealServer | null> {
+  const install = `${ROUTE[route]} (or ${SETUP_HINT})`;
   if (command === null || !existsSync(command)) {
-    skipLoudly(preset, `not found — ${ROUTE[route]} (or ${SETUP_HINT})`);
+    skipLoudly(preset, `not found — ${install}`);
     return null;
   }
-  const argv = versionArgv(preset, command);
-  const version = argv ? await readVersion(argv, NO_ENV) : null;
   const pinned = LANGUAGE_PINS[preset];
-  if (version === null || version !== pinned) {
-    skipLoudly(
-      preset,
-      `${command} prints ${JSON.stringify(version)}, pinned ${JSON.stringify(pinned)} — ${SETUP_HINT}`,
-    );
-    return null;
-  }
-  const findP = findPreset(preset);
-  const versionCommand = findP?.versionCommand ? argv : null;
-  return { config: fromPreset(preset, command, version, versionCommand), version };
+  const refuse = (v: string) =>
+    v === pinned ? null : `prints ${JSON.stringify(v)}, pinned ${JSON.stringify(pinned)}`;
+  return fromPreset(preset, command, { overlay, refuse, install });
 }
 
-const npmBin = (bin: string) =>
-  existsSync(join(NPM_BIN, bin)) ? realpathSync(join(NPM_BIN, bin)) : null;
+const npmBin = (bin: string) => (existsSync(join(NPM_BIN, bin)) ? join(NPM_BIN, bin) : null);
 const pipBin = (bin: string) => join(LSP_VENV_BIN, bin);
 const pathBin = (bin: string) => executablesNamed(bin)[0] ?? null;
 function cargoBin(bin: string): string | null {
@@ -143,24 +124,18 @@ const SOURCES: Record<string, () => [string | null, keyof typeof ROUTE]> = {
 export const LANGUAGE_SERVERS = Object.keys(SOURCES);
 
 /**
- * The pinned server for `preset`, configured as the preset says plus what the tests need:
- * astro-ls's TypeScript library; postgres-language-server's daemon socket in a directory of
- * the test's own (it is shared per user otherwise).
+ * The pinned server for `preset`, as discovery configures it (astro-ls with the TypeScript
+ * library installed beside it), plus what the tests need: postgres-language-server's daemon
+ * socket in a directory of the test's own (it is shared per user otherwise).
  */
 export async function findLanguageServer(preset: string): Promise<RealServer | null> {
   const source = SOURCES[preset];
   if (!source) throw new Error(`no source for ${preset}`);
   const [command, route] = source();
-  const found = await located(preset, command, route);
-  if (!found) return null;
-  const config = found.config;
-  if (preset === "astro-ls") {
-    config.initialization_options = { typescript: { tsdk: TEST_TYPESCRIPT_LIB } };
-  }
-  if (preset === "postgres-language-server") {
-    const cache = mkdtempSync(join(tmpdir(), "theodolite-pgls-"));
-    config.env = { ...config.env, XDG_CACHE_HOME: cache };
-    found.ownDirs = [cache];
-  }
+  if (preset !== "postgres-language-server") return located(preset, command, route);
+  const cache = mkdtempSync(join(tmpdir(), "theodolite-pgls-"));
+  const found = await located(preset, command, route, { env: { XDG_CACHE_HOME: cache } });
+  if (found) found.ownDirs = [cache];
+  else rmSync(cache, { recursive: true, force: true });
   return found;
 }

@@ -7,11 +7,14 @@
  * suite takes seconds. The measured answers are in test/fixtures/README.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { findLanguageServer } from "./language-servers.ts";
+import { POLYGLOT_SERVERS } from "./polyglot.ts";
 import {
   diagnosticsFor,
   fails,
@@ -26,6 +29,7 @@ import {
 } from "./real-bridge.ts";
 import { copyFixture, materializeCFixture, type RealServer } from "./real-servers.ts";
 import { waitForValue } from "./wait.ts";
+import { expectServed, linkedPath, startZeroConfig } from "./zero-config-bridge.ts";
 
 type Args = Record<string, unknown>;
 
@@ -71,7 +75,7 @@ export function expectedDiagnostics(d: NonNullable<LanguageCase["diagnostics"]>)
     : { ...base, settled: false, unsettled: [{ file: d.file, reason: UNVERSIONED }] };
 }
 
-function fixtureFor(c: LanguageCase): string {
+function fixtureFor(c: Pick<LanguageCase, "fixture">): string {
   if (c.fixture === "c" || c.fixture === "c-errors")
     return materializeCFixture(undefined, c.fixture);
   return copyFixture("polyglot");
@@ -97,6 +101,20 @@ export async function settledDiagnostics(
   }
 }
 
+/** For a case with `indexed`: its references polled (deadline) until the index holds them. */
+async function indexedFixture(bridge: BridgeHandle, c: LanguageCase): Promise<void> {
+  const indexed = c.indexed;
+  if (!indexed) return;
+  await waitForValue(
+    async () => {
+      const r = await ok(bridge, "references", indexed.at);
+      return (r.locations as unknown[]).length === indexed.count ? true : undefined;
+    },
+    30_000,
+    { intervalMs: 100, what: `${c.server}'s index of the fixture` },
+  );
+}
+
 export function languageSuite(c: LanguageCase, found: RealServer | null): void {
   requiredUnderCI(c.server, found);
   const suite = realSuite(c.server, found);
@@ -109,17 +127,7 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
           ? suite.fixture("polyglot")
           : fixtureFor(c);
       bridge = await startRealBridge(root, suite.config());
-      const indexed = c.indexed;
-      if (indexed) {
-        await waitForValue(
-          async () => {
-            const r = await ok(bridge, "references", indexed.at);
-            return (r.locations as unknown[]).length === indexed.count ? true : undefined;
-          },
-          30_000,
-          { intervalMs: 100, what: `${c.server}'s index of the fixture` },
-        );
-      }
+      await indexedFixture(bridge, c);
     });
     afterAll(async () => {
       await bridge?.close();
@@ -193,7 +201,78 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
   });
 }
 
-/** Find the case's server and declare its suite. */
+/** Cases in groups whose servers serve different files, on one fixture, first fit. */
+function zeroConfigGroups(cases: [LanguageCase, RealServer][]): [LanguageCase, RealServer][][] {
+  const served = (c: LanguageCase) => {
+    const server = findPreset(c.server)?.server;
+    return server ? [...Object.keys(server.extensions), ...Object.keys(server.filenames)] : [];
+  };
+  const groups: [LanguageCase, RealServer][][] = [];
+  for (const entry of cases) {
+    const [c] = entry;
+    const fits = groups.find((g) =>
+      g.every(([o]) => o.fixture === c.fixture && !served(o).some((k) => served(c).includes(k))),
+    );
+    if (fits) fits.push(entry);
+    else groups.push([entry]);
+  }
+  return groups;
+}
+
+/** The case's first measured answer, asked again: a definition, else its diagnostics. */
+async function firstAnswer(bridge: BridgeHandle, c: LanguageCase): Promise<void> {
+  await indexedFixture(bridge, c);
+  const d = c.definition?.[0];
+  if (d) {
+    expect(locs(await ok(bridge, "definition", d.at))).toEqual(d.locs);
+  } else if (c.diagnostics) {
+    const r = await settledDiagnostics(bridge, c.diagnostics);
+    expect(c.diagnostics.pushToo ? pullChannel(r) : r).toEqual(expectedDiagnostics(c.diagnostics));
+  }
+}
+
+/**
+ * The path users run (SPEC §2.1) for a file of cases: per group of servers that serve
+ * different files, a bridge with no configuration on the fixture, PATH holding links to
+ * just those servers: discovery serves each case's server with the binary and version the
+ * case runs. A server the polyglot suite does not ask through zero-config
+ * (test/real/polyglot.test.ts) is asked here too: its first measured answer.
+ */
+function zeroConfigCases(cases: [LanguageCase, RealServer][]): void {
+  const groups = zeroConfigGroups(cases);
+  for (const [i, group] of groups.entries()) {
+    describe(`through zero-config, the path users run (group ${i + 1} of ${groups.length})`, () => {
+      let bridge: BridgeHandle;
+      const dirs: string[] = [];
+      beforeAll(async () => {
+        const root = fixtureFor(group[0]?.[0] ?? {});
+        const dir = mkdtempSync(join(tmpdir(), "theodolite-zero-config-"));
+        dirs.push(root, dir);
+        const servers = group.map(([, found]) => found);
+        bridge = await startZeroConfig(root, servers, linkedPath(dir, servers).bin);
+      });
+      afterAll(async () => {
+        await bridge?.close();
+        for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      });
+      for (const [c, found] of group) {
+        test(`${c.server}: served as the case runs it${POLYGLOT_SERVERS.includes(c.server) ? "" : ", its first answer as measured"}`, async () => {
+          await expectServed(bridge, found);
+          if (!POLYGLOT_SERVERS.includes(c.server)) await firstAnswer(bridge, c);
+        });
+      }
+    });
+  }
+}
+
+/** Find each case's server and declare its suite; then the cases through zero-config. */
 export async function languageCases(cases: LanguageCase[]): Promise<void> {
-  for (const c of cases) languageSuite(c, await findLanguageServer(c.server));
+  const located: [LanguageCase, RealServer][] = [];
+  for (const c of cases) {
+    const found = await findLanguageServer(c.server);
+    languageSuite(c, found);
+    const again = located.some(([o]) => o.server === c.server && o.fixture === c.fixture);
+    if (found && !again) located.push([c, found]);
+  }
+  zeroConfigCases(located);
 }

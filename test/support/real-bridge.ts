@@ -8,6 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mergeTables } from "../../src/config/merge.ts";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import {
@@ -63,9 +64,12 @@ export function realConfig(
   opts: RealBridgeOptions = {},
 ): ConfigShape {
   const servers = [server, ...(opts.extraServers ?? [])];
+  // a test's own keys laid over key by key, as everywhere tables meet (src/config/merge.ts)
+  const bridge = { ready_timeout_ms: 120_000, request_timeout_ms: 60_000 };
+  const workspace = { name: "ws", root, servers: servers.map((s) => s.name) };
   return {
-    bridge: { ready_timeout_ms: 120_000, request_timeout_ms: 60_000, ...(opts.bridge ?? {}) },
-    workspace: [{ name: "ws", root, servers: servers.map((s) => s.name), ...opts.workspace }],
+    bridge: mergeTables(bridge, opts.bridge ?? {}),
+    workspace: [mergeTables(workspace, opts.workspace ?? {})],
     server: servers.map(serverTable),
   };
 }

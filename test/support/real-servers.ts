@@ -2,10 +2,11 @@
  * Locating the real language servers for the real-server suites (SPEC §11).
  *
  * Each `find*` looks the server up at run time (PATH, then well-known system dirs, or
- * test/servers/node_modules for the npm ones installed by .ci/setup-servers), runs its
- * version command, and builds a `ServerConfig` from the shipped preset plus the few
- * test-specific settings the fixtures need. A server that is not there yields null and a
- * loud "SKIPPED:" line, so a skipped suite is visible in the test output.
+ * test/servers/node_modules for the npm ones installed by .ci/setup-servers) and has
+ * discovery configure it (test/support/discovered-server.ts: what zero-config serves and
+ * `init` prints for that binary), then lays the few test-specific keys the fixtures need
+ * over it. A server that is not there yields null and a loud "SKIPPED:" line, so a skipped
+ * suite is visible in the test output.
  *
  * The fixtures these configs are used with, and their measured answers, are described in
  * test/fixtures/README.md.
@@ -21,9 +22,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { findPreset } from "../../src/config/presets.ts";
+import type { Table } from "../../src/config/merge.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { sanitizedEnv } from "../../src/process/env.ts";
+import { discoveredServer, withOverlay } from "./discovered-server.ts";
 import {
   executablesNamed,
   isRustupProxy,
@@ -32,7 +34,12 @@ import {
 } from "./rust-src.ts";
 
 export interface RealServer {
+  /** what the suites run: `discovered` with `overlay` laid over */
   config: ServerConfig;
+  /** what discovery configures for this binary: what zero-config serves, `init` prints */
+  discovered: ServerConfig;
+  /** the test's own keys (an offline cargo, a cache of its own) */
+  overlay: Table;
   /** exact version output, trimmed of trailing white space (equals `config.version`) */
   version: string;
   /** directories made for this server (its own cache), removed with the suite */
@@ -83,22 +90,33 @@ export async function readVersion(
   }
 }
 
-/** A preset's server settings with the machine-specific fields filled in. */
-export function fromPreset(
-  presetName: string,
+/**
+ * The server discovery configures for the preset's binary at `command`, with the test's own
+ * keys laid over; null after a SKIPPED line when discovery does not take it, or when `refuse`
+ * finds fault with its version (not the one the fixtures were measured with).
+ */
+export async function fromPreset(
+  preset: string,
   command: string,
-  version: string,
-  versionCommand: string[] | null,
-): ServerConfig {
-  const preset = findPreset(presetName);
-  if (!preset) throw new Error(`src/config/presets.ts has no preset named ${presetName}`);
-  // structuredClone: tests may adjust their copy without touching the shared preset.
+  opts: { overlay?: Table; refuse?: (version: string) => string | null; install?: string } = {},
+): Promise<RealServer | null> {
+  const d = await discoveredServer(preset, command);
+  const install = opts.install ?? SETUP_HINT;
+  if ("missing" in d) {
+    skipLoudly(preset, `${d.missing} — ${install}`);
+    return null;
+  }
+  const problem = opts.refuse?.(d.server.version) ?? null;
+  if (problem !== null) {
+    skipLoudly(preset, `${command} ${problem} — ${install}`);
+    return null;
+  }
+  const overlay = opts.overlay ?? {};
   return {
-    ...structuredClone(preset.server),
-    name: presetName,
-    command,
-    version,
-    version_command: versionCommand,
+    config: withOverlay(d.server, overlay),
+    discovered: d.server,
+    overlay,
+    version: d.server.version,
   };
 }
 
@@ -128,8 +146,7 @@ export async function findClangd(): Promise<RealServer | null> {
     skipLoudly("clangd", `not found — apt-get install clangd (or ${SETUP_HINT})`);
     return null;
   }
-  const config = fromPreset("clangd", found.path, found.version, null);
-  return { config, version: found.version };
+  return fromPreset("clangd", found.path);
 }
 
 /** `<dir>/<tool>` when it is a real (non-proxy) executable there, else undefined. */
@@ -173,53 +190,43 @@ export async function findRustAnalyzer(): Promise<RealServer | null> {
     if (cargo) env.CARGO = cargo;
     if (rustc) env.RUSTC = rustc;
   }
-  const config = fromPreset("rust-analyzer", found.path, found.version, null);
-  config.env = { ...config.env, ...env };
   // Measured on the rust fixtures: the same answers with priming off, quiescent in
   // ~1.5 s instead of ~3.2 s (test/fixtures/README.md).
-  config.initialization_options = {
-    ...config.initialization_options,
-    cachePriming: { enable: false },
-  };
-  return { config, version: found.version };
+  const overlay = { env, initialization_options: { cachePriming: { enable: false } } };
+  return fromPreset("rust-analyzer", found.path, { overlay });
 }
 
-/** An npm-installed binary in test/servers/node_modules/.bin, real path, or null. */
+/** An npm-installed binary in test/servers/node_modules/.bin, as PATH would name it, or null. */
 function testServerBin(name: string): string | null {
   const link = join(NODE_BIN, name);
-  return existsSync(link) ? realpathSync(link) : null;
+  return existsSync(link) ? link : null;
 }
 
-export async function findPyright(): Promise<RealServer | null> {
-  const langserver = testServerBin("pyright-langserver");
-  const cli = join(NODE_BIN, "pyright");
-  const versionCommand = [cli, "--version"];
-  const version = langserver ? await readVersion(versionCommand, NO_ENV) : null;
-  if (!langserver || !version?.startsWith("pyright ")) {
-    skipLoudly("pyright", `not found in ${NODE_BIN} — ${SETUP_HINT}`);
+/** An npm server of test/servers, configured by discovery; its version must start `expected`. */
+async function npmServer(
+  preset: string,
+  binary: string,
+  expected = "",
+): Promise<RealServer | null> {
+  const command = testServerBin(binary);
+  if (command === null) {
+    skipLoudly(preset, `not found in ${NODE_BIN} — ${SETUP_HINT}`);
     return null;
   }
-  const config = fromPreset("pyright", langserver, version, versionCommand);
-  return { config, version };
+  const refuse = (v: string) => (v.startsWith(expected) ? null : `prints ${JSON.stringify(v)}`);
+  return fromPreset(preset, command, { refuse });
 }
 
-export async function findTypescriptLanguageServer(): Promise<RealServer | null> {
-  const tls = testServerBin("typescript-language-server");
-  const tsserver = join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib", "tsserver.js");
-  const version = tls ? await readVersion([tls, "--version"], NO_ENV) : null;
-  if (!tls || !version || !existsSync(tsserver)) {
-    skipLoudly("typescript-language-server", `not found in ${NODE_BIN} — ${SETUP_HINT}`);
-    return null;
-  }
-  const config = fromPreset("typescript-language-server", tls, version, null);
-  // Pin the TypeScript it drives to test/servers' 5.9.3: otherwise tls searches the
-  // workspace's ancestors and could pick the repo's TypeScript 7, which has no tsserver.
-  const options = config.initialization_options as { tsserver?: Record<string, unknown> };
-  config.initialization_options = {
-    ...options,
-    tsserver: { ...options.tsserver, path: tsserver },
-  };
-  return { config, version };
+export function findPyright(): Promise<RealServer | null> {
+  return npmServer("pyright", "pyright-langserver", "pyright ");
+}
+
+/**
+ * typescript-language-server drives the TypeScript discovery pins for it: test/servers'
+ * 5.9.3, installed beside it (the repo's own TypeScript 7 has no tsserver).
+ */
+export function findTypescriptLanguageServer(): Promise<RealServer | null> {
+  return npmServer("typescript-language-server", "typescript-language-server");
 }
 
 /**
@@ -228,12 +235,11 @@ export async function findTypescriptLanguageServer(): Promise<RealServer | null>
  */
 export async function findTypescriptNative(): Promise<RealServer | null> {
   const tsc = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
-  const version = existsSync(tsc) ? await readVersion([tsc, "--version"], NO_ENV) : null;
-  if (!version || !/^Version 7\./.test(version)) {
+  if (!existsSync(tsc)) {
     skipLoudly("typescript-native", "the repo's typescript 7 is missing — run `bun install`");
     return null;
   }
-  return { config: fromPreset("typescript-native", tsc, version, null), version };
+  return fromPreset("typescript-native", resolve(tsc), { install: "run `bun install`" });
 }
 
 /** Absolute path of a fixture in the repo (read-only use: servers write caches into roots). */

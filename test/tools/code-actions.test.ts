@@ -69,3 +69,37 @@ describe("code_actions resolving an action", () => {
     expect(r.structured.message).toContain("codeAction/resolve");
   });
 });
+
+describe("the diagnostics a code action request carries (SPEC §8.2)", () => {
+  test("each with its data while within its cap; a diagnostic whose data passed it, without", async () => {
+    const probe = new FakeProbe("fake");
+    const small = { fix: "rename", args: [1, 2, 3] };
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        probe.server({
+          capabilities: {
+            textDocumentSync: 1,
+            codeActionProvider: true,
+            diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
+          },
+          code_actions: [],
+          pull_diagnostics: [
+            { message: "small", line: 0, character: 0, end_character: 5, data: small },
+            { message: "large", line: 0, character: 0, end_character: 5, data: "d".repeat(20_000) },
+          ],
+        }),
+      ],
+    });
+    const r = await bridge.call("code_actions", AT);
+    expect(r.isError).toBe(false);
+    const requests = probe.requests("textDocument/codeAction");
+    expect(requests).toHaveLength(1);
+    const params = requests[0]?.params as { context: { diagnostics: Record<string, unknown>[] } };
+    const sent = params.context.diagnostics;
+    expect(sent.map((d) => [d.message, d.data])).toEqual([
+      ["small", small],
+      ["large", undefined],
+    ]);
+  });
+});

@@ -9,7 +9,7 @@ import { Collector } from "../../src/collector.ts";
 
 const IDLE = 1000;
 
-function harness(limit: number, droppedLimit = 1000) {
+function harness(limit: number, droppedLimit = 1000, floodLimit = 1e12) {
   let clock = 0;
   let collected = 0;
   let busy = false;
@@ -18,6 +18,7 @@ function harness(limit: number, droppedLimit = 1000) {
   const c = new Collector({
     largeBytes: limit,
     droppedBytes: droppedLimit,
+    floodBytes: floodLimit,
     idleMs: IDLE,
     collect: () => {
       collected += 1;
@@ -152,4 +153,18 @@ test("an over-limit message being skipped: one collection per limit let go, at o
   // bytes let go are not input an answer followed: the answer queues nothing for them
   h.c.afterAnswer();
   expect(h.queued()).toBe(0);
+});
+
+test("a flood from servers collects every floodBytes taken in, answered or not, once at a time", () => {
+  const h = harness(1e12, 1000, 100);
+  for (let i = 0; i < 10; i++) h.c.took(30); // 300 bytes, no answer
+  expect(h.queued()).toBe(1); // asked once: the collection has not run yet
+  h.runQueued();
+  expect(h.collected()).toBe(1);
+  for (let i = 0; i < 3; i++) h.c.took(30);
+  h.runQueued();
+  expect(h.collected()).toBe(1); // 90 bytes since: not yet
+  h.c.took(30);
+  h.runQueued();
+  expect(h.collected()).toBe(2);
 });

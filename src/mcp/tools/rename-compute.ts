@@ -7,7 +7,7 @@
 import { PrepareRenameRequest, RenameRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { wordAt } from "../../apply/complete.ts";
-import { checkReplacedName } from "../../apply/validate.ts";
+import { checkRenameEdits } from "../../apply/validate.ts";
 import { BridgeError } from "../../errors.ts";
 import {
   type FileEdits,
@@ -81,7 +81,7 @@ export async function computeRename(
     call.wait,
   );
   const files = flattenWorkspaceEdit(edit);
-  checkSites(call, files, oldName(call, pos, files));
+  checkSites(call, files, oldName(call, pos, files), args.new_name);
   return { files, at: pos.lsp };
 }
 
@@ -118,7 +118,12 @@ function oldName(call: FileCall, pos: ResolvedPosition, files: FileEdits[]): str
  * document where the session holds one, else the file on disk (one that cannot be read is
  * refused when the edit is planned).
  */
-function checkSites(call: FileCall, files: FileEdits[], name: string | undefined): void {
+function checkSites(
+  call: FileCall,
+  files: FileEdits[],
+  name: string | undefined,
+  newName: string,
+): void {
   if (files.length === 0) return;
   if (name === undefined) {
     throw new BridgeError(
@@ -136,7 +141,7 @@ function checkSites(call: FileCall, files: FileEdits[], name: string | undefined
     if (abs === null) continue;
     const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
     if (text !== undefined) {
-      checkReplacedName(ws.display(abs), text, f.edits, call.session.encoding, name);
+      checkRenameEdits(ws.display(abs), text, f.edits, call.session.encoding, name, newName);
     }
   }
 }

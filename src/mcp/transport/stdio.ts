@@ -3,7 +3,8 @@
  * `StdioServerTransport` under the SDK's own `Server`:
  * - newline-delimited JSON-RPC with a per-message size limit; an over-limit
  *   message is skipped in constant memory and answered (or logged when it
- *   carries no id), and the bridge keeps serving;
+ *   carries no id), and the bridge keeps serving; so is a message that would
+ *   parse into more than CLIENT_JSON_BOUNDS (src/json-bounds.ts);
  * - a structural check instead of zod on every message (jsonrpc-check.ts);
  *   anything with an id that is not a valid request gets a JSON-RPC error;
  * - each outgoing message serialized once (serialized.ts) and written in
@@ -15,15 +16,33 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { exceeds, excessText, type JsonBounds, type JsonExcess } from "../../json-bounds.ts";
 import { log } from "../../log.ts";
 import { checkMessage, type ErrorReply, errorResponse } from "./jsonrpc-check.ts";
 import { LineFramer, type Oversize } from "./line-framer.ts";
-import { MAX_DEPTH, nestsDeeperThan } from "./nesting.ts";
 import { TopLevelScanner } from "./oversize-scan.ts";
 import { messagePieces } from "./serialized.ts";
 
 /** SPEC §4.8: the largest incoming message, newline excluded. */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** SPEC §4.8: the deepest nesting of arrays and objects a message may have. */
+export const MAX_DEPTH = 64;
+
+/**
+ * SPEC §4.8: what one client message may parse into. The SDK and the bridge walk a message
+ * recursively (a 40,000-level nest overflowed the stack in the read loop); tool arguments
+ * are paths, positions and names, far inside the counts.
+ */
+export const CLIENT_JSON_BOUNDS: JsonBounds = Object.freeze({
+  depth: MAX_DEPTH,
+  containers: 1 << 16,
+  values: 1 << 18,
+  shapes: 1 << 12,
+});
+
+/** Where a refused message's id and method are looked for first. */
+const HEAD_BYTES = 64 * 1024;
 
 /**
  * SPEC §4.8: requests waiting for their answer at most. Each holds a call's state (and a
@@ -122,8 +141,9 @@ export class StdioTransport implements Transport {
 
   /** One message: it costs at most itself, and nothing it holds ends the read loop. */
   private onLine(bytes: Uint8Array): void {
-    if (nestsDeeperThan(bytes, MAX_DEPTH)) {
-      this.refuseDeep(bytes);
+    const excess = exceeds(bytes, CLIENT_JSON_BOUNDS);
+    if (excess !== undefined) {
+      this.refuseShape(bytes, excess);
       return;
     }
     let value: unknown;
@@ -172,11 +192,20 @@ export class StdioTransport implements Transport {
     }
   }
 
-  private refuseDeep(bytes: Uint8Array): void {
+  /**
+   * A message past CLIENT_JSON_BOUNDS, never parsed: its id is read from its bytes, from
+   * the head alone where a request names its id and method first (as clients write them).
+   */
+  private refuseShape(bytes: Uint8Array, excess: JsonExcess): void {
     const scanner = new TopLevelScanner();
-    scanner.feed(bytes);
-    const { id, hasMethod, isResponse } = scanner.facts();
-    const what = `a message of ${bytes.length} bytes nesting deeper than ${MAX_DEPTH} levels`;
+    scanner.feed(bytes.subarray(0, HEAD_BYTES));
+    let facts = scanner.facts();
+    if ((facts.id === undefined || !facts.hasMethod) && bytes.length > HEAD_BYTES) {
+      scanner.feed(bytes.subarray(HEAD_BYTES));
+      facts = scanner.facts();
+    }
+    const { id, hasMethod, isResponse } = facts;
+    const what = `a message of ${bytes.length} bytes that ${excessText(excess)}`;
     if (id === undefined || id === null || isResponse || !hasMethod) {
       log.warn(`dropped ${what} (no request id to answer)`);
       return;
@@ -186,8 +215,8 @@ export class StdioTransport implements Transport {
       errorResponse(
         id,
         ErrorCode.InvalidRequest,
-        `Invalid Request: the message nests deeper than ${MAX_DEPTH} levels of arrays and objects`,
-        { limit_depth: MAX_DEPTH },
+        `Invalid Request: the message ${excessText(excess)}`,
+        { [`limit_${excess.bound}`]: excess.limit },
       ),
     );
   }

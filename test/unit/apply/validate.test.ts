@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
+import { checkRenameEdits, type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts";
 import { sha256Hex } from "../../../src/workspace/files.ts";
@@ -284,5 +284,81 @@ describe("planWrites (SPEC §7.4)", () => {
       index: null,
       reason: "the file appears more than once in the edit set",
     });
+  });
+});
+
+describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", () => {
+  const refused = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      expect(err).toBeInstanceOf(BridgeError);
+      expect((err as BridgeError).code).toBe("EditInvalid");
+      return (err as BridgeError).details as Record<string, unknown>;
+    }
+    throw new Error("expected EditInvalid");
+  };
+  const text = "use crate::report::total_area;\nfn main() { total_area(); }\n";
+  const check = (edits: { range: LspRange; newText: string }[], oldName = "total_area") =>
+    checkRenameEdits("src/main.rs", text, edits, "utf-16", oldName, "sum_area");
+
+  test("each edit replacing the name with the new one", () => {
+    check([
+      { range: r(0, 19, 0, 29), newText: "sum_area" },
+      { range: r(1, 12, 1, 22), newText: "sum_area" },
+    ]);
+  });
+
+  test("a minimal difference: an insertion after the name (rust-analyzer's `as` alias)", () => {
+    check([
+      { range: r(0, 29, 0, 29), newText: " as sum_area" },
+      { range: r(1, 12, 1, 22), newText: "sum_area" },
+    ]);
+  });
+
+  test("two edits inside one word are one site", () => {
+    checkRenameEdits(
+      "a.ts",
+      "totalArea;\n",
+      [
+        { range: r(0, 0, 0, 5), newText: "sum" },
+        { range: r(0, 9, 0, 9), newText: "s" },
+      ],
+      "utf-16",
+      "totalArea",
+      "sumAreas",
+    );
+  });
+
+  test("a shorthand property: the name kept, the new one written beside it", () => {
+    checkRenameEdits(
+      "a.ts",
+      "const o = { foo };\n",
+      [{ range: r(0, 12, 0, 15), newText: "foo: bar" }],
+      "utf-16",
+      "foo",
+      "bar",
+    );
+  });
+
+  test("an edit on other text (a server counting lines differently) is refused with where and what", () => {
+    // one line too low: the edit lands in `fn main() {` instead of on the import
+    const d = refused(() => check([{ range: r(1, 0, 1, 10), newText: "sum_area" }]));
+    expect(d).toEqual({
+      file: "src/main.rs",
+      index: 0,
+      line: 2,
+      column: 1,
+      replaced: "fn main() ",
+      expected: "total_area",
+    });
+  });
+
+  test("the name replaced, but the new name not written there, is refused", () => {
+    refused(() => check([{ range: r(0, 19, 0, 29), newText: "other" }]));
+  });
+
+  test("an insertion touching no word is refused", () => {
+    refused(() => check([{ range: r(0, 3, 0, 3), newText: "sum_area" }]));
   });
 });

@@ -9,6 +9,7 @@ import {
   BoundedMessageReader,
   classify,
   MAX_HEADER_BYTES,
+  SERVER_JSON_BOUNDS,
 } from "../../../src/lsp/message-reader.ts";
 
 const MAX = 1 << 20;
@@ -120,6 +121,28 @@ describe("bounds", () => {
       expect(h.errors.length, header).toBe(1);
       expect(h.errors[0]).toContain(why as string);
     }
+  });
+});
+
+describe("what a body would parse into", () => {
+  test("past SERVER_JSON_BOUNDS it is refused from its bytes, never parsed; within, handed on", () => {
+    const { containers, values } = SERVER_JSON_BOUNDS;
+    const wide = (items: string) => `{"jsonrpc":"2.0","method":"x","params":[${items}]}`;
+    const cases: [string, string][] = [
+      [wide(`${"{},".repeat(containers)}{}`), `holds more than ${containers} arrays and objects`],
+      [wide(`${"0,".repeat(values)}0`), `holds more than ${values} values`],
+    ];
+    for (const [body, why] of cases) {
+      const h = harness(64 << 20);
+      h.push(`Content-Length: ${body.length}\r\n\r\n${body}`);
+      expect(h.messages).toEqual([]);
+      expect(h.errors).toEqual([expect.stringContaining(why)]);
+      expect(h.errors[0]).toContain(`a message of ${body.length} bytes that`);
+    }
+    const h = harness(64 << 20);
+    h.push(framed({ jsonrpc: "2.0", method: "x", params: Array(values - 100).fill(0) }));
+    expect(h.errors).toEqual([]);
+    expect(h.messages).toHaveLength(1);
   });
 });
 

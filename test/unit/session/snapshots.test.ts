@@ -1,6 +1,15 @@
-/** The diagnostics snapshots a bridge keeps (SPEC §6.1): the last 32, least recently used out. */
+/**
+ * The diagnostics snapshots a bridge keeps (SPEC §6.1, §8.2): the last 32, least recently
+ * used out, and no more than MAX_SNAPSHOT_BYTES of them besides the newest.
+ */
 import { expect, test } from "bun:test";
-import { MAX_SNAPSHOTS, type Snapshot, SnapshotStore } from "../../../src/session/snapshots.ts";
+import {
+  MAX_SNAPSHOT_BYTES,
+  MAX_SNAPSHOTS,
+  type Snapshot,
+  SnapshotStore,
+  snapshotWeight,
+} from "../../../src/session/snapshots.ts";
 
 const empty: Snapshot = { diagnostics: [] };
 
@@ -15,4 +24,32 @@ test("keeps the last 32; a lookup keeps a snapshot alive", () => {
   expect(store.get("s0")).toBe(empty);
   expect(store.get("s32")).toBe(empty);
   expect(store.get("unknown")).toBeUndefined();
+});
+
+test("bounded in bytes: large snapshots push the least recent out; the newest stays", () => {
+  const item = {
+    file: "a.ts",
+    line: 1,
+    column: 1,
+    end_line: 1,
+    end_column: 2,
+    severity: "error" as const,
+    message: "m".repeat(1000),
+    channels: ["push" as const],
+  };
+  const big: Snapshot = { diagnostics: Array(10_000).fill({ item, key: "k".repeat(100) }) };
+  const weight = snapshotWeight(big);
+  expect(weight).toBeGreaterThan(20_000_000);
+  const store = new SnapshotStore();
+  for (let i = 0; i < 8; i++) store.put(`b${i}`, big);
+  const kept = Math.floor(MAX_SNAPSHOT_BYTES / weight) + 1;
+  expect(store.size).toBe(kept);
+  expect(store.get("b7")).toBe(big);
+  expect(store.get(`b${7 - kept}`)).toBeUndefined();
+  // one larger than the whole bound is still kept, the others within the bound beside it
+  const huge: Snapshot = { diagnostics: Array(40_000).fill({ item, key: "k".repeat(100) }) };
+  expect(snapshotWeight(huge)).toBeGreaterThan(MAX_SNAPSHOT_BYTES);
+  store.put("huge", huge);
+  expect(store.get("huge")).toBe(huge);
+  expect(store.size).toBe(kept);
 });

@@ -8,9 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { type JSONRPCMessage, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { resultFromJson } from "../../../../src/mcp/envelope.ts";
 import { McpConnection } from "../../../../src/mcp/protocol.ts";
-import { MAX_DEPTH } from "../../../../src/mcp/transport/nesting.ts";
 import {
   type ChunkReader,
+  CLIENT_JSON_BOUNDS,
+  MAX_DEPTH,
   MAX_PENDING_REQUESTS,
   StdioTransport,
 } from "../../../../src/mcp/transport/stdio.ts";
@@ -192,6 +193,35 @@ describe("StdioTransport", () => {
         },
       },
     ]);
+  });
+
+  test("a request that would parse into too many objects or values gets -32600 with its id", async () => {
+    const t = await setup(1 << 20);
+    const { containers, values, shapes } = CLIENT_JSON_BOUNDS;
+    const objects = `[${"{},".repeat(containers)}{}]`;
+    const numbers = `[${"0,".repeat(values)}0]`;
+    const keys = `{${Array.from({ length: shapes + 1 }, (_, i) => `"k${i}":0`).join(",")}}`;
+    const fits = `[${"0,".repeat(values - 100)}0]`;
+    t.input.push(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"x":${objects}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"x":${numbers}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"x":${keys}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","method":"notifications/x","params":{"x":${objects}}}\n`);
+    t.input.push(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"x":${fits}}}\n`);
+    await t.settle();
+    expect(t.delivered.map((m) => ("id" in m ? m.id : "note"))).toEqual([4]);
+    const errors = t.output.messages().map((m) => {
+      const error = m.error as { code: number; data: unknown };
+      return [m.id, error.code, error.data];
+    });
+    expect(errors).toEqual([
+      [1, -32600, { limit_containers: containers }],
+      [2, -32600, { limit_values: values }],
+      [3, -32600, { limit_shapes: shapes }],
+    ]);
+    const first = t.output.messages()[0] as { error: { message: string } };
+    expect(first.error.message).toBe(
+      `Invalid Request: the message holds more than ${containers} arrays and objects`,
+    );
   });
 
   test("past MAX_PENDING_REQUESTS waiting requests, one more is refused -32000 at once", async () => {

@@ -1,0 +1,254 @@
+/**
+ * Memory in the unit that matters (SPEC §8.2), against the compiled bridge: a server
+ * message is bounded in what it parses into, not only in bytes; stored diagnostics in
+ * bytes, not only in count; answers to the server at their real size. While each attack
+ * runs `ping` is answered within 2 s and the bridge stays under 300 MB; afterwards it
+ * serves — a message past the parse bounds breaks the session (tree stopped, the next call
+ * says why), the rest is absorbed — and what was only held, not kept, is given back once
+ * the bridge has been idle (its resident size falls under IDLE_RSS_MB).
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
+import { MAX_CONFIGURATION_ITEMS } from "../../src/session/server-requests.ts";
+import { DIAGNOSTIC_BYTES, type HostilePlan } from "../fake-server/hostile-plan.ts";
+import { tempDir } from "../support/bridge.ts";
+import { waitFor } from "../support/wait.ts";
+import {
+  cleanupAfterEach,
+  ended,
+  expectBroken,
+  type Hostile,
+  MIB,
+  peakRssMb,
+  pingThrough,
+  RSS_BOUND_MB,
+  report,
+  rssMb,
+  sessionEntry,
+  startedHostile,
+  stopped,
+} from "./bounds-harness.ts";
+
+const { started } = cleanupAfterEach();
+
+const TEST_MS = 120_000;
+/** The bridge's resident size once idle after an attack it absorbed (docs/PERFORMANCE.md). */
+const IDLE_RSS_MB = 100;
+const CONTAINERS = SERVER_JSON_BOUNDS.containers;
+
+/** The resident size falls under IDLE_RSS_MB once the bridge is idle (its collection ran). */
+async function givenBack(h: Hostile, boundMb = IDLE_RSS_MB): Promise<number> {
+  let now = rssMb(h.bridge.pid);
+  const under = () => {
+    now = rssMb(h.bridge.pid);
+    return now < boundMb;
+  };
+  await waitFor(under, 20_000, { what: `the bridge's resident size under ${boundMb} MB` });
+  return now;
+}
+
+async function attackAndBreak(plan: HostilePlan, label: string, why: string): Promise<void> {
+  const { h, pids } = await startedHostile(started, plan);
+  const p = await pingThrough(h, stopped(pids));
+  report(label, p, h.bridge.pid);
+  expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  await expectBroken(h, pids, why);
+}
+
+describe("past what a message may parse into: the session breaks, the bridge stays small", () => {
+  test(
+    "12. a notification of 31 MiB of {}",
+    () =>
+      attackAndBreak(
+        { actions: [{ do: "shaped", into: "notification", shape: "objects", bytes: 31 * MIB }] },
+        "a notification of 31 MiB of {}",
+        `holds more than ${CONTAINERS} arrays and objects`,
+      ),
+    TEST_MS,
+  );
+
+  test(
+    "14. two diagnostics whose data is 30 MiB of {}",
+    () =>
+      attackAndBreak(
+        {
+          actions: [
+            { do: "shaped", into: "publish_data", shape: "objects", bytes: 30 * MIB, count: 2 },
+          ],
+        },
+        "diagnostics with data of 30 MiB of {}",
+        `holds more than ${CONTAINERS} arrays and objects`,
+      ),
+    TEST_MS,
+  );
+
+  test(
+    "15. workspace/configuration with 1.4 M items",
+    () =>
+      attackAndBreak(
+        {
+          actions: [
+            { do: "shaped", into: "configuration", shape: "objects", bytes: 3 * 1_400_000 },
+          ],
+        },
+        "workspace/configuration × 1.4 M items",
+        `holds more than ${CONTAINERS} arrays and objects`,
+      ),
+    TEST_MS,
+  );
+});
+
+describe("absorbed in bounded bytes, and given back once idle", () => {
+  /**
+   * An attack the session absorbs: pinged through, then the diagnostics answer, the
+   * session's entry, and the resident size once idle; the figures reported.
+   */
+  async function absorbed(plan: HostilePlan, label: string, idleMb = IDLE_RSS_MB) {
+    const { h, hover } = await startedHostile(started, plan);
+    const p = await pingThrough(h, ended(h));
+    expect((await hover).isError).toBe(false); // answered after every message was read
+    const d = await h.bridge.call("diagnostics", {}, 20_000);
+    const idle = await givenBack(h, idleMb);
+    report(label, p, h.bridge.pid, `; idle ${idle.toFixed(0)} MB`);
+    expect(p.during).toBeGreaterThan(0);
+    expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    expect(d.isError).toBe(false);
+    const s = await sessionEntry(h.bridge);
+    expect(s.state).toBe("ready");
+    return { diagnostics: d.structured.diagnostics as { message: string }[], session: s };
+  }
+
+  test(
+    "13. 24 publishDiagnostics with a 30 MiB message each",
+    async () => {
+      const { diagnostics, session } = await absorbed(
+        {
+          actions: [
+            { do: "shaped", into: "publish_message", shape: "string", bytes: 30 * MIB, count: 24 },
+          ],
+        },
+        "publishDiagnostics × 24, 30 MiB messages",
+      );
+      expect(diagnostics.map((i) => i.message.length)).toEqual([16_385]);
+      expect((session.diagnostics_dropped as { texts_cut: number }).texts_cut).toBe(24);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "14b. diagnostics whose data passes its cap within the parse bounds: kept without it",
+    async () => {
+      const { diagnostics, session } = await absorbed(
+        {
+          actions: [
+            { do: "shaped", into: "publish_data", shape: "string", bytes: 30 * MIB, count: 2 },
+            { do: "shaped", into: "publish_data", shape: "numbers", bytes: 3 * MIB, count: 2 },
+          ],
+        },
+        "diagnostics with 30 MiB data",
+      );
+      expect(diagnostics).toHaveLength(1);
+      expect((session.diagnostics_dropped as { data: number }).data).toBe(4);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "16. the worst that fits: objects, numbers and shapes each just under their bounds",
+    async () => {
+      const { containers, values, shapes } = SERVER_JSON_BOUNDS;
+      await absorbed(
+        {
+          actions: [
+            { do: "shaped", into: "notification", shape: "objects", bytes: 3 * (containers - 8) },
+            { do: "shaped", into: "notification", shape: "numbers", bytes: 2 * (values - 8) },
+            { do: "shaped", into: "notification", shape: "shapes", bytes: 14 * (shapes - 8) },
+          ],
+        },
+        "just under the parse bounds",
+      );
+    },
+    TEST_MS,
+  );
+
+  test(
+    "17. 100,000 ordinary diagnostics in one publish are kept",
+    async () => {
+      const { h, hover } = await startedHostile(started, {
+        actions: [
+          {
+            do: "shaped",
+            into: "publish_list",
+            shape: "diagnostics",
+            bytes: 100_000 * DIAGNOSTIC_BYTES,
+          },
+        ],
+      });
+      const p = await pingThrough(h, ended(h));
+      expect((await hover).isError).toBe(false);
+      const kept = peakRssMb(h.bridge.pid);
+      const s = await sessionEntry(h.bridge);
+      expect(s.diagnostics).toBe(100_000);
+      expect(s.diagnostics_dropped).toEqual(expect.objectContaining({ items: 0, bytes: 0 }));
+      // answering over all of them costs more than keeping them (SPEC §8.2, a stated limit)
+      const d = await h.bridge.call("diagnostics", { limit: 10 }, 60_000);
+      expect(d.structured.total).toBe(100_000);
+      report(
+        "100,000 diagnostics in one publish",
+        p,
+        h.bridge.pid,
+        ` (${kept.toFixed(0)} MB before the diagnostics call over them)`,
+      );
+      expect(kept).toBeLessThan(RSS_BOUND_MB);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "15b. workspace/configuration with 100,000 items: refused, the session stays ready",
+    async () => {
+      const answers = join(tempDir("theodolite-answers-"), "answers");
+      const { h } = await startedHostile(started, {
+        answers_file: answers,
+        actions: [{ do: "shaped", into: "configuration", shape: "objects", bytes: 300_000 }],
+      });
+      const p = await pingThrough(h, ended(h));
+      const answered = () => existsSync(answers) && readFileSync(answers, "utf8").endsWith("\n");
+      await waitFor(answered, 10_000, { what: "the bridge's answer" });
+      report("workspace/configuration × 100,000 items", p, h.bridge.pid);
+      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      // LSP RequestFailed, naming the bound
+      expect(readFileSync(answers, "utf8")).toMatch(/^\d+ -32803 \d+\n$/);
+      expect((await sessionEntry(h.bridge)).state).toBe("ready");
+      const hover = await h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
+      expect(hover.isError).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "15c. answers to a server that does not read count at their size: the session breaks",
+    async () => {
+      // each answer: MAX_CONFIGURATION_ITEMS copies of 16 KiB of settings, 16 MiB
+      const items = MAX_CONFIGURATION_ITEMS;
+      const { h, pids } = await startedHostile(
+        started,
+        {
+          actions: [
+            { do: "stop_reading" },
+            { do: "shaped", into: "configuration", shape: "objects", bytes: 3 * items, count: 8 },
+          ],
+        },
+        {},
+        { settings: { big: "b".repeat(16 * 1024) } },
+      );
+      const p = await pingThrough(h, stopped(pids));
+      report("answers of 16 MiB to a server that does not read", p, h.bridge.pid);
+      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      await expectBroken(h, pids, "the server does not read its input");
+    },
+    TEST_MS,
+  );
+});
