@@ -18,11 +18,7 @@ afterEach(closeAllBridges);
 afterAll(cleanupTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
-/**
- * These tests are about what reaches a server, not about the rule for changes nobody
- * vouches for (SPEC §5.3, tested in test/session/unproven.test.ts): the fake server is
- * taken to follow every file, so no change restarts it.
- */
+/** The fake server's own default (test/support/bridge.ts), said where it matters here. */
 const FOLLOWS_ALL = { follows: ["**"] };
 
 /** A server that registers file watchers right after `initialized`. */

@@ -55,7 +55,11 @@ export function cleanupTempDirs(): void {
   for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-/** A [[server]] table for the fake language server with a scenario. */
+/**
+ * A [[server]] table for the fake language server with a scenario. The fake server loads
+ * nothing from disk, so it is taken to follow every file (`follows`): no change restarts
+ * it unless a test says otherwise (the rule of SPEC §5.3 is tested with `follows: []`).
+ */
 export function fakeServer(
   name: string,
   scenario: Record<string, unknown> = {},
@@ -69,6 +73,7 @@ export function fakeServer(
     languages: ["fake"],
     extensions: { fake: "fake", txt: "fake" },
     roles: ["semantics", "diagnostics"],
+    follows: ["**"],
     ...extra,
   };
 }
