@@ -8,6 +8,7 @@
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import { compareStrings } from "../normalize/order.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
@@ -76,12 +77,16 @@ export function driftError(files: string[], hint: string): BridgeError {
   );
 }
 
-/** One edit set to write: the edits, the texts they were checked against, their encoding. */
+/**
+ * One edit set to write: the edits, the texts they were checked against, their encoding
+ * and the server's lines they count in.
+ */
 export interface ApplyRequest {
   workspace: WorkspaceRoot;
   files: PlannedFileEdit[];
   snapshots: Snapshots;
   encoding: PositionEncoding;
+  lines: LineModel;
   maxFileBytes: number;
 }
 
@@ -96,7 +101,7 @@ export interface WrittenFilesListener {
  * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
  */
 export async function applyEdits(
-  { workspace: ws, files, snapshots, encoding, maxFileBytes }: ApplyRequest,
+  { workspace: ws, files, snapshots, encoding, lines, maxFileBytes }: ApplyRequest,
   sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
   const plans = planWrites(
@@ -106,6 +111,7 @@ export async function applyEdits(
       return { snapshot: { abs: f.abs, text: snap.text, sha256: snap.sha256 }, edits: f.edits };
     }),
     encoding,
+    lines,
   );
   const { written } = await applyPlannedWrites(ws, plans, maxFileBytes);
   sessions.resyncWritten(written);

@@ -11,6 +11,12 @@ import { z } from "zod";
 /** Workspace and server names: usable in tool arguments and key paths as they are. */
 export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
+/**
+ * The line terminators a server may break lines at (SPEC §5): CR, LF, CR LF as one, LINE
+ * SEPARATOR, PARAGRAPH SEPARATOR, NEXT LINE, vertical tab, form feed.
+ */
+export const LINE_TERMINATORS = ["cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff"] as const;
+
 /** Node/Bun timers overflow above this and fire at once; a timeout must stay below it. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -226,6 +232,16 @@ export const ServerSchema = z.strictObject({
    * points and announces nothing, so LSP's UTF-16 would apply)
    */
   position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
+  /**
+   * Where the server breaks lines (SPEC §5, the line model): LSP's CR, LF and CRLF unless it
+   * counts otherwise (clangd, gopls, rust-analyzer: LF alone; tsserver: U+2028 and U+2029
+   * too). Positions sent to it and read from it are converted in its lines.
+   */
+  line_terminators: z
+    .array(z.enum(LINE_TERMINATORS))
+    .refine((list) => list.includes("lf"), { error: 'expected a list that holds "lf"' })
+    .refine((list) => new Set(list).size === list.length, { error: "expected each name once" })
+    .default(() => ["cr", "lf", "crlf"] as (typeof LINE_TERMINATORS)[number][]),
   /**
    * Files of the server's languages that its watchers report created or changed are also
    * opened (SPEC §5.2): for servers that read watched files on a timer or a thread of their

@@ -27,6 +27,10 @@ export interface NormalizeContext {
   toTarget(uri: string): Target;
   /** the workspace root as configured and its realpath, longest first (paths in server text) */
   roots: readonly string[];
+  /** load the line tables of every file `raw` (a server's answer) names, before converting it */
+  prepare(raw: unknown): Promise<void>;
+  /** files met so far whose positions stayed the server's (past the call's budget), sorted */
+  unconverted(): string[];
 }
 
 export type SeverityName = "error" | "warning" | "information" | "hint";

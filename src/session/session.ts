@@ -13,6 +13,7 @@
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SessionContext } from "./context.ts";
@@ -152,6 +153,10 @@ export class Session {
   }
   get encoding(): PositionEncoding {
     return this.process.encoding;
+  }
+  /** where the server breaks lines (SPEC §5) */
+  get lineModel(): LineModel {
+    return this.ctx.lines;
   }
   get observedVersion(): string | undefined {
     return this.process.observedVersion;

@@ -29,7 +29,13 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { type FileCall, unwatchedCount, unwatchedField, withFile } from "./common.ts";
+import {
+  type FileCall,
+  unconvertedField,
+  unwatchedCount,
+  unwatchedField,
+  withFile,
+} from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 /** JSON-RPC "method not found": a server that offers the provider but not this direction. */
@@ -93,16 +99,19 @@ export const callHierarchyTool = defineTool({
         await textDocumentPosition(ctx, call, args),
         call.wait,
       );
+      await call.norm.prepare(prepared);
       const picked = pickCallItem(prepared, call.norm);
       const unwatched = unwatchedField(unwatchedCount(call.session));
       if (!picked) {
         return { result: { item: null, calls: [], total: 0, ...unwatched }, count: 0 };
       }
       const raw = await callsOf(call, args.direction, picked.raw);
+      await call.norm.prepare(raw);
       const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
       const p = page(all, paging);
+      const unconverted = unconvertedField(call.norm.unconverted(), [picked.out, ...p.items]);
       return {
-        result: { item: picked.out, ...pagedResult("calls", p), ...unwatched },
+        result: { item: picked.out, ...pagedResult("calls", p), ...unconverted, ...unwatched },
         count: p.items.length,
         pages: { key: "calls", items: all, offset: paging.offset },
       };

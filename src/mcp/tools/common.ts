@@ -13,6 +13,7 @@ import { routeOne } from "../../router.ts";
 import { documentRefresh } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
+import type { CallLines } from "../../workspace/call-lines.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -80,15 +81,39 @@ export function sessionTextReader(session: Session): (abs: string) => string | u
 
 export function normalizeContext(ctx: CallContext, session: Session): NormalizeContext {
   const ws = session.workspace;
+  // the server answered against the open document's text; other files as on disk now,
+  // read only beneath the workspace root (server-named paths are untrusted), within the
+  // call's budget (SPEC §5.1); made on first use: most answers convert no other file
+  let tables: CallLines | undefined;
+  const call = () =>
+    (tables ??= ws.callLines(session.lineModel, (abs) => session.documents.byPath(abs)));
   return makeNormalizeContext({
     root: ws.root,
     rootReal: ws.rootReal,
     encoding: session.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
-    // the server answered against the open document's text; other files as on disk now,
-    // read only beneath the workspace root (server-named paths are untrusted)
-    lines: (abs) => session.documents.byPath(abs)?.index ?? ws.lines(abs),
+    model: session.lineModel,
+    lines: (abs) => call().get(abs),
+    load: (paths) => call().load(paths),
   });
+}
+
+/**
+ * `unconverted: [files]` for an answer holding positions the bridge did not convert (past
+ * the call's budget, SPEC §5.1): those `items` (the items answered) name, or all.
+ */
+export function unconvertedField(
+  unconverted: readonly string[],
+  items?: readonly object[],
+): { unconverted?: string[] } {
+  let list = unconverted;
+  if (items !== undefined && list.length > 0) {
+    const named = new Set(
+      items.flatMap((i) => ("file" in i && typeof i.file === "string" ? [i.file] : [])),
+    );
+    list = list.filter((f) => named.has(f));
+  }
+  return list.length > 0 ? { unconverted: [...list] } : {};
 }
 
 /** Whether a file a result names (workspace-relative, or absolute) still exists. */

@@ -15,7 +15,7 @@ import {
 import type { LspPosition } from "../../text/positions.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, unwatchedCount, unwatchedField } from "./common.ts";
+import { type FileCall, unconvertedField, unwatchedCount, unwatchedField } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -77,6 +77,8 @@ export async function computeRename(
     { ...at, newName: args.new_name },
     call.wait,
   );
+  // its files' tables, within the call's budget (SPEC §5.1)
+  await call.norm.prepare(edit);
   return { files: flattenWorkspaceEdit(edit), at: pos.lsp };
 }
 
@@ -97,6 +99,7 @@ export function renameAnswer(
       applied,
       new_name: newName,
       changes,
+      ...unconvertedField(call.norm.unconverted()),
       ...unwatchedField(unwatchedCount(call.session)),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),

@@ -83,6 +83,7 @@ initialization_options = { fallbackFlags = ["-std=c++20"] }
 settings = { clangd = { checkUpdates = false } }
 diagnostics_settle = "publish"
 position_encoding = "utf-32"
+line_terminators = ["lf"]
 
 [server.ready]
 quiescent = false
@@ -173,6 +174,7 @@ describe("parseConfigText", () => {
           diagnostics_barrier: null,
           diagnostics_republish: false,
           position_encoding: "utf-32",
+          line_terminators: ["lf"],
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],
@@ -219,6 +221,7 @@ describe("parseConfigText", () => {
           diagnostics_barrier: null,
           diagnostics_republish: false,
           position_encoding: null,
+          line_terminators: ["cr", "lf", "crlf"],
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],

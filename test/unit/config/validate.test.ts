@@ -485,6 +485,21 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.position_encoding: expected one of "utf-8", "utf-16", "utf-32", got "utf-7"',
   ],
   [
+    "an unknown line terminator",
+    (r) => (srv(r).line_terminators = ["lf", "nl"]),
+    'server.ra.line_terminators[1]: expected one of "cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff", got "nl"',
+  ],
+  [
+    "line terminators without LF",
+    (r) => (srv(r).line_terminators = ["cr"]),
+    'server.ra.line_terminators: expected a list that holds "lf", got ["cr"]',
+  ],
+  [
+    "a line terminator twice",
+    (r) => (srv(r).line_terminators = ["lf", "cr", "lf"]),
+    'server.ra.line_terminators: expected each name once, got ["lf","cr","lf"]',
+  ],
+  [
     "settle quiescent without ready.quiescent",
     (r) => (srv(r).diagnostics_settle = "quiescent"),
     'server.ra.diagnostics_settle: expected "quiescent" only with ready.quiescent = true',
@@ -662,6 +677,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_barrier: null,
         diagnostics_republish: false,
         position_encoding: null,
+        line_terminators: ["cr", "lf", "crlf"],
         open_changed_files: false,
         workspace_symbols: true,
         restart_on: [],
