@@ -20,18 +20,11 @@ export class AsciiLines implements LineLengths {
   readonly lengths: Uint32Array;
 
   constructor(text: string) {
-    const lengths: number[] = [];
-    let start = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || c === 0x0d) {
-        lengths.push(i - start);
-        if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-        start = i + 1;
-      }
-    }
-    lengths.push(text.length - start);
-    this.lengths = Uint32Array.from(lengths);
+    // the client's lines, counted once; only their lengths are kept
+    const index = new LineIndex(text);
+    const lengths = new Uint32Array(index.lineCount);
+    for (let line = 0; line < lengths.length; line++) lengths[line] = index.lineLength(line);
+    this.lengths = lengths;
     this.lineCount = lengths.length;
   }
 

@@ -27,6 +27,8 @@ export interface LineModel {
   readonly others: ReadonlySet<number>;
   /** finds a character where this model's line breaks differ from LSP's; null: nowhere */
   readonly differs: RegExp | null;
+  /** the source of a regular expression matching one terminator */
+  readonly breaks: string;
 }
 
 function hex(code: number): string {
@@ -48,6 +50,8 @@ export function lineModel(names: readonly Terminator[]): LineModel {
   if (!cr) parts.push("\\r(?!\\n)");
   else if (!crlf) parts.push("\\r\\n");
   if (others.size > 0) parts.push(`[${[...others].map(hex).join("")}]`);
+  const singles = [...(cr ? ["\\r"] : []), "\\n", ...[...others].map(hex)];
+  const breaks = `${crlf ? "\\r\\n|" : ""}[${singles.join("")}]`;
   return Object.freeze({
     names: Object.freeze(ordered),
     key: ordered.join(","),
@@ -55,6 +59,7 @@ export function lineModel(names: readonly Terminator[]): LineModel {
     crlf,
     others,
     differs: parts.length === 0 ? null : new RegExp(parts.join("|")),
+    breaks,
   });
 }
 
@@ -67,50 +72,18 @@ export function sameLineStarts(text: string, model: LineModel): boolean {
 }
 
 /**
- * Offsets where each line of `text` starts in `model`. LSP's model and LF alone take the
- * fast loops (most texts, most servers); any other model the general one.
+ * Offsets where each line of `text` starts in `model`. Native scans, not a loop over
+ * characters: the bridge runs with a JIT policy that keeps such loops in slow tiers
+ * (docs/TOOLCHAIN.md#the-jit-policy), and a table may be built over megabytes.
  */
 export function lineStartsOf(text: string, model: LineModel): number[] {
-  if (model.others.size === 0) {
-    if (model.cr && model.crlf) return lspStarts(text);
-    if (!model.cr) return lfStarts(text);
-  }
-  return generalStarts(text, model);
-}
-
-function lspStarts(text: string): number[] {
   const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d) {
-      if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-      starts.push(i + 1);
-    }
+  if (model.others.size === 0 && (!model.cr || text.indexOf("\r") === -1)) {
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    return starts;
   }
-  return starts;
-}
-
-function lfStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-  return starts;
-}
-
-function generalStarts(text: string, model: LineModel): number[] {
-  const starts = [0];
-  const { others } = model;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      starts.push(i + 1);
-    } else if (c === 0x0d) {
-      const lf = text.charCodeAt(i + 1) === 0x0a;
-      if (lf && model.crlf) starts.push(++i + 1);
-      else if (model.cr) starts.push(i + 1);
-    } else if ((c < 0x20 || c >= 0x80) && others.has(c)) {
-      starts.push(i + 1);
-    }
-  }
+  const breaks = new RegExp(model.breaks, "g");
+  for (let m = breaks.exec(text); m !== null; m = breaks.exec(text)) starts.push(breaks.lastIndex);
   return starts;
 }
 
