@@ -180,8 +180,11 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its background index keeps a changed file's old content (it re-indexes only what it
       // builds): a changed source or header is opened, so its own index entry is current
       open_changed_files: true,
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#clangd-lines-end-at-lf)
+      // a lone CR is no line break where it reads positions and builds renames, but is in
+      // its compiler's lines, which its other answers count
+      // (docs/LANGUAGE-SERVERS.md#clangd-reads-lines-at-lf-and-answers-in-its-compilers)
       line_terminators: ["lf"],
+      answer_line_terminators: ["cr", "lf", "crlf"],
     },
   }),
   preset({

@@ -147,7 +147,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
 
 /** Does the server count this text's lines as the client does (an ASCII table's always)? */
 function same(index: Exclude<FileLines, "budget" | undefined>): boolean {
-  return !(index instanceof LineIndex) || index.sameLines;
+  return !(index instanceof LineIndex) || index.sameAnswerLines;
 }
 
 /** Shape check for server output: a range object with start and end positions. */

@@ -61,8 +61,9 @@ export class DocumentStore {
   constructor(
     private readonly max: number,
     private readonly sink: DocumentSink,
-    /** where the server breaks lines */
+    /** where the server breaks lines: in what it reads, and in its answers */
     private readonly lines: LineModel,
+    private readonly answerLines: LineModel,
   ) {}
 
   /** Make the server's copy equal to `content`; returns the document and what was sent. */
@@ -91,7 +92,7 @@ export class DocumentStore {
       version: (this.lastVersion.get(uri) ?? 0) + 1,
       sha256: content.sha256,
       text: content.text,
-      index: new LineIndex(content.text, this.lines),
+      index: new LineIndex(content.text, this.lines, this.answerLines),
       identity: content.identity,
       syncSeq: stamp.seq,
       generation: stamp.generation,
@@ -109,7 +110,7 @@ export class DocumentStore {
   replace(doc: OpenDocument, content: DiskContent, stamp: SyncStamp): void {
     doc.sha256 = content.sha256;
     doc.text = content.text;
-    doc.index = new LineIndex(content.text, this.lines);
+    doc.index = new LineIndex(content.text, this.lines, this.answerLines);
     doc.identity = content.identity;
     doc.opened = false;
     doc.version += 1;

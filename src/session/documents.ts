@@ -123,7 +123,8 @@ export class Documents {
         }),
       close: (uri) => server.notify("textDocument/didClose", { textDocument: { uri } }),
     };
-    return new DocumentStore(this.ctx.bridge.max_open_documents, sink, this.ctx.lines);
+    const { lines, answerLines } = this.ctx;
+    return new DocumentStore(this.ctx.bridge.max_open_documents, sink, lines, answerLines);
   }
 
   /** A new server life: nothing is open, nothing is watched yet. */

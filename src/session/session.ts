@@ -154,9 +154,13 @@ export class Session {
   get encoding(): PositionEncoding {
     return this.process.encoding;
   }
-  /** where the server breaks lines (SPEC §5) */
+  /** where the server breaks lines in the positions it reads and its renames' edits (SPEC §5) */
   get lineModel(): LineModel {
     return this.ctx.lines;
+  }
+  /** … and in the positions of its other answers */
+  get answerLineModel(): LineModel {
+    return this.ctx.answerLines;
   }
   get observedVersion(): string | undefined {
     return this.process.observedVersion;

@@ -1,10 +1,12 @@
 /**
  * A text's line table (SPEC §5), as the client counts lines — LSP's model, CR, LF and CRLF
- * — and, beside it, as the text's server counts them (line-model.ts). Most texts have the
- * same lines in both: then `server` is the index itself, or shares its line starts where
- * only where a line's content ends differs (a CR LF for a server that breaks at LF alone).
- * Otherwise `server` is a second table over the same text, and positions move between the
- * two through text offsets (positions.ts).
+ * — and, beside it, as the text's server counts them (line-model.ts): `server` where it
+ * reads positions, `answers` where it reports them (the same unless the server counts the
+ * two apart, as clangd does). Most texts have the same lines in every model: then each is
+ * the index itself, or shares its line starts where only where a line's content ends
+ * differs (a CR LF for a server that breaks at LF alone). Otherwise it is a second table
+ * over the same text, and positions move between the two through text offsets
+ * (positions.ts).
  *
  * Offsets are UTF-16 code-unit offsets into the JS string.
  */
@@ -34,16 +36,24 @@ export class LineIndex implements LineLengths {
   readonly lineCount: number;
   /** pure ASCII: every encoding and unit counts one per character (lspToClient's fast path) */
   readonly ascii: boolean;
-  /** the same text's lines as its server counts them: this index when they are the same */
+  /** the same text's lines as its server reads positions: this index when they are the same */
   readonly server: LineIndex;
+  /** … and as it counts the positions of its answers */
+  readonly answers: LineIndex;
   /** UTF-16 offset of each line's first character */
   private readonly starts: number[];
 
   /**
-   * `text`'s lines as LSP counts them, and as a server of model `server` does (LSP's by
-   * default: the client's table alone). `counted` is for the server's table only.
+   * `text`'s lines as LSP counts them, and as a server of model `server` reads positions
+   * and of model `answers` reports them (LSP's by default: the client's table alone).
+   * `counted` is for the server's tables only.
    */
-  constructor(text: string, server: LineModel = LSP_LINES, counted?: Counted) {
+  constructor(
+    text: string,
+    server: LineModel = LSP_LINES,
+    answers: LineModel = server,
+    counted?: Counted,
+  ) {
     this.text = text;
     const own = counted ?? {
       model: LSP_LINES,
@@ -54,19 +64,35 @@ export class LineIndex implements LineLengths {
     this.starts = own.starts;
     this.ascii = own.ascii;
     this.lineCount = own.starts.length;
-    this.server = counted !== undefined || server.key === own.model.key ? this : this.twin(server);
+    if (counted !== undefined) {
+      this.server = this;
+      this.answers = this;
+      return;
+    }
+    this.server = server.key === own.model.key ? this : this.twin(server);
+    this.answers =
+      answers.key === server.key
+        ? this.server
+        : answers.key === own.model.key
+          ? this
+          : this.twin(answers);
   }
 
   /** The table of the server's model: the starts shared where they are the same. */
   private twin(model: LineModel): LineIndex {
     const starts = sameLineStarts(this.text, model) ? this.starts : lineStartsOf(this.text, model);
     if (starts === this.starts && model.crlf === this.model.crlf) return this;
-    return new LineIndex(this.text, model, { model, starts, ascii: this.ascii });
+    return new LineIndex(this.text, model, model, { model, starts, ascii: this.ascii });
   }
 
   /** Whether server and client count the same lines (each line's start is the same). */
   get sameLines(): boolean {
     return this.server.starts === this.starts;
+  }
+
+  /** Whether the server's answers count the client's lines. */
+  get sameAnswerLines(): boolean {
+    return this.answers.starts === this.starts;
   }
 
   lineStart(line0: number): number {
@@ -105,7 +131,9 @@ export class LineIndex implements LineLengths {
 
   /** Bytes this table keeps alive beside its text (line starts, and the server's). */
   get tableBytes(): number {
-    const own = this.lineCount * 8;
-    return this.sameLines ? own : own + this.server.lineCount * 8;
+    let bytes = this.lineCount * 8;
+    if (!this.sameLines) bytes += this.server.lineCount * 8;
+    if (!this.sameAnswerLines && this.answers !== this.server) bytes += this.answers.lineCount * 8;
+    return bytes;
   }
 }

@@ -223,7 +223,8 @@ export function clientToLsp(
 }
 
 /**
- * LSP position from a server → client 1-based {line, column}. Servers are not trusted
+ * LSP position from a server's answer (in the lines of `index.answers`) → client 1-based
+ * {line, column}. Servers are not trusted
  * (SPEC §8): a character past the end of its line maps to the end of the line, a line past
  * the end maps to the end of the text, a character inside a code point maps to that code
  * point's start, negatives map to 0. This tolerance is for server output only, never for
@@ -236,8 +237,8 @@ export function lspToClient(
   unit: ColumnUnit,
 ): { line: number; column: number } {
   // open documents are converted per position, and most text is ASCII
-  if (index.ascii && index.sameLines) return asciiToClient(index, pos);
-  const lines = index.server;
+  if (index.ascii && index.sameAnswerLines) return asciiToClient(index, pos);
+  const lines = index.answers;
   const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
   let line0 = rawLine;
   let within: number;

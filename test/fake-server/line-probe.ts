@@ -16,6 +16,8 @@ import {
 export interface LineProbe {
   /** the terminator names it breaks lines at (as `line_terminators`) */
   terminators: string[];
+  /** where it breaks lines in its answers, if elsewhere (as `answer_line_terminators`) */
+  answer_terminators?: string[];
   /** what `references` finds */
   marker: string;
 }
@@ -40,9 +42,10 @@ export function probeAnswer(
   }
   if (method !== "textDocument/references") return undefined;
   const found: unknown[] = [];
+  const out = oracleLines(text, probe.answer_terminators ?? probe.terminators);
   for (let i = text.indexOf(probe.marker); i !== -1; i = text.indexOf(probe.marker, i + 1)) {
-    const start = oraclePosition(text, lines, i, enc);
-    const end = oraclePosition(text, lines, i + probe.marker.length, enc);
+    const start = oraclePosition(text, out, i, enc);
+    const end = oraclePosition(text, out, i + probe.marker.length, enc);
     found.push({ uri: at.textDocument.uri, range: { start, end } });
   }
   return found;

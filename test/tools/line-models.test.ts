@@ -1,7 +1,8 @@
 /**
  * Servers that count lines otherwise (SPEC §5, the line model), through the compiled
- * bridge: fake servers with `line_terminators` of LSP's, LF alone, tsserver's and every
- * terminator, each in another encoding, answer from the text in their own lines
+ * bridge: fake servers with `line_terminators` of LSP's, LF alone, clangd's (it reads at
+ * LF alone and answers in LSP's lines), tsserver's and every terminator, each in another
+ * encoding, answer from the text in their own lines
  * (test/fake-server/line-probe.ts). Over seeded random texts made of every terminator and
  * of astral characters, each position a client asks about is the text offset the server
  * sees (hover says which), and each location the server gives comes back at the client's
@@ -18,6 +19,8 @@ const LSP = ["cr", "lf", "crlf"];
 const SERVERS = [
   { name: "lsp", terminators: LSP, encoding: "utf-32" },
   { name: "lf", terminators: ["lf"], encoding: "utf-32" },
+  // reads at LF alone, answers in LSP's lines: clangd
+  { name: "clangd", terminators: ["lf"], answers: LSP, encoding: "utf-8" },
   { name: "tsserver", terminators: ["cr", "lf", "crlf", "u2028", "u2029"], encoding: "utf-16" },
   {
     name: "every",
@@ -25,6 +28,10 @@ const SERVERS = [
     encoding: "utf-8",
   },
 ] as const;
+
+function answersOf(s: (typeof SERVERS)[number]): readonly string[] {
+  return "answers" in s ? s.answers : s.terminators;
+}
 
 const ws = workspace();
 let bridge: BridgeHandle;
@@ -35,9 +42,17 @@ beforeAll(async () => {
       {
         capabilities: { textDocumentSync: 1, hoverProvider: true, referencesProvider: true },
         encoding: s.encoding,
-        line_probe: { terminators: s.terminators, marker: MARKER },
+        line_probe: {
+          terminators: s.terminators,
+          answer_terminators: answersOf(s),
+          marker: MARKER,
+        },
       },
-      { extensions: { [s.name]: "fake" }, line_terminators: s.terminators },
+      {
+        extensions: { [s.name]: "fake" },
+        line_terminators: s.terminators,
+        answer_line_terminators: answersOf(s),
+      },
     ),
   );
   ({ bridge } = await bridgeFor({ ws, servers }));

@@ -78,7 +78,7 @@ export async function computeRename(
     call.wait,
   );
   // its files' tables, within the call's budget (SPEC §5.1)
-  await call.norm.prepare(edit);
+  await call.renameNorm.prepare(edit);
   return { files: flattenWorkspaceEdit(edit), at: pos.lsp };
 }
 
@@ -93,13 +93,13 @@ export function renameAnswer(
   newName: string,
   applied: boolean,
 ): ToolAnswer {
-  const changes = normalizeFileEdits(files, call.norm);
+  const changes = normalizeFileEdits(files, call.renameNorm);
   return {
     result: {
       applied,
       new_name: newName,
       changes,
-      ...unconvertedField(call.norm.unconverted()),
+      ...unconvertedField(call.renameNorm.unconverted()),
       ...unwatchedField(unwatchedCount(call.session)),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),

@@ -84,6 +84,7 @@ settings = { clangd = { checkUpdates = false } }
 diagnostics_settle = "publish"
 position_encoding = "utf-32"
 line_terminators = ["lf"]
+answer_line_terminators = ["cr", "lf", "crlf"]
 
 [server.ready]
 quiescent = false
@@ -175,6 +176,7 @@ describe("parseConfigText", () => {
           diagnostics_republish: false,
           position_encoding: "utf-32",
           line_terminators: ["lf"],
+          answer_line_terminators: ["cr", "lf", "crlf"],
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],
@@ -222,6 +224,7 @@ describe("parseConfigText", () => {
           diagnostics_republish: false,
           position_encoding: null,
           line_terminators: ["cr", "lf", "crlf"],
+          answer_line_terminators: null,
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],

@@ -495,6 +495,11 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.line_terminators: expected a list that holds "lf", got ["cr"]',
   ],
   [
+    "answer line terminators without LF",
+    (r) => (srv(r).answer_line_terminators = ["cr", "crlf"]),
+    'server.ra.answer_line_terminators: expected a list that holds "lf", got ["cr","crlf"]',
+  ],
+  [
     "a line terminator twice",
     (r) => (srv(r).line_terminators = ["lf", "cr", "lf"]),
     'server.ra.line_terminators: expected each name once, got ["lf","cr","lf"]',
@@ -678,6 +683,7 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_republish: false,
         position_encoding: null,
         line_terminators: ["cr", "lf", "crlf"],
+        answer_line_terminators: null,
         open_changed_files: false,
         workspace_symbols: true,
         restart_on: [],

@@ -63,3 +63,15 @@ test("every terminator, no final newline: lines and ends in the client's model",
   ]);
   expect(() => index.lineEnd(4)).toThrow(RangeError);
 });
+
+test("a server that reads at LF alone and answers in LSP's lines (clangd): three views, two tables", () => {
+  const index = new LineIndex("a\rb\nc", LF, LSP_LINES);
+  expect(index.sameLines).toBe(false);
+  expect(index.answers).toBe(index);
+  expect(index.sameAnswerLines).toBe(true);
+  expect(index.server.lineCount).toBe(2);
+  // answers in tsserver's lines over a text of LF only: one table for everything
+  const plain = new LineIndex("a\nb", LF, TSSERVER);
+  expect(plain.sameAnswerLines).toBe(true);
+  expect(plain.answers).toBe(plain);
+});

@@ -152,3 +152,19 @@ test("server output between CR and LF, past a line or past the text: clamped on 
     ),
   ).toBe(8);
 });
+
+test("reads in one model, answers in another (clangd): requests in the first, answers from the second", () => {
+  const text = "int f;\n/* \r */\nint g = f;\n";
+  const index = new LineIndex(text, lineModel(["lf"]), LSP_LINES);
+  // client line 4 (after the lone CR) is the LF-only line 3 clangd reads
+  expect(clientToLsp(index, 4, 9, "code-point", "utf-32")).toEqual({ line: 2, character: 8 });
+  expect(offsetToLspPosition(index, text.indexOf("f;\n", 10), "utf-32")).toEqual({
+    line: 2,
+    character: 8,
+  });
+  // what it answers is in LSP's lines: its line 3 is the client's line 4
+  expect(lspToClient(index, { line: 3, character: 8 }, "utf-32", "code-point")).toEqual({
+    line: 4,
+    column: 9,
+  });
+});
