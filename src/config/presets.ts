@@ -142,6 +142,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it announces no encoding (so UTF-16 would apply) but counts columns in code points
       // (docs/LANGUAGE-SERVERS.md#emmylua_ls-counts-code-points)
       position_encoding: "utf-32",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({

@@ -13,9 +13,22 @@ export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
 /**
  * The line terminators a server may break lines at (SPEC §5): CR, LF, CR LF as one, LINE
- * SEPARATOR, PARAGRAPH SEPARATOR, NEXT LINE, vertical tab, form feed.
+ * SEPARATOR, PARAGRAPH SEPARATOR, NEXT LINE, vertical tab, form feed, and the file, group
+ * and record separators (U+001C..U+001E, which Python's `splitlines` counts).
  */
-export const LINE_TERMINATORS = ["cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff"] as const;
+export const LINE_TERMINATORS = [
+  "cr",
+  "lf",
+  "crlf",
+  "u2028",
+  "u2029",
+  "nel",
+  "vt",
+  "ff",
+  "fs",
+  "gs",
+  "rs",
+] as const;
 
 type Terminator = (typeof LINE_TERMINATORS)[number];
 const LSP_TERMINATORS: readonly Terminator[] = ["cr", "lf", "crlf"];

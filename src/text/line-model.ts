@@ -12,7 +12,16 @@ import { LINE_TERMINATORS } from "../config/schema.ts";
 export type Terminator = (typeof LINE_TERMINATORS)[number];
 
 /** The single characters besides CR and LF that may end a line, by name. */
-const OTHER_CODES = { u2028: 0x2028, u2029: 0x2029, nel: 0x85, vt: 0x0b, ff: 0x0c } as const;
+const OTHER_CODES = {
+  u2028: 0x2028,
+  u2029: 0x2029,
+  nel: 0x85,
+  vt: 0x0b,
+  ff: 0x0c,
+  fs: 0x1c,
+  gs: 0x1d,
+  rs: 0x1e,
+} as const;
 
 export interface LineModel {
   /** the terminators, in LINE_TERMINATORS order */

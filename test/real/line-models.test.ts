@@ -20,9 +20,16 @@ import {
   startBridge,
   tempDir,
 } from "../support/bridge.ts";
-import { findGopls } from "../support/built-servers.ts";
+import { findEmmyLua, findGopls } from "../support/built-servers.ts";
 import { GATED } from "../support/coherence.ts";
 import { oracleLines, oraclePosition } from "../support/line-oracle.ts";
+import {
+  blockComment,
+  checkLineProbe,
+  type LineProbe,
+  lineComment,
+  PYTHON_PROBE,
+} from "../support/line-probe.ts";
 import {
   fails,
   ok,
@@ -32,8 +39,10 @@ import {
 } from "../support/real-bridge.ts";
 import {
   findClangd,
+  findPyright,
   findRustAnalyzer,
   findTypescriptLanguageServer,
+  findTypescriptNative,
   type RealServer,
 } from "../support/real-servers.ts";
 
@@ -41,6 +50,9 @@ const clangd = await findClangd();
 const gopls = await findGopls();
 const rustAnalyzer = await findRustAnalyzer();
 const tls = await findTypescriptLanguageServer();
+const emmy = await findEmmyLua();
+const pyright = await findPyright();
+const tsgo = await findTypescriptNative();
 requiredUnderCI("clangd", clangd);
 requiredUnderCI("gopls", gopls);
 requiredUnderCI("rust-analyzer", rustAnalyzer);
@@ -268,3 +280,64 @@ describe.skipIf(!clangd)("clangd through zero-config", () => {
     }
   }, 180_000);
 });
+
+/** Servers of no suite of their own (test/support/language-suite.ts has the others' probes). */
+const PROBED: {
+  name: string;
+  found: RealServer | null;
+  files: Record<string, string>;
+  probe: LineProbe;
+}[] = [
+  {
+    name: "emmylua_ls",
+    found: emmy,
+    files: { "main.lua": "local x = 1\n" },
+    probe: {
+      file: "probe.lua",
+      def: (n) => `local function ${n}() end`,
+      comment: lineComment("--"),
+      by: "symbols",
+      use: { line: (n) => `${n}()`, tool: "definition" },
+    },
+  },
+  {
+    name: "pyright",
+    found: pyright,
+    files: { "main.py": "x = 1\n" },
+    probe: { ...PYTHON_PROBE, file: "probe.py" },
+  },
+  {
+    name: "typescript-native",
+    found: tsgo,
+    files: {
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, types: [] },
+      }),
+      "main.ts": "export const x = 1;\n",
+    },
+    probe: {
+      file: "probe.ts",
+      def: (n) => `export function ${n}() {}`,
+      comment: blockComment("/*", "*/"),
+      by: "symbols",
+      use: { line: (n) => `${n}();`, tool: "definition" },
+    },
+  },
+];
+
+for (const p of PROBED) {
+  describe.skipIf(!p.found)(`${p.name}: its lines probed`, () => {
+    test(`${p.found?.config.line_terminators.join(", ")}: symbols and a use past every terminator`, async () => {
+      const root = tempDir(`theodolite-probe-${p.name}-`);
+      for (const [rel, text] of Object.entries(p.files)) writeFileSync(join(root, rel), text);
+      const bridge = await startRealBridge(root, p.found?.config as ServerConfig);
+      try {
+        await startAndStatus(bridge, p.name);
+        await checkLineProbe(bridge, root, p.probe);
+      } finally {
+        await bridge.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    }, 120_000);
+  });
+}

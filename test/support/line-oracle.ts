@@ -16,6 +16,9 @@ export const TERMINATOR_TEXT: Record<string, string> = {
   nel: "\u0085",
   vt: "\u000b",
   ff: "\u000c",
+  fs: "\u001c",
+  gs: "\u001d",
+  rs: "\u001e",
 };
 
 /** Each terminator's text, once: what random texts are made of. */

@@ -487,7 +487,7 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
   [
     "an unknown line terminator",
     (r) => (srv(r).line_terminators = ["lf", "nl"]),
-    'server.ra.line_terminators[1]: expected one of "cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff", got "nl"',
+    'server.ra.line_terminators[1]: expected one of "cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff", "fs", "gs", "rs", got "nl"',
   ],
   [
     "line terminators without LF",

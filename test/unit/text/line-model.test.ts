@@ -3,6 +3,7 @@
  * and when a text's lines are the same as LSP's, so one table serves client and server.
  */
 import { describe, expect, test } from "bun:test";
+import { LINE_TERMINATORS } from "../../../src/config/schema.ts";
 import {
   contentEnd,
   LSP_LINES,
@@ -17,7 +18,7 @@ const LF = lineModel(["lf"]);
 const LF_CRLF = lineModel(["lf", "crlf"]);
 const CR_LF = lineModel(["cr", "lf"]);
 const TSSERVER = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
-const EVERY = lineModel(["cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff"]);
+const EVERY = lineModel(LINE_TERMINATORS);
 const MODELS = { LSP: LSP_LINES, LF, LF_CRLF, CR_LF, TSSERVER, EVERY };
 
 // one of each terminator between letters, no final newline, an astral character
@@ -67,6 +68,8 @@ describe("lineModel", () => {
       ["a\u0085b", "EVERY", false],
       ["a\u000bb", "EVERY", false],
       ["a\u000cb", "EVERY", false],
+      ["a\u001cb\u001dc\u001ed", "EVERY", false],
+      ["a\u001cb\u001dc\u001ed", "TSSERVER", true],
       ["a\rb\u2028c", "LSP", true],
     ];
     for (const [text, model, same] of cases) {

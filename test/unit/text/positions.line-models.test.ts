@@ -1,7 +1,7 @@
 /**
  * Positions between the client's lines (LSP's model) and a server's lines in another model
  * (SPEC §5, the line model): a client position and the server position it becomes name the
- * same text offset, for every terminator (CR, LF, CRLF, NEL, VT, FF, U+2028, U+2029), astral
+ * same text offset, for every terminator (CR, LF, CRLF, NEL, VT, FF, FS, GS, RS, U+2028, U+2029), astral
  * characters, texts with and without a final newline, in every encoding and column unit.
  * The oracle (test/support/line-oracle.ts) shares no code with src/text.
  */
@@ -31,6 +31,8 @@ const MODELS: LineModel[] = [
   lineModel(["cr", "lf"]),
   lineModel(["cr", "lf", "crlf", "u2028", "u2029"]),
   lineModel(["cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff"]),
+  // Python's str.splitlines (pylsp reads so)
+  lineModel(["cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff", "fs", "gs", "rs"]),
 ];
 const UNITS: ColumnUnit[] = ["code-point", "utf-16", "utf-8"];
 const ENCODINGS: PositionEncoding[] = ["utf-8", "utf-16", "utf-32"];
