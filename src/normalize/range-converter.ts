@@ -1,10 +1,11 @@
 /**
  * Server ranges → client ranges and locations (SPEC §4.3, §5). One context per request: it
  * keeps one line table per file, so every range of one result is converted against the same
- * text, and one target per URI (a reference list names the same files many times). Before
- * converting, `prepare` has the caller load the tables of every file an answer names, in
- * one go (SPEC §5.1: within the call's byte budget); a file past it keeps the server's
- * positions and `unconverted` names it.
+ * text, and one target per URI (a reference list names the same files many times).
+ * `convert` runs a conversion with the tables that cost no read; when one would, the caller
+ * loads every file the run asked for in one go (SPEC §5.1: within the call's byte budget)
+ * and it runs again. A file past the budget keeps the server's positions; `unconverted`
+ * names it.
  */
 
 import type { ColumnUnit } from "../config/types.ts";
@@ -19,7 +20,6 @@ import {
 } from "../text/positions.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
-import { namedUris } from "./named-files.ts";
 import { compareStrings } from "./order.ts";
 import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
 
@@ -31,9 +31,11 @@ export interface NormalizeContextOptions {
   unit: ColumnUnit;
   /** where the server breaks lines (SPEC §5; default LSP's) */
   model?: LineModel;
-  /** a file's lines for this call (line-columns.ts FileLines) */
+  /** a file's lines for this call (line-columns.ts FileLines), read if need be */
   lines: (abs: string) => FileLines;
-  /** load the tables of these files, before their positions are converted (default: none) */
+  /** … without a read: "pending" when it would take one (default: `lines`) */
+  peek?: (abs: string) => FileLines | "pending";
+  /** load the tables of these files, in the call's order (default: nothing to load) */
   load?: (paths: string[]) => Promise<void>;
 }
 
@@ -52,9 +54,12 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   // one name and one line table per URI and path in a result: every range of a file is
   // converted against the same text
   const names = new Map<string, UriName>();
-  const indexes = new Map<string, FileLines | null>();
+  let indexes = new Map<string, FileLines | null>();
   /** files whose positions stayed the server's: the call's budget was spent before them */
-  const unconverted = new Set<string>();
+  let unconverted = new Set<string>();
+  /** inside convert's first run: tables that cost a read are asked for, not read */
+  let peeking = false;
+  let pending = false;
 
   function nameFor(uri: string): UriName {
     let name = names.get(uri);
@@ -70,7 +75,9 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     if (name.path === null) return null;
     let index = indexes.get(name.path);
     if (index === undefined) {
-      index = opts.lines(name.path) ?? null;
+      const got = peeking && opts.peek ? opts.peek(name.path) : opts.lines(name.path);
+      if (got === "pending") pending = true;
+      index = got === "pending" ? null : (got ?? null);
       indexes.set(name.path, index);
     }
     return index;
@@ -124,14 +131,24 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { ...toTarget(uri), ...toRange(uri, range) };
   }
 
-  async function prepare(raw: unknown): Promise<void> {
-    if (asIs) return;
-    const paths: string[] = [];
-    for (const uri of namedUris(raw)) {
-      const path = nameFor(uri).path;
-      if (path !== null) paths.push(path);
+  async function convert<T>(run: () => T): Promise<T> {
+    if (asIs) return run();
+    indexes = new Map();
+    unconverted = new Set();
+    peeking = true;
+    pending = false;
+    let first: T;
+    try {
+      first = run();
+    } finally {
+      peeking = false;
     }
-    await opts.load?.(paths);
+    if (!pending) return first;
+    // every file this answer names, asked for by the first run: loaded, then converted again
+    await opts.load?.([...indexes.keys()]);
+    indexes = new Map();
+    unconverted = new Set();
+    return run();
   }
 
   const roots = [...new Set([opts.rootReal, opts.root])].sort((a, b) => b.length - a.length);
@@ -140,7 +157,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     toRange,
     toTarget,
     roots,
-    prepare,
+    convert,
     unconverted: () => [...unconverted].sort(compareStrings),
   };
 }

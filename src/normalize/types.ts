@@ -27,8 +27,11 @@ export interface NormalizeContext {
   toTarget(uri: string): Target;
   /** the workspace root as configured and its realpath, longest first (paths in server text) */
   roots: readonly string[];
-  /** load the line tables of every file `raw` (a server's answer) names, before converting it */
-  prepare(raw: unknown): Promise<void>;
+  /**
+   * `run` (a conversion of one answer) with the line tables that cost no read; if a file
+   * needs one, or the call's budget decides, every file it named is loaded and it runs again
+   */
+  convert<T>(run: () => T): Promise<T>;
   /** files met so far whose positions stayed the server's (past the call's budget), sorted */
   unconverted(): string[];
 }

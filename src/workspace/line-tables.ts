@@ -86,20 +86,26 @@ export class LineTables {
     return opened;
   }
 
+  /** The table kept for the file of `identity` in `model`, if it may stand for it; no read. */
+  cached(identity: FileIdentity, model: LineModel): LineColumns | undefined {
+    const key = `${fileKey(identity)}:${model.key}`;
+    const cached = this.entries.get(key);
+    if (cached === undefined || !cached.settled || !sameIdentity(cached.identity, identity)) {
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, cached);
+    return cached.lines;
+  }
+
   /**
    * The table of the file `abs` names, whose identity was just taken, with the server's
    * lines counted in `model`; undefined when it cannot be read.
    */
   get(abs: string, identity: FileIdentity, model: LineModel): LineColumns | undefined {
-    const key = `${fileKey(identity)}:${model.key}`;
-    const cached = this.entries.get(key);
-    if (cached !== undefined) {
-      this.drop(key);
-      if (cached.settled && sameIdentity(cached.identity, identity)) {
-        this.keep(key, cached);
-        return cached.lines;
-      }
-    }
+    const kept = this.cached(identity, model);
+    if (kept !== undefined) return kept;
+    this.drop(`${fileKey(identity)}:${model.key}`);
     const readAt = this.now();
     this.readCount += 1;
     const got = this.source.read(abs);

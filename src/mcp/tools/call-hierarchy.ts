@@ -99,15 +99,16 @@ export const callHierarchyTool = defineTool({
         await textDocumentPosition(ctx, call, args),
         call.wait,
       );
-      await call.norm.prepare(prepared);
-      const picked = pickCallItem(prepared, call.norm);
+      const picked = await call.norm.convert(() => pickCallItem(prepared, call.norm));
       const unwatched = unwatchedField(unwatchedCount(call.session));
       if (!picked) {
         return { result: { item: null, calls: [], total: 0, ...unwatched }, count: 0 };
       }
       const raw = await callsOf(call, args.direction, picked.raw);
-      await call.norm.prepare(raw);
-      const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
+      const uri = picked.raw.uri;
+      const all = await call.norm.convert(() =>
+        normalizeCalls(raw, args.direction, uri, call.norm),
+      );
       const p = page(all, paging);
       const unconverted = unconvertedField(call.norm.unconverted(), [picked.out, ...p.items]);
       return {

@@ -115,6 +115,7 @@ export function normalizeContext(
     unit: ctx.bridge.config.bridge.column_unit,
     model,
     lines: (abs) => call().get(abs),
+    peek: (abs) => call().peek(abs),
     load: (paths) => call().load(paths),
   });
 }

@@ -126,17 +126,26 @@ function emptyCollected(): Collected {
   };
 }
 
+type Normalized = FileDiagnostics & { items: DiagnosticOut[] };
+
+/** Each file's report with its diagnostics in the client's positions (one conversion). */
+function normalized(norm: NormalizeContext, reports: FileDiagnostics[]): Promise<Normalized[]> {
+  return norm.convert(() =>
+    reports.map((d) => ({ ...d, items: normalizeDiagnostics(d.uri, d.push, d.pull, norm) })),
+  );
+}
+
 /** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
 function collect(
   ctx: CallContext,
   session: Session,
-  d: FileDiagnostics,
+  d: Normalized,
   norm: NormalizeContext,
   into: Collected,
 ): string {
   const target = norm.toTarget(d.uri);
   const file = "file" in target ? target.file : target.uri;
-  const items = normalizeDiagnostics(d.uri, d.push, d.pull, norm);
+  const items = d.items;
   for (const f of norm.unconverted()) into.unconverted.add(f);
   into.keyed.push(...keyAll(ctx, session, items, into.unconverted));
   if (d.unsettled !== undefined) into.unsettled.push({ file, reason: d.unsettled });
@@ -193,9 +202,10 @@ async function collectFiles(
     withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
-      const d = await fileDiagnostics(call.session, call.doc, call.wait);
-      await call.norm.prepare(d);
-      collect(ctx, call.session, d, call.norm, out);
+      const [d] = await normalized(call.norm, [
+        await fileDiagnostics(call.session, call.doc, call.wait),
+      ]);
+      collect(ctx, call.session, d as Normalized, call.norm, out);
     });
   // the first alone (it may start the session, or restart it); the rest side by side: each
   // is synced and settled on its own, and the server works on them together
@@ -222,8 +232,7 @@ async function collectWorkspace(
     const session = sessions.get(ws.name, server.name);
     await sessions.use(session, wait, async (s) => {
       const norm = normalizeContext(ctx, s);
-      const reports = await workspaceDiagnostics(s, wait);
-      await norm.prepare(reports);
+      const reports = await normalized(norm, await workspaceDiagnostics(s, wait));
       // a report the session could not keep whole (SPEC §8) makes the answer partial
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));

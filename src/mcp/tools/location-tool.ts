@@ -69,9 +69,8 @@ export function locationTool(spec: {
           { ...(await textDocumentPosition(ctx, call, args)), ...spec.extraParams?.(args) },
           call.wait,
         );
-        await call.norm.prepare(raw);
         const { kept: all, vanished } = withoutVanished(
-          normalizeLocations(raw, call.norm),
+          await call.norm.convert(() => normalizeLocations(raw, call.norm)),
           fileExists(call.session),
         );
         const p = page(all, paging);

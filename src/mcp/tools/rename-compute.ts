@@ -77,9 +77,10 @@ export async function computeRename(
     { ...at, newName: args.new_name },
     call.wait,
   );
-  // its files' tables, within the call's budget (SPEC §5.1)
-  await call.renameNorm.prepare(edit);
-  return { files: flattenWorkspaceEdit(edit), at: pos.lsp };
+  const files = flattenWorkspaceEdit(edit);
+  // its files' tables, within the call's budget (SPEC §5.1), for renameAnswer
+  await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
+  return { files, at: pos.lsp };
 }
 
 /**

@@ -85,9 +85,8 @@ export const workspaceSymbolsTool = defineTool({
       s.requireCapability("workspaceSymbolProvider", "workspace/symbol");
       const raw = await s.request(WorkspaceSymbolRequest.type, { query: args.query }, wait);
       const norm = normalizeContext(ctx, s);
-      await norm.prepare(raw);
       const { kept: all, vanished } = withoutVanished(
-        normalizeWorkspaceSymbols(raw, norm),
+        await norm.convert(() => normalizeWorkspaceSymbols(raw, norm)),
         fileExists(s),
       );
       const p = page(all, paging);

@@ -14,6 +14,7 @@ describe("makeNormalizeContext", () => {
     const text = "int f;\r/* a */\nf();\n";
     const lf = lineModel(["lf"]);
     const loaded: string[][] = [];
+    let cached = false;
     const ctx = makeNormalizeContext({
       root: ROOT,
       rootReal: ROOT,
@@ -21,21 +22,24 @@ describe("makeNormalizeContext", () => {
       unit: "code-point",
       model: lf,
       lines: () => lineColumnsOf(text, lf),
-      load: async (paths) => void loaded.push(paths),
+      // nothing cached until loaded: the first run asks, the second converts
+      peek: () => (cached ? lineColumnsOf(text, lf) : "pending"),
+      load: async (paths) => {
+        loaded.push(paths);
+        cached = true;
+      },
     });
-    await ctx.prepare([{ uri: fileUri("a.c"), range: r(1, 0, 1, 1) }]);
+    const range = await ctx.convert(() => ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)));
     expect(loaded).toEqual([[`${ROOT}/a.c`]]);
     // the LF-only server's line 1 is the client's line 3 (after the lone CR and the LF)
-    expect(ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1))).toEqual({
-      line: 3,
-      column: 1,
-      end_line: 3,
-      end_column: 2,
-    });
+    expect(range).toEqual({ line: 3, column: 1, end_line: 3, end_column: 2 });
+    // cached now: one run, nothing loaded
+    await ctx.convert(() => ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)));
+    expect(loaded).toHaveLength(1);
     // LSP's lines in the client's unit: nothing to load, nothing read
     const asIs = fixtureContext({ "a.c": text }, { encoding: "utf-32", unit: "code-point" });
-    await asIs.ctx.prepare([{ uri: fileUri("a.c") }]);
-    expect(asIs.ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)).line).toBe(2);
+    const line = await asIs.ctx.convert(() => asIs.ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)).line);
+    expect(line).toBe(2);
     expect(asIs.reads).toEqual([]);
   });
 

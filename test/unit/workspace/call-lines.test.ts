@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { AsciiLines } from "../../../src/text/line-columns.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
-import { CallLines, type OpenLines } from "../../../src/workspace/call-lines.ts";
+import { CallLines, type OpenLines, PENDING } from "../../../src/workspace/call-lines.ts";
 import { LineTables, RACY_MARGIN_MS } from "../../../src/workspace/line-tables.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
@@ -128,4 +128,27 @@ test("one table per line model: a lone CR splits LSP's lines, not LF's", async (
   expect(own).toBeInstanceOf(LineIndex);
   expect(own.sameLines).toBe(false);
   expect(tables.stats().entries).toBe(2);
+});
+
+test("peek reads nothing: an uncached file, or one past the budget, is pending until load", async () => {
+  const a = file("a.c", "a\n".repeat(50)); // 100 bytes
+  const b = file("b.c", "b\n".repeat(50));
+  const { tables, reads } = cache();
+  const first = call(tables, 150);
+  expect(first.peek(a)).toBe(PENDING);
+  expect(reads).toEqual([]);
+  await first.load([b, a]);
+  expect(reads).toEqual(["a.c"]);
+  expect(first.get(b)).toBe("budget");
+  // cached now: a later call peeks a.c at once, and b.c (uncached) stays pending
+  const second = call(tables, 150);
+  expect(second.peek(a)).toBeInstanceOf(AsciiLines);
+  expect(second.peek(b)).toBe(PENDING);
+  // both cached: within the budget in any order, past it only in canonical order
+  await call(tables, 1000).load([a, b]);
+  const third = call(tables, 150);
+  expect(third.peek(b)).toBeInstanceOf(AsciiLines);
+  expect(third.peek(a)).toBe(PENDING);
+  await third.load([b, a]);
+  expect([third.get(a), third.get(b)].map((t) => t === "budget")).toEqual([false, true]);
 });
