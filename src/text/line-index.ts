@@ -3,7 +3,7 @@
  * — and, beside it, as the text's server counts them (line-model.ts): `server` where it
  * reads positions, `answers` where it reports them (the same unless the server counts the
  * two apart, as clangd does). Most texts have the same lines in every model: then each is
- * the index itself, or shares its line starts where only where a line's content ends
+ * the index itself, or shares its line starts when only where a line's content ends
  * differs (a CR LF for a server that breaks at LF alone). Otherwise it is a second table
  * over the same text, and positions move between the two through text offsets
  * (positions.ts).
