@@ -144,6 +144,16 @@ export function offsetToLspPosition(
   return positionAt(index.server, offset, enc);
 }
 
+/**
+ * A position the server reads, in the lines of its answers (the same unless it counts the
+ * two apart: clangd), to compare it with what it answered.
+ */
+export function readToAnswer(index: LineIndex, pos: LspPosition, enc: PositionEncoding) {
+  if (index.answers === index.server) return pos;
+  const offset = lspPositionToOffset(index, pos, enc);
+  return offset === undefined ? pos : positionAt(index.answers, offset, enc);
+}
+
 /** offsetToLspPosition in the lines of `lines` itself (the client's or the server's). */
 function positionAt(lines: LineIndex, offset: number, enc: PositionEncoding): LspPosition {
   let off = Math.min(Math.max(0, Math.trunc(offset)), lines.text.length);

@@ -254,6 +254,37 @@ for (const c of CASES) {
   });
 }
 
+describe.skipIf(!clangd)("clangd's quick fix past a lone CR", () => {
+  test("listed for the diagnostic the client names, applied at its place", async () => {
+    const root = workspaceOf(CASES[0] as LineCase);
+    const text = "int f(void) {\n/* a\rb */\n  int typo = 1\n  return typo;\n}\n";
+    writeFileSync(join(root, "main.c"), text);
+    const bridge = await startRealBridge(root, clangd?.config as ServerConfig, GATED);
+    try {
+      // clang reports the missing `;` after `= 1` at the next token, `return`: the client's
+      // line 5, clangd's line 4 as it reads and 5 in its answers
+      const d = await ok(bridge, "diagnostics", { file: "main.c" });
+      const missing = (d.diagnostics as { line: number; message: string }[]).find((x) =>
+        x.message.startsWith("Expected ';'"),
+      );
+      expect(missing?.line).toBe(5);
+      const at = { file: "main.c", line: 5, symbol: "return" };
+      const listing = await ok(bridge, "code_actions", at);
+      const actions = listing.actions as { title: string; handle?: string }[];
+      expect(actions.map((a) => a.title)).toContain("insert ';'");
+      const handle = actions.find((a) => a.title === "insert ';'")?.handle;
+      expect(await ok(bridge, "code_action_apply", { handle })).toEqual({
+        applied: true,
+        changes: [{ file: "main.c", edits: 1 }],
+      });
+      expect(readFileSync(join(root, "main.c"), "utf8")).toBe(text.replace("= 1\n", "= 1;\n"));
+    } finally {
+      await bridge.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe.skipIf(!clangd)("clangd through zero-config", () => {
   test("its preset's lines: every answer at the real places; no rename from past the mark", async () => {
     const c = CASES[0] as LineCase;

@@ -15,6 +15,7 @@ import {
   lspToClient,
   offsetToLspPosition,
   type PositionEncoding,
+  readToAnswer,
 } from "../../../src/text/positions.ts";
 import {
   ALL_TERMINATORS,
@@ -169,4 +170,12 @@ test("reads in one model, answers in another (clangd): requests in the first, an
     line: 4,
     column: 9,
   });
+  // a position it reads, to compare with its answers (a code action's range, its diagnostics)
+  expect(readToAnswer(index, { line: 2, character: 8 }, "utf-32")).toEqual({
+    line: 3,
+    character: 8,
+  });
+  const same = new LineIndex(text, lineModel(["lf"]));
+  const pos = { line: 2, character: 8 };
+  expect(readToAnswer(same, pos, "utf-32")).toBe(pos);
 });
