@@ -83,6 +83,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it reloads its workspace on a manifest change only after answering from the old one
       // (docs/LANGUAGE-SERVERS.md#rust-analyzer-manifest-changes): the session restarts
       restart_on: ["**/Cargo.toml", "**/rust-analyzer.toml"],
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#rust-analyzer-lines-end-at-lf)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -140,6 +142,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it announces no encoding (so UTF-16 would apply) but counts columns in code points
       // (docs/LANGUAGE-SERVERS.md#emmylua_ls-counts-code-points)
       position_encoding: "utf-32",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -178,6 +182,11 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its background index keeps a changed file's old content (it re-indexes only what it
       // builds): a changed source or header is opened, so its own index entry is current
       open_changed_files: true,
+      // a lone CR is no line break where it reads positions and builds renames, but is in
+      // its compiler's lines, which its other answers count
+      // (docs/LANGUAGE-SERVERS.md#clangd-reads-lines-at-lf-and-answers-in-its-compilers)
+      line_terminators: ["lf"],
+      answer_line_terminators: ["cr", "lf", "crlf"],
     },
   }),
   preset({
@@ -248,6 +257,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
       // once per kind, with no version and no end signal
       diagnostics_settle: "tsserver",
+      // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
+      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
+      line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],
     },
   }),
   preset({
@@ -316,6 +328,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#gopls-lines-end-at-lf)
+      line_terminators: ["lf"],
     },
   }),
 ];

@@ -68,6 +68,7 @@ export function setup(
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],
     package_manifest: opts.manifest ?? null,
+    line_terminators: ["cr", "lf", "crlf"],
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,

@@ -23,7 +23,14 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { fileExists, unwatchedCount, unwatchedField, vanishedField, withFile } from "./common.ts";
+import {
+  fileExists,
+  unconvertedField,
+  unwatchedCount,
+  unwatchedField,
+  vanishedField,
+  withFile,
+} from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -63,7 +70,7 @@ export function locationTool(spec: {
           call.wait,
         );
         const { kept: all, vanished } = withoutVanished(
-          normalizeLocations(raw, call.norm),
+          await call.norm.convert(() => normalizeLocations(raw, call.norm)),
           fileExists(call.session),
         );
         const p = page(all, paging);
@@ -71,6 +78,7 @@ export function locationTool(spec: {
           result: {
             ...pagedResult("locations", p),
             ...vanishedField(vanished),
+            ...unconvertedField(call.norm.unconverted(), p.items),
             ...unwatchedField(unwatchedCount(call.session)),
           },
           count: p.items.length,

@@ -20,6 +20,7 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 import {
   fileExists,
   normalizeContext,
+  unconvertedField,
   unwatchedCount,
   unwatchedField,
   vanishedField,
@@ -83,8 +84,9 @@ export const workspaceSymbolsTool = defineTool({
     return sessions.use(session, wait, async (s) => {
       s.requireCapability("workspaceSymbolProvider", "workspace/symbol");
       const raw = await s.request(WorkspaceSymbolRequest.type, { query: args.query }, wait);
+      const norm = normalizeContext(ctx, s);
       const { kept: all, vanished } = withoutVanished(
-        normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s)),
+        await norm.convert(() => normalizeWorkspaceSymbols(raw, norm)),
         fileExists(s),
       );
       const p = page(all, paging);
@@ -92,6 +94,7 @@ export const workspaceSymbolsTool = defineTool({
         result: {
           ...pagedResult("symbols", p),
           ...vanishedField(vanished),
+          ...unconvertedField(norm.unconverted(), p.items),
           ...unwatchedField(unwatchedCount(s)),
         },
         count: p.items.length,
