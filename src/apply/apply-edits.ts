@@ -8,6 +8,7 @@
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import { compareStrings } from "../normalize/order.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
@@ -77,12 +78,16 @@ export function driftError(files: string[], hint: string): BridgeError {
   );
 }
 
-/** One edit set to write: the edits, the texts they were checked against, their encoding. */
+/**
+ * One edit set to write: the edits, the texts they were checked against, their encoding
+ * and the server's lines they count in.
+ */
 export interface ApplyRequest {
   workspace: WorkspaceRoot;
   files: PlannedFileEdit[];
   snapshots: Snapshots;
   encoding: PositionEncoding;
+  lines: LineModel;
   maxFileBytes: number;
   /** where the apply's intent record is kept (SPEC §7.4) */
   journal: ApplyJournal;
@@ -99,7 +104,7 @@ export interface WrittenFilesListener {
  * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
  */
 export async function applyEdits(
-  { workspace: ws, files, snapshots, encoding, maxFileBytes, journal }: ApplyRequest,
+  { workspace: ws, files, snapshots, encoding, lines, maxFileBytes, journal }: ApplyRequest,
   sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
   const plans = planWrites(
@@ -109,6 +114,7 @@ export async function applyEdits(
       return { snapshot: { abs: f.abs, text: snap.text, sha256: snap.sha256 }, edits: f.edits };
     }),
     encoding,
+    lines,
   );
   const { written } = await applyPlannedWrites(ws, plans, maxFileBytes, journal);
   sessions.resyncWritten(written);

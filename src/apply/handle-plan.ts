@@ -12,6 +12,7 @@ import {
   flattenWorkspaceEdit,
   nonFileTarget,
 } from "../normalize/workspace-edit.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
@@ -62,6 +63,8 @@ export interface HandleOrigin {
   readonly epoch: number;
   /** the position encoding of the server's ranges */
   readonly encoding: PositionEncoding;
+  /** where the server breaks lines in its answers, code actions' edits among them (SPEC §5) */
+  readonly answerLineModel: LineModel;
   /** the workspace its edits must stay in */
   readonly workspace: WorkspaceRoot;
 }
@@ -86,6 +89,7 @@ export function planHandle(
     sessionEpoch: session.epoch,
     title,
     encoding: session.encoding,
+    lines: session.answerLineModel,
     files: planned.files,
     targets: planned.targets,
     vouch,

@@ -5,11 +5,13 @@
  *
  * Edits apply to the text exactly as read: CRLF stays CRLF, nothing is
  * normalized; the server's newText carries whatever line endings it carries.
+ * Ranges resolve in the server's lines (SPEC §5: its `line_terminators`).
  */
 
 import { BridgeError } from "../errors.ts";
+import { LineIndex } from "../text/line-index.ts";
+import { type LineModel, LSP_LINES } from "../text/line-model.ts";
 import {
-  LineIndex,
   type LspPosition,
   type LspRange,
   lspPositionToOffset,
@@ -141,9 +143,14 @@ function applySpans(text: string, sorted: Span[]): string {
  * All files are checked before any result is returned, so a caller that writes
  * only after this returns never writes part of a bad edit set. Throws
  * `EditInvalid` with details `{file, index, reason}` (`index` is the edit's
- * position in that file's array, null for file-level problems).
+ * position in that file's array, null for file-level problems). Positions are in
+ * `enc` and in the lines of `lines`, the server's model (LSP's by default).
  */
-export function planWrites(files: FileEdits[], enc: PositionEncoding): PlannedWrite[] {
+export function planWrites(
+  files: FileEdits[],
+  enc: PositionEncoding,
+  lines: LineModel = LSP_LINES,
+): PlannedWrite[] {
   const seen = new Set<string>();
   const plans: PlannedWrite[] = [];
   for (const { snapshot, edits } of files) {
@@ -151,8 +158,8 @@ export function planWrites(files: FileEdits[], enc: PositionEncoding): PlannedWr
       throw editInvalid(snapshot.abs, null, "the file appears more than once in the edit set");
     }
     seen.add(snapshot.abs);
-    const lines = new LineIndex(snapshot.text);
-    const spans = edits.map((edit, i) => resolveSpan(snapshot.abs, lines, edit, i, enc));
+    const index = new LineIndex(snapshot.text, lines);
+    const spans = edits.map((edit, i) => resolveSpan(snapshot.abs, index, edit, i, enc));
     const sorted = orderedWithoutOverlap(snapshot.abs, spans);
     plans.push({
       abs: snapshot.abs,
@@ -180,10 +187,12 @@ export function checkRenameEdits(
   text: string,
   edits: { range: LspRange; newText: string }[],
   enc: PositionEncoding,
+  /** the server's lines for the positions it reads and its renames' edits (SPEC §5) */
+  model: LineModel,
   oldName: string,
   newName: string,
 ): void {
-  const lines = new LineIndex(text);
+  const lines = new LineIndex(text, model);
   const spans = orderedWithoutOverlap(
     file,
     edits.map((edit, i) => resolveSpan(file, lines, edit, i, enc)),

@@ -33,6 +33,8 @@ export const TOOL_PRESETS: readonly Preset[] = [
       ready: { log_message: "BackgroundAnalysis: Completed" },
       // its publish carries the document version, also an empty one without shellcheck
       diagnostics_settle: "version",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -70,6 +72,8 @@ export const TOOL_PRESETS: readonly Preset[] = [
       initialization_options: { configurationSection: "evenBetterToml" },
       settings: { evenBetterToml: { schema: { enabled: false, catalogs: [] } } },
       diagnostics_settle: "publish",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -100,6 +104,8 @@ export const TOOL_PRESETS: readonly Preset[] = [
       filenames: { "CMakeLists.txt": "cmake" },
       roles: ["semantics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -134,6 +140,8 @@ export const TOOL_PRESETS: readonly Preset[] = [
       extensions: { tex: "latex", sty: "latex", cls: "latex", bib: "bibtex" },
       roles: ["semantics", "diagnostics"],
       diagnostics_settle: "publish",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
 ];

@@ -155,6 +155,8 @@ export const WEB_PRESETS: readonly Preset[] = [
         log_message: "caches initialized",
       },
       diagnostics_settle: "publish",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -191,6 +193,8 @@ export const WEB_PRESETS: readonly Preset[] = [
       // user (docs/LANGUAGE-SERVERS.md#postgres-language-server)
       env_passthrough: ["XDG_CACHE_HOME"],
       diagnostics_settle: "version",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
 ];

@@ -102,6 +102,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // any other file may reach it (include_str!, a build script, a proc macro), and a
       // restart costs it its whole load: answers are marked instead (SPEC §5.3)
       unproven: "mark",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#rust-analyzer-lines-end-at-lf)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -161,6 +163,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it announces no encoding (so UTF-16 would apply) but counts columns in code points
       // (docs/LANGUAGE-SERVERS.md#emmylua_ls-counts-code-points)
       position_encoding: "utf-32",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+      line_terminators: ["lf"],
     },
   }),
   preset({
@@ -205,6 +209,11 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its background index keeps a changed file's old content (it re-indexes only what it
       // builds): a changed source or header is opened, so its own index entry is current
       open_changed_files: true,
+      // a lone CR is no line break where it reads positions and builds renames, but is in
+      // its compiler's lines, which its other answers count
+      // (docs/LANGUAGE-SERVERS.md#clangd-reads-lines-at-lf-and-answers-in-its-compilers)
+      line_terminators: ["lf"],
+      answer_line_terminators: ["cr", "lf", "crlf"],
     },
   }),
   preset({
@@ -283,6 +292,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       // (test/real/dependencies.test.ts, test/real/configuration.test.ts)
       reads: [...TYPESCRIPT_READS],
       follows: ["**/*.json", "**/node_modules/*", "**/node_modules/@*/*"],
+      // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
+      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
+      line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],
     },
   }),
   preset({
@@ -351,6 +363,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",
+      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#gopls-lines-end-at-lf)
+      line_terminators: ["lf"],
     },
   }),
 ];

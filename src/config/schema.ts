@@ -11,6 +11,34 @@ import { z } from "zod";
 /** Workspace and server names: usable in tool arguments and key paths as they are. */
 export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
+/**
+ * The line terminators a server may break lines at (SPEC §5): CR, LF, CR LF as one, LINE
+ * SEPARATOR, PARAGRAPH SEPARATOR, NEXT LINE, vertical tab, form feed, and the file, group
+ * and record separators (U+001C..U+001E, which Python's `splitlines` counts).
+ */
+export const LINE_TERMINATORS = [
+  "cr",
+  "lf",
+  "crlf",
+  "u2028",
+  "u2029",
+  "nel",
+  "vt",
+  "ff",
+  "fs",
+  "gs",
+  "rs",
+] as const;
+
+type Terminator = (typeof LINE_TERMINATORS)[number];
+const LSP_TERMINATORS: readonly Terminator[] = ["cr", "lf", "crlf"];
+
+/** A line model's terminators: LF among them, each once. */
+const terminatorList = z
+  .array(z.enum(LINE_TERMINATORS))
+  .refine((list) => list.includes("lf"), { error: 'expected a list that holds "lf"' })
+  .refine((list) => new Set(list).size === list.length, { error: "expected each name once" });
+
 /** Node/Bun timers overflow above this and fire at once; a timeout must stay below it. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -228,6 +256,18 @@ export const ServerSchema = z.strictObject({
    * points and announces nothing, so LSP's UTF-16 would apply)
    */
   position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
+  /**
+   * Where the server breaks lines in the positions it reads, and in its renames' edits
+   * (SPEC §5, the line model): LSP's CR, LF and CRLF unless it counts otherwise (clangd,
+   * gopls, rust-analyzer: LF alone; tsserver: U+2028 and U+2029 too).
+   */
+  line_terminators: terminatorList.default(() => [...LSP_TERMINATORS]),
+  /**
+   * Where it breaks lines in the positions of its other answers (locations, symbols, hover
+   * ranges, call hierarchy, diagnostics, code action edits), when not as it reads: clangd
+   * reads LF alone and reports in its compiler's lines, CR, LF and CRLF (SPEC §5)
+   */
+  answer_line_terminators: absentAsNull(terminatorList),
   /**
    * Files of the server's languages that its watchers report created or changed are also
    * opened (SPEC §5.2): for servers that read watched files on a timer or a thread of their

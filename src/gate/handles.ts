@@ -8,6 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
+import type { LineModel } from "../text/line-model.ts";
 import type { LspRange, PositionEncoding } from "../text/positions.ts";
 
 export interface PlannedFileEdit {
@@ -21,6 +22,8 @@ export interface HandleEntry {
   title: string;
   /** the position encoding the server's ranges are in */
   encoding: PositionEncoding;
+  /** where the server breaks the lines its ranges count (SPEC §5) */
+  lines: LineModel;
   files: PlannedFileEdit[];
   /** every target and its SHA-256 at listing time, for the drift check */
   targets: { abs: string; sha256: string }[];

@@ -2,10 +2,16 @@
  * Server ranges → client ranges and locations (SPEC §4.3, §5). One context per request: it
  * keeps one line table per file, so every range of one result is converted against the same
  * text, and one target per URI (a reference list names the same files many times).
+ * `convert` runs a conversion with the tables that cost no read; when one would, the caller
+ * loads every file the run asked for in one go (SPEC §5.1: within the call's byte budget)
+ * and it runs again. A file past the budget keeps the server's positions; `unconverted`
+ * names it.
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { columnsToClient, type LineColumns } from "../text/line-columns.ts";
+import { columnsToClient, type FileLines } from "../text/line-columns.ts";
+import { LineIndex } from "../text/line-index.ts";
+import { type LineModel, LSP_LINES } from "../text/line-model.ts";
 import {
   type LspPosition,
   type LspRange,
@@ -14,6 +20,7 @@ import {
 } from "../text/positions.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
+import { compareStrings } from "./order.ts";
 import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
 
 export interface NormalizeContextOptions {
@@ -22,8 +29,14 @@ export interface NormalizeContextOptions {
   rootReal: string;
   encoding: PositionEncoding;
   unit: ColumnUnit;
-  /** line table of an absolute path's current text, or undefined when it cannot be read */
-  lines: (abs: string) => LineColumns | undefined;
+  /** where the server breaks lines (SPEC §5; default LSP's) */
+  model?: LineModel;
+  /** a file's lines for this call (line-columns.ts FileLines), read if need be */
+  lines: (abs: string) => FileLines;
+  /** … without a read: "pending" when it would take one (default: `lines`) */
+  peek?: (abs: string) => FileLines | "pending";
+  /** load the tables of these files, in the call's order (default: nothing to load) */
+  load?: (paths: string[]) => Promise<void>;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -41,7 +54,12 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   // one name and one line table per URI and path in a result: every range of a file is
   // converted against the same text
   const names = new Map<string, UriName>();
-  const indexes = new Map<string, LineColumns | null>();
+  let indexes = new Map<string, FileLines | null>();
+  /** files whose positions stayed the server's: the call's budget was spent before them */
+  let unconverted = new Set<string>();
+  /** inside convert's first run: tables that cost a read are asked for, not read */
+  let peeking = false;
+  let pending = false;
 
   function nameFor(uri: string): UriName {
     let name = names.get(uri);
@@ -53,26 +71,34 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return name;
   }
 
-  function indexOf(name: UriName): LineColumns | null {
+  function indexOf(name: UriName): FileLines | null {
     if (name.path === null) return null;
     let index = indexes.get(name.path);
     if (index === undefined) {
-      index = opts.lines(name.path) ?? null;
+      const got = peeking && opts.peek ? opts.peek(name.path) : opts.lines(name.path);
+      if (got === "pending") pending = true;
+      index = got === "pending" ? null : (got ?? null);
       indexes.set(name.path, index);
     }
     return index;
   }
 
   const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
+  // the server counts in the client's unit and lines: only the base changes, no text is read
+  const asIs = sameUnit && (opts.model ?? LSP_LINES).differs === null;
 
   function toClient(name: UriName, pos: LspPosition): { line: number; column: number } {
-    // the server counts in the client's unit: only the base changes, no text is read
-    if (sameUnit) return { line: pos.line + 1, column: pos.character + 1 };
+    if (asIs) return { line: pos.line + 1, column: pos.character + 1 };
     const index = indexOf(name);
-    if (index !== null) return columnsToClient(index, pos, opts.encoding, opts.unit);
-    // The only approximation: without the text (a non-file URI, or a file that cannot be
-    // read) the column is the server's character + 1, which may be off for non-ASCII text.
-    return { line: pos.line + 1, column: pos.character + 1 };
+    if (index === "budget" && name.path !== null) unconverted.add(displayPath(opts, name.path));
+    // the same lines and unit: as is, as above
+    if (index === null || index === undefined || index === "budget" || (sameUnit && same(index))) {
+      // Without the text (a non-file URI, a file that cannot be read or past the budget)
+      // the position is the server's, + 1: off where its unit or its lines are not the
+      // client's (SPEC §5.1).
+      return { line: pos.line + 1, column: pos.character + 1 };
+    }
+    return columnsToClient(index, pos, opts.encoding, opts.unit);
   }
 
   function rangeOf(name: UriName, range: LspRange): Range {
@@ -105,8 +131,40 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { ...toTarget(uri), ...toRange(uri, range) };
   }
 
+  async function convert<T>(run: () => T): Promise<T> {
+    if (asIs) return run();
+    indexes = new Map();
+    unconverted = new Set();
+    peeking = true;
+    pending = false;
+    let first: T;
+    try {
+      first = run();
+    } finally {
+      peeking = false;
+    }
+    if (!pending) return first;
+    // every file this answer names, asked for by the first run: loaded, then converted again
+    await opts.load?.([...indexes.keys()]);
+    indexes = new Map();
+    unconverted = new Set();
+    return run();
+  }
+
   const roots = [...new Set([opts.rootReal, opts.root])].sort((a, b) => b.length - a.length);
-  return { toLoc, toRange, toTarget, roots };
+  return {
+    toLoc,
+    toRange,
+    toTarget,
+    roots,
+    convert,
+    unconverted: () => [...unconverted].sort(compareStrings),
+  };
+}
+
+/** Does the server count this text's lines as the client does (an ASCII table's always)? */
+function same(index: Exclude<FileLines, "budget" | undefined>): boolean {
+  return !(index instanceof LineIndex) || index.sameAnswerLines;
 }
 
 /** Shape check for server output: a range object with start and end positions. */

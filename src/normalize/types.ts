@@ -27,6 +27,13 @@ export interface NormalizeContext {
   toTarget(uri: string): Target;
   /** the workspace root as configured and its realpath, longest first (paths in server text) */
   roots: readonly string[];
+  /**
+   * `run` (a conversion of one answer) with the line tables that cost no read; if a file
+   * needs one, or the call's budget decides, every file it named is loaded and it runs again
+   */
+  convert<T>(run: () => T): Promise<T>;
+  /** files met so far whose positions stayed the server's (past the call's budget), sorted */
+  unconverted(): string[];
 }
 
 export type SeverityName = "error" | "warning" | "information" | "hint";

@@ -6,6 +6,7 @@
  */
 import type { Registration } from "vscode-languageserver-protocol";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
+import { type LineModel, lineModel } from "../text/line-model.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
 import type { SessionHooks } from "./hooks.ts";
@@ -31,6 +32,10 @@ export class SessionContext {
   readonly runPatterns: readonly RegExp[];
   readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
+  /** where the server breaks lines in what it reads (`line_terminators`, SPEC §5) */
+  readonly lines: LineModel;
+  /** … and in its answers (`answer_line_terminators`, else the same) */
+  readonly answerLines: LineModel;
   /** restarts because a file the server does not reload changed (`restart_on`) */
   readonly restarts = { count: 0, last: undefined as string | undefined };
 
@@ -45,6 +50,8 @@ export class SessionContext {
     // runs the bridge starts can still overlap under one token (progress.ts)
     this.progress = new ProgressTracker(server.diagnostics_run ? this.runPatterns : []);
     this.diagnostics = new DiagnosticStore(workspace);
+    this.lines = lineModel(server.line_terminators);
+    this.answerLines = lineModel(server.answer_line_terminators ?? server.line_terminators);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);
   }

@@ -6,7 +6,8 @@
  * reopens, so a publish for an earlier opening can never pass for the current
  * one (SPEC §6).
  */
-import { LineIndex } from "../text/positions.ts";
+import { LineIndex } from "../text/line-index.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "../workspace/confined.ts";
 
 export interface OpenDocument {
@@ -16,6 +17,7 @@ export interface OpenDocument {
   version: number;
   sha256: string;
   text: string;
+  /** its lines as the client counts them, and the server's beside them (SPEC §5) */
   index: LineIndex;
   /** the file's identity when this content was read (SPEC §5.1); null: unknown, read again */
   identity: FileIdentity | null;
@@ -59,6 +61,9 @@ export class DocumentStore {
   constructor(
     private readonly max: number,
     private readonly sink: DocumentSink,
+    /** where the server breaks lines: in what it reads, and in its answers */
+    private readonly lines: LineModel,
+    private readonly answerLines: LineModel,
   ) {}
 
   /** Make the server's copy equal to `content`; returns the document and what was sent. */
@@ -87,7 +92,7 @@ export class DocumentStore {
       version: (this.lastVersion.get(uri) ?? 0) + 1,
       sha256: content.sha256,
       text: content.text,
-      index: new LineIndex(content.text),
+      index: new LineIndex(content.text, this.lines, this.answerLines),
       identity: content.identity,
       syncSeq: stamp.seq,
       generation: stamp.generation,
@@ -105,7 +110,7 @@ export class DocumentStore {
   replace(doc: OpenDocument, content: DiskContent, stamp: SyncStamp): void {
     doc.sha256 = content.sha256;
     doc.text = content.text;
-    doc.index = new LineIndex(content.text);
+    doc.index = new LineIndex(content.text, this.lines, this.answerLines);
     doc.identity = content.identity;
     doc.opened = false;
     doc.version += 1;

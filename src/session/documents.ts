@@ -25,6 +25,7 @@ import type { SessionContext } from "./context.ts";
 import { DiskChanges } from "./disk-changes.ts";
 import {
   type DiskContent,
+  type DocumentSink,
   DocumentStore,
   type OpenDocument,
   type SyncStamp,
@@ -110,7 +111,7 @@ export class Documents {
 
   private newStore(): DocumentStore {
     const { server } = this;
-    return new DocumentStore(this.ctx.bridge.max_open_documents, {
+    const sink: DocumentSink = {
       open: (d) =>
         server.notify("textDocument/didOpen", {
           textDocument: { uri: d.uri, languageId: d.languageId, version: d.version, text: d.text },
@@ -121,7 +122,9 @@ export class Documents {
           contentChanges: [{ text: d.text }],
         }),
       close: (uri) => server.notify("textDocument/didClose", { textDocument: { uri } }),
-    });
+    };
+    const { lines, answerLines } = this.ctx;
+    return new DocumentStore(this.ctx.bridge.max_open_documents, sink, lines, answerLines);
   }
 
   /** A new server life: nothing is open, nothing is watched yet. */

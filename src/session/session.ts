@@ -14,6 +14,7 @@ import type { Registration, ServerCapabilities } from "vscode-languageserver-pro
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { ContainmentInfo } from "../process/pid-namespace.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SessionContext } from "./context.ts";
@@ -153,6 +154,14 @@ export class Session {
   }
   get encoding(): PositionEncoding {
     return this.process.encoding;
+  }
+  /** where the server breaks lines in the positions it reads and its renames' edits (SPEC §5) */
+  get lineModel(): LineModel {
+    return this.ctx.lines;
+  }
+  /** … and in the positions of its other answers */
+  get answerLineModel(): LineModel {
+    return this.ctx.answerLines;
   }
   get observedVersion(): string | undefined {
     return this.process.observedVersion;

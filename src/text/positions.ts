@@ -1,15 +1,21 @@
 /**
  * Position conversion between the client convention (1-based line, 1-based column in the
- * configured `column_unit`) and LSP positions (0-based, in the negotiated server encoding).
- * SPEC §4.2 (no clamping of tool input), §5 (exact for astral characters, CRLF and lone CR).
+ * configured `column_unit`, lines in LSP's model) and LSP positions (0-based, in the
+ * negotiated server encoding, lines in the server's model). SPEC §4.2 (no clamping of tool
+ * input), §5 (exact for astral characters and every line terminator).
  *
  * Internally every text offset is a UTF-16 code-unit offset into a JS string; the encodings
- * only decide how a column is counted.
+ * only decide how a column is counted. A LineIndex is the client's table and carries the
+ * server's (`index.server`): what takes or gives an LSP position uses the server's lines,
+ * what takes or gives a client position the client's, and the two meet at text offsets.
  */
 
 import type { ColumnUnit } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
-import { asciiToClient, type LineLengths } from "./ascii-columns.ts";
+import { asciiToClient } from "./ascii-columns.ts";
+import type { LineIndex } from "./line-index.ts";
+
+export { LineIndex, NON_ASCII } from "./line-index.ts";
 
 export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
 
@@ -22,92 +28,6 @@ export interface LspPosition {
 export interface LspRange {
   start: LspPosition;
   end: LspPosition;
-}
-
-/** any UTF-16 code unit above ASCII (surrogates included) */
-export const NON_ASCII = /[\u0080-\uffff]/;
-
-/** Line table over a text. Line terminators: "\r\n", "\n" and a lone "\r" (SPEC §5). */
-export class LineIndex implements LineLengths {
-  readonly text: string;
-  readonly lineCount: number;
-  /** pure ASCII: every encoding and unit counts one per character (lspToClient's fast path) */
-  readonly ascii: boolean;
-  /** UTF-16 offset of each line's first character */
-  private readonly starts: number[];
-  /** UTF-16 offset of each line's content end (where its terminator begins) */
-  private readonly ends: number[];
-  private lengths: Uint32Array | undefined;
-
-  constructor(text: string) {
-    this.text = text;
-    const starts = [0];
-    const ends: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || c === 0x0d) {
-        ends.push(i);
-        if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
-        starts.push(i + 1);
-      }
-    }
-    ends.push(text.length);
-    this.starts = starts;
-    this.ends = ends;
-    this.lineCount = starts.length;
-    this.ascii = !NON_ASCII.test(text);
-  }
-
-  lineStart(line0: number): number {
-    return this.checked(this.starts, line0);
-  }
-
-  lineEnd(line0: number): number {
-    return this.checked(this.ends, line0);
-  }
-
-  lineLength(line0: number): number {
-    return this.lineEnd(line0) - this.lineStart(line0);
-  }
-
-  lineText(line0: number): string {
-    return this.text.slice(this.lineStart(line0), this.lineEnd(line0));
-  }
-
-  /** 0-based line containing `offset` (an offset inside a terminator belongs to its line). */
-  lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((this.starts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  /**
-   * Each line's length when the text is pure ASCII (else undefined), made on first use: the
-   * range converter clamps an ASCII document's positions on it without a call per position
-   * (src/normalize/range-converter.ts), as it does on the text-free AsciiLines.
-   */
-  asciiLineLengths(): Uint32Array | undefined {
-    if (!this.ascii) return undefined;
-    if (this.lengths === undefined) {
-      const lengths = new Uint32Array(this.lineCount);
-      for (let i = 0; i < lengths.length; i++) {
-        lengths[i] = (this.ends[i] as number) - (this.starts[i] as number);
-      }
-      this.lengths = lengths;
-    }
-    return this.lengths;
-  }
-
-  private checked(table: number[], line0: number): number {
-    const v = table[line0];
-    if (v === undefined) throw new RangeError(`line ${line0} outside 0..${this.lineCount - 1}`);
-    return v;
-  }
 }
 
 export function unitToEncoding(unit: ColumnUnit): PositionEncoding {
@@ -196,45 +116,65 @@ export function clientOffsetFloor(
   return index.lineStart(line0) + within;
 }
 
-/** LSP position → UTF-16 offset into index.text; undefined when the line is past the end or the character is past the line end or splits a character. */
+/**
+ * LSP position → UTF-16 offset into index.text, in the server's lines; undefined when the
+ * line is past the end or the character is past the line end or splits a character.
+ */
 export function lspPositionToOffset(
   index: LineIndex,
   pos: LspPosition,
   enc: PositionEncoding,
 ): number | undefined {
-  if (!Number.isInteger(pos.line) || pos.line < 0 || pos.line >= index.lineCount) return undefined;
-  const within = lineOffsetForUnits(index.lineText(pos.line), pos.character, enc);
-  return within === undefined ? undefined : index.lineStart(pos.line) + within;
+  const lines = index.server;
+  if (!Number.isInteger(pos.line) || pos.line < 0 || pos.line >= lines.lineCount) return undefined;
+  const within = lineOffsetForUnits(lines.lineText(pos.line), pos.character, enc);
+  return within === undefined ? undefined : lines.lineStart(pos.line) + within;
 }
 
 /**
- * UTF-16 offset → LSP position. Offsets are clamped into the text; an offset inside a line
- * terminator maps to the line end, one inside a surrogate pair to the pair's start.
+ * UTF-16 offset → LSP position, in the server's lines. Offsets are clamped into the text;
+ * an offset inside a line terminator maps to the line end, one inside a surrogate pair to
+ * the pair's start.
  */
 export function offsetToLspPosition(
   index: LineIndex,
   offset: number,
   enc: PositionEncoding,
 ): LspPosition {
-  let off = Math.min(Math.max(0, Math.trunc(offset)), index.text.length);
-  const line = index.lineOf(off);
-  off = Math.min(off, index.lineEnd(line));
-  const start = index.lineStart(line);
-  if (off > start && isLowSurrogate(index.text.charCodeAt(off))) {
-    if (isHighSurrogate(index.text.charCodeAt(off - 1))) off--;
-  }
-  return { line, character: measure(index.text.slice(start, off), enc) };
+  return positionAt(index.server, offset, enc);
 }
 
-function isHighSurrogate(c: number): boolean {
+/**
+ * A position the server reads, in the lines of its answers (the same unless it counts the
+ * two apart: clangd), to compare it with what it answered.
+ */
+export function readToAnswer(index: LineIndex, pos: LspPosition, enc: PositionEncoding) {
+  if (index.answers === index.server) return pos;
+  const offset = lspPositionToOffset(index, pos, enc);
+  return offset === undefined ? pos : positionAt(index.answers, offset, enc);
+}
+
+/** offsetToLspPosition in the lines of `lines` itself (the client's or the server's). */
+function positionAt(lines: LineIndex, offset: number, enc: PositionEncoding): LspPosition {
+  let off = Math.min(Math.max(0, Math.trunc(offset)), lines.text.length);
+  const line = lines.lineOf(off);
+  off = Math.min(off, lines.lineEnd(line));
+  const start = lines.lineStart(line);
+  if (off > start && isLowSurrogate(lines.text.charCodeAt(off))) {
+    if (isHighSurrogate(lines.text.charCodeAt(off - 1))) off--;
+  }
+  return { line, character: measure(lines.text.slice(start, off), enc) };
+}
+
+export function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-function isLowSurrogate(c: number): boolean {
+export function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
-function outOfRange(
+export function outOfRange(
   index: LineIndex,
   line: number,
   column: number | null,
@@ -254,7 +194,7 @@ function outOfRange(
   });
 }
 
-function requireLine(
+export function requireLine(
   index: LineIndex,
   line: number,
   column: number | null,
@@ -288,11 +228,13 @@ export function clientToLsp(
         : `is past the end of line ${line} (length ${len} in ${unit} units)`;
     throw outOfRange(index, line, column, unit, why);
   }
-  return { line: line - 1, character: measure(text.slice(0, within), enc) };
+  if (index.sameLines) return { line: line - 1, character: measure(text.slice(0, within), enc) };
+  return positionAt(index.server, index.lineStart(line - 1) + within, enc);
 }
 
 /**
- * LSP position from a server → client 1-based {line, column}. Servers are not trusted
+ * LSP position from a server's answer (in the lines of `index.answers`) → client 1-based
+ * {line, column}. Servers are not trusted
  * (SPEC §8): a character past the end of its line maps to the end of the line, a line past
  * the end maps to the end of the text, a character inside a code point maps to that code
  * point's start, negatives map to 0. This tolerance is for server output only, never for
@@ -305,90 +247,18 @@ export function lspToClient(
   unit: ColumnUnit,
 ): { line: number; column: number } {
   // open documents are converted per position, and most text is ASCII
-  if (index.ascii) return asciiToClient(index, pos);
+  if (index.ascii && index.sameAnswerLines) return asciiToClient(index, pos);
+  const lines = index.answers;
   const rawLine = Number.isFinite(pos.line) ? Math.max(0, Math.trunc(pos.line)) : 0;
   let line0 = rawLine;
   let within: number;
-  if (rawLine >= index.lineCount) {
-    line0 = index.lineCount - 1;
-    within = index.lineEnd(line0) - index.lineStart(line0);
+  if (rawLine >= lines.lineCount) {
+    line0 = lines.lineCount - 1;
+    within = lines.lineEnd(line0) - lines.lineStart(line0);
   } else {
     const character = Number.isFinite(pos.character) ? Math.max(0, pos.character) : 0;
-    within = lineOffsetForUnitsFloor(index.lineText(line0), character, enc);
+    within = lineOffsetForUnitsFloor(lines.lineText(line0), character, enc);
   }
-  const prefix = index.text.slice(index.lineStart(line0), index.lineStart(line0) + within);
-  return { line: line0 + 1, column: measure(prefix, unitToEncoding(unit)) + 1 };
-}
-
-const IDENTIFIER_CHAR = /[\p{L}\p{N}\p{M}_$]/u;
-
-/** Is the code point ending just before UTF-16 index `i` an identifier character? */
-function identifierBefore(s: string, i: number): boolean {
-  if (i <= 0) return false;
-  const from = i >= 2 && isLowSurrogate(s.charCodeAt(i - 1)) ? i - 2 : i - 1;
-  return IDENTIFIER_CHAR.test(String.fromCodePoint(s.codePointAt(from) as number));
-}
-
-function identifierAt(s: string, i: number): boolean {
-  if (i >= s.length) return false;
-  return IDENTIFIER_CHAR.test(String.fromCodePoint(s.codePointAt(i) as number));
-}
-
-/**
- * `symbol` anchor (SPEC §4.2): the 1-based column (client unit) of the `occurrence`-th
- * (1-based, default 1) exact occurrence of `symbol` on 1-based `line`.
- *
- * Whole-identifier matches (not embedded in a longer identifier) are preferred when any
- * exist, else plain substring matches count. Identifier characters are Unicode letters,
- * digits, marks, `_` and `$` (a superset of [A-Za-z0-9_$], so `café` is not found inside
- * `caféine`). A boundary is only checked on an edge of `symbol` that is itself an
- * identifier character, so operators like `->` still anchor. Occurrences are
- * non-overlapping, scanned left to right.
- */
-export function anchorColumn(
-  index: LineIndex,
-  line: number,
-  symbol: string,
-  occurrence: number | undefined,
-  unit: ColumnUnit,
-): number {
-  const nth = occurrence ?? 1;
-  if (symbol.length === 0) {
-    throw new BridgeError("InvalidArgument", "`symbol` must not be empty", {
-      hint: "pass the exact text of the identifier on that line, or a `column`",
-    });
-  }
-  if (!Number.isInteger(nth) || nth < 1) {
-    throw new BridgeError("InvalidArgument", "`occurrence` must be an integer >= 1", {
-      hint: "occurrence counts matches on the line from 1, left to right",
-    });
-  }
-  requireLine(index, line, null, unit);
-  const text = index.lineText(line - 1);
-  const checkStart = identifierAt(symbol, 0);
-  const checkEnd = identifierBefore(symbol, symbol.length);
-  const all: number[] = [];
-  const whole: number[] = [];
-  for (let at = text.indexOf(symbol); at !== -1; at = text.indexOf(symbol, at + symbol.length)) {
-    all.push(at);
-    const startOk = !checkStart || !identifierBefore(text, at);
-    const endOk = !checkEnd || !identifierAt(text, at + symbol.length);
-    if (startOk && endOk) whole.push(at);
-  }
-  const matches = whole.length > 0 ? whole : all;
-  const at = matches[nth - 1];
-  if (at === undefined) {
-    const message =
-      matches.length === 0
-        ? `\`${symbol}\` does not occur on line ${line}`
-        : `\`${symbol}\` occurs ${matches.length} time(s) on line ${line}, not ${nth}`;
-    throw new BridgeError("SymbolNotOnLine", message, {
-      hint:
-        matches.length === 0
-          ? "symbol must be the exact text as it appears on that line (case-sensitive); check the line number"
-          : `pass occurrence between 1 and ${matches.length}`,
-      details: { line, symbol, occurrence: nth, found: matches.length },
-    });
-  }
-  return measure(text.slice(0, at), unitToEncoding(unit)) + 1;
+  const at = positionAt(index, lines.lineStart(line0) + within, unitToEncoding(unit));
+  return { line: at.line + 1, column: at.character + 1 };
 }

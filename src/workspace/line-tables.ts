@@ -3,23 +3,33 @@
  * a reference list can name hundreds of files, and reading and splitting each on every call
  * would be most of the bridge's work for such an answer.
  *
- * An entry is reused only while a fresh `lstat` of its path shows the identity (device,
- * inode, size, mtime, ctime) of the descriptor it was read from, and only when that ctime was
- * older than the read by more than a timestamp tick: a change in the tick of the read could
- * leave every timestamp as it was (git's "racy" index entries). A path that became a link
- * shows no identity and is read (and refused) again. Bounded by total bytes, least recently
- * used out first.
+ * A table belongs to a file, not to a path: it is keyed by the file's device and inode and
+ * the line model it counts the server's lines in, so the links of one file share it. A path
+ * is looked at with one `lstat` when it was opened beneath the root before with the identity
+ * (device, inode, size, mtime, ctime) that `lstat` shows; otherwise it is opened beneath the
+ * root again. A table is reused only while that identity is the one it was read with, and
+ * only when that ctime was older than the read by more than a timestamp tick: a change in
+ * the tick of the read could leave every timestamp as it was (git's "racy" index entries).
+ * Bounded by total bytes, least recently used out first; the paths seen, by count.
  */
 import { columnsSize, type LineColumns, lineColumnsOf } from "../text/line-columns.ts";
+import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
 import { currentIdentity, sameIdentity } from "./identity.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
 export const RACY_MARGIN_MS = 100;
 export const DEFAULT_BUDGET_BYTES = 8 * 1024 * 1024;
+/** Paths remembered with the identity they were opened with. */
+export const MAX_PATHS = 16_384;
 
-/** A confined read of a file's text and the identity it was read with, or undefined. */
-export type TextRead = (abs: string) => { text: string; identity: FileIdentity } | undefined;
+/** Confined looks at workspace files (SPEC §8.1); undefined when one cannot be had. */
+export interface TableSource {
+  /** the identity of the file a path names, opened beneath the root, not read */
+  identify(abs: string): FileIdentity | undefined;
+  /** its text and the identity it was read with */
+  read(abs: string): { text: string; identity: FileIdentity } | undefined;
+}
 
 interface Entry {
   identity: FileIdentity;
@@ -37,49 +47,104 @@ export function settledAt(ctimeMs: number, readAtMs: number): boolean {
   return ctimeMs < readAtMs - RACY_MARGIN_MS;
 }
 
+/** The file an identity names: its device and inode. */
+export function fileKey(identity: FileIdentity): string {
+  return `${identity.dev}:${identity.ino}`;
+}
+
 export class LineTables {
   /** insertion order is recency order: the first entry is the least recently used */
   private readonly entries = new Map<string, Entry>();
+  /** each path opened beneath the root, with the identity it had then (recency order) */
+  private readonly paths = new Map<string, FileIdentity>();
   private bytes = 0;
+  private readCount = 0;
 
   constructor(
-    private readonly read: TextRead,
+    private readonly source: TableSource,
     private readonly budgetBytes = DEFAULT_BUDGET_BYTES,
     /** wall clock in ms, the clock file timestamps are taken from (tests move it) */
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The line table of `abs` as it is on disk now, or undefined when it cannot be read. */
-  get(abs: string): LineColumns | undefined {
-    const cached = this.entries.get(abs);
-    if (cached !== undefined) {
-      this.drop(abs);
-      if (cached.settled && sameIdentity(cached.identity, currentIdentity(abs))) {
-        this.keep(abs, cached);
-        return cached.lines;
+  /**
+   * The identity of the file `abs` names now, or undefined when it cannot be opened beneath
+   * the root: one `lstat` while the path shows what it showed when it was last opened.
+   */
+  identity(abs: string): FileIdentity | undefined {
+    const known = this.paths.get(abs);
+    if (known !== undefined) {
+      this.paths.delete(abs);
+      const now = currentIdentity(abs);
+      if (now !== null && sameIdentity(known, now)) {
+        this.paths.set(abs, now);
+        return now;
       }
     }
+    const opened = this.source.identify(abs);
+    if (opened !== undefined) this.remember(abs, opened);
+    return opened;
+  }
+
+  /** The table kept for the file of `identity` in `model`, if it may stand for it; no read. */
+  cached(identity: FileIdentity, model: LineModel): LineColumns | undefined {
+    const key = `${fileKey(identity)}:${model.key}`;
+    const cached = this.entries.get(key);
+    if (cached === undefined || !cached.settled || !sameIdentity(cached.identity, identity)) {
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, cached);
+    return cached.lines;
+  }
+
+  /**
+   * The table of the file `abs` names, whose identity was just taken, with the server's
+   * lines counted in `model`; undefined when it cannot be read.
+   */
+  get(abs: string, identity: FileIdentity, model: LineModel): LineColumns | undefined {
+    const kept = this.cached(identity, model);
+    if (kept !== undefined) return kept;
+    this.drop(`${fileKey(identity)}:${model.key}`);
     const readAt = this.now();
-    const got = this.read(abs);
+    this.readCount += 1;
+    const got = this.source.read(abs);
     if (got === undefined) return undefined;
-    const lines = lineColumnsOf(got.text);
+    this.remember(abs, got.identity);
+    const lines = lineColumnsOf(got.text, model);
+    const readKey = `${fileKey(got.identity)}:${model.key}`;
     const entry: Entry = {
       identity: got.identity,
       settled: settledAt(got.identity.ctimeMs, readAt),
       lines,
-      bytes: columnsSize(lines) + abs.length * 2,
+      bytes: columnsSize(lines) + readKey.length * 2,
     };
-    if (entry.bytes <= this.budgetBytes) this.keep(abs, entry);
+    this.drop(readKey);
+    if (entry.bytes <= this.budgetBytes) this.keep(readKey, entry);
     return lines;
   }
 
-  /** entries and bytes held, for tests and memory reports */
-  stats(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+  /** files read so far (a caller yields to the event loop after one) */
+  get reads(): number {
+    return this.readCount;
   }
 
-  private keep(abs: string, entry: Entry): void {
-    this.entries.set(abs, entry);
+  /** entries and bytes held, for tests and memory reports */
+  stats(): { entries: number; bytes: number; paths: number } {
+    return { entries: this.entries.size, bytes: this.bytes, paths: this.paths.size };
+  }
+
+  private remember(abs: string, identity: FileIdentity): void {
+    this.paths.delete(abs);
+    this.paths.set(abs, identity);
+    for (const old of this.paths.keys()) {
+      if (this.paths.size <= MAX_PATHS) break;
+      this.paths.delete(old);
+    }
+  }
+
+  private keep(key: string, entry: Entry): void {
+    this.entries.set(key, entry);
     this.bytes += entry.bytes;
     for (const old of this.entries.keys()) {
       if (this.bytes <= this.budgetBytes) break;
@@ -87,10 +152,10 @@ export class LineTables {
     }
   }
 
-  private drop(abs: string): void {
-    const entry = this.entries.get(abs);
+  private drop(key: string): void {
+    const entry = this.entries.get(key);
     if (entry === undefined) return;
-    this.entries.delete(abs);
+    this.entries.delete(key);
     this.bytes -= entry.bytes;
   }
 }

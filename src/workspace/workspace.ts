@@ -6,8 +6,14 @@
  * sessions and tools that need it, and closes it.
  */
 import type { WorkspaceConfig } from "../config/types.ts";
-import type { LineColumns } from "../text/line-columns.ts";
-import { readWorkspaceText, type WorkspaceText } from "./confined.ts";
+import type { LineModel } from "../text/line-model.ts";
+import { CALL_BUDGET_BYTES, CallLines, type OpenLines } from "./call-lines.ts";
+import {
+  type FileIdentity,
+  readWorkspaceText,
+  statWorkspaceFile,
+  type WorkspaceText,
+} from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
 import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
@@ -40,7 +46,10 @@ export class Workspace implements WorkspaceRoot {
     this.name = config.name;
     this.root = config.root;
     this.rootReal = realRoot(config.root);
-    this.lineTables = new LineTables((abs) => this.tryRead(abs));
+    this.lineTables = new LineTables({
+      identify: (abs) => this.tryIdentify(abs),
+      read: (abs) => this.tryRead(abs),
+    });
   }
 
   /** A tool's `file` argument resolved (SPEC §4.2, §8.1 step 1). */
@@ -64,9 +73,23 @@ export class Workspace implements WorkspaceRoot {
     }
   }
 
-  /** The line table of a file as it is on disk now (kept across calls: line-tables.ts). */
-  lines(abs: string): LineColumns | undefined {
-    return this.lineTables.get(abs);
+  /** The identity of the file `file` names beneath the root, not read; undefined when none. */
+  tryIdentify(file: string): FileIdentity | undefined {
+    try {
+      return statWorkspaceFile(this.rootReal, file).identity;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The line tables of one call's answer, the server's lines counted in `model`: files as on
+   * disk now (kept across calls: line-tables.ts), or the session's open document, within the
+   * call's byte budget (call-lines.ts).
+   */
+  callLines(model: LineModel, open: (abs: string) => OpenLines | undefined): CallLines {
+    const budget = Math.max(CALL_BUDGET_BYTES, this.limits.maxFileBytes);
+    return new CallLines(this.lineTables, model, budget, open);
   }
 
   /** How results name `abs`: workspace-relative inside the root, else absolute. */

@@ -14,6 +14,7 @@ import {
   ResponseError,
 } from "vscode-languageserver-protocol/node";
 import { fuzzAnswer } from "./fuzz.ts";
+import { probeAnswer } from "./line-probe.ts";
 import { hugeResult, matchSymbols, requestUri, toDiagnostic } from "./results.ts";
 import type { Scenario } from "./scenario.ts";
 import type { FakeState } from "./state.ts";
@@ -113,6 +114,11 @@ export class Responder {
 
   private byMethod(method: string, params: unknown): unknown {
     const s = this.s;
+    if (s.line_probe !== undefined) {
+      const text = this.state.document(requestUri(params) ?? "")?.text ?? "";
+      const answer = probeAnswer(s.line_probe, method, params, text, s.encoding ?? "utf-16");
+      if (answer !== undefined) return answer;
+    }
     switch (method) {
       case "fake/state":
         return this.state.snapshot();

@@ -5,6 +5,7 @@
  * as new keys with a default that keeps old scenarios unchanged.
  */
 import type { ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { LineProbe } from "./line-probe.ts";
 
 export type DaemonKind = "group" | "setsid" | "hop";
 
@@ -124,6 +125,8 @@ export interface Scenario {
   fuzz?: FuzzSpec;
   /** answered as `capabilities.positionEncoding` */
   encoding?: "utf-8" | "utf-16" | "utf-32";
+  /** count lines in a model of its own and answer hover and references from the text (./line-probe.ts) */
+  line_probe?: LineProbe;
 
   // ---- code actions and rename ----
   /** the `textDocument/codeAction` answer */

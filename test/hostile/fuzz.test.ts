@@ -7,7 +7,9 @@
  * (never `Internal`); throughout: stdout carries only JSON-RPC, `ping` is answered, the
  * bridge stays up under 300 MB, and nothing outside the root changes.
  * The arguments come from the seed; each server answer from the seed, the request and
- * how often it was asked (test/fake-server/fuzz.ts), so two runs see the same calls.
+ * how often it was asked (test/fake-server/fuzz.ts), so two runs see the same calls. The
+ * workspace holds a file with every line terminator, and the server counts lines as
+ * neither it nor LSP do alike (SPEC §5: tsserver's read, LF's answered).
  */
 import { afterAll, expect, test } from "bun:test";
 import {
@@ -25,6 +27,7 @@ import { exceeds } from "../../src/json-bounds.ts";
 import { CLIENT_JSON_BOUNDS } from "../../src/mcp/transport/stdio.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { ALL_TERMINATORS } from "../support/line-oracle.ts";
 import { Prng } from "../support/prng.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 import { peakRssMb, RSS_BOUND_MB } from "./bounds-harness.ts";
@@ -76,9 +79,20 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
   writeFileSync(join(ws, "sub", "c.fake"), "fn_c\tx\n");
   writeFileSync(join(ws, "big.fake"), "x".repeat(5000));
   writeFileSync(join(ws, "latin1.fake"), new Uint8Array([0x66, 0xe9, 0x0a]));
+  // every line terminator, which the server (below) counts otherwise than LSP (SPEC §5)
+  writeFileSync(join(ws, "lines.fake"), `fn_l${ALL_TERMINATORS.join("x😀")}end\r`);
   writeFileSync(join(outside, "secret.fake"), "fn_secret\n");
   expect(Bun.spawnSync(["mkfifo", join(ws, "pipe.fake")]).success).toBe(true);
-  const inside = ["a.fake", "b.fake", "sub/c.fake", "big.fake", "latin1.fake", "pipe.fake", "sub"];
+  const inside = [
+    "a.fake",
+    "b.fake",
+    "sub/c.fake",
+    "lines.fake",
+    "big.fake",
+    "latin1.fake",
+    "pipe.fake",
+    "sub",
+  ];
   const uris = [
     ...inside.map((f) => pathToUri(join(ws, f))),
     pathToUri(join(outside, "secret.fake")),
@@ -112,7 +126,13 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
       mutation_allowlist: ["hostile"],
     },
     workspace: [{ name: "ws", root: ws, servers: ["fake"] }],
-    server: [fakeServer("fake", scenario)],
+    server: [
+      fakeServer("fake", scenario, {
+        // it reads in tsserver's lines and answers in LF's
+        line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],
+        answer_line_terminators: ["lf"],
+      }),
+    ],
   });
   const outsideBefore = snapshot(outside);
   const bridge = await RawBridge.start(config);

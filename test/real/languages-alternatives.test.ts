@@ -8,6 +8,7 @@
  * in docs/LANGUAGE-SERVERS.md.
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
+import { blockComment, lineComment, PYTHON_PROBE } from "../support/line-probe.ts";
 import { range } from "../support/real-bridge.ts";
 
 const APP = "service/app.py";
@@ -29,6 +30,13 @@ const diag = (
 const ALTERNATIVES: LanguageCase[] = [
   {
     server: "ruff",
+    lines: {
+      file: "service/probe.py",
+      // an unused import per definition: its diagnostics show the lines
+      def: (n) => `import ${n}`,
+      comment: lineComment("#"),
+      by: "diagnostics",
+    },
     ready: [],
     encoding: "utf-8",
     // its lint, by pull; `missing_name` after two emoji
@@ -57,6 +65,7 @@ const ALTERNATIVES: LanguageCase[] = [
   },
   {
     server: "ty",
+    lines: PYTHON_PROBE,
     ready: [],
     encoding: "utf-8",
     hover: [
@@ -113,6 +122,7 @@ const ALTERNATIVES: LanguageCase[] = [
   },
   {
     server: "basedpyright",
+    lines: PYTHON_PROBE,
     ready: ["log_message /Found \\d+ source file/"],
     encoding: "utf-16",
     hover: [
@@ -175,6 +185,8 @@ const ALTERNATIVES: LanguageCase[] = [
   },
   {
     server: "pylsp",
+    // its hover is not right past some of them (docs/LANGUAGE-SERVERS.md#the-servers-lines)
+    lines: PYTHON_PROBE,
     ready: [],
     // the preset's: jedi counts code points and pylsp announces nothing
     encoding: "utf-32",
@@ -211,6 +223,12 @@ const ALTERNATIVES: LanguageCase[] = [
   },
   {
     server: "ccls",
+    lines: {
+      file: "probe.h",
+      def: (n) => `int ${n}(void);`,
+      comment: blockComment("/*", "*/"),
+      by: "symbols",
+    },
     fixture: "c",
     // nothing says the index of the three files is complete: polled (a stated limit,
     // docs/LANGUAGE-SERVERS.md#ccls)

@@ -8,6 +8,7 @@
  * traps are in docs/LANGUAGE-SERVERS.md.
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
+import { lineComment } from "../support/line-probe.ts";
 import { range } from "../support/real-bridge.ts";
 
 const diag = (
@@ -23,9 +24,30 @@ const SC2086 = {
   message: "Double quote to prevent globbing and word splitting.",
 };
 
+/** Instructions one of each, for the line probe: its symbols are named by the instruction. */
+const DOCKER_LINES = [
+  "FROM alpine",
+  "RUN true",
+  "CMD true",
+  "ENV A=1",
+  "LABEL a=b",
+  "EXPOSE 80",
+  "WORKDIR /x",
+  "USER nobody",
+  "VOLUME /v",
+  "STOPSIGNAL SIGTERM",
+];
+
 const TOOLS: LanguageCase[] = [
   {
     server: "bash-language-server",
+    lines: {
+      file: "scripts/probe.sh",
+      def: (n) => `${n}() { :; }`,
+      comment: lineComment("#"),
+      by: "symbols",
+      use: { line: (n) => n, tool: "definition" },
+    },
     // symbols of files nobody opened come from its background analysis
     ready: ["log_message /BackgroundAnalysis: Completed/"],
     encoding: "utf-16",
@@ -71,6 +93,13 @@ const TOOLS: LanguageCase[] = [
   },
   {
     server: "docker-langserver",
+    lines: {
+      file: "infra/probe/Dockerfile",
+      name: (n) => DOCKER_LINES[n]?.split(" ")[0] as string,
+      def: (n) => DOCKER_LINES.find((l) => l.startsWith(`${n} `)) as string,
+      comment: lineComment("#"),
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     // the ARG's value, after two emoji
@@ -125,6 +154,12 @@ const TOOLS: LanguageCase[] = [
   },
   {
     server: "taplo",
+    lines: {
+      file: "config/probe.toml",
+      def: (n) => `[${n}]\na = 1`,
+      comment: lineComment("#"),
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     // no schema (the preset turns them off): hover has nothing to say
@@ -176,6 +211,15 @@ const TOOLS: LanguageCase[] = [
   },
   {
     server: "cmake-language-server",
+    lines: {
+      file: "native/probe/CMakeLists.txt",
+      // no symbols: a command its hover knows, after every mark
+      name: (n) => (n === 9 ? "add_executable" : "message"),
+      def: (n) => `${n}(STATUS x)`,
+      comment: lineComment("#"),
+      by: "none",
+      use: { line: () => "", tool: "hover" },
+    },
     ready: [],
     encoding: "utf-16",
     // a variable after two emoji; a command; both from `cmake --help-*`
@@ -205,6 +249,12 @@ const TOOLS: LanguageCase[] = [
   },
   {
     server: "fortls",
+    lines: {
+      file: "native/probe.f90",
+      def: (n) => `subroutine ${n}()\nend subroutine ${n}`,
+      comment: lineComment("!"),
+      by: "symbols",
+    },
     ready: [],
     // the preset's: it counts code points and announces nothing
     encoding: "utf-32",
@@ -257,6 +307,13 @@ const TOOLS: LanguageCase[] = [
   },
   {
     server: "texlab",
+    lines: {
+      file: "docs/probe.tex",
+      def: (n) => `\\section{${n}}\\label{${n}}`,
+      comment: lineComment("%"),
+      by: "none",
+      use: { line: (n) => `see \\ref{${n}}`, tool: "definition" },
+    },
     ready: [],
     encoding: "utf-16",
     hover: [

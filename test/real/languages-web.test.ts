@@ -9,6 +9,7 @@
  * docs/LANGUAGE-SERVERS.md.
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
+import { blockComment, lineComment } from "../support/line-probe.ts";
 import { range } from "../support/real-bridge.ts";
 
 const diag = (
@@ -22,6 +23,15 @@ const diag = (
 const WEB: LanguageCase[] = [
   {
     server: "vscode-html-language-server",
+    lines: {
+      file: "web/probe.html",
+      head: "<html><body>",
+      tail: "</body></html>",
+      def: (n) => `<div id="${n}"></div>`,
+      symbol: (n) => `div#${n}`,
+      comment: blockComment("<!--", "-->"),
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     // `span` after two emoji: code points 28–31 (UTF-16 30–33)
@@ -87,6 +97,13 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "vscode-css-language-server",
+    lines: {
+      file: "web/styles/probe.css",
+      def: (n) => `.${n} { color: red; }`,
+      symbol: (n) => `.${n}`,
+      comment: blockComment("/*", "*/"),
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     hover: [
@@ -207,6 +224,15 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "vscode-json-language-server",
+    lines: {
+      file: "config/probe.json",
+      head: "{",
+      tail: '"end": 0}',
+      def: (n) => `"${n}": 1,`,
+      // JSON has no comments: the mark in a string
+      comment: (mark) => `"pad": "probe${mark}probe",`,
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     // the local schema's description, its markdown escape resolved (hovers are plain);
@@ -260,6 +286,12 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "yaml-language-server",
+    lines: {
+      file: "ci/probe.yaml",
+      def: (n) => `${n}: 1`,
+      comment: lineComment("#"),
+      by: "symbols",
+    },
     ready: [],
     encoding: "utf-16",
     hover: [
@@ -319,6 +351,15 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "svelte-language-server",
+    lines: {
+      file: "web/components/Probe.svelte",
+      head: "<script>",
+      tail: "</script>",
+      def: (n) => `function ${n}() {}`,
+      comment: blockComment("/*", "*/"),
+      by: "symbols",
+      use: { line: (n) => `${n}();`, tool: "hover" },
+    },
     ready: [],
     encoding: "utf-16",
     hover: [
@@ -411,6 +452,15 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "astro-ls",
+    lines: {
+      file: "web/pages/probe.astro",
+      head: "---",
+      tail: "---\n<p>probe</p>",
+      def: (n) => `function ${n}() {}`,
+      comment: blockComment("/*", "*/"),
+      by: "symbols",
+      use: { line: (n) => `${n}();`, tool: "definition" },
+    },
     ready: [],
     encoding: "utf-16",
     hover: [
@@ -488,6 +538,14 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "graphql-lsp",
+    lines: {
+      file: "web/graphql/probe.graphql",
+      name: (n) => `F${n}`,
+      def: (n) => `fragment ${n} on Query { __typename }`,
+      comment: lineComment("#"),
+      by: "symbols",
+      use: { line: (n) => `query Probe { ...${n} }`, tool: "definition" },
+    },
     // its caches are built on the first open
     ready: ["warmup_open **/*.{graphql,gql}", "log_message /caches initialized/"],
     encoding: "utf-16",
@@ -546,6 +604,14 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "intelephense",
+    lines: {
+      file: "api/src/Probe.php",
+      head: "<?php",
+      def: (n) => `function ${n}() {}`,
+      comment: lineComment("//"),
+      by: "symbols",
+      use: { line: (n) => `${n}();`, tool: "definition" },
+    },
     ready: ["log_message /^Indexer: Indexing finished/"],
     encoding: "utf-16",
     hover: [
@@ -610,6 +676,13 @@ const WEB: LanguageCase[] = [
   },
   {
     server: "postgres-language-server",
+    lines: {
+      file: "db/probe.sql",
+      // a statement it cannot parse, one per definition: its diagnostics show the lines
+      def: (n) => `selec ${n};`,
+      comment: lineComment("--"),
+      by: "diagnostics",
+    },
     ready: [],
     encoding: "utf-32",
     // without a database it knows no types: hover answers nothing

@@ -76,6 +76,7 @@ export function setup(
     reads: opts.reads ?? ["**"],
     unproven: opts.unproven ?? "restart",
     package_manifest: opts.manifest ?? null,
+    line_terminators: ["cr", "lf", "crlf"],
   } as unknown as ServerConfig;
   const bridge = {
     max_file_bytes: 1 << 20,

@@ -14,6 +14,7 @@ import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { findLanguageServer } from "./language-servers.ts";
+import { checkLineProbe, type LineProbe } from "./line-probe.ts";
 import { POLYGLOT_SERVERS } from "./polyglot.ts";
 import {
   diagnosticsFor,
@@ -58,6 +59,8 @@ export interface LanguageCase {
    * (channels `pull` or `pull`+`push`): the items are compared on their pull channel.
    */
   diagnostics?: { file: string; items: unknown[]; settled: boolean; pushToo?: true };
+  /** where it breaks lines, probed on a file of its language (line-probe.ts) */
+  lines?: LineProbe;
 }
 
 /** An answer's items on their pull channel alone (see `pushToo`). */
@@ -196,6 +199,13 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
     for (const l of c.lacks ?? []) {
       test(`${l.tool}: ServerLacksCapability`, async () => {
         expect((await fails(bridge, l.tool, l.args)).code).toBe("ServerLacksCapability");
+      });
+    }
+    const lines = c.lines;
+    if (lines) {
+      // last: the probe file is new to the workspace, which the other answers never name
+      test(`its lines (${findPreset(c.server)?.server.line_terminators?.join(", ")}): ${lines.file}`, async () => {
+        await checkLineProbe(bridge, root, lines);
       });
     }
   });

@@ -29,7 +29,7 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { type FileCall, sessionMarks, withFile } from "./common.ts";
+import { type FileCall, sessionMarks, unconvertedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 /** JSON-RPC "method not found": a server that offers the provider but not this direction. */
@@ -93,16 +93,20 @@ export const callHierarchyTool = defineTool({
         await textDocumentPosition(ctx, call, args),
         call.wait,
       );
-      const picked = pickCallItem(prepared, call.norm);
+      const picked = await call.norm.convert(() => pickCallItem(prepared, call.norm));
       const marks = sessionMarks(call.session);
       if (!picked) {
         return { result: { item: null, calls: [], total: 0, ...marks }, count: 0 };
       }
       const raw = await callsOf(call, args.direction, picked.raw);
-      const all = normalizeCalls(raw, args.direction, picked.raw.uri, call.norm);
+      const uri = picked.raw.uri;
+      const all = await call.norm.convert(() =>
+        normalizeCalls(raw, args.direction, uri, call.norm),
+      );
       const p = page(all, paging);
+      const unconverted = unconvertedField(call.norm.unconverted(), [picked.out, ...p.items]);
       return {
-        result: { item: picked.out, ...pagedResult("calls", p), ...marks },
+        result: { item: picked.out, ...pagedResult("calls", p), ...unconverted, ...marks },
         count: p.items.length,
         pages: { key: "calls", items: all, offset: paging.offset },
       };

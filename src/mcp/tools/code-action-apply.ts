@@ -107,6 +107,7 @@ export const codeActionApplyTool = defineTool({
         files: entry.files,
         snapshots: read.snapshots,
         encoding: entry.encoding,
+        lines: entry.lines,
         maxFileBytes: b.max_file_bytes,
         journal: bridge.journal,
       },

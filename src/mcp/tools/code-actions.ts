@@ -28,7 +28,13 @@ import { page } from "../../normalize/paging.ts";
 import { isLspRange } from "../../normalize/range-converter.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import { clientToLsp, type LineIndex, measure, unitToEncoding } from "../../text/positions.ts";
+import {
+  clientToLsp,
+  type LineIndex,
+  measure,
+  readToAnswer,
+  unitToEncoding,
+} from "../../text/positions.ts";
 import {
   checkPaging,
   pagedResult,
@@ -150,8 +156,14 @@ export const codeActionsTool = defineTool({
             push: session.diagnostics.push(doc.uri)?.items,
             pull: session.diagnostics.pull(doc.uri)?.items,
           };
+      // the diagnostics are counted in the lines of its answers (SPEC §5)
+      const enc = session.encoding;
+      const answered = {
+        start: readToAnswer(doc.index, start, enc),
+        end: readToAnswer(doc.index, end, enc),
+      };
       const context = {
-        diagnostics: overlapping([...(diags.push ?? []), ...(diags.pull ?? [])], range),
+        diagnostics: overlapping([...(diags.push ?? []), ...(diags.pull ?? [])], answered),
         ...(args.only ? { only: args.only } : {}),
         triggerKind: CodeActionTriggerKind.Invoked,
       };

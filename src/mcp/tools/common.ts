@@ -14,6 +14,9 @@ import { documentRefresh } from "../../session/catch-up.ts";
 import { UNPROVEN_REASON } from "../../session/disk-changes.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
+import { LineIndex } from "../../text/line-index.ts";
+import type { LineModel } from "../../text/line-model.ts";
+import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -21,7 +24,10 @@ export interface FileCall {
   session: Session;
   doc: OpenDocument;
   rel: string;
+  /** converts the server's answers */
   norm: NormalizeContext;
+  /** converts its renames' edits, which it counts in the lines it reads (SPEC §5) */
+  renameNorm: NormalizeContext;
   wait: WaitContext;
 }
 
@@ -67,7 +73,10 @@ export async function withFile<T>(
   return sessions.use(session, wait, async (s) => {
     // the rest of the workspace followed the disk already (SPEC §5); now this file
     const doc = await s.documents.target(target, documentRefresh(s, role), wait.signal);
-    return fn({ session: s, doc, rel: resolved.rel, norm: normalizeContext(ctx, s), wait });
+    const norm = normalizeContext(ctx, s);
+    const renameNorm =
+      s.lineModel.key === s.answerLineModel.key ? norm : normalizeContext(ctx, s, s.lineModel);
+    return fn({ session: s, doc, rel: resolved.rel, norm, renameNorm, wait });
   });
 }
 
@@ -79,17 +88,55 @@ export function sessionTextReader(session: Session): (abs: string) => string | u
   return (abs) => session.documents.byPath(abs)?.text ?? session.workspace.tryRead(abs)?.text;
 }
 
-export function normalizeContext(ctx: CallContext, session: Session): NormalizeContext {
+/**
+ * A call's conversion of server positions counted in `model` (by default as its answers
+ * are, SPEC §5) to the client's.
+ */
+export function normalizeContext(
+  ctx: CallContext,
+  session: Session,
+  model: LineModel = session.answerLineModel,
+): NormalizeContext {
   const ws = session.workspace;
+  // the server answered against the open document's text; other files as on disk now,
+  // read only beneath the workspace root (server-named paths are untrusted), within the
+  // call's budget (SPEC §5.1); made on first use: most answers convert no other file
+  const own = model.key === session.answerLineModel.key;
+  const open = (abs: string): OpenLines | undefined => {
+    const doc = session.documents.byPath(abs);
+    if (doc === undefined || own) return doc;
+    return { ...doc, index: new LineIndex(doc.text, model) };
+  };
+  let tables: CallLines | undefined;
+  const call = () => (tables ??= ws.callLines(model, open));
   return makeNormalizeContext({
     root: ws.root,
     rootReal: ws.rootReal,
     encoding: session.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
-    // the server answered against the open document's text; other files as on disk now,
-    // read only beneath the workspace root (server-named paths are untrusted)
-    lines: (abs) => session.documents.byPath(abs)?.index ?? ws.lines(abs),
+    model,
+    lines: (abs) => call().get(abs),
+    peek: (abs) => call().peek(abs),
+    load: (paths) => call().load(paths),
   });
+}
+
+/**
+ * `unconverted: [files]` for an answer holding positions the bridge did not convert (past
+ * the call's budget, SPEC §5.1): those `items` (the items answered) name, or all.
+ */
+export function unconvertedField(
+  unconverted: readonly string[],
+  items?: readonly object[],
+): { unconverted?: string[] } {
+  let list = unconverted;
+  if (items !== undefined && list.length > 0) {
+    const named = new Set(
+      items.flatMap((i) => ("file" in i && typeof i.file === "string" ? [i.file] : [])),
+    );
+    list = list.filter((f) => named.has(f));
+  }
+  return list.length > 0 ? { unconverted: [...list] } : {};
 }
 
 /** Whether a file a result names (workspace-relative, or absolute) still exists. */

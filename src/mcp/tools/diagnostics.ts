@@ -29,7 +29,7 @@ import {
 import type { Session } from "../../session/session.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
-import { LineIndex } from "../../text/positions.ts";
+import { LineIndex } from "../../text/line-index.ts";
 import {
   checkPaging,
   fileArg,
@@ -43,6 +43,7 @@ import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
   sessionTextReader,
+  unconvertedField,
   unprovenEntries,
   unwatchedCount,
   unwatchedField,
@@ -111,34 +112,73 @@ interface Collected {
   restarted: string[];
   /** directories the sessions ask about that are not watched (SPEC §5.2), the most of any */
   unwatched: number;
+  /** files whose positions stayed the server's: past a call's budget (SPEC §5.1) */
+  unconverted: Set<string>;
+}
+
+function emptyCollected(): Collected {
+  return {
+    keyed: [],
+    files: [],
+    unsettled: [],
+    restarted: [],
+    unwatched: 0,
+    unconverted: new Set(),
+  };
+}
+
+type Normalized = FileDiagnostics & { items: DiagnosticOut[] };
+
+/** Each file's report with its diagnostics in the client's positions (one conversion). */
+function normalized(norm: NormalizeContext, reports: FileDiagnostics[]): Promise<Normalized[]> {
+  return norm.convert(() =>
+    reports.map((d) => ({ ...d, items: normalizeDiagnostics(d.uri, d.push, d.pull, norm) })),
+  );
 }
 
 /** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
 function collect(
   ctx: CallContext,
   session: Session,
-  d: FileDiagnostics,
+  d: Normalized,
   norm: NormalizeContext,
   into: Collected,
 ): string {
   const target = norm.toTarget(d.uri);
   const file = "file" in target ? target.file : target.uri;
-  into.keyed.push(...keyAll(ctx, session, normalizeDiagnostics(d.uri, d.push, d.pull, norm)));
+  const items = d.items;
+  for (const f of norm.unconverted()) into.unconverted.add(f);
+  into.keyed.push(...keyAll(ctx, session, items, into.unconverted));
   if (d.unsettled !== undefined) into.unsettled.push({ file, reason: d.unsettled });
   return file;
 }
 
-/** Each diagnostic with its match key; texts come from the session's view of each file. */
-function keyAll(ctx: CallContext, session: Session, items: DiagnosticOut[]): KeyedDiagnostic[] {
+/**
+ * Each diagnostic with its match key; texts come from the session's view of each file, one
+ * read per file (the links of one file are one); none for a file whose positions stayed
+ * the server's (past the call's budget, SPEC §5.1), whose key then holds no text.
+ */
+function keyAll(
+  ctx: CallContext,
+  session: Session,
+  items: DiagnosticOut[],
+  unconverted: ReadonlySet<string>,
+): KeyedDiagnostic[] {
   const read = sessionTextReader(session);
   const unit = ctx.bridge.config.bridge.column_unit;
   const indexes = new Map<string, LineIndex | undefined>();
+  const byFile = new Map<string, LineIndex | undefined>();
   const indexOf = (d: DiagnosticOut): LineIndex | undefined => {
-    if (!("file" in d)) return undefined;
+    if (!("file" in d) || unconverted.has(d.file)) return undefined;
     if (!indexes.has(d.file)) {
       const abs = isAbsolute(d.file) ? d.file : join(session.workspace.root, d.file);
-      const text = read(abs);
-      indexes.set(d.file, text === undefined ? undefined : new LineIndex(text));
+      const id = session.workspace.tryIdentify(abs);
+      const file = id === undefined ? `path ${abs}` : `${id.dev}:${id.ino}`;
+      if (!byFile.has(file)) {
+        const text = read(abs);
+        byFile.set(file, text === undefined ? undefined : new LineIndex(text));
+      }
+      indexes.set(d.file, byFile.get(file));
     }
     return indexes.get(d.file);
   };
@@ -151,7 +191,7 @@ async function collectFiles(
   args: { workspace?: string | undefined; server?: string | undefined },
   names: string[],
 ): Promise<Collected> {
-  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [], unwatched: 0 };
+  const out = emptyCollected();
   // the same file named twice counts once
   const ws = ctx.bridge.workspace(args.workspace);
   const byRel = new Map<string, string>();
@@ -164,8 +204,10 @@ async function collectFiles(
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
       out.unsettled.push(...unprovenEntries(call.session).entries);
-      const d = await fileDiagnostics(call.session, call.doc, call.wait);
-      collect(ctx, call.session, d, call.norm, out);
+      const [d] = await normalized(call.norm, [
+        await fileDiagnostics(call.session, call.doc, call.wait),
+      ]);
+      collect(ctx, call.session, d as Normalized, call.norm, out);
     });
   // the first alone (it may start the session, or restart it); the rest side by side: each
   // is synced and settled on its own, and the server works on them together
@@ -185,14 +227,14 @@ async function collectWorkspace(
   const ws = resolveWorkspace(config, args.workspace);
   const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
   const wait = waitContext(ctx);
-  const out: Collected = { keyed: [], files: [], unsettled: [], restarted: [], unwatched: 0 };
+  const out = emptyCollected();
   const files = new Set<string>();
   let complete = true;
   for (const server of servers) {
     const session = sessions.get(ws.name, server.name);
     await sessions.use(session, wait, async (s) => {
       const norm = normalizeContext(ctx, s);
-      const reports = await workspaceDiagnostics(s, wait);
+      const reports = await normalized(norm, await workspaceDiagnostics(s, wait));
       // a report the session could not keep whole (SPEC §8) makes the answer partial
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));
@@ -283,7 +325,9 @@ export const diagnosticsTool = defineTool({
     const p = page(all, paging);
     const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
     if (c.complete !== undefined) result.complete = c.complete;
-    Object.assign(result, settledness(c), unwatchedField(c.unwatched));
+    const unconverted = [...c.unconverted].sort(compareStrings);
+    Object.assign(result, settledness(c), unconvertedField(unconverted, p.items));
+    Object.assign(result, unwatchedField(c.unwatched));
     result.snapshot = snapshot;
     return {
       result,

@@ -23,7 +23,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { fileExists, sessionMarks, vanishedField, withFile } from "./common.ts";
+import { fileExists, sessionMarks, unconvertedField, vanishedField, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -63,7 +63,7 @@ export function locationTool(spec: {
           call.wait,
         );
         const { kept: all, vanished } = withoutVanished(
-          normalizeLocations(raw, call.norm),
+          await call.norm.convert(() => normalizeLocations(raw, call.norm)),
           fileExists(call.session),
         );
         const p = page(all, paging);
@@ -71,6 +71,7 @@ export function locationTool(spec: {
           result: {
             ...pagedResult("locations", p),
             ...vanishedField(vanished),
+            ...unconvertedField(call.norm.unconverted(), p.items),
             ...sessionMarks(call.session),
           },
           count: p.items.length,

@@ -10,8 +10,8 @@ import { BridgeError } from "../../errors.ts";
 import { candidateOf, findSymbols, type SymbolMatch } from "../../normalize/symbol-path.ts";
 import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
 import type { SymbolNode } from "../../normalize/types.ts";
+import { anchorColumn } from "../../text/anchor.ts";
 import {
-  anchorColumn,
   clientOffsetFloor,
   clientToLsp,
   type LineIndex,

@@ -73,6 +73,7 @@ export const renameApplyTool = defineTool({
           files: planned.files,
           snapshots: planned.snapshots,
           encoding: call.session.encoding,
+          lines: call.session.lineModel,
           maxFileBytes: b.max_file_bytes,
           journal: bridge.journal,
         },

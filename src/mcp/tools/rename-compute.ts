@@ -18,7 +18,7 @@ import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, sessionMarks } from "./common.ts";
+import { type FileCall, sessionMarks, unconvertedField } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -82,6 +82,8 @@ export async function computeRename(
   );
   const files = flattenWorkspaceEdit(edit);
   checkSites(call, files, oldName(call, pos, files), args.new_name);
+  // its files' tables, within the call's budget (SPEC §5.1), for renameAnswer
+  await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
   return { files, at: pos.lsp };
 }
 
@@ -141,7 +143,8 @@ function checkSites(
     if (abs === null) continue;
     const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
     if (text !== undefined) {
-      checkRenameEdits(ws.display(abs), text, f.edits, call.session.encoding, name, newName);
+      const { encoding, lineModel } = call.session;
+      checkRenameEdits(ws.display(abs), text, f.edits, encoding, lineModel, name, newName);
     }
   }
 }
@@ -157,12 +160,13 @@ export function renameAnswer(
   newName: string,
   applied: boolean,
 ): ToolAnswer {
-  const changes = normalizeFileEdits(files, call.norm);
+  const changes = normalizeFileEdits(files, call.renameNorm);
   return {
     result: {
       applied,
       new_name: newName,
       changes,
+      ...unconvertedField(call.renameNorm.unconverted()),
       ...sessionMarks(call.session),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),

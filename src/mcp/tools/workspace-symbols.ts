@@ -21,6 +21,7 @@ import {
   fileExists,
   normalizeContext,
   sessionMarks,
+  unconvertedField,
   vanishedField,
   waitContext,
 } from "./common.ts";
@@ -82,8 +83,9 @@ export const workspaceSymbolsTool = defineTool({
     return sessions.use(session, wait, async (s) => {
       s.requireCapability("workspaceSymbolProvider", "workspace/symbol");
       const raw = await s.request(WorkspaceSymbolRequest.type, { query: args.query }, wait);
+      const norm = normalizeContext(ctx, s);
       const { kept: all, vanished } = withoutVanished(
-        normalizeWorkspaceSymbols(raw, normalizeContext(ctx, s)),
+        await norm.convert(() => normalizeWorkspaceSymbols(raw, norm)),
         fileExists(s),
       );
       const p = page(all, paging);
@@ -91,6 +93,7 @@ export const workspaceSymbolsTool = defineTool({
         result: {
           ...pagedResult("symbols", p),
           ...vanishedField(vanished),
+          ...unconvertedField(norm.unconverted(), p.items),
           ...sessionMarks(s),
         },
         count: p.items.length,

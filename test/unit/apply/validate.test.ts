@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { checkRenameEdits, type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
+import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts";
 import { sha256Hex } from "../../../src/workspace/files.ts";
 
@@ -36,6 +37,28 @@ function rejected(fn: () => unknown): { file: string; index: number | null; reas
 }
 
 describe("planWrites (SPEC §7.4)", () => {
+  test("ranges resolve in the server's lines (SPEC §5): a lone CR for clangd, U+2028 for tsserver", () => {
+    // the server renames `f` in its line 1; a lone CR earlier makes that the client's line 2
+    const c = "int f;\n/* a\rb */ f();\n";
+    const lf = lineModel(["lf"]);
+    const edits = [{ range: r(1, 10, 1, 11), newText: "g" }];
+    const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", lf);
+    expect(clangd?.newText).toBe("int f;\n/* a\rb */ g();\n");
+    // counted in LSP's lines, line 1 is "/* a": refused, never written elsewhere
+    expect(rejected(() => one(c, edits)).reason).toContain("outside the file");
+    const ts = "let f;\n/* a\u2028b */ f();\n";
+    const tsserver = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
+    const call = [{ range: r(2, 5, 2, 6), newText: "g" }];
+    const [tsPlan] = planWrites(
+      [{ snapshot: snap("/ws/a.ts", ts), edits: call }],
+      "utf-16",
+      tsserver,
+    );
+    expect(tsPlan?.newText).toBe("let f;\n/* a\u2028b */ g();\n");
+    // LSP's line 2 is the empty last line here: refused, never written elsewhere
+    expect(rejected(() => one(ts, call)).reason).toContain("outside the file");
+  });
+
   test("applies several edits to a file regardless of their order in the array", () => {
     const text = "int a = 1;\nint b = 2;\nreturn a;\n";
     const edits = [
@@ -300,7 +323,7 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
   };
   const text = "use crate::report::total_area;\nfn main() { total_area(); }\n";
   const check = (edits: { range: LspRange; newText: string }[], oldName = "total_area") =>
-    checkRenameEdits("src/main.rs", text, edits, "utf-16", oldName, "sum_area");
+    checkRenameEdits("src/main.rs", text, edits, "utf-16", LSP_LINES, oldName, "sum_area");
 
   test("each edit replacing the name with the new one", () => {
     check([
@@ -325,6 +348,7 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
         { range: r(0, 9, 0, 9), newText: "s" },
       ],
       "utf-16",
+      LSP_LINES,
       "totalArea",
       "sumAreas",
     );
@@ -336,6 +360,7 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
       "const o = { foo };\n",
       [{ range: r(0, 12, 0, 15), newText: "foo: bar" }],
       "utf-16",
+      LSP_LINES,
       "foo",
       "bar",
     );

@@ -84,6 +84,8 @@ initialization_options = { fallbackFlags = ["-std=c++20"] }
 settings = { clangd = { checkUpdates = false } }
 diagnostics_settle = "publish"
 position_encoding = "utf-32"
+line_terminators = ["lf"]
+answer_line_terminators = ["cr", "lf", "crlf"]
 
 [server.ready]
 quiescent = false
@@ -175,6 +177,8 @@ describe("parseConfigText", () => {
           diagnostics_barrier: null,
           diagnostics_republish: false,
           position_encoding: "utf-32",
+          line_terminators: ["lf"],
+          answer_line_terminators: ["cr", "lf", "crlf"],
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],
@@ -225,6 +229,8 @@ describe("parseConfigText", () => {
           diagnostics_barrier: null,
           diagnostics_republish: false,
           position_encoding: null,
+          line_terminators: ["cr", "lf", "crlf"],
+          answer_line_terminators: null,
           open_changed_files: false,
           workspace_symbols: true,
           restart_on: [],

@@ -485,6 +485,26 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.position_encoding: expected one of "utf-8", "utf-16", "utf-32", got "utf-7"',
   ],
   [
+    "an unknown line terminator",
+    (r) => (srv(r).line_terminators = ["lf", "nl"]),
+    'server.ra.line_terminators[1]: expected one of "cr", "lf", "crlf", "u2028", "u2029", "nel", "vt", "ff", "fs", "gs", "rs", got "nl"',
+  ],
+  [
+    "line terminators without LF",
+    (r) => (srv(r).line_terminators = ["cr"]),
+    'server.ra.line_terminators: expected a list that holds "lf", got ["cr"]',
+  ],
+  [
+    "answer line terminators without LF",
+    (r) => (srv(r).answer_line_terminators = ["cr", "crlf"]),
+    'server.ra.answer_line_terminators: expected a list that holds "lf", got ["cr","crlf"]',
+  ],
+  [
+    "a line terminator twice",
+    (r) => (srv(r).line_terminators = ["lf", "cr", "lf"]),
+    'server.ra.line_terminators: expected each name once, got ["lf","cr","lf"]',
+  ],
+  [
     "settle quiescent without ready.quiescent",
     (r) => (srv(r).diagnostics_settle = "quiescent"),
     'server.ra.diagnostics_settle: expected "quiescent" only with ready.quiescent = true',
@@ -663,6 +683,8 @@ describe("defaults (SPEC §3)", () => {
         diagnostics_barrier: null,
         diagnostics_republish: false,
         position_encoding: null,
+        line_terminators: ["cr", "lf", "crlf"],
+        answer_line_terminators: null,
         open_changed_files: false,
         workspace_symbols: true,
         restart_on: [],

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type HandleEntry, HandleStore } from "../../../src/gate/handles.ts";
+import { LSP_LINES } from "../../../src/text/line-model.ts";
 
 const SESSION = { sessionKey: "ws/clangd", sessionEpoch: 1 };
 
@@ -8,6 +9,7 @@ function entry(title = "Add #include <stdio.h>"): HandleEntry {
     ...SESSION,
     title,
     encoding: "utf-16",
+    lines: LSP_LINES,
     vouch: { mark: 0, untracked: null, unloaded: [] },
     files: [
       {

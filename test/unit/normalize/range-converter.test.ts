@@ -3,12 +3,64 @@ import { canonicalJson } from "../../../src/normalize/cap.ts";
 import { makeNormalizeContext } from "../../../src/normalize/range-converter.ts";
 import type { NormalizeContext } from "../../../src/normalize/types.ts";
 import { lineColumnsOf } from "../../../src/text/line-columns.ts";
+import { lineModel } from "../../../src/text/line-model.ts";
 import { LineIndex, lspToClient } from "../../../src/text/positions.ts";
 import { fileUri, fixtureContext, ROOT, r } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
 
 describe("makeNormalizeContext", () => {
+  test("a server of another line model: its lines through the text, even in the client's unit", async () => {
+    const text = "int f;\r/* a */\nf();\n";
+    const lf = lineModel(["lf"]);
+    const loaded: string[][] = [];
+    let cached = false;
+    const ctx = makeNormalizeContext({
+      root: ROOT,
+      rootReal: ROOT,
+      encoding: "utf-32",
+      unit: "code-point",
+      model: lf,
+      lines: () => lineColumnsOf(text, lf),
+      // nothing cached until loaded: the first run asks, the second converts
+      peek: () => (cached ? lineColumnsOf(text, lf) : "pending"),
+      load: async (paths) => {
+        loaded.push(paths);
+        cached = true;
+      },
+    });
+    const range = await ctx.convert(() => ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)));
+    expect(loaded).toEqual([[`${ROOT}/a.c`]]);
+    // the LF-only server's line 1 is the client's line 3 (after the lone CR and the LF)
+    expect(range).toEqual({ line: 3, column: 1, end_line: 3, end_column: 2 });
+    // cached now: one run, nothing loaded
+    await ctx.convert(() => ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)));
+    expect(loaded).toHaveLength(1);
+    // LSP's lines in the client's unit: nothing to load, nothing read
+    const asIs = fixtureContext({ "a.c": text }, { encoding: "utf-32", unit: "code-point" });
+    const line = await asIs.ctx.convert(() => asIs.ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)).line);
+    expect(line).toBe(2);
+    expect(asIs.reads).toEqual([]);
+  });
+
+  test("a file past the call's budget: the server's positions, and the file named", () => {
+    const ctx = makeNormalizeContext({
+      root: ROOT,
+      rootReal: ROOT,
+      encoding: "utf-16",
+      unit: "code-point",
+      lines: (abs) => (abs.endsWith("big.ts") ? "budget" : lineColumnsOf("x😀y\n")),
+    });
+    expect(ctx.toRange(fileUri("big.ts"), r(0, 3, 0, 4))).toEqual({
+      line: 1,
+      column: 4,
+      end_line: 1,
+      end_column: 5,
+    });
+    expect(ctx.toRange(fileUri("small.ts"), r(0, 3, 0, 4)).column).toBe(3);
+    expect(ctx.unconverted()).toEqual(["big.ts"]);
+  });
+
   test("converts through the file's text (astral character, CRLF)", () => {
     const { ctx } = fixtureContext(FILES, { encoding: "utf-16", unit: "code-point" });
     expect(ctx.toRange(fileUri("src/a.ts"), r(0, 3, 1, 1))).toEqual({

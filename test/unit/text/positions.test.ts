@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import {
-  anchorColumn,
   clientToLsp,
   LineIndex,
   lspPositionToOffset,
@@ -163,44 +162,5 @@ describe("offsets", () => {
     // inside 😀 → its start
     expect(offsetToLspPosition(index, 2, "utf-16")).toEqual({ line: 0, character: 1 });
     expect(offsetToLspPosition(index, 999, "utf-16")).toEqual({ line: 3, character: 0 });
-  });
-});
-
-describe("anchorColumn", () => {
-  test("prefers whole identifiers, counts occurrences", () => {
-    const index = new LineIndex("let foobar = foo + foo;");
-    expect(anchorColumn(index, 1, "foo", undefined, "utf-16")).toBe(14);
-    expect(anchorColumn(index, 1, "foo", 2, "utf-16")).toBe(20);
-  });
-
-  test("falls back to substrings when no whole identifier matches", () => {
-    const index = new LineIndex("xfoo yfoo");
-    expect(anchorColumn(index, 1, "foo", 1, "utf-8")).toBe(2);
-    expect(anchorColumn(index, 1, "foo", 2, "utf-8")).toBe(7);
-  });
-
-  test("columns are in the client unit after astral characters", () => {
-    const index = new LineIndex('s = "😀"; t = s\nnext');
-    expect(anchorColumn(index, 1, "t", 1, "code-point")).toBe(10);
-    expect(anchorColumn(index, 1, "t", 1, "utf-16")).toBe(11);
-    expect(anchorColumn(index, 1, "t", 1, "utf-8")).toBe(13);
-    expect(anchorColumn(index, 2, "next", undefined, "utf-8")).toBe(1);
-  });
-
-  test("non-identifier symbols and Unicode identifiers", () => {
-    expect(anchorColumn(new LineIndex("p->q"), 1, "->", 1, "utf-16")).toBe(2);
-    expect(anchorColumn(new LineIndex("caféine café"), 1, "café", 1, "code-point")).toBe(9);
-  });
-
-  test("missing symbol and too-high occurrence", () => {
-    const index = new LineIndex("a b a");
-    const none = thrown(() => anchorColumn(index, 1, "c", undefined, "utf-16"));
-    expect(none.code).toBe("SymbolNotOnLine");
-    expect(none.details).toEqual({ line: 1, symbol: "c", occurrence: 1, found: 0 });
-    const third = thrown(() => anchorColumn(index, 1, "a", 3, "utf-16"));
-    expect(third.code).toBe("SymbolNotOnLine");
-    expect(third.details).toEqual({ line: 1, symbol: "a", occurrence: 3, found: 2 });
-    expect(thrown(() => anchorColumn(index, 2, "a", 1, "utf-16")).code).toBe("PositionOutOfRange");
-    expect(thrown(() => anchorColumn(index, 1, "", 1, "utf-16")).code).toBe("InvalidArgument");
   });
 });

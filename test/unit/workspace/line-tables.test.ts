@@ -16,8 +16,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AsciiLines } from "../../../src/text/line-columns.ts";
-import { LineIndex } from "../../../src/text/positions.ts";
+import { AsciiLines, type LineColumns } from "../../../src/text/line-columns.ts";
+import { LineIndex } from "../../../src/text/line-index.ts";
+import { type LineModel, LSP_LINES } from "../../../src/text/line-model.ts";
 import { LineTables, RACY_MARGIN_MS, settledAt } from "../../../src/workspace/line-tables.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
@@ -39,13 +40,32 @@ function fileWith(name: string, text: string): string {
 function tablesOf(
   root: string,
   opts: { budget?: number; now?: () => number; maxFileBytes?: number } = {},
-): LineTables {
+): Tables {
   const ws = workspaceAt(root, { maxFileBytes: opts.maxFileBytes ?? 1 << 20 });
-  return new LineTables((abs) => ws.tryRead(abs), opts.budget, opts.now);
+  const cache = new LineTables(
+    { identify: (abs) => ws.tryIdentify(abs), read: (abs) => ws.tryRead(abs) },
+    opts.budget,
+    opts.now,
+  );
+  return {
+    cache,
+    get: (abs, model = LSP_LINES) => {
+      const identity = cache.identity(abs);
+      return identity === undefined ? undefined : cache.get(abs, identity, model);
+    },
+    stats: () => cache.stats(),
+  };
+}
+
+/** The cache and a path's table as a call takes it: its identity, then its table. */
+interface Tables {
+  cache: LineTables;
+  get(abs: string, model?: LineModel): LineColumns | undefined;
+  stats(): { entries: number; bytes: number; paths: number };
 }
 
 /** Tables whose clock runs RACY_MARGIN_MS ahead, so fresh files count as settled. */
-function cacheAhead(budget?: number, root = dir, maxFileBytes?: number): LineTables {
+function cacheAhead(budget?: number, root = dir, maxFileBytes?: number): Tables {
   return tablesOf(root, { budget, now: () => Date.now() + 2 * RACY_MARGIN_MS, maxFileBytes });
 }
 

@@ -1,0 +1,113 @@
+/**
+ * The line tables one call's answer is converted with (SPEC §5.1, §8.2), within a byte
+ * budget. Every distinct file the answer names — a file is its device and inode, so the
+ * links of one file are one — counts its size against the budget in a canonical order
+ * (paths sorted), whether its table is cached, open or read now: a bridge started afresh
+ * converts the same files and gives the same bytes. A file past the budget is not read;
+ * its positions stay the server's, and the answer names it.
+ *
+ * An answer is first converted with what costs no read (`peek`: open documents, cached
+ * tables): when every file it names is there and within the budget, the order it met them
+ * in decides nothing, and that is the answer. Otherwise (`load`) the files it named are
+ * taken again in canonical order, one read per turn of the event loop — the bridge answers
+ * pings and other calls between them — and the answer is converted once more.
+ */
+import type { FileLines } from "../text/line-columns.ts";
+import type { LineIndex } from "../text/line-index.ts";
+import type { LineModel } from "../text/line-model.ts";
+import type { FileIdentity } from "./confined.ts";
+import { fileKey, type LineTables } from "./line-tables.ts";
+
+/** What one call may convert: the sizes of its distinct files, summed in canonical order. */
+export const CALL_BUDGET_BYTES = 32 * 1024 * 1024;
+
+/** An open document the session holds for a path: its table and identity (SPEC §5.1). */
+export interface OpenLines {
+  index: LineIndex;
+  text: string;
+  identity: FileIdentity | null;
+}
+
+/** A file whose lines cost a read, or past the budget before canonical order was taken. */
+export const PENDING = "pending";
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export class CallLines {
+  private byPath = new Map<string, FileLines>();
+  /** by file (device and inode): the links of one file share one table and one count */
+  private byFile = new Map<string, FileLines>();
+  private spent = 0;
+  /** canonical order taken: tables may be read */
+  private loaded = false;
+
+  constructor(
+    private readonly tables: LineTables,
+    /** where the session's server breaks lines */
+    private readonly model: LineModel,
+    private readonly budgetBytes: number,
+    /** the session's open document for a path, whose table is the server's view */
+    private readonly open: (abs: string) => OpenLines | undefined,
+  ) {}
+
+  /** A file's lines without reading any, or PENDING (before `load` only). */
+  peek(abs: string): FileLines | typeof PENDING {
+    if (this.loaded) return this.get(abs);
+    const known = this.byPath.get(abs);
+    if (known !== undefined || this.byPath.has(abs)) return known;
+    const decided = this.resolve(abs, false);
+    return decided === PENDING ? PENDING : this.byPath.get(abs);
+  }
+
+  /** The tables of every file in `paths`, afresh in canonical order, one read per turn. */
+  async load(paths: Iterable<string>): Promise<void> {
+    this.byPath = new Map();
+    this.byFile = new Map();
+    this.spent = 0;
+    this.loaded = true;
+    for (const abs of [...new Set(paths)].sort()) {
+      if (this.byPath.has(abs)) continue;
+      if (this.resolve(abs, true) === "read") await nextTurn();
+    }
+  }
+
+  /** A file's lines for this call, read now if need be (in turn, after those loaded). */
+  get(abs: string): FileLines {
+    if (!this.byPath.has(abs)) this.resolve(abs, true);
+    return this.byPath.get(abs);
+  }
+
+  /** Decide a path's lines (reading only when `read`): whether it read, or had to. */
+  private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
+    const doc = this.open(abs);
+    const identity = doc !== undefined ? doc.identity : this.tables.identity(abs);
+    if (doc === undefined && identity === undefined) {
+      this.byPath.set(abs, undefined);
+      return "kept";
+    }
+    const file = identity ? fileKey(identity) : `path ${abs}`;
+    if (this.byFile.has(file)) {
+      this.byPath.set(abs, this.byFile.get(file));
+      return "kept";
+    }
+    const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
+    if (this.spent + size > this.budgetBytes) {
+      // the order met decides which files fit: only canonical order may
+      if (!read) return PENDING;
+      this.byFile.set(file, "budget");
+      this.byPath.set(abs, "budget");
+      return "kept";
+    }
+    const id = identity as FileIdentity;
+    const cached = doc?.index ?? this.tables.cached(id, this.model);
+    if (cached === undefined && !read) return PENDING;
+    this.spent += size;
+    const reads = this.tables.reads;
+    const lines = cached ?? this.tables.get(abs, id, this.model);
+    this.byFile.set(file, lines);
+    this.byPath.set(abs, lines);
+    return this.tables.reads !== reads ? "read" : "kept";
+  }
+}
