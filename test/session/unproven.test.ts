@@ -1,0 +1,85 @@
+/**
+ * Changes nobody vouches for (SPEC §5.3), through the compiled bridge with a fake server that
+ * is not taken to follow anything (`follows = []`): a change the bridge cannot say how the
+ * server learns of restarts the session before the next answer (`unproven = "restart"`,
+ * the default, for a hand-written configuration too), or marks every answer until the next
+ * start (`"mark"`); the server's own files, files it never reads and the bridge's own are no
+ * change at all.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+
+afterEach(closeAllBridges);
+afterAll(cleanupTempDirs);
+
+const HOVER = { "textDocument/hover": { contents: "hello" } };
+// the fake publishes an empty set for every synced version: diagnostics settle at once
+const SCENARIO = { responses: HOVER, publish_on_sync: [] };
+const AT = { file: "a.fake", line: 1, column: 1 };
+
+async function restarts(bridge: Parameters<typeof sessionOf>[0]) {
+  const s = await sessionOf(bridge, "w", "fake");
+  return s.restarts as { count: number; last_reason: string | null };
+}
+
+describe("unproven = restart (the default)", () => {
+  test("a file nothing vouches for restarts the session before the answer; the server's own, a file it never reads and the applier's are no change", async () => {
+    const ws = workspace({ "a.fake": "a\n", "docs/README.md": "r\n", "src/b.py": "b\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [fake.server(SCENARIO, { follows: [], reads: ["**/*.{fake,md,txt}", ".cache/**"] })],
+    });
+    expect((await bridge.call("hover", AT)).isError).toBe(false);
+    const epoch = (await sessionOf(bridge, "w", "fake")).epoch as number;
+
+    ws.write(".cache/index/a.idx", "its own cache");
+    ws.write("src/b.py", "never read by it");
+    ws.write(".a.fake.theodolite-0123456789abcdef.tmp", "the applier's");
+    expect((await bridge.call("hover", AT)).isError).toBe(false);
+    expect(await restarts(bridge)).toEqual({ count: 0, last_reason: null });
+
+    ws.write("docs/README.md", "changed");
+    const r = await bridge.call("hover", AT);
+    expect(r.isError).toBe(false);
+    expect(await restarts(bridge)).toEqual({
+      count: 1,
+      last_reason: "docs/README.md changed, which the server is not known to follow",
+    });
+    expect((await sessionOf(bridge, "w", "fake")).epoch).toBe(epoch + 1);
+    // diagnostics name the restart in the answer
+    ws.write(".gen/api.txt", "a hidden directory is watched too");
+    const d = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(d.structured.restarted).toEqual([
+      "fake: .gen/api.txt created, which the server is not known to follow",
+    ]);
+  });
+});
+
+describe("unproven = mark", () => {
+  test("every answer says settled: false and names the files, until the session starts again", async () => {
+    const ws = workspace({ "a.fake": "a\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [fake.server(SCENARIO, { follows: [], unproven: "mark" })],
+    });
+    const clean = await bridge.call("hover", AT);
+    expect(clean.structured.settled).toBeUndefined();
+    for (let i = 0; i < 10; i++) ws.write(`data/${i}.json`, "{}");
+    const h = await bridge.call("hover", AT);
+    const names = Array.from({ length: 10 }, (_, i) => `data/${i}.json`)
+      .sort()
+      .slice(0, 8);
+    expect(h.structured.settled).toBe(false);
+    expect((h.structured.unsettled as { file: string }[]).map((u) => u.file)).toEqual(names);
+    expect(h.structured.unsettled_total).toBe(10);
+    const d = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(d.structured.settled).toBe(false);
+    expect((d.structured.unsettled as { file: string }[]).map((u) => u.file)).toEqual(names);
+    expect(await restarts(bridge)).toEqual({ count: 0, last_reason: null });
+    await bridge.call("session_restart", { workspace: "w", server: "fake" });
+    expect((await bridge.call("hover", AT)).structured.settled).toBeUndefined();
+  });
+});
