@@ -37,6 +37,8 @@ function bytesRead(pid: number): number {
 
 const at = (line: number, character: number) => ({ line, character });
 const insert = [{ range: { start: at(0, 0), end: at(0, 0) }, newText: "x" }];
+/** a rename of `fn_a` (the bridge checks each edit replaces the renamed name, SPEC §7.3) */
+const rename = [{ range: { start: at(0, 0), end: at(0, 4) }, newText: "renamed" }];
 
 beforeAll(async () => {
   const base = realpathSync(tempDir("theodolite-hostile-paths-"));
@@ -62,7 +64,7 @@ beforeAll(async () => {
   const uris = [good, ...Object.values(bad)];
   const range = { start: at(0, 1), end: at(0, 3) };
   const changes: Record<string, unknown> = {};
-  for (const uri of uris) changes[uri] = insert;
+  for (const uri of uris) changes[uri] = rename;
   const scenario = {
     capabilities: {
       textDocumentSync: 1,
