@@ -117,8 +117,9 @@ function repository(plan: Plan): string {
 type Answer = Record<string, unknown> & { files: string[]; diagnostics: Diag[] };
 type Diag = { file?: string; severity: string };
 
+/** What a fresh bridge must equal: not the snapshot id, `complete`, or the `restarted` note. */
 const comparable = (a: Record<string, unknown>, root: string) => {
-  const { snapshot: _s, complete: _c, ...rest } = a;
+  const { snapshot: _s, complete: _c, restarted: _r, ...rest } = a;
   return JSON.parse(JSON.stringify(rest).replaceAll(root, "<root>"));
 };
 
