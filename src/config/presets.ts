@@ -26,11 +26,7 @@ const TYPESCRIPT_EXTENSIONS = {
 };
 
 /** What tsserver reads: its sources, JSON, and package directories (SPEC §5.3 `reads`). */
-const TYPESCRIPT_READS = [
-  "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}",
-  "**/node_modules/*",
-  "**/node_modules/@*/*",
-];
+const TYPESCRIPT_READS = ["**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}", "**/node_modules/{*,@*/*}"];
 
 const cargoEnv = () => [
   "CARGO_HOME",
@@ -99,8 +95,8 @@ const PROVEN_FIRST: readonly Preset[] = [
         "rust-toolchain.toml",
         "rust-toolchain",
       ],
-      // any other file may reach it (include_str!, a build script, a proc macro), and a
-      // restart costs it its whole load: answers are marked instead (SPEC §5.3)
+      // any other file may reach it (include_str!, a build script), and a restart costs its
+      // whole load: answers are marked instead (SPEC §5.3)
       unproven: "mark",
       // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#rust-analyzer-lines-end-at-lf)
       line_terminators: ["lf"],
@@ -198,8 +194,8 @@ const PROVEN_FIRST: readonly Preset[] = [
         },
       ],
       // clangd 14 registers no watchers and never reads these again: the session restarts
-      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration); so it does for a header, which
-      // changes what files it has indexed and not open mean (their index keeps the old)
+      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration); and on a header: its index
+      // of files it has not open keeps what the old one meant
       restart_on: [
         "**/compile_commands.json",
         "**/compile_flags.txt",
@@ -240,8 +236,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       // import resolution only on a 5 s timer; a configuration reload does it at once
       // (docs/LANGUAGE-SERVERS.md#pyright-installed-packages)
       reload_on: ["**/{site,dist}-packages/*"],
-      // what it reads: Python sources and stubs, `.pth` files, its configuration (and any
-      // JSON or TOML one `extends`), packages of an environment
+      // sources, stubs, `.pth` files, configuration (JSON, TOML), packages (SPEC §5.3)
       reads: [...PYRIGHT_READS],
     },
     versionCommand: siblingVersion("pyright"),
@@ -287,11 +282,10 @@ const PROVEN_FIRST: readonly Preset[] = [
       // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
       // once per kind, with no version and no end signal
       diagnostics_settle: "tsserver",
-      // tsserver reads TypeScript and JavaScript, JSON (configurations, package.json,
-      // imported modules) and packages; it watches what it read and reloads it, JSON too
+      // it watches what it read (sources, JSON, packages) and reloads it, JSON too
       // (test/real/dependencies.test.ts, test/real/configuration.test.ts)
       reads: [...TYPESCRIPT_READS],
-      follows: ["**/*.json", "**/node_modules/*", "**/node_modules/@*/*"],
+      follows: ["**/*.json", "**/node_modules/{*,@*/*}"],
       // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
       // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
       line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],

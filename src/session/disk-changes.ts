@@ -23,6 +23,7 @@ import {
   matchingEvents,
 } from "../workspace/file-events.ts";
 import { realRoot } from "../workspace/files.ts";
+import type { OutsideSubscription } from "../workspace/outside-watch.ts";
 import { atOrBelow, relativeInside } from "../workspace/paths.ts";
 import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
@@ -56,6 +57,8 @@ export class DiskChanges {
   private pending: FileChange[] = [];
   private watchers: CompiledWatcher[] = [];
   private subscription: Subscription | null = null;
+  /** the dependencies outside the root its configuration names (SPEC §5.3) */
+  private outside: OutsideSubscription | null = null;
   private closed = false;
   private restartReason: string | undefined;
   private reloadReason: string | undefined;
@@ -116,6 +119,14 @@ export class DiskChanges {
       },
       { focus: this.focus, isSource: (name) => languageOfFile(server, name) !== undefined },
     );
+    this.outside = this.ctx.workspace.outside().subscribe((changes) => {
+      this.pending = coalesce([...this.pending, ...changes]);
+    });
+  }
+
+  /** Dependencies outside the root that are named but not watched whole (SPEC §5.3). */
+  outsideUnwatched(): string[] {
+    return this.outside?.unwatched() ?? [];
   }
 
   /** A document was opened: past the watch bound its directory is watched first. */
@@ -211,8 +222,8 @@ export class DiskChanges {
       return true;
     }
     if (isApplySideFile(basename(abs))) return true;
-    const rel = relativeInside(this.root, abs);
-    if (rel === null) return false;
+    // outside the root (a dependency, SPEC §5.3) a file is matched by its name
+    const rel = relativeInside(this.root, abs) ?? basename(abs);
     if (this.ownGlobs.some((g) => g.match(rel))) return true;
     return this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(rel));
   }
@@ -231,9 +242,9 @@ export class DiskChanges {
   ): void {
     const sent = new Set(events.map((e) => e.abs));
     for (const c of changes) {
+      // outside the root (a dependency, SPEC §5.3) no root-relative glob applies
       const rel = relativeInside(this.root, c.abs);
-      if (rel === null) continue;
-      const matches = (list: Bun.Glob[]) => list.some((g) => g.match(rel));
+      const matches = (list: Bun.Glob[]) => rel !== null && list.some((g) => g.match(rel));
       const verdict = verdictOf({
         own: false, // taken out by take()
         restartOn: matches(this.restartGlobs),
@@ -246,10 +257,10 @@ export class DiskChanges {
       });
       if (verdict !== "unproven") continue;
       if (this.ctx.server.unproven === "restart") {
-        this.restartReason ??= `${rel} ${c.kind}, which the server is not known to follow`;
+        this.restartReason ??= `${rel ?? c.abs} ${c.kind}, which the server is not known to follow`;
       } else {
         this.markCount += 1;
-        if (this.marks.size < MAX_MARKS_KEPT) this.marks.add(rel);
+        if (this.marks.size < MAX_MARKS_KEPT) this.marks.add(rel ?? c.abs);
       }
     }
   }
@@ -306,6 +317,8 @@ export class DiskChanges {
     this.closed = true;
     this.subscription?.close();
     this.subscription = null;
+    this.outside?.close();
+    this.outside = null;
     this.pending = [];
     this.restartReason = undefined;
     this.reloadReason = undefined;

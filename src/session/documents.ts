@@ -70,6 +70,8 @@ export interface CoherenceStatus {
   /** configuration reloads for `reload_on` */
   configuration_reloads: number;
   watch: WatchStatus | null;
+  /** dependencies outside the root its configuration names, not watched (SPEC §5.3) */
+  outside_unwatched: string[];
 }
 
 export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
@@ -388,6 +390,7 @@ export class Documents {
       files_opened: this.counts.opened,
       configuration_reloads: this.counts.reloads,
       watch: this.disk.watchStatus(),
+      outside_unwatched: this.disk.outsideUnwatched(),
     };
   }
 }

@@ -184,6 +184,11 @@ export class WorkspaceWatcher {
     }
   }
 
+  /** Why nothing is watched (no inotify), or null. */
+  failed(): string | null {
+    return this.failure;
+  }
+
   status(): WatchStatus {
     const index = this.index;
     let files = 0;

@@ -5,6 +5,7 @@
  * point into. The session manager makes one per configured workspace, passes it to the
  * sessions and tools that need it, and closes it.
  */
+import { join } from "node:path";
 import type { WorkspaceConfig } from "../config/types.ts";
 import type { LineModel } from "../text/line-model.ts";
 import { CALL_BUDGET_BYTES, CallLines, type OpenLines } from "./call-lines.ts";
@@ -17,6 +18,7 @@ import {
 import type { FileChange } from "./file-events.ts";
 import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
+import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { WatchStatus } from "./watch-status.ts";
@@ -36,6 +38,7 @@ export class Workspace implements WorkspaceRoot {
   readonly rootReal: string;
   private readonly lineTables: LineTables;
   private watcher: WorkspaceWatcher | undefined;
+  private outsideWatch: OutsideWatch | undefined;
 
   constructor(
     readonly config: WorkspaceConfig,
@@ -110,9 +113,27 @@ export class Workspace implements WorkspaceRoot {
     return this.watcher.subscribe(interest, deliver, hints);
   }
 
+  /**
+   * The dependencies outside the root its configuration names, watched (SPEC §5.3):
+   * found again at every call, new ones watched from then on.
+   */
+  outside(): OutsideWatch {
+    this.outsideWatch ??= new OutsideWatch(
+      this.rootReal,
+      (rel) => this.tryRead(join(this.rootReal, rel))?.text,
+      () => {
+        const dir = this.config.file_dirs["compile_commands.json"];
+        return dir === undefined ? [] : [dir];
+      },
+    );
+    this.outsideWatch.refresh();
+    return this.outsideWatch;
+  }
+
   /** Drain the watcher: every subscriber gets what changed since the last poll. */
   poll(): void {
     this.watcher?.poll();
+    this.outsideWatch?.poll();
   }
 
   watchStatus(): WatchStatus | null {
@@ -121,6 +142,8 @@ export class Workspace implements WorkspaceRoot {
 
   /** Stop watching (the bridge is exiting, or discovery replaced the configuration). */
   close(): void {
+    this.outsideWatch?.close();
+    this.outsideWatch = undefined;
     this.watcher?.close();
     this.watcher = undefined;
   }

@@ -167,6 +167,8 @@ export interface SessionMarks {
   unsettled?: { file: string; reason: string }[];
   /** how many such changes, when more than `unsettled` names */
   unsettled_total?: number;
+  /** dependencies outside the root its configuration names that are not watched */
+  outside_unwatched?: string[];
 }
 
 /** A session's unproven changes as `unsettled` entries (SPEC §5.3), and their count. */
@@ -189,12 +191,15 @@ export function unprovenEntries(session: Session): {
  */
 export function sessionMarks(session: Session): SessionMarks {
   const { entries, total } = unprovenEntries(session);
-  if (entries.length === 0) return unwatchedField(unwatchedCount(session));
+  const outside = session.documents.disk.outsideUnwatched();
+  const outsideField = outside.length > 0 ? { outside_unwatched: outside } : {};
+  if (entries.length === 0) return { ...unwatchedField(unwatchedCount(session)), ...outsideField };
   return {
     ...unwatchedField(unwatchedCount(session)),
     settled: false,
     unsettled: entries,
     ...(total > entries.length ? { unsettled_total: total } : {}),
+    ...outsideField,
   };
 }
 
