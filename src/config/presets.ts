@@ -282,10 +282,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       // diagnostics asked of tsserver, complete by construction (SPEC §6): its publishes come
       // once per kind, with no version and no end signal
       diagnostics_settle: "tsserver",
-      // it watches what it read (sources, JSON, packages) and reloads it, JSON too
-      // (test/real/dependencies.test.ts, test/real/configuration.test.ts)
+      // it acts on its watchers' events for what it read (test/real/dependencies.test.ts)
       reads: [...TYPESCRIPT_READS],
-      follows: ["**/*.json", "**/node_modules/{*,@*/*}"],
+      follows: [...TYPESCRIPT_READS],
       // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
       // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
       line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],
@@ -351,6 +350,8 @@ const PROVEN_FIRST: readonly Preset[] = [
         },
       },
       package_manifest: "go.mod",
+      // its watchers' events are in before the next request (test/real/gopls.test.ts)
+      follows: ["**/*.{go,mod,sum,work}"],
       // the task begins a few ms after `initialized`, so without `progress_required`
       // readiness could pass before the load began
       // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)

@@ -2,10 +2,11 @@
  * Which changes on disk a server is known to follow (SPEC §5.3 "changes nobody vouches
  * for"): the rule is inverted — a change counts as followed only when the bridge can say
  * how the server learns of it: it restarts the server (`restart_on`), has it reload its
- * configuration (`reload_on`), or — for a file of the server's own languages — sends it as
- * an event a registered watcher asked for or as a document; or the server is shown to
- * follow it (`follows`, each preset entry backed by a test). A watcher matching some other
- * file is no proof: pyright watches `**` and still answers from the old base config. Files the server writes itself
+ * configuration (`reload_on`), sends it as a document (open, or opened for it), or sends it
+ * as an event a registered watcher asked for where the server is shown to act on such
+ * events before its next answer (`follows`, each preset entry backed by a test). An event
+ * alone is no proof: pyright watches `**`, takes a new file in on a timer, and answered
+ * from an old base config after its event. Files the server writes itself
  * (`own_files`) and the bridge's own files are no change. Everything else is *unproven*:
  * the session restarts before its next answer, or every answer says so (`unproven`).
  * Pure: a table test decides every case.
@@ -18,12 +19,10 @@ export type Verdict =
   | "restart"
   /** `reload_on`: the server reloads its configuration */
   | "reload"
-  /** a file of its languages a registered watcher asked for: sent as an event */
+  /** sent as an event a registered watcher asked for, and shown followed (`follows`) */
   | "event"
   /** a file the bridge sends: an open document, or one of its languages opened for it */
   | "document"
-  /** shown to be followed by the server itself (`follows`) */
-  | "follows"
   /** nothing vouches for it */
   | "unproven";
 
@@ -33,15 +32,13 @@ export interface ChangeFacts {
   own: boolean;
   restartOn: boolean;
   reloadOn: boolean;
-  /** a file of the server's languages (its extensions, names, `#!` lines) */
-  language: boolean;
   /** a watcher the server registered matches it, and it was sent as an event */
   watched: boolean;
   /** an open document of the session (its text is followed by didChange/didClose) */
   open: boolean;
   /** opened for the server in this delivery (`open_changed_files`) */
   opened: boolean;
-  /** matches `follows` */
+  /** matches `follows`: the server acts on its events in order (a test shows it) */
   follows: boolean;
 }
 
@@ -50,9 +47,8 @@ export function verdictOf(f: ChangeFacts): Verdict {
   if (f.own) return "ignored";
   if (f.restartOn) return "restart";
   if (f.reloadOn) return "reload";
-  if (f.follows) return "follows";
-  if (f.language && f.watched) return "event";
   if (f.open || f.opened) return "document";
+  if (f.watched && f.follows) return "event";
   return "unproven";
 }
 

@@ -249,7 +249,6 @@ export class DiskChanges {
         own: false, // taken out by take()
         restartOn: matches(this.restartGlobs),
         reloadOn: matches(this.reloadGlobs),
-        language: languageOfFile(this.ctx.server, c.abs) !== undefined,
         watched: sent.has(c.abs),
         open: open.has(c.abs),
         opened: opened.has(c.abs),

@@ -14,7 +14,6 @@ const none: ChangeFacts = {
   own: false,
   restartOn: false,
   reloadOn: false,
-  language: false,
   watched: false,
   open: false,
   opened: false,
@@ -26,8 +25,8 @@ describe("verdictOf", () => {
     ["nothing vouches for it (README.md for clangd, a base config for pyright)", {}, "unproven"],
     ["the server's own cache", { own: true, restartOn: true, watched: true }, "ignored"],
     [
-      "restart_on wins over a watcher (rust-analyzer's Cargo.toml)",
-      { restartOn: true, watched: true },
+      "restart_on wins over an event (rust-analyzer's Cargo.toml)",
+      { restartOn: true, watched: true, follows: true },
       "restart",
     ],
     [
@@ -36,25 +35,23 @@ describe("verdictOf", () => {
       "restart",
     ],
     ["reload_on (a package installed for pyright)", { reloadOn: true, watched: true }, "reload"],
+    ["an open document's change is sent as text", { open: true }, "document"],
+    ["opened for the server (open_changed_files)", { opened: true }, "document"],
     [
-      "a file of its languages a registered watcher asked for",
-      { language: true, watched: true },
+      "an event for a file the server is shown to follow by its events",
+      { watched: true, follows: true },
       "event",
     ],
     [
-      "a watcher matching another file is no proof (pyright's `**`, a base config)",
+      "an event alone is no proof (pyright's `**`: a new file on a timer, a base config)",
       { watched: true },
       "unproven",
     ],
-    ["an open document's change is sent", { open: true }, "document"],
-    ["opened for the server (open_changed_files)", { language: true, opened: true }, "document"],
     [
-      "a file of its languages nobody sent (no watcher, not opened)",
-      { language: true },
+      "follows without an event sent (no watcher registered yet) is no proof",
+      { follows: true },
       "unproven",
     ],
-    ["shown followed by a test (follows)", { follows: true }, "follows"],
-    ["follows never outranks a restart", { follows: true, restartOn: true }, "restart"],
   ];
   for (const [label, facts, verdict] of rows) {
     test(label, () => expect(verdictOf({ ...none, ...facts })).toBe(verdict));

@@ -135,15 +135,18 @@ describe("sync", () => {
 
 describe("changes nobody vouches for (SPEC §5.3)", () => {
   test("restart (the default): the first unproven change is the reason, once", async () => {
-    const w = setup({ "a.py": "a", "README.md": "r", "conf/base.json": "{}" });
+    const w = setup(
+      { "a.py": "a", "README.md": "r", "conf/base.json": "{}" },
+      { follows: ["**/*.py"] },
+    );
     w.register([{ globPattern: "**/*" }]);
     await w.open("a.py");
     w.write("a.py", "a2");
     w.write("new.py", "n");
     w.docs.sync();
-    // an open document, and a file of its language a watcher asked for
+    // an open document, and an event for a file it is shown to follow by its events
     expect(w.docs.disk.takeRestartReason()).toBeUndefined();
-    // a watcher matching another file is no proof (pyright's `**` and its base config)
+    // an event alone is no proof (pyright's `**` and its base config)
     w.write("conf/base.json", '{"strict": true}');
     w.docs.sync();
     expect(w.docs.disk.takeRestartReason()).toBe(
@@ -154,6 +157,7 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
 
   test("follows, reads, own files and the applier's side files are no reason", async () => {
     const w = setup({ "a.py": "a" }, { follows: ["**/*.json"], reads: ["**/*.{py,json}"] });
+    w.register([{ globPattern: "**/*.json" }]);
     await w.open("a.py");
     w.write("tsconfig.json", "{}");
     w.write("docs/notes.txt", "never read");
