@@ -31,7 +31,7 @@ function configured(): { workspace: WorkspaceConfig; server: ServerConfig } {
 const { workspace, server } = configured();
 const root = workspace.root;
 // the args the bridge appends from the server's `requires` (clangd: its compile database)
-const lsp = new DirectLsp(server, root, prepareWorkspaceFiles(workspace, server));
+const lsp = new DirectLsp(server, root, prepareWorkspaceFiles(workspace, server, null).args);
 
 let ready: Promise<void> | undefined;
 const start = (): Promise<void> => {

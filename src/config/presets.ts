@@ -64,8 +64,7 @@ const PROVEN_FIRST: readonly Preset[] = [
         probe: { method: "workspace/symbol", params: { query: "" } },
       },
       diagnostics_settle: "quiescent",
-      // its `cargo check` (flycheck) pushes arrive after quiescence: a running check is
-      // waited for, so an answer never holds half of its results
+      // its `cargo check` (flycheck) pushes come after quiescence: a running check is waited for
       diagnostics_progress: ["flycheck"],
       // a check it starts itself may be cancelled by the next, and a cancelled check ends
       // like a finished one: the bridge starts every check
@@ -190,12 +189,13 @@ const PROVEN_FIRST: readonly Preset[] = [
           file: "compile_commands.json",
           format: "compile_commands",
           dir_arg: "--compile-commands-dir={dir}",
+          // its index, kept beside the database, is then the session's own (SPEC §3.4)
+          private_copy: true,
           hint: COMPILE_COMMANDS_HINT,
         },
       ],
       // clangd 14 registers no watchers and never reads these again: the session restarts
-      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration); and on a header: its index
-      // of files it has not open keeps what the old one meant
+      // (docs/LANGUAGE-SERVERS.md#clangd-build-configuration), and on a header
       restart_on: [
         "**/compile_commands.json",
         "**/compile_flags.txt",

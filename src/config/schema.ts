@@ -181,6 +181,8 @@ const RequirementSchema = z
         .refine((s) => s.includes("{dir}"), { error: 'expected a string containing "{dir}"' }),
     ),
     hint: nonEmptyString.optional(),
+    /** copy it into the session's own directory, which `dir_arg` then names (SPEC §3.4) */
+    private_copy: z.boolean().default(false),
   })
   .transform(({ hint, ...req }) => ({
     ...req,

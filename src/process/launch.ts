@@ -12,8 +12,9 @@
  * here and named to the supervisor, which removes it after its reap; the launcher removes
  * it again once the supervisor is gone.
  */
-import { closeSync, existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
+import { join } from "node:path";
 import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
@@ -86,6 +87,11 @@ export interface LaunchOptions {
   graceMs: number;
   /** the server gets its own TMPDIR, removed with its tree (src/process/private-tmp.ts) */
   privateTmp?: boolean;
+  /**
+   * Files written into that TMPDIR before the server starts; `PRIVATE_DIR` in `args` names
+   * it (a workspace file the server should read from a directory of the session's own).
+   */
+  privateFiles?: { name: string; data: Uint8Array }[];
   /** tests only: argv prefix that runs `runSupervisor` (default: selfCommand()) */
   selfArgv?: string[];
 }
@@ -211,11 +217,31 @@ function spawnSupervisor(
   }
 }
 
-export function launchSupervised(opts: LaunchOptions): SupervisedProcess {
-  const tmp = privateTmpFor(opts);
+/** What `args` say for the server's own TMPDIR (LaunchOptions.privateFiles). */
+export const PRIVATE_DIR = "{private_dir}";
+
+/** `opts` with its private files written into `tmp` and `PRIVATE_DIR` in its args naming it. */
+function withPrivateFiles(opts: LaunchOptions, tmp: string | undefined): LaunchOptions {
+  const files = opts.privateFiles ?? [];
+  if (files.length === 0) return opts;
+  if (tmp === undefined) {
+    throw startFailed(
+      "the server's own temporary directory could not be made for the files it reads there",
+      "check that the temporary directory is writable",
+      { files: files.map((f) => f.name) },
+    );
+  }
+  for (const f of files) writeFileSync(join(tmp, f.name), f.data, { mode: 0o600 });
+  return { ...opts, args: opts.args.map((a) => a.replaceAll(PRIVATE_DIR, tmp)) };
+}
+
+export function launchSupervised(options: LaunchOptions): SupervisedProcess {
+  const tmp = privateTmpFor(options);
   let child: SupervisorChild;
   let containment: ContainmentInfo;
+  let opts = options;
   try {
+    opts = withPrivateFiles(options, tmp);
     ({ child, containment } = spawnSupervisor(opts, tmp));
   } catch (err) {
     removeTmp(tmp);

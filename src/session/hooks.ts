@@ -6,13 +6,18 @@
 import { languageOfFile } from "../config/server-files.ts";
 import type { ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { sanitizedEnv } from "../process/env.ts";
-import { type LaunchOptions, launchSupervised, type SupervisedProcess } from "../process/launch.ts";
+import {
+  type LaunchOptions,
+  launchSupervised,
+  PRIVATE_DIR,
+  type SupervisedProcess,
+} from "../process/launch.ts";
 import { verifyVersionPin } from "../process/version-pin.ts";
-import { prepareWorkspaceFiles } from "../workspace/requirements.ts";
+import { type PreparedFiles, prepareWorkspaceFiles } from "../workspace/requirements.ts";
 
 export interface SessionHooks {
-  /** workspace prerequisites (SPEC §3.4); returns extra server args */
-  prepare(workspace: WorkspaceConfig, server: ServerConfig): Promise<string[]>;
+  /** workspace prerequisites (SPEC §3.4): extra server args, and files for its own directory */
+  prepare(workspace: WorkspaceConfig, server: ServerConfig): Promise<PreparedFiles>;
   verifyVersion(server: ServerConfig, cwd: string): Promise<string>;
   launch(opts: LaunchOptions): SupervisedProcess;
   environment(server: ServerConfig): Record<string, string>;
@@ -28,7 +33,9 @@ export function languageIdFor(server: ServerConfig, abs: string): string {
 
 export function defaultHooks(took: (bytes: number) => void = () => {}): SessionHooks {
   return {
-    prepare: async (workspace, server) => prepareWorkspaceFiles(workspace, server),
+    // a TMPDIR of its own unless its configuration sets one (server-process.ts)
+    prepare: async (workspace, server) =>
+      prepareWorkspaceFiles(workspace, server, "TMPDIR" in server.env ? null : PRIVATE_DIR),
     verifyVersion: (server, cwd) => verifyVersionPin(server, cwd),
     launch: (opts) => launchSupervised(opts),
     environment: (server) => sanitizedEnv(server),

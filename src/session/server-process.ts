@@ -17,6 +17,7 @@ import { initializeParams, negotiatedEncoding } from "../lsp/initialize.ts";
 import type { ExitInfo, SupervisedProcess } from "../process/launch.ts";
 import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { PositionEncoding } from "../text/positions.ts";
+import type { PreparedFiles } from "../workspace/requirements.ts";
 import { pathToUri } from "../workspace/uri.ts";
 import type { SessionContext } from "./context.ts";
 import type { Documents } from "./documents.ts";
@@ -162,11 +163,11 @@ export class ServerProcess {
     this.parts.driver.reset();
     life.changes.notify();
     try {
-      const extraArgs = await hooks.prepare(workspace.config, server);
+      const prepared = await hooks.prepare(workspace.config, server);
       this.versionSeen = await hooks.verifyVersion(server, workspace.root);
       // the bridge began to exit meanwhile: nothing starts any more
       if (life.closing) throw shuttingDownError(life.label);
-      const conn = this.launch(extraArgs);
+      const conn = this.launch(prepared);
       life.moveTo("initializing");
       life.changes.notify();
       const init = await this.initialize(conn);
@@ -191,13 +192,14 @@ export class ServerProcess {
   }
 
   /** The supervised server and the connection to it, with the server's handlers installed. */
-  private launch(extraArgs: string[]): MessageConnection {
+  private launch(prepared: PreparedFiles): MessageConnection {
     const { life, workspace, server, bridge, hooks } = this.ctx;
     const { driver } = this.parts;
     const key = this.ctx.key;
     const proc = hooks.launch({
       command: server.command,
-      args: [...server.args, ...extraArgs],
+      args: [...server.args, ...prepared.args],
+      privateFiles: prepared.files,
       cwd: workspace.root,
       env: hooks.environment(server),
       graceMs: bridge.shutdown_grace_ms,

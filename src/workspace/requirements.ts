@@ -4,7 +4,7 @@
  * compile_commands.json). Checked at session start and by --check-config;
  * the directory found is passed to the server through `dir_arg`.
  */
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { type CheckResult, checkLine } from "../config/check-line.ts";
 import type {
   Config,
@@ -99,14 +99,64 @@ export function workspaceFileStatus(
   });
 }
 
-/** At session start: every requirement, and the extra server args they imply. */
-export function prepareWorkspaceFiles(workspace: WorkspaceConfig, server: ServerConfig): string[] {
-  const args: string[] = [];
+/** What a session start takes from its requirements: extra server args, files to place. */
+export interface PreparedFiles {
+  args: string[];
+  /** files the server reads from a directory of the session's own (`private_copy`) */
+  files: { name: string; data: Uint8Array }[];
+}
+
+/**
+ * At session start: every requirement, and the extra server args they imply. A
+ * `private_copy` requirement's file is copied for the session, and `dir_arg` names
+ * `privateDir` (its own TMPDIR, `null` where it has none): what the server writes beside
+ * that file (clangd's index, next to its compile database) is then the session's own,
+ * gone with it, and a new life starts from nothing stale (SPEC §3.4).
+ */
+export function prepareWorkspaceFiles(
+  workspace: WorkspaceConfig,
+  server: ServerConfig,
+  privateDir: string | null,
+): PreparedFiles {
+  const out: PreparedFiles = { args: [], files: [] };
   for (const req of server.requires) {
-    const dir = checkRequirement(workspace, server, req);
-    if (req.dir_arg !== null) args.push(req.dir_arg.replaceAll("{dir}", dir));
+    let dir = checkRequirement(workspace, server, req);
+    const copy = req.private_copy && privateDir !== null ? copyable(workspace, dir, req) : null;
+    if (copy !== null && privateDir !== null) {
+      out.files.push({ name: req.file, data: copy });
+      dir = privateDir;
+    }
+    if (req.dir_arg !== null) out.args.push(req.dir_arg.replaceAll("{dir}", dir));
   }
-  return args;
+  return out;
+}
+
+/**
+ * The bytes of a required file to copy, or null to leave it where it is: too large to
+ * hold, or a compile database with an entry whose `directory` is relative (it would then
+ * resolve against the copy's place).
+ */
+function copyable(
+  workspace: WorkspaceConfig,
+  dir: string,
+  req: WorkspaceFileRequirement,
+): Uint8Array | null {
+  try {
+    const { text } = readWorkspaceText(
+      realRoot(workspace.root),
+      join(dir, req.file),
+      MAX_CHECKED_BYTES,
+    );
+    if (req.format === "compile_commands") {
+      const entries = JSON.parse(text) as { directory?: unknown }[];
+      if (entries.some((e) => typeof e.directory !== "string" || !isAbsolute(e.directory))) {
+        return null;
+      }
+    }
+    return Buffer.from(text, "utf8");
+  } catch {
+    return null;
+  }
 }
 
 /** --check-config lines for every (workspace, server) requirement. */

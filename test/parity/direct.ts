@@ -70,10 +70,12 @@ export async function directDiagnostics(
   file: string,
   plan: SettlePlan,
 ): Promise<ParityDiagnostic[]> {
+  // driven alone, the server reads its files where they are (no directory of its own)
   const extraArgs = prepareWorkspaceFiles(
     { name: "ws", root, servers: [server.name], file_dirs: {} },
     server,
-  );
+    null,
+  ).args;
   const client = await LspClient.start({
     command: server.command,
     args: [...server.args, ...extraArgs],

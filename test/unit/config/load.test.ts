@@ -193,6 +193,7 @@ describe("parseConfigText", () => {
               file: "compile_commands.json",
               format: "compile_commands",
               dir_arg: "--compile-commands-dir={dir}",
+              private_copy: false,
               hint: "run cmake",
             },
           ],

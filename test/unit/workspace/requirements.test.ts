@@ -56,8 +56,31 @@ describe("workspace requirements", () => {
   test("a session start gets the dir_arg of each met requirement, and the error of an unmet one", () => {
     const ws = workspace("ws");
     writeFileSync(join(ws.root, "compile_commands.json"), DATABASE);
-    expect(prepareWorkspaceFiles(ws, clangd)).toEqual([`--compile-commands-dir=${ws.root}`]);
+    expect(prepareWorkspaceFiles(ws, clangd, null)).toEqual({
+      args: [`--compile-commands-dir=${ws.root}`],
+      files: [],
+    });
     writeFileSync(join(ws.root, "compile_commands.json"), "[{}]");
-    expect(thrown(() => prepareWorkspaceFiles(ws, clangd)).code).toBe("WorkspaceFileInvalid");
+    expect(thrown(() => prepareWorkspaceFiles(ws, clangd, null)).code).toBe("WorkspaceFileInvalid");
+  });
+
+  test("private_copy: the file copied for the session, dir_arg naming its own directory", () => {
+    const ws = workspace("ws");
+    writeFileSync(join(ws.root, "compile_commands.json"), DATABASE);
+    const copying = {
+      ...clangd,
+      requires: clangd.requires.map((r) => ({ ...r, private_copy: true })),
+    };
+    expect(prepareWorkspaceFiles(ws, copying, "{own}")).toEqual({
+      args: ["--compile-commands-dir={own}"],
+      files: [{ name: "compile_commands.json", data: Buffer.from(DATABASE) }],
+    });
+    // without a directory of its own, or with a relative entry directory, it stays put
+    expect(prepareWorkspaceFiles(ws, copying, null).args).toEqual([
+      `--compile-commands-dir=${ws.root}`,
+    ]);
+    const relative = JSON.stringify([{ directory: ".", file: "a.c", command: "cc a.c" }]);
+    writeFileSync(join(ws.root, "compile_commands.json"), relative);
+    expect(prepareWorkspaceFiles(ws, copying, "{own}").files).toEqual([]);
   });
 });
