@@ -115,6 +115,11 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       // it counts code points and announces none (docs/LANGUAGE-SERVERS.md#ccls)
       position_encoding: "utf-32",
       diagnostics_settle: "publish",
+      // a changed or new file of its languages is opened (it indexes what it opens); a
+      // restart would leave it answering "not indexed" with nothing saying when it is
+      // done: a change it is not known to follow marks the answers instead (SPEC §5.3)
+      open_changed_files: true,
+      unproven: "mark",
       requires: [
         {
           file: "compile_commands.json",
