@@ -42,7 +42,7 @@ export type DiagnosticOut = Loc & {
   source?: string;
   message: string;
   related?: RelatedOut[];
-  channels: Channel[];
+  channels: readonly Channel[];
 };
 
 /** SPEC §4.3 `document_symbols` node. */
