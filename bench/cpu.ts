@@ -4,7 +4,8 @@
  * thousand sequential calls through the fake server. Unlike wall-clock latency this barely
  * moves when other processes share the cores, so it can compare two builds on a busy
  * machine. Cases: `session_status` (no server: the MCP path alone), `hover` (a small
- * answer), `references` of 601 locations and `workspace_symbols` of 200 (large answers).
+ * answer), `diagnostics` of one file with 20 (a small answer with its snapshot),
+ * `references` of 601 locations and `workspace_symbols` of 200 (large answers).
  *
  *   bun bench/cpu.ts [--quick] [--only NAME] [--profile DIR]
  *
@@ -34,6 +35,17 @@ const HOVER = {
   range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } },
 };
 
+/** Published for a.fake at every sync: 20 diagnostics on its first lines. */
+const PUBLISHED = Array.from({ length: 20 }, (_, i) => ({
+  message: `unknown name \`gamma${i}\``,
+  severity: 1 + (i % 2),
+  line: i,
+  character: 12,
+  end_character: 17,
+  code: `E${i}`,
+  source: "fake",
+}));
+
 interface CpuCase {
   name: string;
   tool: string;
@@ -54,6 +66,7 @@ async function main(): Promise<void> {
         fakeServer("fake", {
           huge: { "textDocument/references": 601, "textDocument/documentSymbol": 200 },
           responses: { "textDocument/hover": HOVER },
+          publish_on_sync: PUBLISHED,
         }),
       ],
     },
@@ -78,6 +91,7 @@ async function main(): Promise<void> {
   const cases: CpuCase[] = [
     { name: "session_status", tool: "session_status", args: {} },
     { name: "hover", tool: "hover", args: { file: "a.fake", line: 1, column: 1 } },
+    { name: "diagnostics (20)", tool: "diagnostics", args: { file: "a.fake" } },
     {
       name: "references (601)",
       tool: "references",

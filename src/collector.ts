@@ -4,8 +4,9 @@
  * its call, so what a call parsed is garbage once it is answered; these moments free it
  * sooner than the runtime's own schedule would, between reads (only the last can fall in a call):
  * - right after an answer, when the process took in more than `largeBytes` since the
- *   answer before it (server messages, workspace files): a very large answer is freed
- *   before the next call, instead of the process holding several;
+ *   answer before it (server messages, workspace files, what a diagnostics answer
+ *   serialized to measure itself): a very large answer is freed before the next call,
+ *   instead of the process holding several;
  * - once the bridge has been idle for `idleMs` after answering anything: what ordinary
  *   calls left behind is given back while the agent thinks;
  * - while an over-limit client message is being skipped (SPEC §4.8), each time

@@ -33,12 +33,38 @@ export function enforceSizeCap(
   if (bytes <= maxBytes) return json;
   const limit = help.pages && fittingLimit(result, help.pages, maxBytes, help.maxLimit);
   const summary = summarize(help.pages?.items ?? help.summaryItems ?? []);
+  throw resultTooLarge(bytes, count, maxBytes, {
+    limit,
+    offset: help.pages?.offset ?? 0,
+    summary,
+    hint: help.hint,
+  });
+}
+
+/** What ResultTooLarge tells besides the sizes: a `limit` known to fit, a summary. */
+export interface TooLargeHelp {
+  limit: number | undefined;
+  /** the call's offset, for the hint with a `limit` */
+  offset: number;
+  summary: Record<string, unknown>;
+  /** what to do when no `limit` helps (default: narrow the request) */
+  hint: string | undefined;
+}
+
+/** ResultTooLarge (SPEC §4.4): the real size and item count, and the help the answer carries. */
+export function resultTooLarge(
+  bytes: number,
+  count: number,
+  maxBytes: number,
+  help: TooLargeHelp,
+): BridgeError {
+  const { limit } = help;
   const hint =
     limit !== undefined
-      ? `page with limit=${limit} and offset=${help.pages?.offset ?? 0} (every page of that size fits), or narrow the request`
+      ? `page with limit=${limit} and offset=${help.offset} (every page of that size fits), or narrow the request`
       : (help.hint ??
         "narrow the request (another file, position or query); max_result_bytes bounds every result");
-  throw new BridgeError(
+  return new BridgeError(
     "ResultTooLarge",
     `result is ${bytes} bytes (${count} items), over the ${maxBytes}-byte limit`,
     {
@@ -48,8 +74,46 @@ export function enforceSizeCap(
         bytes,
         max_bytes: maxBytes,
         ...(limit !== undefined ? { limit } : {}),
-        ...summary,
+        ...help.summary,
       },
     },
   );
+}
+
+/** A list of a result whose items' JSON sizes are known: `bytes`, their sum. */
+export interface SizedList {
+  key: string;
+  items: readonly unknown[];
+  bytes: number;
+}
+
+/**
+ * The size of `result` with `lists` in place, without serializing them: `result` holds each
+ * empty, at its key's place (canonical JSON adds the items and a comma between each two).
+ */
+export function sizeWithLists(
+  result: Record<string, unknown>,
+  lists: readonly SizedList[],
+): number {
+  let bytes = utf8Length(canonicalJson(result));
+  for (const list of lists) bytes += list.bytes + Math.max(0, list.items.length - 1);
+  return bytes;
+}
+
+/**
+ * The cap for a result measured that way: within maxBytes, the lists are put in place and
+ * the result serialized (it is small); over it, ResultTooLarge with `help()`, and nothing
+ * of the lists was ever serialized whole.
+ */
+export function enforceSizedCap(
+  result: Record<string, unknown>,
+  lists: readonly SizedList[],
+  count: number,
+  maxBytes: number,
+  help: () => TooLargeHelp,
+): string {
+  const bytes = sizeWithLists(result, lists);
+  if (bytes > maxBytes) throw resultTooLarge(bytes, count, maxBytes, help());
+  for (const list of lists) result[list.key] = list.items;
+  return canonicalJson(result);
 }

@@ -8,24 +8,28 @@
 import { createHash, hash } from "node:crypto";
 import type { ColumnUnit } from "../config/types.ts";
 import { clientOffsetFloor, type LineIndex } from "../text/positions.ts";
+import type { TimeSlices } from "../time-slice.ts";
 import { canonicalJson } from "./json.ts";
 import type { DiagnosticOut, Range, Target } from "./types.ts";
 
-/** A diagnostic with the key it is matched by. */
-export interface KeyedDiagnostic {
-  item: DiagnosticOut;
-  key: string;
+/**
+ * Diagnostics in canonical order, each with the digest of the text under it (DIGEST_BYTES
+ * at `DIGEST_BYTES * i`): all its match key is made of (`keyAt`), and what a snapshot
+ * keeps — never the keys, which would hold every message twice (SPEC §8.2).
+ */
+export interface KeyedDiagnostics {
+  items: readonly DiagnosticOut[];
+  texts: Buffer;
 }
 
+/** The bytes of a digest (SHA-256). */
+export const DIGEST_BYTES = 32;
+
+/** What changed, as indices: `added` into the later list, `removed` into the earlier one. */
 export interface DiagnosticsDiff {
-  added: DiagnosticOut[];
-  removed: DiagnosticOut[];
+  added: number[];
+  removed: number[];
   unchanged: number;
-}
-
-/** One-shot: no hash object per diagnostic (a 100,000-diagnostic answer made as many). */
-function sha256Hex(text: string): string {
-  return hash("sha256", text, "hex");
 }
 
 /** The file (or non-file URI) a diagnostic or a note belongs to. */
@@ -57,9 +61,10 @@ export function positionsBlanked(message: string): string {
 
 /**
  * The match key: everything but the positions — the diagnostic's and its notes', and those
- * their messages name — with the covered text as a digest.
+ * their messages name — with the covered text as a digest: `digest`, the SHA-256 of
+ * `textUnder` in hex (`writeTextDigest`).
  */
-export function matchKey(d: DiagnosticOut, text: string): string {
+export function matchKey(d: DiagnosticOut, digest: string): string {
   return canonicalJson([
     fileOf(d),
     d.severity,
@@ -67,57 +72,102 @@ export function matchKey(d: DiagnosticOut, text: string): string {
     d.source ?? null,
     positionsBlanked(d.message),
     (d.related ?? []).map((r) => [fileOf(r), positionsBlanked(r.message)]),
-    sha256Hex(text),
+    digest,
   ]);
 }
 
+/** The match key of the `i`th diagnostic of a list. */
+export function keyAt(list: KeyedDiagnostics, i: number): string {
+  const at = i * DIGEST_BYTES;
+  return matchKey(
+    list.items[i] as DiagnosticOut,
+    list.texts.toString("hex", at, at + DIGEST_BYTES),
+  );
+}
+
+/** The SHA-256 of the text under a diagnostic, written at `into[at]` (DIGEST_BYTES). */
+export function writeTextDigest(text: string, into: Buffer, at: number): void {
+  // through hex: a string the collector sees, where a Buffer per digest held memory outside
+  // its heap until a full collection
+  into.write(hash("sha256", text, "hex"), at, DIGEST_BYTES, "hex");
+}
+
 /**
- * A deterministic id of a canonical result: the same files, completeness and diagnostics
- * (with the texts under them) give the same id in any bridge.
+ * A deterministic id of a canonical result, fed one diagnostic at a time: the same files,
+ * completeness and diagnostics (with the texts under them) give the same id in any bridge.
+ * What it digests is the canonical JSON of {files, complete, diagnostics: [[item, key]…]},
+ * never made as one string.
  */
-export function snapshotId(
-  files: readonly string[],
-  complete: boolean | undefined,
-  keyed: readonly KeyedDiagnostic[],
-): string {
-  // the canonical JSON of {files, complete, diagnostics}, hashed piece by piece: a
-  // 100,000-diagnostic result is never one string
-  const hash = createHash("sha256");
-  hash.update(`{"files":${canonicalJson(files)},"complete":${canonicalJson(complete ?? null)}`);
-  hash.update(',"diagnostics":[');
-  keyed.forEach((k, i) => {
-    hash.update(`${i === 0 ? "" : ","}${canonicalJson([k.item, k.key])}`);
-  });
-  hash.update("]}");
-  return `d${hash.digest("hex").slice(0, 20)}`;
+export class SnapshotDigest {
+  private readonly hash = createHash("sha256");
+  private first = true;
+
+  constructor(files: readonly string[], complete: boolean | undefined) {
+    this.hash.update(
+      `{"files":${canonicalJson(files)},"complete":${canonicalJson(complete ?? null)}`,
+    );
+    this.hash.update(',"diagnostics":[');
+  }
+
+  /** The next diagnostic: its canonical JSON and its match key. */
+  add(itemJson: string, key: string): void {
+    this.hash.update(`${this.first ? "" : ","}[${itemJson},${canonicalJson(key)}]`);
+    this.first = false;
+  }
+
+  id(): string {
+    this.hash.update("]}");
+    return `d${this.hash.digest("hex").slice(0, 20)}`;
+  }
+}
+
+/** A match key as a short string, for a map: its digest (a key holds whole messages). */
+function keyDigest(list: KeyedDiagnostics, i: number): string {
+  return hash("sha256", keyAt(list, i), "base64");
 }
 
 /**
  * What changed from `before` to `after`, both in canonical order. Only diagnostics of
  * files `inScope` are compared from `before`. Equal keys pair up in order, so a line
  * inserted above shifts diagnostics without adding or removing any; what is left
- * unpaired in `after` was added, in `before` removed (each with its own positions).
+ * unpaired in `after` was added, in `before` removed (each with its own positions): of
+ * the diagnostics of one key, the first ones pair up, the later ones are left.
  */
-export function diffDiagnostics(
-  before: readonly KeyedDiagnostic[],
-  after: readonly KeyedDiagnostic[],
+export async function diffDiagnostics(
+  before: KeyedDiagnostics,
+  after: KeyedDiagnostics,
   inScope: (file: string) => boolean,
-): DiagnosticsDiff {
-  const waiting = new Map<string, KeyedDiagnostic[]>();
-  for (const k of before) {
-    if (!inScope(fileOf(k.item))) continue;
-    const list = waiting.get(k.key) ?? [];
-    list.push(k);
-    waiting.set(k.key, list);
-  }
-  const added: DiagnosticOut[] = [];
+  slices: TimeSlices,
+): Promise<DiagnosticsDiff> {
+  // how many of `before` wait under each key
+  const waiting = new Map<string, number>();
+  const scoped: number[] = [];
+  await slices.each(before.items.length, (i) => {
+    if (!inScope(fileOf(before.items[i] as DiagnosticOut))) return;
+    const key = keyDigest(before, i);
+    waiting.set(key, (waiting.get(key) ?? 0) + 1);
+    scoped.push(i);
+  });
+  const added: number[] = [];
   let unchanged = 0;
-  for (const k of after) {
-    const match = waiting.get(k.key)?.shift();
-    if (match === undefined) added.push(k.item);
-    else unchanged += 1;
-  }
-  const left = new Set([...waiting.values()].flat());
-  const removed = before.filter((k) => left.has(k)).map((k) => k.item);
-  return { added, removed, unchanged };
+  await slices.each(after.items.length, (i) => {
+    const key = keyDigest(after, i);
+    const left = waiting.get(key) ?? 0;
+    if (left === 0) added.push(i);
+    else {
+      waiting.set(key, left - 1);
+      unchanged += 1;
+    }
+  });
+  // the last `left` of each key in `before` were not paired: walk back to find them
+  const removed: number[] = [];
+  await slices.each(scoped.length, (n) => {
+    const i = scoped[scoped.length - 1 - n] as number;
+    const key = keyDigest(before, i);
+    const left = waiting.get(key) ?? 0;
+    if (left === 0) return;
+    waiting.set(key, left - 1);
+    removed.push(i);
+  });
+  return { added, removed: removed.reverse(), unchanged };
 }

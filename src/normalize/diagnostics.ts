@@ -4,8 +4,8 @@
  */
 
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { canonicalJson } from "./json.ts";
-import { compareDiagnostic, compareLoc } from "./order.ts";
+import type { TimeSlices } from "../time-slice.ts";
+import { compareDiagnostic, compareDiagnosticFields, compareLoc } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type {
   Channel,
@@ -57,60 +57,67 @@ function relatedOf(info: unknown, ctx: NormalizeContext): RelatedOut[] {
   return out.sort(compareLoc);
 }
 
-/** One diagnostic without its channels; undefined for malformed server output. */
+/** One diagnostic of `channel`; undefined for malformed server output. */
 function toOut(
   uri: string,
   d: Diagnostic,
+  channel: readonly Channel[],
   ctx: NormalizeContext,
-): Omit<DiagnosticOut, "channels"> | undefined {
+): DiagnosticOut | undefined {
   if (typeof d !== "object" || d === null || !isLspRange(d.range)) return undefined;
   const code =
     typeof d.code === "number" || typeof d.code === "string" ? String(d.code) : undefined;
   // no `source` is assumed: some servers publish none (fortls)
   const source = typeof d.source === "string" ? d.source : undefined;
   const related = relatedOf(d.relatedInformation, ctx);
-  return {
-    ...ctx.toLoc(uri, d.range),
-    severity: severityName(d.severity),
-    ...(code !== undefined ? { code } : {}),
-    ...(source !== undefined ? { source } : {}),
-    message: messageText(d.message),
-    ...(related.length > 0 ? { related } : {}),
-  };
+  // the location's fresh object, its keys in the order of types.ts
+  const out = ctx.toLoc(uri, d.range) as DiagnosticOut;
+  out.severity = severityName(d.severity);
+  if (code !== undefined) out.code = code;
+  if (source !== undefined) out.source = source;
+  out.message = messageText(d.message);
+  if (related.length > 0) out.related = related;
+  out.channels = channel;
+  return out;
 }
+
+/**
+ * Channel lists, shared by every item: results are only read and serialized. Readonly by
+ * type, not frozen: the runtime serializes a frozen array several times slower.
+ */
+const PULL: readonly Channel[] = ["pull"];
+const PUSH: readonly Channel[] = ["push"];
+const BOTH: readonly Channel[] = ["pull", "push"];
 
 /**
  * Merge one document's pushed and pulled diagnostics. Identical ones (same range, severity,
  * code, source, message after normalization) become one item with channels
- * ["pull","push"]; exact duplicates within one channel are kept once.
+ * ["pull","push"]; exact duplicates within one channel are kept once. Sorted first, so
+ * equal ones lie side by side (a pull before its push): no key is made per diagnostic.
+ * In time slices: a server may publish 100,000 for one file (SPEC §8.2).
  */
-export function normalizeDiagnostics(
+export async function normalizeDiagnostics(
   uri: string,
   push: Diagnostic[] | undefined,
   pull: Diagnostic[] | undefined,
   ctx: NormalizeContext,
-): DiagnosticOut[] {
-  const merged = new Map<
-    string,
-    { out: Omit<DiagnosticOut, "channels">; channels: Set<Channel> }
-  >();
-  const add = (list: Diagnostic[] | undefined, channel: Channel) => {
+  slices: TimeSlices,
+): Promise<DiagnosticOut[]> {
+  const all: DiagnosticOut[] = [];
+  const add = async (list: Diagnostic[] | undefined, channel: readonly Channel[]) => {
     if (!Array.isArray(list)) return;
-    for (const d of list) {
-      const out = toOut(uri, d, ctx);
-      if (out === undefined) continue;
-      const key = canonicalJson(out);
-      const entry = merged.get(key) ?? { out, channels: new Set<Channel>() };
-      entry.channels.add(channel);
-      merged.set(key, entry);
-    }
+    await slices.each(list.length, (i) => {
+      const out = toOut(uri, list[i] as Diagnostic, channel, ctx);
+      if (out !== undefined) all.push(out);
+    });
   };
-  add(pull, "pull");
-  add(push, "push");
+  await add(pull, PULL);
+  await add(push, PUSH);
   const result: DiagnosticOut[] = [];
-  for (const { out, channels } of merged.values()) {
-    const ordered = (["pull", "push"] as const).filter((c) => channels.has(c));
-    result.push({ ...out, channels: ordered } as DiagnosticOut);
+  for (const item of await slices.sort(all, compareDiagnostic)) {
+    const last = result[result.length - 1];
+    if (last === undefined || compareDiagnosticFields(last, item) !== 0) result.push(item);
+    else if (last.channels !== item.channels) last.channels = BOTH;
   }
-  return result.sort(compareDiagnostic);
+  return result;
 }

@@ -84,14 +84,26 @@ const SEVERITY_RANK: Record<SeverityName, number> = {
 /** Diagnostics: file, range, severity (error first), code, source, message (SPEC §4.3). */
 export function compareDiagnostic(a: DiagnosticOut, b: DiagnosticOut): number {
   return (
+    compareDiagnosticFields(a, b) || compareStrings(a.channels.join(","), b.channels.join(","))
+  );
+}
+
+/** compareDiagnostic without the channels: 0 for the same diagnostic from two channels. */
+export function compareDiagnosticFields(a: DiagnosticOut, b: DiagnosticOut): number {
+  return (
     compareLoc(a, b) ||
     SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
     compareOptionalStrings(a.code, b.code) ||
     compareOptionalStrings(a.source, b.source) ||
     compareStrings(a.message, b.message) ||
-    compareStrings(canonicalJson(a.related ?? []), canonicalJson(b.related ?? [])) ||
-    compareStrings(a.channels.join(","), b.channels.join(","))
+    compareRelated(a.related, b.related)
   );
+}
+
+/** Notes by their canonical JSON; only read when everything before them ties. */
+function compareRelated(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) {
+  if (a === undefined && b === undefined) return 0;
+  return compareStrings(canonicalJson(a ?? []), canonicalJson(b ?? []));
 }
 
 /** Document symbols among siblings: by position, then name, kind, detail. */

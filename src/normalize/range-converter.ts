@@ -131,15 +131,16 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return { ...toTarget(uri), ...toRange(uri, range) };
   }
 
-  async function convert<T>(run: () => T): Promise<T> {
-    if (asIs) return run();
+  async function convert<T>(run: () => T | Promise<T>): Promise<T> {
+    if (asIs) return await run();
     indexes = new Map();
     unconverted = new Set();
     peeking = true;
     pending = false;
     let first: T;
     try {
-      first = run();
+      // a run may yield (time slices): the context is the call's own, nothing else peeks
+      first = await run();
     } finally {
       peeking = false;
     }
@@ -148,7 +149,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     await opts.load?.([...indexes.keys()]);
     indexes = new Map();
     unconverted = new Set();
-    return run();
+    return await run();
   }
 
   const roots = [...new Set([opts.rootReal, opts.root])].sort((a, b) => b.length - a.length);

@@ -31,7 +31,7 @@ export interface NormalizeContext {
    * `run` (a conversion of one answer) with the line tables that cost no read; if a file
    * needs one, or the call's budget decides, every file it named is loaded and it runs again
    */
-  convert<T>(run: () => T): Promise<T>;
+  convert<T>(run: () => T | Promise<T>): Promise<T>;
   /** files met so far whose positions stayed the server's (past the call's budget), sorted */
   unconverted(): string[];
 }
@@ -49,7 +49,7 @@ export type DiagnosticOut = Loc & {
   source?: string;
   message: string;
   related?: RelatedOut[];
-  channels: Channel[];
+  channels: readonly Channel[];
 };
 
 /** SPEC §4.3 `document_symbols` node. */

@@ -5,25 +5,31 @@
  * MAX_SNAPSHOT_BYTES of their estimated weight the least recent go as well, the newest
  * always kept (it is as large as the answer that made it).
  */
-import type { KeyedDiagnostic } from "../normalize/diagnostics-diff.ts";
+import type { KeyedDiagnostics } from "../normalize/diagnostics-diff.ts";
 
 export const MAX_SNAPSHOTS = 32;
 /** SPEC §8.2: the estimated weight of all snapshots kept, besides the newest. */
 export const MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
-/** A kept diagnostic's objects (itself, its channels, its key's entry), besides its texts. */
-const KEYED_BYTES = 512;
+/** A kept diagnostic's objects (itself, its slot in the list) and its text's digest. */
+const ITEM_BYTES = 192;
+/** A note's object. */
+const NOTE_BYTES = 96;
 
-/** What a snapshot holds, estimated: each diagnostic's objects and its key and message. */
+/**
+ * What a snapshot holds, estimated: each diagnostic's objects and messages (shared with the
+ * session's store while it keeps them, the snapshot's own after).
+ */
 export function snapshotWeight(s: Snapshot): number {
   let bytes = 0;
-  for (const k of s.diagnostics) bytes += KEYED_BYTES + 2 * (k.key.length + k.item.message.length);
+  for (const item of s.items) {
+    bytes += ITEM_BYTES + 2 * item.message.length;
+    for (const note of item.related ?? []) bytes += NOTE_BYTES + 2 * note.message.length;
+  }
   return bytes;
 }
 
-/** What `since` compares with: the result's diagnostics, all pages, with their match keys. */
-export interface Snapshot {
-  diagnostics: readonly KeyedDiagnostic[];
-}
+/** What `since` compares with: the result's diagnostics, all pages, with their texts' digests. */
+export type Snapshot = KeyedDiagnostics;
 
 export class SnapshotStore {
   private readonly byId = new Map<string, { snapshot: Snapshot; bytes: number }>();

@@ -29,7 +29,11 @@ export type Shape =
   | "deep"
   | "string"
   /** ordinary diagnostics, each a different message (what a big project's server sends) */
-  | "diagnostics";
+  | "diagnostics"
+  /** diagnostics with every text at the store's cap (`cappedDiagnostic`) */
+  | "capped_diagnostics"
+  /** the same with `data` at its cap too */
+  | "capped_with_data";
 
 /** Where a generated payload goes, in an otherwise valid message (`shapedMessage`). */
 export type Into =
@@ -95,6 +99,25 @@ const MIB = 1 << 20;
 /** About the size of one generated diagnostic: `bytes / DIAGNOSTIC_BYTES` of them. */
 export const DIAGNOSTIC_BYTES = 150;
 
+/**
+ * One diagnostic with every field at what the store keeps of it (src/session/diagnostic-caps.ts):
+ * a message of 16,384 characters, code and source of 256, 32 notes with 4,096-character
+ * messages in another file and, `withData`, `data` of 16 KiB of `{}`. Words and
+ * `file:line:col` positions throughout, so matching blanks them (SPEC §6.1); `i` makes
+ * each one different.
+ */
+export function cappedDiagnostic(i: number, withData: boolean): string {
+  const words = (n: number) => `n${i} a.c:${i}:7 ${"word ".repeat(n)}`.slice(0, n);
+  const range = (line: number) =>
+    `{"start":{"line":${line},"character":0},"end":{"line":${line},"character":4}}`;
+  const note = (k: number) =>
+    `{"location":{"uri":"file:///elsewhere/notes.c","range":${range(k)}},"message":"${words(4096)}"}`;
+  const notes = Array.from({ length: 32 }, (_, k) => note(k)).join(",");
+  const data = withData ? `,"data":[${"{},".repeat(5460)}{}]` : "";
+  const code = `${"c".repeat(250)}${String(i).padStart(6, "0")}`;
+  return `{"range":${range(0)},"severity":1,"code":"${code}","source":"${"s".repeat(256)}","message":"${words(16_384)}","relatedInformation":[${notes}]${data}}`;
+}
+
 /** `n` items of `item(i)` joined by commas, built in pieces (no array of millions). */
 function repeated(n: number, item: (i: number) => string): string {
   let out = "";
@@ -133,6 +156,12 @@ export function shapedJson(shape: Shape, bytes: number): string {
       const item = (i: number) =>
         `{"range":${range},"severity":2,"code":"E${i % 100}","source":"fake","message":"diagnostic number ${i}","tags":[1],"relatedInformation":[]}`;
       return `[${repeated(Math.floor(bytes / DIAGNOSTIC_BYTES), item)}]`;
+    }
+    case "capped_diagnostics":
+    case "capped_with_data": {
+      const withData = shape === "capped_with_data";
+      const n = Math.floor(bytes / cappedDiagnostic(0, withData).length);
+      return `[${repeated(n, (i) => cappedDiagnostic(i, withData))}]`;
     }
   }
 }
@@ -230,6 +259,8 @@ const WITHIN: Record<Shape, readonly number[]> = {
   deep: [64 * KIB, MIB],
   string: [64 * KIB, MIB, 8 * MIB],
   diagnostics: [64 * KIB],
+  capped_diagnostics: [MIB],
+  capped_with_data: [MIB],
 };
 const PAST: Record<Shape, number> = {
   objects: 31 * MIB,
@@ -240,6 +271,8 @@ const PAST: Record<Shape, number> = {
   deep: 4 * MIB,
   string: 64 * MIB,
   diagnostics: 31 * MIB,
+  capped_diagnostics: 31 * MIB,
+  capped_with_data: 31 * MIB,
 };
 
 /** Wide, many-keyed or deep JSON inside an otherwise valid message, within the bounds or past them. */

@@ -7,6 +7,7 @@
  * The bound is generous (a loaded machine), the gap it guards is four orders of magnitude.
  */
 import { describe, expect, test } from "bun:test";
+import { hash } from "node:crypto";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { gitignoreMatcher } from "../../src/discovery/ignore.ts";
 import { normalizeCalls } from "../../src/normalize/call-hierarchy.ts";
@@ -24,6 +25,7 @@ import { summarize } from "../../src/normalize/too-large.ts";
 import type { DiagnosticOut } from "../../src/normalize/types.ts";
 import { flattenWorkspaceEdit, normalizeFileEdits } from "../../src/normalize/workspace-edit.ts";
 import { StderrCollector } from "../../src/process/stderr-collector.ts";
+import { TimeSlices } from "../../src/time-slice.ts";
 import { relativizeEnvelope } from "../../src/workspace/relative-text.ts";
 import { uriToPath } from "../../src/workspace/uri.ts";
 import { fileUri, fixtureContext, ROOT, r } from "../support/normalize-context.ts";
@@ -53,9 +55,9 @@ const LINES: Record<string, string> = {
   "a gutter whose digits never end": `${fill(" ")}${fill("1", " x")}`,
 };
 
-function within(what: string, run: () => unknown): void {
+async function within(what: string, run: () => unknown): Promise<void> {
   const t0 = performance.now();
-  run();
+  await run();
   const ms = performance.now() - t0;
   expect(ms, `${what}: ${ms.toFixed(0)} ms`).toBeLessThan(BOUND_MS);
 }
@@ -66,8 +68,8 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
   const uri = fileUri("a.ts");
   const end = r(0, line.length - 1, 1, 3);
 
-  test("hover, in every content form", () => {
-    within("hover", () => {
+  test("hover, in every content form", async () => {
+    await within("hover", () => {
       normalizeHover({ contents: line, range: end }, uri, ctx);
       normalizeHover({ contents: { kind: "markdown", value: `${line}\n${line}` } }, uri, ctx);
       normalizeHover({ contents: [line, { language: "ts", value: line }] }, uri, ctx);
@@ -75,16 +77,16 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
     });
   });
 
-  test("diagnostics and their match keys", () => {
-    within("diagnostics", () => {
+  test("diagnostics and their match keys", async () => {
+    await within("diagnostics", async () => {
       const d = { range: end, message: line, source: line, code: line, severity: 1 as const };
-      const out = normalizeDiagnostics(uri, [d], [d], ctx);
-      matchKey(out[0] as DiagnosticOut, line);
+      const out = await normalizeDiagnostics(uri, [d], [d], ctx, new TimeSlices());
+      matchKey(out[0] as DiagnosticOut, hash("sha256", line, "hex"));
     });
   });
 
-  test("locations, symbols and calls naming the line", () => {
-    within("locations", () => {
+  test("locations, symbols and calls naming the line", async () => {
+    await within("locations", () => {
       normalizeLocations(
         [
           { uri, range: end },
@@ -108,8 +110,8 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
     });
   });
 
-  test("code actions, edits and result summaries", () => {
-    within("edits", () => {
+  test("code actions, edits and result summaries", async () => {
+    await within("edits", () => {
       summarizeCodeAction({ title: line, kind: line, edit: { changes: {} } });
       const files = flattenWorkspaceEdit({ changes: { [uri]: [{ range: end, newText: line }] } });
       normalizeFileEdits(files, ctx);
@@ -117,8 +119,8 @@ describe.each(Object.entries(LINES))("a 1 MiB line: %s", (_name, line) => {
     });
   });
 
-  test("paths in error texts, URIs, stderr lines, a .gitignore", () => {
-    within("paths", () => {
+  test("paths in error texts, URIs, stderr lines, a .gitignore", async () => {
+    await within("paths", () => {
       relativizeEnvelope(
         { code: "Internal", message: line, hint: line, details: { a: [line] } },
         ROOT,

@@ -10,16 +10,16 @@ import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
 import { normalizeDiagnostics } from "../../normalize/diagnostics.ts";
 import {
-  type DiagnosticsDiff,
-  diffDiagnostics,
-  type KeyedDiagnostic,
-  matchKey,
-  snapshotId,
-  textUnder,
-} from "../../normalize/diagnostics-diff.ts";
-import { compareDiagnostic, compareStrings } from "../../normalize/order.ts";
-import { page } from "../../normalize/paging.ts";
-import type { DiagnosticOut, NormalizeContext } from "../../normalize/types.ts";
+  canonicalOrder,
+  measureDiagnostics,
+  pagedAnswer,
+  type ReportItems,
+  sinceAnswer,
+  textDigests,
+} from "../../normalize/diagnostics-answer.ts";
+import { textUnder } from "../../normalize/diagnostics-diff.ts";
+import { compareStrings } from "../../normalize/order.ts";
+import type { NormalizeContext } from "../../normalize/types.ts";
 import { candidateServers, resolveWorkspace } from "../../router.ts";
 import {
   type FileDiagnostics,
@@ -30,11 +30,11 @@ import type { Session } from "../../session/session.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
 import { LineIndex } from "../../text/line-index.ts";
+import { TimeSlices } from "../../time-slice.ts";
 import {
   checkPaging,
   fileArg,
   locFields,
-  pagedResult,
   pagingShape,
   serverArg,
   workspaceArg,
@@ -100,9 +100,10 @@ const output = z.object({
   snapshot: z.string(),
 });
 
-/** A collected result before paging or comparing: canonical order, keyed for matching. */
+/** A collected result before ordering, paging or comparing. */
 interface Collected {
-  keyed: KeyedDiagnostic[];
+  /** each file's report, normalized, with the digests of the texts under its items */
+  reports: ReportItems[];
   files: string[];
   /** workspace-wide calls only: whether every server reported on the whole workspace */
   complete?: boolean;
@@ -116,9 +117,9 @@ interface Collected {
   unconverted: Set<string>;
 }
 
-function emptyCollected(): Collected {
+function collected(): Collected {
   return {
-    keyed: [],
+    reports: [],
     files: [],
     unsettled: [],
     restarted: [],
@@ -127,62 +128,39 @@ function emptyCollected(): Collected {
   };
 }
 
-type Normalized = FileDiagnostics & { items: DiagnosticOut[] };
-
-/** Each file's report with its diagnostics in the client's positions (one conversion). */
-function normalized(norm: NormalizeContext, reports: FileDiagnostics[]): Promise<Normalized[]> {
-  return norm.convert(() =>
-    reports.map((d) => ({ ...d, items: normalizeDiagnostics(d.uri, d.push, d.pull, norm) })),
-  );
-}
-
-/** A file's report in the result: keyed diagnostics, its name, and why it may be stale. */
-function collect(
+/**
+ * A file's report in the result: its diagnostics normalized, the digest of the text under
+ * each from the session's view of the file, its name, and why it may be stale.
+ */
+async function collect(
   ctx: CallContext,
   session: Session,
-  d: Normalized,
+  d: FileDiagnostics,
   norm: NormalizeContext,
   into: Collected,
-): string {
+  slices: TimeSlices,
+): Promise<string> {
   const target = norm.toTarget(d.uri);
   const file = "file" in target ? target.file : target.uri;
-  const items = d.items;
-  for (const f of norm.unconverted()) into.unconverted.add(f);
-  into.keyed.push(...keyAll(ctx, session, items, into.unconverted));
   if (d.unsettled !== undefined) into.unsettled.push({ file, reason: d.unsettled });
-  return file;
-}
-
-/**
- * Each diagnostic with its match key; texts come from the session's view of each file, one
- * read per file (the links of one file are one); none for a file whose positions stayed
- * the server's (past the call's budget, SPEC §5.1), whose key then holds no text.
- */
-function keyAll(
-  ctx: CallContext,
-  session: Session,
-  items: DiagnosticOut[],
-  unconverted: ReadonlySet<string>,
-): KeyedDiagnostic[] {
-  const read = sessionTextReader(session);
+  if (!d.push?.length && !d.pull?.length) return file;
+  // every item of a report is in its file: one text, read before any turn of the loop
+  let text: string | undefined;
+  if ("file" in target) {
+    const abs = isAbsolute(target.file) ? target.file : join(session.workspace.root, target.file);
+    text = sessionTextReader(session)(abs);
+  }
+  // converted within the call's budget for line tables (SPEC §5.1)
+  const items = await norm.convert(() => normalizeDiagnostics(d.uri, d.push, d.pull, norm, slices));
+  for (const f of norm.unconverted()) into.unconverted.add(f);
+  if (items.length === 0) return file;
+  // a file whose positions stayed the server's has no text under its items in the key
+  const converted = "file" in target && !into.unconverted.has(target.file);
+  const index = converted && text !== undefined ? new LineIndex(text) : undefined;
   const unit = ctx.bridge.config.bridge.column_unit;
-  const indexes = new Map<string, LineIndex | undefined>();
-  const byFile = new Map<string, LineIndex | undefined>();
-  const indexOf = (d: DiagnosticOut): LineIndex | undefined => {
-    if (!("file" in d) || unconverted.has(d.file)) return undefined;
-    if (!indexes.has(d.file)) {
-      const abs = isAbsolute(d.file) ? d.file : join(session.workspace.root, d.file);
-      const id = session.workspace.tryIdentify(abs);
-      const file = id === undefined ? `path ${abs}` : `${id.dev}:${id.ino}`;
-      if (!byFile.has(file)) {
-        const text = read(abs);
-        byFile.set(file, text === undefined ? undefined : new LineIndex(text));
-      }
-      indexes.set(d.file, byFile.get(file));
-    }
-    return indexes.get(d.file);
-  };
-  return items.map((item) => ({ item, key: matchKey(item, textUnder(indexOf(item), item, unit)) }));
+  const texts = await textDigests(items, (item) => textUnder(index, item, unit), slices);
+  into.reports.push({ target, items, texts });
+  return file;
 }
 
 /** `file` / `files`: each synced and settled; the same file named twice counts once. */
@@ -190,8 +168,9 @@ async function collectFiles(
   ctx: CallContext,
   args: { workspace?: string | undefined; server?: string | undefined },
   names: string[],
+  slices: TimeSlices,
 ): Promise<Collected> {
-  const out = emptyCollected();
+  const out = collected();
   // the same file named twice counts once
   const ws = ctx.bridge.workspace(args.workspace);
   const byRel = new Map<string, string>();
@@ -204,10 +183,8 @@ async function collectFiles(
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
       out.unsettled.push(...unprovenEntries(call.session).entries);
-      const [d] = await normalized(call.norm, [
-        await fileDiagnostics(call.session, call.doc, call.wait),
-      ]);
-      collect(ctx, call.session, d as Normalized, call.norm, out);
+      const d = await fileDiagnostics(call.session, call.doc, call.wait);
+      await collect(ctx, call.session, d, call.norm, out, slices);
     });
   // the first alone (it may start the session, or restart it); the rest side by side: each
   // is synced and settled on its own, and the server works on them together
@@ -222,22 +199,23 @@ async function collectFiles(
 async function collectWorkspace(
   ctx: CallContext,
   args: { workspace?: string | undefined; server?: string | undefined },
+  slices: TimeSlices,
 ): Promise<Collected> {
   const { config, sessions } = ctx.bridge;
   const ws = resolveWorkspace(config, args.workspace);
   const servers = candidateServers(config, ws, { server: args.server, role: "diagnostics" });
   const wait = waitContext(ctx);
-  const out = emptyCollected();
+  const out = collected();
   const files = new Set<string>();
   let complete = true;
   for (const server of servers) {
     const session = sessions.get(ws.name, server.name);
     await sessions.use(session, wait, async (s) => {
       const norm = normalizeContext(ctx, s);
-      const reports = await normalized(norm, await workspaceDiagnostics(s, wait));
+      const reports = await workspaceDiagnostics(s, wait);
       // a report the session could not keep whole (SPEC §8) makes the answer partial
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
-      for (const d of reports) files.add(collect(ctx, s, d, norm, out));
+      for (const d of reports) files.add(await collect(ctx, s, d, norm, out, slices));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
       out.unsettled.push(...unprovenEntries(s).entries);
     });
@@ -267,14 +245,13 @@ function settledness(c: Collected) {
   return { settled: false as const, unsettled, ...restarted };
 }
 
-function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
+/** A result's fields besides its lists of diagnostics, in their order. */
+function resultFields(c: Collected, snapshot: string) {
   return {
-    added: diff.added,
-    removed: diff.removed,
-    unchanged: diff.unchanged,
     files: c.files,
     ...(c.complete !== undefined ? { complete: c.complete } : {}),
     ...settledness(c),
+    ...unconvertedField([...c.unconverted].sort(compareStrings)),
     ...unwatchedField(c.unwatched),
     snapshot,
   };
@@ -306,33 +283,24 @@ export const diagnosticsTool = defineTool({
     if (args.since !== undefined && before === undefined) throw snapshotUnknown(args.since);
 
     const names = args.files ?? (args.file !== undefined ? [args.file] : undefined);
-    const c = names ? await collectFiles(ctx, args, names) : await collectWorkspace(ctx, args);
-    const keyed = [...c.keyed].sort((a, b) => compareDiagnostic(a.item, b.item));
-    const all = keyed.map((k) => k.item);
-    const snapshot = snapshotId(c.files, c.complete, keyed);
-    store.put(snapshot, { diagnostics: keyed });
-
-    if (before !== undefined) {
-      const covered = new Set(c.files);
-      const diff = diffDiagnostics(before.diagnostics, keyed, (f) => !names || covered.has(f));
-      const changed = [...diff.added, ...diff.removed];
-      return {
-        result: diffResult(diff, c, snapshot),
-        count: changed.length,
-        summaryItems: changed,
-      };
-    }
-    const p = page(all, paging);
-    const result: Record<string, unknown> = { ...pagedResult("diagnostics", p), files: c.files };
-    if (c.complete !== undefined) result.complete = c.complete;
-    const unconverted = [...c.unconverted].sort(compareStrings);
-    Object.assign(result, settledness(c), unconvertedField(unconverted, p.items));
-    Object.assign(result, unwatchedField(c.unwatched));
-    result.snapshot = snapshot;
-    return {
-      result,
-      count: p.items.length,
-      pages: { key: "diagnostics", items: all, offset: paging.offset },
-    };
+    // one object per call: the call's long loops yield to the event loop (SPEC §8.2)
+    const slices = new TimeSlices();
+    const c = names
+      ? await collectFiles(ctx, args, names, slices)
+      : await collectWorkspace(ctx, args, slices);
+    const ordered = await canonicalOrder(c.reports, slices);
+    c.reports.length = 0;
+    const m = await measureDiagnostics(c.files, c.complete, ordered, slices);
+    ctx.bridge.built(m.bytes);
+    const fields = resultFields(c, m.snapshot);
+    const { max_result_bytes: maxBytes, max_limit: maxLimit } = ctx.bridge.config.bridge;
+    const covered = new Set(c.files);
+    const answer =
+      before === undefined
+        ? pagedAnswer(m, fields, paging, { maxBytes, maxLimit })
+        : await sinceAnswer(before, m, fields, (f) => !names || covered.has(f), maxBytes, slices);
+    // kept once answered: ResultTooLarge gives out no snapshot to come back with
+    store.put(m.snapshot, m.keyed);
+    return answer;
   },
 });

@@ -3,16 +3,23 @@
  * and the text under the range, never by line; snapshot ids are deterministic digests.
  */
 import { describe, expect, test } from "bun:test";
+import { hash } from "node:crypto";
 import {
+  DIGEST_BYTES,
   diffDiagnostics,
-  type KeyedDiagnostic,
+  type KeyedDiagnostics,
+  keyAt,
   matchKey,
   positionsBlanked,
-  snapshotId,
+  SnapshotDigest,
   textUnder,
+  writeTextDigest,
 } from "../../../src/normalize/diagnostics-diff.ts";
 import type { DiagnosticOut } from "../../../src/normalize/types.ts";
 import { LineIndex } from "../../../src/text/positions.ts";
+import { TimeSlices } from "../../../src/time-slice.ts";
+
+const everywhere = () => true;
 
 function diag(file: string, line: number, column: number, width: number, message: string) {
   const d: DiagnosticOut = {
@@ -30,16 +37,62 @@ function diag(file: string, line: number, column: number, width: number, message
   return d;
 }
 
-/** Keyed against `text` (one file). */
-function keyed(text: string, items: DiagnosticOut[]): KeyedDiagnostic[] {
-  const index = new LineIndex(text);
-  return items.map((item) => ({ item, key: matchKey(item, textUnder(index, item, "code-point")) }));
+/** The match key of `item` against `text`. */
+function keyOf(text: string, item: DiagnosticOut): string {
+  const covered = textUnder(new LineIndex(text), item, "code-point");
+  return matchKey(item, hash("sha256", covered, "hex"));
 }
 
-const everywhere = () => true;
+/** Keyed against `text` (one file). */
+function keyed(text: string, items: DiagnosticOut[]): KeyedDiagnostics {
+  const index = new LineIndex(text);
+  const texts = Buffer.alloc(items.length * DIGEST_BYTES);
+  items.forEach((item, i) => {
+    writeTextDigest(textUnder(index, item, "code-point"), texts, i * DIGEST_BYTES);
+  });
+  return { items, texts };
+}
+
+/** Two keyed lists as one (files side by side). */
+function joined(a: KeyedDiagnostics, b: KeyedDiagnostics): KeyedDiagnostics {
+  return { items: [...a.items, ...b.items], texts: Buffer.concat([a.texts, b.texts]) };
+}
+
+/** A diff with its indices as the items they point at. */
+async function diffed(
+  before: KeyedDiagnostics,
+  after: KeyedDiagnostics,
+  inScope: (file: string) => boolean = everywhere,
+) {
+  const d = await diffDiagnostics(before, after, inScope, new TimeSlices());
+  return {
+    added: d.added.map((i) => after.items[i]),
+    removed: d.removed.map((i) => before.items[i]),
+    unchanged: d.unchanged,
+  };
+}
+
+/** The snapshot id of `items` keyed against `text`, fed as an answer feeds it. */
+function snapshotId(
+  files: string[],
+  complete: boolean | undefined,
+  text: string,
+  items: DiagnosticOut[],
+) {
+  const digest = new SnapshotDigest(files, complete);
+  for (const item of items) digest.add(JSON.stringify(item), keyOf(text, item));
+  return digest.id();
+}
+
+test("a list's match keys are made of its items and the digests of their texts", () => {
+  const text = "int x = bad;\n";
+  const items = [diag("a.c", 1, 9, 3, "undeclared"), diag("a.c", 1, 1, 3, "type")];
+  const list = keyed(text, items);
+  expect(items.map((_, i) => keyAt(list, i))).toEqual(items.map((d) => keyOf(text, d)));
+});
 
 describe("textUnder", () => {
-  test("the covered text, in code points; tolerant of ranges past the end", () => {
+  test("the covered text, in code points; tolerant of ranges past the end", async () => {
     const index = new LineIndex("a 😀 bad\nnext\n");
     expect(textUnder(index, { line: 1, column: 5, end_line: 1, end_column: 8 }, "code-point")).toBe(
       "bad",
@@ -59,7 +112,7 @@ describe("textUnder", () => {
 describe("diffDiagnostics", () => {
   const before = "int x = bad;\nint y = worse;\n";
 
-  test("a line inserted above moves diagnostics without adding or removing any", () => {
+  test("a line inserted above moves diagnostics without adding or removing any", async () => {
     const old = keyed(before, [
       diag("a.c", 1, 9, 3, "undeclared"),
       diag("a.c", 2, 9, 5, "undeclared"),
@@ -69,22 +122,22 @@ describe("diffDiagnostics", () => {
       diag("a.c", 2, 9, 3, "undeclared"),
       diag("a.c", 3, 9, 5, "undeclared"),
     ]);
-    expect(diffDiagnostics(old, now, everywhere)).toEqual({ added: [], removed: [], unchanged: 2 });
+    expect(await diffed(old, now)).toEqual({ added: [], removed: [], unchanged: 2 });
   });
 
-  test("insert a line above an error and add one new error: exactly 1 added, 0 removed", () => {
+  test("insert a line above an error and add one new error: exactly 1 added, 0 removed", async () => {
     const old = keyed(before, [diag("a.c", 1, 9, 3, "undeclared")]);
     const after = `\nint x = bad;\nint y = worse;\nint z = awful;\n`;
     const added = diag("a.c", 4, 9, 5, "undeclared");
     const now = keyed(after, [diag("a.c", 2, 9, 3, "undeclared"), added]);
-    expect(diffDiagnostics(old, now, everywhere)).toEqual({
+    expect(await diffed(old, now)).toEqual({
       added: [added],
       removed: [],
       unchanged: 1,
     });
   });
 
-  test("a note that moved with its diagnostic changes nothing; a note that says otherwise does", () => {
+  test("a note that moved with its diagnostic changes nothing; a note that says otherwise does", async () => {
     const withNote = (line: number, noteLine: number, says: string): DiagnosticOut => ({
       ...diag("a.c", line, 9, 3, "incomplete type"),
       related: [
@@ -100,36 +153,36 @@ describe("diffDiagnostics", () => {
     });
     const old = keyed(before, [withNote(1, 2, "declared here")]);
     const now = keyed(`\n${before}`, [withNote(2, 3, "declared here")]);
-    expect(diffDiagnostics(old, now, everywhere)).toEqual({ added: [], removed: [], unchanged: 1 });
+    expect(await diffed(old, now)).toEqual({ added: [], removed: [], unchanged: 1 });
     const other = keyed(`\n${before}`, [withNote(2, 3, "defined here")]);
-    expect(diffDiagnostics(old, other, everywhere).unchanged).toBe(0);
+    expect((await diffed(old, other)).unchanged).toBe(0);
   });
 
-  test("the same message on different text is a different diagnostic; removed keep old positions", () => {
+  test("the same message on different text is a different diagnostic; removed keep old positions", async () => {
     const oldItem = diag("a.c", 1, 9, 3, "undeclared");
     const old = keyed(before, [oldItem]);
     const after = "int x = fine;\nint y = worse;\n";
     const newItem = diag("a.c", 2, 9, 5, "undeclared");
     const now = keyed(after, [newItem]);
-    expect(diffDiagnostics(old, now, everywhere)).toEqual({
+    expect(await diffed(old, now)).toEqual({
       added: [newItem],
       removed: [oldItem],
       unchanged: 0,
     });
   });
 
-  test("repeats pair up in order; only files in scope are compared", () => {
+  test("repeats pair up in order; only files in scope are compared", async () => {
     const text = "bad bad bad\n";
     const three = [1, 5, 9].map((c) => diag("a.c", 1, c, 3, "undeclared"));
-    const old = [...keyed(text, three), ...keyed("zzz\n", [diag("b.c", 1, 1, 3, "other")])];
+    const old = joined(keyed(text, three), keyed("zzz\n", [diag("b.c", 1, 1, 3, "other")]));
     const now = keyed(text, three.slice(0, 2));
-    const d = diffDiagnostics(old, now, (f) => f === "a.c");
+    const d = await diffed(old, now, (f) => f === "a.c");
     expect(d).toEqual({ added: [], removed: [three[2] as DiagnosticOut], unchanged: 2 });
   });
 });
 
 describe("positionsBlanked", () => {
-  test("a rendered message whose lines moved matches; other numbers stay", () => {
+  test("a rendered message whose lines moved matches; other numbers stay", async () => {
     // rustc widens the gutter with the line number's width
     const at = (line: number) => {
       const pad = " ".repeat(String(line).length);
@@ -147,13 +200,13 @@ describe("positionsBlanked", () => {
     expect(positionsBlanked("expected 2 arguments, found 3")).toBe("expected 2 arguments, found 3");
   });
 
-  test("a moved rendered diagnostic is unchanged in a diff; a changed one is not", () => {
+  test("a moved rendered diagnostic is unchanged in a diff; a changed one is not", async () => {
     const text = 'x\ny\nlet total: u32 = "three";\n';
     const moved = `\n\n${text}`;
     const message = (line: number) => `mismatched\n --> src/lib.rs:${line}:18\n${line} | let`;
     const before = keyed(text, [diag("src/lib.rs", 3, 18, 7, message(3))]);
     const after = keyed(moved, [diag("src/lib.rs", 5, 18, 7, message(5))]);
-    const d = diffDiagnostics(before, after, everywhere);
+    const d = await diffed(before, after);
     expect({ added: d.added.length, removed: d.removed.length, unchanged: d.unchanged }).toEqual({
       added: 0,
       removed: 0,
@@ -163,16 +216,14 @@ describe("positionsBlanked", () => {
 });
 
 describe("snapshotId", () => {
-  test("deterministic, and different for a different result", () => {
-    const a = keyed("x bad\n", [diag("a.c", 1, 3, 3, "m")]);
-    const id = snapshotId(["a.c"], undefined, a);
+  test("deterministic, and different for a different result", async () => {
+    const a = [diag("a.c", 1, 3, 3, "m")];
+    const id = snapshotId(["a.c"], undefined, "x bad\n", a);
     expect(id).toMatch(/^d[0-9a-f]{20}$/);
-    expect(snapshotId(["a.c"], undefined, keyed("x bad\n", [diag("a.c", 1, 3, 3, "m")]))).toBe(id);
-    expect(snapshotId(["a.c", "b.c"], undefined, a)).not.toBe(id);
-    expect(snapshotId(["a.c"], false, a)).not.toBe(id);
+    expect(snapshotId(["a.c"], undefined, "x bad\n", [diag("a.c", 1, 3, 3, "m")])).toBe(id);
+    expect(snapshotId(["a.c", "b.c"], undefined, "x bad\n", a)).not.toBe(id);
+    expect(snapshotId(["a.c"], false, "x bad\n", a)).not.toBe(id);
     // same list, other text under the range: another snapshot
-    expect(snapshotId(["a.c"], undefined, keyed("x BAD\n", [diag("a.c", 1, 3, 3, "m")]))).not.toBe(
-      id,
-    );
+    expect(snapshotId(["a.c"], undefined, "x BAD\n", a)).not.toBe(id);
   });
 });

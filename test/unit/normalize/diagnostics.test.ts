@@ -4,9 +4,11 @@ import { canonicalJson } from "../../../src/normalize/cap.ts";
 import {
   type DiagnosticOut,
   MAX_RELATED,
-  normalizeDiagnostics,
+  normalizeDiagnostics as normalizeSliced,
   severityName,
 } from "../../../src/normalize/diagnostics.ts";
+import type { NormalizeContext } from "../../../src/normalize/types.ts";
+import { TimeSlices } from "../../../src/time-slice.ts";
 import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
 
 const URI = fileUri("d.c");
@@ -53,24 +55,38 @@ const EXPECTED: DiagnosticOut[] = [
   },
 ];
 
+function normalizeDiagnostics(
+  uri: string,
+  push: Diagnostic[] | undefined,
+  pull: Diagnostic[] | undefined,
+  ctx: NormalizeContext,
+): Promise<DiagnosticOut[]> {
+  return normalizeSliced(uri, push, pull, ctx, new TimeSlices());
+}
+
 describe("normalizeDiagnostics", () => {
-  test("merges channels, keeps in-channel duplicates once, canonical order", () => {
+  test("merges channels, keeps in-channel duplicates once, canonical order", async () => {
     const { ctx } = fixtureContext(FILES);
-    expect(normalizeDiagnostics(URI, push, pull, ctx)).toEqual(EXPECTED);
+    expect(await normalizeDiagnostics(URI, push, pull, ctx)).toEqual(EXPECTED);
   });
 
-  test("same bytes whatever the input order", () => {
+  test("same bytes whatever the input order", async () => {
     const { ctx } = fixtureContext(FILES);
     const bytes = canonicalJson(EXPECTED);
     for (const seed of [11, 12, 13]) {
-      const out = normalizeDiagnostics(URI, shuffled(push, seed), shuffled(pull, seed + 1), ctx);
+      const out = await normalizeDiagnostics(
+        URI,
+        shuffled(push, seed),
+        shuffled(pull, seed + 1),
+        ctx,
+      );
       expect(canonicalJson(out)).toBe(bytes);
     }
   });
 
-  test("no source or code means no key; one channel alone", () => {
+  test("no source or code means no key; one channel alone", async () => {
     const { ctx } = fixtureContext(FILES);
-    const [only] = normalizeDiagnostics(
+    const [only] = await normalizeDiagnostics(
       URI,
       undefined,
       [{ range: r(0, 0, 0, 3), message: "m" }],
@@ -88,27 +104,27 @@ describe("normalizeDiagnostics", () => {
       "channels",
     ]);
     expect(only?.channels).toEqual(["pull"]);
-    expect(normalizeDiagnostics(URI, undefined, undefined, ctx)).toEqual([]);
+    expect(await normalizeDiagnostics(URI, undefined, undefined, ctx)).toEqual([]);
   });
 
-  test("severity order error < warning < information < hint at one range", () => {
+  test("severity order error < warning < information < hint at one range", async () => {
     const { ctx } = fixtureContext(FILES);
     const same = (severity: 1 | 2 | 3 | 4): Diagnostic => ({
       range: r(0, 0, 0, 1),
       severity,
       message: "m",
     });
-    const out = normalizeDiagnostics(URI, [same(4), same(2), same(3), same(1)], [], ctx);
+    const out = await normalizeDiagnostics(URI, [same(4), same(2), same(3), same(1)], [], ctx);
     expect(out.map((d) => d.severity)).toEqual(["error", "warning", "information", "hint"]);
   });
 
-  test("markup messages keep their text; severity names", () => {
+  test("markup messages keep their text; severity names", async () => {
     const { ctx } = fixtureContext(FILES);
     const markup = {
       range: r(0, 0, 0, 1),
       message: { kind: "markdown", value: "**x**" },
     } as Diagnostic;
-    expect(normalizeDiagnostics(URI, [markup], [], ctx)[0]?.message).toBe("**x**");
+    expect((await normalizeDiagnostics(URI, [markup], [], ctx))[0]?.message).toBe("**x**");
     expect([1, 2, 3, 4, undefined, 9].map(severityName)).toEqual([
       "error",
       "warning",
@@ -127,9 +143,9 @@ describe("notes (relatedInformation)", () => {
     message,
   });
 
-  test("each note at client positions in its own file, in canonical order; malformed ones dropped", () => {
+  test("each note at client positions in its own file, in canonical order; malformed ones dropped", async () => {
     const { ctx } = fixtureContext(files);
-    const [out] = normalizeDiagnostics(
+    const [out] = await normalizeDiagnostics(
       fileUri("m.c"),
       [
         {
@@ -167,9 +183,9 @@ describe("notes (relatedInformation)", () => {
     ]);
   });
 
-  test("no notes, no `related` key; at most MAX_RELATED notes", () => {
+  test("no notes, no `related` key; at most MAX_RELATED notes", async () => {
     const { ctx } = fixtureContext(files);
-    const plain = normalizeDiagnostics(
+    const plain = await normalizeDiagnostics(
       fileUri("m.c"),
       [{ range: r(0, 0, 0, 1), message: "x" }],
       undefined,
@@ -179,7 +195,7 @@ describe("notes (relatedInformation)", () => {
     const many = Array.from({ length: MAX_RELATED + 5 }, (_, i) =>
       note(fileUri("m.c"), 0, `n${i}`),
     );
-    const [capped] = normalizeDiagnostics(
+    const [capped] = await normalizeDiagnostics(
       fileUri("m.c"),
       [{ range: r(0, 0, 0, 1), message: "x", relatedInformation: many }],
       undefined,

@@ -11,7 +11,7 @@ import {
   snapshotWeight,
 } from "../../../src/session/snapshots.ts";
 
-const empty: Snapshot = { diagnostics: [] };
+const empty: Snapshot = { items: [], texts: Buffer.alloc(0) };
 
 test("keeps the last 32; a lookup keeps a snapshot alive", () => {
   expect(MAX_SNAPSHOTS).toBe(32);
@@ -37,7 +37,11 @@ test("bounded in bytes: large snapshots push the least recent out; the newest st
     message: "m".repeat(1000),
     channels: ["push" as const],
   };
-  const big: Snapshot = { diagnostics: Array(10_000).fill({ item, key: "k".repeat(100) }) };
+  const keyed = (n: number): Snapshot => ({
+    items: Array(n).fill(item),
+    texts: Buffer.alloc(32 * n),
+  });
+  const big = keyed(10_000);
   const weight = snapshotWeight(big);
   expect(weight).toBeGreaterThan(20_000_000);
   const store = new SnapshotStore();
@@ -47,7 +51,7 @@ test("bounded in bytes: large snapshots push the least recent out; the newest st
   expect(store.get("b7")).toBe(big);
   expect(store.get(`b${7 - kept}`)).toBeUndefined();
   // one larger than the whole bound is still kept, the others within the bound beside it
-  const huge: Snapshot = { diagnostics: Array(40_000).fill({ item, key: "k".repeat(100) }) };
+  const huge = keyed(40_000);
   expect(snapshotWeight(huge)).toBeGreaterThan(MAX_SNAPSHOT_BYTES);
   store.put("huge", huge);
   expect(store.get("huge")).toBe(huge);
