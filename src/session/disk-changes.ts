@@ -18,6 +18,7 @@ import {
   type CompiledWatcher,
   coalesce,
   compileWatchers,
+  directoryOfInterest,
   type FileChange,
   firstMatch,
   matchingEvents,
@@ -145,9 +146,13 @@ export class DiskChanges {
   /**
    * Every directory the workspace watcher covers, hidden ones too: a change nothing
    * vouches for must be seen to be judged (SPEC §5.3). A server that reads only some
-   * files (`reads`) hears only the directories those could lie in.
+   * files (`reads`) hears only the directories those could lie in, and those its
+   * registered watchers ask about.
    */
-  private interest = (dir: string): boolean => this.readsGlobs === null || this.readsDirectory(dir);
+  private interest = (dir: string): boolean =>
+    this.readsGlobs === null ||
+    this.readsDirectory(dir) ||
+    (this.watchers.length > 0 && directoryOfInterest(this.watchers, dir));
 
   /** Could a file `reads` names lie in or below `dir`? (Its literal prefix decides.) */
   private readsDirectory(dir: string): boolean {
@@ -213,19 +218,26 @@ export class DiskChanges {
     return why;
   }
 
-  /**
-   * The bridge's log file and the applier's side files, the server's own files, and files
-   * it never reads: no change to it.
-   */
+  /** The bridge's log file and the applier's side files, and the server's own files. */
   private noChange(abs: string): boolean {
     if (this.logFile !== null && (abs === this.logFile || abs.startsWith(`${this.logFile}.`))) {
       return true;
     }
     if (isApplySideFile(basename(abs))) return true;
-    // outside the root (a dependency, SPEC §5.3) a file is matched by its name
-    const rel = relativeInside(this.root, abs) ?? basename(abs);
-    if (this.ownGlobs.some((g) => g.match(rel))) return true;
-    return this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(rel));
+    return this.ownGlobs.some((g) => g.match(this.nameOf(abs)));
+  }
+
+  /** Root-relative; outside the root (a dependency, SPEC §5.3) a file goes by its name. */
+  private nameOf(abs: string): string {
+    return relativeInside(this.root, abs) ?? basename(abs);
+  }
+
+  /**
+   * A file the server never reads (`reads`): what happens to it changes none of its
+   * answers, so it is never judged (events its watchers asked for still go).
+   */
+  private unread(abs: string): boolean {
+    return this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(this.nameOf(abs)));
   }
 
   /**
@@ -242,6 +254,7 @@ export class DiskChanges {
   ): void {
     const sent = new Set(events.map((e) => e.abs));
     for (const c of changes) {
+      if (this.unread(c.abs)) continue;
       // outside the root (a dependency, SPEC §5.3) no root-relative glob applies
       const rel = relativeInside(this.root, c.abs);
       const matches = (list: Bun.Glob[]) => rel !== null && list.some((g) => g.match(rel));

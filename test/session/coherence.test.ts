@@ -18,8 +18,6 @@ afterEach(closeAllBridges);
 afterAll(cleanupTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
-/** The fake server's own default (test/support/bridge.ts), said where it matters here. */
-const FOLLOWS_ALL = { follows: ["**"] };
 
 /** A server that registers file watchers right after `initialized`. */
 function watching(watchers: unknown[], extra: Record<string, unknown> = {}) {
@@ -104,7 +102,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]), FOLLOWS_ALL)],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
@@ -128,7 +126,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt", kind: 2 }]), FOLLOWS_ALL)],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt", kind: 2 }]))],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
@@ -153,7 +151,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
       } as never,
       on: "textDocument/hover",
     } as never);
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server(scenario, FOLLOWS_ALL)] });
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server(scenario)] });
     await bridge.call("session_status", { start: true });
     await watchersInEffect(bridge, 1);
     const from = fake.records().length;
@@ -169,13 +167,9 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const later = fake.records().length;
     unlinkSync(ws.path("sub/x.txt"));
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
-    // no event; a server without watchers gets the document it is asked about afresh
-    expect(received(fake, ws.root, later)).toEqual([
-      "didClose a.fake",
-      "theodolite/barrier",
-      "didOpen a.fake v2",
-      "textDocument/hover",
-    ]);
+    // no event; a server that reads no file from disk (the fake: `reads = []`) is told of no
+    // change elsewhere either (one that reads it would restart, SPEC §5.3)
+    expect(received(fake, ws.root, later)).toEqual(["textDocument/hover"]);
   });
 
   test("session_status: the watchers, the watched directories against max_watches, what is not watched", async () => {
@@ -184,7 +178,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
     const { bridge } = await bridgeFor({
       ws,
       bridge: { max_watches: 3 },
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]), FOLLOWS_ALL)],
+      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
     });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     const s = await watchersInEffect(bridge, 1);
@@ -235,10 +229,7 @@ describe("a push server catches up with the workspace", () => {
     const { bridge } = await bridgeFor({
       ws,
       servers: [
-        fake.server(
-          { publish_matches: { pattern: "dep", message: "about dep", severity: 1 } },
-          FOLLOWS_ALL,
-        ),
+        fake.server({ publish_matches: { pattern: "dep", message: "about dep", severity: 1 } }),
       ],
     });
     const first = await bridge.call("diagnostics", { file: "a.fake" });

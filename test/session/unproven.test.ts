@@ -1,6 +1,6 @@
 /**
  * Changes nobody vouches for (SPEC §5.3), through the compiled bridge with a fake server that
- * is not taken to follow anything (`follows = []`): a change the bridge cannot say how the
+ * reads what these tests change (`reads`) and follows nothing (`follows = []`): a change the bridge cannot say how the
  * server learns of restarts the session before the next answer (`unproven = "restart"`,
  * the default, for a hand-written configuration too), or marks every answer until the next
  * start (`"mark"`); the server's own files, files it never reads and the bridge's own are no
@@ -29,7 +29,7 @@ describe("unproven = restart (the default)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(SCENARIO, { follows: [], reads: ["**/*.{fake,md,txt}", ".cache/**"] })],
+      servers: [fake.server(SCENARIO, { reads: ["**/*.{fake,md,txt}", ".cache/**"] })],
     });
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const epoch = (await sessionOf(bridge, "w", "fake")).epoch as number;
@@ -63,7 +63,7 @@ describe("unproven = mark", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(SCENARIO, { follows: [], unproven: "mark" })],
+      servers: [fake.server(SCENARIO, { reads: ["**"], unproven: "mark" })],
     });
     const clean = await bridge.call("hover", AT);
     expect(clean.structured.settled).toBeUndefined();

@@ -56,9 +56,9 @@ export function cleanupTempDirs(): void {
 }
 
 /**
- * A [[server]] table for the fake language server with a scenario. The fake server loads
- * nothing from disk, so it is taken to follow every file (`follows`): no change restarts
- * it unless a test says otherwise (the rule of SPEC §5.3 is tested with `follows: []`).
+ * A [[server]] table for the fake language server with a scenario. The fake server reads
+ * nothing from disk (everything it knows comes over LSP), as `reads = []` says: no change
+ * is judged for it (SPEC §5.3) unless a test says otherwise (test/session/unproven.test.ts).
  */
 export function fakeServer(
   name: string,
@@ -73,7 +73,7 @@ export function fakeServer(
     languages: ["fake"],
     extensions: { fake: "fake", txt: "fake" },
     roles: ["semantics", "diagnostics"],
-    follows: ["**"],
+    reads: [],
     ...extra,
   };
 }

@@ -25,6 +25,7 @@ function renamer(
   ext: string,
   ws: ReturnType<typeof workspace>,
   definition: unknown,
+  extra: Record<string, unknown> = {},
 ) {
   const lib = ws.uri(`lib.${ext}`);
   return probe.server(
@@ -51,7 +52,9 @@ function renamer(
       ],
       responses: { "textDocument/definition": definition ?? null },
     },
-    { extensions: { [ext]: "fake" }, roles: ["semantics"] },
+    // the fake reads no file (`reads = []`), so no change restarts it (SPEC §5.3): a new
+    // file it leaves out is what the proof of SPEC §7.3 must catch
+    { extensions: { [ext]: "fake" }, roles: ["semantics"], ...extra },
   );
 }
 
@@ -237,7 +240,8 @@ describe("a workspace with unwatched directories", () => {
     const def = { uri: ws.uri("lib.fake"), range: lspRange(0, 4, 11) };
     const { bridge } = await bridgeFor({
       ws,
-      servers: [renamer(probe, "fake", ws, def)],
+      // it asks about every directory (`reads`), past a bound of one
+      servers: [renamer(probe, "fake", ws, def, { reads: ["**"] })],
       bridge: { ...GATED, max_watches: 1 },
       clientName: "ci-gate",
     });
