@@ -1,17 +1,16 @@
 /**
  * The form of a diagnostic's message that `diagnostics {since}` matches by (SPEC §6.1):
- * what two renderings of one problem share. tsserver prints union members, and the
- * members of a type built from a union of keys, in the order its checker created their
- * types, which follows which files it checked first
- * (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order). The
- * message is read as nested groups — `( )`, `[ ]`, `{ }`, `<…>` after a name, quotes:
+ * what two renderings of one problem share. tsserver prints union members, and members of
+ * a type built from a union of keys, in the order its checker created their types
+ * (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order). The message is read
+ * as nested groups — `( )`, `[ ]`, `{ }`, `<…>` after a name, quotes:
  * - the members of a `{ … }` (split at `;` and `,`) are a set: sorted, empty ones dropped;
  * - inside any group the operands of `|` are a set; an operand reaches to the next `|`,
  *   `,`, `;`, `:`, `?`, `=`, arrow or the group's edge;
+ * - outside any group, the items of a list (split at `,` and `;`, between colons) are a set;
  * - every quote (' " ` ‘’ “”) is written alike, white space only between word characters.
- * Order stays order everywhere else: prose, parameters, tuples, type arguments.
- * One pass, runs of plain characters copied whole; groups nest MAX_DEPTH deep at most and
- * a long group's form stands in its parent as a digest: O(n log n) on hostile text (SPEC §8).
+ * Order stays order everywhere else. One pass; groups nest MAX_DEPTH deep at most and a
+ * long group's form stands in its parent as a digest: O(n log n) on hostile text (SPEC §8).
  */
 import { hash } from "node:crypto";
 
@@ -109,6 +108,8 @@ class Group {
   /** the current segment's finished operands of `|` (none yet: null) */
   operands: string[] | null = null;
   operand = "";
+  /** the message itself: its lists up to the last colon, written out */
+  clauses = "";
   constructor(
     /** index in GROUPS; -1 for the message itself */
     readonly kind: number,
@@ -135,12 +136,27 @@ class Group {
     this.segments = "";
   }
 
-  /** The items written out: sorted members for `{ }`, else in order. */
+  /**
+   * The items written out: sorted members for `{ }` and a list in the message itself, else
+   * in order.
+   */
   body(): string {
-    if (this.items === null && this.operands === null) return this.segments + this.operand;
+    if (this.items === null && this.operands === null) {
+      return this.clauses + this.segments + this.operand;
+    }
     this.endItem();
     const items = this.items as string[];
-    return (this.kind === MEMBERS ? sorted(items.filter((s) => s !== "")) : items).join(",");
+    const set = this.kind === MEMBERS ? items.filter((s) => s !== "") : items;
+    return this.clauses + (set !== items || this.parent === null ? sorted(set) : items).join(",");
+  }
+
+  /** The message itself at a colon: the list before it is done. */
+  endClause(): void {
+    this.clauses = `${this.body()}:`;
+    this.items = null;
+    this.segments = "";
+    this.operands = null;
+    this.operand = "";
   }
 
   /** The group's form in its parent; `closed` when its closer was met. */
@@ -150,6 +166,8 @@ class Group {
     return form.length > FORM_INLINE ? `#${hash("sha256", form, "hex").slice(0, 20)}` : form;
   }
 }
+
+const MAY_HOLD_SETS = /[{|,;]/;
 
 /** Quotes alike and white space between word characters only: the form where nothing is a set. */
 function flatForm(message: string): string {
@@ -161,8 +179,8 @@ function flatForm(message: string): string {
 
 /** The form of `message` for matching: equal for renderings of one problem (see above). */
 export function messageForm(message: string): string {
-  // without `{` or `|` nothing is a set; both survive every rendering difference matched
-  if (!message.includes("{") && !message.includes("|")) return flatForm(message);
+  // without these nothing is a set; each survives every rendering difference matched
+  if (!MAY_HOLD_SETS.test(message)) return flatForm(message);
   let g = new Group(-1, null);
   const openCount = new Int32Array(GROUPS.length);
   let depth = 0;
@@ -224,6 +242,8 @@ export function messageForm(message: string): string {
       // => ->
       g.endSegment(`${String.fromCharCode(c)}>`);
       i += 1;
+    } else if (c === 0x3a && g.parent === null) {
+      g.endClause();
     } else if (c === 0x3a || c === 0x3f || c === 0x3d) {
       // : ? =
       g.endSegment(String.fromCharCode(c));

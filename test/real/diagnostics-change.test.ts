@@ -149,8 +149,9 @@ describe.skipIf(!tls)("typescript-language-server", () => {
 
   /**
    * tsserver's checker numbers types as it creates them and prints union members, and the
-   * members of a type mapped over a union of keys, in that order: whichever file a new
-   * program checks first decides it (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order).
+   * members (and missing properties) of a type mapped over a union of keys, in that order:
+   * whichever file a new program checks first decides it
+   * (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order).
    */
   test("a revert after another file was checked first: the same errors, reordered, unchanged", async () => {
     if (!tls) return;
@@ -160,16 +161,19 @@ describe.skipIf(!tls)("typescript-language-server", () => {
     writeFileSync(join(root, "tsconfig.json"), JSON.stringify(tsconfig));
     writeFileSync(join(root, "index.ts"), 'export const order: "alpha" | "zeta" = "alpha";\n');
     const keys = '"zeta" | "alpha"';
-    writeFileSync(
-      join(root, "a.ts"),
-      `export const v: ${keys} = "nope";\nexport const p: { [K in ${keys}]?: number } = 5;\n`,
-    );
+    const errors = [
+      `export const v: ${keys} = "nope";`,
+      `export const p: { [K in ${keys}]?: number } = 5;`,
+      `export const q: Pick<{ zeta: 1; alpha: 1; mid: 1 }, ${keys}> = {};`,
+    ];
+    writeFileSync(join(root, "a.ts"), `${errors.join("\n")}\n`);
     const bridge = await startRealBridge(root, tls.config);
     const messages = (r: Record<string, unknown>) =>
       (r.diagnostics as { message: string }[]).map((d) => d.message);
     const members = (first: string, second: string) => [
       `Type '"nope"' is not assignable to type '"${first}" | "${second}"'.`,
       `Type '5' has no properties in common with type '{ ${first}?: number | undefined; ${second}?: number | undefined; }'.`,
+      `Type '{}' is missing the following properties from type 'Pick<{ zeta: 1; alpha: 1; mid: 1; }, "${first}" | "${second}">': ${first}, ${second}`,
     ];
     try {
       await ok(bridge, "diagnostics", { file: "a.ts" });

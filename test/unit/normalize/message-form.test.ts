@@ -2,7 +2,7 @@
  * The form a message is matched by (SPEC §6.1): renderings of one problem — a union's or
  * a type literal's members in another order, white space, quoting — share it; a different
  * problem does not, and order that carries meaning (parameters, tuples, type arguments,
- * prose) stays order.
+ * a sentence's words) stays order.
  */
 import { describe, expect, test } from "bun:test";
 import { matchedMessage } from "../../../src/normalize/diagnostics-diff.ts";
@@ -79,6 +79,8 @@ const DIFFERENT: [string, string, string][] = [
     "Type 'C' is not assignable to type 'A | B'.",
   ],
   ["prose order", "expected `A`, found `B | C`", "expected `B | C`, found `A`"],
+  ["a list after another colon", "from 'X': a, b: c", "from 'X': a, c: b"],
+  ["the text a list follows", "missing from 'X': a, b", "missing from 'Y': a, b"],
   ["`|` outside any group (a gutter, prose)", "a | b", "b | a"],
   ["words run together", "'{ is not }'", "'{ isnot }'"],
   ["a union member moved across a colon", "'{ a: number | b }'", "'{ b: number | a }'"],
