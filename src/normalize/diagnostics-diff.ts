@@ -1,7 +1,8 @@
 /**
  * Diagnostics compared across a change (SPEC §6.1): each diagnostic is keyed by
  * file, severity, code, source, message and the text under its range — not its
- * line, so lines moving is not a change — and two results are matched key by
+ * line, so lines moving is not a change, and its message by the form two renderings
+ * of one problem share (message-form.ts) — and two results are matched key by
  * key, in canonical order. A snapshot id is a digest of the canonical result.
  * Pure: the texts come from the caller.
  */
@@ -10,6 +11,7 @@ import type { ColumnUnit } from "../config/types.ts";
 import { clientOffsetFloor, type LineIndex } from "../text/positions.ts";
 import type { TimeSlices } from "../time-slice.ts";
 import { canonicalJson } from "./json.ts";
+import { messageForm } from "./message-form.ts";
 import type { DiagnosticOut, Range, Target } from "./types.ts";
 
 /**
@@ -59,9 +61,14 @@ export function positionsBlanked(message: string): string {
     .replace(/\s+/g, " ");
 }
 
+/** A message as matched: its positions blanked, in the form its renderings share. */
+export function matchedMessage(message: string): string {
+  return messageForm(positionsBlanked(message));
+}
+
 /**
  * The match key: everything but the positions — the diagnostic's and its notes', and those
- * their messages name — with the covered text as a digest: `digest`, the SHA-256 of
+ * their messages name — and the rendering, with the covered text as a digest: `digest`, the SHA-256 of
  * `textUnder` in hex (`writeTextDigest`).
  */
 export function matchKey(d: DiagnosticOut, digest: string): string {
@@ -70,8 +77,8 @@ export function matchKey(d: DiagnosticOut, digest: string): string {
     d.severity,
     d.code ?? null,
     d.source ?? null,
-    positionsBlanked(d.message),
-    (d.related ?? []).map((r) => [fileOf(r), positionsBlanked(r.message)]),
+    matchedMessage(d.message),
+    (d.related ?? []).map((r) => [fileOf(r), matchedMessage(r.message)]),
     digest,
   ]);
 }

@@ -1,7 +1,8 @@
 /**
  * Linear-time text handling (SPEC §8): 1 MiB adversarial lines — runs of white space
  * between a code fence and a refused character, root spellings over and over, escapes,
- * dot segments, carriage returns — through every normalizer of server text, the error
+ * dot segments, carriage returns, brackets, quotes and `|` for a message's matched form —
+ * through every normalizer of server text, the error
  * texts' path rewriting, URI parsing, the stderr lines and the discovery's `.gitignore`.
  * A backtracking pattern over such a line takes minutes; linear handling, milliseconds.
  * The bound is generous (a loaded machine), the gap it guards is four orders of magnitude.
@@ -53,6 +54,11 @@ const LINES: Record<string, string> = {
   "positions over and over": fill("a:1"),
   "a position whose digits never end": `a:${fill("1", "x")}`,
   "a gutter whose digits never end": `${fill(" ")}${fill("1", " x")}`,
+  "members opened without end": fill("{a;b|"),
+  "one set of a million members": `{${fill("ab;")}}`,
+  "a quoted union without end": `'${fill("a | ")}`,
+  "quotes, angles and closers over and over": fill("'\"`a<{‘“)]}>’”"),
+  "nesting closed all at once": `${fill("({[")}|${fill(")}]")}`,
 };
 
 async function within(what: string, run: () => unknown): Promise<void> {

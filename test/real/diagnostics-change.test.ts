@@ -1,21 +1,32 @@
 /**
  * "What did this change break?" on real servers (SPEC §6.1): diagnostics for a change set
  * of files, then `since` that snapshot after inserting a line above an existing error and
- * adding one new error — exactly 1 added, 0 removed, the moved errors unchanged.
+ * adding one new error — exactly 1 added, 0 removed, the moved errors unchanged. And a
+ * change reverted leaves nothing on every server, tsserver's renderings of one type in
+ * another order included (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { closeAllBridges } from "../support/bridge.ts";
+import { findGopls } from "../support/built-servers.ts";
 import {
+  nothingSince,
   ok,
   range,
   realSuite,
   requiredUnderCI,
+  revertLeavesNothing,
   SNAPSHOT,
   startRealBridge,
 } from "../support/real-bridge.ts";
-import { findClangd, findPyright, materializeCFixture } from "../support/real-servers.ts";
+import {
+  findClangd,
+  findPyright,
+  findTypescriptLanguageServer,
+  materializeCFixture,
+} from "../support/real-servers.ts";
 
 /** Insert `line` before 1-based line `before` and append `tail` to a file. */
 function edit(path: string, before: number, line: string, tail: string): void {
@@ -39,6 +50,7 @@ describe.skipIf(!pyright)("pyright", () => {
     expect(before.total).toBe(2);
     expect(before.files).toEqual(["app.py", "errors.py"]);
 
+    const original = readFileSync(join(root, "errors.py"), "utf8");
     edit(join(root, "errors.py"), 1, "# a comment moves everything down", "label: str = 5\n");
     const diff = await ok(bridge, "diagnostics", { files, since: before.snapshot });
     expect(diff).toEqual({
@@ -63,6 +75,9 @@ describe.skipIf(!pyright)("pyright", () => {
     const now = await ok(bridge, "diagnostics", { files });
     expect(now.snapshot).toBe(diff.snapshot);
     expect(now.total).toBe(3);
+    // reverted: nothing since the first snapshot
+    writeFileSync(join(root, "errors.py"), original);
+    await nothingSince(bridge, { files }, before);
     await bridge.close();
   });
 });
@@ -83,6 +98,7 @@ describe.skipIf(!clangd)("clangd", () => {
     const before = await ok(bridge, "diagnostics", { files: ["broken.c"] });
     expect(before.total).toBe(2);
     // above the typo error and its note (which names a line), and above missing_member
+    const original = readFileSync(join(root, "broken.c"), "utf8");
     edit(join(root, "broken.c"), 1, "/* moved */", "int other(void) { return nope; }\n");
     const diff = await ok(bridge, "diagnostics", { files: ["broken.c"], since: before.snapshot });
     expect(diff).toEqual({
@@ -102,6 +118,77 @@ describe.skipIf(!clangd)("clangd", () => {
       files: ["broken.c"],
       snapshot: SNAPSHOT,
     });
+    // reverted: nothing since the first snapshot
+    writeFileSync(join(root, "broken.c"), original);
+    await nothingSince(bridge, { files: ["broken.c"] }, before);
     await bridge.close();
+  });
+});
+
+const gopls = await findGopls();
+requiredUnderCI("gopls", gopls);
+describe.skipIf(!gopls)("gopls", () => {
+  const suite = realSuite("gopls", gopls);
+
+  test("an error added and reverted: nothing since the first snapshot", async () => {
+    const root = suite.fixture("go");
+    const bridge = await startRealBridge(root, suite.config());
+    const tail = 'func Other() int { return "x" }\n';
+    await revertLeavesNothing(bridge, root, "broken/broken.go", tail);
+    await bridge.close();
+  });
+});
+
+const tls = await findTypescriptLanguageServer();
+requiredUnderCI("typescript-language-server", tls);
+describe.skipIf(!tls)("typescript-language-server", () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  /**
+   * tsserver's checker numbers types as it creates them and prints union members, and the
+   * members (and missing properties) of a type mapped over a union of keys, in that order:
+   * whichever file a new program checks first decides it
+   * (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order).
+   */
+  test("a revert after another file was checked first: the same errors, reordered, unchanged", async () => {
+    if (!tls) return;
+    const root = mkdtempSync(join(tmpdir(), "theodolite-type-order-"));
+    dirs.push(root);
+    const tsconfig = { compilerOptions: { strict: true, noEmit: true }, include: ["*.ts"] };
+    writeFileSync(join(root, "tsconfig.json"), JSON.stringify(tsconfig));
+    writeFileSync(join(root, "index.ts"), 'export const order: "alpha" | "zeta" = "alpha";\n');
+    const keys = '"zeta" | "alpha"';
+    const errors = [
+      `export const v: ${keys} = "nope";`,
+      `export const p: { [K in ${keys}]?: number } = 5;`,
+      `export const q: Pick<{ zeta: 1; alpha: 1; mid: 1 }, ${keys}> = {};`,
+    ];
+    writeFileSync(join(root, "a.ts"), `${errors.join("\n")}\n`);
+    const bridge = await startRealBridge(root, tls.config);
+    const messages = (r: Record<string, unknown>) =>
+      (r.diagnostics as { message: string }[]).map((d) => d.message);
+    const members = (first: string, second: string) => [
+      `Type '"nope"' is not assignable to type '"${first}" | "${second}"'.`,
+      `Type '5' has no properties in common with type '{ ${first}?: number | undefined; ${second}?: number | undefined; }'.`,
+      `Type '{}' is missing the following properties from type 'Pick<{ zeta: 1; alpha: 1; mid: 1; }, "${first}" | "${second}">': ${first}, ${second}`,
+    ];
+    try {
+      await ok(bridge, "diagnostics", { file: "a.ts" });
+      // a new program whose checker meets index.ts's "alpha" first
+      appendFileSync(join(root, "index.ts"), "// touched\n");
+      await ok(bridge, "diagnostics", { file: "index.ts" });
+      const tail = 'export const x: number = "s";\n';
+      const before = await revertLeavesNothing(bridge, root, "a.ts", tail);
+      expect(messages(before)).toEqual(members("alpha", "zeta"));
+      // a.ts was checked first since: the server's own text, in its other order
+      expect(messages(await ok(bridge, "diagnostics", { file: "a.ts" }))).toEqual(
+        members("zeta", "alpha"),
+      );
+    } finally {
+      await bridge.close();
+    }
   });
 });

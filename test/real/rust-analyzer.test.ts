@@ -3,7 +3,8 @@
  * (quiescent after a busy load, then the workspace/symbol probe), every tool against the
  * answers measured in test/fixtures/README.md (std linked through RUST_SRC_PATH), and
  * diagnostics from its two channels — its own analysis by pull, `cargo check` by push —
- * merged with provenance, in UTF-16 and UTF-8 column units on the emoji lines.
+ * merged with provenance, in UTF-16 and UTF-8 column units on the emoji lines; an error
+ * added and reverted leaves nothing since the first snapshot.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join } from "node:path";
@@ -16,6 +17,7 @@ import {
   range,
   readyByState,
   realSuite,
+  revertLeavesNothing,
   startAndStatus,
   startRealBridge,
   symbolTree,
@@ -269,8 +271,10 @@ describe.skipIf(!ra)("rust-analyzer diagnostics on rust-errors (UTF-16 columns)"
   let bridge: BridgeHandle;
   // src/lib.rs line 9 `missing_value`: code point 40, UTF-16 offset 41 → 42
   const expected = rustErrors((cp) => cp + 2);
+  let root: string;
   beforeAll(async () => {
-    bridge = await startRealBridge(fixture("rust-errors"), config(), {
+    root = fixture("rust-errors");
+    bridge = await startRealBridge(root, config(), {
       bridge: { column_unit: "utf-16" },
     });
   });
@@ -309,6 +313,10 @@ describe.skipIf(!ra)("rust-analyzer diagnostics on rust-errors (UTF-16 columns)"
       })),
       total: 4,
     });
+  });
+
+  test("an error added and reverted: nothing since the first snapshot (SPEC §6.1)", async () => {
+    await revertLeavesNothing(bridge, root, "src/lib.rs", 'pub fn other() -> u32 { "x" }\n');
   });
 });
 

@@ -5,7 +5,7 @@
  * every server .ci/setup-servers installs is required; elsewhere a loud skip).
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mergeTables } from "../../src/config/merge.ts";
@@ -114,6 +114,44 @@ export async function fails(
   const r: ToolResult = await bridge.call(tool, args);
   if (!r.isError) throw new Error(`${tool} unexpectedly succeeded: ${r.text}`);
   return r.structured as { code: string; message: string; hint?: string };
+}
+
+/**
+ * `since` `before` once the files are back as they were: nothing added, nothing removed,
+ * every diagnostic of `before` unchanged.
+ */
+export async function nothingSince(
+  bridge: BridgeHandle,
+  args: Record<string, unknown>,
+  before: Record<string, unknown>,
+): Promise<void> {
+  const back = await ok(bridge, "diagnostics", { ...args, since: before.snapshot });
+  expect({ added: back.added, removed: back.removed, unchanged: back.unchanged }).toEqual({
+    added: [],
+    removed: [],
+    unchanged: before.total,
+  });
+}
+
+/**
+ * Snapshot, append `tail` to `file` (an error more), revert: `since` the snapshot is empty.
+ * Returns the snapshot's answer.
+ */
+export async function revertLeavesNothing(
+  bridge: BridgeHandle,
+  root: string,
+  file: string,
+  tail: string,
+): Promise<Record<string, unknown>> {
+  const path = join(root, file);
+  const original = readFileSync(path, "utf8");
+  const before = await ok(bridge, "diagnostics", { file });
+  appendFileSync(path, tail);
+  const broke = await ok(bridge, "diagnostics", { file, since: before.snapshot });
+  expect((broke.added as unknown[]).length).toBeGreaterThan(0);
+  writeFileSync(path, original);
+  await nothingSince(bridge, { file }, before);
+  return before;
 }
 
 /** `L:C–L:C` for a Range-shaped object: compact, and reads like test/fixtures/README.md. */

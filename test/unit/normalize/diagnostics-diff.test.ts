@@ -1,6 +1,7 @@
 /**
  * Diagnostics across a change (SPEC §6.1): matched by file, severity, code, source, message
- * and the text under the range, never by line; snapshot ids are deterministic digests.
+ * (its rendering aside: message-form.test.ts) and the text under the range, never by line;
+ * snapshot ids are deterministic digests.
  */
 import { describe, expect, test } from "bun:test";
 import { hash } from "node:crypto";
@@ -167,6 +168,32 @@ describe("diffDiagnostics", () => {
     expect(await diffed(old, now)).toEqual({
       added: [newItem],
       removed: [oldItem],
+      unchanged: 0,
+    });
+  });
+
+  test("a revert rendered in another order is unchanged; another problem is not", async () => {
+    // tsserver after a revert: the same error, its union and members in creation order
+    const text = 'const v: K = "nope";\n';
+    const said = ([a, b]: [string, string]) =>
+      diag(
+        "a.ts",
+        1,
+        7,
+        1,
+        `Type '"nope"' is not assignable to '{ ${a}?: 1; ${b}?: 1 } | "${a}" | "${b}"'.`,
+      );
+    const before = await keyed(text, [said(["zeta", "alpha"])]);
+    const reverted = await keyed(text, [said(["alpha", "zeta"])]);
+    expect(await diffed(before, reverted)).toEqual({
+      added: [],
+      removed: [],
+      unchanged: 1,
+    });
+    const other = said(["alpha", "beta"]);
+    expect(await diffed(before, await keyed(text, [other]))).toEqual({
+      added: [other],
+      removed: [said(["zeta", "alpha"])],
       unchanged: 0,
     });
   });
