@@ -138,10 +138,11 @@ export const sessionStatusTool = defineTool({
     const startErrors = new Map<string, ErrorEnvelope>();
     if (args.start) {
       const wait = waitContext(ctx);
-      // one after another: starting more than max_sessions must evict, not race
-      for (const s of selected) {
+      // one after another, main servers first: a start evicts only sessions ranked after
+      // it, so more than max_sessions leaves the main ones ready (SPEC §9.1, §10)
+      for (const s of bridge.sessions.byStanding(selected)) {
         await bridge.sessions
-          .use(s, wait, async () => undefined)
+          .warmUp(s, wait)
           .catch((err: unknown) => startErrors.set(s.key, toEnvelope(err)));
       }
     }
