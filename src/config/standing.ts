@@ -54,11 +54,6 @@ export function standings(config: Config, ws: WorkspaceConfig): Standing[] {
   });
 }
 
-/** The tier of one server of `ws` (`source` for a name the workspace does not list). */
-export function tierOf(config: Config, ws: WorkspaceConfig, server: string): Tier {
-  return standings(config, ws).find((s) => s.server.name === server)?.tier ?? "source";
-}
-
 /** Orders standings: higher tier first, then the workspace's list. */
 export function byStanding(
   a: { tier: Tier; position: number },
