@@ -142,9 +142,9 @@ export const WorkspaceSchema = z.strictObject({
   /** directories of required files, e.g. { "compile_commands.json" = "build" } */
   file_dirs: z.record(z.string(), relativePath).default(() => ({})),
   /**
-   * servers whose files here lie only in test data or tooling (`testdata/`, `scripts/`):
-   * started after the others, evicted before them, asked without `server` only when no
-   * other server answers (SPEC §4.5, §9.1)
+   * minor servers: their files here lie only in test data or tooling (`testdata/`,
+   * `scripts/`), or are few; started after the others, evicted before them, asked without
+   * `server` only when no other server answers (SPEC §4.5, §9.1)
    */
   incidental: z.array(nonEmptyString).default(() => []),
 });

@@ -1,10 +1,10 @@
 /**
  * The order zero-config and `init` list a workspace's servers in (SPEC §2.1, §9.1), pure:
  * the servers of the project's own sources first, most files first — the first is the
- * workspace's main server (config/standing.ts) — then those whose files lie only under
- * test data or tooling directories (`incidental`), then the data-file servers
- * (`data_files`: JSON, YAML, TOML, Dockerfiles, CMake). Ties keep the presets' order, so
- * the same tree always ranks the same.
+ * workspace's main server (config/standing.ts) — then the minor ones (`incidental`): files
+ * only under test data or tooling directories, or fewer than a tenth of the first's (the
+ * web assets of a Go tool); then the data-file servers (`data_files`: JSON, YAML, TOML,
+ * Dockerfiles, CMake). Ties keep the presets' order, so a tree always ranks the same.
  */
 import type { Preset } from "../config/presets.ts";
 import type { FileCount } from "./files-served.ts";
@@ -39,19 +39,27 @@ export interface RankedServer {
   files: FileCount;
 }
 
-/** 0: the project's sources; 1: only under test data or tooling; 2: data files. */
-function group(s: RankedServer): number {
+/** A language with fewer of the project's files than the first's over this is minor. */
+export const MINOR_SHARE = 10;
+
+/** 0: the project's sources; 1: minor (incidental); 2: data files. `top`: the most files. */
+function group(s: RankedServer, top: number): number {
   if (s.preset.server.data_files) return 2;
-  return s.files.project === 0 && s.files.aside > 0 ? 1 : 0;
+  const { project, aside } = s.files;
+  return project * MINOR_SHARE < top || (project === 0 && aside > 0) ? 1 : 0;
 }
 
 /** The servers in rank order (a stable sort: the input's order breaks ties), and the incidental ones. */
 export function rankServers<S extends RankedServer>(
   servers: readonly S[],
 ): { ranked: S[]; incidental: S[] } {
+  const sources = servers.filter((s) => !s.preset.server.data_files);
+  const top = Math.max(0, ...sources.map((s) => s.files.project));
   const ranked = [...servers].sort(
     (a, b) =>
-      group(a) - group(b) || b.files.project - a.files.project || b.files.aside - a.files.aside,
+      group(a, top) - group(b, top) ||
+      b.files.project - a.files.project ||
+      b.files.aside - a.files.aside,
   );
-  return { ranked, incidental: ranked.filter((s) => group(s) === 1) };
+  return { ranked, incidental: ranked.filter((s) => group(s, top) === 1) };
 }

@@ -45,6 +45,29 @@ describe("rankServers", () => {
       "bash-language-server",
     ]);
   });
+
+  test("a language with fewer than a tenth of the first's files is minor: incidental", () => {
+    // gopls' repository: JavaScript and CSS of a tool's web page, a shell script in internal/
+    const { ranked: order, incidental } = ranked([
+      ["typescript-language-server", 7, 0],
+      ["gopls", 829, 445],
+      ["vscode-css-language-server", 4, 0],
+      ["pyright", 83, 0],
+      ["bash-language-server", 2, 0],
+    ]);
+    expect(order.map((s) => s.preset.name)).toEqual([
+      "gopls",
+      "pyright",
+      "typescript-language-server",
+      "vscode-css-language-server",
+      "bash-language-server",
+    ]);
+    expect(incidental.map((s) => s.preset.name)).toEqual([
+      "typescript-language-server",
+      "vscode-css-language-server",
+      "bash-language-server",
+    ]);
+  });
 });
 
 describe("a gopls-like repository, from its files to its workspace", () => {
