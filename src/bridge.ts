@@ -6,7 +6,9 @@
  * In zero-config mode the configuration starts as a shell (the workspace, no
  * server) and discovery completes it (SPEC §2.1): `ready()` starts discovery
  * once and resolves when the discovered configuration is in place. Tool calls
- * wait for it; tools/list does not need it (the surface is fixed).
+ * wait for it; tools/list does not need it (the surface is fixed). A shell
+ * refused for its directory may become one for a root the client lists; when
+ * the client's roots change, the choice is made again (`rootsChanged`).
  */
 
 import { tmpdir } from "node:os";
@@ -28,10 +30,20 @@ import { SnapshotStore } from "./session/snapshots.ts";
 import { realRoot } from "./workspace/files.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
+/** Zero-config's steps (SPEC §2.1): which shell to serve, then the servers for it. */
+export interface ZeroConfigSteps {
+  /** the shell to discover for: the start's, or one for a root the client lists */
+  shell(start: Config): Promise<Config>;
+  discover(shell: Config, signal: AbortSignal): Promise<Config>;
+}
+
 export class BridgeContext {
   private current: Config;
   private manager: SessionManager;
   private discovering: Promise<void> | undefined;
+  /** a new choice of root is queued behind `discovering`, not begun yet */
+  private rechoosing = false;
+  private readonly start: Config;
   private readonly stopDiscovery = new AbortController();
   readonly handles = new HandleStore();
   readonly transcript = new GateTranscript();
@@ -44,9 +56,10 @@ export class BridgeContext {
   constructor(
     config: Config,
     private readonly hooks: SessionHooks,
-    private discover?: (shell: Config, signal: AbortSignal) => Promise<Config>,
+    private readonly zeroConfig?: ZeroConfigSteps,
   ) {
     this.current = config;
+    this.start = config;
     const uid = process.geteuid?.() ?? -1;
     this.journal = new ApplyJournal(
       stateDirectories(config.bridge.state_dir, process.env, tmpdir(), uid),
@@ -89,20 +102,50 @@ export class BridgeContext {
 
   /** Resolves once the configuration is complete: at once, or after zero-config discovery. */
   ready(): Promise<void> {
-    const discover = this.discover;
-    if (discover === undefined) return this.discovering ?? Promise.resolve();
-    this.discover = undefined;
-    // no session exists before this resolves (every call waits here), so nothing is lost
-    // by replacing the manager; a failed discovery leaves the shell (no server) in place
-    this.discovering = discover(this.current, this.stopDiscovery.signal)
-      .then((config) => {
-        const shell = this.manager;
-        this.current = config;
-        this.manager = this.sessionsFor(config);
-        void shell.shutdownAll();
-      })
-      .catch((err: unknown) => log.error(`discovery failed: ${String(err)}`));
+    if (this.zeroConfig === undefined) return Promise.resolve();
+    this.discovering ??= this.configure(this.zeroConfig);
     return this.discovering;
+  }
+
+  /**
+   * The client's roots changed (SPEC §2.1): a bridge whose directory was refused chooses its
+   * root again once the current choice is in place; notifications meanwhile make one more.
+   */
+  rootsChanged(): void {
+    const steps = this.zeroConfig;
+    const asked = this.discovering;
+    if (steps === undefined || asked === undefined || !this.start.discovery?.refused) return;
+    if (this.rechoosing) return;
+    this.rechoosing = true;
+    this.discovering = asked.then(() => {
+      this.rechoosing = false;
+      return this.configure(steps);
+    });
+  }
+
+  /**
+   * The shell, then its servers. No session exists before the first one resolves (every
+   * call waits here), so nothing is lost by replacing the manager; a later one (a root
+   * changed) stops the sessions of the root left. The same root again changes nothing; a
+   * failed discovery leaves the configuration as it was.
+   */
+  private async configure(steps: ZeroConfigSteps): Promise<void> {
+    try {
+      const shell = await steps.shell(this.start);
+      const root = (c: Config) => (c.discovery?.refused ? undefined : c.workspaces[0]?.root);
+      if (this.current !== this.start && root(shell) === root(this.current)) {
+        if (root(shell) === undefined) this.current = shell; // still refused: the roots' report
+        return;
+      }
+      const config = await steps.discover(shell, this.stopDiscovery.signal);
+      if (this.stopDiscovery.signal.aborted) return;
+      const before = this.manager;
+      this.current = config;
+      this.manager = this.sessionsFor(config);
+      void before.shutdownAll();
+    } catch (err) {
+      log.error(`discovery failed: ${String(err)}`);
+    }
   }
 
   /** Zero-config in a directory it does not serve (SPEC §2.1): what every tool but session_status answers. */

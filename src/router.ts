@@ -5,6 +5,7 @@
  * interpreter of their `#!` line (config/server-files.ts).
  */
 import { languageOfFile } from "./config/server-files.ts";
+import { standings, type Tier } from "./config/standing.ts";
 import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
 import { zeroConfigNoServerHint } from "./discovery/no-server-hint.ts";
 import { BridgeError } from "./errors.ts";
@@ -114,9 +115,31 @@ export function candidateServers(
   return matching;
 }
 
+/** Who answers a call naming no file first: the project's sources, then test data and tooling, then data files. */
+const NO_FILE_GROUPS: readonly (readonly Tier[])[] = [["main", "source"], ["incidental"], ["data"]];
+
+/**
+ * A call naming neither file nor server (`workspace_symbols`, `session_restart`, SPEC §4.5):
+ * of its candidates, those of the first group of NO_FILE_GROUPS that has any.
+ */
+export function preferSources(
+  config: Config,
+  ws: WorkspaceConfig,
+  candidates: ServerConfig[],
+): ServerConfig[] {
+  const tiers = new Map(standings(config, ws).map((s) => [s.server.name, s.tier]));
+  for (const group of NO_FILE_GROUPS) {
+    const chosen = candidates.filter((s) => group.includes(tiers.get(s.name) ?? "source"));
+    if (chosen.length > 0) return chosen;
+  }
+  return candidates;
+}
+
 /** Exactly one server, or AmbiguousServer with the candidates. */
 export function routeOne(config: Config, ws: WorkspaceConfig, req: RouteRequest): ServerConfig {
-  const candidates = candidateServers(config, ws, req);
+  const all = candidateServers(config, ws, req);
+  const noFile = req.server === undefined && req.file === undefined;
+  const candidates = noFile && all.length > 1 ? preferSources(config, ws, all) : all;
   const [first, ...rest] = candidates;
   if (!first) throw new Error("unreachable: candidateServers never returns empty");
   if (rest.length > 0) {

@@ -5,14 +5,17 @@
  * design: supervisors notice the bridge is gone and reap their trees.
  */
 import { bounded } from "./bounded.ts";
-import { BridgeContext } from "./bridge.ts";
+import { BridgeContext, type ZeroConfigSteps } from "./bridge.ts";
 import { Collector } from "./collector.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
+import type { RootsAnswer } from "./discovery/client-roots.ts";
 import { toEnvelope } from "./errors.ts";
 import { log, parseLogLevel } from "./log.ts";
 import { attachLogFile } from "./log-file.ts";
 import { installMicrotaskRuntime } from "./lsp/runtime.ts";
+import type { McpConnection } from "./mcp/protocol.ts";
+import { askRoots } from "./mcp/roots.ts";
 import { createMcpConnection } from "./mcp/server.ts";
 import { publishedSurface } from "./mcp/surface.ts" with { type: "macro" };
 import { TOOLS } from "./mcp/tools/index.ts";
@@ -31,8 +34,8 @@ const EXIT_BOUND_MS = KILL_BOUND_MS + ANSWER_FLUSH_MS + 150;
 
 interface Start {
   config: Config;
-  /** zero-config: completes the configuration (SPEC §2.1) */
-  discover?: (shell: Config, signal: AbortSignal) => Promise<Config>;
+  /** zero-config: completes the configuration (SPEC §2.1), asking the client's roots through `ask` */
+  zeroConfig?: (ask: () => Promise<RootsAnswer>) => ZeroConfigSteps;
 }
 
 async function loadConfig(argPath: string | undefined): Promise<Start> {
@@ -40,17 +43,21 @@ async function loadConfig(argPath: string | undefined): Promise<Start> {
   if (path !== undefined) return { config: loadConfigFile(path) };
   // zero-config never fails to start: the shell now, the servers after the handshake
   const { zeroConfigShell, discoverZeroConfig } = await import("./discovery/zero-config.ts");
+  const { shellForRoots } = await import("./discovery/client-roots.ts");
   return {
     config: zeroConfigShell(process.cwd()),
-    discover: (shell, signal) => discoverZeroConfig(shell, signal),
+    zeroConfig: (ask) => ({
+      shell: (start) => shellForRoots(start, ask),
+      discover: (shell, signal) => discoverZeroConfig(shell, signal),
+    }),
   };
 }
 
 export async function serve(argPath: string | undefined): Promise<void> {
   let config: Config;
-  let discover: Start["discover"];
+  let zeroConfig: Start["zeroConfig"];
   try {
-    ({ config, discover } = await loadConfig(argPath));
+    ({ config, zeroConfig } = await loadConfig(argPath));
   } catch (err) {
     process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
     process.exit(2);
@@ -70,16 +77,22 @@ export async function serve(argPath: string | undefined): Promise<void> {
     log.warn("could not become a child subreaper; see docs/SPEC.md §9.2 limits");
   // a full collection after answers that took in much, and when idle (collector.ts)
   const collector = new Collector();
+  // the client is asked its roots through the connection made below, once discovery starts
+  let connection: McpConnection | undefined;
+  const ask = (): Promise<RootsAnswer> =>
+    connection ? askRoots(connection) : Promise.resolve({ none: "no connection" });
   const bridge = new BridgeContext(
     config,
     defaultHooks((bytes) => collector.took(bytes)),
-    discover,
+    zeroConfig?.(ask),
   );
   const transport = new StdioTransport({
     input: Bun.stdin.stream().getReader(),
     output: Bun.stdout.writer(),
   });
-  const connection = createMcpConnection(bridge, TOOLS, transport, publishedSurface());
+  const mcp = createMcpConnection(bridge, TOOLS, transport, publishedSurface());
+  mcp.onrootschanged = () => bridge.rootsChanged();
+  connection = mcp;
 
   let closing = false;
   const shutdown = async (why: string, answerInFlight: boolean): Promise<void> => {
@@ -98,7 +111,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
     await bridge.shutdown(deadline);
     const left = Math.max(ANSWER_FLUSH_MS, deadline - Date.now());
     if (answerInFlight) await bounded(transport.drained(), left);
-    await connection.close().catch(() => {});
+    await mcp.close().catch(() => {});
     process.exit(0);
   };
   // stdin EOF: requests already received are still answered; a stdout the client
@@ -107,8 +120,8 @@ export async function serve(argPath: string | undefined): Promise<void> {
   transport.onanswered = () => collector.afterAnswer();
   transport.ondropped = (bytes) => collector.dropped(bytes);
   collector.watchRequests(() => transport.hasUnanswered());
-  connection.onclose = () => void shutdown("transport closed", false);
-  await connection.start();
+  mcp.onclose = () => void shutdown("transport closed", false);
+  await mcp.start();
   log.info(
     `serving MCP on stdio (config ${config.source}, ${config.workspaces.length} workspace(s))`,
   );

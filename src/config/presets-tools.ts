@@ -54,6 +54,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       },
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      data_files: true, // configuration and build files: started last (SPEC §9.1)
       diagnostics_settle: "publish",
     },
   }),
@@ -69,6 +70,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       extensions: { toml: "toml" },
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      data_files: true, // configuration and build files: started last (SPEC §9.1)
       initialization_options: { configurationSection: "evenBetterToml" },
       settings: { evenBetterToml: { schema: { enabled: false, catalogs: [] } } },
       diagnostics_settle: "publish",
@@ -104,6 +106,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       filenames: { "CMakeLists.txt": "cmake" },
       roles: ["semantics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      data_files: true, // configuration and build files: started last (SPEC §9.1)
       // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
       line_terminators: ["lf"],
     },

@@ -62,6 +62,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       extensions: { json: "json", jsonc: "jsonc" },
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      data_files: true, // configuration and build files: started last (SPEC §9.1)
       // it reads file: schemas itself; an http(s) schema is asked of the client, which
       // refuses (docs/LANGUAGE-SERVERS.md#vscode-json-language-server)
       initialization_options: { provideFormatter: false, handledSchemaProtocols: ["file"] },
@@ -82,6 +83,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       extensions: { yaml: "yaml", yml: "yaml" },
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
+      data_files: true, // configuration and build files: started last (SPEC §9.1)
       settings: {
         yaml: { schemaStore: { enable: false }, validate: true, hover: true, completion: true },
         redhat: { telemetry: { enabled: false } },

@@ -287,6 +287,14 @@ function checkWorkspace(w: WorkspaceConfig, i: number, servers: ServerConfig[], 
   });
   for (const d of duplicates(w.servers))
     add(at("servers", d.index), "expected each server once", describeValue(w.servers[d.index]));
+  w.incidental.forEach((serverName, j) => {
+    if (!w.servers.includes(serverName))
+      add(
+        at("incidental", j),
+        `expected a server of this workspace (${w.servers.join(", ")})`,
+        describeValue(serverName),
+      );
+  });
   const required = new Set(
     w.servers.flatMap((n) => byName.get(n)?.requires.map((r) => r.file) ?? []),
   );

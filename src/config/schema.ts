@@ -141,6 +141,12 @@ export const WorkspaceSchema = z.strictObject({
   servers: z.array(nonEmptyString).min(1, { error: "expected a non-empty list of server names" }),
   /** directories of required files, e.g. { "compile_commands.json" = "build" } */
   file_dirs: z.record(z.string(), relativePath).default(() => ({})),
+  /**
+   * minor servers: their files here lie only in test data or tooling (`testdata/`,
+   * `scripts/`), or are few; started after the others, evicted before them, asked without
+   * `server` only when no other server answers (SPEC §4.5, §9.1)
+   */
+  incidental: z.array(nonEmptyString).default(() => []),
 });
 
 /** A file's name alone: no directory part. */
@@ -278,6 +284,11 @@ export const ServerSchema = z.strictObject({
   open_changed_files: z.boolean().default(false),
   /** false: the server does not answer workspace/symbol, so it is no candidate for a workspace_symbols call without `server` (SPEC §4.5) */
   workspace_symbols: z.boolean().default(true),
+  /**
+   * it serves data and build files (JSON, YAML, TOML, Dockerfiles, CMake), not a program's
+   * source: started last, evicted first, never stopping a workspace's main server (SPEC §9.1)
+   */
+  data_files: z.boolean().default(false),
   /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
   restart_on: stringList(),
   /**

@@ -18,6 +18,8 @@ export type ColumnUnit = BridgeConfig["column_unit"];
 export type MutationMode = BridgeConfig["mutation"];
 export type LogLevel = LogConfig["level"];
 export type Role = ServerConfig["roles"][number];
+/** Where a server stands in its workspace (SPEC §9.1, standing.ts) */
+export type Tier = "main" | "source" | "incidental" | "data";
 
 export interface Config {
   bridge: BridgeConfig;
@@ -39,6 +41,17 @@ export interface DiscoveredPreset {
   command: string | null;
   version: string | null;
   /** why it serves these files with this binary, or why it was left out */
+  why: string;
+  /** configured: the files here it serves, in the project and under test data or tooling */
+  files?: { project: number; aside: number };
+  /** configured: where it stands in the workspace (SPEC §9.1) */
+  tier?: Tier;
+}
+
+/** One root the MCP client listed (SPEC §2.1), and whether it is served. */
+export interface ClientRoot {
+  uri: string;
+  served: boolean;
   why: string;
 }
 
@@ -63,4 +76,9 @@ export interface DiscoveryReport {
   error?: string;
   /** zero-config does not serve this directory: why, and how to point it at a workspace */
   refused?: { reason: string; hint: string };
+  /**
+   * the working directory was refused: the client's roots, as asked of it (`null` when it
+   * offers none), and the directory it was started in
+   */
+  roots?: { started_in: string; asked: string; listed: ClientRoot[] | null };
 }

@@ -14,7 +14,14 @@
 import type { Preset } from "../config/presets.ts";
 import type { DiscoveredPreset } from "../config/types.ts";
 import { givingWay } from "./alternatives.ts";
-import { describeServes, extensionsOf, servedHere, type WorkspaceFiles } from "./files-served.ts";
+import {
+  describeServes,
+  extensionsOf,
+  type FileCount,
+  filesCounted,
+  servedHere,
+  type WorkspaceFiles,
+} from "./files-served.ts";
 import type { WorkspaceToolchain } from "./toolchain.ts";
 
 export { extensionsOf } from "./files-served.ts";
@@ -61,6 +68,8 @@ export interface ChosenServer extends Found {
   initializationOptions: Record<string, unknown>;
   settings: Record<string, unknown>;
   why: string;
+  /** the files here it serves, in the project and under test data or tooling (rank.ts) */
+  files: FileCount;
 }
 
 export interface Choice {
@@ -250,7 +259,8 @@ export function choose(
       extensions: extensionsOf(preset),
     };
     if (f) {
-      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan) };
+      const files = filesCounted(preset, plan.files.counts);
+      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan), files };
       chosen.push(c);
       rows.push({
         ...row,
@@ -258,6 +268,7 @@ export function choose(
         command: f.command,
         version: f.version,
         why: c.why,
+        files,
       });
     } else {
       const why = missing.get(preset.name) ?? notProbed.get(preset.name) ?? "not looked for";

@@ -3,7 +3,8 @@
  * zero-config validates and serves, what `init` prints, and what the real-server tests run.
  * All come from here, so they are one effective configuration. What discovery found (a
  * tsserver, a virtual environment, a TypeScript library) is laid over the preset's tables
- * key by key (config/merge.ts): it adds to the preset's options, never drops them.
+ * key by key (config/merge.ts): it adds to the preset's options, never drops them. The
+ * workspace lists its servers ranked (rank.ts): the main server first (SPEC §9.1).
  */
 import { basename } from "node:path";
 import { mergeTables } from "../config/merge.ts";
@@ -11,6 +12,7 @@ import { presetServerTable } from "../config/presets.ts";
 import type { Config } from "../config/types.ts";
 import { validateConfig } from "../config/validate.ts";
 import type { ChosenServer } from "./choose.ts";
+import { rankServers } from "./rank.ts";
 
 /** A valid workspace name from a directory name. */
 export function workspaceNameFor(dir: string): string {
@@ -45,10 +47,14 @@ export function configDocument(dir: string, servers: ChosenServer[]): Record<str
       }
     }
   }
-  return {
-    workspace: [{ name: workspaceNameFor(dir), root: dir, servers: tables.map((t) => t.name) }],
-    server: tables,
+  const { ranked, incidental } = rankServers(servers);
+  const workspace: Record<string, unknown> = {
+    name: workspaceNameFor(dir),
+    root: dir,
+    servers: ranked.map((d) => d.preset.name),
   };
+  if (incidental.length > 0) workspace.incidental = incidental.map((d) => d.preset.name);
+  return { workspace: [workspace], server: tables };
 }
 
 /** The validated configuration of that document: what zero-config serves and `init` checks. */

@@ -7,11 +7,29 @@
 import type { Preset } from "../config/presets.ts";
 import { languageOfFile, nameMatches } from "../config/server-files.ts";
 
+/** Files counted: in the project, and under test data or tooling directories (rank.ts). */
+export interface FileCount {
+  project: number;
+  aside: number;
+}
+
+/** Files by extension, by name, and by `#!` interpreter (files without an extension). */
+export interface FileCounts {
+  extensions: Map<string, FileCount>;
+  names: Map<string, FileCount>;
+  interpreters: Map<string, FileCount>;
+}
+
+export function newFileCounts(): FileCounts {
+  return { extensions: new Map(), names: new Map(), interpreters: new Map() };
+}
+
 /** What the scan found (scan.ts). */
 export interface WorkspaceFiles {
   extensions: ReadonlySet<string>;
   names?: ReadonlySet<string>;
   interpreters?: ReadonlySet<string>;
+  counts?: FileCounts;
 }
 
 export const extensionsOf = (preset: Preset): string[] => Object.keys(preset.server.extensions);
@@ -45,4 +63,34 @@ export function describeServes(preset: Preset): string {
   return parts.length > 1
     ? `${parts.slice(0, -1).join(", ")} or ${parts.at(-1)}`
     : (parts[0] ?? "files");
+}
+
+/**
+ * How many of the files counted `preset` serves: by extension, by name (a name whose
+ * extension it serves already counted), by `#!` interpreter.
+ */
+export function filesCounted(preset: Preset, counts: FileCounts | undefined): FileCount {
+  const total: FileCount = { project: 0, aside: 0 };
+  if (counts === undefined) return total;
+  const add = (c: FileCount | undefined) => {
+    total.project += c?.project ?? 0;
+    total.aside += c?.aside ?? 0;
+  };
+  const exts = extensionsOf(preset);
+  for (const e of exts) add(counts.extensions.get(e));
+  const patterns = Object.keys(preset.server.filenames);
+  if (patterns.length > 0) {
+    for (const [name, c] of counts.names) {
+      const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1) : "";
+      // a pattern's fixed head first: most names are nobody's, and a pattern is a RegExp
+      const named = patterns.some(
+        (p) => name.startsWith(p.split("*")[0] ?? "") && nameMatches(p, name),
+      );
+      if (named && !exts.includes(ext)) add(c);
+    }
+  }
+  for (const [interpreter, c] of counts.interpreters) {
+    if (languageOfFile(preset.server, "script", interpreter) !== undefined) add(c);
+  }
+  return total;
 }

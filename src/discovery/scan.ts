@@ -4,7 +4,8 @@
  * that never enters an ignored or vendored tree (ignore.ts), never follows a symlink, and
  * stops after `maxEntries` directory entries — so its cost is bounded by the project's own
  * files however large node_modules or .git are. Shallow files are seen first; at most
- * MAX_SCRIPT_HEADS first lines are read, each beneath the root and bounded.
+ * MAX_SCRIPT_HEADS first lines are read, each beneath the root and bounded. Files are
+ * counted, those under test data or tooling directories apart (rank.ts).
  */
 import { closeSync, readSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -12,7 +13,9 @@ import { extname, join } from "node:path";
 import { shebangInterpreter } from "../config/server-files.ts";
 import { openWorkspaceFileInDir, readWorkspaceText } from "../workspace/confined.ts";
 import { realRoot } from "../workspace/files.ts";
+import { type FileCount, type FileCounts, newFileCounts } from "./files-served.ts";
 import { gitignoreMatcher, skippedByName } from "./ignore.ts";
+import { isAsideDir } from "./rank.ts";
 
 export interface ScanResult {
   /** extensions without the dot */
@@ -21,6 +24,8 @@ export interface ScanResult {
   names: Set<string>;
   /** interpreters named by the `#!` lines of files without an extension */
   interpreters: Set<string>;
+  /** files of each extension, name and `#!` interpreter, in the project and aside */
+  counts: FileCounts;
   /** directory entries looked at */
   entries: number;
   /** the bound was reached before the walk ended */
@@ -64,6 +69,16 @@ function scriptInterpreter(rootReal: string, rel: string): string | undefined {
   }
 }
 
+function count(table: Map<string, FileCount>, key: string, aside: boolean): void {
+  let c = table.get(key);
+  if (c === undefined) {
+    c = { project: 0, aside: 0 };
+    table.set(key, c);
+  }
+  if (aside) c.aside += 1;
+  else c.project += 1;
+}
+
 /**
  * Walk `root`. `enough(extensions)` may end the walk early once nothing more could change
  * the caller's decision.
@@ -78,16 +93,20 @@ export async function scanExtensions(
     extensions: new Set<string>(),
     names: new Set<string>(),
     interpreters: new Set<string>(),
+    counts: newFileCounts(),
     entries: 0,
     truncated: false,
   };
-  const { extensions, names, interpreters } = found;
+  const { extensions, names, interpreters, counts } = found;
   let rootReal: string | undefined;
   let heads = 0;
   let entries = 0;
   const queue: string[] = [""];
+  /** the queued directories under test data or tooling */
+  const asideDirs = new Set<string>();
   for (let next = 0; next < queue.length; next++) {
     const dir = queue[next] as string;
+    const aside = asideDirs.has(dir);
     let listing: import("node:fs").Dirent[];
     try {
       listing = await readdir(join(root, dir), { withFileTypes: true });
@@ -100,18 +119,28 @@ export async function scanExtensions(
       if (++entries > maxEntries) return { ...found, entries: maxEntries, truncated: true };
       const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!skippedByName(entry.name) && !ignored(rel, true)) queue.push(rel);
+        if (!skippedByName(entry.name) && !ignored(rel, true)) {
+          queue.push(rel);
+          if (aside || isAsideDir(entry.name)) asideDirs.add(rel);
+        }
       } else if (entry.isFile() && !ignored(rel, false)) {
         names.add(entry.name);
+        count(counts.names, entry.name, aside);
         const ext = extname(entry.name).slice(1);
         if (ext === "" && heads < MAX_SCRIPT_HEADS) {
           heads++;
           rootReal ??= realRoot(root);
           const interpreter = scriptInterpreter(rootReal, rel);
-          if (interpreter !== undefined) interpreters.add(interpreter);
-        } else if (ext !== "" && !extensions.has(ext)) {
-          extensions.add(ext);
-          if (enough(extensions)) return { ...found, entries };
+          if (interpreter !== undefined) {
+            interpreters.add(interpreter);
+            count(counts.interpreters, interpreter, aside);
+          }
+        } else if (ext !== "") {
+          count(counts.extensions, ext, aside);
+          if (!extensions.has(ext)) {
+            extensions.add(ext);
+            if (enough(extensions)) return { ...found, entries };
+          }
         }
       }
     }

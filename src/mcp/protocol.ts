@@ -6,9 +6,12 @@
  * the SDK `Server`'s schema classification of every message. The SDK gives the types,
  * the protocol versions, `initialize`'s schema and `McpError` for JSON-RPC errors. One
  * handshake per connection (SPEC §7.1): the first `initialize` that succeeds fixes the
- * client identity; a later one is refused.
+ * client identity and capabilities; a later one is refused. The bridge asks the client one
+ * thing, its roots (SPEC §2.1): `request` sends a request and awaits its response, at most
+ * MAX_CLIENT_REQUESTS at a time, each bounded by its timeout (SPEC §4.8).
  */
 import {
+  type ClientCapabilities,
   ErrorCode,
   type Implementation,
   InitializeRequestSchema,
@@ -22,10 +25,15 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../log.ts";
 
+/** SPEC §4.8: requests sent to the client and awaiting its response, at most. */
+export const MAX_CLIENT_REQUESTS = 4;
+
 /** What the protocol layer needs of a transport (transport/stdio.ts). */
 export interface MessageTransport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
+  /** whether a response with this id is awaited: only such responses are delivered */
+  awaits?: (id: RequestId) => boolean;
   start(): Promise<void>;
   send(message: JSONRPCMessage): Promise<void>;
   close(): Promise<void>;
@@ -50,23 +58,43 @@ export interface ServerDescription {
   instructions?: string;
 }
 
-type Handshake = { kind: "open" } | { kind: "done"; client: Implementation };
+type Handshake =
+  | { kind: "open" }
+  | { kind: "done"; client: Implementation; capabilities: ClientCapabilities };
+
+/** A request sent to the client, awaiting its response. */
+interface Awaited {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
 
 export class McpConnection {
   onclose?: () => void;
   /** the client's `initialized` notification arrived */
   oninitialized?: () => void;
+  /** the client's `notifications/roots/list_changed` arrived */
+  onrootschanged?: () => void;
   private handshake: Handshake = { kind: "open" };
   private readonly handlers = new Map<string, RequestHandler>();
   private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly awaited = new Map<RequestId, Awaited>();
+  private requestsSent = 0;
+  private closed = false;
+  private initializedSeen = false;
+  private initializedWaiters: (() => void)[] = [];
 
   constructor(
     private readonly transport: MessageTransport,
     private readonly server: ServerDescription,
   ) {
     transport.onmessage = (message) => this.receive(message);
+    transport.awaits = (id) => this.awaited.has(id);
     transport.onclose = () => {
+      this.closed = true;
       for (const c of this.inFlight.values()) c.abort("the connection closed");
+      for (const id of [...this.awaited.keys()])
+        this.settle(id, new Error("the connection closed"));
       this.onclose?.();
     };
   }
@@ -81,6 +109,60 @@ export class McpConnection {
     return this.handshake.kind === "done" ? this.handshake.client : undefined;
   }
 
+  /** What the client offers, as its first successful `initialize` said. */
+  clientCapabilities(): ClientCapabilities | undefined {
+    return this.handshake.kind === "done" ? this.handshake.capabilities : undefined;
+  }
+
+  /** Resolves once the client's `initialized` notification came (MCP: requests follow it). */
+  initialized(): Promise<void> {
+    if (this.initializedSeen) return Promise.resolve();
+    return new Promise((resolve) => this.initializedWaiters.push(resolve));
+  }
+
+  /**
+   * Ask the client `method`: its result, or an Error — its JSON-RPC error (an McpError), no
+   * response within `timeoutMs`, the connection closed, or MAX_CLIENT_REQUESTS waiting.
+   */
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error("the connection closed"));
+    if (this.awaited.size >= MAX_CLIENT_REQUESTS) {
+      return Promise.reject(new Error(`${MAX_CLIENT_REQUESTS} requests to the client are waiting`));
+    }
+    const id = `theodolite-${++this.requestsSent}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.settle(id, new Error(`no response to ${method} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.awaited.set(id, { resolve, reject, timer });
+      this.transport.send({ jsonrpc: "2.0", id, method, params }).catch((err: unknown) => {
+        this.settle(id, err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+  }
+
+  /** The awaited request `id` ends: failed with an Error, or with the client's result. */
+  private settle(id: RequestId, outcome: Error | { value: unknown }): void {
+    const waiting = this.awaited.get(id);
+    if (waiting === undefined) return;
+    this.awaited.delete(id);
+    clearTimeout(waiting.timer);
+    if (outcome instanceof Error) waiting.reject(outcome);
+    else waiting.resolve(outcome.value);
+  }
+
+  /** A response to a request of ours (the transport delivers no other). */
+  private response(message: JSONRPCMessage): void {
+    if (!("id" in message) || message.id === undefined) return;
+    if ("error" in message) {
+      const { code, message: text, data } = message.error;
+      this.settle(message.id, new McpError(code, text, data));
+    } else if ("result" in message) {
+      this.settle(message.id, { value: message.result });
+    }
+  }
+
   start(): Promise<void> {
     return this.transport.start();
   }
@@ -90,8 +172,11 @@ export class McpConnection {
   }
 
   private receive(message: JSONRPCMessage): void {
-    // responses never get here: the transport drops them (nothing is asked of the client)
-    if (!("method" in message)) return;
+    // a response: the transport delivers only those to requests awaited
+    if (!("method" in message)) {
+      this.response(message);
+      return;
+    }
     if (!("id" in message)) {
       this.notification(message.method, message.params);
       return;
@@ -131,7 +216,11 @@ export class McpConnection {
   }
 
   private notification(method: string, params: unknown): void {
-    if (method === "notifications/initialized") this.oninitialized?.();
+    if (method === "notifications/initialized") {
+      this.initializedSeen = true;
+      for (const resolve of this.initializedWaiters.splice(0)) resolve();
+      this.oninitialized?.();
+    } else if (method === "notifications/roots/list_changed") this.onrootschanged?.();
     else if (method === "notifications/cancelled") {
       const p = params as { requestId?: unknown; reason?: unknown } | undefined;
       const id = p?.requestId;
@@ -179,7 +268,11 @@ export class McpConnection {
       );
     }
     const { protocolVersion, clientInfo } = parsed.data.params;
-    this.handshake = { kind: "done", client: clientInfo };
+    this.handshake = {
+      kind: "done",
+      client: clientInfo,
+      capabilities: parsed.data.params.capabilities,
+    };
     const { serverInfo, capabilities, instructions } = this.server;
     return {
       protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion)

@@ -2,9 +2,13 @@
  * Who may start a server tree (SPEC §9.1): a pure decision over the sessions as the
  * manager sees them at one moment. A session occupies a slot from the moment it is
  * admitted until its tree is gone — starting, live and stopping trees all count. When
- * every slot is taken, the least recently used idle session is evicted (one already
- * stopping first: it frees its slot soonest); when none is idle, SessionLimit.
+ * every slot is taken, an idle session is evicted: one already stopping first (it frees
+ * its slot soonest), then the lowest standing (data files, incidental, source, main:
+ * config/standing.ts), then the least recently used. A data-file server never evicts a
+ * main one; a warm-up (`session_status {start: true}`) evicts only sessions ranked after
+ * its own. When no session may go, SessionLimit.
  */
+import { TIER_RANK, type Tier } from "../config/standing.ts";
 
 export interface SlotView<S> {
   session: S;
@@ -16,12 +20,31 @@ export interface SlotView<S> {
   idle: boolean;
   stopping: boolean;
   lastUsed: number;
+  tier: Tier;
+  /** its rank among every configured session: tier, then its workspace's list (lower first) */
+  rank: number;
 }
 
 export type AdmissionDecision<S> =
   | { kind: "admit" }
   | { kind: "evict"; victim: S }
-  | { kind: "limit"; busy: S[] };
+  /** `held`: idle sessions its standing may not evict (a main server, one ranked before a warm-up) */
+  | { kind: "limit"; busy: S[]; held: S[] };
+
+/** How a start asks: a call that needs the server, or a warm-up of `start: true`. */
+export type AdmissionMode = "call" | "warmup";
+
+/** Whether `incoming` may evict `victim` (both as seen now). */
+export function mayEvict<S>(
+  incoming: SlotView<S> | undefined,
+  victim: SlotView<S>,
+  mode: AdmissionMode,
+): boolean {
+  // a stop under way frees its slot whoever waits for it
+  if (incoming === undefined || victim.stopping) return true;
+  if (incoming.tier === "data" && victim.tier === "main") return false;
+  return mode === "call" || victim.rank > incoming.rank;
+}
 
 /**
  * Admit `incoming`, evict one victim first, or refuse. `tried` are victims already evicted
@@ -32,12 +55,22 @@ export function decideAdmission<S>(
   views: readonly SlotView<S>[],
   maxSessions: number,
   tried: ReadonlySet<S> = new Set(),
+  mode: AdmissionMode = "call",
 ): AdmissionDecision<S> {
   const held = views.filter((v) => v.session !== incoming && v.occupies);
   if (held.length < maxSessions) return { kind: "admit" };
-  const victim = held
-    .filter((v) => v.idle && !v.reserved && !tried.has(v.session))
-    .sort((a, b) => Number(b.stopping) - Number(a.stopping) || a.lastUsed - b.lastUsed)[0];
+  const self = views.find((v) => v.session === incoming);
+  const evictable = held.filter((v) => v.idle && !v.reserved && !tried.has(v.session));
+  const victim = evictable
+    .filter((v) => mayEvict(self, v, mode))
+    .sort(
+      (a, b) =>
+        Number(b.stopping) - Number(a.stopping) ||
+        TIER_RANK[b.tier] - TIER_RANK[a.tier] ||
+        a.lastUsed - b.lastUsed,
+    )[0];
   if (victim) return { kind: "evict", victim: victim.session };
-  return { kind: "limit", busy: held.map((v) => v.session) };
+  const kept = evictable.filter((v) => !mayEvict(self, v, mode)).map((v) => v.session);
+  const busy = held.map((v) => v.session).filter((s) => !kept.includes(s));
+  return { kind: "limit", busy, held: kept };
 }

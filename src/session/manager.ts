@@ -7,14 +7,16 @@
  * The manager also owns one Workspace object per configured workspace, which the
  * sessions of that workspace share.
  */
+import { byStanding, standings, type Tier } from "../config/standing.ts";
 import type { Config } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { Workspace } from "../workspace/workspace.ts";
-import { decideAdmission, type SlotView } from "./admission.ts";
+import { type AdmissionMode, decideAdmission, type SlotView } from "./admission.ts";
 import { catchUp } from "./catch-up.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
+import { sessionLimitError } from "./session-errors.ts";
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -22,6 +24,10 @@ export class SessionManager {
   private useCounter = 0;
   /** admitted, not started yet: they hold their slot */
   private readonly reserved = new Set<Session>();
+  /** each session's tier and rank among all (SPEC §9.1), fixed by the configuration */
+  private readonly standing = new Map<Session, { tier: Tier; rank: number }>();
+  /** sessions `warmUp` is starting: their admission evicts only sessions ranked after them */
+  private readonly warming = new Set<Session>();
   /** the admission in progress; the next one waits for it */
   private admissions: Promise<unknown> = Promise.resolve();
 
@@ -30,18 +36,39 @@ export class SessionManager {
     hooks: SessionHooks,
   ) {
     const { max_file_bytes: maxFileBytes, max_watches: maxWatches } = config.bridge;
-    for (const wsConfig of config.workspaces) {
+    const ranked: { session: Session; tier: Tier; position: number; ws: number }[] = [];
+    for (const [wsIndex, wsConfig] of config.workspaces.entries()) {
       const ws = new Workspace(wsConfig, { maxFileBytes, maxWatches }, hooks.took);
       this.workspaces.set(ws.name, ws);
-      for (const name of wsConfig.servers) {
-        const server = config.servers.find((s) => s.name === name);
-        if (!server) continue; // validation guarantees this cannot happen
+      for (const { server, tier, position } of standings(config, wsConfig)) {
         const admit = (s: Session) => this.admit(s);
-        this.sessions.set(
-          sessionKey(ws.name, name),
-          new Session(ws, server, config.bridge, hooks, admit),
-        );
+        const session = new Session(ws, server, config.bridge, hooks, admit);
+        this.sessions.set(sessionKey(ws.name, server.name), session);
+        ranked.push({ session, tier, position, ws: wsIndex });
       }
+    }
+    ranked.sort((a, b) => byStanding(a, b) || a.ws - b.ws);
+    for (const [rank, { session, tier }] of ranked.entries()) {
+      this.standing.set(session, { tier, rank });
+    }
+  }
+
+  /** `sessions` by standing: main servers first, data-file servers last (SPEC §9.1). */
+  byStanding(sessions: readonly Session[]): Session[] {
+    const rank = (s: Session) => this.standing.get(s)?.rank ?? Number.MAX_SAFE_INTEGER;
+    return [...sessions].sort((a, b) => rank(a) - rank(b));
+  }
+
+  /**
+   * `session_status {start: true}`: start `session` unless it is live, evicting only idle
+   * sessions ranked after it (SPEC §9.1, §10); SessionLimit when none is.
+   */
+  async warmUp(session: Session, ctx: WaitContext): Promise<void> {
+    this.warming.add(session);
+    try {
+      await this.use(session, ctx, async () => undefined);
+    } finally {
+      this.warming.delete(session);
     }
   }
 
@@ -115,6 +142,7 @@ export class SessionManager {
 
   private async admitNow(incoming: Session): Promise<() => void> {
     const max = this.config.bridge.max_sessions;
+    const mode: AdmissionMode = this.warming.has(incoming) ? "warmup" : "call";
     const tried = new Set<Session>();
     for (;;) {
       const views = this.all().map(
@@ -125,17 +153,21 @@ export class SessionManager {
           idle: s.isIdle(),
           stopping: s.state === "stopping",
           lastUsed: s.lastUsed,
+          tier: this.standing.get(s)?.tier ?? "source",
+          rank: this.standing.get(s)?.rank ?? Number.MAX_SAFE_INTEGER,
         }),
       );
-      const decision = decideAdmission(incoming, views, max, tried);
+      const decision = decideAdmission(incoming, views, max, tried, mode);
       if (decision.kind === "admit") {
         this.reserved.add(incoming);
         return () => this.reserved.delete(incoming);
       }
       if (decision.kind === "limit") {
-        throw new BridgeError("SessionLimit", `all ${max} sessions are busy`, {
-          hint: "retry when a running call finishes, or raise bridge.max_sessions (at most 4)",
-          details: { max_sessions: max, busy: decision.busy.map((s) => s.key) },
+        throw sessionLimitError(max, {
+          busy: decision.busy.map((s) => s.key),
+          held: decision.held.map((s) => s.key),
+          mode,
+          tier: this.standing.get(incoming)?.tier ?? "source",
         });
       }
       // the victim's tree is reaped before anyone else is admitted; then decide again

@@ -128,3 +128,32 @@ export function asBridgeError(err: unknown): BridgeError {
     ...(e.details ? { details: e.details } : {}),
   });
 }
+
+/**
+ * Every slot is held (SPEC §9.1): by sessions in use (`busy`), or by idle ones the incoming
+ * session's standing may not evict (`held`: a main server, for a data-file server; a
+ * session ranked before it, for a warm-up).
+ */
+export function sessionLimitError(
+  max: number,
+  why: { busy: string[]; held: string[]; mode: "call" | "warmup"; tier: string },
+): BridgeError {
+  const { busy, held, mode } = why;
+  if (held.length === 0) {
+    return new BridgeError("SessionLimit", `all ${max} sessions are busy`, {
+      hint: "retry when a running call finishes, or raise bridge.max_sessions (at most 4)",
+      details: { max_sessions: max, busy },
+    });
+  }
+  const message =
+    mode === "warmup"
+      ? `not started: the ${max} slots hold sessions ranked before it (${held.join(", ")})`
+      : `all ${max} slots are held; the idle ${held.join(", ")} is not stopped for a ${why.tier} server`;
+  return new BridgeError("SessionLimit", message, {
+    hint:
+      mode === "warmup"
+        ? "it starts on its first call; session_status {start: true} starts the main servers first"
+        : "a data-file server never stops a workspace's main server: raise bridge.max_sessions (at most 4)",
+    details: { max_sessions: max, busy, held },
+  });
+}

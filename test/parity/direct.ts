@@ -72,7 +72,7 @@ export async function directDiagnostics(
 ): Promise<ParityDiagnostic[]> {
   // driven alone, the server reads its files where they are (no directory of its own)
   const extraArgs = prepareWorkspaceFiles(
-    { name: "ws", root, servers: [server.name], file_dirs: {} },
+    { name: "ws", root, servers: [server.name], file_dirs: {}, incidental: [] },
     server,
     null,
   ).args;

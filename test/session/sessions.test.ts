@@ -1,8 +1,9 @@
 /**
  * Sessions (SPEC §9.1): at most max_sessions live — using another
  * pair evicts the least recently used idle one (its whole supervisor gone),
- * SessionLimit when none is idle; a crashed server is SessionDead with its
- * exit code and stderr tail until session_restart, and works afterwards.
+ * SessionLimit when none is idle; main servers first, data-file servers last;
+ * a crashed server is SessionDead with its exit code and stderr tail until
+ * session_restart, and works afterwards.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { isDead, readProc } from "../../src/process/proctree.ts";
@@ -87,6 +88,49 @@ describe("max_sessions", () => {
       (e) => e.state,
     );
     expect(states.filter((st) => st !== "not_started")).toEqual(["ready"]);
+  });
+});
+
+describe("standing (SPEC §9.1)", () => {
+  test("start: true starts the main server first and stops none for a data-file server; a data file's call evicts another", async () => {
+    const ws = workspace({ "a.fake": "a\n", "b.src": "b\n", "c.json": "{}\n" });
+    const main = new FakeProbe("main");
+    const other = new FakeProbe("other");
+    const data = new FakeProbe("data");
+    const only = (ext: string, more: Record<string, unknown> = {}) => ({
+      extensions: { [ext]: "fake" },
+      ...more,
+    });
+    const { bridge } = await bridgeFor({
+      ws,
+      bridge: { max_sessions: 2 },
+      // listed data first: the list's order ranks only within a standing
+      servers: [
+        data.server(
+          { responses: { "textDocument/documentSymbol": [] } },
+          only("json", { data_files: true }),
+        ),
+        main.server({}, only("fake")),
+        other.server({}, only("src")),
+      ],
+      workspaces: [{ name: "w", root: ws.root, servers: ["data", "main", "other"] }],
+    });
+    const started = await bridge.call("session_status", { start: true });
+    const entries = started.structured.sessions as {
+      server: string;
+      state: string;
+      start_error?: { code: string };
+    }[];
+    expect(entries.map((e) => [e.server, e.state, e.start_error?.code])).toEqual([
+      ["data", "not_started", "SessionLimit"],
+      ["main", "ready", undefined],
+      ["other", "ready", undefined],
+    ]);
+    // main is the least recently used, yet the JSON file's server evicts the other one
+    expect((await bridge.call("document_symbols", { file: "c.json" })).isError).toBe(false);
+    expect((await sessionOf(bridge, "w", "main")).state).toBe("ready");
+    expect((await sessionOf(bridge, "w", "other")).state).toBe("not_started");
+    expect((await sessionOf(bridge, "w", "data")).state).toBe("ready");
   });
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { stringify } from "smol-toml";
 
 export const REPO = join(import.meta.dir, "..", "..");
@@ -118,6 +119,11 @@ export async function startBridge(opts: {
   ownDirs?: string[];
   /** a command that runs the binary, e.g. `prlimit --as=N` (it must exec, keeping the pid) */
   prefix?: string[];
+  /**
+   * the client offers MCP roots: these, read at each roots/list (a test may change the list,
+   * then call `client.sendRootsListChanged()`)
+   */
+  roots?: { uri: string }[];
 }): Promise<BridgeHandle> {
   const bin = ensureBinary();
   const args = opts.args ?? (opts.config ? ["--config", opts.config] : []);
@@ -133,7 +139,12 @@ export async function startBridge(opts: {
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: opts.clientName ?? "theodolite-tests", version: "1.0.0" });
+  const { roots } = opts;
+  const client = new Client(
+    { name: opts.clientName ?? "theodolite-tests", version: "1.0.0" },
+    roots ? { capabilities: { roots: { listChanged: true } } } : undefined,
+  );
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots] }));
   await client.connect(transport);
   // the SDK client validates every later result against the output schema listed here
   await client.listTools();

@@ -6,7 +6,7 @@ export function workspaceAt(
   limits: { maxFileBytes?: number; maxWatches?: number; name?: string } = {},
 ): Workspace {
   return new Workspace(
-    { name: limits.name ?? "ws", root, servers: [], file_dirs: {} },
+    { name: limits.name ?? "ws", root, servers: [], file_dirs: {}, incidental: [] },
     {
       maxFileBytes: limits.maxFileBytes ?? Number.MAX_SAFE_INTEGER,
       maxWatches: limits.maxWatches ?? 8192,

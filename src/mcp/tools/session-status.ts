@@ -138,11 +138,15 @@ export const sessionStatusTool = defineTool({
     const startErrors = new Map<string, ErrorEnvelope>();
     if (args.start) {
       const wait = waitContext(ctx);
-      // one after another: starting more than max_sessions must evict, not race
-      for (const s of selected) {
-        await bridge.sessions
-          .use(s, wait, async () => undefined)
-          .catch((err: unknown) => startErrors.set(s.key, toEnvelope(err)));
+      // one after another, main servers first: a start evicts only sessions ranked after
+      // it, so more than max_sessions leaves the main ones ready; a server named is
+      // started as a call would start it (SPEC §9.1, §10)
+      const named = args.server !== undefined;
+      for (const s of bridge.sessions.byStanding(selected)) {
+        await (named
+          ? bridge.sessions.use(s, wait, async () => undefined)
+          : bridge.sessions.warmUp(s, wait)
+        ).catch((err: unknown) => startErrors.set(s.key, toEnvelope(err)));
       }
     }
     const sessions = selected.map((s) => {

@@ -6,7 +6,8 @@
  *   carries no id), and the bridge keeps serving; so is a message that would
  *   parse into more than CLIENT_JSON_BOUNDS (src/json-bounds.ts);
  * - a structural check instead of zod on every message (jsonrpc-check.ts);
- *   anything with an id that is not a valid request gets a JSON-RPC error;
+ *   anything with an id that is not a valid request gets a JSON-RPC error; a
+ *   response goes up only when the protocol layer awaits its id (`awaits`);
  * - each outgoing message serialized once (serialized.ts) and written in
  *   pieces straight into the output sink;
  * - end of input calls `oninputend` (the bridge shuts its sessions down while
@@ -94,6 +95,8 @@ export class StdioTransport implements Transport {
   onanswered?: () => void;
   /** bytes of an over-limit message were let go unparsed (the collector's other moment) */
   ondropped?: (bytes: number) => void;
+  /** whether a response with this id is awaited (protocol.ts); any other is dropped */
+  awaits?: (id: RequestId) => boolean;
 
   private readonly limit: number;
   private readonly decoder = new TextDecoder();
@@ -168,8 +171,12 @@ export class StdioTransport implements Transport {
 
   private deliver(message: JSONRPCMessage): void {
     if (!("method" in message)) {
-      // the bridge sends the client no requests: no response is awaited (SPEC §4.8)
-      log.debug(`dropped a response to id ${String(message.id).slice(0, 64)}: nothing was asked`);
+      // only a response the protocol layer awaits goes up (SPEC §4.8): its roots/list
+      if (message.id !== undefined && this.awaits?.(message.id) === true) this.handOver(message);
+      else {
+        const id = String(message.id).slice(0, 64);
+        log.debug(`dropped a response to id ${id}: nothing awaits it`);
+      }
       return;
     }
     if ("id" in message && this.unanswered.size >= MAX_PENDING_REQUESTS) {
@@ -181,12 +188,16 @@ export class StdioTransport implements Transport {
       return;
     }
     this.track(message);
+    this.handOver(message);
+  }
+
+  private handOver(message: JSONRPCMessage): void {
     try {
       this.onmessage?.(message);
     } catch (err) {
       // a bug below us, never the client's doing: answered, and the loop reads on
       log.error(`a message could not be handled: ${String(err)}`);
-      if ("id" in message) {
+      if ("method" in message && "id" in message) {
         this.reply(errorResponse(message.id, ErrorCode.InternalError, "Internal error"));
       }
     }

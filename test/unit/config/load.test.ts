@@ -141,8 +141,9 @@ describe("parseConfigText", () => {
           root: rootA,
           servers: ["clangd"],
           file_dirs: { "compile_commands.json": "build" },
+          incidental: [],
         },
-        { name: "lib", root: rootB, servers: ["clangd", "ra"], file_dirs: {} },
+        { name: "lib", root: rootB, servers: ["clangd", "ra"], file_dirs: {}, incidental: [] },
       ],
       servers: [
         {
@@ -181,6 +182,7 @@ describe("parseConfigText", () => {
           answer_line_terminators: ["cr", "lf", "crlf"],
           open_changed_files: false,
           workspace_symbols: true,
+          data_files: false,
           restart_on: [],
           follows: [],
           own_files: ["**/.cache/**"],
@@ -234,6 +236,7 @@ describe("parseConfigText", () => {
           answer_line_terminators: null,
           open_changed_files: false,
           workspace_symbols: true,
+          data_files: false,
           restart_on: [],
           follows: [],
           own_files: ["**/.cache/**"],

@@ -17,7 +17,7 @@ test("the log directory must be inside a workspace or the temp directory", () =>
   const config = (file: string) =>
     ({
       bridge: { log: { level: "info", file, max_bytes: 1000, max_files: 1 } },
-      workspaces: [{ name: "w", root: ws, servers: [], file_dirs: {} }],
+      workspaces: [{ name: "w", root: ws, servers: [], file_dirs: {}, incidental: [] }],
       servers: [],
       source: "test",
     }) as unknown as Config;

@@ -645,7 +645,7 @@ describe("defaults (SPEC §3)", () => {
 
   test("workspace", () => {
     expect(config.workspaces).toEqual([
-      { name: "app", root: rootA, servers: ["ra"], file_dirs: {} },
+      { name: "app", root: rootA, servers: ["ra"], file_dirs: {}, incidental: [] },
     ]);
   });
 
@@ -687,6 +687,7 @@ describe("defaults (SPEC §3)", () => {
         answer_line_terminators: null,
         open_changed_files: false,
         workspace_symbols: true,
+        data_files: false,
         restart_on: [],
         follows: [],
         own_files: ["**/.cache/**"],

@@ -161,15 +161,20 @@ describe("StdioTransport", () => {
     ]);
   });
 
-  test("a response is dropped before anything above sees it: the bridge asks the client nothing", async () => {
+  test("a response goes up only when its id is awaited (the roots asked); any other is dropped", async () => {
     const t = await setup(1 << 20);
+    t.transport.awaits = (id) => id === "theodolite-1";
     // 40,000 levels in a response to an id nobody asked for: once a stack overflow in the SDK
     const deep = `${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`;
     t.input.push(`{"jsonrpc":"2.0","id":"nobody","result":${deep}}\n`);
     t.input.push(line({ jsonrpc: "2.0", id: 5, result: {} }));
+    t.input.push(line({ jsonrpc: "2.0", id: "theodolite-1", result: { roots: [] } }));
     t.input.push(line({ jsonrpc: "2.0", id: 6, method: "ping" }));
     await t.settle();
-    expect(t.delivered).toEqual([{ jsonrpc: "2.0", id: 6, method: "ping" }]);
+    expect(t.delivered).toEqual([
+      { jsonrpc: "2.0", id: "theodolite-1", result: { roots: [] } },
+      { jsonrpc: "2.0", id: 6, method: "ping" },
+    ]);
     expect(t.output.text).toBe("");
   });
 
