@@ -20,6 +20,7 @@ import {
   findRustAnalyzer,
   findTypescriptLanguageServer,
   materializeCFixture,
+  type RealServer,
 } from "../support/real-servers.ts";
 import { type SoakLanguage, soak } from "../support/soak.ts";
 
@@ -47,6 +48,8 @@ async function run(
   server: ServerConfig,
   lang: SoakLanguage,
   extra?: ServerConfig[],
+  /** both bridges through zero-config, finding these servers (SPEC §2.1) */
+  zeroConfig?: RealServer[],
 ) {
   dirs.push(root);
   const result = await soak({
@@ -56,6 +59,7 @@ async function run(
     seed: SEED,
     steps: STEPS,
     ...(extra ? { bridge: { extraServers: extra } } : {}),
+    ...(zeroConfig ? { zeroConfig } : {}),
   });
   console.log(
     `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}`,
@@ -71,6 +75,40 @@ async function run(
 
 const TIMEOUT = 120_000 + STEPS * 60_000;
 
+/**
+ * The ts fixture: a flip of tsconfig.json's noUnusedLocals, and a base configuration it
+ * extends whose noUnusedParameters a `depend` step flips (SPEC §5.3).
+ */
+function typescriptLanguage(root: string): SoakLanguage {
+  const tsconfig = (on: boolean) => {
+    const c = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8"));
+    c.compilerOptions.noUnusedLocals = on;
+    c.extends = "./tsconfig.base.json";
+    return `${JSON.stringify(c, null, 2)}\n`;
+  };
+  const base = (on: boolean) =>
+    `${JSON.stringify({ compilerOptions: { noUnusedParameters: on } }, null, 2)}\n`;
+  return {
+    files: ["src/main.ts", "src/shape.ts", "src/errors.ts"],
+    bad: (n) => `export const soak${n}: number = "s${n}";`,
+    fine: (n) => `// soak ${n}`,
+    newFile: (n, broken, nested) => ({
+      path: nested ? `src/deep${n}/soak${n}.ts` : `src/soak${n}.ts`,
+      text: `import { totalArea } from "${nested ? "../shape" : "./shape"}";\n\nexport const s${n} = totalArea([]);\n${broken ? `export const bad${n}: number = "b";\n` : ""}`,
+    }),
+    setup: {
+      "src/lonely.ts":
+        "const lonely = 1;\nexport function ignore(unused: number): number {\n  return 1;\n}\n",
+      "tsconfig.base.json": base(false),
+      "tsconfig.json": tsconfig(false),
+    },
+    flip: (on) => ({ "tsconfig.json": tsconfig(on) }),
+    depend: (on) => ({ "tsconfig.base.json": base(on) }),
+    references: { file: "src/shape.ts", symbol: "totalArea" },
+    rename: "sumArea",
+  };
+}
+
 const tls = await findTypescriptLanguageServer();
 requiredUnderCI("typescript-language-server", tls);
 describe.skipIf(!tls)("soak: typescript-language-server", () => {
@@ -79,27 +117,20 @@ describe.skipIf(!tls)("soak: typescript-language-server", () => {
     async () => {
       if (!tls) return;
       const root = copyFixture("ts");
-      const tsconfig = (on: boolean) => {
-        const c = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8"));
-        c.compilerOptions.noUnusedLocals = on;
-        return `${JSON.stringify(c, null, 2)}\n`;
-      };
-      await run("typescript-language-server", root, tls.config, {
-        files: ["src/main.ts", "src/shape.ts", "src/errors.ts"],
-        bad: (n) => `export const soak${n}: number = "s${n}";`,
-        fine: (n) => `// soak ${n}`,
-        newFile: (n, broken) => ({
-          path: `src/soak${n}.ts`,
-          text: `import { totalArea } from "./shape";\n\nexport const s${n} = totalArea([]);\n${broken ? `export const bad${n}: number = "b";\n` : ""}`,
-        }),
-        setup: {
-          "src/lonely.ts": "const lonely = 1;\nexport {};\n",
-          "tsconfig.json": tsconfig(false),
-        },
-        flip: (on) => ({ "tsconfig.json": tsconfig(on) }),
-        references: { file: "src/shape.ts", symbol: "totalArea" },
-        rename: "sumArea",
-      });
+      await run("typescript-language-server", root, tls.config, typescriptLanguage(root));
+    },
+    TIMEOUT,
+  );
+});
+
+describe.skipIf(!tls)("soak: typescript-language-server through zero-config", () => {
+  test(
+    "every step's answers equal a fresh zero-config bridge's",
+    async () => {
+      if (!tls) return;
+      const root = copyFixture("ts");
+      const lang = typescriptLanguage(root);
+      await run("typescript-language-server zero-config", root, tls.config, lang, undefined, [tls]);
     },
     TIMEOUT,
   );
@@ -114,20 +145,25 @@ describe.skipIf(!pyright)("soak: pyright", () => {
       if (!pyright) return;
       const root = copyFixture("python");
       const config = (mode: string) =>
-        `${JSON.stringify({ include: ["."], pythonVersion: "3.11", typeCheckingMode: mode })}\n`;
+        `${JSON.stringify({ extends: "./base.json", include: ["."], pythonVersion: "3.11", typeCheckingMode: mode })}\n`;
+      // a `depend` step flips a rule in the base configuration it extends (SPEC §5.3)
+      const base = (on: boolean) =>
+        `${JSON.stringify({ reportUnnecessaryTypeIgnoreComment: on ? "error" : "none" })}\n`;
       await run("pyright", root, pyright.config, {
         files: ["app.py", "geometry.py", "errors.py"],
         bad: (n) => `soak_${n}: int = "s${n}"`,
         fine: (n) => `# soak ${n}`,
-        newFile: (n, broken) => ({
-          path: `soak_${n}.py`,
+        newFile: (n, broken, nested) => ({
+          path: nested ? `pkg${n}/sub/soak_${n}.py` : `soak_${n}.py`,
           text: `from geometry import make_circle\n\nc${n} = make_circle(1.0)\n${broken ? `bad_${n}: int = "b"\n` : ""}`,
         }),
         setup: {
-          "loose.py": "def twice(x):\n    return x * 2\n",
+          "loose.py": "def twice(x):\n    return x * 2\n\nplain = 1  # type: ignore\n",
+          "base.json": base(false),
           "pyrightconfig.json": config("standard"),
         },
         flip: (on) => ({ "pyrightconfig.json": config(on ? "strict" : "standard") }),
+        depend: (on) => ({ "base.json": base(on) }),
         references: { file: "geometry.py", symbol: "make_circle" },
         rename: "new_circle",
       });
@@ -142,20 +178,24 @@ function rustLanguage(root: string): SoakLanguage {
   const features = (on: boolean) =>
     `${cargo}\n[features]\ndefault = [${on ? '"extra"' : ""}]\nextra = []\n`;
   const lib = readFileSync(join(root, "src/lib.rs"), "utf8");
+  const env = (set: boolean) => (set ? '[env]\nSOAK_FLAG = "on"\n' : "[env]\n");
   return {
     files: ["src/lib.rs", "src/report.rs", "src/shapes.rs"],
     bad: (n) => `pub fn soak_${n}() -> u32 { "s${n}" }`,
     fine: (n) => `// soak ${n}`,
-    newFile: (n, broken) => ({
-      path: `src/soak_${n}.rs`,
+    newFile: (n, broken, nested) => ({
+      path: nested ? `src/deep_${n}/mod.rs` : `src/soak_${n}.rs`,
       text: `pub fn use_${n}() -> u32 { crate::report::total_area(&[]) }\n${broken ? `pub fn bad_${n}() -> u32 { "b" }\n` : ""}`,
-      register: { file: "src/lib.rs", line: `pub mod soak_${n};` },
+      register: { file: "src/lib.rs", line: `pub mod ${nested ? "deep" : "soak"}_${n};` },
     }),
     setup: {
       "Cargo.toml": features(false),
-      "src/lib.rs": `${lib}\n#[cfg(feature = "extra")]\npub fn gated() -> u32 { "g" }\n`,
+      "src/lib.rs": `${lib}\n#[cfg(feature = "extra")]\npub fn gated() -> u32 { "g" }\n\npub const SOAK_FLAG: &str = env!("SOAK_FLAG");\n`,
+      ".cargo/config.toml": env(true),
     },
     flip: (on) => ({ "Cargo.toml": features(on) }),
+    // cargo's [env]: without the variable env!() fails (SPEC §5.3)
+    depend: (on) => ({ ".cargo/config.toml": env(!on) }),
     references: { file: "src/report.rs", symbol: "total_area" },
     rename: "sum_area",
   };
@@ -200,18 +240,24 @@ describe.skipIf(!clangd)("soak: clangd", () => {
       const root = materializeCFixture(undefined, "c");
       const db = readFileSync(join(root, "compile_commands.json"), "utf8");
       const util = readFileSync(join(root, "util.c"), "utf8");
+      const strict = (on: boolean) => `#define SOAK_STRICT ${on ? 1 : 0}\n`;
       await run("clangd", root, clangd.config, {
         files: ["main.c", "util.c", "geometry.h"],
         bad: (n) => `int soak_${n}(void) { return undeclared_${n}; }`,
         fine: (n) => `/* soak ${n} */`,
-        newFile: (n, broken) => ({
-          path: `soak_${n}.c`,
-          text: `#include "geometry.h"\nint use_${n}(void) { struct point p = {1, 2}; return manhattan(p, p); }\n${broken ? `int bad_${n}(void) { return nope_${n}; }\n` : ""}`,
+        newFile: (n, broken, nested) => ({
+          path: nested ? `deep_${n}/soak_${n}.c` : `soak_${n}.c`,
+          text: `#include "${nested ? "../" : ""}geometry.h"\nint use_${n}(void) { struct point p = {1, 2}; return manhattan(p, p); }\n${broken ? `int bad_${n}(void) { return nope_${n}; }\n` : ""}`,
         }),
-        setup: { "util.c": `${util}\n#ifdef SOAK\nint gated(void) { return nope; }\n#endif\n` },
+        setup: {
+          "util.c": `${util}\n#ifdef SOAK\nint gated(void) { return nope; }\n#endif\n#include "config.h"\n#if SOAK_STRICT\nint strict(void) { return nope; }\n#endif\n`,
+          "config.h": strict(false),
+        },
         flip: (on) => ({
           "compile_commands.json": on ? db.replaceAll('"-std=c11"', '"-std=c11", "-DSOAK"') : db,
         }),
+        // a header's macro: what util.c means changes with it (SPEC §5.3)
+        depend: (on) => ({ "config.h": strict(on) }),
         references: { file: "util.c", symbol: "manhattan" },
         // no rename step: the new files lie outside the compilation database, so a fresh
         // clangd never knows them, while rename_apply opens them to rename them (SPEC §7.3),

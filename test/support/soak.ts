@@ -1,8 +1,10 @@
 /**
  * The randomized soak against the truth (SPEC §5, §6): a seeded sequence of the edits
  * developers and agents make — errors introduced and fixed, lines inserted above and
- * removed, files reverted, created and deleted, a configuration flipped, a branch switched
- * (several files rewritten at once, unlinked and created as `git checkout` does) — on one
+ * removed, files reverted, created (also in new directories) and deleted, a configuration
+ * flipped, a file no list names changed (a header's macro, a base configuration, cargo's
+ * `[env]`: SPEC §5.3), a branch switched (several files rewritten at once, unlinked and
+ * created as `git checkout` does) — on one
  * long-lived bridge; after every step its answers are compared with those of a bridge
  * started afresh on a copy of the files as they are: diagnostics for a file, for a change
  * set (and the `since` delta against the previous one, which must add up), for the whole
@@ -22,6 +24,8 @@ import type { BridgeHandle } from "./bridge.ts";
 import { copyWorkspace } from "./coherence.ts";
 import { Prng } from "./prng.ts";
 import { ok, type RealBridgeOptions, startRealBridge } from "./real-bridge.ts";
+import type { RealServer } from "./real-servers.ts";
+import { startZeroConfig } from "./zero-config-bridge.ts";
 
 /** What the soak may do to one language's fixture. */
 export interface SoakLanguage {
@@ -31,10 +35,22 @@ export interface SoakLanguage {
   bad(n: number): string;
   /** a harmless line (a comment) */
   fine(n: number): string;
-  /** a new file: its path, text, and what else changes with it (a `mod` line) */
-  newFile(n: number, broken: boolean): { path: string; text: string; register?: Line };
+  /**
+   * a new file: its path (in a new directory when `nested`), text, and what else changes
+   * with it (a `mod` line)
+   */
+  newFile(
+    n: number,
+    broken: boolean,
+    nested: boolean,
+  ): { path: string; text: string; register?: Line };
   /** the configuration switched on or off: the files to write */
   flip?: (on: boolean) => Record<string, string>;
+  /**
+   * a file no list names switched on or off — a header's macro, a base configuration,
+   * cargo's `[env]` (SPEC §5.3): the files to write
+   */
+  depend?: (on: boolean) => Record<string, string>;
   /** files written before the bridge starts (what the flip acts on) */
   setup?: Record<string, string>;
   /** a reference list compared at every step */
@@ -58,6 +74,7 @@ class Model {
   readonly fine: { file: string; line: string }[] = [];
   readonly created: { path: string; register?: Line }[] = [];
   flipped = false;
+  depended = false;
   history: Map<string, string>[] = [];
 
   constructor(
@@ -106,6 +123,7 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
     "branch",
   ];
   if (lang.flip) kinds.push("flip");
+  if (lang.depend) kinds.push("depend");
   for (;;) {
     const kind = rng.pick(kinds);
     const file = rng.pick(lang.files);
@@ -140,7 +158,7 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
         return { kind, detail: file };
       }
       case "create": {
-        const made = lang.newFile(n, rng.chance(0.5));
+        const made = lang.newFile(n, rng.chance(0.5), rng.chance(0.5));
         m.write(made.path, made.text);
         const reg = made.register;
         if (reg) m.write(reg.file, appendLine(m.texts.get(reg.file) ?? "", reg.line));
@@ -165,6 +183,12 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
         m.flipped = !m.flipped;
         for (const [f, text] of Object.entries(lang.flip(m.flipped))) m.write(f, text);
         return { kind, detail: m.flipped ? "on" : "off" };
+      }
+      case "depend": {
+        if (!lang.depend) continue;
+        m.depended = !m.depended;
+        for (const [f, text] of Object.entries(lang.depend(m.depended))) m.write(f, text);
+        return { kind, detail: m.depended ? "on" : "off" };
       }
       case "branch": {
         // back to the source files as they were some steps ago, several at once
@@ -283,6 +307,11 @@ export async function soak(opts: {
   seed: number;
   steps: number;
   bridge?: RealBridgeOptions;
+  /**
+   * both bridges started the way users run it, with no configuration (SPEC §2.1), finding
+   * these servers; no rename steps then (zero-config has no apply class)
+   */
+  zeroConfig?: RealServer[];
   /** called with each step's log line */
   log?: (line: string) => void;
 }): Promise<SoakResult> {
@@ -305,8 +334,12 @@ export async function soak(opts: {
     const logging = { level: "debug", file, max_bytes: 1 << 30, max_files: 2 };
     return { ...o, bridge: { ...o.bridge, log: logging } };
   };
-  const longOptions = withLog(lang.rename === undefined ? opts.bridge : gated(opts.bridge));
-  const bridge = await startRealBridge(root, server, longOptions);
+  const zero = opts.zeroConfig;
+  const renames = zero === undefined ? lang.rename : undefined;
+  const longOptions = withLog(renames === undefined ? opts.bridge : gated(opts.bridge));
+  const start = (dir: string, o: RealBridgeOptions) =>
+    zero === undefined ? startRealBridge(dir, server, o) : startZeroConfig(dir, zero);
+  const bridge = await start(root, longOptions);
   try {
     await ok(bridge, "session_status", { start: true });
     let previous = await ok(bridge, "diagnostics", { files: set });
@@ -329,7 +362,7 @@ export async function soak(opts: {
         (f) => !f.startsWith("/"),
       );
       const freshRoot = copyWorkspace(root);
-      const fresh = await startRealBridge(freshRoot, server, opts.bridge ?? {});
+      const fresh = await start(freshRoot, opts.bridge ?? {});
       const where = `seed ${opts.seed} step ${n} (${s.kind} ${s.detail})`;
       try {
         await ok(fresh, "session_status", { start: true });
@@ -378,9 +411,7 @@ export async function soak(opts: {
           d.snapshot,
           (long.set as Record<string, unknown>).snapshot,
         );
-        if (lang.rename !== undefined) {
-          await renameStep(model, bridge, fresh, lang.rename, where, result);
-        }
+        if (renames !== undefined) await renameStep(model, bridge, fresh, renames, where, result);
       } finally {
         await fresh.close();
         rmSync(freshRoot, { recursive: true, force: true });
