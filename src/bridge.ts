@@ -11,6 +11,7 @@
  * the client's roots change, the choice is made again (`rootsChanged`).
  */
 
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { ApplyJournal, stateDirectories } from "./apply/journal.ts";
 import { recoverApplies } from "./apply/recover.ts";
@@ -62,7 +63,7 @@ export class BridgeContext {
     this.start = config;
     const uid = process.geteuid?.() ?? -1;
     this.journal = new ApplyJournal(
-      stateDirectories(config.bridge.state_dir, process.env, tmpdir(), uid),
+      stateDirectories(config.bridge.state_dir, process.env, tmpdir(), uid, existsSync),
     );
     this.manager = this.sessionsFor(config);
   }

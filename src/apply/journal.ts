@@ -13,6 +13,7 @@ import { closeSync, fsyncSync, lstatSync, mkdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { BridgeError } from "../errors.ts";
 import { OPEN, openAt, tryLockExclusive, unlinkAt } from "../ffi/syscalls.ts";
+import { atOrBelow } from "../workspace/paths.ts";
 
 /** One file of an apply, as the record names it. */
 export interface RecordEntry {
@@ -63,12 +64,15 @@ export function stateDirectories(
   env: Record<string, string | undefined>,
   tmp: string,
   uid: number,
+  /** whether a directory exists: a home that does not is never created */
+  exists: (dir: string) => boolean = () => true,
 ): string[] {
   if (configured !== null) return [configured];
-  const home = env.XDG_STATE_HOME?.startsWith("/")
-    ? join(env.XDG_STATE_HOME, "theodolite")
-    : env.HOME?.startsWith("/")
-      ? join(env.HOME, ".local", "state", "theodolite")
+  const usable = (dir: string | undefined) => dir?.startsWith("/") === true && exists(dir);
+  const home = usable(env.XDG_STATE_HOME)
+    ? join(env.XDG_STATE_HOME as string, "theodolite")
+    : usable(env.HOME)
+      ? join(env.HOME as string, ".local", "state", "theodolite")
       : undefined;
   return [...(home === undefined ? [] : [home]), join(tmp, `theodolite-${uid}`)];
 }
@@ -78,17 +82,33 @@ export function rootKey(rootReal: string): string {
   return createHash("sha256").update(rootReal).digest("hex").slice(0, 16);
 }
 
-/** Why `dir` is not private to the bridge's user, or undefined. */
-export function notPrivate(
-  stat: { isDirectory(): boolean; isSymbolicLink(): boolean; uid: number; mode: number },
-  uid: number,
-): string | undefined {
+type DirStat = { isDirectory(): boolean; isSymbolicLink(): boolean; uid: number; mode: number };
+
+/**
+ * Why `dir` is not private to the bridge's user, or undefined: not a directory of its own,
+ * or one others may enter (`enter`: the records directory) or change (its base: another
+ * user could move the records aside, or put a link in their place).
+ */
+export function notPrivate(stat: DirStat, uid: number, enter = true): string | undefined {
   if (stat.isSymbolicLink() || !stat.isDirectory()) return "it is not a directory";
   if (stat.uid !== uid) return `it is owned by uid ${stat.uid}`;
-  if ((stat.mode & 0o077) !== 0) {
-    return `others may enter it (mode ${(stat.mode & 0o777).toString(8)})`;
+  if ((stat.mode & (enter ? 0o077 : 0o022)) !== 0) {
+    const who = enter ? "others may enter it" : "others may change it";
+    return `${who} (mode ${(stat.mode & 0o777).toString(8)})`;
   }
   return undefined;
+}
+
+/** The base of a records directory is the bridge user's, and only it may change it. */
+export function baseChecked(base: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(base);
+  } catch {
+    throw stateDirError(base, "it cannot be created");
+  }
+  const why = notPrivate(stat, process.geteuid?.() ?? -1, false);
+  if (why !== undefined) throw stateDirError(base, why);
 }
 
 /**
@@ -186,16 +206,19 @@ export class ApplyJournal {
   }
 
   /** The directory new records go to: made where it can be, checked private. */
-  private recordsDir(): string {
+  private recordsDir(rootReal: string): string {
     let why = "no directory configured";
     for (const base of this.dirs) {
       const dir = join(base, "applies");
+      // the workspace is anyone's to write (SPEC §8): a record there could be moved or forged
+      if (atOrBelow(rootReal, dir)) throw stateDirError(dir, "it lies inside the workspace");
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
       } catch (err) {
         why = `${dir}: ${(err as Error).message}`;
         continue;
       }
+      baseChecked(base);
       privateDirExists(dir, true);
       return dir;
     }
@@ -204,7 +227,7 @@ export class ApplyJournal {
 
   /** Write and lock the record of an apply about to begin; it holds every name it will use. */
   begin(rootReal: string, files: RecordEntry[]): IntentRecord {
-    const dir = this.recordsDir();
+    const dir = this.recordsDir(rootReal);
     const dirFd = openAt(null, dir, OPEN.dirHandle);
     const name = `${rootKey(rootReal)}-${randomBytes(8).toString("hex")}.json`;
     let fd: number | undefined;

@@ -8,14 +8,17 @@
  * is logged and kept for `session_status`.
  */
 import { closeSync, fstatSync, readdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { isBridgeError } from "../errors.ts";
 import { exchangeAt, OPEN, openAt, renameAt, tryLockExclusive, unlinkAt } from "../ffi/syscalls.ts";
 import { log } from "../log.ts";
 import { openDirBeneath, readBounded } from "../workspace/confined.ts";
 import { sha256Hex } from "../workspace/files.ts";
+import { atOrBelow } from "../workspace/paths.ts";
 import { discardReplacement, syncDirectory } from "../workspace/replace.ts";
 import {
   type ApplyJournal,
+  baseChecked,
   COMMITTED,
   type IntentRecordData,
   privateDirExists,
@@ -175,8 +178,11 @@ export function recoverApplies(
 ): RecoveryReport[] {
   const reports: RecoveryReport[] = [];
   for (const dir of journal.recordDirs()) {
+    // records inside the workspace would be anyone's to forge (SPEC §8): never read
+    if (atOrBelow(rootReal, dir)) continue;
     try {
       if (!privateDirExists(dir)) continue;
+      baseChecked(dirname(dir));
     } catch (err) {
       if (isBridgeError(err)) log.warn(`interrupted applies not checked: ${err.message}`);
       continue;

@@ -314,6 +314,13 @@ function commitAll(
       throw undoAfter(changed, target, undefined, true);
     }
   }
+  // every replaced file once more, right before the commit: a write through a descriptor
+  // opened before the apply lands in the replaced file, and is caught up to here
+  for (const target of changed) {
+    if (!replacedAsChecked(target, target.swap as Swap, maxFileBytes)) {
+      throw undoAfter(changed, target, undefined, true);
+    }
+  }
   try {
     for (const dirFd of new Set(changed.map((t) => t.dirFd))) syncDirectory(dirFd);
     record.committed();

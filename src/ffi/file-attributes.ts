@@ -32,6 +32,7 @@ const load = lazyLibc({
     args: [FFIType.i32, FFIType.ptr, FFIType.ptr, FFIType.u64, FFIType.i32],
     returns: FFIType.i32,
   },
+  fremovexattr: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const);
 
@@ -112,4 +113,11 @@ export function writeXattr(fd: number, name: string, value: Uint8Array): void {
   const l = lib();
   const errno = attempt(l, () => l.fsetxattr(fd, cString(name), value, BigInt(value.length), 0));
   if (errno !== null) fail(errno, `fsetxattr ${name}`);
+}
+
+/** Remove one extended attribute from an open file (throws when the kernel refuses). */
+export function removeXattr(fd: number, name: string): void {
+  const l = lib();
+  const errno = attempt(l, () => l.fremovexattr(fd, cString(name)));
+  if (errno !== null) fail(errno, `fremovexattr ${name}`);
 }

@@ -7,10 +7,19 @@
  * Nothing here resolves a path by name.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, fchownSync, fsyncSync, type Stats, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
+  fsyncSync,
+  type Stats,
+  writeSync,
+} from "node:fs";
 import {
   getFlags,
   readXattrs,
+  removeXattr,
   setFlags,
   USER_MODIFIABLE_FLAGS,
   writeXattr,
@@ -64,12 +73,16 @@ export function prepareReplacement(
     try {
       writeAll(fd, data);
       keepOwner(fd, original);
+      // what the directory gave the new file (a default ACL) goes; what the original had comes
+      const own = readXattrs(fd);
+      for (const name of own.keys()) if (!carried.xattrs.has(name)) removeXattr(fd, name);
       for (const [name, value] of carried.xattrs) writeXattr(fd, name, value);
       // after chown (it clears set-id bits) and the ACL (chmod sets its mask to the mode)
       fchmodSync(fd, original.mode & 0o7777);
       if ((getFlags(fd) & USER_MODIFIABLE_FLAGS) !== carried.flags) {
         setFlags(fd, (getFlags(fd) & ~USER_MODIFIABLE_FLAGS) | carried.flags);
       }
+      keptAsItWas(fd, original, carried);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -163,13 +176,32 @@ function writeAll(fd: number, data: Uint8Array): void {
   }
 }
 
-/** Keep the original owner where we may (root); an unprivileged bridge keeps its own. */
+/**
+ * The original's owner and group on the new file: it was created with the bridge's user and
+ * the group the directory gives (a set-group-ID directory gives its own). Setting them
+ * may fail for an unprivileged bridge; keptAsItWas then refuses the file.
+ */
 function keepOwner(fd: number, original: Stats): void {
-  if (original.uid === process.getuid?.() && original.gid === process.getgid?.()) return;
+  const made = fstatSync(fd);
+  if (made.uid === original.uid && made.gid === original.gid) return;
   try {
     fchownSync(fd, original.uid, original.gid);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== "EPERM" && code !== "EINVAL") throw err;
+  } catch {
+    // refused below, with what differs
+  }
+}
+
+/** The new file carries what the original does, or the apply is refused (SPEC §7.4). */
+function keptAsItWas(fd: number, original: Stats, carried: Carried): void {
+  const made = fstatSync(fd);
+  const differs: string[] = [];
+  if (made.uid !== original.uid || made.gid !== original.gid) {
+    differs.push(`owner ${made.uid}:${made.gid} instead of ${original.uid}:${original.gid}`);
+  }
+  if ((made.mode & 0o7777) !== (original.mode & 0o7777)) differs.push("mode");
+  const names = [...readXattrs(fd).keys()].sort().join(",");
+  if (names !== [...carried.xattrs.keys()].sort().join(",")) differs.push("extended attributes");
+  if (differs.length > 0) {
+    throw new Error(`the new file would not keep what the file has: ${differs.join(", ")}`);
   }
 }

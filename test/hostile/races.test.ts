@@ -141,12 +141,15 @@ describe("hostile workspace races (SPEC §8.1)", () => {
     const cfg = config(ws, scenario, { mutation: "gated", mutation_allowlist: ["hostile"] });
     const bridge = await RawBridge.start(cfg);
     const before = snapshot(outside);
-    const args = { file: "main.fake", line: 1, column: 1, new_name: "renamed" };
     const swapper = await startSwapper(join(ws, "sub"), join(ws, ".alt-sub"), HOLD_MS);
     // applies that fall in the swapper's pauses go through: the race lets real applies by
     const tries = 200;
     const outcomes: Record<string, number> = {};
     for (let i = 0; i < tries; i++) {
+      // the fake renames by inserting an x before the name: the new name is the name so far
+      // with one more (the bridge checks each edit renames, SPEC §7.3)
+      const now = readFileSync(join(ws, "main.fake"), "utf8").trim();
+      const args = { file: "main.fake", line: 1, column: 1, new_name: `x${now}` };
       const r = await bridge.call("rename_apply", args, CALL_BOUND_MS);
       const outcome = r.isError ? String(r.code) : "applied";
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;

@@ -14,6 +14,15 @@ import { computeRenameOnDisk } from "./rename-coherent.ts";
 import { renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
 import { proveRenameComplete } from "./rename-proof.ts";
 
+/** The real path a target names (a link inside the root resolved), or the path itself. */
+function realPathOf(ws: { resolve(file: string): { abs: string } }, abs: string): string {
+  try {
+    return ws.resolve(abs).abs;
+  } catch {
+    return abs;
+  }
+}
+
 export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
@@ -44,12 +53,13 @@ export const renameApplyTool = defineTool({
         b,
         "nothing was written: rename_apply answers with every edit, so a rename this large needs a larger bridge.max_result_bytes (details.by_file: where the edits are)",
       );
-      // every target is open (rename-coherent.ts); one that is not, or holds other content
-      // than the disk, means the rename was computed on stale state
-      const stale = planned.targets.filter(
-        (t) => call.session.documents.byPath(t.abs)?.sha256 !== t.sha256,
-      );
+      // every target is open (rename-coherent.ts), under its real path (a server may name
+      // it through a link); one that is not, or holds other content than the disk, means
+      // the rename was computed on stale state
       const ws = call.session.workspace;
+      const stale = planned.targets.filter(
+        (t) => call.session.documents.byPath(realPathOf(ws, t.abs))?.sha256 !== t.sha256,
+      );
       admitApply(
         b,
         bridge.transcript,

@@ -26,6 +26,12 @@ describe("stateDirectories", () => {
       "/tmp/theodolite-7",
     ]);
   });
+  test("a home that does not exist is never created: the temp directory serves", () => {
+    const exists = (d: string) => d !== "/nonexistent/x";
+    expect(stateDirectories(null, { HOME: "/nonexistent/x" }, "/tmp", 7, exists)).toEqual([
+      "/tmp/theodolite-7",
+    ]);
+  });
   test("relative or missing values are not used", () => {
     expect(stateDirectories(null, { XDG_STATE_HOME: "rel", HOME: "" }, "/tmp", 0)).toEqual([
       "/tmp/theodolite-0",
@@ -65,6 +71,19 @@ describe("ApplyJournal.begin", () => {
     expect(statSync(join(fallback, "applies")).mode & 0o777).toBe(0o700);
     record.end();
     expect(readdirSync(join(fallback, "applies"))).toEqual([]);
+  });
+
+  test("a base others may change (a temp directory made by another user) is refused", () => {
+    const base = tempTree({}, "theodolite-journal-");
+    chmodSync(base, 0o777);
+    expect(() => new ApplyJournal([base]).begin("/r", [entry])).toThrow("others may change it");
+  });
+
+  test("a records directory inside the workspace is refused", () => {
+    const root = tempTree({}, "theodolite-journal-root-");
+    const journal = new ApplyJournal([join(root, ".state")]);
+    expect(() => journal.begin(root, [entry])).toThrow("inside the workspace");
+    expect(readdirSync(root)).toEqual([]);
   });
 
   test("an existing records directory others may enter is refused, not fixed", () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import {
   chmodSync,
+  chownSync,
   closeSync,
   linkSync,
   lstatSync,
@@ -13,6 +14,7 @@ import {
   statSync,
   symlinkSync,
   writeFileSync,
+  writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { ApplyJournal } from "../../../src/apply/journal.ts";
@@ -307,6 +309,43 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       });
     });
   }
+
+  test("a write through a descriptor opened before the apply, once its file was swapped: WorkspaceDrift, the write kept", async () => {
+    const root = tempDir("fd-before");
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const b = put(join(root, "b.txt"), "bbb\n");
+    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const held = openSync(a, "a");
+    try {
+      const err = await failure(
+        apply(root, plans, {
+          // a.txt is swapped in and checked; the writer's descriptor still names the old file
+          afterSwap: (abs) => {
+            if (abs === b) writeSync(held, "the writer's line\n");
+          },
+        }),
+      );
+      expect(err.code).toBe("WorkspaceDrift");
+      expect(err.details).toEqual({ files: ["a.txt"] });
+    } finally {
+      closeSync(held);
+    }
+    expect(readFileSync(a, "utf8")).toBe("aaa\nthe writer's line\n");
+    expect(readFileSync(b, "utf8")).toBe("bbb\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
+  test("a set-group-ID directory does not give the new file its group", async () => {
+    const root = tempDir("setgid");
+    mkdirSync(join(root, "shared"));
+    chownSync(join(root, "shared"), 0, 65534);
+    chmodSync(join(root, "shared"), 0o2775);
+    const a = put(join(root, "shared", "a.txt"), "aaa\n", 0o644);
+    chownSync(a, 0, 0);
+    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])]);
+    expect(readFileSync(a, "utf8")).toBe("Aaa\n");
+    expect([statSync(a).uid, statSync(a).gid, mode(a)]).toEqual([0, 0, 0o644]);
+  });
 
   test("the record of an apply is gone once it is done, written or refused", async () => {
     const root = tempDir("record");
