@@ -19,7 +19,7 @@
 
 import { closeSync, fstatSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import { BridgeError, isBridgeError } from "../errors.ts";
+import { type BridgeError, isBridgeError } from "../errors.ts";
 import { getFlags } from "../ffi/file-attributes.ts";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
 import { log } from "../log.ts";
@@ -37,6 +37,14 @@ import {
   swapIn,
   syncDirectory,
 } from "../workspace/replace.ts";
+import {
+  describeError,
+  driftedError,
+  prepareFailed,
+  refusedError,
+  rolledBackError,
+  targetInvalid,
+} from "./apply-errors.ts";
 import type { ApplyJournal, IntentRecord, RecordEntry } from "./journal.ts";
 import type { PlannedWrite } from "./validate.ts";
 import { bridgeUser, replaceRefusal, writeRefusal } from "./writable.ts";
@@ -184,17 +192,7 @@ function checkTargets(
     }
   }
   if (drifted.length > 0) throw driftedError(drifted, "since the edits were computed");
-  const first = refused[0];
-  if (first !== undefined) {
-    throw new BridgeError(
-      "ApplyFailed",
-      `${refused.length} file(s) may not be replaced (${first.file}: ${first.reason}); nothing was written`,
-      {
-        hint: "make the files replaceable for the bridge's user (mode, owner, one name, no chattr flag), or leave them alone",
-        details: { failed: first.file, error: first.reason, restored: [], written: [], refused },
-      },
-    );
-  }
+  if (refused.length > 0) throw refusedError(refused);
 }
 
 const NONE: Carried = { flags: 0, xattrs: new Map() };
@@ -207,17 +205,6 @@ function carriedRefusal(fd: number, target: Target): string | undefined {
   } catch (err) {
     return `its attributes cannot be read to carry them over (${describeError(err)})`;
   }
-}
-
-function driftedError(files: string[], when: string): BridgeError {
-  return new BridgeError(
-    "WorkspaceDrift",
-    `${files.length} file(s) changed ${when}; nothing was written`,
-    {
-      hint: "request the code actions or the rename again on the current files",
-      details: { files },
-    },
-  );
 }
 
 /** Does the open file still hash to what the edits were computed against? */
@@ -239,13 +226,6 @@ function unchangedSince(
   }
 }
 
-function targetInvalid(file: string, reason: string): BridgeError {
-  return new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
-    hint: "edits may only change existing regular files inside the workspace",
-    details: { file, index: null, reason },
-  });
-}
-
 /** Phase 2: a filled temp file beside every changed target; a failure writes nothing. */
 function prepareAll(changed: Target[]): void {
   for (const target of changed) {
@@ -253,15 +233,7 @@ function prepareAll(changed: Target[]): void {
       const data = Buffer.from(target.plan.newText, "utf8");
       prepareReplacement(target.dirFd, target.tmp, data, target.stat, target.carried);
     } catch (err) {
-      const error = describeError(err);
-      throw new BridgeError(
-        "ApplyFailed",
-        `preparing ${target.rel} failed (${error}); nothing was written`,
-        {
-          hint: "the workspace is unchanged; fix the cause (permissions, disk space, attributes the file system refuses) and apply again",
-          details: { failed: target.rel, error, restored: [], written: [] },
-        },
-      );
+      throw prepareFailed(target.rel, describeError(err));
     }
   }
 }
@@ -366,17 +338,7 @@ function rollBack(changed: Target[], what: string, failed: string, cause: unknow
     }
   }
   const error = cause === undefined ? "changed while the apply ran" : describeError(cause);
-  const outcome =
-    stillWritten.length === 0
-      ? "every file written before it was restored"
-      : `${stillWritten.length} file(s) could not be restored and hold the new content until the next start of a bridge on this workspace puts them back`;
-  return new BridgeError("ApplyFailed", `${what} (${error}); ${outcome}`, {
-    hint:
-      stillWritten.length === 0
-        ? "the workspace is unchanged; fix the cause (permissions, disk space) and apply again"
-        : "inspect the files listed in details.written; they were changed and could not be put back",
-    details: { failed, error, restored: restored.sort(), written: stillWritten.sort() },
-  });
+  return rolledBackError(what, failed, error, restored, stillWritten);
 }
 
 /**
@@ -394,14 +356,4 @@ function cleanUp(changed: Target[]): string[] {
     }
   }
   return left;
-}
-
-function describeError(err: unknown): string {
-  if (err instanceof Error) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code !== undefined && !err.message.startsWith(code)
-      ? `${code}: ${err.message}`
-      : err.message;
-  }
-  return String(err);
 }

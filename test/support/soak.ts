@@ -316,7 +316,10 @@ export async function soak(opts: {
   log?: (line: string) => void;
 }): Promise<SoakResult> {
   const { root, lang, server } = opts;
-  for (const [f, text] of Object.entries(lang.setup ?? {})) writeFileSync(join(root, f), text);
+  for (const [f, text] of Object.entries(lang.setup ?? {})) {
+    mkdirSync(dirname(join(root, f)), { recursive: true });
+    writeFileSync(join(root, f), text);
+  }
   const model = new Model(root, lang);
   const originals = new Map(model.texts);
   const rng = new Prng(Prng.derive(opts.seed, "soak"));

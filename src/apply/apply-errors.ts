@@ -1,0 +1,82 @@
+/**
+ * The applier's typed errors (SPEC §4.6, §7.4), built in one place: what a refused,
+ * drifted or failed apply says, and what `details` carry.
+ */
+import { BridgeError } from "../errors.ts";
+
+/** An edit set aimed at something that is no regular file inside the workspace. */
+export function targetInvalid(file: string, reason: string): BridgeError {
+  return new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
+    hint: "edits may only change existing regular files inside the workspace",
+    details: { file, index: null, reason },
+  });
+}
+
+/** Targets another writer changed: before the apply, or while it ran. */
+export function driftedError(files: string[], when: string): BridgeError {
+  return new BridgeError(
+    "WorkspaceDrift",
+    `${files.length} file(s) changed ${when}; nothing was written`,
+    {
+      hint: "request the code actions or the rename again on the current files",
+      details: { files },
+    },
+  );
+}
+
+/** Targets the bridge may not replace without changing what they are; nothing written. */
+export function refusedError(refused: { file: string; reason: string }[]): BridgeError {
+  const first = refused[0] as { file: string; reason: string };
+  return new BridgeError(
+    "ApplyFailed",
+    `${refused.length} file(s) may not be replaced (${first.file}: ${first.reason}); nothing was written`,
+    {
+      hint: "make the files replaceable for the bridge's user (mode, owner, one name, no chattr flag), or leave them alone",
+      details: { failed: first.file, error: first.reason, restored: [], written: [], refused },
+    },
+  );
+}
+
+/** A temp file that could not be prepared; nothing written. */
+export function prepareFailed(file: string, error: string): BridgeError {
+  return new BridgeError(
+    "ApplyFailed",
+    `preparing ${file} failed (${error}); nothing was written`,
+    {
+      hint: "the workspace is unchanged; fix the cause (permissions, disk space, attributes the file system refuses) and apply again",
+      details: { failed: file, error, restored: [], written: [] },
+    },
+  );
+}
+
+/** A swap that failed part-way, after every file already swapped was put back (or not). */
+export function rolledBackError(
+  what: string,
+  failed: string,
+  error: string,
+  restored: string[],
+  stillWritten: string[],
+): BridgeError {
+  const outcome =
+    stillWritten.length === 0
+      ? "every file written before it was restored"
+      : `${stillWritten.length} file(s) could not be restored and hold the new content until the next start of a bridge on this workspace puts them back`;
+  return new BridgeError("ApplyFailed", `${what} (${error}); ${outcome}`, {
+    hint:
+      stillWritten.length === 0
+        ? "the workspace is unchanged; fix the cause (permissions, disk space) and apply again"
+        : "inspect the files listed in details.written; they were changed and could not be put back",
+    details: { failed, error, restored: restored.sort(), written: stillWritten.sort() },
+  });
+}
+
+/** An errno error as `CODE: message`, anything else as its text. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== undefined && !err.message.startsWith(code)
+      ? `${code}: ${err.message}`
+      : err.message;
+  }
+  return String(err);
+}
