@@ -30,6 +30,7 @@ import type { Session } from "../../session/session.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
 import { LineIndex } from "../../text/line-index.ts";
+import type { OutsideProgram } from "../../workspace/program.ts";
 import {
   checkPaging,
   fileArg,
@@ -42,6 +43,7 @@ import {
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
+  outsideProgramField,
   sessionTextReader,
   unconvertedField,
   unprovenEntries,
@@ -114,6 +116,9 @@ interface Collected {
   unwatched: number;
   /** files whose positions stayed the server's: past a call's budget (SPEC §5.1) */
   unconverted: Set<string>;
+  /** files a server does not see as part of the whole program (SPEC §4.3), and how many */
+  outside: OutsideProgram[];
+  outsideTotal: number;
 }
 
 function emptyCollected(): Collected {
@@ -124,6 +129,8 @@ function emptyCollected(): Collected {
     restarted: [],
     unwatched: 0,
     unconverted: new Set(),
+    outside: [],
+    outsideTotal: 0,
   };
 }
 
@@ -204,6 +211,8 @@ async function collectFiles(
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
       out.unsettled.push(...unprovenEntries(call.session).entries);
+      const outside = call.session.program.outside(call.rel);
+      if (outside !== null) out.outside.push(outside);
       const [d] = await normalized(call.norm, [
         await fileDiagnostics(call.session, call.doc, call.wait),
       ]);
@@ -240,6 +249,9 @@ async function collectWorkspace(
       for (const d of reports) files.add(collect(ctx, s, d, norm, out));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
       out.unsettled.push(...unprovenEntries(s).entries);
+      const survey = await s.program.survey();
+      out.outside.push(...survey.files);
+      out.outsideTotal += survey.total;
     });
   }
   out.files = [...files].sort(compareStrings);
@@ -276,6 +288,7 @@ function diffResult(diff: DiagnosticsDiff, c: Collected, snapshot: string) {
     ...(c.complete !== undefined ? { complete: c.complete } : {}),
     ...settledness(c),
     ...unwatchedField(c.unwatched),
+    ...outsideProgramField(c.outside, c.outsideTotal),
     snapshot,
   };
 }
@@ -327,7 +340,11 @@ export const diagnosticsTool = defineTool({
     if (c.complete !== undefined) result.complete = c.complete;
     const unconverted = [...c.unconverted].sort(compareStrings);
     Object.assign(result, settledness(c), unconvertedField(unconverted, p.items));
-    Object.assign(result, unwatchedField(c.unwatched));
+    Object.assign(
+      result,
+      unwatchedField(c.unwatched),
+      outsideProgramField(c.outside, c.outsideTotal),
+    );
     result.snapshot = snapshot;
     return {
       result,

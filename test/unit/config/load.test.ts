@@ -197,6 +197,7 @@ describe("parseConfigText", () => {
               hint: "run cmake",
             },
           ],
+          program: null,
         },
         {
           name: "ra",
@@ -242,6 +243,7 @@ describe("parseConfigText", () => {
           reload_on: [],
           package_manifest: null,
           requires: [],
+          program: null,
         },
       ],
       source: "full.toml",

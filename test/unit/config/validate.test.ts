@@ -695,6 +695,7 @@ describe("defaults (SPEC §3)", () => {
         reload_on: [],
         package_manifest: null,
         requires: [],
+        program: null,
       },
     ]);
   });
