@@ -15,6 +15,23 @@ export const PYRIGHT_READS = [
   "**/{site,dist}-packages/*",
 ];
 
+export const TYPESCRIPT_EXTENSIONS = {
+  ts: "typescript",
+  mts: "typescript",
+  cts: "typescript",
+  tsx: "typescriptreact",
+  js: "javascript",
+  mjs: "javascript",
+  cjs: "javascript",
+  jsx: "javascriptreact",
+};
+
+/** What tsserver reads: its sources, JSON, and package directories (SPEC §5.3 `reads`). */
+export const TYPESCRIPT_READS = [
+  "**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}",
+  "**/node_modules/{*,@*/*}",
+];
+
 const PYTHON = { py: "python", pyi: "python" };
 const PYTHON_SCRIPTS = { python: "python", python3: "python" };
 
@@ -64,6 +81,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       // like pyright, it adds new files to its program on a timer (SPEC §5.2)
       open_changed_files: true,
       reads: [...PYRIGHT_READS],
+      program: "pyrightconfig",
     },
     versionCommand: siblingVersion("basedpyright"),
   }),
@@ -130,6 +148,8 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
             "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or `bear -- make`",
         },
       ],
+      // it indexes the files its database names
+      program: "compile_commands",
     },
   }),
 ];

@@ -7,26 +7,19 @@
  * measurements in docs/LANGUAGE-SERVERS.md, which has each server's traps by name.
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
-import { ALTERNATIVE_PRESETS, C_FAMILY, PYRIGHT_READS, UNTESTED_PRESETS } from "./presets-more.ts";
+import {
+  ALTERNATIVE_PRESETS,
+  C_FAMILY,
+  PYRIGHT_READS,
+  TYPESCRIPT_EXTENSIONS,
+  TYPESCRIPT_READS,
+  UNTESTED_PRESETS,
+} from "./presets-more.ts";
 import { TOOL_PRESETS } from "./presets-tools.ts";
 import { WEB_PRESETS } from "./presets-web.ts";
 import { serverTable } from "./toml.ts";
 
 export type { Preset } from "./preset-declare.ts";
-
-const TYPESCRIPT_EXTENSIONS = {
-  ts: "typescript",
-  mts: "typescript",
-  cts: "typescript",
-  tsx: "typescriptreact",
-  js: "javascript",
-  mjs: "javascript",
-  cjs: "javascript",
-  jsx: "javascriptreact",
-};
-
-/** What tsserver reads: its sources, JSON, and package directories (SPEC §5.3 `reads`). */
-const TYPESCRIPT_READS = ["**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,json}", "**/node_modules/{*,@*/*}"];
 
 const cargoEnv = () => [
   "CARGO_HOME",
@@ -210,6 +203,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       // (docs/LANGUAGE-SERVERS.md#clangd-reads-lines-at-lf-and-answers-in-its-compilers)
       line_terminators: ["lf"],
       answer_line_terminators: ["cr", "lf", "crlf"],
+      program: "compile_commands",
     },
   }),
   preset({
@@ -238,6 +232,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       reload_on: ["**/{site,dist}-packages/*"],
       // sources, stubs, `.pth` files, configuration (JSON, TOML), packages (SPEC §5.3)
       reads: [...PYRIGHT_READS],
+      program: "pyrightconfig",
     },
     versionCommand: siblingVersion("pyright"),
   }),
@@ -288,6 +283,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
       // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
       line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],
+      // docs/LANGUAGE-SERVERS.md#typescript-language-server-without-tsconfig
+      program: "tsconfig",
     },
   }),
   preset({
@@ -312,6 +309,7 @@ const PROVEN_FIRST: readonly Preset[] = [
         project_files: ["tsconfig.json", "jsconfig.json"],
       },
       diagnostics_settle: "pull",
+      program: "tsconfig",
     },
   }),
   preset({

@@ -319,6 +319,13 @@ export const ServerSchema = z.strictObject({
   /** the file defining its package set (gopls: go.mod), reported changed for a new package (SPEC §5.2) */
   package_manifest: absentAsNull(nonEmptyString),
   requires: z.array(RequirementSchema).default(() => []),
+  /**
+   * How the bridge tells which files the server sees as part of the whole program it answers
+   * about (SPEC §4.3 `outside_program`): `tsconfig` (a tsconfig.json or jsconfig.json
+   * includes the file), `compile_commands` (the compile database names it), `pyrightconfig`
+   * (pyrightconfig.json or `[tool.pyright]`: include, exclude); absent: it sees every file
+   */
+  program: absentAsNull(z.enum(["tsconfig", "compile_commands", "pyrightconfig"])),
 });
 
 function arrayOfTables(key: string) {

@@ -5,8 +5,10 @@
  * requests.ts, server-process.ts, documents.ts) receives this one object.
  */
 import type { Registration } from "vscode-languageserver-protocol";
+import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import { type LineModel, lineModel } from "../text/line-model.ts";
+import { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
 import type { SessionHooks } from "./hooks.ts";
@@ -38,6 +40,8 @@ export class SessionContext {
   readonly answerLines: LineModel;
   /** restarts because a file the server does not reload changed (`restart_on`) */
   readonly restarts = { count: 0, last: undefined as string | undefined };
+  /** which files the server sees as part of the whole program (`program`, SPEC §4.3) */
+  readonly program: Program;
 
   constructor(
     readonly workspace: Workspace,
@@ -54,6 +58,11 @@ export class SessionContext {
     this.answerLines = lineModel(server.answer_line_terminators ?? server.line_terminators);
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);
+    this.program = new Program(
+      workspace,
+      server.program,
+      (rel) => languageOfFile(server, rel) !== undefined,
+    );
   }
 
   /** A new server life: nothing the last one said holds. */

@@ -16,6 +16,7 @@ import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
+import type { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { SessionContext } from "./context.ts";
 import type { DiagnosticStore } from "./diagnostics.ts";
@@ -110,6 +111,10 @@ export class Session {
   }
   get diagnostics(): DiagnosticStore {
     return this.ctx.diagnostics;
+  }
+  /** which files its server sees as part of the whole program (SPEC §4.3) */
+  get program(): Program {
+    return this.ctx.program;
   }
   private get life(): Lifecycle {
     return this.ctx.life;

@@ -11,18 +11,10 @@ import { posix } from "node:path";
 import { isBridgeError } from "../errors.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { emptyReport, workspaceFiles } from "../workspace/scan.ts";
+import { type Budget, MATCH_BUDGET } from "../workspace/spec-match.ts";
+import { type ProjectSpec, parseProject, projectOwner } from "../workspace/tsconfig.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import {
-  type Budget,
-  compareRanks,
-  isBestRank,
-  MATCH_BUDGET,
-  type ProjectSpec,
-  parseProject,
-  projectIncludes,
-  type WarmupRank,
-  warmupRank,
-} from "./warmup-rank.ts";
+import { compareRanks, isBestRank, type WarmupRank, warmupRank } from "./warmup-rank.ts";
 
 /** Directory entries the scan looks at before it gives up (root = "/" must end). */
 export const WARMUP_SCAN_ENTRIES = 100_000;
@@ -48,37 +40,49 @@ export interface ProjectChoice {
   language: (rel: string) => number;
 }
 
-/** The nearest project of a file (its directory or one above, within the root), read once per directory. */
+function exists(workspace: Workspace, rel: string): boolean {
+  try {
+    workspace.resolve(rel);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The project files of a workspace, each read once per warm-up (with what it extends). */
 class Projects {
-  private readonly byDir = new Map<string, ProjectSpec | null>();
+  private readonly byFile = new Map<string, ProjectSpec | null>();
   constructor(
     private readonly workspace: Workspace,
     private readonly names: readonly string[],
   ) {}
 
+  /** The nearest project file of a file (its directory or one above, within the root). */
   of(rel: string): ProjectSpec | null {
     for (let dir = posix.dirname(rel); ; dir = posix.dirname(dir)) {
       const key = dir === "." ? "" : dir;
-      const found = this.at(key);
-      if (found !== null || key === "") return found;
+      for (const name of this.names) {
+        const found = this.load(key === "" ? name : `${key}/${name}`);
+        if (found !== null) return found;
+      }
+      if (key === "") return null;
     }
   }
 
-  private at(dir: string): ProjectSpec | null {
-    const known = this.byDir.get(dir);
+  /** Whether a project holds the file, as tsserver looks for one (references, projects above). */
+  includes(rel: string, budget: Budget): boolean {
+    return projectOwner(rel, (file) => this.load(file), budget).owner !== null;
+  }
+
+  private load(file: string): ProjectSpec | null {
+    const known = this.byFile.get(file);
     if (known !== undefined) return known;
-    let found: ProjectSpec | null = null;
-    for (const name of this.names) {
-      const rel = dir === "" ? name : `${dir}/${name}`;
-      try {
-        this.workspace.resolve(rel);
-      } catch {
-        continue; // none here
-      }
-      found = parseProject(rel, this.workspace.tryRead(rel)?.text);
-      break;
-    }
-    this.byDir.set(dir, found);
+    const read = (r: string) => this.workspace.tryRead(r)?.text;
+    const text = read(file);
+    // one that is there but cannot be read includes everything below it
+    const found =
+      text === undefined && !exists(this.workspace, file) ? null : parseProject(file, text, read);
+    this.byFile.set(file, found);
     return found;
   }
 }
@@ -120,8 +124,7 @@ export async function findWarmupFile(
       if (tryOpen(rel) || skipped.length >= WARMUP_CANDIDATES) break;
       continue;
     }
-    const project = projects.of(rel);
-    const included = project !== null && projectIncludes(project, rel, budget);
+    const included = projects.includes(rel, budget);
     const rank = warmupRank(rel, included, choice.language(rel));
     insertRanked(ranked, rel, rank);
     if (isBestRank(rank) || ++matches >= WARMUP_RANKED) break;

@@ -2,7 +2,10 @@
  * compile_commands.json validation (SPEC §3.4), pure: a JSON array of entries
  * each with `directory`, `file` and `command` or `arguments`. Without a valid
  * database clangd silently guesses flags and answers wrongly.
+ * Which files it names decides which files the server sees as part of the program
+ * (SPEC §4.3 `outside_program`).
  */
+import { resolve } from "node:path";
 
 export type CompileCommandsCheck =
   | { ok: true; entries: number }
@@ -43,4 +46,25 @@ export function checkCompileCommands(text: string): CompileCommandsCheck {
     }
   }
   return { ok: true, entries: data.length };
+}
+
+/**
+ * The files a compile database names, as absolute normalized paths (`file` against its
+ * entry's `directory`, a relative `directory` against the database's own `dbDir`); null
+ * when the text is no array of entries.
+ */
+export function compileDatabaseFiles(text: string, dbDir: string): Set<string> | null {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(data)) return null;
+  const files = new Set<string>();
+  for (const entry of data as { directory?: unknown; file?: unknown }[]) {
+    if (!isString(entry?.directory) || !isString(entry.file)) continue;
+    files.add(resolve(dbDir, entry.directory, entry.file));
+  }
+  return files;
 }

@@ -94,7 +94,7 @@ export const callHierarchyTool = defineTool({
         call.wait,
       );
       const picked = await call.norm.convert(() => pickCallItem(prepared, call.norm));
-      const marks = sessionMarks(call.session);
+      const marks = sessionMarks(call.session, call.rel);
       if (!picked) {
         return { result: { item: null, calls: [], total: 0, ...marks }, count: 0 };
       }

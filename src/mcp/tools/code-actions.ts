@@ -203,7 +203,7 @@ export const codeActionsTool = defineTool({
       }
       const p = page(actions, paging);
       return {
-        result: { ...pagedResult("actions", p), ...sessionMarks(session) },
+        result: { ...pagedResult("actions", p), ...sessionMarks(session, call.rel) },
         count: p.items.length,
         pages: { key: "actions", items: actions, offset: paging.offset },
       };

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { extname, isAbsolute, join } from "node:path";
 import { shebangInterpreter } from "../../config/server-files.ts";
 import type { Role } from "../../config/types.ts";
+import { compareStrings } from "../../normalize/order.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
 import { routeOne } from "../../router.ts";
@@ -17,6 +18,7 @@ import type { Session, WaitContext } from "../../session/session.ts";
 import { LineIndex } from "../../text/line-index.ts";
 import type { LineModel } from "../../text/line-model.ts";
 import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
+import { OUTSIDE_NAMED, type OutsideProgram } from "../../workspace/program.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
@@ -169,6 +171,10 @@ export interface SessionMarks {
   unsettled_total?: number;
   /** dependencies outside the root its configuration names that are not watched */
   outside_unwatched?: string[];
+  /** files the server does not see as part of the whole program, and why */
+  outside_program?: OutsideProgram[];
+  /** how many such files, when more than `outside_program` names */
+  outside_program_total?: number;
 }
 
 /** A session's unproven changes as `unsettled` entries (SPEC §5.3), and their count. */
@@ -185,11 +191,48 @@ export function unprovenEntries(session: Session): {
 }
 
 /**
- * The marks every answer from `session` carries: `unwatched` (SPEC §5.2) and, for a change
- * the server is not known to follow, `settled: false` with the files in `unsettled`
- * (SPEC §5.3); none when the session can vouch for the whole workspace.
+ * `outside_program` for an answer about these files (SPEC §4.3): each file and reason once,
+ * sorted, at most OUTSIDE_NAMED, with `outside_program_total` when `total` is more.
  */
-export function sessionMarks(session: Session): SessionMarks {
+export function outsideProgramField(
+  entries: readonly OutsideProgram[],
+  total = 0,
+): Pick<SessionMarks, "outside_program" | "outside_program_total"> {
+  const once = new Map(entries.map((e) => [`${e.file}\0${e.reason}`, e]));
+  const all = [...once.values()].sort(
+    (a, b) => compareStrings(a.file, b.file) || compareStrings(a.reason, b.reason),
+  );
+  const count = Math.max(total, all.length);
+  if (count === 0) return {};
+  const named = all.slice(0, OUTSIDE_NAMED);
+  return {
+    outside_program: named,
+    ...(count > named.length ? { outside_program_total: count } : {}),
+  };
+}
+
+/**
+ * The marks every answer from `session` about the call's `file` (workspace-relative) carries:
+ * `unwatched` (SPEC §5.2); for a change the server is not known to follow, `settled: false`
+ * with the files in `unsettled` (SPEC §5.3); and `outside_program` when the server does not
+ * see the file as part of the whole program (SPEC §4.3). None when nothing limits the answer.
+ */
+export function sessionMarks(session: Session, file: string): SessionMarks {
+  const outside = session.program.outside(file);
+  return { ...workspaceLimits(session), ...outsideProgramField(outside ? [outside] : []) };
+}
+
+/**
+ * The marks of a workspace-wide answer (workspace_symbols): as `sessionMarks`, with the
+ * workspace's files the server does not see as part of the program (SPEC §4.3).
+ */
+export async function workspaceMarks(session: Session): Promise<SessionMarks> {
+  const survey = await session.program.survey();
+  return { ...workspaceLimits(session), ...outsideProgramField(survey.files, survey.total) };
+}
+
+/** What limits every answer of the session, whatever it is about (SPEC §5.2, §5.3). */
+function workspaceLimits(session: Session): SessionMarks {
   const { entries, total } = unprovenEntries(session);
   const outside = session.documents.disk.outsideUnwatched();
   const outsideField = outside.length > 0 ? { outside_unwatched: outside } : {};

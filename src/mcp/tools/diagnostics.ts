@@ -31,6 +31,7 @@ import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
 import { LineIndex } from "../../text/line-index.ts";
 import { TimeSlices } from "../../time-slice.ts";
+import type { OutsideProgram } from "../../workspace/program.ts";
 import {
   checkPaging,
   fileArg,
@@ -42,6 +43,7 @@ import {
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
+  outsideProgramField,
   sessionTextReader,
   unconvertedField,
   unprovenEntries,
@@ -115,6 +117,9 @@ interface Collected {
   unwatched: number;
   /** files whose positions stayed the server's: past a call's budget (SPEC §5.1) */
   unconverted: Set<string>;
+  /** files a server does not see as part of the whole program (SPEC §4.3), and how many */
+  outside: OutsideProgram[];
+  outsideTotal: number;
 }
 
 function collected(): Collected {
@@ -125,6 +130,8 @@ function collected(): Collected {
     restarted: [],
     unwatched: 0,
     unconverted: new Set(),
+    outside: [],
+    outsideTotal: 0,
   };
 }
 
@@ -183,6 +190,8 @@ async function collectFiles(
       out.restarted.push(...(call.wait.restarted ?? []));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
       out.unsettled.push(...unprovenEntries(call.session).entries);
+      const outside = call.session.program.outside(call.rel);
+      if (outside !== null) out.outside.push(outside);
       const d = await fileDiagnostics(call.session, call.doc, call.wait);
       await collect(ctx, call.session, d, call.norm, out, slices);
     });
@@ -218,6 +227,9 @@ async function collectWorkspace(
       for (const d of reports) files.add(await collect(ctx, s, d, norm, out, slices));
       out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
       out.unsettled.push(...unprovenEntries(s).entries);
+      const survey = await s.program.survey();
+      out.outside.push(...survey.files);
+      out.outsideTotal += survey.total;
     });
   }
   out.files = [...files].sort(compareStrings);
@@ -253,6 +265,7 @@ function resultFields(c: Collected, snapshot: string) {
     ...settledness(c),
     ...unconvertedField([...c.unconverted].sort(compareStrings)),
     ...unwatchedField(c.unwatched),
+    ...outsideProgramField(c.outside, c.outsideTotal),
     snapshot,
   };
 }

@@ -50,7 +50,7 @@ export const documentSymbolsTool = defineTool({
         result: {
           file: call.rel,
           ...pagedResult("symbols", p),
-          ...sessionMarks(call.session),
+          ...sessionMarks(call.session, call.rel),
         },
         count: countSymbols(p.items),
         pages: { key: "symbols", items: tree, offset: paging.offset },

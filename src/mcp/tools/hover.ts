@@ -29,7 +29,7 @@ export const hoverTool = defineTool({
       );
       const h = normalizeHover(raw, call.doc.uri, call.norm);
       return {
-        result: { text: h.text, range: h.range, ...sessionMarks(call.session) },
+        result: { text: h.text, range: h.range, ...sessionMarks(call.session, call.rel) },
         count: h.text === null ? 0 : 1,
       };
     }),

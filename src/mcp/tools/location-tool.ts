@@ -72,7 +72,7 @@ export function locationTool(spec: {
             ...pagedResult("locations", p),
             ...vanishedField(vanished),
             ...unconvertedField(call.norm.unconverted(), p.items),
-            ...sessionMarks(call.session),
+            ...sessionMarks(call.session, call.rel),
           },
           count: p.items.length,
           pages: { key: "locations", items: all, offset: paging.offset },

@@ -167,7 +167,7 @@ export function renameAnswer(
       new_name: newName,
       changes,
       ...unconvertedField(call.renameNorm.unconverted()),
-      ...sessionMarks(call.session),
+      ...sessionMarks(call.session, call.rel),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),
     summaryItems: changes.flatMap((c) => c.edits.map(() => ({ file: c.file }))),

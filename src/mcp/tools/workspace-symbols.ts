@@ -20,10 +20,10 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 import {
   fileExists,
   normalizeContext,
-  sessionMarks,
   unconvertedField,
   vanishedField,
   waitContext,
+  workspaceMarks,
 } from "./common.ts";
 
 const input = z
@@ -94,7 +94,7 @@ export const workspaceSymbolsTool = defineTool({
           ...pagedResult("symbols", p),
           ...vanishedField(vanished),
           ...unconvertedField(norm.unconverted(), p.items),
-          ...sessionMarks(s),
+          ...(await workspaceMarks(s)),
         },
         count: p.items.length,
         pages: { key: "symbols", items: all, offset: paging.offset },

@@ -199,6 +199,7 @@ describe("parseConfigText", () => {
               hint: "run cmake",
             },
           ],
+          program: null,
         },
         {
           name: "ra",
@@ -245,6 +246,7 @@ describe("parseConfigText", () => {
           reload_on: [],
           package_manifest: null,
           requires: [],
+          program: null,
         },
       ],
       source: "full.toml",

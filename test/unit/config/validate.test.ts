@@ -696,6 +696,7 @@ describe("defaults (SPEC §3)", () => {
         reload_on: [],
         package_manifest: null,
         requires: [],
+        program: null,
       },
     ]);
   });

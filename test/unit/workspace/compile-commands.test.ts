@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { checkCompileCommands } from "../../../src/workspace/compile-commands.ts";
+import {
+  checkCompileCommands,
+  compileDatabaseFiles,
+} from "../../../src/workspace/compile-commands.ts";
 
 describe("compile_commands.json validation (SPEC §3.4)", () => {
   test("accepts entries with command or arguments", () => {
@@ -27,5 +30,26 @@ describe("compile_commands.json validation (SPEC §3.4)", () => {
       expect(r.index).toBe(index);
       expect(r.reason).toContain(reason);
     }
+  });
+});
+
+describe("the files a compile database names (SPEC §4.3 outside_program)", () => {
+  test("each entry's file against its directory, a relative directory against the database's", () => {
+    const text = JSON.stringify([
+      { directory: "/w", file: "/w/a.c", command: "cc" },
+      { directory: "/w/sub", file: "../b.c", command: "cc" },
+      { directory: "build", file: "c.c", command: "cc" },
+      { directory: "/w", command: "cc" },
+    ]);
+    expect([...(compileDatabaseFiles(text, "/w") ?? [])].sort()).toEqual([
+      "/w/a.c",
+      "/w/b.c",
+      "/w/build/c.c",
+    ]);
+  });
+
+  test("no array of entries: null", () => {
+    expect(compileDatabaseFiles("{not json", "/w")).toBeNull();
+    expect(compileDatabaseFiles('{"file": "a.c"}', "/w")).toBeNull();
   });
 });
