@@ -96,6 +96,15 @@ async function refuseUnsupportedEnvironment(): Promise<void> {
   process.exit(3);
 }
 
+/**
+ * The commands that run version checks adopt what a check's daemon leaves (a child subreaper,
+ * as serve is): without a PID namespace, it is killed at the check's end (SPEC §9.2).
+ */
+async function adoptOrphans(): Promise<void> {
+  const { becomeChildSubreaper } = await import("./process/subreaper.ts");
+  becomeChildSubreaper();
+}
+
 async function main(args: string[]): Promise<void> {
   if (args[0] === "--exec-server") {
     const { runExecServer } = await import("./process/exec-server.ts");
@@ -120,6 +129,7 @@ async function main(args: string[]): Promise<void> {
       process.stdout.write(USAGE);
       return;
     case "check": {
+      await adoptOrphans();
       const { runCheckConfig } = await import("./commands/check-config.ts");
       const { workspaceFileChecks } = await import("./workspace/requirements.ts");
       try {
@@ -135,6 +145,7 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "init": {
+      await adoptOrphans();
       const { runInit } = await import("./commands/init.ts");
       try {
         process.stdout.write(await runInit(cli.dir ?? process.cwd()));

@@ -6,12 +6,13 @@
  * died before the request, no signal would ever come), restores the signal state a new
  * program expects, marks every inherited descriptor above stderr close-on-exec, and
  * execve's the server with the environment the supervisor meant for it (serverEnv).
- * The pid stays: the server is the supervisor's direct child, as under `setpriv`.
+ * The pid stays: the server is the supervisor's direct child, as under `setpriv`. The
+ * bridge starts its version checks the same way (check-run.ts), with itself as the parent.
  *
  * A failure is one line on stderr — the server's, whose tail the session keeps — and
  * exit 127 (126 when the server exists but cannot be executed), as a shell says it.
  */
-import { readdirSync, writeSync } from "node:fs";
+import { readdirSync, readFileSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { errnoName } from "../ffi/libc.ts";
 import {
@@ -21,6 +22,7 @@ import {
   parentPid,
   setParentDeathSignal,
 } from "../ffi/process.ts";
+import { parseStat } from "./proctree.ts";
 import { serverEnv } from "./self.ts";
 
 export interface ExecServerArgs {
@@ -71,6 +73,20 @@ function inheritedDescriptors(): number[] {
   }
 }
 
+/**
+ * Our parent's pid. The init of a PID namespace has its parent outside it, where getppid()
+ * gives 0: then the parent `/proc` names (its pid where the bridge runs, check-run.ts).
+ */
+function parentSeen(): number | undefined {
+  const ppid = parentPid();
+  if (ppid !== 0) return ppid ?? undefined;
+  try {
+    return parseStat(readFileSync("/proc/self/stat", "latin1"))?.ppid;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `--exec-server` entry point: becomes the server, or exits saying why. */
 export function runExecServer(argv: string[]): never {
   const opts = parseExecServerArgs(argv);
@@ -82,7 +98,7 @@ export function runExecServer(argv: string[]): never {
     );
   }
   // The parent died before the request: nobody would kill the server. Not started.
-  if (parentPid() !== opts.parentPid) fail("the supervisor is gone; not starting", 1);
+  if (parentSeen() !== opts.parentPid) fail("the supervisor is gone; not starting", 1);
   if (!defaultSignalsForExec()) fail("cannot reset the signal mask", EXIT_CANNOT_RUN);
   closeOnExec(inheritedDescriptors());
   const errno = execve(opts.command, [opts.command, ...opts.args], serverEnv(process.env));

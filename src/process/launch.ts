@@ -7,10 +7,10 @@
  * and run the shutdown ladder. Whenever the supervisor exits — on its own, or SIGKILLed by
  * anyone — the launcher scans `/proc` for what is left of its group and kills it before
  * `exited` resolves; and since the bridge is a child subreaper as well, a daemon that left
- * the group and was re-parented to the bridge is found and killed too
- * (`reapAdoptedOrphans`). The server's own temporary directory (private-tmp.ts) is made
- * here and named to the supervisor, which removes it after its reap; the launcher removes
- * it again once the supervisor is gone.
+ * the group and was re-parented to the bridge is found and killed too (orphans.ts). The
+ * server's own temporary directory (private-tmp.ts) is made here and named to the
+ * supervisor, which removes it after its reap; the launcher removes it again once the
+ * supervisor is gone.
  */
 import { closeSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
@@ -19,7 +19,7 @@ import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
 import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
-import { describeKilled, killChildren } from "./contain.ts";
+import { keepChild, reapAdoptedOrphans, releaseChild } from "./orphans.ts";
 import {
   type ContainmentInfo,
   mirroredExit,
@@ -103,37 +103,6 @@ const KILL_EXIT_MS = 1000;
 export const KILL_BOUND_MS = KILL_REAP_MS + KILL_EXIT_MS;
 /** After the supervisor exited and its group was reaped, how long stderr may take to close. */
 const STDERR_CLOSE_BOUND_MS = 1000;
-
-/** How long the bridge spends killing orphans re-parented to it, at most. */
-const ORPHAN_REAP_DEADLINE_MS = 3000;
-
-/** Supervisors this bridge started that have not exited yet. */
-const liveSupervisors = new Set<number>();
-
-/**
- * The bridge is a child subreaper too (src/serve.ts): when a supervisor dies
- * unexpectedly, a daemon that had left its group (setsid + double fork) is
- * re-parented to the bridge instead of PID 1. Every child of ours in another
- * session that is not a live supervisor is such an orphan; it dies here, round after
- * round until none is left (contain.ts: a daemon that re-forks all the time is caught
- * too), and each is logged with its command line. (Our own short-lived children, like
- * version checks, share our session and are never touched.)
- */
-export async function reapAdoptedOrphans(): Promise<number[]> {
-  const self = readProc(process.pid);
-  if (self === null) return [];
-  const r = await killChildren(
-    {
-      self: process.pid,
-      spare: (p) => p.sid === self.sid || liveSupervisors.has(p.pid),
-      ownGroups: [self.pgid],
-    },
-    ORPHAN_REAP_DEADLINE_MS,
-  );
-  if (r.killed.length > 0) log.warn(`killed orphaned processes: ${describeKilled(r.killed)}`);
-  if (r.remaining.length > 0) log.warn(`could not kill orphans: ${r.remaining.join(" ")}`);
-  return r.killed.map((k) => k.pid);
-}
 
 type SupervisorChild = Subprocess<"pipe", "pipe", "pipe">;
 
@@ -248,7 +217,7 @@ export function launchSupervised(options: LaunchOptions): SupervisedProcess {
     throw err;
   }
   const supervisorPid = child.pid;
-  liveSupervisors.add(supervisorPid);
+  keepChild(supervisorPid);
   const supervisorStart = readProc(supervisorPid)?.startTime;
   const stdin = child.stdin;
   const lifelineFd = child.stdio[LIFELINE_FD];
@@ -300,7 +269,7 @@ export function launchSupervised(options: LaunchOptions): SupervisedProcess {
       signal: child.signalCode === null ? null : String(child.signalCode),
     };
     try {
-      liveSupervisors.delete(supervisorPid);
+      releaseChild(supervisorPid);
       // Leftovers of the group (a SIGKILLed supervisor's daemons) die here, and so do
       // daemons that had left the group and were re-parented to the bridge.
       await reapTree(supervisorPid, supervisorPid, { rootStartTime: supervisorStart });

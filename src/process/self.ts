@@ -3,11 +3,23 @@
  * docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
  */
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { isCompiled } from "../version.ts";
 
 /** argv prefix that runs this program again: compiled → [binary]; from source → [bun, main script]. */
 export function selfCommand(): string[] {
   return isCompiled() ? [process.execPath] : [process.execPath, Bun.main];
+}
+
+/**
+ * argv prefix that runs `--exec-server` for a command the bridge starts itself (a version
+ * check, check-run.ts): compiled → [binary]; from source → [bun, src/main.ts], whatever
+ * script runs (`Bun.main` is the test file under `bun test`).
+ */
+export function execServerCommand(): string[] {
+  return isCompiled()
+    ? [process.execPath]
+    : [process.execPath, join(import.meta.dir, "..", "main.ts")];
 }
 
 /**

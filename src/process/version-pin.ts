@@ -7,6 +7,7 @@ import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { bounded } from "../bounded.ts";
 import type { ServerConfig } from "../config/types.ts";
 import { BridgeError } from "../errors.ts";
+import { type CheckRun, startCheck } from "./check-run.ts";
 import { sanitizedEnv } from "./env.ts";
 
 export const VERSION_TIMEOUT_MS = 10_000;
@@ -85,12 +86,12 @@ function truncated(text: string): string {
 }
 
 /**
- * Run the version command (absolute path, no shell, stdin ignored, cwd = `cwd`) and return
- * its stdout trimmed of trailing white space, or stderr when stdout is empty (some tools
- * print their version there). `ServerNotFound` for a missing binary; `ServerStartFailed` for
- * a nonzero exit or a run longer than `timeoutMs` (the child is then killed by pid);
- * `Cancelled` when `signal` aborts first (the child is killed too: a bridge shutting down
- * during zero-config discovery leaves no version command behind).
+ * Run the version command (absolute path, no shell, stdin ignored, cwd = `cwd`) contained
+ * like a session's tree (check-run.ts, SPEC §9.2), and return its stdout trimmed of trailing
+ * white space, or stderr when stdout is empty (some tools print their version there).
+ * `ServerNotFound` for a missing binary; `ServerStartFailed` for a nonzero exit or a run
+ * longer than `timeoutMs`; `Cancelled` when `signal` aborts first (a bridge shutting down).
+ * Whichever way it ends, nothing the command started outlives it.
  */
 export async function readServerVersion(
   server: VersionServer,
@@ -106,16 +107,16 @@ export async function readServerVersion(
       hint: `check that \`${argv.join(" ")}\` runs and prints the version (theodolite --check-config shows it)`,
       details: { server: server.name, command, args: argv.slice(1), ...details },
     });
-
-  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  try {
-    proc = Bun.spawn(argv, {
-      cwd,
-      env: sanitizedEnv(server),
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
+  const cancelled = () =>
+    new BridgeError("Cancelled", `server ${server.name}: the version command was cancelled`, {
+      hint: "the bridge is shutting down",
+      details: { server: server.name, command },
     });
+  if (signal?.aborted) throw cancelled();
+
+  let run: CheckRun;
+  try {
+    run = startCheck(argv, { cwd, env: sanitizedEnv(server) });
   } catch (err) {
     const reason = existsSync(cwd)
       ? err instanceof Error
@@ -124,57 +125,45 @@ export async function readServerVersion(
       : `working directory ${cwd} does not exist`;
     throw failed(`could not run the version command: ${reason}`, { exit_code: null, output: "" });
   }
-  const stdout = collect(proc.stdout);
-  const stderr = collect(proc.stderr);
+  const stdout = collect(run.stdout);
+  const stderr = collect(run.stderr);
+  const deadline = Date.now() + timeoutMs;
 
-  // A bound, not a wait: it ends as soon as the child exits and closes its pipes, or the
-  // caller gives up (`signal`)
+  // A bound, not a wait: it ends as soon as the command exits, or the caller gives up
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<"aborted">((resolve) => {
     onAbort = () => resolve("aborted");
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
-  const exited = Promise.all([proc.exited, stdout.done, stderr.done]).then(() => "done" as const);
+  const exited = run.exited.then(() => "exited" as const);
   const outcome = await bounded(Promise.race([exited, aborted]), timeoutMs);
   if (onAbort) signal?.removeEventListener("abort", onAbort);
+  // the check is over: the command and everything it started are killed
+  await run.end();
+  const exit = (await bounded(run.exited, 0)) ?? { code: null, signal: "SIGKILL" };
+  // its output closes once every holder is gone (in its namespace: now)
+  const drained =
+    outcome === "exited"
+      ? await bounded(Promise.all([stdout.done, stderr.done]), Math.max(0, deadline - Date.now()))
+      : undefined;
 
   const output = () => truncated(`${stdout.text()}${stderr.text()}`.trimEnd());
-  if (outcome !== "done") {
-    const stillRunning = proc.exitCode === null && proc.signalCode === null;
-    if (stillRunning) {
-      try {
-        process.kill(proc.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-      await proc.exited;
-    }
+  if (drained === undefined) {
     stdout.cancel();
     stderr.cancel();
-    if (outcome === "aborted") {
-      throw new BridgeError(
-        "Cancelled",
-        `server ${server.name}: the version command was cancelled`,
-        {
-          hint: "the bridge is shutting down",
-          details: { server: server.name, command },
-        },
-      );
-    }
+    if (outcome === "aborted") throw cancelled();
     throw failed(
-      stillRunning
+      outcome === undefined
         ? `the version command did not finish within ${timeoutMs} ms and was killed`
         : `the version command exited but kept its output open for over ${timeoutMs} ms`,
-      { exit_code: proc.exitCode, timed_out: true, output: output() },
+      { exit_code: exit.code, timed_out: true, output: output() },
     );
   }
-  if (proc.exitCode !== 0) {
-    const how =
-      proc.signalCode !== null ? `was killed by ${proc.signalCode}` : `exited ${proc.exitCode}`;
+  if (exit.code !== 0) {
+    const how = exit.signal !== null ? `was killed by ${exit.signal}` : `exited ${exit.code}`;
     throw failed(`the version command ${how}`, {
-      exit_code: proc.exitCode,
-      signal: proc.signalCode,
+      exit_code: exit.code,
+      signal: exit.signal,
       output: output(),
     });
   }
@@ -182,9 +171,16 @@ export async function readServerVersion(
   return out !== "" ? out : stderr.text().trimEnd();
 }
 
-/** SPEC §3: the pinned `version` must equal the actual output; returns the actual string. */
-export async function verifyVersionPin(server: VersionServer, cwd: string): Promise<string> {
-  const actual = await readServerVersion(server, cwd);
+/**
+ * SPEC §3: the pinned `version` must equal the actual output; returns the actual string.
+ * `signal`: the bridge is exiting (`Cancelled`, the check killed).
+ */
+export async function verifyVersionPin(
+  server: VersionServer,
+  cwd: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const actual = await readServerVersion(server, cwd, VERSION_TIMEOUT_MS, signal);
   if (actual !== server.version) {
     throw new BridgeError(
       "ServerVersionMismatch",

@@ -18,7 +18,8 @@ import { type PreparedFiles, prepareWorkspaceFiles } from "../workspace/requirem
 export interface SessionHooks {
   /** workspace prerequisites (SPEC §3.4): extra server args, and files for its own directory */
   prepare(workspace: WorkspaceConfig, server: ServerConfig): Promise<PreparedFiles>;
-  verifyVersion(server: ServerConfig, cwd: string): Promise<string>;
+  /** the version pin (SPEC §3); `signal` aborts when the bridge exits */
+  verifyVersion(server: ServerConfig, cwd: string, signal?: AbortSignal): Promise<string>;
   launch(opts: LaunchOptions): SupervisedProcess;
   environment(server: ServerConfig): Record<string, string>;
   languageIdFor(server: ServerConfig, abs: string): string;
@@ -36,7 +37,7 @@ export function defaultHooks(took: (bytes: number) => void = () => {}): SessionH
     // a TMPDIR of its own unless its configuration sets one (server-process.ts)
     prepare: async (workspace, server) =>
       prepareWorkspaceFiles(workspace, server, "TMPDIR" in server.env ? null : PRIVATE_DIR),
-    verifyVersion: (server, cwd) => verifyVersionPin(server, cwd),
+    verifyVersion: (server, cwd, signal) => verifyVersionPin(server, cwd, signal),
     launch: (opts) => launchSupervised(opts),
     environment: (server) => sanitizedEnv(server),
     languageIdFor,

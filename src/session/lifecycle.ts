@@ -58,6 +58,8 @@ export class Lifecycle {
   private protocolBroken = false;
   /** the bridge is exiting (SPEC §9.2): nothing starts or waits any more */
   private exiting = false;
+  /** aborted when the bridge begins to exit: a version check in progress is killed */
+  private readonly exitSignal = new AbortController();
   private inflightCalls = 0;
   private lastUse = 0;
 
@@ -98,6 +100,11 @@ export class Lifecycle {
 
   get closing(): boolean {
     return this.exiting;
+  }
+
+  /** Aborts when the bridge begins to exit (`close`). */
+  get closingSignal(): AbortSignal {
+    return this.exitSignal.signal;
   }
 
   get inflight(): number {
@@ -160,6 +167,7 @@ export class Lifecycle {
   /** The bridge is exiting: a pending start is abandoned, waits end, nothing starts again. */
   close(): void {
     this.exiting = true;
+    this.exitSignal.abort();
   }
 
   /** A call starts or ends using the session; `seq` orders uses for LRU eviction. */

@@ -164,7 +164,7 @@ export class ServerProcess {
     life.changes.notify();
     try {
       const prepared = await hooks.prepare(workspace.config, server);
-      this.versionSeen = await hooks.verifyVersion(server, workspace.root);
+      this.versionSeen = await hooks.verifyVersion(server, workspace.root, life.closingSignal);
       // the bridge began to exit meanwhile: nothing starts any more
       if (life.closing) throw shuttingDownError(life.label);
       const conn = this.launch(prepared);
@@ -185,7 +185,9 @@ export class ServerProcess {
       this.parts.driver.attach();
       await this.parts.driver.warmup();
       life.changes.notify();
-    } catch (err) {
+    } catch (thrown) {
+      // a start the bridge's exit cut short (its version check killed) says so (SPEC §9.2)
+      const err = life.closing ? shuttingDownError(life.label) : thrown;
       await this.failStart(err);
       throw asBridgeError(err);
     }

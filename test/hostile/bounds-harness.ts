@@ -8,7 +8,14 @@ import { afterAll, afterEach, expect } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
-import { cleanupTempDirs, fakeServer, REPO, tempDir, writeConfig } from "../support/bridge.ts";
+import {
+  cleanupTempDirs,
+  closeAllBridges,
+  fakeServer,
+  REPO,
+  tempDir,
+  writeConfig,
+} from "../support/bridge.ts";
 import { gone, killLeft, killTagged } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 import { waitFor } from "../support/wait.ts";
@@ -18,6 +25,15 @@ export const HOSTILE_LS = join(REPO, "test", "fake-server", "hostile-ls.ts");
 export const PING_BOUND_MS = 2000;
 export const RSS_BOUND_MB = 300;
 export const MIB = 1 << 20;
+/**
+ * The stop tests (SPEC §9.2): the `shutdown_grace_ms` they configure; the bridge's exit comes
+ * within it plus BOUND_MS after stdin EOF, and nothing of a tree is alive BOUND_MS after the
+ * bridge's death.
+ */
+export const GRACE_MS = 500;
+export const BOUND_MS = 2000;
+/** A start on a loaded machine (a bound, not a wait). */
+export const START_MS = 30_000;
 
 /** A [[server]] table for the hostile server playing `plan` (the fake server's, but the script). */
 export function hostileServer(name: string, plan: HostilePlan): Record<string, unknown> {
@@ -26,13 +42,15 @@ export function hostileServer(name: string, plan: HostilePlan): Record<string, u
 
 /**
  * What a test file registers for cleanup: the pids it started and the tags of the daemons
- * its servers started; after each test every bridge is closed and what is left is killed.
+ * its servers started; after each test every bridge (raw or SDK) is closed and what is left
+ * is killed.
  */
 export function cleanupAfterEach(): { started: Set<number>; tags: string[] } {
   const started = new Set<number>();
   const tags: string[] = [];
   afterEach(async () => {
     await closeRawBridges();
+    await closeAllBridges();
     killLeft(started);
     for (const tag of tags.splice(0)) killTagged(tag);
   });

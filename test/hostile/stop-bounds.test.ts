@@ -26,13 +26,14 @@ import { gone, killLeft, readPid } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
 import { hasSysAdmin, openTempDir, unprivilegedPrefix } from "../support/unprivileged.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
-import { hostileBridge, MIB, sessionEntry } from "./bounds-harness.ts";
-
-const GRACE_MS = 500;
-/** SPEC §9.2: the exit comes within the grace plus this; the tree is gone this long after a bridge's death. */
-const BOUND_MS = 2000;
-/** A start on a loaded machine (a bound, not a wait). */
-const START_MS = 30_000;
+import {
+  BOUND_MS,
+  GRACE_MS,
+  hostileBridge,
+  MIB,
+  START_MS,
+  sessionEntry,
+} from "./bounds-harness.ts";
 
 const started = new Set<number>();
 afterEach(async () => {

@@ -6,6 +6,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnContained } from "../../src/process/pid-namespace.ts";
+import { hasSysAdmin } from "../support/unprivileged.ts";
 import { within } from "../support/wait.ts";
 import { SUPERVISOR_ENTRY } from "./helpers.ts";
 
@@ -41,6 +43,24 @@ describe("--exec-server", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test("as the init of a PID namespace (getppid() is 0 there) it knows its parent from /proc", async () => {
+    const spawn = (parent: number) =>
+      spawnContained(
+        () => execServer(["--parent-pid", String(parent), "--", "/bin/sh", "-c", "echo $$"]),
+        () => {},
+      );
+    const ours = spawn(process.pid);
+    const inNamespace = ours.containment.mode === "pid_namespace";
+    expect(inNamespace).toBe(hasSysAdmin());
+    expect(await within(ours.child.exited, 10_000, "exit")).toBe(0);
+    const pid = Number((await new Response(ours.child.stdout).text()).trim());
+    expect(pid).toBe(inNamespace ? 1 : ours.child.pid);
+    // another parent named: not started
+    const other = spawn(1);
+    expect(await within(other.child.exited, 10_000, "exit")).toBe(1);
+    expect(await new Response(other.child.stderr).text()).toContain("the supervisor is gone");
   });
 
   test("invalid argv: usage on stderr, exit 2", async () => {

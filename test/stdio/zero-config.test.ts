@@ -40,8 +40,10 @@ describe("zero-config start", () => {
     const bin = tempDir("theodolite-zc-bin-");
     const pidFile = join(root, "version.pid");
     versionPidFiles.push(pidFile);
-    // a `clangd` whose version command never ends
-    writeFileSync(join(bin, "clangd"), `#!/bin/sh\necho $$ > "${pidFile}"\nexec sleep 300\n`);
+    // a `clangd` whose version command never ends; its pid as /proc names it (`$$` is 1 in
+    // the check's own PID namespace, SPEC §9.2)
+    const ownPid = `read -r pid _ < /proc/self/stat; echo "$pid" > "${pidFile}"`;
+    writeFileSync(join(bin, "clangd"), `#!/bin/sh\n${ownPid}\nexec sleep 300\n`);
     chmodSync(join(bin, "clangd"), 0o755);
     const bridge = await within(
       startBridge({ args: [], cwd: root, env: { PATH: `${bin}:/usr/bin:/bin` } }),

@@ -25,6 +25,12 @@ afterEach(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/**
+ * The shell writes its pid as `/proc` names it to "$1": `$$` is its pid inside the check's
+ * own PID namespace (SPEC §9.2), 1 there.
+ */
+const WRITE_OWN_PID = 'read -r pid _ < /proc/self/stat; echo "$pid" > "$1"';
+
 function script(name: string, body: string, mode = 0o755): string {
   const path = join(tmp, name);
   writeFileSync(path, `#!/bin/sh\n${body}\n`);
@@ -151,7 +157,7 @@ describe("readServerVersion", () => {
 
   test("timeout: ServerStartFailed and the child is killed", async () => {
     const pidFile = join(tmp, "sleeper.pid");
-    const cmd = script("sleeper", 'echo $$ > "$1"; exec sleep 30');
+    const cmd = script("sleeper", `${WRITE_OWN_PID}; exec sleep 30`);
     const started = Date.now();
     const err = await rejection(
       readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 300),
@@ -168,7 +174,7 @@ describe("readServerVersion", () => {
 
   test("abort: Cancelled at once and the child is killed", async () => {
     const pidFile = join(tmp, "aborted.pid");
-    const cmd = script("aborted", 'echo $$ > "$1"; exec sleep 30');
+    const cmd = script("aborted", `${WRITE_OWN_PID}; exec sleep 30`);
     const stop = new AbortController();
     const pending = rejection(
       readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 60_000, stop.signal),
