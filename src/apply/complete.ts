@@ -157,7 +157,8 @@ export type IncompleteReason =
   | "left_out"
   | "unchecked"
   | "changed_since_listing"
-  | "untracked";
+  | "untracked"
+  | "outside_program";
 
 const WHY: Record<IncompleteReason, string> = {
   not_loaded:
@@ -167,6 +168,8 @@ const WHY: Record<IncompleteReason, string> = {
   unchecked: "occurrences of the name outside the edit could not be checked with the server",
   changed_since_listing: "files changed after code_actions computed this edit",
   untracked: "the changes on disk since the server started are not all known",
+  outside_program:
+    "the file renamed from is not part of a whole program the server sees, so its rename sees only part of the uses",
 };
 
 const HINT: Record<IncompleteReason, string> = {
@@ -180,6 +183,8 @@ const HINT: Record<IncompleteReason, string> = {
     "nothing was written; call code_actions again for a handle computed on the current files",
   untracked:
     "nothing was written; session_restart (a fresh server loads every file), and raise bridge.max_watches if directories go unwatched",
+  outside_program:
+    "nothing was written; put the file in the project (its tsconfig, pyright's include, the compile database), or rename by hand from rename_preview",
 };
 
 /** The refusal: nothing was written, and the files the bridge could not vouch for. */

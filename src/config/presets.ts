@@ -280,6 +280,8 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it acts on its watchers' events for what it read (test/real/dependencies.test.ts)
       reads: [...TYPESCRIPT_READS],
       follows: [...TYPESCRIPT_READS],
+      // a project file made or removed leaves open files in the projects they had
+      restart_on: ["**/{tsconfig,jsconfig}*.json"],
       // tsserver's lines, which tls passes through: U+2028 and U+2029 end lines too
       // (docs/LANGUAGE-SERVERS.md#typescript-language-server-lines-end-at-u2028)
       line_terminators: ["cr", "lf", "crlf", "u2028", "u2029"],

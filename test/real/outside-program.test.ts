@@ -7,8 +7,9 @@
  * pyright a file its pyrightconfig.json excludes. Workspace-wide answers name the files.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { GATED } from "../support/coherence.ts";
 import { ok, present, realSuite, startRealBridge } from "../support/real-bridge.ts";
 import {
   findClangd,
@@ -65,8 +66,9 @@ describe.skipIf(!tls)("typescript-language-server", () => {
   test("references from src/index.ts: without tsconfig.json caller.ts is missed and the answer says so; with one, neither", async () => {
     // both bridges at once: each waits on its server's start
     const config = suite.config();
+    const noneRoot = demoTs(false);
     const [none, configured] = await Promise.all([
-      startRealBridge(demoTs(false), config),
+      startRealBridge(noneRoot, config, GATED),
       startRealBridge(demoTs(true), config),
     ]);
     const at = { file: "src/index.ts", line: 3, symbol: "greet" };
@@ -117,6 +119,15 @@ describe.skipIf(!tls)("typescript-language-server", () => {
     ]);
     const since = await ok(none, "diagnostics", { since: everything.snapshot });
     expect(outside(since)).toEqual(outside(everything));
+    // a rename from it would miss caller.ts: refused, nothing written (SPEC §7.3)
+    const before = readFileSync(join(noneRoot, "src/caller.ts"), "utf8");
+    const refused = await none.call("rename_apply", { ...at, new_name: "welcome" });
+    expect([
+      refused.structured.code,
+      (refused.structured.details as { reason: string }).reason,
+    ]).toEqual(["EditIncomplete", "outside_program"]);
+    expect(readFileSync(join(noneRoot, "src/caller.ts"), "utf8")).toBe(before);
+    expect(readFileSync(join(noneRoot, "src/greet.ts"), "utf8")).toContain("greet");
   }, 60_000);
 });
 

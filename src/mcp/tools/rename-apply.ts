@@ -6,6 +6,7 @@
  * writes all files or none (SPEC §7.4).
  */
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
+import { incompleteError } from "../../apply/complete.ts";
 import { editTargets } from "../../apply/handle-plan.ts";
 import { admitApply } from "../../gate/admit.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
@@ -37,6 +38,11 @@ export const renameApplyTool = defineTool({
     const { bridge } = ctx;
     const b = bridge.config.bridge;
     return withFile(ctx, args, "semantics", async (call) => {
+      // a file the server sees outside any whole program: its rename sees part of the uses
+      const outside = call.session.program.outside(call.rel);
+      if (outside !== null) {
+        throw incompleteError("outside_program", [outside.file], { detail: outside.reason });
+      }
       // computed with every target and suspect synced into the server (SPEC §5, §7.3)
       const rename = await computeRenameOnDisk(ctx, call, args);
       const { files } = rename;
