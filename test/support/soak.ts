@@ -375,6 +375,8 @@ export async function soak(opts: {
           all:
             listed.length > 0 ? await answer(fresh, "diagnostics", { files: listed }) : undefined,
           refs: await answer(fresh, "references", lang.references),
+          // a workspace-wide answer's files outside the program (SPEC §4.3)
+          symbols: await answer(fresh, "workspace_symbols", { query: lang.references.symbol }),
         };
         const check = (what: string, a: unknown, b: unknown) => {
           result.compared += 1;
@@ -386,7 +388,21 @@ export async function soak(opts: {
         check("diagnostics {files}", comparable(long.set, root), comparable(truth.set, freshRoot));
         check("references", comparable(long.refs, root), comparable(truth.refs, freshRoot));
         if (truth.all !== undefined) {
-          const { complete: _c, ...all } = comparable(long.all, root) as Record<string, unknown>;
+          const {
+            complete: _c,
+            outside_program,
+            outside_program_total,
+            ...all
+          } = comparable(long.all, root) as Record<string, unknown>;
+          const { outside_program: fo, outside_program_total: ft } = comparable(
+            truth.symbols,
+            freshRoot,
+          ) as Record<string, unknown>;
+          check(
+            "diagnostics {} outside_program",
+            [outside_program, outside_program_total],
+            [fo, ft],
+          );
           const inside = ((all.diagnostics as { file?: string }[]) ?? []).filter(
             (d) => d.file !== undefined && !d.file.startsWith("/"),
           );
