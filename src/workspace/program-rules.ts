@@ -77,7 +77,7 @@ function compileDatabaseReason(rel: string, inputs: ProgramInputs): string | nul
   if (db === null || inputs.spellings(rel).some((abs) => db.files.has(abs))) return null;
   return (
     `not in ${db.name}: the server guesses its compile flags, so its answers may differ ` +
-    "from the build's, and other files' answers do not include it"
+    "from the build's, and other files' answers include it only while it is open"
   );
 }
 

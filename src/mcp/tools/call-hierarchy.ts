@@ -29,7 +29,7 @@ import {
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { type FileCall, sessionMarks, unconvertedField, withFile } from "./common.ts";
+import { type FileCall, unconvertedField, usesMarks, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 /** JSON-RPC "method not found": a server that offers the provider but not this direction. */
@@ -94,7 +94,7 @@ export const callHierarchyTool = defineTool({
         call.wait,
       );
       const picked = await call.norm.convert(() => pickCallItem(prepared, call.norm));
-      const marks = sessionMarks(call.session, call.rel);
+      const marks = await usesMarks(call.session, call.rel);
       if (!picked) {
         return { result: { item: null, calls: [], total: 0, ...marks }, count: 0 };
       }

@@ -223,6 +223,18 @@ export function sessionMarks(session: Session, file: string): SessionMarks {
 }
 
 /**
+ * The marks of an answer about a symbol's uses across files (references, implementation,
+ * call_hierarchy, rename): as `sessionMarks`, with the workspace's files outside the
+ * program, whose uses the server sees only while it holds them open (SPEC §4.3).
+ */
+export async function usesMarks(session: Session, file: string): Promise<SessionMarks> {
+  const survey = await session.program.survey();
+  const outside = session.program.outside(file);
+  const entries = outside ? [outside, ...survey.files] : survey.files;
+  return { ...workspaceLimits(session), ...outsideProgramField(entries, survey.total) };
+}
+
+/**
  * The marks of a workspace-wide answer (workspace_symbols): as `sessionMarks`, with the
  * workspace's files the server does not see as part of the program (SPEC §4.3).
  */

@@ -6,6 +6,7 @@ export const implementationTool = locationTool({
   name: "implementation",
   title: "Find implementations",
   request: ImplementationRequest.type,
+  uses: true,
   provider: "implementationProvider",
   what: "Implementations of the interface, trait or abstract member at the position.",
 });

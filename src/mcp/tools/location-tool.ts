@@ -23,7 +23,14 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY, type ToolDefinition } from "../tool.ts";
-import { fileExists, sessionMarks, unconvertedField, vanishedField, withFile } from "./common.ts";
+import {
+  fileExists,
+  sessionMarks,
+  unconvertedField,
+  usesMarks,
+  vanishedField,
+  withFile,
+} from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
 
 export const locationsOutput = z.object({
@@ -43,6 +50,8 @@ export function locationTool(spec: {
   extraShape?: z.ZodRawShape;
   /** extra LSP params from the arguments */
   extraParams?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** an answer about the symbol's uses across files: it names the files outside the program */
+  uses?: true;
 }): ToolDefinition {
   const input = z.object({ ...positionShape, ...spec.extraShape, ...pagingShape }).strict();
   return defineTool({
@@ -72,7 +81,9 @@ export function locationTool(spec: {
             ...pagedResult("locations", p),
             ...vanishedField(vanished),
             ...unconvertedField(call.norm.unconverted(), p.items),
-            ...sessionMarks(call.session, call.rel),
+            ...(spec.uses
+              ? await usesMarks(call.session, call.rel)
+              : sessionMarks(call.session, call.rel)),
           },
           count: p.items.length,
           pages: { key: "locations", items: all, offset: paging.offset },

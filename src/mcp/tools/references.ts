@@ -12,6 +12,7 @@ export const referencesTool = locationTool({
   name: "references",
   title: "Find references",
   request: ReferencesRequest.type,
+  uses: true,
   provider: "referencesProvider",
   what: "Every reference to the symbol at a position, across the workspace.",
   extraShape: {

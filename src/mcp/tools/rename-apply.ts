@@ -53,7 +53,7 @@ export const renameApplyTool = defineTool({
       // refused whole (SPEC §4.4), never written and then answered with an error. Positions
       // are those of the text the edits were computed on: after the write the files hold
       // the new text, where a non-ASCII prefix would shift columns.
-      const answer = renameAnswer(call, files, args.new_name, true);
+      const answer = await renameAnswer(call, files, args.new_name, true);
       const json = measureAnswer(
         answer,
         b,

@@ -18,7 +18,7 @@ import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, sessionMarks, unconvertedField } from "./common.ts";
+import { type FileCall, unconvertedField, usesMarks } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -154,12 +154,12 @@ function checkSites(
  * positions of the text the edits were computed on, counted in edits, and one `{file}`
  * per edit for ResultTooLarge's per-file summary (SPEC §4.4).
  */
-export function renameAnswer(
+export async function renameAnswer(
   call: FileCall,
   files: FileEdits[],
   newName: string,
   applied: boolean,
-): ToolAnswer {
+): Promise<ToolAnswer> {
   const changes = normalizeFileEdits(files, call.renameNorm);
   return {
     result: {
@@ -167,7 +167,7 @@ export function renameAnswer(
       new_name: newName,
       changes,
       ...unconvertedField(call.renameNorm.unconverted()),
-      ...sessionMarks(call.session, call.rel),
+      ...(await usesMarks(call.session, call.rel)),
     },
     count: changes.reduce((n, c) => n + c.edits.length, 0),
     summaryItems: changes.flatMap((c) => c.edits.map(() => ({ file: c.file }))),

@@ -13,7 +13,16 @@ export const renamePreviewTool = defineTool({
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) =>
-    withFile(ctx, args, "semantics", async (call) =>
-      renameAnswer(call, (await computeRename(ctx, call, args)).files, args.new_name, false),
+    withFile(
+      ctx,
+      args,
+      "semantics",
+      async (call) =>
+        await renameAnswer(
+          call,
+          (await computeRename(ctx, call, args)).files,
+          args.new_name,
+          false,
+        ),
     ),
 });
