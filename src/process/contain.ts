@@ -9,7 +9,8 @@
  * `kill(-pgid)` stops a whole hopping group, forks in flight included), round after
  * round until no child is alive. Children that exited are collected (`waitpid`), so a
  * hopping daemon cannot fill the pid space with zombies meanwhile. The init of a session's
- * PID namespace needs no rounds: `killNamespace` stops the whole namespace with one kill.
+ * PID namespace needs no rounds: `killNamespace` stops the whole namespace, reads what it
+ * holds, and kills it with one kill.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { collectChild } from "../ffi/process.ts";
@@ -162,10 +163,34 @@ function liveChildren(rules: ChildRules): number[] {
 }
 
 /**
- * As the init of the session's PID namespace (pid-namespace.ts): one `kill(-1, SIGKILL)`
- * reaches every process of the namespace at once, a fork in flight included, and nothing
- * outside it. Then exited children are collected until none is alive, or `deadlineMs`.
- * The children alive before the kill are named by their command lines.
+ * The live processes below `rules.self` (but the spared and their trees), by parent chain:
+ * each one's children read from its threads' `children` files. Stops at the deadline.
+ */
+function liveTree(rules: ChildRules, deadline: number): Killed[] {
+  const out: Killed[] = [];
+  const queue = childrenOf(rules.self);
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    if (Date.now() >= deadline) break;
+    const info = readProc(pid);
+    if (info === null || isDead(info) || rules.spare?.(info)) continue;
+    out.push({ pid, command: commandLine(pid, undefined, info.comm) });
+    queue.push(...childrenOf(pid));
+  }
+  return out;
+}
+
+const samePids = (a: readonly Killed[], b: readonly Killed[]): boolean =>
+  a.length === b.length && a.every((k, i) => k.pid === b[i]?.pid);
+
+/**
+ * As the init of the session's PID namespace (pid-namespace.ts): `kill(-1)` reaches every
+ * process of the namespace at once, a fork in flight included, and nothing outside it.
+ * SIGSTOP first: no process forks any more, so the tree read then is the one SIGKILL takes.
+ * Read while it runs, a daemon hopping every millisecond could be missed: the hop listed
+ * among the children has exited by the time it is looked at, and its successor was not
+ * listed yet. The tree is read until two readings agree (an exit already under way ends),
+ * SIGSTOP sent again before each; then SIGKILL, and exited children are collected until
+ * none is alive, or `deadlineMs`. What the tree held is named, with command lines.
  */
 export async function killNamespace(
   init: NamespaceInit,
@@ -173,12 +198,16 @@ export async function killNamespace(
   deadlineMs: number,
 ): Promise<Containment> {
   const deadline = Date.now() + deadlineMs;
-  const killed = liveChildren(rules).map((pid) => {
-    const info = readProc(pid);
-    return { pid, command: commandLine(pid, undefined, info?.comm) };
-  });
   // pid 1 that /proc names otherwise: an init of a namespace below it, never the machine's
-  if (process.pid === 1 && init.outerPid !== 1) signal(-1, "SIGKILL");
+  const ours = process.pid === 1 && init.outerPid !== 1;
+  let killed: Killed[] = [];
+  for (let before: Killed[] | undefined; ours && Date.now() < deadline; before = killed) {
+    signal(-1, "SIGSTOP");
+    killed = liveTree(rules, deadline);
+    if (before !== undefined && samePids(before, killed)) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (ours) signal(-1, "SIGKILL");
   for (let rounds = 1; ; rounds++) {
     collectExited(rules);
     const remaining = liveChildren(rules);

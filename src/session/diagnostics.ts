@@ -81,6 +81,11 @@ export class DiagnosticStore {
   private readonly drops: DroppedDiagnostics = { ...NOTHING_DROPPED };
   /** URIs already judged inside the root (a server publishes the same few over and over) */
   private readonly inside = new Set<string>();
+  /**
+   * URIs reported on in an earlier server life of the session (SPEC §6): a restart narrows
+   * no workspace answer, and the server is known to publish for them. At most .uris.
+   */
+  private readonly earlier = new Set<string>();
 
   /** `workspace`: whose root the URIs must lie under; without one (tests), every URI is kept. */
   constructor(private readonly workspace?: WorkspaceRoot) {}
@@ -187,6 +192,16 @@ export class DiagnosticStore {
     return [...new Set([...this.pushed.keys(), ...this.pulled.keys()])].sort();
   }
 
+  /** The URIs reported on in an earlier server life and not in this one, sorted. */
+  earlierUris(): string[] {
+    return [...this.earlier].filter((u) => !this.pushed.has(u) && !this.pulled.has(u)).sort();
+  }
+
+  /** Whether the server reported on `uri` in this life or an earlier one of the session. */
+  reportedEver(uri: string): boolean {
+    return this.pushed.has(uri) || this.pulled.has(uri) || this.earlier.has(uri);
+  }
+
   count(): number {
     return this.held;
   }
@@ -208,6 +223,7 @@ export class DiagnosticStore {
 
   /** Drop what is stored for a URI (its file no longer exists). */
   forget(uri: string): void {
+    this.earlier.delete(uri);
     const push = this.pushed.get(uri);
     const pull = this.pulled.get(uri);
     if (push === undefined && pull === undefined) return;
@@ -218,8 +234,12 @@ export class DiagnosticStore {
     this.pulled.delete(uri);
   }
 
-  /** A new server life: nothing kept, nothing dropped yet. */
+  /** A new server life: nothing kept but which URIs were reported on, nothing dropped yet. */
   clear(): void {
+    for (const uri of this.uris()) {
+      if (this.earlier.size >= DIAGNOSTIC_LIMITS.uris) break;
+      this.earlier.add(uri);
+    }
     this.pushed.clear();
     this.pulled.clear();
     this.inside.clear();

@@ -6,7 +6,8 @@
  * - A server whose diagnostics come from check runs (bacon-ls, rust-analyzer's cargo check)
  *   is current once a run that began after the last change has ended (diagnostics-settle.ts).
  * - Otherwise each file is synced and settled as `diagnostics {file}` does, at most
- *   max_open_documents of them; what is left over is listed as not re-checked.
+ *   max_open_documents of them, the files reported on before a restart included; what is
+ *   left over is listed as not re-checked.
  * Files that no longer exist are dropped, with what the server said of them.
  */
 import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
@@ -27,9 +28,10 @@ import {
 import type { Session, WaitContext } from "./session.ts";
 
 /**
- * The reason given for an open document of a pushing server that has not published for it
- * in this life: a server that never publishes for a file would hold every answer until the
- * request timeout, so it is not waited for (`diagnostics {file}` waits).
+ * The reason given for an open document of a pushing server that has never published for
+ * it in this session: a server that never publishes for a file would hold every answer
+ * until the request timeout, so it is not waited for (`diagnostics {file}` waits). One it
+ * published for in an earlier life, before a restart, is waited for.
  */
 export const NOT_PUBLISHED =
   "the server has not published for this open document yet; ask for it with `file`";
@@ -51,9 +53,14 @@ function vanished(abs: string): boolean {
   return currentIdentity(abs) === null;
 }
 
-/** Every file the server reported on and every document it holds open, in order. */
-function reportedOrOpen(session: Session): string[] {
-  return [...new Set([...session.diagnostics.uris(), ...session.documents.uris()])].sort();
+/**
+ * Every file the server reported on and every document it holds open, in order; `earlier`:
+ * with the files it reported on in an earlier life of the session (a restart narrows nothing).
+ */
+function reportedOrOpen(session: Session, earlier = false): string[] {
+  const { diagnostics, documents } = session;
+  const before = earlier ? diagnostics.earlierUris() : [];
+  return [...new Set([...diagnostics.uris(), ...documents.uris(), ...before])].sort();
 }
 
 export async function workspaceDiagnostics(
@@ -117,7 +124,8 @@ export async function workspaceDiagnostics(
 /** Every reported file and open document synced and settled, within the open-document bound. */
 async function recheckEach(session: Session, wait: WaitContext): Promise<FileDiagnostics[]> {
   const { diagnostics, documents } = session;
-  const uris = reportedOrOpen(session);
+  const uris = reportedOrOpen(session, true);
+  const earlierOnly = new Set(diagnostics.earlierUris());
   const refresh = documentRefresh(session, "diagnostics");
   const rule = session.server.diagnostics_settle;
   const awaitsPush = (rule === "version" || rule === "publish") && !offersPull(session);
@@ -129,10 +137,11 @@ async function recheckEach(session: Session, wait: WaitContext): Promise<FileDia
     if (abs !== null && content === undefined && vanished(abs)) {
       diagnostics.forget(uri);
     } else if (content === undefined) {
-      out.push(stored(session, uri)); // a non-file URI, or outside the root: as reported
+      // a non-file URI, or outside the root: as reported (in this life; else nothing to say)
+      if (!earlierOnly.has(uri)) out.push(stored(session, uri));
     } else if (checked >= session.bridge.max_open_documents) {
       out.push({ ...stored(session, uri), unsettled: NOT_RECHECKED });
-    } else if (awaitsPush && diagnostics.push(uri) === undefined) {
+    } else if (awaitsPush && !diagnostics.reportedEver(uri)) {
       out.push({ ...stored(session, uri), unsettled: NOT_PUBLISHED });
     } else {
       checked += 1;

@@ -10,6 +10,7 @@ import { readProc } from "../../src/process/proctree.ts";
 import { becomeChildSubreaper } from "../../src/process/subreaper.ts";
 import { hopperArgv } from "../fake-server/hopper.ts";
 import { hopping, livePidsTagged } from "../support/processes.ts";
+import { waitFor } from "../support/wait.ts";
 
 // by environment, not argv: a child forked from here carries our command line until it execs
 const tag = process.env.HOP_TAG;
@@ -22,9 +23,19 @@ const spared = Bun.spawn(["sleep", "30"], { stdio: ["ignore", "ignore", "ignore"
 try {
   // the hopper's first process exits at once: its hops become our children
   Bun.spawn(hopperArgv(tag, 1, 10_000), { stdio: ["ignore", "ignore", "ignore"] });
-  await hopping(tag, START_MS);
-  // our own session's children (Bun's, the hopper's first process) are spared
+  // our own session's children (Bun's, the hopper's first process) are spared, and so is
+  // the first hop until its setsid: the hops are what killChildren must kill once none of
+  // them is in our session any more
   const sid = readProc(process.pid)?.sid;
+  await waitFor(
+    () => {
+      const sessions = livePidsTagged(tag).map((pid) => readProc(pid)?.sid);
+      return sessions.length > 0 && sessions.every((s) => s !== undefined && s !== sid);
+    },
+    START_MS,
+    { what: "the hops out of our session" },
+  );
+  await hopping(tag, START_MS);
   const r = await killChildren(
     { self: process.pid, spare: (p) => p.sid === sid, ownGroups: [] },
     GONE_MS,

@@ -4,7 +4,8 @@
  * server learns of restarts the session before the next answer (`unproven = "restart"`,
  * the default, for a hand-written configuration too), or marks every answer until the next
  * start (`"mark"`); the server's own files, files it never reads and the bridge's own are no
- * change at all.
+ * change at all. A restart narrows no workspace-wide answer (SPEC §6): the files the server
+ * reported on before it are covered and waited for, as they would have been without it.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
@@ -81,5 +82,54 @@ describe("unproven = mark", () => {
     expect(await restarts(bridge)).toEqual({ count: 0, last_reason: null });
     await bridge.call("session_restart", { workspace: "w", server: "fake" });
     expect((await bridge.call("hover", AT)).structured.settled).toBeUndefined();
+  });
+});
+
+describe("a workspace-wide answer across a restart", () => {
+  // late on purpose: the new server's publishes come after the answer would have been read
+  const LATE = {
+    publish_matches: { pattern: "TODO", message: "unfinished" },
+    publish_delay_ms: 300,
+  };
+  const READS = { reads: ["**/*.{fake,md}"] };
+  const NOT_PUBLISHED =
+    "the server has not published for this open document yet; ask for it with `file`";
+
+  test("covers the files reported on before it, each settled by the new server", async () => {
+    const ws = workspace({ "a.fake": "TODO one\n", "b.fake": "fine\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server(LATE, READS)] });
+    const before = await bridge.call("diagnostics", { files: ["a.fake", "b.fake"] });
+    expect(before.structured).toMatchObject({ total: 1, files: ["a.fake", "b.fake"] });
+
+    ws.write("docs/README.md", "changed");
+    ws.write("b.fake", "TODO two\n");
+    const all = await bridge.call("diagnostics", {});
+    const { snapshot: _s, diagnostics, ...rest } = all.structured;
+    expect(rest).toEqual({
+      total: 2,
+      files: ["a.fake", "b.fake"],
+      complete: false,
+      restarted: ["fake: docs/README.md created, which the server is not known to follow"],
+    });
+    expect((diagnostics as { file: string }[]).map((d) => d.file)).toEqual(["a.fake", "b.fake"]);
+    expect(await restarts(bridge)).toMatchObject({ count: 1 });
+  });
+
+  test("an open document the server never published for is still not waited for", async () => {
+    const ws = workspace({ "a.fake": "a\n" });
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER }, READS)] });
+    for (const change of [() => {}, () => ws.write("docs/README.md", "changed")]) {
+      change();
+      expect((await bridge.call("hover", AT)).isError).toBe(false);
+      const all = await bridge.call("diagnostics", {});
+      expect(all.structured).toMatchObject({
+        files: ["a.fake"],
+        settled: false,
+        unsettled: [{ file: "a.fake", reason: NOT_PUBLISHED }],
+      });
+    }
+    expect(await restarts(bridge)).toMatchObject({ count: 1 });
   });
 });

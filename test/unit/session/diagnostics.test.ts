@@ -115,3 +115,28 @@ test("a pull answers with what was kept", () => {
   expect(store.pull(`file://${ROOT}/a.ts`)?.items).toBe(kept);
   expect(store.setPull("file:///elsewhere/b.ts", { resultId: "1", items: [diag] })).toEqual([]);
 });
+
+test("a new server life keeps which URIs were reported on, bounded, and forgets vanished ones", () => {
+  const store = new DiagnosticStore({ root: ROOT, rootReal: ROOT });
+  const uri = (i: number) => `file://${ROOT}/f${i}.ts`;
+  store.onPublish({ uri: uri(1), diagnostics: [diag] });
+  store.setPull(uri(2), { resultId: undefined, items: [] });
+  store.clear();
+  expect(store.uris()).toEqual([]);
+  expect(store.push(uri(1))).toBeUndefined();
+  expect(store.earlierUris()).toEqual([uri(1), uri(2)]);
+  expect([1, 2, 3].map((i) => store.reportedEver(uri(i)))).toEqual([true, true, false]);
+  // reported again in this life: no longer only an earlier one
+  store.onPublish({ uri: uri(1), diagnostics: [] });
+  expect(store.earlierUris()).toEqual([uri(2)]);
+  store.forget(uri(2));
+  expect(store.reportedEver(uri(2))).toBe(false);
+  // at most `uris` carried over, however many lives
+  for (let life = 0; life < 2; life++) {
+    for (let i = 0; i < DIAGNOSTIC_LIMITS.uris; i++) {
+      store.onPublish({ uri: uri(life * DIAGNOSTIC_LIMITS.uris + i), diagnostics: [] });
+    }
+    store.clear();
+  }
+  expect(store.earlierUris()).toHaveLength(DIAGNOSTIC_LIMITS.uris);
+});
