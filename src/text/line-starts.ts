@@ -1,12 +1,12 @@
 /**
  * Where each line of a text starts in a line model (line-model.ts), 4 bytes a line (SPEC §5,
  * §8.2): a text of 8 MiB may hold 8 Mi lines, and a JS array of numbers costs twice as much
- * and more while it grows. A native scan (count.ts) marks the start of every BLOCK-th line
- * and counts them all, so the table is allocated once at its size; a block's starts are
- * filled when a position first falls in it, one native search a line (never a loop over
- * characters: docs/TOOLCHAIN.md#the-jit-policy). A hover on a file of 8 Mi empty lines fills
- * one block; the table's pages are touched only where filled.
- */
+ * and more while it grows. The first BLOCK lines are found at once, one native search a
+ * line (never a loop over characters: docs/TOOLCHAIN.md#the-jit-policy) — most texts have
+ * no more. Past them a native scan (count.ts) marks the start of every BLOCK-th line and
+ * counts them all, so the table is allocated once at its size, and a block's starts are
+ * filled when a position first falls in it: a hover on a file of 8 Mi empty lines fills a
+ * block or two, and the table's pages are touched only where filled. */
 import { countFrom, occurrenceEnds } from "./count.ts";
 import type { LineModel } from "./line-model.ts";
 
@@ -33,9 +33,9 @@ export class LineStarts {
   readonly length: number;
   /** each line's start, block by block as asked */
   private readonly starts: Uint32Array;
-  /** where line b × BLOCK starts */
-  private readonly marks: Uint32Array;
-  private readonly filled: Uint8Array;
+  /** where line b × BLOCK starts, and the blocks filled; null: one block, filled */
+  private readonly marks: Uint32Array | null = null;
+  private readonly filled: Uint8Array | null = null;
   private readonly fill: Fill;
 
   constructor(
@@ -43,30 +43,42 @@ export class LineStarts {
     /** the model counted (the client's when shared with a model of the same starts) */
     readonly model: LineModel,
   ) {
-    const marks = [0, ...occurrenceEnds(text, `[^${model.chars}]*`, unitOf(text, model), BLOCK)];
     this.fill = fillOf(text, model);
+    // the first block, filled now: most texts have no more lines than that
+    const first = [0];
+    this.fillBlock(first, 0, 0, BLOCK);
+    if (first.length < BLOCK) {
+      this.length = first.length;
+      this.starts = new Uint32Array(first);
+      return;
+    }
+    const unit = unitOf(text, model);
+    const marks = [0, ...occurrenceEnds(text, `[^${model.chars}]*`, unit, BLOCK)];
     // the last block, shorter than BLOCK, is filled now: its length completes the count
     const lastAt = marks[marks.length - 1] as number;
-    const tail = new Uint32Array(BLOCK);
-    tail[0] = lastAt;
-    const tailLines = this.fillBlock(tail, 0, lastAt, BLOCK);
-    this.length = (marks.length - 1) * BLOCK + tailLines;
+    const tail = [lastAt];
+    this.fillBlock(tail, 0, lastAt, BLOCK);
+    this.length = (marks.length - 1) * BLOCK + tail.length;
     this.starts = new Uint32Array(this.length);
-    this.starts.set(tail.subarray(0, tailLines), (marks.length - 1) * BLOCK);
-    this.marks = Uint32Array.from(marks);
+    this.starts.set(first);
+    this.starts.set(tail, (marks.length - 1) * BLOCK);
+    this.marks = new Uint32Array(marks);
     this.filled = new Uint8Array(marks.length);
+    this.filled[0] = 1;
     this.filled[marks.length - 1] = 1;
   }
 
   /** Where line `line0` starts; undefined outside 0..length - 1. */
   at(line0: number): number | undefined {
-    if (!Number.isInteger(line0) || line0 < 0 || line0 >= this.length) return undefined;
+    // a typed array has nothing at a negative, fractional or past-the-end index
+    if (this.filled === null || this.starts[line0] === undefined) return this.starts[line0];
     this.ready((line0 / BLOCK) | 0);
     return this.starts[line0];
   }
 
   /** The line containing `offset` (0 before the first line's start). */
   lineOf(offset: number): number {
+    if (this.marks === null) return Math.max(0, upper(this.starts, offset, 0, this.length) - 1);
     const block = Math.max(0, upper(this.marks, offset, 0, this.marks.length) - 1);
     this.ready(block);
     const from = block * BLOCK;
@@ -76,12 +88,13 @@ export class LineStarts {
 
   /** Every line's start (every block filled). */
   all(): Uint32Array {
-    for (let block = 0; block < this.filled.length; block++) this.ready(block);
+    const blocks = this.filled?.length ?? 0;
+    for (let block = 0; block < blocks; block++) this.ready(block);
     return this.starts;
   }
 
   private ready(block: number): void {
-    if (this.filled[block] === 1) return;
+    if (this.filled === null || this.marks === null || this.filled[block] === 1) return;
     const from = block * BLOCK;
     this.starts[from] = this.marks[block] as number;
     this.fillBlock(this.starts, from, this.marks[block] as number, BLOCK);
@@ -89,7 +102,7 @@ export class LineStarts {
   }
 
   /** Starts of the lines after the one at `at` (index `i`), up to `max` lines in all. */
-  private fillBlock(out: Uint32Array, i: number, at: number, max: number): number {
+  private fillBlock(out: Uint32Array | number[], i: number, at: number, max: number): number {
     const { text } = this;
     const end = i + max;
     let n = i + 1;
@@ -119,7 +132,13 @@ function fillOf(text: string, model: LineModel): Fill {
 }
 
 /** CR, LF and CR LF (LSP's lines): the next CR and the next LF, each searched once. */
-function fillCrLf(text: string, out: Uint32Array, n: number, end: number, at: number): number {
+function fillCrLf(
+  text: string,
+  out: Uint32Array | number[],
+  n: number,
+  end: number,
+  at: number,
+): number {
   let cr = text.indexOf("\r", at);
   let lf = text.indexOf("\n", at);
   while (n < end && (cr !== -1 || lf !== -1)) {

@@ -218,7 +218,7 @@ describe("files of line breaks only: 4 bytes a line, and the budget pays for lin
   ];
   for (const [label, unit, serverKeys, want] of cases) {
     test(
-      `hover in the middle of 8 MiB of ${label}`,
+      `20. hover in the middle of 8 MiB of ${label}`,
       async () => {
         const root = workspaceWith();
         writeFileSync(join(root, "dense.fake"), unit.repeat(DENSE));
@@ -249,7 +249,7 @@ describe("files of line breaks only: 4 bytes a line, and the budget pays for lin
   }
 
   test(
-    "references into 4 files of 8 MiB of LF: each read and counted, none converted",
+    "20b. references into 4 files of 8 MiB of LF: each read and counted, none converted",
     async () => {
       const { answer, names } = await referencesInto("\n".repeat(DENSE), "8 MiB of LF");
       // 8 MiB and 32 MiB of lines each: past the call's 32 MiB, the server's positions
@@ -262,7 +262,7 @@ describe("files of line breaks only: 4 bytes a line, and the budget pays for lin
   );
 
   test(
-    "references into 4 files of 2 MiB of LF: 8 MiB of bytes, 10 MiB of table each, 3 converted",
+    "20c. references into 4 files of 2 MiB of LF: 8 MiB of bytes, 10 MiB of table each, 3 converted",
     async () => {
       // the head line makes every file need its table: non-ASCII
       const { answer } = await referencesInto(HEAD + "\n".repeat(2 * MIB), "2 MiB of LF");

@@ -365,7 +365,7 @@ describe("documents of control characters: six bytes of JSON a character", () =>
   }
 
   test(
-    "8 hovered at once, a server that reads: each answered, under the bounds",
+    "19. 8 hovered at once, a server that reads: each answered, under the bounds",
     async () => {
       const root = tempDir("theodolite-control-");
       writeFileSync(join(root, "a.fake"), "alpha\n");
@@ -393,7 +393,7 @@ describe("documents of control characters: six bytes of JSON a character", () =>
   );
 
   test(
-    "8 hovered at once, a server that stops reading: broken at the bound, before memory grows",
+    "19b. 8 hovered at once, a server that stops reading: broken once it took nothing for 5 s, memory never grown",
     async () => {
       const { h, pids } = await startedHostile(
         started,
