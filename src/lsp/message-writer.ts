@@ -11,7 +11,8 @@
  * more than the bound waits and the server took nothing for STALL_MS, the writer fails. A
  * failed writer is the server breaking the protocol: its tree is stopped. Escaping makes
  * garbage as fast as the pipe takes it: a young collection after every COLLECT_BYTES keeps
- * it from piling up beside the texts. */
+ * it from piling up beside the texts.
+ */
 import { AbstractMessageWriter, type Message, type MessageWriter, type RAL } from "vscode-jsonrpc";
 import { type Outgoing, outgoing, stringPieces } from "./outgoing.ts";
 

@@ -19,30 +19,23 @@ export class AsciiLines implements LineLengths {
   readonly lineCount: number;
   /** the text's size: its bytes, one a character */
   readonly textBytes: number;
-  /** each line's length where a line may end in a CR LF (`byLength`), else each one's start */
-  private readonly table: Uint32Array;
-  private readonly byLength: boolean;
+  /** each line's length, without its terminator */
+  private readonly lengths: Uint32Array;
 
+  /** `counted`: the client's lines of `text`, whose starts become the lengths (in place) */
   constructor(text: string, counted = new LineStarts(text, LSP_LINES)) {
-    // the client's lines, counted once; only where they start is kept, or their lengths
-    // when a CR makes a terminator's width vary
-    const starts = counted.all();
-    this.lineCount = starts.length;
+    this.lengths = lengthsOf(text, counted.all());
+    this.lineCount = this.lengths.length;
     this.textBytes = text.length;
-    this.byLength = text.indexOf("\r") !== -1;
-    this.table = this.byLength ? lengthsOf(text, starts) : starts;
   }
 
   /** bytes this table holds */
   get size(): number {
-    return this.table.byteLength;
+    return this.lengths.byteLength;
   }
 
   lineLength(line0: number): number {
-    const at = this.table[line0] as number;
-    if (this.byLength) return at;
-    const next = this.table[line0 + 1];
-    return (next === undefined ? this.textBytes : next - 1) - at;
+    return this.lengths[line0] as number;
   }
 
   /** lspToClient's result for this text, without the text (same clamping rules). */
@@ -54,9 +47,12 @@ export class AsciiLines implements LineLengths {
 /** Each line's length without its terminator, over the starts of LSP's lines (in place). */
 function lengthsOf(text: string, starts: Uint32Array): Uint32Array {
   const last = starts.length - 1;
+  // without a CR every terminator is one LF
+  const lfOnly = text.indexOf("\r") === -1;
   for (let line = 0; line < last; line++) {
     const next = starts[line + 1] as number;
-    starts[line] = contentEnd(text, next, LSP_LINES) - (starts[line] as number);
+    const end = lfOnly ? next - 1 : contentEnd(text, next, LSP_LINES);
+    starts[line] = end - (starts[line] as number);
   }
   starts[last] = text.length - (starts[last] as number);
   return starts;

@@ -6,7 +6,8 @@
  * no more. Past them a native scan (count.ts) marks the start of every BLOCK-th line and
  * counts them all, so the table is allocated once at its size, and a block's starts are
  * filled when a position first falls in it: a hover on a file of 8 Mi empty lines fills a
- * block or two, and the table's pages are touched only where filled. */
+ * block or two, and the table's pages are touched only where filled.
+ */
 import { countFrom, occurrenceEnds } from "./count.ts";
 import type { LineModel } from "./line-model.ts";
 
