@@ -1,32 +1,53 @@
 /**
  * What the bridge sends a server, bounded (SPEC §8.2), in place of vscode-jsonrpc's
- * WriteableStreamMessageWriter: messages are written one at a time, in order, and the
- * rest wait; a server that stops reading its stdin would make them grow with every call
- * and every answer. Each message is serialized once, when it is handed over, and weighs
- * what it is: its bytes — a document's text, an answer to a server's request, anything.
- * Past MAX_PENDING_BYTES waiting, the writer fails: the session takes it as the server
- * breaking the protocol, and its tree is stopped.
+ * WriteableStreamMessageWriter: messages are written one at a time, in order, and the rest
+ * wait; a server that stops reading its stdin would make them grow with every call and
+ * every answer. Each message weighs its bytes in UTF-8, escapes included, known when it is
+ * handed over (outgoing.ts). It is made then, except the long strings it carries (documents'
+ * texts), escaped piece by piece at its turn: a document that waits costs only its text.
+ *
+ * Past MAX_PENDING_BYTES, made bytes never wait: the writer fails. Bytes not made yet (a
+ * burst of large documents) may wait past it while the server takes what is written; once
+ * more than the bound waits and the server took nothing for STALL_MS, the writer fails. A
+ * failed writer is the server breaking the protocol: its tree is stopped. Escaping makes
+ * garbage as fast as the pipe takes it: a young collection after every COLLECT_BYTES keeps
+ * it from piling up beside the texts.
  */
 import { AbstractMessageWriter, type Message, type MessageWriter, type RAL } from "vscode-jsonrpc";
+import { type Outgoing, outgoing, stringPieces } from "./outgoing.ts";
 
 /** SPEC §8.2: bytes of messages waiting to be written to one server, at most. */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+/** SPEC §8.2: past the bound, the server takes something within this, or it does not read. */
+export const STALL_MS = 5000;
+const COLLECT_BYTES = 8 * 1024 * 1024;
 
-/** A message as the server reads it: its JSON, in UTF-8. */
-export function serialized(msg: Message): Buffer {
-  return Buffer.from(JSON.stringify(msg), "utf8");
+/** What a message weighs: the bytes of its JSON in UTF-8, found without making the JSON. */
+export function messageBytes(msg: Message): number {
+  return outgoing(msg).bytes;
 }
 
 export class BoundedMessageWriter extends AbstractMessageWriter implements MessageWriter {
+  /** bytes of the messages not written yet, and of those made */
   private pending = 0;
+  private made = 0;
   private failure: Error | undefined;
   private errorCount = 0;
   /** the last write handed to the stream: the next one waits for it */
   private queue: Promise<void> = Promise.resolve();
+  /** a message is being written; when the stream last took bytes of it (or it began) */
+  private writing = false;
+  private tookAt = 0;
+  private watch: ReturnType<typeof setTimeout> | undefined;
+  /** bytes of long strings escaped since the last collection */
+  private escaped = 0;
 
   constructor(
     private readonly writable: RAL.WritableStream,
     private readonly maxPending: number = MAX_PENDING_BYTES,
+    private readonly stallMs: number = STALL_MS,
+    /** a young collection of what escaping left */
+    private readonly collect: () => void = () => Bun.gc(false),
   ) {
     super();
     writable.onError((error) => this.fireError(error));
@@ -35,42 +56,105 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
 
   write(msg: Message): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    let body: Buffer;
+    let body: Outgoing;
     try {
-      body = serialized(msg);
+      body = outgoing(msg);
     } catch (err) {
       this.fireError(err, msg, ++this.errorCount);
       return Promise.reject(err);
     }
+    const { bytes, made } = body;
     // one message alone always goes (its size is its sender's bound)
-    if (this.pending > 0 && this.pending + body.length > this.maxPending) {
-      this.failure = new Error(
-        `the server does not read its input: more than ${this.maxPending} bytes of messages wait for it`,
-      );
-      this.fireError(this.failure, msg, 1);
+    const overMade = this.made > 0 && this.made + made > this.maxPending;
+    const over = this.pending > 0 && this.pending + bytes > this.maxPending;
+    if (overMade || (over && this.stalled())) {
+      this.fail(msg);
       return Promise.reject(this.failure);
     }
-    this.pending += body.length;
+    this.pending += bytes;
+    this.made += made;
+    if (this.pending > this.maxPending) this.watchStall();
     const written = this.queue
       .then(() => this.send(msg, body))
       .finally(() => {
-        this.pending -= body.length;
+        this.pending -= bytes;
+        this.made -= made;
+        if (this.pending <= this.maxPending && this.watch !== undefined) {
+          clearTimeout(this.watch);
+          this.watch = undefined;
+        }
       });
     this.queue = written.catch(() => {});
     return written;
   }
 
-  private async send(msg: Message, body: Buffer): Promise<void> {
+  end(): void {
+    if (this.watch !== undefined) clearTimeout(this.watch);
+    this.writable.end();
+  }
+
+  private async send(msg: Message, body: Outgoing): Promise<void> {
+    this.writing = true;
+    this.tookAt = Date.now();
     try {
-      await this.writable.write(`Content-Length: ${body.length}\r\n\r\n`, "ascii");
-      await this.writable.write(body);
+      await this.take(`Content-Length: ${body.bytes}\r\n\r\n`);
+      let written = 0;
+      for (const part of body.parts) {
+        const long = !Buffer.isBuffer(part);
+        for (const piece of long ? stringPieces(part.long) : [part]) {
+          written += piece.length;
+          await this.take(piece);
+          if (long) this.escapedPiece(piece.length);
+        }
+      }
+      // the header promised the size: a message that differs would break the framing
+      if (written !== body.bytes) {
+        this.failure = new Error(`a message of ${written} bytes was announced as ${body.bytes}`);
+        throw this.failure;
+      }
     } catch (err) {
       this.fireError(err, msg, ++this.errorCount);
       throw err;
+    } finally {
+      this.writing = false;
     }
   }
 
-  end(): void {
-    this.writable.end();
+  private async take(data: string | Uint8Array): Promise<void> {
+    await (typeof data === "string"
+      ? this.writable.write(data, "ascii")
+      : this.writable.write(data));
+    this.tookAt = Date.now();
+  }
+
+  private escapedPiece(bytes: number): void {
+    this.escaped += bytes;
+    if (this.escaped < COLLECT_BYTES) return;
+    this.escaped = 0;
+    this.collect();
+  }
+
+  /** The message being written has had nothing taken for STALL_MS. */
+  private stalled(): boolean {
+    return this.writing && Date.now() - this.tookAt >= this.stallMs;
+  }
+
+  /** While more than the bound waits, the server must keep taking bytes. */
+  private watchStall(): void {
+    if (this.watch !== undefined) return;
+    const check = () => {
+      this.watch = undefined;
+      if (this.failure !== undefined || this.pending <= this.maxPending) return;
+      if (this.stalled()) this.fail();
+      else this.watch = setTimeout(check, Math.max(1, this.tookAt + this.stallMs - Date.now()));
+    };
+    this.watch = setTimeout(check, this.stallMs);
+  }
+
+  private fail(msg?: Message): void {
+    this.failure = new Error(
+      `the server does not read its input: more than ${this.maxPending} bytes of messages wait for it`,
+    );
+    this.fireError(this.failure, msg, 1);
   }
 }

@@ -38,6 +38,10 @@ export interface LineModel {
   readonly differs: RegExp | null;
   /** the source of a regular expression matching one terminator */
   readonly breaks: string;
+  /** the class (a `[…]` body) of the characters that end a line alone */
+  readonly chars: string;
+  /** the source of one terminator for counting (count.ts): a CR LF never split in two */
+  readonly unit: string;
 }
 
 function hex(code: number): string {
@@ -61,6 +65,10 @@ export function lineModel(names: readonly Terminator[]): LineModel {
   if (others.size > 0) parts.push(`[${[...others].map(hex).join("")}]`);
   const singles = [...(cr ? ["\\r"] : []), "\\n", ...[...others].map(hex)];
   const breaks = `${crlf ? "\\r\\n|" : ""}[${singles.join("")}]`;
+  // a CR LF that is one terminator where a lone CR is another: the CR never ends a line
+  // before its LF, so a count cannot split the pair
+  const rest = singles.filter((s) => s !== "\\r").join("");
+  const unit = cr && crlf ? `\\r\\n|\\r(?!\\n)|[${rest}]` : `[${singles.join("")}]`;
   return Object.freeze({
     names: Object.freeze(ordered),
     key: ordered.join(","),
@@ -69,6 +77,8 @@ export function lineModel(names: readonly Terminator[]): LineModel {
     others,
     differs: parts.length === 0 ? null : new RegExp(parts.join("|")),
     breaks,
+    chars: singles.join(""),
+    unit,
   });
 }
 
@@ -78,22 +88,6 @@ export const LSP_LINES: LineModel = lineModel(["cr", "lf", "crlf"]);
 /** Do `text`'s lines start at the same offsets in `model` as in LSP's? */
 export function sameLineStarts(text: string, model: LineModel): boolean {
   return model.differs === null || !model.differs.test(text);
-}
-
-/**
- * Offsets where each line of `text` starts in `model`. Native scans, not a loop over
- * characters: the bridge runs with a JIT policy that keeps such loops in slow tiers
- * (docs/TOOLCHAIN.md#the-jit-policy), and a table may be built over megabytes.
- */
-export function lineStartsOf(text: string, model: LineModel): number[] {
-  const starts = [0];
-  if (model.others.size === 0 && (!model.cr || text.indexOf("\r") === -1)) {
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-    return starts;
-  }
-  const breaks = new RegExp(model.breaks, "g");
-  for (let m = breaks.exec(text); m !== null; m = breaks.exec(text)) starts.push(breaks.lastIndex);
-  return starts;
 }
 
 /**

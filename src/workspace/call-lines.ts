@@ -1,10 +1,14 @@
 /**
  * The line tables one call's answer is converted with (SPEC §5.1, §8.2), within a byte
  * budget. Every distinct file the answer names — a file is its device and inode, so the
- * links of one file are one — counts its size against the budget in a canonical order
- * (paths sorted), whether its table is cached, open or read now: a bridge started afresh
- * converts the same files and gives the same bytes. A file past the budget is not read;
- * its positions stay the server's, and the answer names it.
+ * links of one file are one — counts what its table costs against the budget in a
+ * canonical order (paths sorted), whether it is cached, open or read now: a bridge started
+ * afresh converts the same files and gives the same bytes. A table costs its text and 4
+ * bytes a line (line-columns.ts callCost): a file of empty lines costs five times its
+ * bytes. A file whose bytes pass what is left is not read; one whose table would is read
+ * and counted, its bytes charged, no table made. Its positions stay the server's, and the
+ * answer names it. The call's own document is converted with the table it has, free: every
+ * bridge has it open.
  *
  * An answer is first converted with what costs no read (`peek`: open documents, cached
  * tables): when every file it names is there and within the budget, the order it met them
@@ -12,7 +16,7 @@
  * taken again in canonical order, one read per turn of the event loop — the bridge answers
  * pings and other calls between them — and the answer is converted once more.
  */
-import type { FileLines } from "../text/line-columns.ts";
+import { callCost, type FileLines, type LineColumns } from "../text/line-columns.ts";
 import type { LineIndex } from "../text/line-index.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
@@ -42,6 +46,8 @@ export class CallLines {
   private spent = 0;
   /** canonical order taken: tables may be read */
   private loaded = false;
+  /** the file key of the call's own document, once asked */
+  private ownKey: string | null | undefined;
 
   constructor(
     private readonly tables: LineTables,
@@ -50,6 +56,8 @@ export class CallLines {
     private readonly budgetBytes: number,
     /** the session's open document for a path, whose table is the server's view */
     private readonly open: (abs: string) => OpenLines | undefined,
+    /** the path of the call's own document */
+    private readonly own?: string,
   ) {}
 
   /** A file's lines without reading any, or PENDING (before `load` only). */
@@ -87,27 +95,45 @@ export class CallLines {
       this.byPath.set(abs, undefined);
       return "kept";
     }
-    const file = identity ? fileKey(identity) : `path ${abs}`;
+    const file = fileKeyOf(abs, identity ?? null);
     if (this.byFile.has(file)) {
       this.byPath.set(abs, this.byFile.get(file));
       return "kept";
     }
+    const own = this.ownLines(file);
+    if (own !== undefined) return this.decided(abs, file, own, "kept");
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
-    if (this.spent + size > this.budgetBytes) {
-      // the order met decides which files fit: only canonical order may
-      if (!read) return PENDING;
-      this.byFile.set(file, "budget");
-      this.byPath.set(abs, "budget");
-      return "kept";
-    }
+    const left = this.budgetBytes - this.spent;
     const id = identity as FileIdentity;
-    const cached = doc?.index ?? this.tables.cached(id, this.model);
-    if (cached === undefined && !read) return PENDING;
-    this.spent += size;
+    const cached = size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model));
+    // the order met decides which files fit: only canonical order may
+    if (!read && (size > left || cached === undefined || callCost(cached) > left)) return PENDING;
+    if (size > left) return this.decided(abs, file, "budget", "kept");
     const reads = this.tables.reads;
-    const lines = cached ?? this.tables.get(abs, id, this.model);
+    let lines = cached ?? this.tables.get(abs, id, this.model, left);
+    if (lines !== undefined && lines !== "budget" && callCost(lines) > left) lines = "budget";
+    this.spent += lines === undefined || lines === "budget" ? size : callCost(lines);
+    return this.decided(abs, file, lines, this.tables.reads !== reads ? "read" : "kept");
+  }
+
+  private decided<T>(abs: string, file: string, lines: FileLines, how: T): T {
     this.byFile.set(file, lines);
     this.byPath.set(abs, lines);
-    return this.tables.reads !== reads ? "read" : "kept";
+    return how;
   }
+
+  /** The call's own document's table, when `file` is its file. */
+  private ownLines(file: string): LineColumns | undefined {
+    if (this.own === undefined) return undefined;
+    const doc = this.open(this.own);
+    if (this.ownKey === undefined) {
+      this.ownKey = doc === undefined ? null : fileKeyOf(this.own, doc.identity);
+    }
+    return file === this.ownKey ? doc?.index : undefined;
+  }
+}
+
+/** What counts as one file: its device and inode, or its path when they are not known. */
+function fileKeyOf(abs: string, identity: FileIdentity | null): string {
+  return identity ? fileKey(identity) : `path ${abs}`;
 }

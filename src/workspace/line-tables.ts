@@ -12,7 +12,7 @@
  * the tick of the read could leave every timestamp as it was (git's "racy" index entries).
  * Bounded by total bytes, least recently used out first; the paths seen, by count.
  */
-import { columnsSize, type LineColumns, lineColumnsOf } from "../text/line-columns.ts";
+import { columnsSize, type LineColumns, lineColumnsWithin } from "../text/line-columns.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
 import { currentIdentity, sameIdentity } from "./identity.ts";
@@ -100,9 +100,15 @@ export class LineTables {
 
   /**
    * The table of the file `abs` names, whose identity was just taken, with the server's
-   * lines counted in `model`; undefined when it cannot be read.
+   * lines counted in `model`; undefined when it cannot be read; "budget" when its cost
+   * (line-columns.ts callCost) would pass `maxCost`: its lines are counted, no table made.
    */
-  get(abs: string, identity: FileIdentity, model: LineModel): LineColumns | undefined {
+  get(
+    abs: string,
+    identity: FileIdentity,
+    model: LineModel,
+    maxCost = Number.POSITIVE_INFINITY,
+  ): LineColumns | "budget" | undefined {
     const kept = this.cached(identity, model);
     if (kept !== undefined) return kept;
     this.drop(`${fileKey(identity)}:${model.key}`);
@@ -111,7 +117,8 @@ export class LineTables {
     const got = this.source.read(abs);
     if (got === undefined) return undefined;
     this.remember(abs, got.identity);
-    const lines = lineColumnsOf(got.text, model);
+    const lines = lineColumnsWithin(got.text, model, maxCost);
+    if (lines === "budget") return lines;
     const readKey = `${fileKey(got.identity)}:${model.key}`;
     const entry: Entry = {
       identity: got.identity,

@@ -20,6 +20,7 @@ import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
 import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
+import { Turns } from "./turns.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { WatchStatus } from "./watch-status.ts";
 
@@ -37,6 +38,8 @@ export class Workspace implements WorkspaceRoot {
   /** its realpath: what every file is confined beneath */
   readonly rootReal: string;
   private readonly lineTables: LineTables;
+  /** turns of the event loop for the work on large files, one call at a time (turns.ts) */
+  readonly turns = new Turns();
   private watcher: WorkspaceWatcher | undefined;
   private outsideWatch: OutsideWatch | undefined;
 
@@ -88,11 +91,15 @@ export class Workspace implements WorkspaceRoot {
   /**
    * The line tables of one call's answer, the server's lines counted in `model`: files as on
    * disk now (kept across calls: line-tables.ts), or the session's open document, within the
-   * call's byte budget (call-lines.ts).
+   * call's byte budget (call-lines.ts); `own`: the path of the call's own document.
    */
-  callLines(model: LineModel, open: (abs: string) => OpenLines | undefined): CallLines {
+  callLines(
+    model: LineModel,
+    open: (abs: string) => OpenLines | undefined,
+    own?: string,
+  ): CallLines {
     const budget = Math.max(CALL_BUDGET_BYTES, this.limits.maxFileBytes);
-    return new CallLines(this.lineTables, model, budget, open);
+    return new CallLines(this.lineTables, model, budget, open, own);
   }
 
   /** How results name `abs`: workspace-relative inside the root, else absolute. */

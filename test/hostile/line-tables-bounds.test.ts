@@ -5,7 +5,9 @@
  * once — and one naming many distinct large files converts those within the call's byte
  * budget in path order and names the others, whose positions stay the server's: the same
  * bytes cached or cold, and from a bridge started afresh. The large files are sparse
- * (a text head, then zeros), so the disk holds almost nothing.
+ * (a text head, then zeros), so the disk holds almost nothing. Files of line breaks only
+ * (8 Mi lines in 8 MiB) cost a table 4 bytes a line: a hover on one, and `references` into
+ * four, stay under the bounds, and the budget pays for lines, not only bytes.
  */
 import { describe, expect, test } from "bun:test";
 import {
@@ -23,6 +25,7 @@ import { fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { RawBridge, type ToolAnswer } from "../support/raw-bridge.ts";
 import {
   cleanupAfterEach,
+  MIB,
   PING_BOUND_MS,
   peakRssMb,
   RSS_BOUND_MB,
@@ -54,16 +57,31 @@ function locationsOf(paths: string[]) {
   return paths.map((p) => ({ uri: pathToFileURL(p).href, range: RANGE }));
 }
 
-/** A bridge whose fake server answers `references` with `paths`, UTF-16 columns. */
-async function bridgeAnswering(root: string, paths: string[]): Promise<RawBridge> {
+/**
+ * A bridge whose fake server answers `references` with `paths` and `hover` with a range on
+ * `hoverLine`, UTF-16 columns; `serverKeys` go to its [[server]] table.
+ */
+async function bridgeAnswering(
+  root: string,
+  paths: string[],
+  hoverLine = 0,
+  serverKeys: Record<string, unknown> = {},
+): Promise<RawBridge> {
+  const at = { line: hoverLine, character: 0 };
   const config = writeConfig({
     bridge: { shutdown_grace_ms: 500, request_timeout_ms: 60_000 },
     workspace: [{ name: "w", root, servers: ["fake"] }],
     server: [
-      fakeServer("fake", {
-        capabilities: { textDocumentSync: 1, referencesProvider: true },
-        responses: { "textDocument/references": locationsOf(paths) },
-      }),
+      {
+        ...fakeServer("fake", {
+          capabilities: { textDocumentSync: 1, referencesProvider: true, hoverProvider: true },
+          responses: {
+            "textDocument/references": locationsOf(paths),
+            "textDocument/hover": { contents: "dense", range: { start: at, end: at } },
+          },
+        }),
+        ...serverKeys,
+      },
     ],
   });
   const bridge = await RawBridge.start(config);
@@ -72,14 +90,17 @@ async function bridgeAnswering(root: string, paths: string[]): Promise<RawBridge
 }
 
 /** `references`, with pings back to back until it is answered: the answer and the figures. */
-async function referencesPinged(bridge: RawBridge) {
+function referencesPinged(bridge: RawBridge) {
+  return pinged(bridge, "references", { file: "a.fake", line: 1, column: 1 });
+}
+
+/** A tool call, with pings back to back until it is answered: the answer and the figures. */
+async function pinged(bridge: RawBridge, tool: string, args: Record<string, unknown>) {
   let answer: ToolAnswer | undefined;
   const t0 = performance.now();
-  const call = bridge
-    .call("references", { file: "a.fake", line: 1, column: 1 }, 60_000)
-    .then((a) => {
-      answer = a;
-    });
+  const call = bridge.call(tool, args, 60_000).then((a) => {
+    answer = a;
+  });
   const p = { pings: 0, during: 0, maxMs: 0 };
   while (answer === undefined) {
     const ms = await bridge.ping(PING_BOUND_MS);
@@ -175,6 +196,84 @@ describe("distinct large files past the budget", () => {
       const fresh = await bridgeAnswering(root, files);
       const cold = await referencesPinged(fresh);
       expect(cold.answer.structured).toEqual(first.answer.structured);
+    },
+    TEST_MS,
+  );
+});
+
+describe("files of line breaks only: 4 bytes a line, and the budget pays for lines", () => {
+  /** max_file_bytes: the most lines one file can hold */
+  const DENSE = 8 * MIB;
+  const MIDDLE = 4_000_000;
+  const cases: [string, string, Record<string, unknown>, { line: number; column: number }][] = [
+    ["LF", "\n", {}, { line: MIDDLE + 1, column: 1 }],
+    ["lone CR", "\r", {}, { line: MIDDLE + 1, column: 1 }],
+    // the server sees one line: a line past it is the end of the text
+    [
+      "lone CR, a server of LF lines",
+      "\r",
+      { line_terminators: ["lf"] },
+      { line: DENSE + 1, column: 1 },
+    ],
+  ];
+  for (const [label, unit, serverKeys, want] of cases) {
+    test(
+      `20. hover in the middle of 8 MiB of ${label}`,
+      async () => {
+        const root = workspaceWith();
+        writeFileSync(join(root, "dense.fake"), unit.repeat(DENSE));
+        const bridge = await bridgeAnswering(root, [], MIDDLE, serverKeys);
+        const args = { file: "dense.fake", line: MIDDLE + 1, column: 1 };
+        const { answer, ms, p } = await pinged(bridge, "hover", args);
+        report(`hover on 8 MiB of ${label}`, p, bridge.pid, `; call ${ms.toFixed(0)} ms`);
+        expect(answer.isError).toBe(false);
+        // converted with the document's own table, whatever the budget
+        expect(answer.structured.range).toEqual({ ...want, end_line: want.line, end_column: 1 });
+        expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      },
+      TEST_MS,
+    );
+  }
+
+  /** `references` into four files of `text` (d0…d3.fake), pinged through and reported. */
+  async function referencesInto(text: string, label: string) {
+    const root = workspaceWith();
+    const files = ["d0", "d1", "d2", "d3"].map((n) => join(root, `${n}.fake`));
+    for (const f of files) writeFileSync(f, text);
+    const bridge = await bridgeAnswering(root, files);
+    const { answer, ms, p } = await referencesPinged(bridge);
+    report(`references into 4 files of ${label}`, p, bridge.pid, `; call ${ms.toFixed(0)} ms`);
+    expect(answer.isError).toBe(false);
+    expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    return { answer, names: files.map((f) => f.slice(root.length + 1)) };
+  }
+
+  test(
+    "20b. references into 4 files of 8 MiB of LF: each read and counted, none converted",
+    async () => {
+      const { answer, names } = await referencesInto("\n".repeat(DENSE), "8 MiB of LF");
+      // 8 MiB and 32 MiB of lines each: past the call's 32 MiB, the server's positions
+      expect(answer.structured.unconverted).toEqual(names);
+      for (const l of answer.structured.locations as Loc[]) {
+        expect([l.column, l.end_column]).toEqual([5, 11]);
+      }
+    },
+    TEST_MS,
+  );
+
+  test(
+    "20c. references into 4 files of 2 MiB of LF: 8 MiB of bytes, 10 MiB of table each, 3 converted",
+    async () => {
+      // the head line makes every file need its table: non-ASCII
+      const { answer } = await referencesInto(HEAD + "\n".repeat(2 * MIB), "2 MiB of LF");
+      expect(answer.structured.unconverted).toEqual(["d3.fake"]);
+      const cols = (answer.structured.locations as Loc[]).map((l) => [l.file, l.column]);
+      expect(cols).toEqual([
+        ["d0.fake", 4],
+        ["d1.fake", 4],
+        ["d2.fake", 4],
+        ["d3.fake", 5],
+      ]);
     },
     TEST_MS,
   );

@@ -6,10 +6,13 @@
  * attack runs `ping` is answered within 2 s and the bridge stays under 300 MB; afterwards it
  * serves — a message past the parse bounds breaks the session (tree stopped, the next call
  * says why), the rest is absorbed — and what was only held, not kept, is given back once
- * the bridge has been idle (its resident size falls under IDLE_RSS_MB).
+ * the bridge has been idle (its resident size falls under IDLE_RSS_MB). Documents whose JSON
+ * is six times their bytes (control characters) go to a server one at a time, escaped piece
+ * by piece: eight hovered at once stay under the bounds, whether the server reads them or
+ * stops reading (then the bound on what waits for it trips before anything of them is made).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, linkSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
 import { keptDiagnostic } from "../../src/session/diagnostic-caps.ts";
@@ -20,8 +23,9 @@ import {
   DIAGNOSTIC_BYTES,
   type HostilePlan,
 } from "../fake-server/hostile-plan.ts";
-import { tempDir } from "../support/bridge.ts";
-import type { ToolAnswer } from "../support/raw-bridge.ts";
+import { fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { gone } from "../support/processes.ts";
+import { RawBridge, type ToolAnswer } from "../support/raw-bridge.ts";
 import { waitFor } from "../support/wait.ts";
 import {
   cleanupAfterEach,
@@ -328,6 +332,84 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
       const p = await pingThrough(h, stopped(pids));
       report("answers of 16 MiB to a server that does not read", p, h.bridge.pid);
       expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      await expectBroken(h, pids, "the server does not read its input");
+    },
+    TEST_MS,
+  );
+});
+
+describe("documents of control characters: six bytes of JSON a character", () => {
+  /** under max_file_bytes: 8,387,000 × U+0001 and a euro sign (the text is UTF-16 in memory) */
+  const CONTROL_TEXT = `${"\u0001".repeat(8_387_000)}€`;
+  const DOCUMENTS = 8;
+
+  /** `DOCUMENTS` paths of one such file in `root` (hard links: the disk holds it once). */
+  function controlDocuments(root: string): string[] {
+    writeFileSync(join(root, "c0.fake"), CONTROL_TEXT);
+    const names = Array.from({ length: DOCUMENTS }, (_, i) => `c${i}.fake`);
+    for (const name of names.slice(1)) linkSync(join(root, "c0.fake"), join(root, name));
+    return names;
+  }
+
+  /** Every document hovered at once: the answers, with pings back to back until all came. */
+  async function hoveredAtOnce(h: Hostile, names: string[], until: () => boolean = () => true) {
+    const answers: ToolAnswer[] = [];
+    const calls = names.map((file) =>
+      h.bridge.call("hover", { file, line: 1, column: 1 }, 90_000).then((a) => {
+        answers.push(a);
+      }),
+    );
+    const p = await pingThrough(h, () => answers.length === names.length && until());
+    await Promise.all(calls);
+    return { answers, p };
+  }
+
+  test(
+    "19. 8 hovered at once, a server that reads: each answered, under the bounds",
+    async () => {
+      const root = tempDir("theodolite-control-");
+      writeFileSync(join(root, "a.fake"), "alpha\n");
+      const names = controlDocuments(root);
+      const config = writeConfig({
+        bridge: { shutdown_grace_ms: 500, request_timeout_ms: 90_000 },
+        workspace: [{ name: "w", root, servers: ["fake"] }],
+        server: [fakeServer("fake", { responses: { "textDocument/hover": { contents: "c" } } })],
+      });
+      const bridge = await RawBridge.start(config);
+      started.add(bridge.pid);
+      const h = { bridge, root, marker: join(root, "no-marker") };
+      const { answers, p } = await hoveredAtOnce(h, names);
+      report(
+        `${DOCUMENTS} control-character documents hovered at once, a server that reads`,
+        { ...p, during: p.pings },
+        bridge.pid,
+      );
+      for (const a of answers) {
+        expect({ error: a.isError, text: a.structured.text }).toEqual({ error: false, text: "c" });
+      }
+      expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "19b. 8 hovered at once, a server that stops reading: broken once it took nothing for 5 s, memory never grown",
+    async () => {
+      const { h, pids } = await startedHostile(
+        started,
+        { actions: [{ do: "stop_reading" }] },
+        { request_timeout_ms: 30_000 },
+      );
+      const names = controlDocuments(h.root);
+      const { answers, p } = await hoveredAtOnce(h, names, stopped(pids));
+      report(
+        `${DOCUMENTS} control-character documents to a server that stops reading`,
+        { ...p, during: p.pings },
+        h.bridge.pid,
+      );
+      for (const a of answers) expect(a.code).toBe("SessionDead");
+      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      expect(pids.server === null || gone(pids.server)).toBe(true);
       await expectBroken(h, pids, "the server does not read its input");
     },
     TEST_MS,

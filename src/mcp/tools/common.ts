@@ -15,12 +15,14 @@ import { documentRefresh } from "../../session/catch-up.ts";
 import { UNPROVEN_REASON } from "../../session/disk-changes.ts";
 import type { OpenDocument } from "../../session/documents.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import { LineIndex } from "../../text/line-index.ts";
 import type { LineModel } from "../../text/line-model.ts";
 import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
 import { OUTSIDE_NAMED, type OutsideProgram } from "../../workspace/program.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
+
+/** A file this large is worked on in a turn of the event loop of its own. */
+const LARGE_FILE_BYTES = 1024 * 1024;
 
 export interface FileCall {
   session: Session;
@@ -68,16 +70,23 @@ export async function withFile<T>(
   // read beneath the root (SPEC §8.1): what is read is what the path names now — up front,
   // so a file that cannot be read starts no server; a file the session holds open is
   // compared with its document once the disk was followed, and read only if it changed
-  const target =
+  const read =
     session.documents.byPath(resolved.abs) !== undefined
-      ? resolved
+      ? undefined
       : (script ?? ws.read(resolved.abs, resolved));
+  const target = read ?? resolved;
+  // a large file's tables and JSON size take a turn to themselves: calls on large files that
+  // arrive together are spread over turns, and pings are read between (SPEC §8.2)
+  const large = (read?.bytes ?? 0) > LARGE_FILE_BYTES;
   return sessions.use(session, wait, async (s) => {
+    if (large) await ws.turns.next();
     // the rest of the workspace followed the disk already (SPEC §5); now this file
     const doc = await s.documents.target(target, documentRefresh(s, role), wait.signal);
-    const norm = normalizeContext(ctx, s);
+    const norm = normalizeContext(ctx, s, s.answerLineModel, doc.abs);
     const renameNorm =
-      s.lineModel.key === s.answerLineModel.key ? norm : normalizeContext(ctx, s, s.lineModel);
+      s.lineModel.key === s.answerLineModel.key
+        ? norm
+        : normalizeContext(ctx, s, s.lineModel, doc.abs);
     return fn({ session: s, doc, rel: resolved.rel, norm, renameNorm, wait });
   });
 }
@@ -92,25 +101,26 @@ export function sessionTextReader(session: Session): (abs: string) => string | u
 
 /**
  * A call's conversion of server positions counted in `model` (by default as its answers
- * are, SPEC §5) to the client's.
+ * are, SPEC §5) to the client's; `own`: the path of the call's own document, whose table
+ * the call's budget does not pay for (every bridge has it open, SPEC §5.1).
  */
 export function normalizeContext(
   ctx: CallContext,
   session: Session,
   model: LineModel = session.answerLineModel,
+  own?: string,
 ): NormalizeContext {
   const ws = session.workspace;
   // the server answered against the open document's text; other files as on disk now,
   // read only beneath the workspace root (server-named paths are untrusted), within the
   // call's budget (SPEC §5.1); made on first use: most answers convert no other file
-  const own = model.key === session.answerLineModel.key;
   const open = (abs: string): OpenLines | undefined => {
     const doc = session.documents.byPath(abs);
-    if (doc === undefined || own) return doc;
-    return { ...doc, index: new LineIndex(doc.text, model) };
+    if (doc === undefined || model.key === session.answerLineModel.key) return doc;
+    return { ...doc, index: doc.index.withAnswers(model) };
   };
   let tables: CallLines | undefined;
-  const call = () => (tables ??= ws.callLines(model, open));
+  const call = () => (tables ??= ws.callLines(model, open, own));
   return makeNormalizeContext({
     root: ws.root,
     rootReal: ws.rootReal,

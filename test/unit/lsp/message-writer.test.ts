@@ -6,7 +6,9 @@
  */
 import { expect, test } from "bun:test";
 import { Emitter, type Message, type RAL } from "vscode-jsonrpc/node";
-import { BoundedMessageWriter, serialized } from "../../../src/lsp/message-writer.ts";
+import { BoundedMessageWriter, messageBytes } from "../../../src/lsp/message-writer.ts";
+import { LONG_STRING, PIECE_CHARS } from "../../../src/lsp/outgoing.ts";
+import { waitFor } from "../../support/wait.ts";
 
 /** A writable whose writes settle only when `drain()` is called (a server that stopped reading). */
 function stalled() {
@@ -44,9 +46,12 @@ const answer = (items: number): Message => {
 
 test("a message weighs its bytes in UTF-8, answers as much as documents", () => {
   const open = didOpenOf("é".repeat(1000));
-  expect(serialized(open).length).toBe(Buffer.byteLength(JSON.stringify(open)));
-  expect(serialized(open).length).toBeGreaterThan(2000);
-  expect(serialized(answer(100)).length).toBeGreaterThan(100_000);
+  expect(messageBytes(open)).toBe(Buffer.byteLength(JSON.stringify(open)));
+  expect(messageBytes(open)).toBeGreaterThan(2000);
+  expect(messageBytes(answer(100))).toBeGreaterThan(100_000);
+  // a long text: weighed with its escapes, before anything of its JSON is made
+  const escaped = didOpenOf(`\u0001"\n€😀${"\u001f".repeat(LONG_STRING)}`);
+  expect(messageBytes(escaped)).toBe(Buffer.byteLength(JSON.stringify(escaped)));
 });
 
 test("past the bound of bytes waiting, the writer fails and says why", async () => {
@@ -106,4 +111,92 @@ test("a server that reads never meets the bound", async () => {
     }
     await written;
   }
+});
+
+/** What the writer wrote, as one text, once every write was taken. */
+async function writtenWhole(messages: Message[]): Promise<{ text: string; chunks: number }> {
+  const { writable, drain, chunks } = stalled();
+  const writer = new BoundedMessageWriter(writable);
+  let settled = false;
+  const done = Promise.all(messages.map((m) => writer.write(m))).then(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await new Promise((resolve) => setImmediate(resolve));
+    drain();
+  }
+  await done;
+  const bytes = Buffer.concat(chunks.map((c) => (typeof c === "string" ? Buffer.from(c) : c)));
+  return { text: bytes.toString("utf8"), chunks: chunks.length };
+}
+
+/** The LSP framing of each message as JSON.stringify makes it. */
+const framed = (m: Message) => {
+  const json = JSON.stringify(m);
+  return `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`;
+};
+
+test("a long document is written in pieces, byte for byte what JSON.stringify makes", async () => {
+  // every escape class, an astral character across each piece boundary, a key left out
+  const unit = `a\u0000\b\t\n\u000b\f\r\u001f"\\é€\u2028${"x".repeat(1000)}`;
+  let text = unit.repeat(Math.ceil((3 * PIECE_CHARS) / unit.length));
+  text = `${text.slice(0, PIECE_CHARS - 1)}😀${text.slice(PIECE_CHARS - 1)}`;
+  const change = {
+    jsonrpc: "2.0",
+    method: "textDocument/didChange",
+    params: {
+      textDocument: { uri: "file:///a", version: 2, extra: undefined },
+      contentChanges: [{ text }, { text: "short" }, { text }],
+    },
+  } as unknown as Message;
+  const { text: written, chunks } = await writtenWhole([didOpenOf(text), change, answer(2)]);
+  expect(written).toBe(framed(didOpenOf(text)) + framed(change) + framed(answer(2)));
+  // pieces, not one body per message
+  expect(chunks).toBeGreaterThan(12);
+});
+
+test("a burst of documents past the bound waits, made piece by piece, for a server that reads", async () => {
+  const { writable, drain, chunks } = stalled();
+  // each 6 bytes a character once escaped: three are past the bound
+  const text = "\u0001".repeat(LONG_STRING);
+  const writer = new BoundedMessageWriter(writable, 10 * LONG_STRING, 60_000);
+  const errors: string[] = [];
+  writer.onError(([e]) => errors.push(e.message));
+  let settled = 0;
+  const writes = [1, 2, 3].map(() =>
+    writer.write(didOpenOf(text)).then(() => {
+      settled += 1;
+    }),
+  );
+  // nothing of the second and third is made until the first is taken
+  expect(chunks.length).toBeLessThanOrEqual(1);
+  while (settled < 3) {
+    await new Promise((resolve) => setImmediate(resolve));
+    drain();
+  }
+  await Promise.all(writes);
+  expect(errors).toEqual([]);
+});
+
+test("past the bound, a server that takes nothing for the stall time does not read: the writer fails", async () => {
+  const { writable, chunks } = stalled();
+  const text = "\u0001".repeat(LONG_STRING);
+  const writer = new BoundedMessageWriter(writable, 10 * LONG_STRING, 50);
+  const errors: string[] = [];
+  writer.onError(([e]) => errors.push(e.message));
+  for (let i = 0; i < 3; i++) void writer.write(didOpenOf(text)).catch(() => {});
+  await waitFor(() => errors.length > 0, 5000, { what: "the writer to fail" });
+  expect(errors).toEqual([
+    `the server does not read its input: more than ${10 * LONG_STRING} bytes of messages wait for it`,
+  ]);
+  // the first message's header and first piece were handed over, nothing of the others
+  expect(chunks.length).toBeLessThanOrEqual(2);
+  await expect(writer.write(didOpen(1))).rejects.toThrow("does not read its input");
+});
+
+test("made messages past the bound never wait, whether the server reads or not", async () => {
+  const { writable } = stalled();
+  const writer = new BoundedMessageWriter(writable, 10_000, 60_000);
+  void writer.write(didOpen(6000)).catch(() => {});
+  await expect(writer.write(didOpen(6000))).rejects.toThrow("does not read its input");
 });

@@ -4,7 +4,15 @@
  */
 import { expect, test } from "bun:test";
 import type { ColumnUnit } from "../../../src/config/types.ts";
-import { AsciiLines, columnsToClient, lineColumnsOf } from "../../../src/text/line-columns.ts";
+import {
+  AsciiLines,
+  callCost,
+  columnsSize,
+  columnsToClient,
+  lineColumnsOf,
+  lineColumnsWithin,
+} from "../../../src/text/line-columns.ts";
+import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import { LineIndex, lspToClient, type PositionEncoding } from "../../../src/text/positions.ts";
 
 const UNITS: ColumnUnit[] = ["code-point", "utf-16", "utf-8"];
@@ -49,6 +57,40 @@ test("AsciiLines converts every position, in range or not, as lspToClient does",
           }
         }
       }
+    }
+  }
+});
+
+test("what a call pays for a table: its text's bytes and 4 bytes a line of each table it uses", () => {
+  const LF = lineModel(["lf"]);
+  const cases: [string, typeof LF, number][] = [
+    ["", LSP_LINES, 0 + 4],
+    ["ab\ncd\n", LSP_LINES, 6 + 3 * 4],
+    ["\n".repeat(1000), LSP_LINES, 1000 + 1001 * 4],
+    ["é\n", LSP_LINES, 3 + 2 * 4],
+    // a lone CR for a server of LF alone: its lines beside the client's
+    ["a\rb\nc", LF, 5 + (3 + 2) * 4],
+    // CR LF: the same starts, one table
+    ["a\r\nb", LF, 4 + 2 * 4],
+  ];
+  for (const [text, model, cost] of cases) {
+    const lines = lineColumnsOf(text, model);
+    expect({ text, cost: callCost(lines) }).toEqual({ text, cost });
+    const within = lineColumnsWithin(text, model, cost);
+    expect(within).toBeInstanceOf(lines.constructor as typeof AsciiLines);
+    expect(callCost(within as AsciiLines)).toBe(cost);
+    expect(lineColumnsWithin(text, model, cost - 1)).toBe("budget");
+  }
+});
+
+test("a pure-ASCII table holds 4 bytes a line and no text, with CRs or without", () => {
+  for (const text of ["a\nbb\nccc", "a\r\nbb\rccc\n", "\r".repeat(100)]) {
+    const ascii = new AsciiLines(text);
+    expect(ascii.size).toBe(4 * ascii.lineCount);
+    expect(columnsSize(ascii)).toBe(ascii.size);
+    const full = new LineIndex(text);
+    for (let line = 0; line < full.lineCount; line++) {
+      expect(ascii.lineLength(line)).toBe(full.lineLength(line));
     }
   }
 });

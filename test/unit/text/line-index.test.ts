@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { LineIndex } from "../../../src/text/line-index.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
+import { BYTES_PER_LINE } from "../../../src/text/line-starts.ts";
 
 const LF = lineModel(["lf"]);
 const TSSERVER = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
@@ -16,7 +17,7 @@ test("LSP's model, or a text with nothing the models count differently: one tabl
   // LF alone: a view over the same starts (where a CR LF line ends differs, not where lines start)
   const plain = new LineIndex("a\nb\u0085c", LF);
   expect(plain.sameLines).toBe(true);
-  expect(plain.tableBytes).toBe(plain.lineCount * 8);
+  expect(plain.tableBytes).toBe(plain.lineCount * BYTES_PER_LINE);
   const ts = new LineIndex("a\r\nb\rc", TSSERVER);
   expect(ts.server).toBe(ts);
 });
@@ -28,7 +29,7 @@ test("CR LF for a server of LF alone: the starts shared, its lines end after the
   expect(index.lineText(0)).toBe("ab");
   expect(index.server.lineText(0)).toBe("ab\r");
   expect(index.server.lineCount).toBe(3);
-  expect(index.tableBytes).toBe(index.lineCount * 8);
+  expect(index.tableBytes).toBe(index.lineCount * BYTES_PER_LINE);
 });
 
 test("a lone CR for a server of LF alone: its own lines", () => {
@@ -39,7 +40,7 @@ test("a lone CR for a server of LF alone: its own lines", () => {
   expect(index.server.server).toBe(index.server);
   expect(index.server.model).toBe(LF);
   expect(index.model).toBe(LSP_LINES);
-  expect(index.tableBytes).toBe((3 + 2) * 8);
+  expect(index.tableBytes).toBe((3 + 2) * BYTES_PER_LINE);
 });
 
 test("U+2028 for tsserver: one more line on its side, none on the client's", () => {
@@ -74,4 +75,19 @@ test("a server that reads at LF alone and answers in LSP's lines (clangd): three
   const plain = new LineIndex("a\nb", LF, TSSERVER);
   expect(plain.sameAnswerLines).toBe(true);
   expect(plain.answers).toBe(plain);
+});
+
+test("the same text's index with other answer lines shares every table it can", () => {
+  const index = new LineIndex("a\rb\nc", LF, LSP_LINES);
+  // a rename's edits are in the lines the server reads
+  const reads = index.withAnswers(LF);
+  expect(reads.answers).toBe(index.server);
+  expect(reads.server).toBe(index.server);
+  expect(reads.lineCount).toBe(index.lineCount);
+  expect(reads.tableBytes).toBe(index.tableBytes);
+  expect(index.withAnswers(LSP_LINES)).toBe(index);
+  // a model neither had: counted once, the client's starts shared
+  const ts = index.withAnswers(TSSERVER);
+  expect(ts.answers.lineCount).toBe(3);
+  expect(ts.server).toBe(index.server);
 });

@@ -2,7 +2,8 @@
  * One call's line tables (SPEC §5.1, §8.2): a file is read once however many links name
  * it, and the files an answer names are counted against the call's byte budget in path
  * order, cached, open or read now alike — so which files are converted depends on the disk
- * alone, never on what an earlier call left in the cache.
+ * alone, never on what an earlier call left in the cache. A table costs its text and 4
+ * bytes a line: `cost` below.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { linkSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -41,9 +42,17 @@ function cache(): { tables: LineTables; reads: string[] } {
   return { tables, reads };
 }
 
-function call(tables: LineTables, budget: number, open: Record<string, OpenLines> = {}) {
-  return new CallLines(tables, LSP_LINES, budget, (abs) => open[abs]);
+function call(
+  tables: LineTables,
+  budget: number,
+  open: Record<string, OpenLines> = {},
+  own?: string,
+) {
+  return new CallLines(tables, LSP_LINES, budget, (abs) => open[abs], own);
 }
+
+/** What a call pays for an ASCII text's table: its bytes and 4 bytes a line. */
+const cost = (text: string) => text.length + 4 * text.split(/\r\n|\r|\n/).length;
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -60,8 +69,8 @@ test("sixty links of one file: one read, one table, counted once against the bud
     links.push(link);
   }
   const { tables, reads } = cache();
-  // a budget of one copy: sixty would be far past it
-  const lines = call(tables, 1000);
+  // a budget of one table: sixty would be far past it
+  const lines = call(tables, cost("x\n".repeat(500)));
   await lines.load(links);
   expect(reads).toEqual(["big.c"]);
   const table = lines.get(first);
@@ -69,15 +78,16 @@ test("sixty links of one file: one read, one table, counted once against the bud
   for (const link of links) expect(lines.get(link)).toBe(table);
   expect(tables.stats().entries).toBe(1);
   // a later call: one lstat per path, no read
-  await call(tables, 1000).load(links);
+  await call(tables, cost("x\n".repeat(500))).load(links);
   expect(reads).toEqual(["big.c"]);
 });
 
 test("past the budget, in path order: the same files whether cached or read", async () => {
   const names = ["d.c", "a.c", "c.c", "b.c"];
-  const paths = names.map((n) => file(n, `${n}\n`.repeat(25))); // 100 bytes each
+  const paths = names.map((n) => file(n, `${n}\n`.repeat(25))); // 100 bytes, 26 lines each
+  expect(cost("a.c\n".repeat(25))).toBe(204);
   const fresh = cache();
-  const cold = call(fresh.tables, 250);
+  const cold = call(fresh.tables, 450);
   await cold.load(paths);
   const verdict = (c: CallLines) => names.map((n) => [n, c.get(join(dir, n)) === "budget"]);
   expect(verdict(cold)).toEqual([
@@ -89,7 +99,7 @@ test("past the budget, in path order: the same files whether cached or read", as
   expect(fresh.reads).toEqual(["a.c", "b.c"]);
   // warm the cache with every file, then the same call again: the same verdicts
   await call(fresh.tables, 10_000).load(paths);
-  const warm = call(fresh.tables, 250);
+  const warm = call(fresh.tables, 450);
   await warm.load([...paths].reverse());
   expect(verdict(warm)).toEqual(verdict(cold));
 });
@@ -100,10 +110,10 @@ test("an open document counts like the file and serves its own table", async () 
   const { tables, reads } = cache();
   const index = new LineIndex("é\n");
   const open = { [a]: { index, text: "é\n", identity: tables.identity(a) ?? null } };
-  const lines = call(tables, 4, open);
+  const lines = call(tables, 12, open);
   await lines.load([b, a]);
   expect(lines.get(a)).toBe(index);
-  // a.ts (3 bytes) first in path order; b.ts (20) is past the 4-byte budget
+  // a.ts (3 bytes, 2 lines: 11) first in path order; b.ts (20 bytes) is past the 12 of the budget
   expect(lines.get(b)).toBe("budget");
   expect(reads).toEqual([]);
 });
@@ -131,24 +141,59 @@ test("one table per line model: a lone CR splits LSP's lines, not LF's", async (
 });
 
 test("peek reads nothing: an uncached file, or one past the budget, is pending until load", async () => {
-  const a = file("a.c", "a\n".repeat(50)); // 100 bytes
+  const a = file("a.c", "a\n".repeat(50)); // 100 bytes, 51 lines: 304
   const b = file("b.c", "b\n".repeat(50));
   const { tables, reads } = cache();
-  const first = call(tables, 150);
+  const first = call(tables, 350);
   expect(first.peek(a)).toBe(PENDING);
   expect(reads).toEqual([]);
   await first.load([b, a]);
   expect(reads).toEqual(["a.c"]);
   expect(first.get(b)).toBe("budget");
   // cached now: a later call peeks a.c at once, and b.c (uncached) stays pending
-  const second = call(tables, 150);
+  const second = call(tables, 350);
   expect(second.peek(a)).toBeInstanceOf(AsciiLines);
   expect(second.peek(b)).toBe(PENDING);
   // both cached: within the budget in any order, past it only in canonical order
   await call(tables, 1000).load([a, b]);
-  const third = call(tables, 150);
+  const third = call(tables, 350);
   expect(third.peek(b)).toBeInstanceOf(AsciiLines);
   expect(third.peek(a)).toBe(PENDING);
   await third.load([b, a]);
   expect([third.get(a), third.get(b)].map((t) => t === "budget")).toEqual([false, true]);
+});
+
+test("a file of empty lines costs its lines: read and counted, no table made, its bytes paid", async () => {
+  const dense = file("a.c", "\n".repeat(1000)); // 1000 bytes, 1001 lines: 5004
+  const small = file("b.c", "b\n".repeat(50)); // 304
+  const { tables, reads } = cache();
+  const lines = call(tables, 1400);
+  await lines.load([small, dense]);
+  expect(lines.get(dense)).toBe("budget");
+  expect(reads).toEqual(["a.c", "b.c"]);
+  expect(tables.stats().entries).toBe(1);
+  // the read paid 1000 of 1400: b.c fits what is left
+  expect(lines.get(small)).toBeInstanceOf(AsciiLines);
+  const tight = call(tables, 1303);
+  await tight.load([small, dense]);
+  expect(tight.get(small)).toBe("budget");
+});
+
+test("the call's own document converts with its table whatever it costs, its links too", async () => {
+  const text = "\n".repeat(1000);
+  const own = file("own.c", text);
+  const link = join(dir, "a-link.c");
+  linkSync(own, link);
+  const { tables, reads } = cache();
+  const index = new LineIndex(text);
+  const open = { [own]: { index, text, identity: tables.identity(own) ?? null } };
+  const lines = call(tables, 100, open, own);
+  await lines.load([link, own]);
+  expect(lines.get(own)).toBe(index);
+  expect(lines.get(link)).toBe(index);
+  expect(reads).toEqual([]);
+  // the same document open, not the call's own: past the budget
+  const other = call(tables, 100, open);
+  await other.load([own]);
+  expect(other.get(own)).toBe("budget");
 });

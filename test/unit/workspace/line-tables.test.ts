@@ -51,7 +51,9 @@ function tablesOf(
     cache,
     get: (abs, model = LSP_LINES) => {
       const identity = cache.identity(abs);
-      return identity === undefined ? undefined : cache.get(abs, identity, model);
+      const got = identity === undefined ? undefined : cache.get(abs, identity, model);
+      if (got === "budget") throw new Error("no budget was given");
+      return got;
     },
     stats: () => cache.stats(),
   };
