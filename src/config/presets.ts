@@ -110,8 +110,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       // it runs cargo in the workspace root: with no crate there every check finds nothing,
       // and an empty answer would look like a clean crate (docs/LANGUAGE-SERVERS.md#bacon-ls)
       requires: [{ file: "Cargo.toml", hint: BACON_ROOT_HINT }],
-      // it writes the locations of its last check into the workspace root
-      own_files: ["**/.cache/**", ".bacon-locations"],
+      own_files: [".bacon-locations"], // the locations of its last check
     },
   }),
   preset({
@@ -204,6 +203,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       line_terminators: ["lf"],
       answer_line_terminators: ["cr", "lf", "crlf"],
       program: "compile_commands",
+      own_files: ["**/.cache/clangd/**"], // its index beside a database read in place
     },
   }),
   preset({

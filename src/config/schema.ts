@@ -298,9 +298,9 @@ export const ServerSchema = z.strictObject({
   follows: stringList(),
   /**
    * workspace-relative globs of files the server writes itself (its caches): no change to it
-   * (SPEC §5.3); the default names the usual cache directory
+   * (SPEC §5.3); none by default — a user's own files may lie in any directory
    */
-  own_files: z.array(z.string()).default(() => ["**/.cache/**"]),
+  own_files: z.array(z.string()).default(() => []),
   /**
    * workspace-relative globs of every file the server may read: a change to any other file
    * is no change to it (SPEC §5.3); by default every file

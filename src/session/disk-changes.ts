@@ -174,6 +174,7 @@ export class DiskChanges {
     this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
     this.changed.note(changes.filter((c) => languageOfFile(this.ctx.server, c.abs) !== undefined));
     this.ctx.program.noteChanges(changes);
+    this.ctx.workspace.noteChanges(changes);
     const events = matchingEvents(this.watchers, changes, this.root);
     const manifest = this.manifestFor(events);
     if (manifest !== undefined)

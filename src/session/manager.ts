@@ -38,7 +38,13 @@ export class SessionManager {
     const { max_file_bytes: maxFileBytes, max_watches: maxWatches } = config.bridge;
     const ranked: { session: Session; tier: Tier; position: number; ws: number }[] = [];
     for (const [wsIndex, wsConfig] of config.workspaces.entries()) {
-      const ws = new Workspace(wsConfig, { maxFileBytes, maxWatches }, hooks.took);
+      const sourceExtensions = new Set(
+        config.servers
+          .filter((s) => wsConfig.servers.includes(s.name))
+          .flatMap((s) => Object.keys(s.extensions)),
+      );
+      const limits = { maxFileBytes, maxWatches, sourceExtensions };
+      const ws = new Workspace(wsConfig, limits, hooks.took);
       this.workspaces.set(ws.name, ws);
       for (const { server, tier, position } of standings(config, wsConfig)) {
         const admit = (s: Session) => this.admit(s);

@@ -14,8 +14,8 @@ import { atOrBelow } from "./paths.ts";
 export interface OutsideDependency {
   /** absolute, lexically normalized (the caller takes the realpath) */
   path: string;
-  /** a single file, or a directory watched with everything below it */
-  kind: "file" | "tree";
+  /** a single file, a directory with everything below it, or a directory's own entries */
+  kind: "file" | "tree" | "entries";
   /** which configuration named it, for answers and session_status */
   source: string;
 }
@@ -23,12 +23,21 @@ export interface OutsideDependency {
 /** Host directories: what the system's packages own is no workspace dependency. */
 const SYSTEM = ["/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev"];
 
+/** Whether `abs` lies in the host's system directories. */
+export function isSystemPath(abs: string): boolean {
+  return SYSTEM.some((s) => atOrBelow(s, abs));
+}
+
 /** Named dependencies at most (a compile database can name hundreds of include dirs). */
 export const MAX_OUTSIDE_DEPENDENCIES = 64;
 
 type Read = (rel: string) => string | undefined;
 
-/** Every dependency outside `rootReal` the configuration files in it name. */
+/**
+ * Every dependency outside `rootReal` the configuration files in it name, and those inside
+ * it that lie where the root's watcher never looks (`unwatchedInside`: a CACHEDIR.TAG
+ * build directory named by `-I`).
+ */
 export function outsideDependencies(
   rootReal: string,
   read: Read,
@@ -36,6 +45,9 @@ export function outsideDependencies(
   databaseDirs: readonly string[] = [],
   /** whether a file outside the root exists (cargo's configuration above the root) */
   exists: (abs: string) => boolean = () => false,
+  unwatchedInside: (abs: string) => boolean = () => false,
+  /** dependencies found some other way (outside-survey.ts), judged and bounded alike */
+  more: readonly OutsideDependency[] = [],
 ): OutsideDependency[] {
   const found: OutsideDependency[] = [];
   for (const dir of ["", ...databaseDirs]) {
@@ -48,11 +60,13 @@ export function outsideDependencies(
   found.push(...fromPyright(rootReal, read("pyrightconfig.json"), read("pyproject.toml")));
   found.push(...fromGo(rootReal, read("go.mod"), read("go.work")));
   found.push(...fromCargo(rootReal, read("Cargo.toml"), exists));
+  found.push(...more);
   const seen = new Set<string>();
   const out: OutsideDependency[] = [];
   for (const d of found) {
     const path = resolve(d.path);
-    if (atOrBelow(rootReal, path) || SYSTEM.some((s) => atOrBelow(s, path))) continue;
+    if (atOrBelow(rootReal, path) && !unwatchedInside(path)) continue;
+    if (isSystemPath(path)) continue;
     if (seen.has(path)) continue;
     seen.add(path);
     out.push({ ...d, path });

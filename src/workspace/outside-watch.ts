@@ -1,17 +1,26 @@
 /**
- * Watching the dependencies outside the root that the workspace's configuration names
- * (SPEC §5.3; outside-deps.ts finds them): a directory with everything below it, or a file
- * through a watch on its directory alone, each with a watcher of its own (watch.ts) and at
- * most OUTSIDE_MAX_WATCHES directories. A dependency that cannot be watched whole — gone,
+ * Watching the dependencies outside the root (SPEC §5.3): those the workspace's
+ * configuration names (outside-deps.ts) and every other way out a walk of the root finds
+ * (outside-survey.ts: links, any path in a configuration file, a source's relative path
+ * that climbs out). A directory with everything below it, a directory's own entries, or a
+ * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
+ * and at most OUTSIDE_MAX_WATCHES directories. Found again when a session starts and when a
+ * change below the root touches a file they came from; one found later is watched for
+ * every subscriber from then on. A dependency that cannot be watched whole — gone,
  * unreadable, past its bound, no inotify — is named, and every answer that may depend on
- * it says so (`outside_unwatched`).
+ * it says so (`outside_unwatched`); so is a survey stopped at its bound.
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { FileChange } from "./file-events.ts";
-import { type OutsideDependency, outsideDependencies } from "./outside-deps.ts";
+import { isSystemPath, type OutsideDependency, outsideDependencies } from "./outside-deps.ts";
+import { OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
+import { directoryScope } from "./watch-scope.ts";
+
+/** How an answer names a survey of the root stopped at its bound. */
+export const SURVEY_INCOMPLETE = "the survey of paths out of the root stopped at its bound";
 
 /** Directories one outside dependency may have watched. */
 export const OUTSIDE_MAX_WATCHES = 1024;
@@ -32,24 +41,66 @@ export interface OutsideSubscription {
   close(): void;
 }
 
+/** One subscriber: where its changes go, and its subscription to each watched dependency. */
+interface Subscriber {
+  deliver: (changes: FileChange[]) => void;
+  subs: { w: Watched; sub: Subscription }[];
+}
+
 export class OutsideWatch {
   private watched = new Map<string, Watched>();
   private failed = new Map<string, OutsideDependency>();
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly survey: OutsideSurvey;
 
   constructor(
     private readonly rootReal: string,
     /** a root-relative file's text, or undefined (the workspace's confined read) */
     private readonly read: (rel: string) => string | undefined,
     private readonly databaseDirs: () => string[],
-  ) {}
+    /** extensions (no dot) of the files the workspace's servers read as sources */
+    sourceExtensions: ReadonlySet<string> = new Set(),
+  ) {
+    this.survey = new OutsideSurvey({
+      rootReal,
+      sourceExtensions,
+      read: (abs) => (atOrBelow(rootReal, abs) ? read(relative(rootReal, abs)) : undefined),
+      isSystem: isSystemPath,
+    });
+  }
 
   /**
-   * Find the dependencies again (a new server life reads its configuration afresh): new
-   * ones are watched from now on; one no longer named keeps its watch (other sessions may
-   * be subscribed to it), within the bound of outside-deps.ts.
+   * Walk the root and find the dependencies again (a new server life reads its
+   * configuration afresh).
    */
   refresh(): void {
-    const deps = outsideDependencies(this.rootReal, this.read, this.databaseDirs(), existsSync);
+    this.survey.walk();
+    this.update();
+  }
+
+  /**
+   * Changes below the root: a file or link they name may add or drop a way out. New
+   * dependencies are watched for every subscriber from now on.
+   */
+  noteChanges(changes: readonly FileChange[]): void {
+    if (changes.length === 0) return;
+    this.survey.note(changes);
+    this.update();
+  }
+
+  /**
+   * New dependencies are watched from now on; one no longer named keeps its watch (other
+   * sessions may be subscribed to it), within the bound of outside-deps.ts.
+   */
+  private update(): void {
+    const deps = outsideDependencies(
+      this.rootReal,
+      this.read,
+      this.databaseDirs(),
+      existsSync,
+      (abs) => this.unwatchedInside(abs),
+      this.survey.dependencies(),
+    );
     for (const dep of deps) {
       if (this.watched.has(dep.path)) continue;
       const w = this.watch(dep);
@@ -57,8 +108,18 @@ export class OutsideWatch {
       else {
         this.failed.delete(dep.path);
         this.watched.set(dep.path, w);
+        for (const s of this.subscribers) s.subs.push(this.attach(w, s.deliver));
       }
     }
+  }
+
+  /** Whether `abs`, below the root, lies where the root's watcher never looks (§5.2). */
+  private unwatchedInside(abs: string): boolean {
+    for (let d = abs; d.length > this.rootReal.length; d = dirname(d)) {
+      const scope = directoryScope(d);
+      if (scope === "excluded" || scope === "package") return true;
+    }
+    return false;
   }
 
   private watch(dep: OutsideDependency): Watched | null {
@@ -68,6 +129,10 @@ export class OutsideWatch {
         // a directory holding the root would watch the root twice: named, not watched
         if (atOrBelow(dir, this.rootReal)) return null;
         return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES) };
+      }
+      if (dep.kind === "entries") {
+        const dir = realpathSync(dep.path);
+        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1) };
       }
       const dir = realpathSync(dirname(dep.path));
       const file = join(dir, relative(dirname(dep.path), dep.path));
@@ -79,27 +144,33 @@ export class OutsideWatch {
 
   /** Every change outside, delivered to `deliver`; the session polls with `poll()`. */
   subscribe(deliver: (changes: FileChange[]) => void): OutsideSubscription {
-    const subs: { w: Watched; sub: Subscription }[] = [];
-    for (const w of this.watched.values()) {
-      const interest = (d: string) => (w.file === null ? atOrBelow(w.dir, d) : d === w.dir);
-      const only = (changes: FileChange[]) => {
-        const mine = w.file === null ? changes : changes.filter((c) => c.abs === w.file);
-        if (mine.length > 0) deliver(mine);
-      };
-      subs.push({ w, sub: w.watcher.subscribe(interest, only) });
-    }
+    const subscriber: Subscriber = { deliver, subs: [] };
+    for (const w of this.watched.values()) subscriber.subs.push(this.attach(w, deliver));
+    this.subscribers.add(subscriber);
     return {
       unwatched: () => {
         const out = [...this.failed.keys()];
-        for (const { w, sub } of subs) {
+        for (const { w, sub } of subscriber.subs) {
           if (w.watcher.failed() !== null || sub.unwatched() > 0) out.push(w.dep.path);
         }
+        if (this.survey.incomplete) out.push(`${this.rootReal} (${SURVEY_INCOMPLETE})`);
         return out.sort();
       },
       close: () => {
-        for (const { sub } of subs) sub.close();
+        this.subscribers.delete(subscriber);
+        for (const { sub } of subscriber.subs) sub.close();
       },
     };
+  }
+
+  private attach(w: Watched, deliver: (changes: FileChange[]) => void) {
+    const interest = (d: string) =>
+      w.file === null && w.dep.kind === "tree" ? atOrBelow(w.dir, d) : d === w.dir;
+    const only = (changes: FileChange[]) => {
+      const mine = w.file === null ? changes : changes.filter((c) => c.abs === w.file);
+      if (mine.length > 0) deliver(mine);
+    };
+    return { w, sub: w.watcher.subscribe(interest, only) };
   }
 
   /** Drain every outside watcher (before a call's first request, like the root's). */
@@ -118,6 +189,7 @@ export class OutsideWatch {
 
   close(): void {
     for (const w of this.watched.values()) w.watcher.close();
+    this.subscribers.clear();
     this.watched.clear();
     this.failed.clear();
   }

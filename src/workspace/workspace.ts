@@ -29,6 +29,8 @@ export interface WorkspaceLimits {
   maxFileBytes: number;
   /** directories watched at most (bridge.max_watches) */
   maxWatches: number;
+  /** extensions (no dot) of the files its servers read as sources (outside-survey.ts) */
+  sourceExtensions?: ReadonlySet<string>;
 }
 
 export class Workspace implements WorkspaceRoot {
@@ -121,8 +123,8 @@ export class Workspace implements WorkspaceRoot {
   }
 
   /**
-   * The dependencies outside the root its configuration names, watched (SPEC §5.3):
-   * found again at every call, new ones watched from then on.
+   * The dependencies outside the root, watched (SPEC §5.3): found again each time a session
+   * subscribes (a server life starts), new ones watched from then on.
    */
   outside(): OutsideWatch {
     this.outsideWatch ??= new OutsideWatch(
@@ -132,9 +134,15 @@ export class Workspace implements WorkspaceRoot {
         const dir = this.config.file_dirs["compile_commands.json"];
         return dir === undefined ? [] : [dir];
       },
+      this.limits.sourceExtensions,
     );
     this.outsideWatch.refresh();
     return this.outsideWatch;
+  }
+
+  /** Changes below the root a session took: a way out they add is watched from now on. */
+  noteChanges(changes: readonly FileChange[]): void {
+    this.outsideWatch?.noteChanges(changes);
   }
 
   /** Drain the watcher: every subscriber gets what changed since the last poll. */

@@ -8,22 +8,11 @@
  * site. Each case lives in a base directory holding the root (`proj`) and what lies beside
  * it; the fresh bridge runs on a copy of the whole base.
  */
-import { afterAll, describe, expect, test } from "bun:test";
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import type { ServerConfig } from "../../src/config/types.ts";
-import type { BridgeHandle } from "../support/bridge.ts";
-import { answer, GATED, type Probe } from "../support/coherence.ts";
-import { requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { answer, GATED } from "../support/coherence.ts";
+import { startRealBridge } from "../support/real-bridge.ts";
 import {
   findClangd,
   findPyright,
@@ -31,6 +20,14 @@ import {
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
+import {
+  base,
+  type Case,
+  compareCases,
+  compileDatabase,
+  diag,
+  write,
+} from "../support/unproven-cases.ts";
 
 const FOUND: Record<string, RealServer | null> = {
   clangd: await findClangd(),
@@ -38,79 +35,6 @@ const FOUND: Record<string, RealServer | null> = {
   "typescript-language-server": await findTypescriptLanguageServer(),
   "rust-analyzer": await findRustAnalyzer(),
 };
-const bases: string[] = [];
-afterAll(() => {
-  for (const b of bases) rmSync(b, { recursive: true, force: true });
-});
-
-/** A base directory holding `files` (paths relative to it; the root is `proj`). */
-function base(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-unproven-")));
-  bases.push(dir);
-  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
-  return dir;
-}
-
-function write(dir: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-}
-
-/** compile_commands.json for the C files of `proj`, with `flags`, at this base's paths. */
-function compileDatabase(dir: string, files: string[], flags: string[]): void {
-  const root = join(dir, "proj");
-  const db = files.map((file) => ({
-    directory: root,
-    file: join(root, file),
-    arguments: ["cc", ...flags, "-c", file],
-  }));
-  writeFileSync(join(root, "compile_commands.json"), JSON.stringify(db));
-}
-
-interface Case {
-  server: string;
-  files: Record<string, string>;
-  /** after copying: what depends on the copy's own paths (a compile database) */
-  prepare?: (dir: string) => void;
-  /** the server's configuration, from the one users get (the preset) */
-  config?: (c: ServerConfig) => ServerConfig;
-  warm: Probe[];
-  change: (dir: string) => void;
-  probes: Probe[];
-}
-
-/** An answer with the base directory's path as `<base>` (the two bases differ). */
-async function inBase(b: BridgeHandle, p: Probe, dir: string): Promise<unknown> {
-  const a = await answer(b, p, join(dir, "proj"));
-  return JSON.parse(JSON.stringify(a).replaceAll(dir, "<base>"));
-}
-
-/** The long-lived bridge's answers after the change, and a fresh bridge's on a copy. */
-async function bothAnswers(c: Case, server: ServerConfig): Promise<[unknown[], unknown[]]> {
-  const dir = base(c.files);
-  c.prepare?.(dir);
-  const long = await startRealBridge(join(dir, "proj"), server, GATED);
-  let fresh: BridgeHandle | undefined;
-  try {
-    for (const p of c.warm) await answer(long, p, join(dir, "proj"));
-    c.change(dir);
-    const copy = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-unproven-fresh-")));
-    bases.push(copy);
-    cpSync(dir, copy, { recursive: true, filter: (s) => !s.endsWith("/.cache") });
-    c.prepare?.(copy);
-    const mine: unknown[] = [];
-    for (const p of c.probes) mine.push(await inBase(long, p, dir));
-    fresh = await startRealBridge(join(copy, "proj"), server, GATED);
-    const truth: unknown[] = [];
-    for (const p of c.probes) truth.push(await inBase(fresh, p, copy));
-    return [mine, truth];
-  } finally {
-    await fresh?.close();
-    await long.close();
-  }
-}
-
-const diag = (file: string): Probe => ({ tool: "diagnostics", args: { file } });
 
 const MACRO_FILES = {
   "proj/config.h": "#define USE_FAST 1\n",
@@ -215,19 +139,7 @@ const CASES: Record<string, Case> = {
   },
 };
 
-for (const name of Object.keys(FOUND)) requiredUnderCI(name, FOUND[name] ?? null);
-
-describe("a change no list names: the long-lived answer is a fresh bridge's", () => {
-  for (const [label, c] of Object.entries(CASES)) {
-    const found = FOUND[c.server] ?? null;
-    test.skipIf(!found)(label, async () => {
-      if (!found) return;
-      const server = c.config ? c.config(found.config) : found.config;
-      const [mine, truth] = await bothAnswers(c, server);
-      expect({ case: label, answers: mine }).toEqual({ case: label, answers: truth });
-    });
-  }
-});
+compareCases("a change no list names: the long-lived answer is a fresh bridge's", FOUND, CASES);
 
 describe("clangd: rename_apply after a header's macro changed", () => {
   const found = FOUND.clangd ?? null;

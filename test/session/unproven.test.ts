@@ -30,7 +30,12 @@ describe("unproven = restart (the default)", () => {
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({
       ws,
-      servers: [fake.server(SCENARIO, { reads: ["**/*.{fake,md,txt}", ".cache/**"] })],
+      servers: [
+        fake.server(SCENARIO, {
+          reads: ["**/*.{fake,md,txt}", ".cache/**"],
+          own_files: [".cache/**"],
+        }),
+      ],
     });
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const epoch = (await sessionOf(bridge, "w", "fake")).epoch as number;

@@ -690,7 +690,7 @@ describe("defaults (SPEC §3)", () => {
         data_files: false,
         restart_on: [],
         follows: [],
-        own_files: ["**/.cache/**"],
+        own_files: [],
         reads: ["**"],
         unproven: "restart",
         reload_on: [],
