@@ -36,7 +36,8 @@ export function configurationPaths(text: string): string[] {
   for (const raw of text.split(/[\s"'`,;[\]{}()<>=]+/)) {
     if (raw.length < 2 || raw.length > MAX_WORD) continue;
     const word = raw.replace(GLUED_PREFIX, "").replace(/:$/, "");
-    if (!mayLeave(word)) continue;
+    // a comment's or a URL's `//`, a lone `/` or `/*`: no path anyone depends on
+    if (word.startsWith("//") || /^[/*]+$/.test(word) || !mayLeave(word)) continue;
     const path = beforeGlob(word);
     if (path !== "/") out.add(path);
   }

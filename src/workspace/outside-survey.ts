@@ -112,6 +112,12 @@ export class OutsideSurvey {
 
   /** One entry: a link out of the root, or a file whose paths may lead out. */
   private look(abs: string, isLink: boolean | undefined): void {
+    const name = basename(abs);
+    const config = CONFIGURATION.test(name);
+    // a walk knows each entry's type: a file neither a source nor configuration costs nothing
+    if (isLink === false && !config && !this.src.sourceExtensions.has(extname(name).slice(1))) {
+      return;
+    }
     this.looked++;
     let stat: ReturnType<typeof lstatSync>;
     try {
@@ -124,8 +130,6 @@ export class OutsideSurvey {
       if (dep !== null) this.links.set(abs, dep);
       return;
     }
-    const name = basename(abs);
-    const config = CONFIGURATION.test(name);
     if (!stat.isFile() || (!config && !this.src.sourceExtensions.has(extname(name).slice(1)))) {
       return;
     }
@@ -146,7 +150,7 @@ export class OutsideSurvey {
       : escapingSourcePaths(text, rel.split("/").length - 1);
     const deps: OutsideDependency[] = [];
     for (const p of paths) {
-      const dep = this.resolved(resolve(dir, p), rel);
+      const dep = this.resolved(resolve(dir, p), rel, !config);
       if (dep !== null) deps.push(dep);
     }
     this.files.set(abs, { key, deps });
@@ -154,18 +158,21 @@ export class OutsideSurvey {
 
   /**
    * What `path` leads to when that exists outside the root and is not the host's: a
-   * directory with everything below it, or a file; a path with no file at its end (a module
-   * named without its extension) leads to the directory it would lie in.
+   * directory with everything below it, or a file; in a source (`module`), a path with no
+   * file at its end (a module named without its extension) leads to the directory it would
+   * lie in. The file system's root is no one's dependency.
    */
-  private resolved(path: string, source: string): OutsideDependency | null {
-    for (const candidate of [path, dirname(path)]) {
+  private resolved(path: string, source: string, module = false): OutsideDependency | null {
+    for (const candidate of module ? [path, dirname(path)] : [path]) {
       let real: string;
       try {
         real = realpathSync(candidate);
       } catch {
         continue;
       }
-      if (atOrBelow(this.src.rootReal, real) || this.src.isSystem(real)) return null;
+      if (real === "/" || atOrBelow(this.src.rootReal, real) || this.src.isSystem(real)) {
+        return null;
+      }
       try {
         const dir = statSync(real).isDirectory();
         if (candidate === path) return { path: real, kind: dir ? "tree" : "file", source };

@@ -32,6 +32,7 @@ describe("configurationPaths: any key, any flag", () => {
     ["Cargo path", '[dependencies]\nx = { path = "../x" }\n', ["../x"]],
     ["go.mod replace", "replace example.com/m => ../m\n", ["../m"]],
     ["inner climbs", '{"outDir": "build/../../out"}', ["build/../../out"]],
+    ["comments and lone slashes", "require x v1 // indirect\n/* ../not */ //../x /", ["../not"]],
     ["nothing that leaves", '{"include": ["src/**/*.ts"], "url": "https://example.com/a/b"}', []],
   ];
   for (const [name, text, want] of cases) {
