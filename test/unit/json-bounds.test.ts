@@ -163,7 +163,8 @@ describe("the bounds in use", () => {
   });
 });
 
-test("linear: 32 MiB of strings full of escapes, of numbers and of brackets, well under a second each", () => {
+// a quadratic scan of 32 MiB would take hours: the bound tells linear from it on a loaded machine
+test("linear: 32 MiB of strings full of escapes, of numbers and of brackets, in seconds", () => {
   const escapes = bytes(`{"a":"${'\\"['.repeat(8 << 20)}"}`);
   const numbers = bytes(`[${"1234567,".repeat(4 << 20)}1]`);
   const brackets = bytes("[".repeat(32 << 20));
@@ -172,5 +173,5 @@ test("linear: 32 MiB of strings full of escapes, of numbers and of brackets, wel
   expect(exceeds(numbers, SERVER_JSON_BOUNDS)?.bound).toBe("values");
   expect(exceeds(brackets, SERVER_JSON_BOUNDS)?.bound).toBe("containers");
   expect(exceeds(brackets, CLIENT_JSON_BOUNDS)?.bound).toBe("depth");
-  expect(performance.now() - t0).toBeLessThan(3000);
+  expect(performance.now() - t0).toBeLessThan(30_000);
 });
