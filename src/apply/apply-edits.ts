@@ -21,7 +21,8 @@ export interface AppliedFile {
   edits: number;
 }
 
-export type Snapshots = Map<string, { text: string; sha256: string }>;
+/** Per target: its text, its SHA-256 and its real workspace-relative path. */
+export type Snapshots = Map<string, { text: string; sha256: string; rel: string }>;
 
 /**
  * Every path read once beneath the root (SPEC §8.1): its text and SHA-256. One that cannot
@@ -36,8 +37,8 @@ export function readSnapshots(
   const snapshots: Snapshots = new Map();
   for (const abs of paths) {
     try {
-      const { text, sha256 } = readWorkspaceText(ws.rootReal, abs, maxFileBytes);
-      snapshots.set(abs, { text, sha256 });
+      const { text, sha256, rel } = readWorkspaceText(ws.rootReal, abs, maxFileBytes);
+      snapshots.set(abs, { text, sha256, rel });
     } catch (err) {
       if (!(err instanceof BridgeError)) throw err;
       unreadable(abs, err);

@@ -7,9 +7,21 @@ import { BridgeError } from "../errors.ts";
 /** An edit set aimed at something that is no regular file inside the workspace. */
 export function targetInvalid(file: string, reason: string): BridgeError {
   return new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
-    hint: "edits may only change existing regular files inside the workspace",
+    hint: "nothing was written; edits may only change existing regular UTF-8 files inside the workspace",
     details: { file, index: null, reason },
   });
+}
+
+/** A target inside a version-control system's own data (vcs.ts): never written. */
+export function vcsTarget(file: string, dir: string): BridgeError {
+  return new BridgeError(
+    "EditInvalid",
+    `edit set rejected: ${file}: it lies in ${dir}, a version-control system's own data`,
+    {
+      hint: "nothing was written; no apply writes into .git, .hg, .svn, .jj or .bzr (a hook there runs on the next commit); change such files by hand",
+      details: { file, index: null, reason: `inside ${dir}` },
+    },
+  );
 }
 
 /** Targets another writer changed: before the apply, or while it ran. */

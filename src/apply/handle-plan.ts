@@ -5,7 +5,6 @@
  * operations, non-file targets, unreadable files) get no handle.
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import { BridgeError } from "../errors.ts";
 import type { HandleStore, HandleVouch, PlannedFileEdit } from "../gate/handles.ts";
 import {
   type FileEdits,
@@ -17,6 +16,8 @@ import type { PositionEncoding } from "../text/positions.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { readSnapshots, type Snapshots } from "./apply-edits.ts";
+import { targetInvalid, vcsTarget } from "./apply-errors.ts";
+import { versionControlPart } from "./vcs.ts";
 
 export interface EditTargets {
   files: PlannedFileEdit[];
@@ -28,7 +29,8 @@ export interface EditTargets {
 /**
  * Targets of flattened file edits, read and hashed once. Server-named targets are
  * untrusted (SPEC §8.1): one that is no file, outside the workspace, not a regular file,
- * too large or not UTF-8 makes the edit set `EditInvalid` (SPEC §7.4).
+ * too large, not UTF-8 or inside version-control internals (vcs.ts) makes the edit set
+ * `EditInvalid` (SPEC §7.4).
  */
 export function editTargets(
   ws: WorkspaceRoot,
@@ -45,14 +47,13 @@ export function editTargets(
     files.map((f) => f.abs),
     maxFileBytes,
     (abs, err) => {
-      const file = displayPath(ws, abs);
-      const reason = `${err.code}: ${err.message}`;
-      throw new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
-        hint: "edits may only change existing regular UTF-8 files inside the workspace",
-        details: { file, index: null, reason },
-      });
+      throw targetInvalid(displayPath(ws, abs), `${err.code}: ${err.message}`);
     },
   );
+  for (const [abs, { rel }] of snapshots) {
+    const vcs = versionControlPart(rel);
+    if (vcs !== undefined) throw vcsTarget(displayPath(ws, abs), vcs);
+  }
   const targets = [...snapshots].map(([abs, { sha256 }]) => ({ abs, sha256 }));
   return { files, targets, snapshots };
 }

@@ -18,7 +18,8 @@ import {
   measure,
   type PositionEncoding,
 } from "../text/positions.ts";
-import { occurrences, wordSpan } from "./complete.ts";
+import { wordSpan } from "./complete.ts";
+import { judgeSite, siteRefused } from "./rename-rule.ts";
 
 export interface FileSnapshot {
   abs: string;
@@ -175,12 +176,12 @@ export function planWrites(
 /**
  * A rename's edits checked against the text they replace (SPEC §7.3): each edit, widened to
  * the whole words it touches (edits within one word taken together), must replace exactly
- * the renamed name `oldName`, and what it writes there must hold `newName` as a whole word —
- * a server may rename by a minimal difference (`total_area` → `total_area as sum_area` by
- * one insertion). An edit that lands anywhere else — a server counting lines or columns
- * differently from the bridge, a stale copy of the file — would write the new name into the
- * wrong text; the whole rename is refused instead (`EditInvalid` naming the file, the
- * 1-based line and column in code points, and the text found there).
+ * the renamed name `oldName`, and write there a rename of it (rename-rule.ts: `newName`, or
+ * a form servers write to keep a second name bound, such as rust-analyzer's
+ * `total_area as sum_area` by one insertion). An edit that lands anywhere else — a server
+ * counting lines or columns differently from the bridge, a stale copy of the file — or
+ * writes other text refuses the whole rename (`EditInvalid` naming the file, the 1-based
+ * line and column in code points, the text found there and what was written).
  */
 export function checkRenameEdits(
   file: string,
@@ -203,26 +204,12 @@ export function checkRenameEdits(
       replaced,
       site.spans.map((sp) => shifted(sp, site.start)),
     );
-    if (replaced === oldName && occurrences(written, newName, 1).length > 0) continue;
-    const first = site.spans[0] as Span;
+    const verdict = judgeSite(replaced, written, oldName, newName);
+    if (verdict === "rename") continue;
     const line = lines.lineOf(site.start);
     const column = measure(text.slice(lines.lineStart(line), site.start), "utf-32") + 1;
-    const shown = replaced.length > 64 ? `${replaced.slice(0, 64)}…` : replaced;
-    throw new BridgeError(
-      "EditInvalid",
-      `edit set rejected: ${file}:${line + 1}:${column}: the rename replaces ${JSON.stringify(shown)} there, not the renamed name ${JSON.stringify(oldName)}`,
-      {
-        hint: "nothing was written; the server's positions do not match the file's text (its line model or a stale copy); rename again, or check the server's `line_terminators`",
-        details: {
-          file,
-          index: first.index,
-          line: line + 1,
-          column,
-          replaced: shown,
-          expected: oldName,
-        },
-      },
-    );
+    const at = { file, index: (site.spans[0] as Span).index, line: line + 1, column };
+    throw siteRefused(verdict, at, replaced, written, oldName, newName);
   }
 }
 

@@ -44,9 +44,11 @@ import {
   refusedError,
   rolledBackError,
   targetInvalid,
+  vcsTarget,
 } from "./apply-errors.ts";
 import type { ApplyJournal, IntentRecord, RecordEntry } from "./journal.ts";
 import type { PlannedWrite } from "./validate.ts";
+import { versionControlPart } from "./vcs.ts";
 import { bridgeUser, replaceRefusal, writeRefusal } from "./writable.ts";
 
 /** Test seams, called synchronously after all checks passed. */
@@ -177,6 +179,8 @@ function checkTargets(
       targets.push(target);
       const identity = `${stat.dev}:${stat.ino}`;
       if (seen.has(identity)) throw targetInvalid(rel, "the same file is targeted more than once");
+      const vcs = versionControlPart(rel);
+      if (vcs !== undefined) throw vcsTarget(rel, vcs);
       seen.add(identity);
       if (!unchangedSince(fd, stat, plan.oldSha256, maxFileBytes, abs)) {
         drifted.push(rel);

@@ -63,6 +63,8 @@ export class Responder {
   private probeFailuresLeft: number;
   /** how often each (method, params) was asked: with the seed, what makes a fuzz answer reproducible */
   private readonly fuzzCount = new Map<string, number>();
+  /** `textDocument/rename` requests answered so far (`rename_edits`) */
+  private renames = 0;
   /** the first document opened, for results about no particular document */
   firstUri: string | undefined;
   rootUri: string | undefined;
@@ -137,6 +139,10 @@ export class Responder {
         }
         break;
       case "textDocument/rename":
+        if (s.rename_edits !== undefined && s.rename_edits.length > 0) {
+          const n = Math.min(this.renames++, s.rename_edits.length - 1);
+          return s.rename_edits[n] ?? null;
+        }
         if (Object.hasOwn(s, "rename_edit")) return s.rename_edit ?? null;
         break;
       case "textDocument/prepareRename":

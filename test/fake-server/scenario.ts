@@ -135,6 +135,8 @@ export interface Scenario {
   resolve?: Record<string, WorkspaceEdit>;
   /** the `textDocument/rename` answer */
   rename_edit?: WorkspaceEdit | null;
+  /** successive `textDocument/rename` answers, the last one repeated (wins over `rename_edit`) */
+  rename_edits?: (WorkspaceEdit | null)[];
   /** the `textDocument/prepareRename` answer (null: nothing renameable) */
   prepare_rename?: unknown;
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
@@ -174,6 +175,7 @@ describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
     expect(r).toEqual({
       applied: false,
       new_name: "taxicab",
+      edit_set: anyEditSet(),
       changes: [
         { file: "geometry.h", edits: [edit(10, 23, 32)] },
         { file: "main.c", edits: [edit(6, 29, 38)] },

@@ -14,6 +14,7 @@ import { describe, expect, test } from "bun:test";
 import { isAbsolute } from "node:path";
 import { findEmmyLua, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
@@ -153,6 +154,7 @@ describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
       expect(rename).toEqual({
         applied: false,
         new_name: "sum_areas",
+        edit_set: anyEditSet(),
         changes: [
           { file: "errors.lua", edits: [edit(5, 17, 27)] },
           { file: "main.lua", edits: [edit(4, 20, 30)] },

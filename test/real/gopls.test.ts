@@ -12,6 +12,7 @@ import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
 import { answer, freshAnswers } from "../support/coherence.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
@@ -184,6 +185,7 @@ describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
     expect(r).toEqual({
       applied: false,
       new_name: "SumAreas",
+      edit_set: anyEditSet(),
       changes: [
         { file: "main.go", edits: [edit(11, 27, 36)] },
         { file: "shapes/shapes.go", edits: [edit(20, 4, 13), edit(21, 6, 15)] },

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import { ok, present, startRealBridge } from "../support/real-bridge.ts";
+import { anyEditSet, ok, present, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -153,6 +153,7 @@ describe.skipIf(!ra)("rust-analyzer rename_apply across files", () => {
       expect(r).toEqual({
         applied: true,
         new_name: "sum_area",
+        edit_set: anyEditSet(),
         changes: [
           { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
           { file: "src/report.rs", edits: [edit(4, 8, 18)] },

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
@@ -219,6 +220,7 @@ describe.skipIf(!pyright)("pyright on the python fixture (code points)", () => {
     expect(r).toEqual({
       applied: false,
       new_name: "new_circle",
+      edit_set: anyEditSet(),
       changes: [
         { file: "app.py", edits: [edit(1, 30, 41), edit(8, 11, 22), edit(8, 29, 40)] },
         { file: "errors.py", edits: [edit(1, 22, 33), edit(4, 18, 29)] },

@@ -9,7 +9,7 @@
 import { expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { locs, ok, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
+import { anyEditSet, locs, ok, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
 import { findRustAnalyzer } from "../support/real-servers.ts";
 
 const ra = await findRustAnalyzer();
@@ -27,6 +27,7 @@ const FIRST_CALLS: { tool: string; args: Record<string, unknown>; check(r: unkno
       expect(r).toEqual({
         applied: false,
         new_name: "sum_areas",
+        edit_set: anyEditSet(),
         changes: [
           { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
           { file: "src/report.rs", edits: [edit(4, 8, 18)] },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   locs,
   ok,
@@ -182,6 +183,7 @@ describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
     expect(r).toEqual({
       applied: false,
       new_name: "sum_areas",
+      edit_set: anyEditSet(),
       changes: [
         { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
         { file: "src/report.rs", edits: [edit(4, 8, 18)] },

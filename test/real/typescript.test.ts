@@ -11,6 +11,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { answers, freshAnswersWith, type Probe } from "../support/coherence.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
@@ -228,6 +229,7 @@ describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points
     expect(alias).toEqual({
       applied: false,
       new_name: "sumAreas",
+      edit_set: anyEditSet(),
       changes: [
         {
           file: "src/main.ts",

@@ -293,6 +293,9 @@ export function range(line: number, column: number, end_line: number, end_column
   return { line, column, end_line, end_column };
 }
 
+/** A rename answer's `edit_set` (SPEC §7.3): a SHA-256, whatever the texts hashed. */
+export const anyEditSet = () => expect.stringMatching(/^[0-9a-f]{64}$/);
+
 /** A one-line rename edit as rename_preview reports it: `(line, column, end_column)`. */
 export function renameEdit(newText: string) {
   return (l: number, c: number, e: number) => ({ ...range(l, c, l, e), new_text: newText });

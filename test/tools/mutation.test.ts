@@ -322,10 +322,13 @@ describe("gated, allowlisted client", () => {
       },
     ];
     const preview = await bridge.call("rename_preview", args);
-    expect(preview.structured).toEqual({ applied: false, new_name: "delta", changes });
+    const edit_set = preview.structured.edit_set;
+    expect(edit_set).toMatch(/^[0-9a-f]{64}$/);
+    expect(preview.structured).toEqual({ applied: false, new_name: "delta", edit_set, changes });
     expect(ws.read("r1.fake")).toBe("let beta = 1;\r\n");
+    // the same edit set on the same texts: the same digest (SPEC §7.3)
     const applied = await bridge.call("rename_apply", args);
-    expect(applied.structured).toEqual({ applied: true, new_name: "delta", changes });
+    expect(applied.structured).toEqual({ applied: true, new_name: "delta", edit_set, changes });
     expect(ws.read("r1.fake")).toBe("let delta = 1;\r\n");
     expect(ws.read("r2.fake")).toBe("print(delta)\n");
   });
@@ -342,9 +345,10 @@ describe("gated, allowlisted client", () => {
       },
     ];
     const preview = await bridge.call("rename_preview", args);
-    expect(preview.structured).toEqual({ applied: false, new_name: "e", changes });
-    const applied = await bridge.call("rename_apply", args);
-    expect(applied.structured).toEqual({ applied: true, new_name: "e", changes });
+    const edit_set = preview.structured.edit_set;
+    expect(preview.structured).toEqual({ applied: false, new_name: "e", edit_set, changes });
+    const applied = await bridge.call("rename_apply", { ...args, edit_set });
+    expect(applied.structured).toEqual({ applied: true, new_name: "e", edit_set, changes });
     expect(ws.read("u.u8")).toBe("e + e\n");
   });
 

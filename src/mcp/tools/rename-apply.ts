@@ -1,18 +1,19 @@
 /**
  * rename_apply (SPEC §7.3): apply class only. Takes the rename_preview
- * arguments, recomputes with every target and every changed file that mentions the name
+ * arguments (and optionally the preview's `edit_set`: then nothing but that edit set is
+ * written), recomputes with every target and every changed file that mentions the name
  * synced into the server (rename-coherent.ts), proves the edit set complete
  * (rename-proof.ts), re-hashes every target between compute and write, and
  * writes all files or none (SPEC §7.4).
  */
 import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { incompleteError } from "../../apply/complete.ts";
-import { editTargets } from "../../apply/handle-plan.ts";
+import { notPreviewed } from "../../apply/rename-rule.ts";
 import { admitApply } from "../../gate/admit.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
-import { renameAnswer, renameInput, renameOutput } from "./rename-compute.ts";
+import { plannedRename, renameAnswer, renameApplyInput, renameOutput } from "./rename-compute.ts";
 import { proveRenameComplete } from "./rename-proof.ts";
 
 /** The real path a target names (a link inside the root resolved), or the path itself. */
@@ -28,9 +29,9 @@ export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
   description:
-    "Rename like rename_preview and write it: recomputed on the current files, proven complete " +
-    "(EditIncomplete), every target re-hashed, all files written or none (WorkspaceDrift).",
-  input: renameInput,
+    "Rename like rename_preview and write it, all files or none: recomputed on the current " +
+    "files, proven complete; with rename_preview's `edit_set`, only if it is still that edit set.",
+  input: renameApplyInput,
   output: renameOutput,
   annotations: WRITES_FILES,
   toolClass: "apply",
@@ -46,14 +47,18 @@ export const renameApplyTool = defineTool({
       // computed with every target and suspect synced into the server (SPEC §5, §7.3)
       const rename = await computeRenameOnDisk(ctx, call, args);
       const { files } = rename;
-      const planned = editTargets(call.session.workspace, files, b.max_file_bytes);
+      const { planned, editSet } = plannedRename(call, files, args.new_name);
+      // what is written is what was previewed, when the client passes the preview's digest
+      if (args.edit_set !== undefined && args.edit_set !== editSet) {
+        throw notPreviewed(args.edit_set, editSet);
+      }
       // no file it may not have loaded, no occurrence it would rename, left out (SPEC §7.3)
       await proveRenameComplete(call, rename);
       // The answer is measured before anything is written: a rename too large to report is
       // refused whole (SPEC §4.4), never written and then answered with an error. Positions
       // are those of the text the edits were computed on: after the write the files hold
       // the new text, where a non-ASCII prefix would shift columns.
-      const answer = await renameAnswer(call, files, args.new_name, true);
+      const answer = await renameAnswer(call, files, args.new_name, true, editSet);
       const json = measureAnswer(
         answer,
         b,

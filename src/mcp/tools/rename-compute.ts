@@ -7,6 +7,8 @@
 import { PrepareRenameRequest, RenameRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { wordAt } from "../../apply/complete.ts";
+import { type EditTargets, editTargets } from "../../apply/handle-plan.ts";
+import { editSetDigest } from "../../apply/rename-rule.ts";
 import { checkRenameEdits } from "../../apply/validate.ts";
 import { BridgeError } from "../../errors.ts";
 import {
@@ -32,9 +34,22 @@ export const renameInput = z
   })
   .strict();
 
+/** rename_apply's arguments: the preview's, and the `edit_set` it answered (SPEC §7.3). */
+export const renameApplyInput = renameInput
+  .extend({
+    edit_set: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, "must be the edit_set rename_preview answered")
+      .optional()
+      .describe("rename_preview's edit_set: write only that edit set, else nothing"),
+  })
+  .strict();
+
 export const renameOutput = z.object({
   applied: z.boolean(),
   new_name: z.string(),
+  /** the digest of the edit set (SPEC §7.3): pass rename_preview's to rename_apply */
+  edit_set: z.string(),
   changes: z.array(
     z.object({
       file: z.string(),
@@ -150,6 +165,25 @@ function checkSites(
 }
 
 /**
+ * A rename's edit set read against the disk: every target an existing regular UTF-8 file
+ * inside the workspace and outside version-control internals (else `EditInvalid`, in
+ * rename_preview as in rename_apply), and its digest (SPEC §7.3).
+ */
+export function plannedRename(
+  call: FileCall,
+  files: FileEdits[],
+  newName: string,
+): { planned: EditTargets; editSet: string } {
+  const planned = editTargets(call.session.workspace, files, call.session.bridge.max_file_bytes);
+  const digestFiles = planned.files.map((f) => ({
+    abs: f.abs,
+    sha256: planned.snapshots.get(f.abs)?.sha256 ?? "",
+    edits: f.edits,
+  }));
+  return { planned, editSet: editSetDigest(newName, digestFiles) };
+}
+
+/**
  * A rename's answer, for rename_preview and rename_apply alike: `changes` in client
  * positions of the text the edits were computed on, counted in edits, and one `{file}`
  * per edit for ResultTooLarge's per-file summary (SPEC §4.4).
@@ -159,12 +193,14 @@ export async function renameAnswer(
   files: FileEdits[],
   newName: string,
   applied: boolean,
+  editSet: string,
 ): Promise<ToolAnswer> {
   const changes = normalizeFileEdits(files, call.renameNorm);
   return {
     result: {
       applied,
       new_name: newName,
+      edit_set: editSet,
       changes,
       ...unconvertedField(call.renameNorm.unconverted()),
       ...(await usesMarks(call.session, call.rel)),

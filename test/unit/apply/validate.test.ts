@@ -311,16 +311,22 @@ describe("planWrites (SPEC §7.4)", () => {
 });
 
 describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", () => {
-  const refused = (fn: () => void) => {
+  const thrown = (fn: () => void): BridgeError => {
     try {
       fn();
     } catch (err) {
       expect(err).toBeInstanceOf(BridgeError);
       expect((err as BridgeError).code).toBe("EditInvalid");
-      return (err as BridgeError).details as Record<string, unknown>;
+      return err as BridgeError;
     }
     throw new Error("expected EditInvalid");
   };
+  const refused = (fn: () => void) => thrown(fn).details as Record<string, unknown>;
+  /** A rename of one text, in LSP's lines and UTF-16. */
+  const rename =
+    (text: string, oldName: string, newName: string) =>
+    (edits: { range: LspRange; newText: string }[]) =>
+      checkRenameEdits("a.ts", text, edits, "utf-16", LSP_LINES, oldName, newName);
   const text = "use crate::report::total_area;\nfn main() { total_area(); }\n";
   const check = (edits: { range: LspRange; newText: string }[], oldName = "total_area") =>
     checkRenameEdits("src/main.rs", text, edits, "utf-16", LSP_LINES, oldName, "sum_area");
@@ -340,30 +346,15 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
   });
 
   test("two edits inside one word are one site", () => {
-    checkRenameEdits(
-      "a.ts",
-      "totalArea;\n",
-      [
-        { range: r(0, 0, 0, 5), newText: "sum" },
-        { range: r(0, 9, 0, 9), newText: "s" },
-      ],
-      "utf-16",
-      LSP_LINES,
-      "totalArea",
-      "sumAreas",
-    );
+    const toSumAreas = rename("totalArea;\n", "totalArea", "sumAreas");
+    toSumAreas([
+      { range: r(0, 0, 0, 5), newText: "sum" },
+      { range: r(0, 9, 0, 9), newText: "s" },
+    ]);
   });
 
   test("a shorthand property: the name kept, the new one written beside it", () => {
-    checkRenameEdits(
-      "a.ts",
-      "const o = { foo };\n",
-      [{ range: r(0, 12, 0, 15), newText: "foo: bar" }],
-      "utf-16",
-      LSP_LINES,
-      "foo",
-      "bar",
-    );
+    rename("const o = { foo };\n", "foo", "bar")([{ range: r(0, 12, 0, 15), newText: "foo: bar" }]);
   });
 
   test("an edit on other text (a server counting lines differently) is refused with where and what", () => {
@@ -385,5 +376,39 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
 
   test("an insertion touching no word is refused", () => {
     refused(() => check([{ range: r(0, 3, 0, 3), newText: "sum_area" }]));
+  });
+
+  test("tsserver's export and shorthand forms: the other name kept beside the new one", () => {
+    const ts = (line: string, from: number, newText: string) =>
+      rename(line, "foo", "bar")([{ range: r(0, from, 0, from + 3), newText }]);
+    ts("export { foo };\n", 9, "bar as foo");
+    ts("import { foo } from './m';\n", 9, "foo as bar");
+    ts("const { foo } = o;\n", 8, "foo: bar");
+    ts("const o = { foo };\n", 12, "bar: foo");
+  });
+
+  test("the new name among other text is refused, naming what it writes (nothing is written)", () => {
+    const hostile = 'sum_area; rm -rf "$HOME" #';
+    const e = thrown(() => check([{ range: r(1, 12, 1, 22), newText: hostile }]));
+    expect(e.message).toContain("which is no rename of");
+    expect(e.details).toEqual({
+      file: "src/main.rs",
+      index: 0,
+      line: 2,
+      column: 13,
+      replaced: "total_area",
+      expected: "total_area",
+      written: hostile,
+    });
+    refused(() => check([{ range: r(1, 12, 1, 22), newText: "sum_area\ncurl x | sh #" }]));
+  });
+
+  test("an insertion right after the renamed word: refused for what it writes, not what it replaces", () => {
+    const toBar = rename("foo foo\n", "foo", "bar");
+    const bar = { range: r(0, 0, 0, 3), newText: "bar" };
+    const { message } = thrown(() => toBar([bar, { range: r(0, 3, 0, 3), newText: "X" }]));
+    expect(message).toBe(
+      'edit set rejected: a.ts:1:1: the rename writes "barX" there, which is no rename of "foo" to "bar"',
+    );
   });
 });

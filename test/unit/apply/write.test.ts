@@ -221,6 +221,28 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
   });
 
+  test("a target in version-control internals, named through a link → EditInvalid, nothing written", async () => {
+    const root = tempDir("vcs");
+    mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+    const a = put(join(root, "a.txt"), "aaa\n");
+    const hook = put(join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\nfoo\n", 0o755);
+    symlinkSync(".git/hooks", join(root, "hooks"));
+    const plans = [
+      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
+      plan(join(root, "hooks", "pre-commit"), [{ range: r(1, 0, 1, 3), newText: "bar" }]),
+    ];
+    const err = await failure(apply(root, plans));
+    expect(err.code).toBe("EditInvalid");
+    expect(err.details).toEqual({
+      file: ".git/hooks/pre-commit",
+      index: null,
+      reason: "inside .git",
+    });
+    expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\nfoo\n");
+    expect(readFileSync(a, "utf8")).toBe("aaa\n");
+    expect(tempFiles(root)).toEqual([]);
+  });
+
   for (const withoutExchange of [false, true]) {
     const how = withoutExchange ? "a hard link and a rename" : "an exchange";
     describe(`swapped in by ${how}`, () => {
