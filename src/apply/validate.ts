@@ -11,7 +11,7 @@
 
 import { BridgeError } from "../errors.ts";
 import { LineIndex } from "../text/line-index.ts";
-import { type LineModel, LSP_LINES } from "../text/line-model.ts";
+import { type LineModel, LSP_LINES, sameLineStarts } from "../text/line-model.ts";
 import { PositionReader } from "../text/line-rule.ts";
 import {
   type LspPosition,
@@ -264,8 +264,8 @@ function shifted(span: Span, by: number): Span {
 /**
  * A file's edits with their ranges counted in the server's read lines `read`, from the
  * models `models` they count in (SPEC §5, text/line-rule.ts): as they are where that is
- * `read` alone; `EditInvalid` for a position outside the file or, in two models, at
- * different places in each.
+ * `read` alone or the text's lines start alike in all; `EditInvalid` for a position
+ * outside the file or, in two models, at different places in each.
  */
 export function inReadLines<E extends { range: LspRange }>(
   file: string,
@@ -276,6 +276,8 @@ export function inReadLines<E extends { range: LspRange }>(
   enc: PositionEncoding,
 ): E[] {
   if (models.length === 1 && models[0]?.key === read.key) return edits;
+  // most texts: the same lines in every model (one regular-expression pass each)
+  if ([read, ...models].every((m) => sameLineStarts(text, m))) return edits;
   const reader = new PositionReader(text, models);
   const target = new LineIndex(text, read);
   return edits.map((edit, i) => {
