@@ -74,6 +74,7 @@ function follower(root: string) {
   const f = new Documents(ctx, {
     notify: () => {},
     capabilities: () => undefined,
+    encoding: () => "utf-16",
     barrier: async () => {},
     loaded: () => true,
   });

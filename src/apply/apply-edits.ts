@@ -88,7 +88,8 @@ export interface ApplyRequest {
   files: PlannedFileEdit[];
   snapshots: Snapshots;
   encoding: PositionEncoding;
-  lines: LineModel;
+  /** the models the edits may count in (SPEC §5, text/line-rule.ts) */
+  lines: readonly LineModel[];
   maxFileBytes: number;
   /** where the apply's intent record is kept (SPEC §7.4) */
   journal: ApplyJournal;

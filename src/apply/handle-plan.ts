@@ -64,8 +64,8 @@ export interface HandleOrigin {
   readonly epoch: number;
   /** the position encoding of the server's ranges */
   readonly encoding: PositionEncoding;
-  /** where the server breaks lines in its answers, code actions' edits among them (SPEC §5) */
-  readonly answerLineModel: LineModel;
+  /** the models its code actions' edits may count in (SPEC §5, text/line-rule.ts) */
+  linesFor(message: "code_action"): readonly LineModel[];
   /** the workspace its edits must stay in */
   readonly workspace: WorkspaceRoot;
 }
@@ -90,7 +90,7 @@ export function planHandle(
     sessionEpoch: session.epoch,
     title,
     encoding: session.encoding,
-    lines: session.answerLineModel,
+    lines: session.linesFor("code_action"),
     files: planned.files,
     targets: planned.targets,
     vouch,

@@ -5,17 +5,19 @@
  *
  * Edits apply to the text exactly as read: CRLF stays CRLF, nothing is
  * normalized; the server's newText carries whatever line endings it carries.
- * Ranges resolve in the server's lines (SPEC §5: its `line_terminators`).
+ * Ranges resolve in the server's lines for the edit (SPEC §5, text/line-rule.ts): where
+ * they may count in either of two models, only where both agree.
  */
 
 import { BridgeError } from "../errors.ts";
 import { LineIndex } from "../text/line-index.ts";
-import { type LineModel, LSP_LINES } from "../text/line-model.ts";
+import { type LineModel, LSP_LINES, sameLineStarts } from "../text/line-model.ts";
+import { PositionReader } from "../text/line-rule.ts";
 import {
   type LspPosition,
   type LspRange,
-  lspPositionToOffset,
   measure,
+  offsetToLspPosition,
   type PositionEncoding,
 } from "../text/positions.ts";
 import { wordSpan } from "./complete.ts";
@@ -67,9 +69,24 @@ function isUInteger(n: unknown): n is number {
   return typeof n === "number" && Number.isInteger(n) && n >= 0;
 }
 
+/** Where `pos` is in the reader's text, or why it is nowhere: an `EditInvalid` reason. */
+function offsetOf(
+  lines: PositionReader,
+  pos: LspPosition,
+  enc: PositionEncoding,
+  which: "start" | "end",
+): number | string {
+  const offset = lines.offset(pos, enc);
+  if (offset === "ambiguous") {
+    const models = lines.indexes.map((i) => `[${i.server.model.key}]`).join(" and ");
+    return `${which} ${describe(pos)} is at different places in the server's two line models (${models}), and it may count in either`;
+  }
+  return offset ?? `${which} ${describe(pos)} is outside the file (${enc})`;
+}
+
 function resolveSpan(
   file: string,
-  lines: LineIndex,
+  lines: PositionReader,
   edit: { range: LspRange; newText: string },
   index: number,
   enc: PositionEncoding,
@@ -88,14 +105,10 @@ function resolveSpan(
   if (!edit.newText.isWellFormed()) {
     throw editInvalid(file, index, "newText is not well-formed Unicode");
   }
-  const start = lspPositionToOffset(lines, range.start, enc);
-  if (start === undefined) {
-    throw editInvalid(file, index, `start ${describe(range.start)} is outside the file (${enc})`);
-  }
-  const end = lspPositionToOffset(lines, range.end, enc);
-  if (end === undefined) {
-    throw editInvalid(file, index, `end ${describe(range.end)} is outside the file (${enc})`);
-  }
+  const start = offsetOf(lines, range.start, enc, "start");
+  if (typeof start === "string") throw editInvalid(file, index, start);
+  const end = offsetOf(lines, range.end, enc, "end");
+  if (typeof end === "string") throw editInvalid(file, index, end);
   if (start > end) throw editInvalid(file, index, "range start is after its end");
   return { start, end, newText: edit.newText, index };
 }
@@ -145,12 +158,13 @@ function applySpans(text: string, sorted: Span[]): string {
  * only after this returns never writes part of a bad edit set. Throws
  * `EditInvalid` with details `{file, index, reason}` (`index` is the edit's
  * position in that file's array, null for file-level problems). Positions are in
- * `enc` and in the lines of `lines`, the server's model (LSP's by default).
+ * `enc` and in the lines of `lines`, the server's models for the edit (LSP's by default):
+ * with two, a position is taken only where both put it.
  */
 export function planWrites(
   files: FileEdits[],
   enc: PositionEncoding,
-  lines: LineModel = LSP_LINES,
+  lines: readonly LineModel[] = [LSP_LINES],
 ): PlannedWrite[] {
   const seen = new Set<string>();
   const plans: PlannedWrite[] = [];
@@ -159,7 +173,7 @@ export function planWrites(
       throw editInvalid(snapshot.abs, null, "the file appears more than once in the edit set");
     }
     seen.add(snapshot.abs);
-    const index = new LineIndex(snapshot.text, lines);
+    const index = new PositionReader(snapshot.text, lines);
     const spans = edits.map((edit, i) => resolveSpan(snapshot.abs, index, edit, i, enc));
     const sorted = orderedWithoutOverlap(snapshot.abs, spans);
     plans.push({
@@ -193,10 +207,11 @@ export function checkRenameEdits(
   oldName: string,
   newName: string,
 ): void {
-  const lines = new LineIndex(text, model);
+  const reader = new PositionReader(text, [model]);
+  const lines = reader.indexes[0] as LineIndex;
   const spans = orderedWithoutOverlap(
     file,
-    edits.map((edit, i) => resolveSpan(file, lines, edit, i, enc)),
+    edits.map((edit, i) => resolveSpan(file, reader, edit, i, enc)),
   );
   for (const site of sitesOf(text, spans)) {
     const replaced = text.slice(site.start, site.end);
@@ -231,4 +246,30 @@ function sitesOf(text: string, sorted: Span[]): { start: number; end: number; sp
 
 function shifted(span: Span, by: number): Span {
   return { ...span, start: span.start - by, end: span.end - by };
+}
+
+/**
+ * A file's edits with their ranges counted in the server's read lines `read`, from the
+ * models `models` they count in (SPEC §5, text/line-rule.ts): as they are where that is
+ * `read` alone or the text's lines start alike in all; `EditInvalid` for a position
+ * outside the file or, in two models, at different places in each.
+ */
+export function inReadLines<E extends { range: LspRange }>(
+  file: string,
+  text: string,
+  edits: E[],
+  models: readonly LineModel[],
+  read: LineModel,
+  enc: PositionEncoding,
+): E[] {
+  if (models.length === 1 && models[0]?.key === read.key) return edits;
+  // most texts: the same lines in every model (one regular-expression pass each)
+  if ([read, ...models].every((m) => sameLineStarts(text, m))) return edits;
+  const reader = new PositionReader(text, models);
+  const target = new LineIndex(text, read);
+  return edits.map((edit, i) => {
+    const span = resolveSpan(file, reader, { newText: "", ...edit }, i, enc);
+    const start = offsetToLspPosition(target, span.start, enc);
+    return { ...edit, range: { start, end: offsetToLspPosition(target, span.end, enc) } };
+  });
 }

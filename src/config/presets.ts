@@ -197,11 +197,11 @@ const PROVEN_FIRST: readonly Preset[] = [
       // its background index keeps a changed file's old content (it re-indexes only what it
       // builds): a changed source or header is opened, so its own index entry is current
       open_changed_files: true,
-      // a lone CR is no line break where it reads positions and builds renames, but is in
-      // its compiler's lines, which its other answers count
-      // (docs/LANGUAGE-SERVERS.md#clangd-reads-lines-at-lf-and-answers-in-its-compilers)
+      // a lone CR ends no line where it reads and renames in the file asked; it does in its
+      // answers, its renames elsewhere and some code actions (docs/LANGUAGE-SERVERS.md#clangd)
       line_terminators: ["lf"],
       answer_line_terminators: ["cr", "lf", "crlf"],
+      edit_lines: { rename: "read", rename_others: "answer", code_action: "either" },
       program: "compile_commands",
       own_files: ["**/.cache/clangd/**"], // its index beside a database read in place
     },

@@ -31,6 +31,16 @@ export const LINE_TERMINATORS = [
 ] as const;
 
 type Terminator = (typeof LINE_TERMINATORS)[number];
+
+/** Which of a server's line models a kind of its edits counts in (text/line-rule.ts). */
+export const LINE_SOURCES = ["read", "answer", "either"] as const;
+
+/** `edit_lines` unless a server's configuration says otherwise: as before the key existed. */
+export const DEFAULT_EDIT_LINES = Object.freeze({
+  rename: "read",
+  rename_others: "read",
+  code_action: "answer",
+} as const);
 const LSP_TERMINATORS: readonly Terminator[] = ["cr", "lf", "crlf"];
 
 /** A line model's terminators: LF among them, each once. */
@@ -265,17 +275,30 @@ export const ServerSchema = z.strictObject({
    */
   position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
   /**
-   * Where the server breaks lines in the positions it reads, and in its renames' edits
-   * (SPEC §5, the line model): LSP's CR, LF and CRLF unless it counts otherwise (clangd,
-   * gopls, rust-analyzer: LF alone; tsserver: U+2028 and U+2029 too).
+   * Where the server breaks lines in the positions it reads (SPEC §5, the line model):
+   * LSP's CR, LF and CRLF unless it counts otherwise (clangd, gopls, rust-analyzer: LF
+   * alone; tsserver: U+2028 and U+2029 too).
    */
   line_terminators: terminatorList.default(() => [...LSP_TERMINATORS]),
   /**
-   * Where it breaks lines in the positions of its other answers (locations, symbols, hover
-   * ranges, call hierarchy, diagnostics, code action edits), when not as it reads: clangd
-   * reads LF alone and reports in its compiler's lines, CR, LF and CRLF (SPEC §5)
+   * Where it breaks lines in the positions of its answers (locations, symbols, hover
+   * ranges, call hierarchy, diagnostics), when not as it reads: clangd reads LF alone and
+   * reports in its compiler's lines, CR, LF and CRLF (SPEC §5)
    */
   answer_line_terminators: absentAsNull(terminatorList),
+  /**
+   * Which of those two its edits count in — `read`, `answer`, or `either` where it makes
+   * them both ways and the bridge cannot tell — per kind: a rename's edits in the file asked
+   * about, in the other files, a code action's (SPEC §5; the clangd preset:
+   * read, answer, either)
+   */
+  edit_lines: z
+    .strictObject({
+      rename: z.enum(LINE_SOURCES).default(DEFAULT_EDIT_LINES.rename),
+      rename_others: z.enum(LINE_SOURCES).default(DEFAULT_EDIT_LINES.rename_others),
+      code_action: z.enum(LINE_SOURCES).default(DEFAULT_EDIT_LINES.code_action),
+    })
+    .default(() => ({ ...DEFAULT_EDIT_LINES })),
   /**
    * Files of the server's languages that its watchers report created or changed are also
    * opened (SPEC §5.2): for servers that read watched files on a timer or a thread of their

@@ -22,8 +22,8 @@ export interface HandleEntry {
   title: string;
   /** the position encoding the server's ranges are in */
   encoding: PositionEncoding;
-  /** where the server breaks the lines its ranges count (SPEC §5) */
-  lines: LineModel;
+  /** where the server breaks the lines its ranges count: the models they may count in (SPEC §5) */
+  lines: readonly LineModel[];
   files: PlannedFileEdit[];
   /** every target and its SHA-256 at listing time, for the drift check */
   targets: { abs: string; sha256: string }[];

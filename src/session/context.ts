@@ -8,6 +8,7 @@ import type { Registration } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import { type LineModel, lineModel } from "../text/line-model.ts";
+import type { ServerLines } from "../text/line-rule.ts";
 import { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { DiagnosticStore } from "./diagnostics.ts";
@@ -38,6 +39,8 @@ export class SessionContext {
   readonly lines: LineModel;
   /** … and in its answers (`answer_line_terminators`, else the same) */
   readonly answerLines: LineModel;
+  /** both, and which its edits count in (`edit_lines`, text/line-rule.ts) */
+  readonly serverLines: ServerLines;
   /** restarts because a file the server does not reload changed (`restart_on`) */
   readonly restarts = { count: 0, last: undefined as string | undefined };
   /** which files the server sees as part of the whole program (`program`, SPEC §4.3) */
@@ -56,6 +59,7 @@ export class SessionContext {
     this.diagnostics = new DiagnosticStore(workspace);
     this.lines = lineModel(server.line_terminators);
     this.answerLines = lineModel(server.answer_line_terminators ?? server.line_terminators);
+    this.serverLines = { read: this.lines, answer: this.answerLines, edits: server.edit_lines };
     this.label = { key: this.key, workspace: workspace.name, server: server.name };
     this.life = new Lifecycle(this.label);
     this.program = new Program(

@@ -1,14 +1,18 @@
 /**
  * Documents a session has open (SPEC §5): `didOpen` the first time,
  * `didChange` with the full text and version + 1 when the content hash
- * changed, nothing otherwise; least recently used documents are closed past
+ * changed (its range named where the server's lines are not LSP's, documents.ts), nothing otherwise; least recently used documents are closed past
  * `max_open_documents`. Versions of a URI only ever grow, across closes and
  * reopens, so a publish for an earlier opening can never pass for the current
  * one (SPEC §6).
  */
+import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { LineIndex } from "../text/line-index.ts";
 import type { LineModel } from "../text/line-model.ts";
+import { wholeChangeRange } from "../text/line-rule.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 import type { FileIdentity } from "../workspace/confined.ts";
+import { takesRanges } from "./server-capabilities.ts";
 
 export interface OpenDocument {
   uri: string;
@@ -31,8 +35,39 @@ export interface OpenDocument {
 
 export interface DocumentSink {
   open(doc: OpenDocument): void;
-  change(doc: OpenDocument): void;
+  /** `old`: the lines of the text the server held until now */
+  change(doc: OpenDocument, old: LineIndex): void;
   close(uri: string): void;
+}
+
+/** What the sink needs of the server (documents.ts ServerLink). */
+interface SinkServer {
+  notify(method: string, params: unknown): void;
+  capabilities(): ServerCapabilities | undefined;
+  encoding(): PositionEncoding;
+}
+
+/**
+ * The notifications of a server's documents. A change sends the whole text, and its range
+ * where the old text's lines, as the server reads them, are not LSP's (SPEC §5,
+ * text/line-rule.ts): a server that turns a full-text change into a ranged one counts
+ * that end in LSP's lines, and hands it to a reader of others (typescript-language-server).
+ */
+export function serverSink(server: SinkServer): DocumentSink {
+  return {
+    open: (d) =>
+      server.notify("textDocument/didOpen", {
+        textDocument: { uri: d.uri, languageId: d.languageId, version: d.version, text: d.text },
+      }),
+    change: (d, old) => {
+      const range = wholeChangeRange(old, server.encoding(), takesRanges(server.capabilities()));
+      server.notify("textDocument/didChange", {
+        textDocument: { uri: d.uri, version: d.version },
+        contentChanges: [range ? { range, text: d.text } : { text: d.text }],
+      });
+    },
+    close: (uri) => server.notify("textDocument/didClose", { textDocument: { uri } }),
+  };
 }
 
 /** Content just read from disk (confined.ts WorkspaceText fits). */
@@ -108,6 +143,7 @@ export class DocumentStore {
 
   /** New content for an open document, without touching its recency (following the disk). */
   replace(doc: OpenDocument, content: DiskContent, stamp: SyncStamp): void {
+    const old = doc.index;
     doc.sha256 = content.sha256;
     doc.text = content.text;
     doc.index = new LineIndex(content.text, this.lines, this.answerLines);
@@ -117,7 +153,7 @@ export class DocumentStore {
     doc.syncSeq = stamp.seq;
     doc.generation = stamp.generation;
     this.lastVersion.set(doc.uri, doc.version);
-    this.sink.change(doc);
+    this.sink.change(doc, old);
   }
 
   /** Close one document (gone from disk, or closed to be opened afresh). */

@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
+import type { PositionEncoding } from "../text/positions.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { FILE_CHANGE_TYPE, type FileChange } from "../workspace/file-events.ts";
 import type { ResolvedFile } from "../workspace/files.ts";
@@ -25,10 +26,10 @@ import type { SessionContext } from "./context.ts";
 import { DiskChanges } from "./disk-changes.ts";
 import {
   type DiskContent,
-  type DocumentSink,
   DocumentStore,
   type OpenDocument,
   type SyncStamp,
+  serverSink,
 } from "./document-store.ts";
 
 import { Republisher } from "./republish.ts";
@@ -41,6 +42,8 @@ export interface ServerLink {
   /** a notification to the server of the current life; dropped when there is none */
   notify(method: string, params: unknown): void;
   capabilities(): ServerCapabilities | undefined;
+  /** the encoding of the positions it reads */
+  encoding(): PositionEncoding;
   /** resolves once the server has handled every notification sent before it */
   barrier(signal?: AbortSignal): Promise<void>;
   /** the server has loaded its project (readiness.ts `loaded`) */
@@ -113,18 +116,7 @@ export class Documents {
 
   private newStore(): DocumentStore {
     const { server } = this;
-    const sink: DocumentSink = {
-      open: (d) =>
-        server.notify("textDocument/didOpen", {
-          textDocument: { uri: d.uri, languageId: d.languageId, version: d.version, text: d.text },
-        }),
-      change: (d) =>
-        server.notify("textDocument/didChange", {
-          textDocument: { uri: d.uri, version: d.version },
-          contentChanges: [{ text: d.text }],
-        }),
-      close: (uri) => server.notify("textDocument/didClose", { textDocument: { uri } }),
-    };
+    const sink = serverSink(server);
     const { lines, answerLines } = this.ctx;
     return new DocumentStore(this.ctx.bridge.max_open_documents, sink, lines, answerLines);
   }

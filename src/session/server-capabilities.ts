@@ -3,7 +3,11 @@
  * lsp/client-capabilities.ts): a method is offered statically in the initialize result,
  * or later by `client/registerCapability` (pyright registers pull diagnostics that way).
  */
-import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
+import {
+  type Registration,
+  type ServerCapabilities,
+  TextDocumentSyncKind,
+} from "vscode-languageserver-protocol";
 import { BridgeError } from "../errors.ts";
 
 export function offers(
@@ -23,4 +27,11 @@ export function lacksCapability(server: string, method: string): BridgeError {
     hint: "another configured server may offer it (pass `server`), or the tool does not apply here",
     details: { server, method },
   });
+}
+
+/** Whether the server takes ranged document changes (`textDocumentSync` Incremental). */
+export function takesRanges(capabilities: ServerCapabilities | undefined): boolean {
+  const sync = capabilities?.textDocumentSync;
+  const kind = typeof sync === "number" ? sync : sync?.change;
+  return kind === TextDocumentSyncKind.Incremental;
 }

@@ -15,6 +15,7 @@ import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { LineModel } from "../text/line-model.ts";
+import { type LineMessage, linesFor } from "../text/line-rule.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import type { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
@@ -63,6 +64,7 @@ export class Session {
     this.documents = new Documents(ctx, {
       notify: (method, params) => this.process.notify(method, params),
       capabilities: () => this.process.capabilities,
+      encoding: () => this.process.encoding,
       barrier: (signal) => this.requests.barrier(signal),
       loaded: () => this.driver.readiness.loaded,
     });
@@ -160,13 +162,17 @@ export class Session {
   get encoding(): PositionEncoding {
     return this.process.encoding;
   }
-  /** where the server breaks lines in the positions it reads and its renames' edits (SPEC §5) */
+  /** where the server breaks lines in the positions it reads (SPEC §5) */
   get lineModel(): LineModel {
     return this.ctx.lines;
   }
   /** … and in the positions of its other answers */
   get answerLineModel(): LineModel {
     return this.ctx.answerLines;
+  }
+  /** The models the positions of `message` may count in (SPEC §5, text/line-rule.ts). */
+  linesFor(message: LineMessage): readonly LineModel[] {
+    return linesFor(this.ctx.serverLines, message);
   }
   get observedVersion(): string | undefined {
     return this.process.observedVersion;

@@ -125,7 +125,11 @@ export function lspPositionToOffset(
   pos: LspPosition,
   enc: PositionEncoding,
 ): number | undefined {
-  const lines = index.server;
+  return offsetIn(index.server, pos, enc);
+}
+
+/** lspPositionToOffset in the lines of `lines` itself (the client's or the server's). */
+function offsetIn(lines: LineIndex, pos: LspPosition, enc: PositionEncoding): number | undefined {
   if (!Number.isInteger(pos.line) || pos.line < 0 || pos.line >= lines.lineCount) return undefined;
   const within = lineOffsetForUnits(lines.lineText(pos.line), pos.character, enc);
   return within === undefined ? undefined : lines.lineStart(pos.line) + within;
@@ -152,6 +156,13 @@ export function readToAnswer(index: LineIndex, pos: LspPosition, enc: PositionEn
   if (index.answers === index.server) return pos;
   const offset = lspPositionToOffset(index, pos, enc);
   return offset === undefined ? pos : positionAt(index.answers, offset, enc);
+}
+
+/** The other way: a position of its answers, in the lines it reads (a rename's edits'). */
+export function answerToRead(index: LineIndex, pos: LspPosition, enc: PositionEncoding) {
+  if (index.answers === index.server) return pos;
+  const offset = offsetIn(index.answers, pos, enc);
+  return offset === undefined ? pos : positionAt(index.server, offset, enc);
 }
 
 /** offsetToLspPosition in the lines of `lines` itself (the client's or the server's). */

@@ -7,7 +7,10 @@
  * hover, definition and references answer for the place the client named, rename_preview's
  * edits land exactly on the real uses, and rename_apply writes exactly the expected bytes,
  * the CR or U+2028 kept (docs/LANGUAGE-SERVERS.md). clangd also through zero-config: its
- * preset is what a user without a bridge.toml runs.
+ * preset is what a user without a bridge.toml runs. Each message in the model the server
+ * counts it in (text/line-rule.ts): clangd's renames in other files (its index) and its
+ * quick fixes (either model: refused where the two differ); a change to a file holding
+ * U+2028 as tsserver reads it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -254,13 +257,66 @@ for (const c of CASES) {
   });
 }
 
-describe.skipIf(!clangd)("clangd's quick fix past a lone CR", () => {
-  test("listed for the diagnostic the client names, applied at its place", async () => {
-    const root = workspaceOf(CASES[0] as LineCase);
-    const text = "int f(void) {\n/* a\rb */\n  int typo = 1\n  return typo;\n}\n";
-    writeFileSync(join(root, "main.c"), text);
-    const bridge = await startRealBridge(root, clangd?.config as ServerConfig, GATED);
-    try {
+/** A workspace of `files`, with a compile database naming its sources (clangd). */
+function cWorkspace(name: string, files: Record<string, string>): string {
+  const root = tempDir(`theodolite-lines-${name}-`);
+  for (const [rel, text] of Object.entries(files)) writeFileSync(join(root, rel), text);
+  const sources = Object.keys(files).filter((f) => /\.(c|cpp)$/.test(f));
+  const db = sources.map((f) => ({
+    directory: root,
+    file: join(root, f),
+    arguments: [CC, "-c", f],
+  }));
+  writeFileSync(join(root, "compile_commands.json"), JSON.stringify(db));
+  return root;
+}
+
+/** `fn` on a gated bridge serving `root` with `server` once it is ready; both gone after. */
+async function served(
+  root: string,
+  server: RealServer | null,
+  fn: (bridge: BridgeHandle) => Promise<void>,
+): Promise<void> {
+  const config = server?.config as ServerConfig;
+  const bridge = await startRealBridge(root, config, GATED);
+  try {
+    await startAndStatus(bridge, config.name);
+    await fn(bridge);
+  } finally {
+    await bridge.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The code action titled so at `at`, with its handle. */
+async function actionAt(
+  bridge: BridgeHandle,
+  at: Record<string, unknown>,
+  title: string,
+): Promise<string> {
+  const listing = await ok(bridge, "code_actions", at);
+  const actions = listing.actions as { title: string; handle?: string }[];
+  expect(actions.map((a) => a.title)).toContain(title);
+  return actions.find((a) => a.title === title)?.handle as string;
+}
+
+describe.skipIf(!clangd)("clangd's quick fixes past a lone CR", () => {
+  // clang's fix-its count in its compiler's lines, its include fixer's in LF lines: a fix
+  // past a lone CR may count in either, so it is applied only where both put it
+  test("listed at the diagnostic's place; applied where both models agree, else refused", async () => {
+    const typo = "int f(void) {\n/* a\rb */\n  int typo = 1\n  return typo;\n}\n";
+    const include = (cr: string) => `#include "other.h"${cr}\nFoo x;\nint main() { return x.a; }\n`;
+    const early = include(" /* a\r b */");
+    const late = `${include("")}/* a\r b */\n`;
+    const root = cWorkspace("fixes", {
+      "main.c": typo,
+      "other.h": "#pragma once\nint other_v;\n",
+      "zfoo.h": "#pragma once\nstruct Foo { int a; };\n",
+      "user.cpp": '#include "zfoo.h"\nFoo g;\n',
+      "early.cpp": early,
+      "late.cpp": late,
+    });
+    await served(root, clangd, async (bridge) => {
       // clang reports the missing `;` after `= 1` at the next token, `return`: the client's
       // line 5, clangd's line 4 as it reads and 5 in its answers
       const d = await ok(bridge, "diagnostics", { file: "main.c" });
@@ -268,20 +324,93 @@ describe.skipIf(!clangd)("clangd's quick fix past a lone CR", () => {
         x.message.startsWith("Expected ';'"),
       );
       expect(missing?.line).toBe(5);
-      const at = { file: "main.c", line: 5, symbol: "return" };
-      const listing = await ok(bridge, "code_actions", at);
-      const actions = listing.actions as { title: string; handle?: string }[];
-      expect(actions.map((a) => a.title)).toContain("insert ';'");
-      const handle = actions.find((a) => a.title === "insert ';'")?.handle;
-      expect(await ok(bridge, "code_action_apply", { handle })).toEqual({
+      const semicolon = await actionAt(
+        bridge,
+        { file: "main.c", line: 5, symbol: "return" },
+        "insert ';'",
+      );
+      const refused = await fails(bridge, "code_action_apply", { handle: semicolon });
+      expect([refused.code, refused.message]).toEqual([
+        "EditInvalid",
+        expect.stringContaining("different places in the server's two line models"),
+      ]);
+      expect(readFileSync(join(root, "main.c"), "utf8")).toBe(typo);
+      // the include goes after line 1, counted at LF; at CR it would land in the comment.
+      // Each file is changed once after the start, so that clangd builds it with its index.
+      for (const file of ["early.cpp", "late.cpp"]) {
+        writeFileSync(join(root, file), `${readFileSync(join(root, file), "utf8")}\n`);
+      }
+      const title = 'Include "zfoo.h" for symbol Foo';
+      // `Foo x;` is the client's line 3 past the CR, 2 before it
+      const at = (file: string, line: number) => ({ file, line, symbol: "Foo" });
+      const inComment = await actionAt(bridge, at("early.cpp", 3), title);
+      const refusedToo = await fails(bridge, "code_action_apply", { handle: inComment });
+      expect(refusedToo.code).toBe("EditInvalid");
+      expect(readFileSync(join(root, "early.cpp"), "utf8")).toBe(`${early}\n`);
+      // the lone CR after the insertion: both models put it after line 1
+      const after = await actionAt(bridge, at("late.cpp", 2), title);
+      expect(await ok(bridge, "code_action_apply", { handle: after })).toEqual({
         applied: true,
-        changes: [{ file: "main.c", edits: 1 }],
+        changes: [{ file: "late.cpp", edits: 1 }],
       });
-      expect(readFileSync(join(root, "main.c"), "utf8")).toBe(text.replace("= 1\n", "= 1;\n"));
-    } finally {
-      await bridge.close();
-      rmSync(root, { recursive: true, force: true });
-    }
+      expect(readFileSync(join(root, "late.cpp"), "utf8")).toBe(
+        `${late.replace("\nFoo x;", '\n#include "zfoo.h"\nFoo x;')}\n`,
+      );
+    });
+  }, 180_000);
+
+  test("a rename's edits in other files, from its index, at their real places", async () => {
+    // b.c's use follows a lone CR; the same column one LF line lower holds `foo` in a comment
+    const b =
+      '#include "foo.h"\n/* x\r y */\nint a(void) { return foo(); }\n//                   foo decoy\n';
+    const root = cWorkspace("xfile", {
+      "foo.h": "int foo(void);\n",
+      "a.c": '#include "foo.h"\nint foo(void) { return 1; }\n',
+      "b.c": b,
+    });
+    await served(root, clangd, async (bridge) => {
+      const at = { file: "a.c", line: 2, symbol: "foo" };
+      const use = { line: 4, column: 22, end_line: 4, end_column: 25 };
+      const refs = await ok(bridge, "references", at);
+      expect(refs.locations).toContainEqual({ file: "b.c", ...use });
+      const preview = await ok(bridge, "rename_preview", { ...at, new_name: "bar" });
+      expect(preview.changes).toContainEqual({ file: "b.c", edits: [{ ...use, new_text: "bar" }] });
+      const applied = await ok(bridge, "rename_apply", { ...at, new_name: "bar" });
+      expect(applied.applied).toBe(true);
+      expect(readFileSync(join(root, "b.c"), "utf8")).toBe(b.replace("foo()", "bar()"));
+      expect(readFileSync(join(root, "foo.h"), "utf8")).toBe("int bar(void);\n");
+    });
+  }, 180_000);
+});
+
+describe.skipIf(!tls)("typescript-language-server: a file holding U+2028 changes on disk", () => {
+  test("tsserver's copy is the new text: the answers a fresh server gives", async () => {
+    const v1 =
+      "/* a\u2028b\u2028c\u2028d */\nexport function foo(): number { return 1; }\nexport const x: number = foo();\n";
+    const v2 = `export const y: string = 'v2';\n${v1.replace("return 1;", "return 2;")}`;
+    const root = tempDir("theodolite-lines-u2028-");
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      '{"compilerOptions":{"strict":true},"include":["*.ts"]}',
+    );
+    writeFileSync(join(root, "a.ts"), v1);
+    await served(root, tls, async (bridge) => {
+      // opened by a first call, then changed: the change is what tsserver must follow
+      await ok(bridge, "document_symbols", { file: "a.ts" });
+      writeFileSync(join(root, "a.ts"), v2);
+      // a stale tail would declare foo and x twice, past the end of the file
+      expect((await ok(bridge, "diagnostics", { file: "a.ts" })).diagnostics).toEqual([]);
+      const symbols = await ok(bridge, "document_symbols", { file: "a.ts" });
+      const names = (symbols.symbols as { name: string; range: { line: number } }[]).map((s) => [
+        s.name,
+        s.range.line,
+      ]);
+      expect(names).toEqual([
+        ["y", 1],
+        ["foo", 3],
+        ["x", 4],
+      ]);
+    });
   }, 120_000);
 });
 

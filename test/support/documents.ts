@@ -110,6 +110,7 @@ export function setup(
       } else sent.push([method]);
     },
     capabilities: () => ({ textDocumentSync: opts.save === false ? {} : { save: {} } }),
+    encoding: () => "utf-16",
     barrier: async () => {
       barriers += 1;
       sent.push(["barrier"]);

@@ -30,7 +30,7 @@ export interface FileCall {
   rel: string;
   /** converts the server's answers */
   norm: NormalizeContext;
-  /** converts its renames' edits, which it counts in the lines it reads (SPEC §5) */
+  /** converts its renames' edits, which computeRename puts in the lines it reads (SPEC §5) */
   renameNorm: NormalizeContext;
   wait: WaitContext;
 }

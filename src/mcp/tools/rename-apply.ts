@@ -94,7 +94,8 @@ export const renameApplyTool = defineTool({
           files: planned.files,
           snapshots: planned.snapshots,
           encoding: call.session.encoding,
-          lines: call.session.lineModel,
+          // its edits, in the lines it reads since computeRename (SPEC §5)
+          lines: [call.session.lineModel],
           maxFileBytes: b.max_file_bytes,
           journal: bridge.journal,
         },

@@ -9,18 +9,19 @@ import { z } from "zod";
 import { wordAt } from "../../apply/complete.ts";
 import { type EditTargets, editTargets } from "../../apply/handle-plan.ts";
 import { editSetDigest } from "../../apply/rename-rule.ts";
-import { checkRenameEdits } from "../../apply/validate.ts";
+import { checkRenameEdits, inReadLines } from "../../apply/validate.ts";
 import { BridgeError } from "../../errors.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
   normalizeFileEdits,
 } from "../../normalize/workspace-edit.ts";
+import { renameMessage } from "../../text/line-rule.ts";
 import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../text/positions.ts";
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, unconvertedField, usesMarks } from "./common.ts";
+import { type FileCall, sessionTextReader, unconvertedField, usesMarks } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -95,11 +96,31 @@ export async function computeRename(
     { ...at, newName: args.new_name },
     call.wait,
   );
-  const files = flattenWorkspaceEdit(edit);
+  const files = inServerReadLines(call, flattenWorkspaceEdit(edit));
   checkSites(call, files, oldName(call, pos, files), args.new_name);
   // its files' tables, within the call's budget (SPEC §5.1), for renameAnswer
   await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
   return { files, at: pos.lsp };
+}
+
+/**
+ * A rename's edits with every range in the lines the server reads: a server may count a
+ * file's edits otherwise, by whether it is the file asked about (clangd: the others from
+ * its index, in its compiler's lines; SPEC §5, text/line-rule.ts). Converted in the text
+ * the server has; a file that cannot be read keeps them, and is refused when planned.
+ */
+function inServerReadLines(call: FileCall, files: FileEdits[]): FileEdits[] {
+  const { session, doc } = call;
+  const textOf = sessionTextReader(session);
+  return files.map((f) => {
+    const abs = uriToPath(f.uri);
+    const text = abs === null ? undefined : textOf(abs);
+    if (abs === null || text === undefined) return f;
+    const models = session.linesFor(renameMessage(abs, doc.abs));
+    const file = session.workspace.display(abs);
+    const read = session.lineModel;
+    return { ...f, edits: inReadLines(file, text, f.edits, models, read, session.encoding) };
+  });
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   uncovered,
 } from "../../apply/complete.ts";
 import type { LspRange } from "../../text/positions.ts";
-import { lspToClient, offsetToLspPosition } from "../../text/positions.ts";
+import { answerToRead, lspToClient, offsetToLspPosition } from "../../text/positions.ts";
 import { uriToPath } from "../../workspace/uri.ts";
 import type { FileCall } from "./common.ts";
 import type { RenameOnDisk } from "./rename-coherent.ts";
@@ -91,10 +91,19 @@ export async function proveRenameComplete(call: FileCall, rename: RenameOnDisk):
       { textDocument: { uri: o.uri }, position: o.range.start },
       call.wait,
     );
-    const targets = definitionTargets(answer).map((t) => ({
-      abs: uriToPath(t.uri),
-      range: t.range,
-    }));
+    // its answer's lines, compared with the edits' (the lines it reads, SPEC §5)
+    const targets = definitionTargets(answer).map((t) => {
+      const abs = uriToPath(t.uri);
+      const index = abs === null ? undefined : session.documents.byPath(abs)?.index;
+      const { start, end } = t.range;
+      const enc = session.encoding;
+      return {
+        abs,
+        range: index
+          ? { start: answerToRead(index, start, enc), end: answerToRead(index, end, enc) }
+          : t.range,
+      };
+    });
     if (landsOnEdit(targets, edited)) wrong.push(o);
   }
   if (wrong.length === 0) return;

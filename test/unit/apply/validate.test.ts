@@ -42,18 +42,16 @@ describe("planWrites (SPEC §7.4)", () => {
     const c = "int f;\n/* a\rb */ f();\n";
     const lf = lineModel(["lf"]);
     const edits = [{ range: r(1, 10, 1, 11), newText: "g" }];
-    const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", lf);
+    const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", [lf]);
     expect(clangd?.newText).toBe("int f;\n/* a\rb */ g();\n");
     // counted in LSP's lines, line 1 is "/* a": refused, never written elsewhere
     expect(rejected(() => one(c, edits)).reason).toContain("outside the file");
     const ts = "let f;\n/* a\u2028b */ f();\n";
     const tsserver = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
     const call = [{ range: r(2, 5, 2, 6), newText: "g" }];
-    const [tsPlan] = planWrites(
-      [{ snapshot: snap("/ws/a.ts", ts), edits: call }],
-      "utf-16",
+    const [tsPlan] = planWrites([{ snapshot: snap("/ws/a.ts", ts), edits: call }], "utf-16", [
       tsserver,
-    );
+    ]);
     expect(tsPlan?.newText).toBe("let f;\n/* a\u2028b */ g();\n");
     // LSP's line 2 is the empty last line here: refused, never written elsewhere
     expect(rejected(() => one(ts, call)).reason).toContain("outside the file");

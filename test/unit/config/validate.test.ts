@@ -685,6 +685,7 @@ describe("defaults (SPEC §3)", () => {
         position_encoding: null,
         line_terminators: ["cr", "lf", "crlf"],
         answer_line_terminators: null,
+        edit_lines: { rename: "read", rename_others: "read", code_action: "answer" },
         open_changed_files: false,
         workspace_symbols: true,
         data_files: false,

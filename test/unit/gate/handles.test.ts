@@ -9,7 +9,7 @@ function entry(title = "Add #include <stdio.h>"): HandleEntry {
     ...SESSION,
     title,
     encoding: "utf-16",
-    lines: LSP_LINES,
+    lines: [LSP_LINES],
     vouch: { mark: 0, untracked: null, unloaded: [] },
     files: [
       {
