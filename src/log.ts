@@ -1,7 +1,9 @@
 /**
  * Logging: stderr always, never stdout (SPEC §2: stdout carries only MCP
  * messages). Lines are `theodolite <level> <message>`; a file sink can be
- * attached (the rotating file, log-file.ts).
+ * attached (the rotating file, log-file.ts). A stderr nobody reads holds
+ * nothing (SPEC §8.2): once a write finds the pipe full, lines are dropped and
+ * counted until it drains, and the count is logged then.
  */
 import type { LogLevel } from "./config/types.ts";
 
@@ -15,11 +17,17 @@ class Logger {
   private threshold: number = ORDER.info;
   private sinks: LogSink[] = [];
   private stderrOpen = true;
+  /** a write found stderr's pipe full: lines are dropped until it drains */
+  private stderrFull = false;
+  private dropped = 0;
 
   constructor() {
     // a closed stderr (the client went away) ends stderr logging, not the process
     process.stderr.on("error", () => {
       this.stderrOpen = false;
+    });
+    process.stderr.on("drain", () => {
+      this.stderrFull = false;
     });
   }
 
@@ -38,8 +46,21 @@ class Logger {
   log(level: LogLevel, message: string): void {
     if (!this.isEnabled(level)) return;
     const line = `theodolite ${level} ${message}\n`;
-    if (this.stderrOpen) process.stderr.write(line);
+    if (this.stderrOpen) this.toStderr(line);
     for (const sink of this.sinks) sink.write(`${new Date().toISOString()} ${line}`);
+  }
+
+  private toStderr(line: string): void {
+    if (this.stderrFull) {
+      this.dropped += 1;
+      return;
+    }
+    let text = line;
+    if (this.dropped > 0) {
+      text = `theodolite warn ${this.dropped} log lines dropped: stderr was not read\n${line}`;
+      this.dropped = 0;
+    }
+    if (!process.stderr.write(text)) this.stderrFull = true;
   }
 
   error(message: string): void {

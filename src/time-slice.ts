@@ -17,9 +17,17 @@ const SORT_AT_ONCE = 2048;
 export interface TimeSliceOptions {
   /** at each turn: collect what the slice left (a young, concurrent collection) */
   collect: () => void;
+  /**
+   * the turn itself: an immediate, or a workspace's chained turns (workspace/turns.ts),
+   * so that many loops at once take one slice per turn of the event loop, not all theirs
+   */
+  turn: () => Promise<void>;
 }
 
-const defaults: TimeSliceOptions = { collect: () => Bun.gc(false) };
+const defaults: TimeSliceOptions = {
+  collect: () => Bun.gc(false),
+  turn: () => new Promise<void>((resolve) => setImmediate(resolve)),
+};
 
 export class TimeSlices {
   private readonly opts: TimeSliceOptions;
@@ -42,7 +50,7 @@ export class TimeSlices {
   async turn(): Promise<void> {
     this.turns += 1;
     this.opts.collect();
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.opts.turn();
     this.started = performance.now();
   }
 

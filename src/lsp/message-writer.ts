@@ -11,9 +11,11 @@
  * more than the bound waits and the server took nothing for STALL_MS, the writer fails. A
  * failed writer is the server breaking the protocol: its tree is stopped. Escaping makes
  * garbage as fast as the pipe takes it: a young collection after every COLLECT_BYTES keeps
- * it from piling up beside the texts.
+ * it from piling up beside the texts. The queue, the bound and the stall watch are the
+ * backlog the client's output keeps too (src/write-backlog.ts).
  */
 import { AbstractMessageWriter, type Message, type MessageWriter, type RAL } from "vscode-jsonrpc";
+import { WriteBacklog } from "../write-backlog.ts";
 import { type Outgoing, outgoing, stringPieces } from "./outgoing.ts";
 
 /** SPEC §8.2: bytes of messages waiting to be written to one server, at most. */
@@ -28,28 +30,25 @@ export function messageBytes(msg: Message): number {
 }
 
 export class BoundedMessageWriter extends AbstractMessageWriter implements MessageWriter {
-  /** bytes of the messages not written yet, and of those made */
-  private pending = 0;
+  /** bytes of the messages not written yet (the backlog's), and of those made */
+  private readonly backlog: WriteBacklog;
   private made = 0;
   private failure: Error | undefined;
   private errorCount = 0;
-  /** the last write handed to the stream: the next one waits for it */
-  private queue: Promise<void> = Promise.resolve();
-  /** a message is being written; when the stream last took bytes of it (or it began) */
-  private writing = false;
-  private tookAt = 0;
-  private watch: ReturnType<typeof setTimeout> | undefined;
   /** bytes of long strings escaped since the last collection */
   private escaped = 0;
 
   constructor(
     private readonly writable: RAL.WritableStream,
     private readonly maxPending: number = MAX_PENDING_BYTES,
-    private readonly stallMs: number = STALL_MS,
+    stallMs: number = STALL_MS,
     /** a young collection of what escaping left */
     private readonly collect: () => void = () => Bun.gc(false),
   ) {
     super();
+    this.backlog = new WriteBacklog(maxPending, stallMs, () => {
+      if (this.failure === undefined) this.fail();
+    });
     writable.onError((error) => this.fireError(error));
     writable.onClose(() => this.fireClose());
   }
@@ -65,37 +64,27 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
     }
     const { bytes, made } = body;
     // one message alone always goes (its size is its sender's bound)
+    const pending = this.backlog.pending;
     const overMade = this.made > 0 && this.made + made > this.maxPending;
-    const over = this.pending > 0 && this.pending + bytes > this.maxPending;
-    if (overMade || (over && this.stalled())) {
+    const over = pending > 0 && pending + bytes > this.maxPending;
+    if (overMade || (over && this.backlog.stalled())) {
       this.fail(msg);
       return Promise.reject(this.failure);
     }
-    this.pending += bytes;
     this.made += made;
-    if (this.pending > this.maxPending) this.watchStall();
-    const written = this.queue
-      .then(() => this.send(msg, body))
+    return this.backlog
+      .enqueue(bytes, () => this.send(msg, body))
       .finally(() => {
-        this.pending -= bytes;
         this.made -= made;
-        if (this.pending <= this.maxPending && this.watch !== undefined) {
-          clearTimeout(this.watch);
-          this.watch = undefined;
-        }
       });
-    this.queue = written.catch(() => {});
-    return written;
   }
 
   end(): void {
-    if (this.watch !== undefined) clearTimeout(this.watch);
+    this.backlog.end();
     this.writable.end();
   }
 
   private async send(msg: Message, body: Outgoing): Promise<void> {
-    this.writing = true;
-    this.tookAt = Date.now();
     try {
       await this.take(`Content-Length: ${body.bytes}\r\n\r\n`);
       let written = 0;
@@ -115,8 +104,6 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
     } catch (err) {
       this.fireError(err, msg, ++this.errorCount);
       throw err;
-    } finally {
-      this.writing = false;
     }
   }
 
@@ -124,7 +111,7 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
     await (typeof data === "string"
       ? this.writable.write(data, "ascii")
       : this.writable.write(data));
-    this.tookAt = Date.now();
+    this.backlog.took();
   }
 
   private escapedPiece(bytes: number): void {
@@ -132,23 +119,6 @@ export class BoundedMessageWriter extends AbstractMessageWriter implements Messa
     if (this.escaped < COLLECT_BYTES) return;
     this.escaped = 0;
     this.collect();
-  }
-
-  /** The message being written has had nothing taken for STALL_MS. */
-  private stalled(): boolean {
-    return this.writing && Date.now() - this.tookAt >= this.stallMs;
-  }
-
-  /** While more than the bound waits, the server must keep taking bytes. */
-  private watchStall(): void {
-    if (this.watch !== undefined) return;
-    const check = () => {
-      this.watch = undefined;
-      if (this.failure !== undefined || this.pending <= this.maxPending) return;
-      if (this.stalled()) this.fail();
-      else this.watch = setTimeout(check, Math.max(1, this.tookAt + this.stallMs - Date.now()));
-    };
-    this.watch = setTimeout(check, this.stallMs);
   }
 
   private fail(msg?: Message): void {

@@ -10,6 +10,7 @@
  * document notification has a dozen); the rest is JSON.stringify's, made at once.
  */
 import { jsonStringBytes } from "../text/json-string.ts";
+import { textPieces } from "../write-backlog.ts";
 
 /** A string this long (UTF-16 units) is written in pieces. */
 export const LONG_STRING = 64 * 1024;
@@ -57,14 +58,10 @@ export function outgoing(msg: unknown): Outgoing {
 /** The pieces of a long string's JSON, quotes included, each made only when asked. */
 export function* stringPieces(s: string): Generator<Buffer> {
   yield Buffer.from('"');
-  for (let at = 0; at < s.length; ) {
-    let end = Math.min(s.length, at + PIECE_CHARS);
-    // a surrogate pair stays whole: apart, each half would be escaped
-    const last = s.charCodeAt(end - 1);
-    if (end < s.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    const json = Buffer.from(JSON.stringify(s.slice(at, end)), "utf8");
+  // a surrogate pair stays whole: apart, each half would be escaped
+  for (const piece of textPieces(s, PIECE_CHARS)) {
+    const json = Buffer.from(JSON.stringify(piece), "utf8");
     yield json.subarray(1, json.length - 1);
-    at = end;
   }
   yield Buffer.from('"');
 }

@@ -18,6 +18,7 @@ import {
 } from "../../normalize/workspace-edit.ts";
 import { renameMessage } from "../../text/line-rule.ts";
 import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../text/positions.ts";
+import { TimeSlices } from "../../time-slice.ts";
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
@@ -97,7 +98,7 @@ export async function computeRename(
     call.wait,
   );
   const files = inServerReadLines(call, flattenWorkspaceEdit(edit));
-  checkSites(call, files, oldName(call, pos, files), args.new_name);
+  await checkSites(call, files, oldName(call, pos, files), args.new_name);
   // its files' tables, within the call's budget (SPEC §5.1), for renameAnswer
   await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
   return { files, at: pos.lsp };
@@ -154,14 +155,16 @@ function oldName(call: FileCall, pos: ResolvedPosition, files: FileEdits[]): str
 /**
  * Every edit replaces the old name (SPEC §7.3), in the text the server has: the open
  * document where the session holds one, else the file on disk (one that cannot be read is
- * refused when the edit is planned).
+ * refused when the edit is planned). Each file is read and its lines counted: an edit set
+ * over hundreds of files goes in time slices of the workspace's turns (SPEC §8.2), so that
+ * many renames at once leave the client's pings and other calls read between slices.
  */
-function checkSites(
+async function checkSites(
   call: FileCall,
   files: FileEdits[],
   name: string | undefined,
   newName: string,
-): void {
+): Promise<void> {
   if (files.length === 0) return;
   if (name === undefined) {
     throw new BridgeError(
@@ -174,15 +177,18 @@ function checkSites(
     );
   }
   const ws = call.session.workspace;
-  for (const f of files) {
+  const slices = new TimeSlices({ turn: () => ws.turns.next() });
+  if (files.length > 1) await slices.turn();
+  await slices.each(files.length, (i) => {
+    const f = files[i] as FileEdits;
     const abs = uriToPath(f.uri);
-    if (abs === null) continue;
+    if (abs === null) return;
     const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
     if (text !== undefined) {
       const { encoding, lineModel } = call.session;
       checkRenameEdits(ws.display(abs), text, f.edits, encoding, lineModel, name, newName);
     }
-  }
+  });
 }
 
 /**

@@ -1,24 +1,23 @@
 /**
- * theodolite's MCP stdio transport (SPEC §4.8), in place of the SDK's
- * `StdioServerTransport` under the SDK's own `Server`:
- * - newline-delimited JSON-RPC with a per-message size limit; an over-limit
- *   message is skipped in constant memory and answered (or logged when it
- *   carries no id), and the bridge keeps serving; so is a message that would
- *   parse into more than CLIENT_JSON_BOUNDS (src/json-bounds.ts);
- * - a structural check instead of zod on every message (jsonrpc-check.ts);
- *   anything with an id that is not a valid request gets a JSON-RPC error; a
- *   response goes up only when the protocol layer awaits its id (`awaits`);
- * - each outgoing message serialized once (serialized.ts) and written in
- *   pieces straight into the output sink;
- * - end of input calls `oninputend` (the bridge shuts its sessions down while
- *   calls in flight are still answered, then closes); output the client
- *   closed (EPIPE) closes the transport at once. Either way the shutdown path
- *   runs (SPEC §9.2) and nothing throws.
+ * theodolite's MCP stdio transport (SPEC §4.8), in place of the SDK's `StdioServerTransport`:
+ * - newline-delimited JSON-RPC with a per-message size limit; an over-limit message is
+ *   skipped in constant memory and answered (or logged when it carries no id), and the
+ *   bridge keeps serving; so is one that would parse past CLIENT_JSON_BOUNDS;
+ * - a structural check instead of zod on every message (jsonrpc-check.ts): anything with
+ *   an id that is not a valid request gets a JSON-RPC error; a response goes up only when
+ *   the protocol layer awaits its id (`awaits`);
+ * - each answer serialized once (serialized.ts), written in pieces, one at a time, and
+ *   counted until it has left the process (src/write-backlog.ts): past MAX_OUTPUT_BYTES
+ *   the client is not read; one that takes nothing for OUTPUT_STALL_MS then is gone (§8.2);
+ * - end of input calls `oninputend` (sessions shut down while calls in flight are still
+ *   answered); output the client closed (EPIPE) or stopped reading closes the transport at
+ *   once. Either way the shutdown path runs (SPEC §9.2) and nothing throws.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { exceeds, excessText, type JsonBounds, type JsonExcess } from "../../json-bounds.ts";
 import { log } from "../../log.ts";
+import { textPieces, WriteBacklog } from "../../write-backlog.ts";
 import { checkMessage, type ErrorReply, errorResponse } from "./jsonrpc-check.ts";
 import { LineFramer, type Oversize } from "./line-framer.ts";
 import { TopLevelScanner } from "./oversize-scan.ts";
@@ -61,6 +60,22 @@ const SERVER_BUSY = -32000;
  */
 const JOIN_BELOW_CHARS = 64 * 1024;
 
+/**
+ * SPEC §8.2: bytes of answers waiting to be written to the client at most before the
+ * bridge stops reading it (each answer's UTF-8 bytes and MESSAGE_COST_BYTES); an answer
+ * to a request already read is queued past it. Sixty-four answers at `max_result_bytes`.
+ */
+export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** SPEC §8.2: past the bound, the client takes something within this, or it does not read. */
+export const OUTPUT_STALL_MS = 5000;
+/** What a queued answer holds beside its text (its promises and closures), in bytes. */
+export const MESSAGE_COST_BYTES = 512;
+/**
+ * Input is framed this much at a time, the backlog checked between: the answers the
+ * transport gives at once (-32700 to a line `x`) are what one slice can make wait.
+ */
+const READ_SLICE_BYTES = 16 * 1024;
+
 /** Where responses go: Bun's FileSink (`Bun.stdout.writer()`) or a test double. */
 export interface OutputSink {
   write(chunk: string): unknown;
@@ -77,6 +92,9 @@ export interface StdioTransportOptions {
   input: ChunkReader;
   output: OutputSink;
   maxMessageBytes?: number;
+  /** MAX_OUTPUT_BYTES and OUTPUT_STALL_MS, unless a test says otherwise */
+  maxOutputBytes?: number;
+  outputStallMs?: number;
 }
 
 function sizeText(bytes: number): string {
@@ -106,9 +124,15 @@ export class StdioTransport implements Transport {
   /** requests delivered and not answered yet (drained() waits for none) */
   private readonly unanswered = new Set<RequestId>();
   private drainWaiters: (() => void)[] = [];
+  /** answers not written yet, bounded (SPEC §8.2) */
+  private readonly backlog: WriteBacklog;
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.limit = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    const bound = opts.maxOutputBytes ?? MAX_OUTPUT_BYTES;
+    this.backlog = new WriteBacklog(bound, opts.outputStallMs ?? OUTPUT_STALL_MS, () =>
+      this.outputStalled(),
+    );
     this.framer = new LineFramer(this.limit, {
       line: (bytes) => this.onLine(bytes),
       oversize: (m) => this.onOversize(m),
@@ -128,7 +152,12 @@ export class StdioTransport implements Transport {
       for (;;) {
         const { value, done } = await reader.read();
         if (done || value === undefined || this.closed) break;
-        this.framer.push(value);
+        for (let at = 0; at < value.length && !this.closed; at += READ_SLICE_BYTES) {
+          this.framer.push(value.subarray(at, at + READ_SLICE_BYTES));
+          // backpressure: the client's own pipe fills while its answers wait
+          if (this.backlog.over()) await this.backlog.room();
+        }
+        if (this.closed) break;
       }
       const pending = this.framer.pendingBytes();
       if (pending > 0)
@@ -275,6 +304,11 @@ export class StdioTransport implements Transport {
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
+  /** Resolves once every message sent so far has been written (or let go). */
+  written(): Promise<void> {
+    return this.backlog.settled();
+  }
+
   private reply(message: ErrorReply): void {
     // the SDK's message type has no null id; JSON-RPC answers unidentifiable requests so
     void this.send(message as unknown as JSONRPCMessage);
@@ -282,18 +316,18 @@ export class StdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const out = this.opts.output;
     try {
       const pieces = messagePieces(message);
-      let length = 0;
-      for (const piece of pieces) length += piece.length;
-      if (length <= JOIN_BELOW_CHARS) out.write(`${pieces.join("")}\n`);
-      else {
-        for (const piece of pieces) out.write(piece);
-        out.write("\n");
+      let bytes = 1 + MESSAGE_COST_BYTES;
+      let chars = 0;
+      for (const piece of pieces) {
+        bytes += Buffer.byteLength(piece, "utf8");
+        chars += piece.length;
       }
-      const flushed = out.flush();
-      if (typeof flushed !== "number") await flushed;
+      const joined = chars <= JOIN_BELOW_CHARS;
+      await this.backlog.enqueue(bytes, () =>
+        this.write(joined ? [`${pieces.join("")}\n`] : [...pieces, "\n"]),
+      );
     } catch (err) {
       this.outputFailed(err);
     } finally {
@@ -302,6 +336,29 @@ export class StdioTransport implements Transport {
         this.onanswered?.();
       }
     }
+  }
+
+  /** At its turn, a message goes out in pieces, each taken whole before the next. */
+  private async write(pieces: readonly string[]): Promise<void> {
+    const out = this.opts.output;
+    for (const whole of pieces) {
+      // a surrogate pair split would go out as two U+FFFD
+      for (const piece of textPieces(whole, JOIN_BELOW_CHARS)) {
+        if (this.closed) return;
+        out.write(piece);
+        const flushed = out.flush();
+        if (typeof flushed !== "number") await flushed;
+        this.backlog.took();
+      }
+    }
+  }
+
+  /** More than the bound waits and the client took nothing for the stall time. */
+  private outputStalled(): void {
+    log.warn(
+      `the client does not read its output: more than ${this.backlog.bound} bytes of answers wait for it and it took nothing for ${this.backlog.stallMs} ms`,
+    );
+    void this.close();
   }
 
   /** The client closed our stdout (EPIPE) or it failed otherwise: nobody can hear us any more. */
@@ -317,6 +374,7 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.backlog.end();
     this.opts.input.cancel().catch(() => {});
     this.onclose?.();
   }

@@ -9,99 +9,12 @@ import { type JSONRPCMessage, LATEST_PROTOCOL_VERSION } from "@modelcontextproto
 import { resultFromJson } from "../../../../src/mcp/envelope.ts";
 import { McpConnection } from "../../../../src/mcp/protocol.ts";
 import {
-  type ChunkReader,
   CLIENT_JSON_BOUNDS,
   MAX_DEPTH,
   MAX_PENDING_REQUESTS,
-  StdioTransport,
 } from "../../../../src/mcp/transport/stdio.ts";
-import { waitFor, within } from "../../../support/wait.ts";
-
-/** An input whose chunks the test pushes; end() is EOF. */
-class ScriptedInput implements ChunkReader {
-  private queue: Uint8Array[] = [];
-  private ended = false;
-  private waiter: (() => void) | undefined;
-  /** a read() is waiting with nothing queued: the reader has taken everything pushed */
-  private starved = false;
-  private starvedWaiters: (() => void)[] = [];
-  cancelled = false;
-
-  push(text: string | Uint8Array): void {
-    this.queue.push(typeof text === "string" ? new TextEncoder().encode(text) : text);
-    this.wake();
-  }
-  end(): void {
-    this.ended = true;
-    this.wake();
-  }
-  private wake(): void {
-    this.starved = false;
-    this.waiter?.();
-  }
-  async read(): Promise<{ done: boolean; value?: Uint8Array }> {
-    for (;;) {
-      const value = this.queue.shift();
-      if (value !== undefined) return { done: false, value };
-      if (this.ended || this.cancelled) return { done: true };
-      const more = new Promise<void>((resolve) => {
-        this.waiter = resolve;
-      });
-      this.starved = true;
-      for (const resolve of this.starvedWaiters.splice(0)) resolve();
-      await more;
-    }
-  }
-  /**
-   * Resolves once the reader asks for more with nothing queued: the transport has handled
-   * every chunk pushed so far (it frames and dispatches a chunk before its next read).
-   */
-  taken(): Promise<void> {
-    if (this.starved) return Promise.resolve();
-    return new Promise((resolve) => this.starvedWaiters.push(resolve));
-  }
-  async cancel(): Promise<void> {
-    this.cancelled = true;
-    this.wake();
-  }
-}
-
-class RecordingOutput {
-  text = "";
-  failWith: Error | undefined;
-  write(chunk: string): number {
-    if (this.failWith) throw this.failWith;
-    this.text += chunk;
-    return chunk.length;
-  }
-  flush(): number {
-    return 0;
-  }
-  messages(): Record<string, unknown>[] {
-    return this.text
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => JSON.parse(l));
-  }
-}
-
-async function setup(limit = 1024) {
-  const input = new ScriptedInput();
-  const output = new RecordingOutput();
-  const transport = new StdioTransport({ input, output, maxMessageBytes: limit });
-  const delivered: JSONRPCMessage[] = [];
-  let closed = 0;
-  transport.onmessage = (m) => delivered.push(m);
-  transport.onclose = () => {
-    closed++;
-  };
-  await transport.start();
-  /** the read loop has taken and handled everything pushed so far (bounded) */
-  const settle = () => within(input.taken(), 5_000, "the transport to take its input");
-  return { input, output, transport, delivered, closed: () => closed, settle };
-}
-
-const line = (m: unknown) => `${JSON.stringify(m)}\n`;
+import { line, setup } from "../../../support/scripted-stdio.ts";
+import { waitFor } from "../../../support/wait.ts";
 
 describe("StdioTransport", () => {
   test("valid messages are delivered as parsed; blank lines ignored", async () => {
