@@ -45,9 +45,11 @@ function findMarker(text: string, from: number): Marker {
 
 /** Collects stderr: finds the marker, keeps a bounded tail, emits lines. */
 export class StderrCollector {
-  private held = "";
-  /** where the marker search resumes in `held` */
-  private searched = 0;
+  /** the text held back, in the pieces it came in (joined once, when the search ends) */
+  private held: string[] = [];
+  private heldLength = 0;
+  /** the held text's end, from where the marker may still begin: a search never rereads more */
+  private window = "";
   private markerDone = false;
   private partial = "";
   /** characters of the current line beyond STDERR_LINE_CHARS, dropped */
@@ -68,21 +70,25 @@ export class StderrCollector {
       this.feed(text);
       return;
     }
-    this.held += text;
-    const found = findMarker(this.held, this.searched);
+    this.held.push(text);
+    this.heldLength += text.length;
+    this.window += text;
+    const found = findMarker(this.window, 0);
     if (found !== null && found !== "incomplete") {
       this.resolvePid(found.pid);
-      this.finishMarkerSearch(this.held.slice(0, found.start) + this.held.slice(found.end));
-    } else if (this.held.length > MARKER_SEARCH_CHARS) {
-      this.finishMarkerSearch(this.held);
+      const held = this.held.join("");
+      const at = held.length - this.window.length;
+      this.finishMarkerSearch(held.slice(0, at + found.start) + held.slice(at + found.end));
+    } else if (this.heldLength > MARKER_SEARCH_CHARS) {
+      this.finishMarkerSearch(this.held.join(""));
     } else if (found === null) {
       // a marker may start in the last few characters and end in the next chunk
-      this.searched = Math.max(0, this.held.length - SERVER_PID_MARKER.length);
+      this.window = this.window.slice(-SERVER_PID_MARKER.length);
     }
   }
 
   end(): void {
-    if (!this.markerDone) this.finishMarkerSearch(this.held);
+    if (!this.markerDone) this.finishMarkerSearch(this.held.join(""));
     if (this.partial !== "" || this.dropped > 0) this.emitLine();
   }
 
@@ -92,7 +98,8 @@ export class StderrCollector {
 
   private finishMarkerSearch(rest: string): void {
     this.markerDone = true;
-    this.held = "";
+    this.held = [];
+    this.window = "";
     this.resolvePid(undefined); // no-op when already resolved
     this.feed(rest);
   }
