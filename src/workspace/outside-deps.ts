@@ -18,6 +18,8 @@ export interface OutsideDependency {
   kind: "file" | "tree" | "entries";
   /** which configuration named it, for answers and session_status */
   source: string;
+  /** `entries` only: the names whose changes count (else every entry's) */
+  names?: RegExp;
 }
 
 /** Host directories: what the system's packages own is no workspace dependency. */

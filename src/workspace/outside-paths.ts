@@ -30,14 +30,17 @@ function mayLeave(word: string): boolean {
 /**
  * Every word of a configuration file's text that reads as a path able to leave its
  * directory, flags and schemes taken off, globs cut to their directory; each once, in order.
+ * `anyRelative`: every relative path too (`./dep`), for a file whose own directory lies
+ * outside the root.
  */
-export function configurationPaths(text: string): string[] {
+export function configurationPaths(text: string, anyRelative = false): string[] {
   const out = new Set<string>();
   for (const raw of text.split(/[\s"'`,;[\]{}()<>=]+/)) {
     if (raw.length < 2 || raw.length > MAX_WORD) continue;
     const word = raw.replace(GLUED_PREFIX, "").replace(/:$/, "");
     // a comment's or a URL's `//`, a lone `/` or `/*`: no path anyone depends on
-    if (word.startsWith("//") || /^[/*]+$/.test(word) || !mayLeave(word)) continue;
+    if (word.startsWith("//") || /^[/*]+$/.test(word)) continue;
+    if (!mayLeave(word) && !(anyRelative && word.startsWith("./"))) continue;
     const path = beforeGlob(word);
     if (path !== "/") out.add(path);
   }
@@ -46,17 +49,25 @@ export function configurationPaths(text: string): string[] {
 
 /** A quoted relative path in source text: `"../…"`, `'../…'`, `` `../…` ``, `<../…>`. */
 const QUOTED_RELATIVE = /["'`<](\.\.\/[^"'`<>\n\r]{0,4096})["'`>]/g;
+/** An include of an absolute path: `#include "/…"`, `#include </…>`, `#import`. */
+const ABSOLUTE_INCLUDE =
+  /^[ \t]*#[ \t]*(?:include|import|include_next)[ \t]*["<](\/[^"<>\n\r]{1,4096})[">]/gm;
 
 /**
  * The quoted relative paths of a source whose `..` steps climb more than `depth` directories
- * (the file's directory lies `depth` below the root): only those can leave the root.
+ * (the file's directory lies `depth` below the root): only those can leave the root; and
+ * the absolute paths it includes.
  */
 export function escapingSourcePaths(text: string, depth: number): string[] {
-  if (!text.includes("../")) return [];
   const out = new Set<string>();
-  for (const m of text.matchAll(QUOTED_RELATIVE)) {
-    const path = m[1] as string;
-    if (climb(path) > depth) out.add(beforeGlob(path));
+  if (text.includes("../")) {
+    for (const m of text.matchAll(QUOTED_RELATIVE)) {
+      const path = m[1] as string;
+      if (climb(path) > depth) out.add(beforeGlob(path));
+    }
+  }
+  if (text.includes("#")) {
+    for (const m of text.matchAll(ABSOLUTE_INCLUDE)) out.add(m[1] as string);
   }
   return [...out];
 }

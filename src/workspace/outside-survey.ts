@@ -23,13 +23,16 @@ export const SURVEY_MAX_BYTES = 64 * 1024 * 1024;
 /** A larger file is no source anyone includes by a relative path. */
 const MAX_SURVEYED_FILE = 1024 * 1024;
 const MAX_DEPTH = 64;
+/** Directory entries looked at between two turns of the event loop. */
+const WALK_SLICE = 2000;
 
 /**
- * Files servers read as configuration, by name. The compile database is left to
- * outside-deps.ts: its paths are relative to each entry's `directory`.
+ * Files servers read as configuration, by name (a compiler's response files `@x.rsp`
+ * too). The compile database is left to outside-deps.ts: its paths are relative to each
+ * entry's `directory`.
  */
-const CONFIGURATION =
-  /^(?:tsconfig(?:\..*)?\.json|jsconfig\.json|package\.json|pyrightconfig\.json|pyproject\.toml|setup\.cfg|go\.mod|go\.work|Cargo\.toml|config\.toml|compile_flags\.txt|\.clangd|\.ccls)$/;
+export const CONFIGURATION =
+  /^(?:tsconfig(?:\..*)?\.json|jsconfig\.json|package\.json|pyrightconfig\.json|pyproject\.toml|setup\.cfg|go\.mod|go\.work|Cargo\.toml|config\.toml|compile_flags\.txt|\.clangd|\.ccls|.*\.rsp)$/;
 
 interface Found {
   /** identity when read: size, mtime, inode */
@@ -44,6 +47,8 @@ export interface SurveySource {
   sourceExtensions: ReadonlySet<string>;
   /** a file's text read beneath the root, or undefined */
   read: (abs: string) => string | undefined;
+  /** a configuration file's text above the root (a `go.work`, a `.clangd`), or undefined */
+  readAbove: (abs: string) => string | undefined;
   /** a path is the host's (its system directories), not a dependency */
   isSystem: (abs: string) => boolean;
 }
@@ -51,6 +56,7 @@ export interface SurveySource {
 export class OutsideSurvey {
   private readonly files = new Map<string, Found>();
   private readonly links = new Map<string, OutsideDependency>();
+  private above: OutsideDependency[] = [];
   private bytes = 0;
   private looked = 0;
   /** the last walk stopped at a bound: some ways out may be unknown */
@@ -58,15 +64,64 @@ export class OutsideSurvey {
 
   constructor(private readonly src: SurveySource) {}
 
-  /** Walk the root again; files whose identity holds are not read again. */
-  walk(): void {
+  private walking: Promise<void> | null = null;
+
+  /**
+   * Walk the root again, a turn of the event loop every WALK_SLICE entries (a session's
+   * first answer does not wait for it); files whose identity holds are not read again. A
+   * walk asked for while one runs is that one.
+   */
+  walk(): Promise<void> {
+    this.walking ??= this.walkAll().finally(() => {
+      this.walking = null;
+    });
+    return this.walking;
+  }
+
+  private async walkAll(): Promise<void> {
     this.bytes = 0;
     this.looked = 0;
     this.incomplete = false;
     const seen = new Set<string>();
-    this.walkDir(this.src.rootReal, 0, seen);
+    const dirs: { dir: string; depth: number }[] = [{ dir: this.src.rootReal, depth: 0 }];
+    let entries = 0;
+    for (let next = dirs.pop(); next !== undefined; next = dirs.pop()) {
+      entries += this.walkDir(next.dir, next.depth, seen, dirs);
+      if (entries >= WALK_SLICE) {
+        entries = 0;
+        await new Promise((r) => setImmediate(r));
+      }
+    }
     for (const abs of [...this.files.keys()]) if (!seen.has(abs)) this.files.delete(abs);
     for (const abs of [...this.links.keys()]) if (!seen.has(abs)) this.links.delete(abs);
+    this.above = this.configurationAbove();
+  }
+
+  /**
+   * The paths the configuration files in the root's ancestors name (servers search upward:
+   * a `go.work` using a module beside the root, a parent's `.clangd`); each read as it is
+   * when the walk runs, a change to one restarts the session (outside-watch.ts).
+   */
+  private configurationAbove(): OutsideDependency[] {
+    const out: OutsideDependency[] = [];
+    for (let d = dirname(this.src.rootReal); d !== dirname(d); d = dirname(d)) {
+      let names: string[];
+      try {
+        names = readdirSync(d).filter((n) => CONFIGURATION.test(n));
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const abs = join(d, name);
+        const text = this.src.readAbove(abs);
+        if (text === undefined) continue;
+        for (const p of configurationPaths(text, true)) {
+          const dep = this.resolved(resolve(d, p), abs, false, false);
+          if (dep !== null) out.push(dep);
+        }
+      }
+    }
+    return out;
   }
 
   /** Changes below the root: each file or link named is looked at again. */
@@ -81,33 +136,41 @@ export class OutsideSurvey {
 
   /** Everything found, each path once. */
   dependencies(): OutsideDependency[] {
-    const out: OutsideDependency[] = [...this.links.values()];
+    const out: OutsideDependency[] = [...this.links.values(), ...this.above];
     for (const f of this.files.values()) out.push(...f.deps);
     return out;
   }
 
-  private walkDir(dir: string, depth: number, seen: Set<string>): void {
+  /** One directory's entries looked at, its subdirectories queued; how many entries. */
+  private walkDir(
+    dir: string,
+    depth: number,
+    seen: Set<string>,
+    queue: { dir: string; depth: number }[],
+  ): number {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      return; // unreadable: what it holds is not the survey's to know
+      return 0; // unreadable: what it holds is not the survey's to know
     }
     for (const e of entries) {
       if (this.looked >= SURVEY_MAX_FILES) {
         this.incomplete = true;
-        return;
+        queue.length = 0;
+        return entries.length;
       }
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
         const scope = directoryScope(abs);
         if (scope === "excluded" || scope === "package" || depth >= MAX_DEPTH) continue;
-        this.walkDir(abs, depth + 1, seen);
+        queue.push({ dir: abs, depth: depth + 1 });
       } else if (e.isSymbolicLink() || e.isFile()) {
         seen.add(abs);
         this.look(abs, e.isSymbolicLink());
       }
     }
+    return entries.length;
   }
 
   /** One entry: a link out of the root, or a file whose paths may lead out. */
@@ -150,38 +213,70 @@ export class OutsideSurvey {
       : escapingSourcePaths(text, rel.split("/").length - 1);
     const deps: OutsideDependency[] = [];
     for (const p of paths) {
-      const dep = this.resolved(resolve(dir, p), rel, !config);
-      if (dep !== null) deps.push(dep);
+      // a configuration's relative path may be read against the directory a tool runs in
+      // (a nested .clangd's -I: the compile directory), the root for the most part
+      const bases =
+        config && !p.startsWith("/") && dir !== this.src.rootReal
+          ? [dir, this.src.rootReal]
+          : [dir];
+      for (const base of bases) {
+        const dep = this.resolved(resolve(base, p), rel, !config);
+        if (dep !== null) deps.push(dep);
+      }
     }
     this.files.set(abs, { key, deps });
   }
 
   /**
    * What `path` leads to when that exists outside the root and is not the host's: a
-   * directory with everything below it, or a file; in a source (`module`), a path with no
-   * file at its end (a module named without its extension) leads to the directory it would
-   * lie in. The file system's root is no one's dependency.
+   * directory with everything below it, or a file — in a source (`module`), the file's
+   * whole directory, since what it includes in turn lies beside it or below (a source
+   * never names a directory holding the root: no dependency). A path to nothing yet: the
+   * entries of the nearest directory above it that exists outside the root, where it would
+   * appear. The file system's root is no one's dependency.
    */
-  private resolved(path: string, source: string, module = false): OutsideDependency | null {
-    for (const candidate of module ? [path, dirname(path)] : [path]) {
+  private resolved(
+    path: string,
+    source: string,
+    module = false,
+    /** a path to nothing yet is watched where it would appear */
+    appear = true,
+  ): OutsideDependency | null {
+    let candidate = path;
+    let missing = false;
+    for (;;) {
       let real: string;
       try {
         real = realpathSync(candidate);
       } catch {
+        const up = dirname(candidate);
+        if (up === candidate || !appear) return null;
+        candidate = up;
+        missing = true;
         continue;
       }
       if (real === "/" || atOrBelow(this.src.rootReal, real) || this.src.isSystem(real)) {
         return null;
       }
+      if (missing) {
+        // a module named without its extension lies in a tree a source may reach into
+        const tree = module && !atOrBelow(real, this.src.rootReal);
+        return { path: real, kind: tree ? "tree" : "entries", source };
+      }
+      let dir: boolean;
       try {
-        const dir = statSync(real).isDirectory();
-        if (candidate === path) return { path: real, kind: dir ? "tree" : "file", source };
-        return dir ? { path: real, kind: "entries", source } : null;
+        dir = statSync(real).isDirectory();
       } catch {
         return null;
       }
+      if (!module) return { path: real, kind: dir ? "tree" : "file", source };
+      if (dir)
+        return atOrBelow(real, this.src.rootReal) ? null : { path: real, kind: "tree", source };
+      const parent = dirname(real);
+      return atOrBelow(parent, this.src.rootReal) || parent === "/"
+        ? { path: real, kind: "file", source }
+        : { path: parent, kind: "tree", source };
     }
-    return null;
   }
 
   private relative(abs: string): string {

@@ -11,16 +11,20 @@
  * it says so (`outside_unwatched`); so is a survey stopped at its bound.
  */
 import { existsSync, realpathSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import { readTextOutsideWorkspace } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
 import { isSystemPath, type OutsideDependency, outsideDependencies } from "./outside-deps.ts";
-import { OutsideSurvey } from "./outside-survey.ts";
+import { CONFIGURATION, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
 import { directoryScope } from "./watch-scope.ts";
 
 /** How an answer names a survey of the root stopped at its bound. */
 export const SURVEY_INCOMPLETE = "the survey of paths out of the root stopped at its bound";
+
+/** The largest configuration file above the root read for the paths it names. */
+const MAX_CONFIGURATION_ABOVE = 1024 * 1024;
 
 /** Directories one outside dependency may have watched. */
 export const OUTSIDE_MAX_WATCHES = 1024;
@@ -51,6 +55,7 @@ export class OutsideWatch {
   private watched = new Map<string, Watched>();
   private failed = new Map<string, OutsideDependency>();
   private readonly subscribers = new Set<Subscriber>();
+  private closed = false;
   private readonly survey: OutsideSurvey;
 
   constructor(
@@ -65,6 +70,7 @@ export class OutsideWatch {
       rootReal,
       sourceExtensions,
       read: (abs) => (atOrBelow(rootReal, abs) ? read(relative(rootReal, abs)) : undefined),
+      readAbove: (abs) => readTextOutsideWorkspace(abs, MAX_CONFIGURATION_ABOVE),
       isSystem: isSystemPath,
     });
   }
@@ -74,8 +80,10 @@ export class OutsideWatch {
    * configuration afresh).
    */
   refresh(): void {
-    this.survey.walk();
     this.update();
+    void this.survey.walk().then(() => {
+      if (!this.closed) this.update();
+    });
   }
 
   /**
@@ -99,7 +107,7 @@ export class OutsideWatch {
       this.databaseDirs(),
       existsSync,
       (abs) => this.unwatchedInside(abs),
-      this.survey.dependencies(),
+      [...this.survey.dependencies(), ...ancestorDependencies(this.rootReal)],
     );
     for (const dep of deps) {
       if (this.watched.has(dep.path)) continue;
@@ -166,8 +174,14 @@ export class OutsideWatch {
   private attach(w: Watched, deliver: (changes: FileChange[]) => void) {
     const interest = (d: string) =>
       w.file === null && w.dep.kind === "tree" ? atOrBelow(w.dir, d) : d === w.dir;
+    const { names } = w.dep;
     const only = (changes: FileChange[]) => {
-      const mine = w.file === null ? changes : changes.filter((c) => c.abs === w.file);
+      const mine =
+        w.file !== null
+          ? changes.filter((c) => c.abs === w.file)
+          : names !== undefined
+            ? changes.filter((c) => names.test(basename(c.abs)))
+            : changes;
       if (mine.length > 0) deliver(mine);
     };
     return { w, sub: w.watcher.subscribe(interest, only) };
@@ -188,9 +202,29 @@ export class OutsideWatch {
   }
 
   close(): void {
+    this.closed = true;
     for (const w of this.watched.values()) w.watcher.close();
     this.subscribers.clear();
     this.watched.clear();
     this.failed.clear();
   }
+}
+
+/** What servers look for above the root: configuration files, and the packages installed there. */
+const ABOVE_THE_ROOT = new RegExp(`${CONFIGURATION.source}|^node_modules$`);
+
+/**
+ * Servers search the root's ancestors (a `.clangd` or `go.work` above it, packages hoisted
+ * into a parent's node_modules): each ancestor's configuration files and node_modules, as
+ * they come and go, and the packages in such a node_modules (SPEC §5.3).
+ */
+function ancestorDependencies(rootReal: string): OutsideDependency[] {
+  const out: OutsideDependency[] = [];
+  const source = "configuration above the root";
+  for (let d = dirname(rootReal); d !== dirname(d); d = dirname(d)) {
+    out.push({ path: d, kind: "entries", source, names: ABOVE_THE_ROOT });
+    const packages = join(d, "node_modules");
+    if (existsSync(packages)) out.push({ path: packages, kind: "entries", source });
+  }
+  return out;
 }

@@ -106,6 +106,56 @@ const CASES: Record<string, Case> = {
     change: flip("proj/build/gen/cfg.h"),
     probes: [ALPHA, BETA_CALLERS],
   },
+  "clangd: an absolute include": {
+    server: "clangd",
+    files: pickFiles("outside/cfg.h", "cfg.h"),
+    prepare: (dir) => {
+      write(
+        dir,
+        "proj/src/user.c",
+        pickFiles("x", join(dir, "outside/cfg.h"))["proj/src/user.c"] as string,
+      );
+      compileDatabase(dir, PICK_SOURCES, []);
+    },
+    warm: [ALPHA],
+    change: flip("outside/cfg.h"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: a header an outside header includes from below it": {
+    server: "clangd",
+    files: {
+      ...pickFiles("common/sub/pick.h", "../../common/cfg.h"),
+      "common/cfg.h": '#include "sub/pick.h"\n',
+    },
+    prepare: (dir) => compileDatabase(dir, PICK_SOURCES, []),
+    warm: [ALPHA],
+    change: flip("common/sub/pick.h"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: a .clangd in the root's parent adds an include directory": {
+    server: "clangd",
+    files: pickFiles("outside/cfg.h", "cfg.h"),
+    prepare: (dir) => {
+      write(dir, ".clangd", `CompileFlags:\n  Add: [-I${join(dir, "outside")}]\n`);
+      compileDatabase(dir, PICK_SOURCES, []);
+    },
+    warm: [ALPHA],
+    change: (dir) =>
+      write(dir, ".clangd", `CompileFlags:\n  Add: [-I${join(dir, "outside")}, -DPICK=0]\n`),
+    probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: an include missing at start, created later outside the root": {
+    server: "clangd",
+    files: {
+      ...pickFiles("later/README", "../../later/cfg.h"),
+      "proj/src/user.c":
+        '#if __has_include("../../later/cfg.h")\n#include "../../later/cfg.h"\n#else\n#define PICK 1\n#endif\n#include "lib.h"\nint use(void) {\n#if PICK\n  return alpha();\n#else\n  return beta();\n#endif\n}\n',
+    },
+    prepare: (dir) => compileDatabase(dir, PICK_SOURCES, []),
+    warm: [ALPHA],
+    change: (dir) => write(dir, "later/cfg.h", "#define PICK 0\n"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
   "typescript-language-server: a relative import that climbs out of the root": {
     server: "typescript-language-server",
     files: {
@@ -130,6 +180,18 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "lib/mod.ts", 'export const v: string = "one";\n'),
     probes: [tsHover],
   },
+  "typescript-language-server: an outside module re-exports from below it": {
+    server: "typescript-language-server",
+    files: {
+      "outside/mod.ts": 'export { v } from "./deep/v";\n',
+      "outside/deep/v.ts": "export const v: number = 1;\n",
+      "proj/tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      "proj/src/a.ts": 'import { v as w } from "../../outside/mod";\nexport const v = w;\n',
+    },
+    warm: [tsHover],
+    change: (dir) => write(dir, "outside/deep/v.ts", 'export const v: string = "one";\n'),
+    probes: [tsHover],
+  },
   "pyright: stubPath outside the root": {
     server: "pyright",
     files: {
@@ -140,6 +202,20 @@ const CASES: Record<string, Case> = {
     warm: [diag("app.py")],
     change: (dir) => write(dir, "stubs/ext.pyi", "def size() -> str: ...\n"),
     probes: [diag("app.py")],
+  },
+  "gopls: a go.work in the root's parent uses a module beside it": {
+    server: "gopls",
+    files: {
+      "go.work": "go 1.21\n\nuse (\n\t./proj\n\t./dep\n)\n",
+      "dep/go.mod": "module example.com/dep\n\ngo 1.21\n",
+      "dep/dep.go": "package dep\n\nvar V int = 1\n",
+      "proj/go.mod": "module example.com/app\n\ngo 1.21\n\nrequire example.com/dep v0.0.0\n",
+      "proj/main.go":
+        'package main\n\nimport "example.com/dep"\n\nvar W = dep.V\n\nfunc main() { _ = W }\n',
+    },
+    warm: [{ tool: "hover", args: { file: "main.go", line: 5, symbol: "W" } }],
+    change: (dir) => write(dir, "dep/dep.go", "package dep\n\nvar V int64 = 2\n"),
+    probes: [{ tool: "hover", args: { file: "main.go", line: 5, symbol: "W" } }],
   },
   "gopls: a replace directive pointed elsewhere after start, then that module changes": {
     server: "gopls",

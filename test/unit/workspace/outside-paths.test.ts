@@ -55,6 +55,12 @@ describe("escapingSourcePaths: quoted relative paths that climb past the root", 
   });
 });
 
+test("configurationPaths above the root: every ./ path, its directory being outside", () => {
+  const goWork = "go 1.21\n\nuse (\n\t./proj\n\t./dep\n)\n// example.com/x\n";
+  expect(configurationPaths(goWork)).toEqual([]);
+  expect(configurationPaths(goWork, true)).toEqual(["./proj", "./dep"]);
+});
+
 test("climb: the highest point a relative path reaches", () => {
   expect(climb("../../x")).toBe(2);
   expect(climb("a/../../x")).toBe(1);
