@@ -57,21 +57,21 @@ export function sideNames(base: string): { tmp: string; bak: string } {
 }
 
 /**
- * Create `tmp` in `dirFd` holding `data`, with the original's owner (where the bridge may
+ * Create `tmp` in `dirFd` holding `parts` one after another, with the original's owner (where the bridge may
  * set it), extended attributes, mode and inode flags, fsynced. On failure the temp file is
  * removed (when it can be) and the failure thrown.
  */
 export function prepareReplacement(
   dirFd: number,
   tmp: string,
-  data: Uint8Array,
+  parts: readonly Uint8Array[],
   original: Stats,
   carried: Carried,
 ): void {
   const fd = openAt(dirFd, tmp, OPEN.createExclusive, 0o600);
   try {
     try {
-      writeAll(fd, data);
+      for (const part of parts) writeAll(fd, part);
       keepOwner(fd, original);
       // what the directory gave the new file (a default ACL) goes; what the original had comes
       const own = readXattrs(fd);

@@ -18,7 +18,7 @@ import { clientOffsetFloor, type LspPosition, lspPositionToOffset } from "../../
 import { uriToPath } from "../../workspace/uri.ts";
 import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
-import { type FileCall, unconvertedField, usesMarks } from "./common.ts";
+import { type FileCall, LARGE_FILE_BYTES, unconvertedField, usesMarks } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
 
 export const renameInput = z
@@ -81,7 +81,7 @@ export async function computeRename(
     call.wait,
   );
   const files = flattenWorkspaceEdit(edit);
-  checkSites(call, files, oldName(call, pos, files), args.new_name);
+  await checkSites(call, files, oldName(call, pos, files), args.new_name);
   // its files' tables, within the call's budget (SPEC §5.1), for renameAnswer
   await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
   return { files, at: pos.lsp };
@@ -120,12 +120,12 @@ function oldName(call: FileCall, pos: ResolvedPosition, files: FileEdits[]): str
  * document where the session holds one, else the file on disk (one that cannot be read is
  * refused when the edit is planned).
  */
-function checkSites(
+async function checkSites(
   call: FileCall,
   files: FileEdits[],
   name: string | undefined,
   newName: string,
-): void {
+): Promise<void> {
   if (files.length === 0) return;
   if (name === undefined) {
     throw new BridgeError(
@@ -138,6 +138,7 @@ function checkSites(
     );
   }
   const ws = call.session.workspace;
+  let measured = 0;
   for (const f of files) {
     const abs = uriToPath(f.uri);
     if (abs === null) continue;
@@ -145,6 +146,12 @@ function checkSites(
     if (text !== undefined) {
       const { encoding, lineModel } = call.session;
       checkRenameEdits(ws.display(abs), text, f.edits, encoding, lineModel, name, newName);
+      // each file's lines are measured: past a large file's worth, the bridge reads its input
+      measured += text.length;
+      if (measured > LARGE_FILE_BYTES) {
+        measured = 0;
+        await ws.turns.next();
+      }
     }
   }
 }
