@@ -24,6 +24,7 @@ import { log } from "../log.ts";
 import { openWorkspaceFileInDir, type ReadBuffer } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import {
+  discardReplaced,
   discardReplacement,
   prepareReplacement,
   type Swap,
@@ -316,10 +317,19 @@ function rollBack(changed: Target[], what: string, failed: string, cause: unknow
 function cleanUp(changed: Target[]): string[] {
   const left: string[] = [];
   for (const t of changed) {
-    // a swapped-in temp file is the target now: only the other names are ours
-    const ours = t.swap === undefined ? [t.tmp, t.bak] : [t.swap.old];
-    for (const entry of ours) {
-      if (!discardReplacement(t.dirFd, entry)) left.push(`${dirname(t.rel)}/${entry}`);
+    if (t.swap === undefined) {
+      for (const entry of [t.tmp, t.bak]) {
+        if (!discardReplacement(t.dirFd, entry)) left.push(`${dirname(t.rel)}/${entry}`);
+      }
+      continue;
+    }
+    // a swapped-in temp file is the target now: only the replaced file's name is ours
+    const names = discardReplaced(t.dirFd, t.swap.old);
+    if (names === undefined) left.push(`${dirname(t.rel)}/${t.swap.old}`);
+    else if (names > 0) {
+      log.warn(
+        `apply: ${t.rel} gained a hard link while it was replaced: ${names} other name(s) keep its old text (SPEC §7.4)`,
+      );
     }
   }
   return left;

@@ -151,6 +151,26 @@ export function discardReplacement(dirFd: number, entry: string): boolean {
   }
 }
 
+/**
+ * Remove the replaced file's name the apply holds, after a commit; how many names the file
+ * still has elsewhere (a hard link made in the window SPEC §7.4 states: they keep the old
+ * text), or undefined when the name could not be removed.
+ */
+export function discardReplaced(dirFd: number, entry: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openAt(dirFd, entry, OPEN.entry);
+  } catch {
+    // gone already: nothing of it to count
+  }
+  try {
+    if (!discardReplacement(dirFd, entry)) return undefined;
+    return fd === undefined ? 0 : fstatSync(fd).nlink;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Make renames in this directory durable. */
 export function syncDirectory(dirFd: number): void {
   fsyncSync(dirFd);

@@ -11,6 +11,7 @@ import { ApplyJournal } from "../../../src/apply/journal.ts";
 import { ApplyLane } from "../../../src/apply/lane.ts";
 import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
 import { type ApplyHooks, applyPlannedWrites } from "../../../src/apply/write.ts";
+import { log } from "../../../src/log.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
@@ -127,6 +128,23 @@ for (const withoutExchange of [false, true]) {
     });
   });
 }
+
+describe("the window left (SPEC §7.4)", () => {
+  test("a link to a replaced file made after the last check is not undone, but logged", async () => {
+    const { root, files, plans } = threeFiles();
+    const lines: string[] = [];
+    log.addSink({ write: (line) => lines.push(line) });
+    const other = join(root, "a-other-name.txt");
+    const { written } = await apply(root, plans, {
+      // the commit mark is written: a link() under way since before the swap lands now
+      afterCommit: () => linkSync(replacedName(root, "a.txt"), other),
+    });
+    expect(written).toEqual(files);
+    expect(readFileSync(files[0] as string, "utf8")).toBe("X.txt old\n");
+    expect(readFileSync(other, "utf8")).toBe("a.txt old\n");
+    expect(lines.join("")).toContain("a.txt gained a hard link while it was replaced");
+  });
+});
 
 describe("between the files of an apply", () => {
   test("a target changed between its check and its preparation → WorkspaceDrift, nothing written", async () => {
