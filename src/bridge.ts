@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { ApplyJournal, stateDirectories } from "./apply/journal.ts";
+import { ApplyLane } from "./apply/lane.ts";
 import { recoverApplies } from "./apply/recover.ts";
 import { bounded } from "./bounded.ts";
 import type { Config } from "./config/types.ts";
@@ -53,6 +54,8 @@ export class BridgeContext {
   readonly startedAt = Date.now();
   /** records of applies, and what the recoveries at start did (SPEC §7.4) */
   readonly journal: ApplyJournal;
+  /** one apply at a time, a file at a time; the shutdown stops one that swapped nothing (§9.2) */
+  readonly lane: ApplyLane;
 
   constructor(
     config: Config,
@@ -61,6 +64,7 @@ export class BridgeContext {
   ) {
     this.current = config;
     this.start = config;
+    this.lane = new ApplyLane((bytes) => hooks.took(bytes));
     const uid = process.geteuid?.() ?? -1;
     this.journal = new ApplyJournal(
       stateDirectories(config.bridge.state_dir, process.env, tmpdir(), uid, existsSync),
@@ -180,6 +184,7 @@ export class BridgeContext {
     // zero-config discovery still running leaves no version command behind
     this.stopDiscovery.abort();
     if (this.discovering) await bounded(this.discovering, Math.max(0, deadline - Date.now()));
-    await this.sessions.shutdownAll(deadline);
+    // an apply ends (written, put back, or stopped before its first swap) as the sessions stop
+    await Promise.all([this.lane.close(deadline), this.sessions.shutdownAll(deadline)]);
   }
 }

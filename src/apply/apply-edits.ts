@@ -3,17 +3,21 @@
  * still has the hash the edit was computed against (the caller decides what
  * drift means: GateDenied for a handle, WorkspaceDrift for a rename), validate
  * the whole edit set, write each file atomically, then have every session that
- * holds a written file open resync it.
+ * holds a written file open resync it. No file's text is kept past its turn: the
+ * snapshots are hashes, each file is planned from its text read again (lane.ts).
  */
+import { relative } from "node:path";
 import { BridgeError } from "../errors.ts";
 import type { PlannedFileEdit } from "../gate/handles.ts";
 import { compareStrings } from "../normalize/order.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
-import { readWorkspaceText } from "../workspace/confined.ts";
+import { hashWorkspaceFile, readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
+import { driftedError } from "./apply-errors.ts";
 import type { ApplyJournal } from "./journal.ts";
-import { planWrites } from "./validate.ts";
+import type { ApplyLane } from "./lane.ts";
+import { type PlannedWrite, planWrite, refuseRepeated } from "./validate.ts";
 import { applyPlannedWrites } from "./write.ts";
 
 export interface AppliedFile {
@@ -21,11 +25,14 @@ export interface AppliedFile {
   edits: number;
 }
 
-/** Per target: its text, its SHA-256 and its real workspace-relative path. */
-export type Snapshots = Map<string, { text: string; sha256: string; rel: string }>;
+/**
+ * Each target's SHA-256 as the caller checked it (what its edits are computed against), and
+ * its real workspace-relative path.
+ */
+export type Snapshots = Map<string, { sha256: string; rel: string }>;
 
 /**
- * Every path read once beneath the root (SPEC §8.1): its text and SHA-256. One that cannot
+ * Every path read once beneath the root (SPEC §8.1): its SHA-256. One that cannot
  * be read goes to `unreadable`, which decides what that means (drift, or EditInvalid).
  */
 export function readSnapshots(
@@ -35,10 +42,12 @@ export function readSnapshots(
   unreadable: (abs: string, err: BridgeError) => void,
 ): Snapshots {
   const snapshots: Snapshots = new Map();
+  const buffer = { buffer: Buffer.alloc(0) };
   for (const abs of paths) {
     try {
-      const { text, sha256, rel } = readWorkspaceText(ws.rootReal, abs, maxFileBytes);
-      snapshots.set(abs, { text, sha256, rel });
+      // checked to be UTF-8 and in bounds, hashed, and nothing of it kept
+      const read = hashWorkspaceFile(ws.rootReal, abs, maxFileBytes, buffer);
+      snapshots.set(abs, { sha256: read.sha256, rel: relative(ws.rootReal, read.abs) });
     } catch (err) {
       if (!(err instanceof BridgeError)) throw err;
       unreadable(abs, err);
@@ -93,34 +102,63 @@ export interface ApplyRequest {
   maxFileBytes: number;
   /** where the apply's intent record is kept (SPEC §7.4) */
   journal: ApplyJournal;
+  /** one apply at a time, turns between files */
+  lane: ApplyLane;
 }
 
 /** Whoever holds files open on the servers' side: told which files the applier wrote. */
 export interface WrittenFilesListener {
   /** didChange (and didSave where the server wants it) for every open copy (SPEC §7.4) */
-  resyncWritten(written: string[]): void;
+  resyncWritten(written: string[]): Promise<void>;
 }
 
 /**
  * Validate the whole edit set against the snapshots the caller checked, write (the
- * writer re-hashes every target right before it writes, SPEC §7.3), then resync.
+ * writer re-hashes every target right before it writes, SPEC §7.3), then resync. Planning
+ * and writing run in the lane: after any apply before it, a file at a time.
  */
 export async function applyEdits(
-  { workspace: ws, files, snapshots, encoding, lines, maxFileBytes, journal }: ApplyRequest,
+  req: ApplyRequest,
   sessions: WrittenFilesListener,
 ): Promise<AppliedFile[]> {
-  const plans = planWrites(
-    files.map((f) => {
-      const snap = snapshots.get(f.abs);
-      if (!snap) throw new BridgeError("EditInvalid", `no snapshot for ${f.abs}`);
-      return { snapshot: { abs: f.abs, text: snap.text, sha256: snap.sha256 }, edits: f.edits };
-    }),
-    encoding,
-    lines,
-  );
-  const { written } = await applyPlannedWrites(ws, plans, maxFileBytes, journal);
-  sessions.resyncWritten(written);
+  const { workspace: ws, maxFileBytes, journal, lane } = req;
+  const { plans, written } = await lane.run(async () => {
+    const plans = await planEach(req);
+    return { plans, ...(await applyPlannedWrites(ws, plans, maxFileBytes, journal, {}, lane)) };
+  });
+  await sessions.resyncWritten(written);
   return plans
     .map((p) => ({ file: displayPath(ws, p.abs), edits: p.editCount }))
     .sort((a, b) => compareStrings(a.file, b.file));
+}
+
+/**
+ * Every file's edits validated against its text read now, which must be the snapshot's
+ * (else `WorkspaceDrift`), one file at a time: its text is gone before the next is read.
+ */
+async function planEach(req: ApplyRequest): Promise<PlannedWrite[]> {
+  const { workspace: ws, files, snapshots, encoding, lines, maxFileBytes, lane } = req;
+  refuseRepeated(files.map((f) => f.abs));
+  const plans: PlannedWrite[] = [];
+  const drifted: string[] = [];
+  for (const f of files) {
+    const snap = snapshots.get(f.abs);
+    if (!snap) throw new BridgeError("EditInvalid", `no snapshot for ${f.abs}`);
+    let now: { text: string; sha256: string; bytes: number } | undefined;
+    try {
+      now = readWorkspaceText(ws.rootReal, f.abs, maxFileBytes);
+    } catch (err) {
+      if (!(err instanceof BridgeError)) throw err;
+    }
+    if (now?.sha256 !== snap.sha256) drifted.push(displayPath(ws, f.abs));
+    else
+      plans.push(
+        planWrite({ abs: f.abs, text: now.text, sha256: now.sha256 }, f.edits, encoding, lines),
+      );
+    await lane.between(now?.bytes ?? 0);
+  }
+  if (drifted.length > 0) {
+    throw driftedError(drifted.sort(compareStrings), "since the edits were computed");
+  }
+  return plans;
 }

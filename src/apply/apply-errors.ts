@@ -92,3 +92,10 @@ export function describeError(err: unknown): string {
   }
   return String(err);
 }
+
+/** The bridge began to shut down before the apply swapped a file (SPEC §9.2). */
+export function shutdownError(): BridgeError {
+  return new BridgeError("Cancelled", "the bridge is shutting down; nothing was written", {
+    hint: "nothing to do: the workspace is unchanged; apply again with a new bridge",
+  });
+}

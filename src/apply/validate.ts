@@ -29,12 +29,26 @@ export interface FileSnapshot {
   sha256: string;
 }
 
+/** One replaced range of a file's bytes and what is written in its place. */
+export interface BytePiece {
+  start: number;
+  end: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * One file's edits as the writer uses them: byte ranges of the old content and their new
+ * bytes, so that no text of the file is kept once it is planned (SPEC §7.4: an apply's
+ * memory does not grow with the files it touches).
+ */
 export interface PlannedWrite {
   abs: string;
-  oldText: string;
-  newText: string;
   /** hash of the content the edits were computed against; the writer re-checks it */
   oldSha256: string;
+  /** ascending, not overlapping */
+  pieces: BytePiece[];
+  /** whether the new content differs from the old (an unchanged file is not rewritten) */
+  changed: boolean;
   editCount: number;
 }
 
@@ -152,39 +166,75 @@ function applySpans(text: string, sorted: Span[]): string {
   return parts.join("");
 }
 
+/** A file named twice in one edit set is refused before any file is planned. */
+export function refuseRepeated(paths: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const abs of paths) {
+    if (seen.has(abs)) {
+      throw editInvalid(abs, null, "the file appears more than once in the edit set");
+    }
+    seen.add(abs);
+  }
+}
+
 /**
- * Validate every file's edits against its snapshot and compute the new texts.
- * All files are checked before any result is returned, so a caller that writes
- * only after this returns never writes part of a bad edit set. Throws
- * `EditInvalid` with details `{file, index, reason}` (`index` is the edit's
- * position in that file's array, null for file-level problems). Positions are in
- * `enc` and in the lines of `lines`, the server's models for the edit (LSP's by default):
- * with two, a position is taken only where both put it.
+ * Validate one file's edits against its snapshot and turn them into byte pieces. Throws
+ * `EditInvalid` with details `{file, index, reason}` (`index` is the edit's position in the
+ * file's array). Positions are in `enc` and in the lines of `lines`, the server's model
+ * (LSP's by default).
+ */
+export function planWrite(
+  snapshot: FileSnapshot,
+  edits: { range: LspRange; newText: string }[],
+  enc: PositionEncoding,
+  lines: readonly LineModel[] = [LSP_LINES],
+): PlannedWrite {
+  const { abs, text } = snapshot;
+  const index = new PositionReader(text, lines);
+  const spans = edits.map((edit, i) => resolveSpan(abs, index, edit, i, enc));
+  const sorted = orderedWithoutOverlap(abs, spans);
+  const pieces: BytePiece[] = [];
+  let changed = false;
+  // UTF-16 offsets to UTF-8 byte offsets, measuring only the text between edits once
+  let offset = 0;
+  let at = 0;
+  for (const span of sorted) {
+    const start = at + Buffer.byteLength(text.slice(offset, span.start));
+    const replaced = text.slice(span.start, span.end);
+    const end = start + Buffer.byteLength(replaced);
+    if (replaced !== span.newText) changed = true;
+    pieces.push({ start, end, bytes: Buffer.from(span.newText, "utf8") });
+    offset = span.end;
+    at = end;
+  }
+  return { abs, oldSha256: snapshot.sha256, pieces, changed, editCount: edits.length };
+}
+
+/**
+ * Validate every file's edits against its snapshot (planWrite). All files are checked
+ * before any result is returned, so a caller that writes only after this returns never
+ * writes part of a bad edit set.
  */
 export function planWrites(
   files: FileEdits[],
   enc: PositionEncoding,
   lines: readonly LineModel[] = [LSP_LINES],
 ): PlannedWrite[] {
-  const seen = new Set<string>();
-  const plans: PlannedWrite[] = [];
-  for (const { snapshot, edits } of files) {
-    if (seen.has(snapshot.abs)) {
-      throw editInvalid(snapshot.abs, null, "the file appears more than once in the edit set");
-    }
-    seen.add(snapshot.abs);
-    const index = new PositionReader(snapshot.text, lines);
-    const spans = edits.map((edit, i) => resolveSpan(snapshot.abs, index, edit, i, enc));
-    const sorted = orderedWithoutOverlap(snapshot.abs, spans);
-    plans.push({
-      abs: snapshot.abs,
-      oldText: snapshot.text,
-      newText: applySpans(snapshot.text, sorted),
-      oldSha256: snapshot.sha256,
-      editCount: edits.length,
-    });
+  refuseRepeated(files.map((f) => f.snapshot.abs));
+  return files.map(({ snapshot, edits }) => planWrite(snapshot, edits, enc, lines));
+}
+
+/** The new content as the parts to write: old bytes between the pieces, new bytes in them. */
+export function writtenParts(old: Uint8Array, pieces: readonly BytePiece[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let cursor = 0;
+  for (const piece of pieces) {
+    if (piece.start > cursor) parts.push(old.subarray(cursor, piece.start));
+    if (piece.bytes.length > 0) parts.push(piece.bytes);
+    cursor = piece.end;
   }
-  return plans;
+  if (cursor < old.length) parts.push(old.subarray(cursor));
+  return parts;
 }
 
 /**

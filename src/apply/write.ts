@@ -7,30 +7,26 @@
  *  2. write the intent record (journal.ts), then a filled, fsynced temp file beside every
  *     target, carrying what the target carries — a failure here removes them all;
  *  3. swap each temp file in (replace.ts: the replaced file stays reachable) and check that
- *     what was replaced is the file that was checked, with the same text: another writer's
- *     edit that landed after phase 1 puts everything back (WorkspaceDrift); then the commit
- *     mark, and the replaced files are removed.
- * A bridge killed anywhere in 2–3 leaves a record the next start finishes or undoes
- * (recover.ts).
- *
- * File operations are synchronous on purpose: an apply runs to completion without yielding
- * to the event loop, so two applies can never interleave.
+ *     what was replaced is the file phase 1 checked, as it was (target-check.ts): another
+ *     writer's change that landed after phase 1 puts everything back; then the commit mark,
+ *     and the replaced files are removed.
+ * A bridge killed in 2–3 leaves a record the next start finishes or undoes (recover.ts).
+ * Files go one at a time through one read buffer, with a turn of the event loop between
+ * two in phases 1 and 2 (lane.ts); the swaps take none: once one file is swapped, the
+ * apply ends, written or put back, before the bridge does anything else.
  */
 
-import { closeSync, fstatSync, type Stats } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
 import { dirname } from "node:path";
 import { type BridgeError, isBridgeError } from "../errors.ts";
-import { getFlags } from "../ffi/file-attributes.ts";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
 import { log } from "../log.ts";
-import { decodeUtf8, openWorkspaceFileInDir, readBounded } from "../workspace/confined.ts";
-import { sha256Hex } from "../workspace/files.ts";
+import { openWorkspaceFileInDir, type ReadBuffer } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import {
-  type Carried,
+  discardReplaced,
   discardReplacement,
   prepareReplacement,
-  readCarried,
   type Swap,
   sideNames,
   swapBack,
@@ -47,9 +43,17 @@ import {
   vcsTarget,
 } from "./apply-errors.ts";
 import type { ApplyJournal, IntentRecord, RecordEntry } from "./journal.ts";
-import type { PlannedWrite } from "./validate.ts";
+import { ApplyLane } from "./lane.ts";
+import {
+  checkOpened,
+  hashParts,
+  type Mismatch,
+  readOrNothing,
+  replacedMismatch,
+  type Target,
+} from "./target-check.ts";
+import { type PlannedWrite, writtenParts } from "./validate.ts";
 import { versionControlPart } from "./vcs.ts";
-import { bridgeUser, replaceRefusal, writeRefusal } from "./writable.ts";
 
 /** Test seams, called synchronously after all checks passed. */
 export interface ApplyHooks {
@@ -63,21 +67,13 @@ export interface ApplyHooks {
   withoutExchange?: boolean;
 }
 
-interface Target {
-  plan: PlannedWrite;
-  /** real path inside the workspace (symlinks resolved) */
-  abs: string;
-  rel: string;
-  /** handle on the verified directory holding the target, and its name there */
-  dirFd: number;
-  name: string;
-  stat: Stats;
-  carried: Carried;
-  /** the apply's own names beside the target */
-  tmp: string;
-  bak: string;
-  /** set once the temp file is swapped in */
-  swap?: Swap;
+/** What one apply works with besides its targets. */
+interface Run {
+  maxFileBytes: number;
+  lane: ApplyLane;
+  hooks: ApplyHooks;
+  /** every file is read into this one buffer */
+  buffer: ReadBuffer;
 }
 
 /**
@@ -95,16 +91,19 @@ export async function applyPlannedWrites(
   maxFileBytes: number,
   journal: ApplyJournal,
   hooks: ApplyHooks = {},
+  /** the turns between files; the caller's lane when it runs the apply in one */
+  lane: ApplyLane = new ApplyLane(),
 ): Promise<{ written: string[] }> {
   const targets: Target[] = [];
+  const run: Run = { maxFileBytes, lane, hooks, buffer: { buffer: Buffer.alloc(0) } };
   try {
-    checkTargets(ws, plans, maxFileBytes, targets);
-    const changed = targets.filter((t) => t.plan.newText !== t.plan.oldText);
+    await checkTargets(ws, plans, run, targets);
+    const changed = targets.filter((t) => t.plan.changed);
     if (changed.length === 0) return { written: [] };
     const record = journal.begin(ws.rootReal, changed.map(recordEntry));
     try {
-      prepareAll(changed);
-      commitAll(changed, hooks, maxFileBytes, record);
+      await prepareAll(changed, run);
+      commitAll(changed, run, record);
     } catch (err) {
       // a file that could not be put back keeps its record: the next start undoes the apply
       if (changed.some((t) => t.swap !== undefined)) record.abandon();
@@ -126,7 +125,7 @@ function recordEntry(t: Target): RecordEntry {
     tmp: t.tmp,
     bak: t.bak,
     old: t.plan.oldSha256,
-    new: sha256Hex(Buffer.from(t.plan.newText, "utf8")),
+    new: t.newSha256,
   };
 }
 
@@ -138,16 +137,15 @@ function endRecord(record: IntentRecord, changed: Target[]): void {
 }
 
 /** Phase 1: every check for every target, before the first write. */
-function checkTargets(
+async function checkTargets(
   ws: WorkspaceRoot,
   plans: PlannedWrite[],
-  maxFileBytes: number,
+  run: Run,
   targets: Target[],
-): void {
+): Promise<void> {
   const seen = new Set<string>();
   const drifted: string[] = [];
   const refused: { file: string; reason: string }[] = [];
-  const user = bridgeUser();
   for (const plan of plans) {
     let opened: ReturnType<typeof openWorkspaceFileInDir>;
     try {
@@ -167,14 +165,8 @@ function checkTargets(
     const { fd, stat, dirFd, name, abs, rel } = opened;
     try {
       const target: Target = {
-        plan,
-        abs,
-        rel,
-        dirFd,
-        name,
-        stat,
+        ...{ plan, abs, rel, dirFd, name, stat, flags: 0, carried: NONE, newSha256: "" },
         ...sideNames(name),
-        carried: NONE,
       };
       targets.push(target);
       const identity = `${stat.dev}:${stat.ino}`;
@@ -182,85 +174,56 @@ function checkTargets(
       const vcs = versionControlPart(rel);
       if (vcs !== undefined) throw vcsTarget(rel, vcs);
       seen.add(identity);
-      if (!unchangedSince(fd, stat, plan.oldSha256, maxFileBytes, abs)) {
-        drifted.push(rel);
-        continue;
-      }
-      const reason =
-        writeRefusal(stat, fstatSync(dirFd), user) ??
-        replaceRefusal({ nlink: stat.nlink, flags: getFlags(fd), dirFlags: getFlags(dirFd) }) ??
-        carriedRefusal(fd, target);
-      if (reason !== undefined) refused.push({ file: rel, reason });
+      const found = checkOpened(target, fd, run.maxFileBytes, run.buffer);
+      if (found === "drift") drifted.push(rel);
+      else if (found !== undefined) refused.push({ file: rel, reason: found });
     } finally {
       closeSync(fd);
     }
+    await run.lane.between();
   }
   if (drifted.length > 0) throw driftedError(drifted, "since the edits were computed");
   if (refused.length > 0) throw refusedError(refused);
 }
 
-const NONE: Carried = { flags: 0, xattrs: new Map() };
+const NONE = { flags: 0, xattrs: new Map<string, Uint8Array>() };
 
-/** Read what the file carries into `target`; why it cannot be, or undefined. */
-function carriedRefusal(fd: number, target: Target): string | undefined {
-  try {
-    target.carried = readCarried(fd);
-    return undefined;
-  } catch (err) {
-    return `its attributes cannot be read to carry them over (${describeError(err)})`;
-  }
-}
-
-/** Does the open file still hash to what the edits were computed against? */
-function unchangedSince(
-  fd: number,
-  stat: Stats,
-  sha256: string,
-  maxFileBytes: number,
-  abs: string,
-): boolean {
-  try {
-    const data = readBounded(fd, stat.size, maxFileBytes, abs);
-    decodeUtf8(data, abs);
-    return sha256Hex(data) === sha256;
-  } catch (err) {
-    // It was readable, within bounds and UTF-8 when the plan was made: any of these now means it changed.
-    if (isBridgeError(err, "FileTooLarge") || isBridgeError(err, "NotUtf8")) return false;
-    throw err;
-  }
-}
-
-/** Phase 2: a filled temp file beside every changed target; a failure writes nothing. */
-function prepareAll(changed: Target[]): void {
+/**
+ * Phase 2: a filled temp file beside every changed target, one at a time; a failure writes
+ * nothing. The new bytes are made from the target's bytes read again now (the text phase 1
+ * hashed, or the apply is drift), and their hash must be the one the record holds.
+ */
+async function prepareAll(changed: Target[], run: Run): Promise<void> {
   for (const target of changed) {
+    let parts: Uint8Array[] | undefined;
     try {
-      const data = Buffer.from(target.plan.newText, "utf8");
-      prepareReplacement(target.dirFd, target.tmp, data, target.stat, target.carried);
+      parts = partsToWrite(target, run);
+      if (parts !== undefined) {
+        prepareReplacement(target.dirFd, target.tmp, parts, target.stat, target.carried);
+        if (hashParts(parts) !== target.newSha256) throw new Error("the new bytes changed");
+      }
     } catch (err) {
       throw prepareFailed(target.rel, describeError(err));
     }
+    if (parts === undefined) throw driftedError([target.rel], "while the apply ran");
+    await run.lane.between();
   }
 }
 
-/**
- * Is the file `swap.old` names the one phase 1 checked, with the text the edit was
- * computed against? (A rename over the target meanwhile put another file there; a write
- * into it changed its text.)
- */
-function replacedAsChecked(t: Target, swap: Swap, maxFileBytes: number): boolean {
+/** The bytes to write for `t`, from its bytes as they are; undefined when they changed. */
+function partsToWrite(t: Target, run: Run): Uint8Array[] | undefined {
   let fd: number;
   try {
-    fd = openAt(t.dirFd, swap.old, OPEN.readFile);
+    fd = openAt(t.dirFd, t.name, OPEN.readFile);
   } catch {
-    return false;
+    return undefined;
   }
   try {
     const stat = fstatSync(fd);
-    // an inode number is reused at once after a delete: the type and text decide too
-    if (!stat.isFile() || stat.dev !== t.stat.dev || stat.ino !== t.stat.ino) return false;
-    return unchangedSince(fd, stat, t.plan.oldSha256, maxFileBytes, t.abs);
-  } catch {
-    return false;
+    if (!stat.isFile() || stat.dev !== t.stat.dev || stat.ino !== t.stat.ino) return undefined;
+    const data = readOrNothing(fd, stat.size, run.maxFileBytes, t.abs, run.buffer);
+    if (data === undefined || hashParts([data]) !== t.plan.oldSha256) return undefined;
+    return writtenParts(data, t.plan.pieces);
   } finally {
     closeSync(fd);
   }
@@ -270,12 +233,8 @@ function replacedAsChecked(t: Target, swap: Swap, maxFileBytes: number): boolean
  * Phase 3: swap every temp file in, each checked right after, then the commit mark; on a
  * changed file or a failure every file already swapped is put back first.
  */
-function commitAll(
-  changed: Target[],
-  hooks: ApplyHooks,
-  maxFileBytes: number,
-  record: IntentRecord,
-): void {
+function commitAll(changed: Target[], run: Run, record: IntentRecord): void {
+  const { hooks } = run;
   for (const [index, target] of changed.entries()) {
     try {
       hooks.beforeReplace?.(target.abs, index);
@@ -284,18 +243,18 @@ function commitAll(
       hooks.afterSwap?.(target.abs, index);
     } catch (err) {
       // the target gone meanwhile is another writer's doing, like a changed one
-      throw undoAfter(changed, target, err, errnoOf(err) === "ENOENT");
+      const gone = errnoOf(err) === "ENOENT";
+      throw undoAfter(changed, target, gone ? { drift: true, reason: "it is gone" } : err);
     }
-    if (!replacedAsChecked(target, target.swap, maxFileBytes)) {
-      throw undoAfter(changed, target, undefined, true);
-    }
+    const mismatch = replacedMismatch(target, target.swap, run.maxFileBytes, run.buffer);
+    if (mismatch !== undefined) throw undoAfter(changed, target, mismatch);
   }
   // every replaced file once more, right before the commit: a write through a descriptor
-  // opened before the apply lands in the replaced file, and is caught up to here
+  // opened before the apply, or a link whose lookup began before the swap, lands in the
+  // replaced file, and is caught up to here
   for (const target of changed) {
-    if (!replacedAsChecked(target, target.swap as Swap, maxFileBytes)) {
-      throw undoAfter(changed, target, undefined, true);
-    }
+    const mismatch = replacedMismatch(target, target.swap as Swap, run.maxFileBytes, run.buffer);
+    if (mismatch !== undefined) throw undoAfter(changed, target, mismatch);
   }
   try {
     for (const dirFd of new Set(changed.map((t) => t.dirFd))) syncDirectory(dirFd);
@@ -308,17 +267,26 @@ function commitAll(
 
 /**
  * Every file swapped in put back; the error to answer: WorkspaceDrift when another writer
- * changed `target` and everything is back, else ApplyFailed saying what could not be.
+ * changed `target`'s text or identity and everything is back, else ApplyFailed saying what
+ * happened (a property the replacement relies on changed, a failed swap) and what could not
+ * be put back.
  */
-function undoAfter(changed: Target[], target: Target, cause: unknown, drift: boolean): BridgeError {
-  const what = drift
-    ? `${target.rel} changed while the apply ran (another writer)`
-    : `writing ${target.rel} failed`;
-  const undone = rollBack(changed, what, target.rel, cause);
-  if (drift && !changed.some((t) => t.swap !== undefined)) {
+function undoAfter(changed: Target[], target: Target, cause: Mismatch | unknown): BridgeError {
+  const mismatch = isMismatch(cause) ? cause : undefined;
+  const what =
+    mismatch !== undefined
+      ? `${target.rel} changed while the apply ran (another writer)`
+      : `writing ${target.rel} failed`;
+  const error = mismatch !== undefined ? new Error(mismatch.reason) : cause;
+  const undone = rollBack(changed, what, target.rel, error);
+  if (mismatch?.drift === true && !changed.some((t) => t.swap !== undefined)) {
     return driftedError([target.rel], "while the apply ran (another writer)");
   }
   return undone;
+}
+
+function isMismatch(value: unknown): value is Mismatch {
+  return typeof value === "object" && value !== null && "drift" in value && "reason" in value;
 }
 
 function errnoOf(err: unknown): string | undefined {
@@ -353,10 +321,19 @@ function rollBack(changed: Target[], what: string, failed: string, cause: unknow
 function cleanUp(changed: Target[]): string[] {
   const left: string[] = [];
   for (const t of changed) {
-    // a swapped-in temp file is the target now: only the other names are ours
-    const ours = t.swap === undefined ? [t.tmp, t.bak] : [t.swap.old];
-    for (const entry of ours) {
-      if (!discardReplacement(t.dirFd, entry)) left.push(`${dirname(t.rel)}/${entry}`);
+    if (t.swap === undefined) {
+      for (const entry of [t.tmp, t.bak]) {
+        if (!discardReplacement(t.dirFd, entry)) left.push(`${dirname(t.rel)}/${entry}`);
+      }
+      continue;
+    }
+    // a swapped-in temp file is the target now: only the replaced file's name is ours
+    const names = discardReplaced(t.dirFd, t.swap.old);
+    if (names === undefined) left.push(`${dirname(t.rel)}/${t.swap.old}`);
+    else if (names > 0) {
+      log.warn(
+        `apply: ${t.rel} gained a hard link while it was replaced: ${names} other name(s) keep its old text (SPEC §7.4)`,
+      );
     }
   }
   return left;

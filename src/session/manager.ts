@@ -192,13 +192,15 @@ export class SessionManager {
   }
 
   /** After the applier wrote files: every session holding one open resyncs it (SPEC §7.4). */
-  resyncWritten(written: string[]): void {
+  async resyncWritten(written: string[]): Promise<void> {
     for (const abs of written) {
       for (const session of this.all().filter((s) => s.holdsOpen(abs))) {
         // didChange and didSave (SPEC §7.4); the workspace generation moves (§5.3); a file
         // gone or unreadable now is reported by the next call on it
         const content = session.workspace.tryRead(abs);
         if (content !== undefined) session.syncDocument(content);
+        // a file at a time: the bridge reads its input between two (SPEC §8.2)
+        await session.workspace.turns.next();
       }
     }
   }

@@ -8,6 +8,7 @@
  * descriptor is checked with fstat (regular files only; a FIFO opens without blocking and
  * is refused) and read to at most max_bytes + 1 bytes.
  */
+import { isUtf8 } from "node:buffer";
 import { closeSync, constants, fstatSync, readSync, type Stats } from "node:fs";
 import { BridgeError } from "../errors.ts";
 import { OPEN, openAt } from "../ffi/syscalls.ts";
@@ -171,10 +172,19 @@ export function typed(file: string, err: unknown): BridgeError {
 }
 
 /** Read an open descriptor to its end, refusing more than maxBytes without reading further. */
-export function readBounded(fd: number, size: number, maxBytes: number, file: string): Buffer {
+export function readBounded(
+  fd: number,
+  size: number,
+  maxBytes: number,
+  file: string,
+  /** reads one after another share this buffer: the bytes are valid until the next read */
+  reuse?: ReadBuffer,
+): Buffer {
   if (size > maxBytes) throw tooLargeError(file, size, maxBytes);
   // room for the bytes fstat announced plus one, to notice a file that grew
-  let buf = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
+  const room = Math.min(size, maxBytes) + 1;
+  let buf =
+    reuse !== undefined && reuse.buffer.length >= room ? reuse.buffer : Buffer.allocUnsafe(room);
   let length = 0;
   for (;;) {
     if (length === buf.length) {
@@ -187,8 +197,14 @@ export function readBounded(fd: number, size: number, maxBytes: number, file: st
     if (n === 0) break;
     length += n;
   }
+  if (reuse !== undefined) reuse.buffer = buf;
   if (length > maxBytes) throw tooLargeError(file, length, maxBytes);
   return buf.subarray(0, length);
+}
+
+/** One buffer for reads one after another (an apply's files): it grows to the largest. */
+export interface ReadBuffer {
+  buffer: Buffer;
 }
 
 /** UTF-8 text of the bytes (SPEC §5); a leading BOM is kept as text so offsets match the disk. */
@@ -211,22 +227,49 @@ export function readWorkspaceText(
   /** `resolveWorkspaceFile(rootReal, file)` the caller has just made (saves resolving twice) */
   resolved?: ResolvedFile,
 ): WorkspaceText {
+  return readWorkspaceBytes(rootReal, file, maxBytes, resolved, undefined, (opened, data) => ({
+    abs: opened.abs,
+    rel: opened.rel,
+    text: decodeUtf8(data, opened.abs),
+    sha256: sha256Hex(data),
+    bytes: data.byteLength,
+    identity: identityOf(opened.stat),
+  }));
+}
+
+/**
+ * The SHA-256 of a workspace file's bytes, with the checks and errors of readWorkspaceText
+ * but no text made: read into `reuse`, so that hashing many files leaves nothing behind.
+ */
+export function hashWorkspaceFile(
+  rootReal: string,
+  file: string,
+  maxBytes: number,
+  reuse: ReadBuffer,
+): { abs: string; sha256: string } {
+  return readWorkspaceBytes(rootReal, file, maxBytes, undefined, reuse, (opened, data) => {
+    if (!isUtf8(data)) throw notUtf8Error(opened.abs);
+    return { abs: opened.abs, sha256: sha256Hex(data) };
+  });
+}
+
+function readWorkspaceBytes<T>(
+  rootReal: string,
+  file: string,
+  maxBytes: number,
+  resolved: ResolvedFile | undefined,
+  reuse: ReadBuffer | undefined,
+  use: (opened: OpenedFile, data: Buffer) => T,
+): T {
   const opened = openWorkspaceFile(rootReal, file, resolved);
   try {
     let data: Buffer;
     try {
-      data = readBounded(opened.fd, opened.stat.size, maxBytes, opened.abs);
+      data = readBounded(opened.fd, opened.stat.size, maxBytes, opened.abs, reuse);
     } catch (err) {
       throw typed(file, err);
     }
-    return {
-      abs: opened.abs,
-      rel: opened.rel,
-      text: decodeUtf8(data, opened.abs),
-      sha256: sha256Hex(data),
-      bytes: data.byteLength,
-      identity: identityOf(opened.stat),
-    };
+    return use(opened, data);
   } finally {
     closeSync(opened.fd);
   }

@@ -57,21 +57,21 @@ export function sideNames(base: string): { tmp: string; bak: string } {
 }
 
 /**
- * Create `tmp` in `dirFd` holding `data`, with the original's owner (where the bridge may
+ * Create `tmp` in `dirFd` holding `parts` one after another, with the original's owner (where the bridge may
  * set it), extended attributes, mode and inode flags, fsynced. On failure the temp file is
  * removed (when it can be) and the failure thrown.
  */
 export function prepareReplacement(
   dirFd: number,
   tmp: string,
-  data: Uint8Array,
+  parts: readonly Uint8Array[],
   original: Stats,
   carried: Carried,
 ): void {
   const fd = openAt(dirFd, tmp, OPEN.createExclusive, 0o600);
   try {
     try {
-      writeAll(fd, data);
+      for (const part of parts) writeAll(fd, part);
       keepOwner(fd, original);
       // what the directory gave the new file (a default ACL) goes; what the original had comes
       const own = readXattrs(fd);
@@ -148,6 +148,26 @@ export function discardReplacement(dirFd: number, entry: string): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ENOENT";
+  }
+}
+
+/**
+ * Remove the replaced file's name the apply holds, after a commit; how many names the file
+ * still has elsewhere (a hard link made in the window SPEC §7.4 states: they keep the old
+ * text), or undefined when the name could not be removed.
+ */
+export function discardReplaced(dirFd: number, entry: string): number | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openAt(dirFd, entry, OPEN.entry);
+  } catch {
+    // gone already: nothing of it to count
+  }
+  try {
+    if (!discardReplacement(dirFd, entry)) return undefined;
+    return fd === undefined ? 0 : fstatSync(fd).nlink;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -52,6 +52,41 @@ export function workspace(files: Record<string, string> = {}): Workspace {
   return ws;
 }
 
+/**
+ * A gated bridge's configuration whose fake server `fake` offers one code action, "Rename
+ * everywhere", editing `changes` in `ws` (the write protocol's tests through the binary).
+ */
+export function editEverywhereConfig(opts: {
+  fake: FakeProbe;
+  ws: Workspace;
+  changes: Record<string, unknown>;
+  client: string;
+  state: string;
+  bridge?: Record<string, unknown>;
+}): string {
+  const { fake, ws, changes } = opts;
+  return writeConfig({
+    bridge: {
+      mutation: "gated",
+      mutation_allowlist: [opts.client],
+      state_dir: opts.state,
+      max_result_bytes: 1 << 22,
+      ...opts.bridge,
+    },
+    workspace: [{ name: "w", root: ws.root, servers: [fake.name] }],
+    server: [
+      fake.server(
+        {
+          capabilities: { textDocumentSync: 1, codeActionProvider: true },
+          publish_on_sync: [],
+          code_actions: [{ title: "Rename everywhere", kind: "quickfix", edit: { changes } }],
+        },
+        { extensions: { fake: "fake" } },
+      ),
+    ],
+  });
+}
+
 /** Where a named fake server writes its state and its message record. */
 export class FakeProbe {
   readonly stateFile: string;

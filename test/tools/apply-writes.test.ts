@@ -28,7 +28,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { getFlags, setFlags } from "../../src/ffi/file-attributes.ts";
-import { FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
+import { editEverywhereConfig, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
 import {
   type BridgeHandle,
   cleanupTempDirs,
@@ -58,25 +58,7 @@ const fake = new FakeProbe("fake");
 const changes = Object.fromEntries(
   rels.map((rel) => [ws.uri(rel), [{ range: lspRange(0, 0, 3), newText: "NEW" }]]),
 );
-const config = writeConfig({
-  bridge: {
-    mutation: "gated",
-    mutation_allowlist: ["theodolite-tests"],
-    state_dir: state,
-    max_result_bytes: 1 << 22,
-  },
-  workspace: [{ name: "w", root: ws.root, servers: ["fake"] }],
-  server: [
-    fake.server(
-      {
-        capabilities: { textDocumentSync: 1, codeActionProvider: true },
-        publish_on_sync: [],
-        code_actions: [{ title: "Rename everywhere", kind: "quickfix", edit: { changes } }],
-      },
-      { extensions: { fake: "fake" } },
-    ),
-  ],
-});
+const config = editEverywhereConfig({ fake, ws, changes, client: "theodolite-tests", state });
 
 const texts = () => rels.map((rel) => ws.read(rel));
 const allOld = rels.map((_, i) => oldText(i));

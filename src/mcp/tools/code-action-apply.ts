@@ -110,6 +110,7 @@ export const codeActionApplyTool = defineTool({
         lines: entry.lines,
         maxFileBytes: b.max_file_bytes,
         journal: bridge.journal,
+        lane: bridge.lane,
       },
       bridge.sessions,
     );

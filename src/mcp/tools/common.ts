@@ -22,7 +22,7 @@ import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 
 /** A file this large is worked on in a turn of the event loop of its own. */
-const LARGE_FILE_BYTES = 1024 * 1024;
+export const LARGE_FILE_BYTES = 1024 * 1024;
 
 export interface FileCall {
   session: Session;

@@ -98,6 +98,7 @@ export const renameApplyTool = defineTool({
           lines: [call.session.lineModel],
           maxFileBytes: b.max_file_bytes,
           journal: bridge.journal,
+          lane: bridge.lane,
         },
         bridge.sessions,
       );

@@ -83,7 +83,7 @@ function suspectsOf(call: FileCall, names: string[]): string[] {
  * once, or refused before anything is sent — targets that do not fit are `EditInvalid` (the
  * rename is too wide), suspects that do not fit `EditIncomplete` naming them.
  */
-function loadAll(call: FileCall, files: FileEdits[], suspects: string[]): OpenDocument[] {
+function loadAll(call: FileCall, files: FileEdits[], suspects: string[]): Promise<OpenDocument[]> {
   const targets = targetsOf(files);
   const max = call.session.bridge.max_open_documents;
   const needed = new Set([call.doc.abs, ...targets]);
@@ -120,7 +120,7 @@ export async function computeRenameOnDisk(
   const suspects = suspectsOf(call, names);
   let files = first.files;
   for (let computed = 1; ; computed++) {
-    const sent = loadAll(call, files, suspects);
+    const sent = await loadAll(call, files, suspects);
     // every target and suspect was already the server's open copy of the disk
     if (sent.length === 0) return { files, suspects, names };
     if (computed >= MAX_COMPUTATIONS) {

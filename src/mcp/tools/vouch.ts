@@ -30,8 +30,11 @@ export function fits(session: Session, paths: Iterable<string>): boolean {
   return new Set(paths).size <= session.bridge.max_open_documents;
 }
 
-/** Each readable path's disk content made the server's copy; the documents whose content was sent. */
-export function load(session: Session, paths: Iterable<string>): OpenDocument[] {
+/**
+ * Each readable path's disk content made the server's copy, a file at a time (the bridge
+ * reads its input between two, SPEC §8.2); the documents whose content was sent.
+ */
+export async function load(session: Session, paths: Iterable<string>): Promise<OpenDocument[]> {
   const sent: OpenDocument[] = [];
   for (const abs of paths) {
     // gone or unreadable: nothing of it to edit (a target is refused when the edit is planned)
@@ -39,6 +42,7 @@ export function load(session: Session, paths: Iterable<string>): OpenDocument[] 
     if (content === undefined) continue;
     const result = session.documents.write(content);
     if (result.sent !== "none") sent.push(result.doc);
+    await session.workspace.turns.next();
   }
   return sent;
 }
@@ -63,7 +67,7 @@ export async function loadChangedForListing(call: FileCall): Promise<ListingMark
   const untracked = disk.untracked();
   const missing = unloaded(session, disk.changed.since(0));
   if (untracked === null && missing.length > 0 && fits(session, [call.doc.abs, ...missing])) {
-    await awaitLoaded(session, load(session, missing), call.wait);
+    await awaitLoaded(session, await load(session, missing), call.wait);
   }
   return { mark, untracked };
 }

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { checkRenameEdits, type FileSnapshot, planWrites } from "../../../src/apply/validate.ts";
+import {
+  checkRenameEdits,
+  type FileSnapshot,
+  type PlannedWrite,
+  planWrites,
+  writtenParts,
+} from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts";
@@ -7,6 +13,11 @@ import { sha256Hex } from "../../../src/workspace/files.ts";
 
 function snap(abs: string, text: string): FileSnapshot {
   return { abs, text, sha256: sha256Hex(text) };
+}
+
+/** The text the writer writes for `plan` over `text`: the old bytes with its pieces. */
+function written(text: string, plan: PlannedWrite | undefined): string {
+  return Buffer.concat(writtenParts(Buffer.from(text), plan!.pieces)).toString("utf8");
 }
 
 function r(l1: number, c1: number, l2: number, c2: number): LspRange {
@@ -19,7 +30,7 @@ function one(
   enc: PositionEncoding = "utf-16",
 ): string {
   const [plan] = planWrites([{ snapshot: snap("/ws/f.txt", text), edits }], enc);
-  return plan!.newText;
+  return written(text, plan);
 }
 
 /** Run planWrites expecting EditInvalid; return its details. */
@@ -43,7 +54,7 @@ describe("planWrites (SPEC §7.4)", () => {
     const lf = lineModel(["lf"]);
     const edits = [{ range: r(1, 10, 1, 11), newText: "g" }];
     const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", [lf]);
-    expect(clangd?.newText).toBe("int f;\n/* a\rb */ g();\n");
+    expect(written(c, clangd)).toBe("int f;\n/* a\rb */ g();\n");
     // counted in LSP's lines, line 1 is "/* a": refused, never written elsewhere
     expect(rejected(() => one(c, edits)).reason).toContain("outside the file");
     const ts = "let f;\n/* a\u2028b */ f();\n";
@@ -52,7 +63,7 @@ describe("planWrites (SPEC §7.4)", () => {
     const [tsPlan] = planWrites([{ snapshot: snap("/ws/a.ts", ts), edits: call }], "utf-16", [
       tsserver,
     ]);
-    expect(tsPlan?.newText).toBe("let f;\n/* a\u2028b */ g();\n");
+    expect(written(ts, tsPlan)).toBe("let f;\n/* a\u2028b */ g();\n");
     // LSP's line 2 is the empty last line here: refused, never written elsewhere
     expect(rejected(() => one(ts, call)).reason).toContain("outside the file");
   });
@@ -65,13 +76,9 @@ describe("planWrites (SPEC §7.4)", () => {
       { range: r(1, 0, 1, 0), newText: "// b\n" },
     ];
     const [plan] = planWrites([{ snapshot: snap("/ws/a.c", text), edits }], "utf-16");
-    expect(plan).toEqual({
-      abs: "/ws/a.c",
-      oldText: text,
-      newText: "int total = 1;\n// b\nint b = 2;\nreturn total;\n",
-      oldSha256: sha256Hex(text),
-      editCount: 3,
-    });
+    expect(written(text, plan)).toBe("int total = 1;\n// b\nint b = 2;\nreturn total;\n");
+    expect(plan).toMatchObject({ abs: "/ws/a.c", oldSha256: sha256Hex(text), editCount: 3 });
+    expect(plan?.changed).toBe(true);
   });
 
   test("plans every file of a multi-file edit set", () => {
@@ -89,10 +96,11 @@ describe("planWrites (SPEC §7.4)", () => {
       ],
       "utf-8",
     );
-    expect(plans.map((p) => [p.abs, p.newText, p.editCount])).toEqual([
-      ["/ws/a.h", "int g(void);\n", 1],
-      ["/ws/a.c", "int g(void) { return 0; }\n", 1],
-      ["/ws/b.c", "untouched\n", 0],
+    const texts = ["int f(void);\n", "int f(void) { return 0; }\n", "untouched\n"];
+    expect(plans.map((p, i) => [p.abs, written(texts[i]!, p), p.editCount, p.changed])).toEqual([
+      ["/ws/a.h", "int g(void);\n", 1, true],
+      ["/ws/a.c", "int g(void) { return 0; }\n", 1, true],
+      ["/ws/b.c", "untouched\n", 0, false],
     ]);
   });
 

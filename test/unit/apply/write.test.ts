@@ -20,12 +20,12 @@ import { join } from "node:path";
 import { ApplyJournal } from "../../../src/apply/journal.ts";
 import { type PlannedWrite, planWrites } from "../../../src/apply/validate.ts";
 import { type ApplyHooks, applyPlannedWrites } from "../../../src/apply/write.ts";
-import { BridgeError } from "../../../src/errors.ts";
 import { getFlags, readXattrs, setFlags, writeXattr } from "../../../src/ffi/file-attributes.ts";
 import type { LspRange } from "../../../src/text/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
 import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { rejected } from "../../support/thrown.ts";
 
 const MAX = 1 << 20;
 afterEach(removeTempTrees);
@@ -53,16 +53,6 @@ function tempFiles(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).filter((n) =>
     n.includes(".theodolite-"),
   );
-}
-
-async function failure(p: Promise<unknown>): Promise<BridgeError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(BridgeError);
-    return err as BridgeError;
-  }
-  throw new Error("expected the apply to fail");
 }
 
 const mode = (p: string) => statSync(p).mode & 0o7777;
@@ -164,7 +154,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
     ];
     writeFileSync(b, "bbb changed\n");
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -181,7 +171,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     rmSync(b);
     rmSync(c);
     mkdirSync(c);
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
     expect(err.details).toEqual({ files: ["b.txt", "c.txt"] });
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
@@ -199,7 +189,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(link, [{ range: r(0, 0, 0, 4), newText: "PWNED" }]),
     ];
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect((err.details as { file: string }).file).toBe("escape.txt");
     expect(readFileSync(secret, "utf8")).toBe("keep me\n");
@@ -216,7 +206,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(join(root, "alias.txt"), [{ range: r(0, 1, 0, 2), newText: "B" }]),
     ];
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect(readFileSync(a, "utf8")).toBe("aaa\n");
   });
@@ -231,7 +221,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
       plan(join(root, "hooks", "pre-commit"), [{ range: r(1, 0, 1, 3), newText: "bar" }]),
     ];
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect(err.details).toEqual({
       file: ".git/hooks/pre-commit",
@@ -259,7 +249,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
           plan(c, [{ range: r(0, 0, 0, 5), newText: "THIRD" }]),
         ];
         const seen: string[] = [];
-        const err = await failure(
+        const err = await rejected(
           apply(root, plans, {
             withoutExchange,
             // after all checks, a.txt already replaced: an editor saves b.txt the atomic way
@@ -288,7 +278,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
         const b = put(join(root, "b.txt"), "bbb\n");
         const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
         const inode = statSync(b).ino;
-        const err = await failure(
+        const err = await rejected(
           apply(root, plans, {
             withoutExchange,
             beforeReplace: (abs) => {
@@ -309,7 +299,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
         const b = put(join(root, "b.txt"), "bbb\n");
         const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
         try {
-          const err = await failure(
+          const err = await rejected(
             apply(root, plans, {
               withoutExchange,
               // after every check: b.txt made immutable, so its replacement fails for root too
@@ -339,7 +329,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
     const held = openSync(a, "a");
     try {
-      const err = await failure(
+      const err = await rejected(
         apply(root, plans, {
           // a.txt is swapped in and checked; the writer's descriptor still names the old file
           afterSwap: (abs) => {
@@ -384,7 +374,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     expect(statSync(join(state, "applies")).mode & 0o777).toBe(0o700);
     const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "B" }]);
     writeFileSync(a, "changed\n");
-    await failure(applyPlannedWrites(workspaceRoot(root), [p], MAX, journal));
+    await rejected(applyPlannedWrites(workspaceRoot(root), [p], MAX, journal));
     expect(readdirSync(join(state, "applies"))).toEqual([]);
   });
 
@@ -395,7 +385,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     chmodSync(join(state, "applies"), 0o755);
     const a = put(join(root, "a.txt"), "aaa\n");
     const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]);
-    const err = await failure(
+    const err = await rejected(
       applyPlannedWrites(workspaceRoot(root), [p], MAX, new ApplyJournal([state])),
     );
     expect(err.code).toBe("ApplyFailed");
@@ -410,7 +400,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const b = put(join(root, "b.txt"), "bbb\n");
     linkSync(b, join(root, "b-other-name.txt"));
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "b.txt", restored: [], written: [] });
     expect(String((err.details as { error: string }).error)).toContain("2 hard links");
@@ -429,7 +419,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     chattr(join(root, "logs"), FLAG_APPEND, true);
     chattr(c, FLAG_IMMUTABLE, true);
     try {
-      const err = await failure(apply(root, plans));
+      const err = await rejected(apply(root, plans));
       expect(err.code).toBe("ApplyFailed");
       const refused = (err.details as { refused: { file: string; reason: string }[] }).refused;
       expect(refused.map((x) => x.file)).toEqual(["logs/b.txt", "c.txt"]);
@@ -473,7 +463,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
     const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
-    const err = await failure(apply(root, plans));
+    const err = await rejected(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
     expect(String((err.details as { error: string }).error)).toContain("0444");

@@ -4,9 +4,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServerConfig } from "../../../src/config/types.ts";
-import { BridgeError } from "../../../src/errors.ts";
 import { readServerVersion, verifyVersionPin } from "../../../src/process/version-pin.ts";
 import { gone, readPid } from "../../support/processes.ts";
+import { rejected } from "../../support/thrown.ts";
 import { waitFor, waitForValue } from "../../support/wait.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "theodolite-version-"));
@@ -56,16 +56,6 @@ function server(command: string, over: Partial<VersionServer> = {}): VersionServ
   };
 }
 
-async function rejection(p: Promise<unknown>): Promise<BridgeError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof BridgeError) return err;
-    throw err;
-  }
-  throw new Error("expected a BridgeError");
-}
-
 describe("readServerVersion", () => {
   test("returns stdout trimmed of trailing white space only", async () => {
     const cmd = script("ok", "printf '  tool 1.2.3 (abc)\\n\\n \\t'");
@@ -108,7 +98,7 @@ describe("readServerVersion", () => {
 
   test("missing binary: ServerNotFound with the command", async () => {
     const missing = join(tmp, "no-such-server");
-    const err = await rejection(readServerVersion(server(missing), cwd));
+    const err = await rejected(readServerVersion(server(missing), cwd));
     expect(err.code).toBe("ServerNotFound");
     expect(err.details?.command).toBe(missing);
     expect(err.message).toContain("does not exist");
@@ -117,26 +107,26 @@ describe("readServerVersion", () => {
   test("missing version_command binary: ServerNotFound naming it", async () => {
     const missing = join(tmp, "no-such-pyright");
     const s = server(script("ls2", "echo x"), { version_command: [missing, "--version"] });
-    const err = await rejection(readServerVersion(s, cwd));
+    const err = await rejected(readServerVersion(s, cwd));
     expect(err.code).toBe("ServerNotFound");
     expect(err.details?.command).toBe(missing);
   });
 
   test("non-executable file: ServerNotFound", async () => {
     const cmd = script("noexec", "echo tool", 0o644);
-    const err = await rejection(readServerVersion(server(cmd), cwd));
+    const err = await rejected(readServerVersion(server(cmd), cwd));
     expect(err.code).toBe("ServerNotFound");
     expect(err.message).toContain("is not executable");
   });
 
   test("a directory: ServerNotFound", async () => {
-    const err = await rejection(readServerVersion(server(cwd), cwd));
+    const err = await rejected(readServerVersion(server(cwd), cwd));
     expect(err.code).toBe("ServerNotFound");
   });
 
   test("nonzero exit: ServerStartFailed with exit code and output", async () => {
     const cmd = script("fail", "echo 'unknown flag --version' >&2; exit 3");
-    const err = await rejection(readServerVersion(server(cmd), cwd));
+    const err = await rejected(readServerVersion(server(cmd), cwd));
     expect(err.code).toBe("ServerStartFailed");
     expect(err.details?.command).toBe(cmd);
     expect(err.details?.exit_code).toBe(3);
@@ -148,7 +138,7 @@ describe("readServerVersion", () => {
       "loud",
       "i=0; while [ $i -lt 500 ]; do echo 'xxxxxxxxxxxxxxxxxxxx'; i=$((i+1)); done; exit 1",
     );
-    const err = await rejection(readServerVersion(server(cmd), cwd));
+    const err = await rejected(readServerVersion(server(cmd), cwd));
     expect(err.code).toBe("ServerStartFailed");
     const output = String(err.details?.output);
     expect(output.length).toBeLessThanOrEqual(2048 + "…(truncated)".length);
@@ -159,7 +149,7 @@ describe("readServerVersion", () => {
     const pidFile = join(tmp, "sleeper.pid");
     const cmd = script("sleeper", `${WRITE_OWN_PID}; exec sleep 30`);
     const started = Date.now();
-    const err = await rejection(
+    const err = await rejected(
       readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 300),
     );
     const pid = Number(readFileSync(pidFile, "utf8").trim());
@@ -176,7 +166,7 @@ describe("readServerVersion", () => {
     const pidFile = join(tmp, "aborted.pid");
     const cmd = script("aborted", `${WRITE_OWN_PID}; exec sleep 30`);
     const stop = new AbortController();
-    const pending = rejection(
+    const pending = rejected(
       readServerVersion(server(cmd, { version_args: [pidFile] }), cwd, 60_000, stop.signal),
     );
     const started = Date.now();
@@ -203,7 +193,7 @@ describe("verifyVersionPin", () => {
 
   test("a mismatch: ServerVersionMismatch with expected and actual", async () => {
     const cmd = script("newer", "echo 'tool 1.3.0'");
-    const err = await rejection(verifyVersionPin(server(cmd), cwd));
+    const err = await rejected(verifyVersionPin(server(cmd), cwd));
     expect(err.code).toBe("ServerVersionMismatch");
     expect(err.details?.expected).toBe("tool 1.2.3");
     expect(err.details?.actual).toBe("tool 1.3.0");

@@ -5,7 +5,7 @@
  * are not LSP's.
  */
 import { describe, expect, test } from "bun:test";
-import { inReadLines, planWrites } from "../../../src/apply/validate.ts";
+import { inReadLines, planWrites, writtenParts } from "../../../src/apply/validate.ts";
 import { DEFAULT_EDIT_LINES } from "../../../src/config/schema.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";
@@ -121,7 +121,8 @@ describe("edits that may count in either model", () => {
 
   test("written where both put them; refused where they differ, nothing planned", () => {
     const [plan] = planWrites([{ snapshot, edits: insert(0) }], "utf-16", [LF, LSP_LINES]);
-    expect(plan?.newText).toBe(`#include <y>\n${text}`);
+    const parts = writtenParts(Buffer.from(text), plan?.pieces ?? []);
+    expect(Buffer.concat(parts).toString("utf8")).toBe(`#include <y>\n${text}`);
     expect(
       refusal(() => planWrites([{ snapshot, edits: insert(1) }], "utf-16", [LF, LSP_LINES])),
     ).toContain("different places in the server's two line models ([lf] and [cr,lf,crlf])");

@@ -59,7 +59,13 @@ describe("replacement", () => {
       withDir((dir, dirFd) => {
         writeFileSync(join(dir, "a.txt"), "old");
         const { tmp, bak } = sideNames("a.txt");
-        prepareReplacement(dirFd, tmp, Buffer.from("new"), lstatSync(join(dir, "a.txt")), NOTHING);
+        prepareReplacement(
+          dirFd,
+          tmp,
+          [Buffer.from("new")],
+          lstatSync(join(dir, "a.txt")),
+          NOTHING,
+        );
         expect(readdirSync(dir).sort()).toEqual([tmp, "a.txt"].sort());
         const swap = swapIn(dirFd, tmp, "a.txt", bak, exchange);
         expect(swap.old).toBe(exchange ? tmp : bak);
