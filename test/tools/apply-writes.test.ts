@@ -35,7 +35,6 @@ import {
   closeAllBridges,
   startBridge,
   tempDir,
-  writeConfig,
 } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
 import { waitFor } from "../support/wait.ts";
