@@ -87,9 +87,13 @@ export function siteRefused(
   );
 }
 
-/** One file of an edit set: its path, the SHA-256 of the text the edits apply to, the edits. */
+/**
+ * One file of an edit set: its path as answers name it (workspace-relative, so that a bridge
+ * on a copy of the workspace gives the same digest), the SHA-256 of the text the edits apply
+ * to, the edits.
+ */
 export interface DigestFile {
-  abs: string;
+  file: string;
   sha256: string;
   edits: readonly { range: LspRange; newText: string }[];
 }
@@ -100,9 +104,9 @@ export interface DigestFile {
  */
 export function editSetDigest(newName: string, files: readonly DigestFile[]): string {
   const canonical = [...files]
-    .sort((a, b) => (a.abs < b.abs ? -1 : a.abs > b.abs ? 1 : 0))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
     .map((f) => [
-      f.abs,
+      f.file,
       f.sha256,
       f.edits
         .map((e) => [

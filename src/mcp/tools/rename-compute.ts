@@ -203,7 +203,7 @@ export function plannedRename(
 ): { planned: EditTargets; editSet: string } {
   const planned = editTargets(call.session.workspace, files, call.session.bridge.max_file_bytes);
   const digestFiles = planned.files.map((f) => ({
-    abs: f.abs,
+    file: call.session.workspace.display(f.abs),
     sha256: planned.snapshots.get(f.abs)?.sha256 ?? "",
     edits: f.edits,
   }));

@@ -50,8 +50,8 @@ describe("editSetDigest (SPEC §7.3: what is written is what was previewed)", ()
     end: { line: l, character: e },
   });
   const set: DigestFile[] = [
-    { abs: "/w/a.ts", sha256: "aa", edits: [r(0, 0, 3), r(2, 4, 7)].map(edit("bar")) },
-    { abs: "/w/b.ts", sha256: "bb", edits: [r(1, 0, 3)].map(edit("bar")) },
+    { file: "a.ts", sha256: "aa", edits: [r(0, 0, 3), r(2, 4, 7)].map(edit("bar")) },
+    { file: "b.ts", sha256: "bb", edits: [r(1, 0, 3)].map(edit("bar")) },
   ];
   function edit(newText: string) {
     return (range: ReturnType<typeof r>) => ({ range, newText });
@@ -70,7 +70,7 @@ describe("editSetDigest (SPEC §7.3: what is written is what was previewed)", ()
   const variants: [string, string, DigestFile[]][] = [
     ["another new name", "baz", set],
     ["a text changed", "bar", [{ ...(set[0] as DigestFile), sha256: "ab" }, set[1] as DigestFile]],
-    ["a file more", "bar", [...set, { abs: "/w/c.ts", sha256: "cc", edits: [] }]],
+    ["a file more", "bar", [...set, { file: "c.ts", sha256: "cc", edits: [] }]],
     ["a file less", "bar", [set[0] as DigestFile]],
     [
       "an edit moved",
