@@ -24,6 +24,18 @@ export function vcsTarget(file: string, dir: string): BridgeError {
   );
 }
 
+/** A target that is no file of the server's languages (SPEC §7.4). */
+export function unservedTarget(file: string): BridgeError {
+  return new BridgeError(
+    "EditInvalid",
+    `edit set rejected: ${file}: it is no file of the server's languages`,
+    {
+      hint: "nothing was written; an apply writes only the sources the server serves (a server that edits a script, a workflow or a configuration file is not followed); change such files by hand",
+      details: { file, index: null, reason: "not a file the server serves" },
+    },
+  );
+}
+
 /** Targets another writer changed: before the apply, or while it ran. */
 export function driftedError(files: string[], when: string): BridgeError {
   return new BridgeError(

@@ -16,7 +16,7 @@ import type { PositionEncoding } from "../text/positions.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { readSnapshots, type Snapshots } from "./apply-edits.ts";
-import { targetInvalid, vcsTarget } from "./apply-errors.ts";
+import { targetInvalid, unservedTarget, vcsTarget } from "./apply-errors.ts";
 import { versionControlPart } from "./vcs.ts";
 
 export interface EditTargets {
@@ -29,13 +29,14 @@ export interface EditTargets {
 /**
  * Targets of flattened file edits, read and hashed once. Server-named targets are
  * untrusted (SPEC §8.1): one that is no file, outside the workspace, not a regular file,
- * too large, not UTF-8 or inside version-control internals (vcs.ts) makes the edit set
- * `EditInvalid` (SPEC §7.4).
+ * too large, not UTF-8, inside version-control internals (vcs.ts) or no file of the
+ * server's languages (`serves`, by its real path) makes the edit set `EditInvalid` (SPEC §7.4).
  */
 export function editTargets(
   ws: WorkspaceRoot,
   fileEdits: FileEdits[],
   maxFileBytes: number,
+  serves: (rel: string) => boolean,
 ): EditTargets {
   const files: PlannedFileEdit[] = fileEdits.map((f) => {
     const abs = uriToPath(f.uri);
@@ -53,6 +54,7 @@ export function editTargets(
   for (const [abs, { rel }] of snapshots) {
     const vcs = versionControlPart(rel);
     if (vcs !== undefined) throw vcsTarget(displayPath(ws, abs), vcs);
+    if (!serves(rel)) throw unservedTarget(displayPath(ws, abs));
   }
   const targets = [...snapshots].map(([abs, { sha256 }]) => ({ abs, sha256 }));
   return { files, targets, snapshots };
@@ -68,6 +70,8 @@ export interface HandleOrigin {
   linesFor(message: "code_action"): readonly LineModel[];
   /** the workspace its edits must stay in */
   readonly workspace: WorkspaceRoot;
+  /** whether a workspace-relative file is one of its languages': the only files it edits */
+  serves(rel: string): boolean;
 }
 
 export function planHandle(
@@ -80,7 +84,9 @@ export function planHandle(
 ): string | undefined {
   let planned: EditTargets;
   try {
-    planned = editTargets(session.workspace, flattenWorkspaceEdit(edit), maxFileBytes);
+    planned = editTargets(session.workspace, flattenWorkspaceEdit(edit), maxFileBytes, (rel) =>
+      session.serves(rel),
+    );
   } catch {
     return undefined;
   }

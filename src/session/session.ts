@@ -11,6 +11,7 @@
  * through the methods here.
  */
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
+import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { ContainmentInfo } from "../process/pid-namespace.ts";
@@ -171,6 +172,11 @@ export class Session {
     return this.ctx.answerLines;
   }
   /** The models the positions of `message` may count in (SPEC §5, text/line-rule.ts). */
+  /** Whether a workspace-relative file is one of the server's languages' (SPEC §7.4). */
+  serves(rel: string): boolean {
+    return languageOfFile(this.server, rel) !== undefined;
+  }
+
   linesFor(message: LineMessage): readonly LineModel[] {
     return linesFor(this.ctx.serverLines, message);
   }

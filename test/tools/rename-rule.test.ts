@@ -4,7 +4,8 @@
  * `.git/hooks`, and a server answering rename_preview with one edit set and rename_apply
  * with another. Each is refused with EditInvalid, in the preview as in the apply, and
  * nothing is written (a code action into `.git` gets no handle); a preview's `edit_set`
- * passed to rename_apply writes exactly it.
+ * passed to rename_apply writes exactly it. A code action editing a file of no language of
+ * its server gets no handle, and a new name must be a name.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
@@ -22,6 +23,7 @@ const FILES: Record<string, string> = {
   "a.sw": "foo\n",
   "b.sw": "foo\n",
   "a.ok": "foo\n",
+  "a.ac": "foo\n",
   "deploy.sh": "#!/bin/sh\necho foo\n",
   ".git/hooks/pre-commit": "#!/bin/sh\nfoo\n",
 };
@@ -77,6 +79,8 @@ beforeAll(async () => {
       // the preview sees a harmless edit set, the apply's recomputations another
       renamer("switch", "sw", [rename("a.sw"), { ...rename("a.sw"), ...rename("b.sw") }]),
       renamer("ok", "ok", [rename("a.ok")]),
+      // a quick fix that writes a shell line into a script its server does not serve
+      renamer("act", "ac", [{ ...rename("a.ac"), ...deployEdit(HOSTILE) }]),
     ],
     bridge: { mutation: "gated", mutation_allowlist: ["ci-gate"] },
     clientName: "ci-gate",
@@ -143,5 +147,27 @@ describe("a rename writes only renames (SPEC §7.3)", () => {
     expect(applied.isError).toBe(false);
     expect(applied.structured).toMatchObject({ applied: true, edit_set: editSet });
     expect(ws.read("a.ok")).toBe("bar\n");
+  });
+});
+
+describe("an apply writes only the server's sources; a new name is a name (SPEC §7.3, §7.4)", () => {
+  test("a code action editing a file of no language of its server gets no handle", async () => {
+    const before = disk();
+    const listed = await bridge.call("code_actions", { file: "a.ac", line: 1, column: 1 });
+    expect(listed.isError).toBe(false);
+    const actions = listed.structured.actions as { title: string; handle?: string }[];
+    expect(actions.map((a) => [a.title, a.handle])).toEqual([["edit 0", undefined]]);
+    expect(disk()).toEqual(before);
+  });
+
+  test("a new name carrying code, a control or a bidi character: InvalidArgument, nothing asked", async () => {
+    const before = disk();
+    for (const name of ["bar(); evil()", "bar; import os #", "bar\u202Ez", "bar\u0000", "a b"]) {
+      for (const tool of ["rename_preview", "rename_apply"]) {
+        const e = await refused(tool, args("ok", { new_name: name }));
+        expect(e.code).toBe("InvalidArgument");
+      }
+    }
+    expect(disk()).toEqual(before);
   });
 });

@@ -28,11 +28,12 @@ import { type ResolvedPosition, resolvePosition } from "./position.ts";
 export const renameInput = z
   .object({
     ...positionShape,
+    // a name: letters, digits, marks, `_` and `$` — no text a rename could smuggle in
     new_name: z
       .string()
       .min(1)
       .max(256)
-      .regex(/^[^\r\n]*$/, "must be a single line"),
+      .regex(/^[\p{L}\p{N}\p{M}_$]+$/u, "must be a name: letters, digits, _ or $"),
   })
   .strict();
 
@@ -201,7 +202,9 @@ export function plannedRename(
   files: FileEdits[],
   newName: string,
 ): { planned: EditTargets; editSet: string } {
-  const planned = editTargets(call.session.workspace, files, call.session.bridge.max_file_bytes);
+  const { session } = call;
+  const serves = (rel: string) => session.serves(rel);
+  const planned = editTargets(session.workspace, files, session.bridge.max_file_bytes, serves);
   const digestFiles = planned.files.map((f) => ({
     file: call.session.workspace.display(f.abs),
     sha256: planned.snapshots.get(f.abs)?.sha256 ?? "",
