@@ -66,6 +66,8 @@ const JOIN_BELOW_CHARS = 64 * 1024;
  * to a request already read is queued past it. Sixty-four answers at `max_result_bytes`.
  */
 export const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** Bytes of requests in hand (received, not answered) past which input waits (SPEC §8.2). */
+export const MAX_HELD_INPUT_BYTES = 16 * 1024 * 1024;
 /** SPEC §8.2: past the bound, the client takes something within this, or it does not read. */
 export const OUTPUT_STALL_MS = 5000;
 /** What a queued answer holds beside its text (its promises and closures), in bytes. */
@@ -122,7 +124,10 @@ export class StdioTransport implements Transport {
   private started = false;
   private closed = false;
   /** requests delivered and not answered yet (drained() waits for none) */
-  private readonly unanswered = new Set<RequestId>();
+  /** each request waiting for its answer, and the bytes it came in (held until answered) */
+  private readonly unanswered = new Map<RequestId, number>();
+  private heldInput = 0;
+  private inputWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   /** answers not written yet, bounded (SPEC §8.2) */
   private readonly backlog: WriteBacklog;
@@ -156,6 +161,9 @@ export class StdioTransport implements Transport {
           this.framer.push(value.subarray(at, at + READ_SLICE_BYTES));
           // backpressure: the client's own pipe fills while its answers wait
           if (this.backlog.over()) await this.backlog.room();
+          // and past MAX_HELD_INPUT_BYTES of requests in hand, until answers free them
+          while (this.heldInput > MAX_HELD_INPUT_BYTES && !this.closed)
+            await new Promise<void>((r) => this.inputWaiters.push(r));
         }
         if (this.closed) break;
       }
@@ -189,7 +197,7 @@ export class StdioTransport implements Transport {
       return;
     }
     const checked = checkMessage(value);
-    if (checked.kind === "deliver") this.deliver(checked.message);
+    if (checked.kind === "deliver") this.deliver(checked.message, bytes.length);
     else if (checked.kind === "refuse") {
       log.warn(`refused an invalid JSON-RPC message: ${checked.why}`);
       for (const reply of checked.replies) this.reply(reply);
@@ -198,7 +206,7 @@ export class StdioTransport implements Transport {
     }
   }
 
-  private deliver(message: JSONRPCMessage): void {
+  private deliver(message: JSONRPCMessage, bytes = 0): void {
     if (!("method" in message)) {
       // only a response the protocol layer awaits goes up (SPEC §4.8): its roots/list
       if (message.id !== undefined && this.awaits?.(message.id) === true) this.handOver(message);
@@ -216,7 +224,7 @@ export class StdioTransport implements Transport {
       );
       return;
     }
-    this.track(message);
+    this.track(message, bytes);
     this.handOver(message);
   }
 
@@ -279,18 +287,24 @@ export class StdioTransport implements Transport {
   }
 
   /** Requests wait for their answer; a request the client cancelled gets none (MCP). */
-  private track(message: JSONRPCMessage): void {
+  private track(message: JSONRPCMessage, bytes: number): void {
     if (!("method" in message)) return;
-    if ("id" in message) this.unanswered.add(message.id);
-    else if (message.method === "notifications/cancelled") {
+    if ("id" in message) {
+      this.heldInput += bytes - (this.unanswered.get(message.id) ?? 0);
+      this.unanswered.set(message.id, bytes);
+    } else if (message.method === "notifications/cancelled") {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id === "string" || typeof id === "number") this.answered(id);
     }
   }
 
   private answered(id: RequestId): void {
-    if (!this.unanswered.delete(id) || this.unanswered.size > 0) return;
-    for (const resolve of this.drainWaiters.splice(0)) resolve();
+    const bytes = this.unanswered.get(id);
+    if (bytes === undefined) return;
+    this.unanswered.delete(id);
+    this.heldInput -= bytes;
+    if (this.heldInput <= MAX_HELD_INPUT_BYTES) for (const go of this.inputWaiters.splice(0)) go();
+    if (this.unanswered.size === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
   /** Whether a request received is still waiting for its answer. */
@@ -375,6 +389,7 @@ export class StdioTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.backlog.end();
+    for (const go of this.inputWaiters.splice(0)) go();
     this.opts.input.cancel().catch(() => {});
     this.onclose?.();
   }

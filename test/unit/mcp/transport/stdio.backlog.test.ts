@@ -2,11 +2,12 @@
  * What waits to be written to the client, bounded (src/mcp/transport/stdio.ts, SPEC §8.2):
  * past the bound the transport stops reading the client until its answers are taken; a
  * client that takes nothing for the stall time is gone (the transport closes); a request
- * counts toward the pending limit until its answer is written, not merely queued.
+ * counts toward the pending limit until its answer is written, not merely queued; past
+ * MAX_HELD_INPUT_BYTES of requests in hand the client is not read until answers free them.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { log } from "../../../../src/log.ts";
-import { MAX_PENDING_REQUESTS } from "../../../../src/mcp/transport/stdio.ts";
+import { MAX_HELD_INPUT_BYTES, MAX_PENDING_REQUESTS } from "../../../../src/mcp/transport/stdio.ts";
 import { line, setup } from "../../../support/scripted-stdio.ts";
 import { waitFor } from "../../../support/wait.ts";
 
@@ -86,4 +87,20 @@ test("a long answer goes out in pieces, a surrogate pair never split between two
   expect(t.output.messages()).toEqual(
     texts.map((text, id) => ({ jsonrpc: "2.0", id, result: { text } })),
   );
+});
+
+test("past the bytes of requests in hand, the client is not read until an answer frees them", async () => {
+  const size = Math.ceil(MAX_HELD_INPUT_BYTES / 2.5);
+  const big = (id: number) =>
+    line({ jsonrpc: "2.0", id, method: "tools/call", params: { pad: "p".repeat(size) } });
+  const t = await setup(16 * 1024 * 1024, { outputStallMs: 60_000 });
+  t.input.push(big(1) + big(2) + big(3));
+  t.input.push(line({ jsonrpc: "2.0", id: 4, method: "ping" }));
+  await waitFor(() => t.delivered.length === 3, 5_000, { what: "three requests" });
+  expect(t.input.reading()).toBe(false);
+  await t.transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+  await waitFor(() => t.delivered.length === 4, 5_000, {
+    what: "the fourth, once one is answered",
+  });
+  expect(t.delivered.at(-1)).toEqual({ jsonrpc: "2.0", id: 4, method: "ping" });
 });
