@@ -118,6 +118,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
   // closed (EPIPE) leaves nobody to answer
   transport.oninputend = () => void shutdown("stdin closed", true);
   transport.onanswered = () => collector.afterAnswer();
+  transport.ontook = (bytes) => collector.took(bytes);
   transport.ondropped = (bytes) => collector.dropped(bytes);
   collector.watchRequests(() => transport.hasUnanswered());
   mcp.onclose = () => void shutdown("transport closed", false);

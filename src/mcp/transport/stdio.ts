@@ -113,6 +113,8 @@ export class StdioTransport implements Transport {
   oninputend?: () => void;
   /** a response was written (the collector's moment, collector.ts) */
   onanswered?: () => void;
+  /** told the size of every message read (the collector counts what came in, collector.ts) */
+  ontook?: (bytes: number) => void;
   /** bytes of an over-limit message were let go unparsed (the collector's other moment) */
   ondropped?: (bytes: number) => void;
   /** whether a response with this id is awaited (protocol.ts); any other is dropped */
@@ -181,6 +183,7 @@ export class StdioTransport implements Transport {
 
   /** One message: it costs at most itself, and nothing it holds ends the read loop. */
   private onLine(bytes: Uint8Array): void {
+    this.ontook?.(bytes.length);
     const excess = exceeds(bytes, CLIENT_JSON_BOUNDS);
     if (excess !== undefined) {
       this.refuseShape(bytes, excess);
