@@ -28,12 +28,12 @@ import { type ResolvedPosition, resolvePosition } from "./position.ts";
 export const renameInput = z
   .object({
     ...positionShape,
-    // a name: letters, digits, marks, `_` and `$` — no text a rename could smuggle in
+    // a name: letters, marks, ASCII digits, `_` and `$` — no text a rename could smuggle in
     new_name: z
       .string()
       .min(1)
       .max(256)
-      .regex(/^[\p{L}\p{N}\p{M}_$]+$/u, "must be a name: letters, digits, _ or $"),
+      .regex(/^[\w$\p{L}\p{M}]+$/u, "must be a name: letters, digits, _ or $"),
   })
   .strict();
 

@@ -17,7 +17,7 @@ export const renamePreviewTool = defineTool({
   name: "rename_preview",
   title: "Preview a rename",
   description:
-    "The edits (per file) and `edit_set` of renaming the symbol at a position to `new_name`; writes nothing.",
+    "Edits per file and `edit_set` of renaming the symbol at a position to `new_name`; writes nothing.",
   input: renameInput,
   output: renameOutput,
   annotations: READ_ONLY,
