@@ -31,8 +31,11 @@ const WALK_SLICE = 2000;
  * too). The compile database is left to outside-deps.ts: its paths are relative to each
  * entry's `directory`.
  */
-export const CONFIGURATION =
+const CONFIGURATION =
   /^(?:tsconfig(?:\..*)?\.json|jsconfig\.json|package\.json|pyrightconfig\.json|pyproject\.toml|setup\.cfg|go\.mod|go\.work|Cargo\.toml|config\.toml|compile_flags\.txt|\.clangd|\.ccls|.*\.rsp)$/;
+
+/** What servers look for above the root: configuration files, and packages installed there. */
+const ABOVE_THE_ROOT = new RegExp(`${CONFIGURATION.source}|^node_modules$`);
 
 interface Found {
   /** identity when read: size, mtime, inode */
@@ -56,7 +59,10 @@ export interface SurveySource {
 export class OutsideSurvey {
   private readonly files = new Map<string, Found>();
   private readonly links = new Map<string, OutsideDependency>();
-  private above: OutsideDependency[] = [];
+  private above: { paths: OutsideDependency[]; entries: OutsideDependency[] } = {
+    paths: [],
+    entries: [],
+  };
   private bytes = 0;
   private looked = 0;
   /** the last walk stopped at a bound: some ways out may be unknown */
@@ -79,6 +85,8 @@ export class OutsideSurvey {
   }
 
   private async walkAll(): Promise<void> {
+    // what lies above the root first, before the first turn: a few directories and files
+    this.above = this.configurationAbove();
     this.bytes = 0;
     this.looked = 0;
     this.incomplete = false;
@@ -94,34 +102,41 @@ export class OutsideSurvey {
     }
     for (const abs of [...this.files.keys()]) if (!seen.has(abs)) this.files.delete(abs);
     for (const abs of [...this.links.keys()]) if (!seen.has(abs)) this.links.delete(abs);
-    this.above = this.configurationAbove();
   }
 
   /**
-   * The paths the configuration files in the root's ancestors name (servers search upward:
-   * a `go.work` using a module beside the root, a parent's `.clangd`); each read as it is
-   * when the walk runs, a change to one restarts the session (outside-watch.ts).
+   * What servers search above the root (a `go.work` using a module beside the root, a
+   * parent's `.clangd`, packages hoisted into a parent's node_modules): each ancestor's
+   * configuration files and node_modules as they come and go (a change restarts the
+   * session, outside-watch.ts), the packages in such a node_modules, and the paths those
+   * files name, each read as it is when the walk runs.
    */
-  private configurationAbove(): OutsideDependency[] {
-    const out: OutsideDependency[] = [];
+  private configurationAbove(): { paths: OutsideDependency[]; entries: OutsideDependency[] } {
+    const paths: OutsideDependency[] = [];
+    const entries: OutsideDependency[] = [];
+    const source = "configuration above the root";
     for (let d = dirname(this.src.rootReal); d !== dirname(d); d = dirname(d)) {
+      entries.push({ path: d, kind: "entries", source, names: ABOVE_THE_ROOT });
       let names: string[];
       try {
-        names = readdirSync(d).filter((n) => CONFIGURATION.test(n));
+        names = readdirSync(d);
       } catch {
         continue;
       }
-      for (const name of names) {
+      if (names.includes("node_modules")) {
+        entries.push({ path: join(d, "node_modules"), kind: "entries", source });
+      }
+      for (const name of names.filter((n) => CONFIGURATION.test(n))) {
         const abs = join(d, name);
         const text = this.src.readAbove(abs);
         if (text === undefined) continue;
         for (const p of configurationPaths(text, true)) {
           const dep = this.resolved(resolve(d, p), abs, false, false);
-          if (dep !== null) out.push(dep);
+          if (dep !== null) paths.push(dep);
         }
       }
     }
-    return out;
+    return { paths, entries };
   }
 
   /** Changes below the root: each file or link named is looked at again. */
@@ -134,9 +149,14 @@ export class OutsideSurvey {
     }
   }
 
+  /** The root's ancestors' entries and node_modules, watched for what comes and goes there. */
+  ancestors(): OutsideDependency[] {
+    return this.above.entries;
+  }
+
   /** Everything found, each path once. */
   dependencies(): OutsideDependency[] {
-    const out: OutsideDependency[] = [...this.links.values(), ...this.above];
+    const out: OutsideDependency[] = [...this.links.values(), ...this.above.paths];
     for (const f of this.files.values()) out.push(...f.deps);
     return out;
   }

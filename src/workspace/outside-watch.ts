@@ -15,7 +15,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { readTextOutsideWorkspace } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
 import { isSystemPath, type OutsideDependency, outsideDependencies } from "./outside-deps.ts";
-import { CONFIGURATION, OutsideSurvey } from "./outside-survey.ts";
+import { OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
 import { directoryScope } from "./watch-scope.ts";
@@ -80,8 +80,9 @@ export class OutsideWatch {
    * configuration afresh).
    */
   refresh(): void {
+    const walked = this.survey.walk();
     this.update();
-    void this.survey.walk().then(() => {
+    void walked.then(() => {
       if (!this.closed) this.update();
     });
   }
@@ -107,7 +108,7 @@ export class OutsideWatch {
       this.databaseDirs(),
       existsSync,
       (abs) => this.unwatchedInside(abs),
-      [...this.survey.dependencies(), ...ancestorDependencies(this.rootReal)],
+      [...this.survey.dependencies(), ...this.survey.ancestors()],
     );
     for (const dep of deps) {
       if (this.watched.has(dep.path)) continue;
@@ -208,23 +209,4 @@ export class OutsideWatch {
     this.watched.clear();
     this.failed.clear();
   }
-}
-
-/** What servers look for above the root: configuration files, and the packages installed there. */
-const ABOVE_THE_ROOT = new RegExp(`${CONFIGURATION.source}|^node_modules$`);
-
-/**
- * Servers search the root's ancestors (a `.clangd` or `go.work` above it, packages hoisted
- * into a parent's node_modules): each ancestor's configuration files and node_modules, as
- * they come and go, and the packages in such a node_modules (SPEC §5.3).
- */
-function ancestorDependencies(rootReal: string): OutsideDependency[] {
-  const out: OutsideDependency[] = [];
-  const source = "configuration above the root";
-  for (let d = dirname(rootReal); d !== dirname(d); d = dirname(d)) {
-    out.push({ path: d, kind: "entries", source, names: ABOVE_THE_ROOT });
-    const packages = join(d, "node_modules");
-    if (existsSync(packages)) out.push({ path: packages, kind: "entries", source });
-  }
-  return out;
 }
