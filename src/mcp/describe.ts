@@ -5,7 +5,9 @@
  * (SPEC §4.6), so clients never validate it against them — and both schemas
  * are rewritten into the portable subset: no `type` arrays (nullable becomes
  * `anyOf`), no bare `{}` schemas, no safe-integer bounds zod adds to every
- * integer, no `$schema`.
+ * integer, no `$schema`. Output schemas are published one level deep (each result field
+ * and its type): what a client validates is the result's shape, and every nested level
+ * would be carried in every turn of every client (the list's budget, SPEC §4.1).
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -45,6 +47,20 @@ export function portableSchema(node: unknown, output: boolean): unknown {
   return out;
 }
 
+/** A result field's schema reduced to its type(s): a nullable field stays an `anyOf`. */
+function shallowField(node: unknown): unknown {
+  if (!isJsonObject(node)) return node;
+  if (Array.isArray(node.anyOf)) return { anyOf: node.anyOf.map(shallowField) };
+  return node.type === undefined ? {} : { type: node.type };
+}
+
+/** An output schema cut to its top level: the result's fields and their types. */
+export function shallowOutput(schema: Json): Json {
+  const props = isJsonObject(schema.properties) ? schema.properties : {};
+  const fields = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, shallowField(v)]));
+  return { type: "object", properties: fields };
+}
+
 /** JSON Schema for a zod object, as published in tools/list. */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Json {
   const json = z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" });
@@ -57,7 +73,7 @@ export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
     title: t.title,
     description: t.description,
     inputSchema: jsonSchemaOf(t.input, "input") as Tool["inputSchema"],
-    outputSchema: jsonSchemaOf(t.output, "output") as Tool["outputSchema"],
+    outputSchema: shallowOutput(jsonSchemaOf(t.output, "output")) as Tool["outputSchema"],
     annotations: t.annotations,
   }));
 }
