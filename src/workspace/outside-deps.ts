@@ -20,6 +20,8 @@ export interface OutsideDependency {
   source: string;
   /** `entries` only: the names whose changes count (else every entry's) */
   names?: RegExp;
+  /** a path to nothing yet, watched where it would appear: found again when it does */
+  awaits?: string;
 }
 
 /** Host directories: what the system's packages own is no workspace dependency. */
@@ -30,7 +32,7 @@ export function isSystemPath(abs: string): boolean {
   return SYSTEM.some((s) => atOrBelow(s, abs));
 }
 
-/** Named dependencies at most (a compile database can name hundreds of include dirs). */
+/** Dependencies watched at most (a compile database can name hundreds of include dirs); the rest are named. */
 export const MAX_OUTSIDE_DEPENDENCIES = 64;
 
 type Read = (rel: string) => string | undefined;
@@ -38,7 +40,8 @@ type Read = (rel: string) => string | undefined;
 /**
  * Every dependency outside `rootReal` the configuration files in it name, and those inside
  * it that lie where the root's watcher never looks (`unwatchedInside`: a CACHEDIR.TAG
- * build directory named by `-I`).
+ * build directory named by `-I`), each path once; the caller bounds how many it watches
+ * and names the rest (MAX_OUTSIDE_DEPENDENCIES).
  */
 export function outsideDependencies(
   rootReal: string,
@@ -72,7 +75,6 @@ export function outsideDependencies(
     if (seen.has(path)) continue;
     seen.add(path);
     out.push({ ...d, path });
-    if (out.length >= MAX_OUTSIDE_DEPENDENCIES) break;
   }
   return out;
 }

@@ -14,6 +14,9 @@ const MAX_WORD = 4096;
 /** A flag or scheme glued before a path: `-I`, `-isystem`, `--include-directory=`, `file:`. */
 const GLUED_PREFIX = /^(?:-{1,2}[A-Za-z][\w-]*=?|file:|link:|portal:)(?=[./])/;
 
+/** tsconfig's placeholder for the directory of the file that holds it. */
+const CONFIG_DIR = ["$", "{configDir}"].join("");
+
 /** Cut a glob to the directory before its first wildcard (`../x/**\/*.h` → `../x`). */
 export function beforeGlob(path: string): string {
   const wild = path.search(/[*?[{]/);
@@ -35,7 +38,9 @@ function mayLeave(word: string): boolean {
  */
 export function configurationPaths(text: string, anyRelative = false): string[] {
   const out = new Set<string>();
-  for (const raw of text.split(/[\s"'`,;[\]{}()<>=]+/)) {
+  // tsconfig's `${configDir}` is the file's own directory, what paths are resolved against
+  const words = text.replaceAll(CONFIG_DIR, ".").split(/[\s"'`,;[\]{}()<>=]+/);
+  for (const raw of words) {
     if (raw.length < 2 || raw.length > MAX_WORD) continue;
     const word = raw.replace(GLUED_PREFIX, "").replace(/:$/, "");
     // a comment's or a URL's `//`, a lone `/` or `/*`: no path anyone depends on

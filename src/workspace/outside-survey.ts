@@ -8,11 +8,12 @@
  * change the watcher reports updates that file alone. Bounded: past SURVEY_MAX_FILES files
  * or SURVEY_MAX_BYTES read, the survey says it is incomplete.
  */
-import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { FileChange } from "./file-events.ts";
 import type { OutsideDependency } from "./outside-deps.ts";
 import { configurationPaths, escapingSourcePaths } from "./outside-paths.ts";
+import { resolveOutside } from "./outside-resolve.ts";
 import { atOrBelow } from "./paths.ts";
 import { directoryScope } from "./watch-scope.ts";
 
@@ -21,7 +22,7 @@ export const SURVEY_MAX_FILES = 50_000;
 /** Bytes of sources and configuration read in one walk, at most (unchanged files are free). */
 export const SURVEY_MAX_BYTES = 64 * 1024 * 1024;
 /** A larger file is no source anyone includes by a relative path. */
-const MAX_SURVEYED_FILE = 1024 * 1024;
+export const MAX_SURVEYED_FILE = 1024 * 1024;
 const MAX_DEPTH = 64;
 /** Directory entries looked at between two turns of the event loop. */
 const WALK_SLICE = 2000;
@@ -31,7 +32,7 @@ const WALK_SLICE = 2000;
  * too). The compile database is left to outside-deps.ts: its paths are relative to each
  * entry's `directory`.
  */
-const CONFIGURATION =
+export const CONFIGURATION =
   /^(?:tsconfig(?:\..*)?\.json|jsconfig\.json|package\.json|pyrightconfig\.json|pyproject\.toml|setup\.cfg|go\.mod|go\.work|Cargo\.toml|config\.toml|compile_flags\.txt|\.clangd|\.ccls|.*\.rsp)$/;
 
 /** What servers look for above the root: configuration files, and packages installed there. */
@@ -131,7 +132,7 @@ export class OutsideSurvey {
         const text = this.src.readAbove(abs);
         if (text === undefined) continue;
         for (const p of configurationPaths(text, true)) {
-          const dep = this.resolved(resolve(d, p), abs, false, false);
+          const dep = resolveOutside(this.src, resolve(d, p), abs, false, false);
           if (dep !== null) paths.push(dep);
         }
       }
@@ -146,6 +147,20 @@ export class OutsideSurvey {
       this.files.delete(c.abs);
       this.links.delete(c.abs);
       if (c.kind !== "deleted") this.look(c.abs, undefined);
+    }
+  }
+
+  /** A path awaited where it would appear changed: the files and links naming it, again. */
+  awaited(path: string): void {
+    for (const [abs, found] of [...this.files]) {
+      if (!found.deps.some((d) => d.path === path)) continue;
+      this.files.delete(abs);
+      this.look(abs, false);
+    }
+    for (const [abs, dep] of [...this.links]) {
+      if (dep.path !== path) continue;
+      this.links.delete(abs);
+      this.look(abs, true);
     }
   }
 
@@ -209,7 +224,7 @@ export class OutsideSurvey {
       return;
     }
     if (isLink ?? stat.isSymbolicLink()) {
-      const dep = this.resolved(abs, `link ${this.relative(abs)}`);
+      const dep = resolveOutside(this.src, abs, `link ${this.relative(abs)}`);
       if (dep !== null) this.links.set(abs, dep);
       return;
     }
@@ -240,63 +255,11 @@ export class OutsideSurvey {
           ? [dir, this.src.rootReal]
           : [dir];
       for (const base of bases) {
-        const dep = this.resolved(resolve(base, p), rel, !config);
+        const dep = resolveOutside(this.src, resolve(base, p), rel, !config);
         if (dep !== null) deps.push(dep);
       }
     }
     this.files.set(abs, { key, deps });
-  }
-
-  /**
-   * What `path` leads to when that exists outside the root and is not the host's: a
-   * directory with everything below it, or a file — in a source (`module`), the file's
-   * whole directory, since what it includes in turn lies beside it or below (a source
-   * never names a directory holding the root: no dependency). A path to nothing yet: the
-   * entries of the nearest directory above it that exists outside the root, where it would
-   * appear. The file system's root is no one's dependency.
-   */
-  private resolved(
-    path: string,
-    source: string,
-    module = false,
-    /** a path to nothing yet is watched where it would appear */
-    appear = true,
-  ): OutsideDependency | null {
-    let candidate = path;
-    let missing = false;
-    for (;;) {
-      let real: string;
-      try {
-        real = realpathSync(candidate);
-      } catch {
-        const up = dirname(candidate);
-        if (up === candidate || !appear) return null;
-        candidate = up;
-        missing = true;
-        continue;
-      }
-      if (real === "/" || atOrBelow(this.src.rootReal, real) || this.src.isSystem(real)) {
-        return null;
-      }
-      if (missing) {
-        // a module named without its extension lies in a tree a source may reach into
-        const tree = module && !atOrBelow(real, this.src.rootReal);
-        return { path: real, kind: tree ? "tree" : "entries", source };
-      }
-      let dir: boolean;
-      try {
-        dir = statSync(real).isDirectory();
-      } catch {
-        return null;
-      }
-      if (!module) return { path: real, kind: dir ? "tree" : "file", source };
-      if (dir)
-        return atOrBelow(real, this.src.rootReal) ? null : { path: real, kind: "tree", source };
-      const parent = dirname(real);
-      return atOrBelow(parent, this.src.rootReal) || parent === "/"
-        ? { path: real, kind: "file", source }
-        : { path: parent, kind: "tree", source };
-    }
   }
 
   private relative(abs: string): string {

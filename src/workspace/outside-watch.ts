@@ -14,14 +14,24 @@ import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { readTextOutsideWorkspace } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
-import { isSystemPath, type OutsideDependency, outsideDependencies } from "./outside-deps.ts";
-import { OutsideSurvey } from "./outside-survey.ts";
+import { OutsideBeyond } from "./outside-beyond.ts";
+import {
+  isSystemPath,
+  MAX_OUTSIDE_DEPENDENCIES,
+  type OutsideDependency,
+  outsideDependencies,
+} from "./outside-deps.ts";
+import { resolveOutside } from "./outside-resolve.ts";
+import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
 import { directoryScope } from "./watch-scope.ts";
 
 /** How an answer names a survey of the root stopped at its bound. */
 export const SURVEY_INCOMPLETE = "the survey of paths out of the root stopped at its bound";
+
+/** How an answer names an outside dependency too large to read whole for what it names. */
+export const BEYOND_INCOMPLETE = "not read whole for the paths it names";
 
 /** The largest configuration file above the root read for the paths it names. */
 const MAX_CONFIGURATION_ABOVE = 1024 * 1024;
@@ -36,6 +46,8 @@ interface Watched {
   /** the file, for a file dependency */
   file: string | null;
   watcher: WorkspaceWatcher;
+  /** paths to nothing yet that would appear below `dir` (`OutsideDependency.awaits`) */
+  awaiting: Set<string>;
 }
 
 /** One session's view: what changed outside, and what it cannot see. */
@@ -57,6 +69,7 @@ export class OutsideWatch {
   private readonly subscribers = new Set<Subscriber>();
   private closed = false;
   private readonly survey: OutsideSurvey;
+  private readonly beyond: OutsideBeyond;
 
   constructor(
     private readonly rootReal: string,
@@ -71,6 +84,12 @@ export class OutsideWatch {
       sourceExtensions,
       read: (abs) => (atOrBelow(rootReal, abs) ? read(relative(rootReal, abs)) : undefined),
       readAbove: (abs) => readTextOutsideWorkspace(abs, MAX_CONFIGURATION_ABOVE),
+      isSystem: isSystemPath,
+    });
+    this.beyond = new OutsideBeyond({
+      rootReal,
+      sourceExtensions,
+      read: (abs) => readTextOutsideWorkspace(abs, MAX_SURVEYED_FILE),
       isSystem: isSystemPath,
     });
   }
@@ -98,11 +117,12 @@ export class OutsideWatch {
   }
 
   /**
-   * New dependencies are watched from now on; one no longer named keeps its watch (other
-   * sessions may be subscribed to it), within the bound of outside-deps.ts.
+   * New dependencies are watched from now on, and what they name in turn; one no longer
+   * named keeps its watch (other sessions may be subscribed to it). Past
+   * MAX_OUTSIDE_DEPENDENCIES watched, a new one is named, not watched.
    */
   private update(): void {
-    const deps = outsideDependencies(
+    const named = outsideDependencies(
       this.rootReal,
       this.read,
       this.databaseDirs(),
@@ -110,16 +130,53 @@ export class OutsideWatch {
       (abs) => this.unwatchedInside(abs),
       [...this.survey.dependencies(), ...this.survey.ancestors()],
     );
-    for (const dep of deps) {
-      if (this.watched.has(dep.path)) continue;
-      const w = this.watch(dep);
+    const deps = [...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)];
+    for (const found of deps) {
+      if (this.awaitedBy(found)) continue;
+      const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
+      let w = room ? this.watch(found) : null;
+      // a path to nothing yet is watched where it would appear (a `-I` made by a build)
+      const where = w === null && room ? this.whereItWouldAppear(found) : null;
+      const dep = where ?? found;
+      if (where !== null) {
+        this.failed.delete(found.path);
+        if (this.awaitedBy(where)) continue;
+        w = this.watch(where);
+      }
       if (w === null) this.failed.set(dep.path, dep);
       else {
         this.failed.delete(dep.path);
         this.watched.set(dep.path, w);
+        // what changes there may name further ways out, or be the path a dependency awaits
+        this.attach(w, (changes) => this.changedOutside(w.dep, changes));
         for (const s of this.subscribers) s.subs.push(this.attach(w, s.deliver));
       }
     }
+  }
+
+  /** Whether `dep` is watched already (what it awaits noted there). */
+  private awaitedBy(dep: OutsideDependency): boolean {
+    const w = this.watched.get(dep.path);
+    if (w !== undefined && dep.awaits !== undefined) w.awaiting.add(dep.awaits);
+    return w !== undefined;
+  }
+
+  /** A path to nothing yet: the entries of the nearest directory that exists, or null. */
+  private whereItWouldAppear(dep: OutsideDependency): OutsideDependency | null {
+    if (dep.kind === "entries" || existsSync(dep.path)) return null;
+    const ctx = { rootReal: this.rootReal, isSystem: isSystemPath };
+    const where = resolveOutside(ctx, dep.path, dep.source);
+    return where?.awaits === undefined ? null : where;
+  }
+
+  private changedOutside(dep: OutsideDependency, changes: FileChange[]): void {
+    if (this.closed) return;
+    this.beyond.note(changes);
+    if (dep.awaits !== undefined) {
+      this.survey.awaited(dep.path);
+      this.beyond.awaited(dep.path);
+    }
+    this.update();
   }
 
   /** Whether `abs`, below the root, lies where the root's watcher never looks (§5.2). */
@@ -132,20 +189,22 @@ export class OutsideWatch {
   }
 
   private watch(dep: OutsideDependency): Watched | null {
+    const awaiting = new Set(dep.awaits === undefined ? [] : [dep.awaits]);
     try {
       if (dep.kind === "tree") {
         const dir = realpathSync(dep.path);
         // a directory holding the root would watch the root twice: named, not watched
         if (atOrBelow(dir, this.rootReal)) return null;
-        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES) };
+        const watcher = new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES);
+        return { dep, dir, file: null, watcher, awaiting };
       }
       if (dep.kind === "entries") {
         const dir = realpathSync(dep.path);
-        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1) };
+        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1), awaiting };
       }
       const dir = realpathSync(dirname(dep.path));
       const file = join(dir, relative(dirname(dep.path), dep.path));
-      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1) };
+      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1), awaiting };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
@@ -163,6 +222,7 @@ export class OutsideWatch {
           if (w.watcher.failed() !== null || sub.unwatched() > 0) out.push(w.dep.path);
         }
         if (this.survey.incomplete) out.push(`${this.rootReal} (${SURVEY_INCOMPLETE})`);
+        for (const dep of this.beyond.incomplete) out.push(`${dep} (${BEYOND_INCOMPLETE})`);
         return out.sort();
       },
       close: () => {
@@ -191,6 +251,30 @@ export class OutsideWatch {
   /** Drain every outside watcher (before a call's first request, like the root's). */
   poll(): void {
     for (const w of this.watched.values()) w.watcher.poll();
+    // a directory made where an awaited path leads is no entry change a watcher reports
+    // (its files are the new tree's): looked for here, then watched as what it now is
+    for (const w of [...this.watched.values()]) {
+      for (const path of w.awaiting) {
+        const step = join(w.dir, relative(w.dir, path).split("/")[0] ?? "");
+        if (step === w.dir || !atOrBelow(w.dir, step) || !existsSync(step)) continue;
+        this.appeared(w, { abs: step, kind: "created" });
+        break;
+      }
+    }
+  }
+
+  /** An awaited path appeared below `w`: told as a change, and found again from there. */
+  private appeared(w: Watched, change: FileChange): void {
+    this.watched.delete(w.dep.path);
+    for (const s of this.subscribers) {
+      const mine = s.subs.filter((x) => x.w === w);
+      if (mine.length === 0) continue;
+      s.subs = s.subs.filter((x) => x.w !== w);
+      for (const { sub } of mine) sub.close();
+      s.deliver([change]);
+    }
+    w.watcher.close();
+    this.changedOutside(w.dep, [change]);
   }
 
   /** What is named and whether it is watched, for session_status. */

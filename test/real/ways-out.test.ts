@@ -156,6 +156,30 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "later/cfg.h", "#define PICK 0\n"),
     probes: [ALPHA, BETA_CALLERS],
   },
+  "clangd: a header outside includes one further out, beside its own directory": {
+    server: "clangd",
+    files: {
+      ...pickFiles("vendor/pick.h", "cfg.h"),
+      "common/cfg.h": '#include "../vendor/pick.h"\n',
+    },
+    prepare: (dir) => compileDatabase(dir, PICK_SOURCES, ["-I../common"]),
+    warm: [ALPHA],
+    change: flip("vendor/pick.h"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: an include directory made after start, then changed": {
+    server: "clangd",
+    files: {
+      ...pickFiles("unused/cfg.h", "cfg.h"),
+      "proj/src/user.c":
+        '#if __has_include("cfg.h")\n#include "cfg.h"\n#else\n#define PICK 1\n#endif\n#include "lib.h"\nint use(void) {\n#if PICK\n  return alpha();\n#else\n  return beta();\n#endif\n}\n',
+    },
+    prepare: (dir) => compileDatabase(dir, PICK_SOURCES, ["-I../gen/include"]),
+    warm: [ALPHA],
+    change: (dir) => write(dir, "gen/include/cfg.h", "#define PICK 1\n"),
+    changeAgain: flip("gen/include/cfg.h"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
   "typescript-language-server: a relative import that climbs out of the root": {
     server: "typescript-language-server",
     files: {

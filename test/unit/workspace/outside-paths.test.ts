@@ -33,6 +33,14 @@ describe("configurationPaths: any key, any flag", () => {
     ["go.mod replace", "replace example.com/m => ../m\n", ["../m"]],
     ["inner climbs", '{"outDir": "build/../../out"}', ["build/../../out"]],
     ["comments and lone slashes", "require x v1 // indirect\n/* ../not */ //../x /", ["../not"]],
+    [
+      "tsconfig configDir",
+      '{"compilerOptions": {"typeRoots": ["$CD/../types"], "outDir": "$CD/dist"}}'.replaceAll(
+        "$CD",
+        ["$", "{configDir}"].join(""),
+      ),
+      ["./../types"],
+    ],
     ["nothing that leaves", '{"include": ["src/**/*.ts"], "url": "https://example.com/a/b"}', []],
   ];
   for (const [name, text, want] of cases) {
