@@ -18,13 +18,13 @@ export const EINTR = constants.errno.EINTR;
  */
 export const O_CLOEXEC = 0o2000000;
 
-const errnoNames = new Map<number, string>(
+const ERRNO_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
   Object.entries(constants.errno).map(([name, value]) => [value, name]),
 );
 
 /** The name of an errno value (`ENOENT`), or `E<n>` for one Node does not name. */
 export function errnoName(errno: number): string {
-  return errnoNames.get(errno) ?? `E${errno}`;
+  return ERRNO_NAMES[errno] ?? `E${errno}`;
 }
 
 /** A path or name as a C string: UTF-8, NUL-terminated. */

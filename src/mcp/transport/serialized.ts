@@ -6,18 +6,19 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-const serializedText = new WeakMap<object, readonly string[]>();
+/** The key the JSON travels under, on the result itself (JSON.stringify skips symbols). */
+const SERIALIZED = Symbol("serialized");
 
 /** Remember `pieces` (concatenated: the JSON of `value`) for when `value` is sent as a result. */
 export function withSerialization<T extends object>(value: T, pieces: readonly string[]): T {
-  serializedText.set(value, pieces);
+  Object.defineProperty(value, SERIALIZED, { value: pieces, enumerable: false });
   return value;
 }
 
 /** The message's JSON text as pieces to write in order (no newline). */
 export function messagePieces(message: JSONRPCMessage): readonly string[] {
   if ("result" in message) {
-    const pieces = serializedText.get(message.result);
+    const pieces = (message.result as { [SERIALIZED]?: readonly string[] })[SERIALIZED];
     if (pieces !== undefined) {
       return [`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":`, ...pieces, "}"];
     }
