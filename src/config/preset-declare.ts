@@ -36,9 +36,40 @@ export interface Preset {
    * beside the server (Astro's `typescript.tsdk`, which it cannot start without)
    */
   typescriptLib?: (lib: string) => Record<string, unknown>;
+  /** how discovery treats it beyond finding its binary (SPEC §2.1) */
+  discovery?: DiscoveryRules;
   /** not exercised against its real server by this project (docs/LANGUAGE-SERVERS.md) */
   untested?: true;
   description: string;
+}
+
+/** What discovery knows of the workspace when it asks a preset's rules. */
+export interface WorkspaceFacts {
+  /** the file that configures ruff (ruff.toml, .ruff.toml, pyproject.toml's [tool.ruff]) */
+  ruffConfig: string | null;
+  /** a Cargo.toml in the root itself */
+  cargoAtRoot: boolean;
+  /** the preset found here that serves a group of alternatives, if any */
+  serving: (group: string) => string | undefined;
+}
+
+/**
+ * A preset's part in discovery, as data and hooks in its own file, so that discovery names
+ * no server (SPEC §2.1).
+ */
+export interface DiscoveryRules {
+  /** presets serving the same files with the same roles: the lowest `rank` found serves */
+  alternatives?: { group: string; files: string; language: string; rank: number };
+  /** TypeScript: `tsserver` drives a tsserver (TypeScript below 7.x); `native` is 7.x's own */
+  typescript?: "tsserver" | "native";
+  /** a command it runs that must be on PATH, and what to install when it is not */
+  needsOnPath?: { command: string; why: string };
+  /** the settings pointing it at the root's virtual environment's interpreter */
+  venv?: (python: string) => Record<string, unknown>;
+  /** a server that joins beside others: why it gives way here, or null when it serves */
+  givesWay?: (here: WorkspaceFacts) => string | null;
+  /** what in the workspace made it serve, for the reason given, or null */
+  chosenFor?: (here: WorkspaceFacts) => string | null;
 }
 
 /** A preset as written: its server keys in TOML terms, defaults left out. */

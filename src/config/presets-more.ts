@@ -6,7 +6,7 @@
  * install routes in docs/LANGUAGE-SERVERS.md. Discovery configures one server per language
  * and role (discovery/choose.ts).
  */
-import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
+import { type Preset, preset, siblingVersion, type WorkspaceFacts } from "./preset-declare.ts";
 
 /** What pyright reads (SPEC §5.3 `reads`); basedpyright is the same program. */
 export const PYRIGHT_READS = [
@@ -48,6 +48,61 @@ export const C_FAMILY = {
   hxx: "cpp",
 };
 
+export const cargoEnv = () => [
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "RUSTUP_TOOLCHAIN",
+  "RUST_SRC_PATH",
+  "CARGO_NET_OFFLINE",
+];
+
+/** bacon-ls runs cargo in the root: beside rust-analyzer only when a crate is there. */
+export function baconGivesWay(here: WorkspaceFacts): string | null {
+  if (here.cargoAtRoot) return null;
+  return (
+    "bacon-ls checks the crate in the workspace root and there is no Cargo.toml there " +
+    "(rust-analyzer diagnoses the .rs files)"
+  );
+}
+
+export const GO_NEEDED =
+  "which it loads packages with: install Go and put its bin directory on PATH";
+
+export const BACON_ROOT_HINT =
+  "bacon-ls checks the crate (or cargo workspace) at the workspace root: point the workspace " +
+  "root at the directory holding Cargo.toml, or let rust-analyzer serve Rust diagnostics";
+
+export const COMPILE_COMMANDS_HINT =
+  "clangd needs compile_commands.json to index: generate it with CMake " +
+  "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), `bear -- make`, or `compiledb make`; if it lives in " +
+  'a build directory, set file_dirs = { "compile_commands.json" = "build" } on the workspace';
+
+/** Groups of alternatives (SPEC §2.1): one server per language and role. */
+export const PYTHON_SERVER = { group: "python", files: ".py", language: "Python" };
+export const C_SERVER = { group: "c", files: "C/C++", language: "C/C++" };
+export const LUA_SERVER = { group: "lua", files: ".lua", language: "Lua" };
+
+/** A Python server pointed at the root's virtual environment. */
+export const pythonVenv = (python: string) => ({ python: { pythonPath: python } });
+
+/**
+ * ruff diagnoses beside a Python server only when the workspace configures it: beside
+ * pyright it would take the type checker's diagnostics away otherwise.
+ */
+function ruffGivesWay(here: WorkspaceFacts): string | null {
+  const python = here.serving(PYTHON_SERVER.group);
+  if (python === undefined || here.ruffConfig !== null) return null;
+  return (
+    `${python} diagnoses the .py files; ruff diagnoses instead (and ${python} keeps ` +
+    "semantics) when the workspace configures ruff: ruff.toml, .ruff.toml or [tool.ruff] " +
+    "in pyproject.toml"
+  );
+}
+
+function ruffChosenFor(here: WorkspaceFacts): string | null {
+  return here.ruffConfig === null ? null : `the workspace configures ruff (${here.ruffConfig})`;
+}
+
 export const ALTERNATIVE_PRESETS: readonly Preset[] = [
   preset({
     name: "ruff",
@@ -55,6 +110,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     description:
       "Python lint diagnostics (PyPI ruff, `ruff server`), by pull; diagnostics role only, " +
       "beside a Python server for semantics.",
+    discovery: { givesWay: ruffGivesWay, chosenFor: ruffChosenFor },
     server: {
       args: ["server"],
       languages: ["python"],
@@ -70,6 +126,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     description:
       "Python (PyPI basedpyright, a pyright fork); ready once it logs `Found N source " +
       "files`; version from the sibling `basedpyright --version`.",
+    discovery: { alternatives: { ...PYTHON_SERVER, rank: 2 }, venv: pythonVenv },
     server: {
       args: ["--stdio"],
       languages: ["python"],
@@ -89,6 +146,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     name: "ty",
     binaries: ["ty"],
     description: "Python (PyPI ty, Astral's type checker, `ty server`); diagnostics by pull.",
+    discovery: { alternatives: { ...PYTHON_SERVER, rank: 3 } },
     server: {
       args: ["server"],
       languages: ["python"],
@@ -104,6 +162,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     description:
       "Python (python-lsp-server: Debian python3-pylsp or PyPI); jedi's columns in code " +
       "points, pyflakes diagnostics when installed.",
+    discovery: { alternatives: { ...PYTHON_SERVER, rank: 4 } },
     server: {
       languages: ["python"],
       extensions: { ...PYTHON },
@@ -122,6 +181,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     description:
       "C and C++ (Debian ccls); needs compile_commands.json; keeps its index in memory, " +
       "writes no cache.",
+    discovery: { alternatives: { ...C_SERVER, rank: 2 } },
     server: {
       languages: ["c", "cpp"],
       extensions: { ...C_FAMILY },

@@ -9,8 +9,17 @@
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 import {
   ALTERNATIVE_PRESETS,
+  BACON_ROOT_HINT,
+  baconGivesWay,
   C_FAMILY,
+  C_SERVER,
+  COMPILE_COMMANDS_HINT,
+  cargoEnv,
+  GO_NEEDED,
+  LUA_SERVER,
   PYRIGHT_READS,
+  PYTHON_SERVER,
+  pythonVenv,
   TYPESCRIPT_EXTENSIONS,
   TYPESCRIPT_READS,
   UNTESTED_PRESETS,
@@ -20,23 +29,6 @@ import { WEB_PRESETS } from "./presets-web.ts";
 import { serverTable } from "./toml.ts";
 
 export type { Preset } from "./preset-declare.ts";
-
-const cargoEnv = () => [
-  "CARGO_HOME",
-  "RUSTUP_HOME",
-  "RUSTUP_TOOLCHAIN",
-  "RUST_SRC_PATH",
-  "CARGO_NET_OFFLINE",
-];
-
-const BACON_ROOT_HINT =
-  "bacon-ls checks the crate (or cargo workspace) at the workspace root: point the workspace " +
-  "root at the directory holding Cargo.toml, or let rust-analyzer serve Rust diagnostics";
-
-const COMPILE_COMMANDS_HINT =
-  "clangd needs compile_commands.json to index: generate it with CMake " +
-  "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON), `bear -- make`, or `compiledb make`; if it lives in " +
-  'a build directory, set file_dirs = { "compile_commands.json" = "build" } on the workspace';
 
 const PROVEN_FIRST: readonly Preset[] = [
   preset({
@@ -98,6 +90,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     name: "bacon-ls",
     binaries: ["bacon-ls"],
     description: "Rust diagnostics from bacon (cargo check); diagnostics role only.",
+    discovery: { givesWay: baconGivesWay },
     server: {
       languages: ["rust"],
       extensions: { rs: "rust" },
@@ -118,6 +111,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     binaries: ["lua-language-server"],
     untested: true,
     description: "Lua (LuaLS); ready when its workspace-loading progress ends.",
+    discovery: { alternatives: { ...LUA_SERVER, rank: 2 } },
     server: {
       languages: ["lua"],
       extensions: { lua: "lua" },
@@ -134,6 +128,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     description:
       "Lua (EmmyLua's analyzer, crates.io emmylua_ls); ready when its 'Load workspace' " +
       "progress has ended; pull-only diagnostics. Discovery prefers it to lua-language-server.",
+    discovery: { alternatives: { ...LUA_SERVER, rank: 1 } },
     server: {
       languages: ["lua"],
       extensions: { lua: "lua" },
@@ -160,6 +155,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     description:
       "C and C++; needs compile_commands.json. Opens one source file to start the " +
       "background index and waits for backgroundIndexProgress to end.",
+    discovery: { alternatives: { ...C_SERVER, rank: 1 } },
     server: {
       args: ["--background-index", "--log=error"],
       languages: ["c", "cpp"],
@@ -212,6 +208,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     description:
       "Python; ready once it logs `Found N source files`. Its version comes from the " +
       "sibling `pyright --version`, since pyright-langserver has no --version.",
+    discovery: { alternatives: { ...PYTHON_SERVER, rank: 1 }, venv: pythonVenv },
     server: {
       args: ["--stdio"],
       languages: ["python"],
@@ -243,6 +240,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       "TypeScript and JavaScript (tls 5.x with typescript 5.x); opens a source file its " +
       "tsconfig includes, then waits for the 'Initializing JS/TS language features' progress " +
       "(in a project) and that file's first diagnostics.",
+    discovery: { typescript: "tsserver" },
     server: {
       args: ["--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
@@ -298,6 +296,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       "answers diagnostics only by pull, so every diagnostics answer is complete (unlike " +
       "typescript-language-server's per-kind pushes, docs/SPEC.md §6); it opens one source " +
       "file its tsconfig includes, so that symbol searches cover the project.",
+    discovery: { typescript: "native" },
     server: {
       args: ["--lsp", "--stdio"],
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
@@ -320,6 +319,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     description:
       "Go; ready when its 'Setting up workspace' progress (begun on `initialized`) has ended. " +
       "Version via `gopls version`.",
+    discovery: { needsOnPath: { command: "go", why: GO_NEEDED } },
     server: {
       version_args: ["version"],
       languages: ["go", "go.mod", "go.work"],

@@ -1,65 +1,57 @@
 /**
  * One server per language and role (SPEC §2.1), pure: of presets that serve the same files
- * with the same roles, the first of its group that was found serves and the others are left
- * out, or every call would be AmbiguousServer (SPEC §4.5). A diagnostics-only server joins
- * beside the language's server where the workspace asks for it: bacon-ls always (cargo's
- * own check), ruff when the workspace configures ruff (ruff.toml, .ruff.toml, or
- * `[tool.ruff]` in pyproject.toml) or no other Python server was found — beside pyright it
- * would take the type checker's diagnostics away otherwise.
+ * with the same roles (a group of alternatives, in each preset's `discovery` rules), the
+ * one of lowest rank that was found serves and the others are left out, or every call would
+ * be AmbiguousServer (SPEC §4.5). A server that joins beside others (a diagnostics-only
+ * one) says itself, from what the workspace is, when it gives way.
  */
+import type { Preset, WorkspaceFacts } from "../config/preset-declare.ts";
 
-interface Group {
-  /** what the group's files are called in the reason given */
-  files: string;
-  language: string;
-  /** by preference: the one tested here first */
-  members: readonly string[];
-}
-
-export const GROUPS: readonly Group[] = [
-  { files: ".lua", language: "Lua", members: ["emmylua_ls", "lua-language-server"] },
-  { files: ".py", language: "Python", members: ["pyright", "basedpyright", "ty", "pylsp"] },
-  { files: "C/C++", language: "C/C++", members: ["clangd", "ccls"] },
-];
-
-const RUFF = "ruff";
-const BACON = "bacon-ls";
-const PYTHON_SERVERS = GROUPS[1]?.members ?? [];
-
-/** Who gives way to whom: `{ left: name, why }` for each preset found but not to serve. */
-export function givingWay(
+/** The workspace as a preset's rules see it, given the presets found. */
+export function workspaceFacts(
+  presets: readonly Preset[],
   found: ReadonlySet<string>,
   workspace: { ruffConfig: string | null; cargoAtRoot: boolean },
+): WorkspaceFacts {
+  return {
+    ruffConfig: workspace.ruffConfig,
+    cargoAtRoot: workspace.cargoAtRoot,
+    serving: (group) => membersFound(presets, found, group)[0]?.name,
+  };
+}
+
+/** The presets of `group` found here, by rank. */
+function membersFound(presets: readonly Preset[], found: ReadonlySet<string>, group: string) {
+  return presets
+    .filter((p) => p.discovery?.alternatives?.group === group && found.has(p.name))
+    .sort(
+      (a, b) => (a.discovery?.alternatives?.rank ?? 0) - (b.discovery?.alternatives?.rank ?? 0),
+    );
+}
+
+/** Who gives way to whom: `{ name, why }` for each preset found but not to serve. */
+export function givingWay(
+  presets: readonly Preset[],
+  found: ReadonlySet<string>,
+  here: WorkspaceFacts,
 ): { name: string; why: string }[] {
-  const { ruffConfig } = workspace;
   const out: { name: string; why: string }[] = [];
-  for (const group of GROUPS) {
-    const present = group.members.filter((m) => found.has(m));
-    const [first, ...rest] = present;
-    for (const name of rest) {
+  const groups = new Set(presets.map((p) => p.discovery?.alternatives?.group));
+  for (const group of groups) {
+    if (group === undefined) continue;
+    const [first, ...rest] = membersFound(presets, found, group);
+    const alt = first?.discovery?.alternatives;
+    if (first === undefined || alt === undefined) continue;
+    for (const p of rest) {
       out.push({
-        name,
-        why: `${first} serves the ${group.files} files (one ${group.language} server per workspace)`,
+        name: p.name,
+        why: `${first.name} serves the ${alt.files} files (one ${alt.language} server per workspace)`,
       });
     }
   }
-  const python = PYTHON_SERVERS.find((m) => found.has(m));
-  if (found.has(RUFF) && python !== undefined && ruffConfig === null) {
-    out.push({
-      name: RUFF,
-      why:
-        `${python} diagnoses the .py files; ruff diagnoses instead (and ${python} keeps ` +
-        "semantics) when the workspace configures ruff: ruff.toml, .ruff.toml or [tool.ruff] " +
-        "in pyproject.toml",
-    });
-  }
-  if (found.has(BACON) && !workspace.cargoAtRoot) {
-    out.push({
-      name: BACON,
-      why:
-        "bacon-ls checks the crate in the workspace root and there is no Cargo.toml there " +
-        "(rust-analyzer diagnoses the .rs files)",
-    });
+  for (const p of presets) {
+    const why = found.has(p.name) ? p.discovery?.givesWay?.(here) : null;
+    if (why) out.push({ name: p.name, why });
   }
   return out;
 }

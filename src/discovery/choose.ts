@@ -11,9 +11,10 @@
  * language and role (alternatives.ts). Astro (and Vue) get a TypeScript library: the
  * workspace's, else the one installed beside the server (discover.ts finds it).
  */
+import type { WorkspaceFacts } from "../config/preset-declare.ts";
 import type { Preset } from "../config/presets.ts";
 import type { DiscoveredPreset } from "../config/types.ts";
-import { givingWay } from "./alternatives.ts";
+import { givingWay, workspaceFacts } from "./alternatives.ts";
 import {
   describeServes,
   extensionsOf,
@@ -26,10 +27,13 @@ import type { WorkspaceToolchain } from "./toolchain.ts";
 
 export { extensionsOf } from "./files-served.ts";
 
-const TLS = "typescript-language-server";
-const NATIVE = "typescript-native";
-const PYRIGHT = "pyright";
-const BASEDPYRIGHT = "basedpyright";
+/** Which TypeScript a preset serves (its discovery rules): none, a tsserver, or 7.x's own. */
+const servesTs = (p: Preset) => p.discovery?.typescript;
+
+/** The name of the preset that serves TypeScript `kind`, for reasons given. */
+function tsServer(presets: readonly Preset[], kind: "tsserver" | "native"): string {
+  return presets.find((p) => servesTs(p) === kind)?.name ?? `no ${kind} preset`;
+}
 
 export interface Found {
   command: string;
@@ -111,26 +115,28 @@ export function planProbes(
   const fallback = relevant.length === 0;
   const plan: ProbePlan = { presets, probe: [], notProbed: [], fallback, files };
   const ts = toolchain.typescript;
+  const tls = tsServer(presets, "tsserver");
+  const native = tsServer(presets, "native");
   for (const preset of presets) {
     if (!fallback && !relevant.includes(preset)) {
       plan.notProbed.push({ preset, why: `no ${describeServes(preset)} here` });
-    } else if (ts !== null && preset.name === TLS && ts.major >= 7) {
+    } else if (ts !== null && servesTs(preset) === "tsserver" && ts.major >= 7) {
       plan.notProbed.push({
         preset,
-        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is 7.x: ${NATIVE} serves it`,
+        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is 7.x: ${native} serves it`,
       });
-    } else if (ts !== null && preset.name === NATIVE && ts.major < 7) {
+    } else if (ts !== null && servesTs(preset) === "native" && ts.major < 7) {
       plan.notProbed.push({
         preset,
-        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is not 7.x: ${TLS} serves it`,
+        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is not 7.x: ${tls} serves it`,
       });
-    } else if (ts !== null && preset.name === NATIVE) {
+    } else if (ts !== null && servesTs(preset) === "native") {
       if (ts.tsc === null) {
         plan.notProbed.push({ preset, why: `${shown(root, ts.package)} has no bin/tsc` });
       } else plan.probe.push({ preset, command: ts.tsc });
-    } else if (preset.name === NATIVE) {
-      // no workspace TypeScript: typescript-native only when no typescript-language-server
-      plan.probe.push({ preset, unless: TLS });
+    } else if (servesTs(preset) === "native") {
+      // no workspace TypeScript: 7.x's own server only when no tsserver-driving one is found
+      plan.probe.push({ preset, unless: tls });
     } else {
       plan.probe.push({ preset });
     }
@@ -150,6 +156,7 @@ function whyChosen(
   toolchain: WorkspaceToolchain,
   root: string,
   plan: ProbePlan,
+  here: WorkspaceFacts,
 ): Pick<ChosenServer, "why" | "initializationOptions" | "settings"> {
   const ts = toolchain.typescript;
   const files =
@@ -165,14 +172,14 @@ function whyChosen(
       initializationOptions: preset.typescriptLib(tsLib.lib),
     };
   }
-  if (preset.name === TLS && ts !== null && ts.tsserver !== null) {
+  if (servesTs(preset) === "tsserver" && ts !== null && ts.tsserver !== null) {
     return {
       why: `${files}; the workspace's TypeScript ${ts.version}, through its ${shown(root, ts.tsserver)}`,
       initializationOptions: { tsserver: { path: ts.tsserver } },
       settings: {},
     };
   }
-  if (preset.name === TLS && found.typescript !== undefined) {
+  if (servesTs(preset) === "tsserver" && found.typescript !== undefined) {
     const { version, tsserver, from } = found.typescript;
     return {
       why: `${files}; no workspace TypeScript: TypeScript ${version} ${from}, through its ${shown(root, tsserver)}`,
@@ -180,35 +187,32 @@ function whyChosen(
       settings: {},
     };
   }
-  if (preset.name === TLS) {
+  if (servesTs(preset) === "tsserver") {
     return { ...base, why: `${files}; no workspace TypeScript: the one the server finds itself` };
   }
-  if (preset.name === NATIVE && ts !== null) {
+  if (servesTs(preset) === "native" && ts !== null) {
     return {
       ...base,
       why: `${files}; the workspace's TypeScript ${ts.version} (${shown(root, found.command)})`,
     };
   }
-  if (preset.name === NATIVE) {
+  if (servesTs(preset) === "native") {
     return {
       ...base,
-      why: `${files}; no workspace TypeScript and no ${TLS} with a TypeScript it can drive: ${found.version} found`,
+      why: `${files}; no workspace TypeScript and no ${tsServer(plan.presets, "tsserver")} with a TypeScript it can drive: ${found.version} found`,
     };
   }
-  if (preset.name === "ruff" && toolchain.ruffConfig !== null) {
-    return {
-      ...base,
-      why: `${files}; the workspace configures ruff (${shown(root, toolchain.ruffConfig)})`,
-    };
-  }
-  if ((preset.name === PYRIGHT || preset.name === BASEDPYRIGHT) && toolchain.venv !== null) {
+  const because = preset.discovery?.chosenFor?.(here);
+  if (because) return { ...base, why: `${files}; ${because}` };
+  const venv = preset.discovery?.venv;
+  if (venv !== undefined && toolchain.venv !== null) {
     return {
       why: `${files}; the workspace's virtual environment ${shown(root, toolchain.venv.python)}`,
       initializationOptions: {},
-      settings: { python: { pythonPath: toolchain.venv.python } },
+      settings: venv(toolchain.venv.python),
     };
   }
-  if (preset.name === PYRIGHT || preset.name === BASEDPYRIGHT) {
+  if (venv !== undefined) {
     return { ...base, why: `${files}; no .venv or venv here: the interpreter on PATH` };
   }
   return { ...base, why: files };
@@ -244,7 +248,10 @@ export function choose(
       );
     }
   }
-  for (const { name, why } of givingWay(new Set(found.keys()), toolchain)) {
+  const ruffConfig = toolchain.ruffConfig === null ? null : shown(root, toolchain.ruffConfig);
+  const facts = (names: Iterable<string>) =>
+    workspaceFacts(plan.presets, new Set(names), { ...toolchain, ruffConfig });
+  for (const { name, why } of givingWay(plan.presets, new Set(found.keys()), facts(found.keys()))) {
     found.delete(name);
     missing.set(name, why);
   }
@@ -260,7 +267,8 @@ export function choose(
     };
     if (f) {
       const files = filesCounted(preset, plan.files.counts);
-      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan), files };
+      const here = facts(found.keys());
+      const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan, here), files };
       chosen.push(c);
       rows.push({
         ...row,

@@ -83,7 +83,7 @@ export function unhealthyLoadError(
   status: ServerStatus | undefined,
 ): BridgeError {
   return new BridgeError("ServerInitFailed", `${s.server} reported an unhealthy load: ${message}`, {
-    hint: "fix the workspace (for rust-analyzer: a Cargo.toml at the root) and call session_restart",
+    hint: "fix what its message names in the workspace (a missing manifest, a broken build file) and call session_restart",
     details: { workspace: s.workspace, server: s.server, health: status },
   });
 }
