@@ -72,7 +72,9 @@ export const symbolSourceTool = defineTool({
     return withFile(ctx, args, "semantics", async (call) => {
       const m = await symbolOf(ctx, call, args);
       const { node } = m;
-      const source = sourceText(call.doc.index, node.range, context, bridge.column_unit);
+      // the document the range was converted in: the server's text of the file
+      const doc = call.session.documents.byPath(call.doc.abs) ?? call.doc;
+      const source = sourceText(doc.index, node.range, context, bridge.column_unit);
       const result = {
         file: call.rel,
         name: node.name,
