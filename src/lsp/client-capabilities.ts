@@ -53,6 +53,7 @@ export function clientCapabilities(
       implementation: { linkSupport: true },
       references: {},
       callHierarchy: { dynamicRegistration: false },
+      typeHierarchy: { dynamicRegistration: false },
       documentSymbol: {
         hierarchicalDocumentSymbolSupport: true,
         symbolKind: { valueSet: SYMBOL_KINDS },

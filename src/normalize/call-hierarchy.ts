@@ -60,7 +60,7 @@ export function pickCallItem(
   return all[0];
 }
 
-function compareCallItem(a: CallItemOut, b: CallItemOut): number {
+export function compareCallItem(a: CallItemOut, b: CallItemOut): number {
   return compareLoc(a, b) || compareStrings(a.name, b.name) || compareStrings(a.kind, b.kind);
 }
 

@@ -142,3 +142,57 @@ export function candidateOf(
     column: at.column,
   };
 }
+
+/** Edit distance of two short names, or Infinity once it is past `max`. */
+function distanceWithin(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return Number.POSITIVE_INFINITY;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        (prev[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (prev[j - 1] as number) + cost,
+      );
+    }
+    if (Math.min(...row) > max) return Number.POSITIVE_INFINITY;
+    prev = row;
+  }
+  return prev[b.length] as number;
+}
+
+/** How near a symbol's name is to the name asked for (lower is nearer), or undefined. */
+function nearness(word: string, wanted: string): number | undefined {
+  const w = word.toLowerCase();
+  if (w === wanted) return 0;
+  if (wanted.length >= 3 && (w.includes(wanted) || (w.length >= 3 && wanted.includes(w)))) {
+    return 1;
+  }
+  const d = distanceWithin(w, wanted, 2);
+  return d <= 2 && wanted.length > d + 1 ? 1 + d : undefined;
+}
+
+/**
+ * For SymbolNotFound's hint: the dotted paths of at most `max` symbols whose name is near
+ * the last segment of `query` — the same name in another case or container, one that
+ * contains it, or one a typo or two away — nearest first, then in position order.
+ */
+export function nearSymbols(tree: readonly SymbolNode[], query: string, max = 5): string[] {
+  const wanted = (query.split(".").at(-1) ?? query).toLowerCase();
+  if (wanted.length === 0) return [];
+  const near: { path: string; score: number; order: number }[] = [];
+  const visit = (nodes: readonly SymbolNode[], ancestors: string[]): void => {
+    for (const node of nodes) {
+      const word = goMethod(node.name)?.method ?? node.name;
+      const score = nearness(word, wanted);
+      const path = [...ancestors, node.name].join(".");
+      if (score !== undefined && path !== query) near.push({ path, score, order: near.length });
+      visit(node.children, [...ancestors, node.name]);
+    }
+  };
+  visit(tree, []);
+  const paths = near.sort((a, b) => a.score - b.score || a.order - b.order).map((n) => n.path);
+  return [...new Set(paths)].slice(0, max);
+}

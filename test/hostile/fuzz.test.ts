@@ -114,6 +114,7 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
       renameProvider: { prepareProvider: true },
       codeActionProvider: { resolveProvider: true },
       callHierarchyProvider: true,
+      typeHierarchyProvider: true,
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     },
     fuzz: { seed: SEED, uris },

@@ -61,22 +61,18 @@ function offersPull(client: LspClient): boolean {
 }
 
 /**
- * Drive `server` alone on `root`, open `file` (workspace-relative), settle by `plan`, and
- * return its pushed and pulled diagnostics for that file as parity tuples.
+ * Start `server` alone on `root` exactly as the bridge starts it (its workspace-prerequisite
+ * args, environment, initialization options and settings, the bridge's capabilities with
+ * UTF-16 the only encoding offered); the caller closes the client.
  */
-export async function directDiagnostics(
-  server: ServerConfig,
-  root: string,
-  file: string,
-  plan: SettlePlan,
-): Promise<ParityDiagnostic[]> {
+export function startDirect(server: ServerConfig, root: string): Promise<LspClient> {
   // driven alone, the server reads its files where they are (no directory of its own)
   const extraArgs = prepareWorkspaceFiles(
     { name: "ws", root, servers: [server.name], file_dirs: {}, incidental: [] },
     server,
     null,
   ).args;
-  const client = await LspClient.start({
+  return LspClient.start({
     command: server.command,
     args: [...server.args, ...extraArgs],
     env: bridgeLikeEnv(server),
@@ -86,6 +82,19 @@ export async function directDiagnostics(
     settings: server.settings,
     timeoutMs: 90_000,
   });
+}
+
+/**
+ * Drive `server` alone on `root`, open `file` (workspace-relative), settle by `plan`, and
+ * return its pushed and pulled diagnostics for that file as parity tuples.
+ */
+export async function directDiagnostics(
+  server: ServerConfig,
+  root: string,
+  file: string,
+  plan: SettlePlan,
+): Promise<ParityDiagnostic[]> {
+  const client = await startDirect(server, root);
   try {
     if (plan.quiescent) {
       await client.until(() => {

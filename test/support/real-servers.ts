@@ -274,7 +274,10 @@ function compilerPath(): string {
  * from the `compile_commands.json.in` template with absolute paths ({{DIR}}, {{CC}}).
  * Returns the directory; the caller removes it.
  */
-export function materializeCFixture(dest?: string, fixture: "c" | "c-errors" = "c"): string {
+export function materializeCFixture(
+  dest?: string,
+  fixture: "c" | "c-errors" | "cpp" = "c",
+): string {
   const dir = copyFixture(fixture, dest);
   const templatePath = join(dir, "compile_commands.json.in");
   // Values go inside JSON strings: escape them as JSON.

@@ -11,29 +11,22 @@ import {
   CallHierarchyPrepareRequest,
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { isBridgeError } from "../../errors.ts";
 import {
   type CallDirection,
   normalizeCalls,
   pickCallItem,
 } from "../../normalize/call-hierarchy.ts";
-import { page } from "../../normalize/paging.ts";
-import { lacksCapability } from "../../session/server-capabilities.ts";
 import {
   checkPaging,
   locFields,
-  pagedResult,
   pagedShape,
   pagingShape,
   positionShape,
   rangeOut,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { type FileCall, unconvertedField, usesMarks, withFile } from "./common.ts";
-import { textDocumentPosition } from "./position.ts";
-
-/** JSON-RPC "method not found": a server that offers the provider but not this direction. */
-const METHOD_NOT_FOUND = -32601;
+import { type FileCall, requestOrLacks, withFile } from "./common.ts";
+import { hierarchyLevel } from "./hierarchy.ts";
 
 const input = z
   .object({
@@ -51,28 +44,12 @@ const output = z.object({
 });
 
 /** One level of calls; MethodNotFound for the direction is ServerLacksCapability. */
-async function callsOf(
-  call: FileCall,
-  direction: CallDirection,
-  item: CallHierarchyItem,
-): Promise<unknown> {
+function callsOf(call: FileCall, direction: CallDirection, item: CallHierarchyItem) {
   const request =
     direction === "incoming"
       ? CallHierarchyIncomingCallsRequest.type
       : CallHierarchyOutgoingCallsRequest.type;
-  const { method } = request;
-  try {
-    return await call.session.request<CallHierarchyIncomingCallsParams, unknown>(
-      request,
-      { item },
-      call.wait,
-    );
-  } catch (err) {
-    if (isBridgeError(err, "ServerError") && err.details?.lsp_code === METHOD_NOT_FOUND) {
-      throw lacksCapability(call.session.server.name, method);
-    }
-    throw err;
-  }
+  return requestOrLacks<CallHierarchyIncomingCallsParams, unknown>(call, request, { item });
 }
 
 export const callHierarchyTool = defineTool({
@@ -86,30 +63,15 @@ export const callHierarchyTool = defineTool({
   toolClass: "read",
   handler: async (args, ctx) => {
     const paging = checkPaging(ctx, args);
-    return withFile(ctx, args, "semantics", async (call) => {
-      call.session.requireCapability("callHierarchyProvider", "textDocument/prepareCallHierarchy");
-      const prepared = await call.session.request(
-        CallHierarchyPrepareRequest.type,
-        await textDocumentPosition(ctx, call, args),
-        call.wait,
-      );
-      const picked = await call.norm.convert(() => pickCallItem(prepared, call.norm));
-      const marks = await usesMarks(call.session, call.rel);
-      if (!picked) {
-        return { result: { item: null, calls: [], total: 0, ...marks }, count: 0 };
-      }
-      const raw = await callsOf(call, args.direction, picked.raw);
-      const uri = picked.raw.uri;
-      const all = await call.norm.convert(() =>
-        normalizeCalls(raw, args.direction, uri, call.norm),
-      );
-      const p = page(all, paging);
-      const unconverted = unconvertedField(call.norm.unconverted(), [picked.out, ...p.items]);
-      return {
-        result: { item: picked.out, ...pagedResult("calls", p), ...unconverted, ...marks },
-        count: p.items.length,
-        pages: { key: "calls", items: all, offset: paging.offset },
-      };
-    });
+    return withFile(ctx, args, "semantics", (call) =>
+      hierarchyLevel(ctx, call, args, paging, {
+        provider: "callHierarchyProvider",
+        prepare: CallHierarchyPrepareRequest.type,
+        key: "calls",
+        pick: pickCallItem,
+        next: (c, item) => callsOf(c, args.direction, item),
+        entries: (raw, item, norm) => normalizeCalls(raw, args.direction, item.uri, norm),
+      }),
+    );
   },
 });

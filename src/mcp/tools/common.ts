@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { extname, isAbsolute, join } from "node:path";
 import { shebangInterpreter } from "../../config/server-files.ts";
 import type { Role } from "../../config/types.ts";
+import { isBridgeError } from "../../errors.ts";
 import { compareStrings } from "../../normalize/order.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
@@ -14,6 +15,8 @@ import { routeOne } from "../../router.ts";
 import { documentRefresh } from "../../session/catch-up.ts";
 import { UNPROVEN_REASON } from "../../session/disk-changes.ts";
 import type { OpenDocument } from "../../session/documents.ts";
+import type { LspRequest } from "../../session/rpc.ts";
+import { lacksCapability } from "../../session/server-capabilities.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import type { LineModel } from "../../text/line-model.ts";
 import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
@@ -271,4 +274,27 @@ function workspaceLimits(session: Session): SessionMarks {
 /** `vanished: n` for a result that dropped items in files that no longer exist. */
 export function vanishedField(vanished: number): { vanished?: number } {
   return vanished > 0 ? { vanished } : {};
+}
+
+/** JSON-RPC "method not found": a server that offers the provider but not this method. */
+const METHOD_NOT_FOUND = -32601;
+
+/**
+ * A request a server may turn away though it offers the provider (clangd 14 answers
+ * callHierarchy/outgoingCalls and textDocument/prepareTypeHierarchy so): MethodNotFound is
+ * ServerLacksCapability.
+ */
+export async function requestOrLacks<P, R>(
+  call: FileCall,
+  request: LspRequest<P, R>,
+  params: P,
+): Promise<R> {
+  try {
+    return await call.session.request(request, params, call.wait);
+  } catch (err) {
+    if (isBridgeError(err, "ServerError") && err.details?.lsp_code === METHOD_NOT_FOUND) {
+      throw lacksCapability(call.session.server.name, request.method);
+    }
+    throw err;
+  }
 }

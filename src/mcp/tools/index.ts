@@ -17,7 +17,9 @@ import { renameApplyTool } from "./rename-apply.ts";
 import { renamePreviewTool } from "./rename-preview.ts";
 import { sessionRestartTool } from "./session-restart.ts";
 import { sessionStatusTool } from "./session-status.ts";
+import { symbolSourceTool } from "./symbol-source.ts";
 import { typeDefinitionTool } from "./type-definition.ts";
+import { typeHierarchyTool } from "./type-hierarchy.ts";
 import { workspaceSymbolsTool } from "./workspace-symbols.ts";
 
 export const TOOLS: readonly ToolDefinition[] = [
@@ -30,7 +32,9 @@ export const TOOLS: readonly ToolDefinition[] = [
   implementationTool,
   referencesTool,
   callHierarchyTool,
+  typeHierarchyTool,
   documentSymbolsTool,
+  symbolSourceTool,
   workspaceSymbolsTool,
   codeActionsTool,
   renamePreviewTool,

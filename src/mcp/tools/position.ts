@@ -7,7 +7,12 @@
 import { DocumentSymbolRequest } from "vscode-languageserver-protocol";
 import type { ColumnUnit } from "../../config/types.ts";
 import { BridgeError } from "../../errors.ts";
-import { candidateOf, findSymbols, type SymbolMatch } from "../../normalize/symbol-path.ts";
+import {
+  candidateOf,
+  findSymbols,
+  nearSymbols,
+  type SymbolMatch,
+} from "../../normalize/symbol-path.ts";
 import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
 import type { SymbolNode } from "../../normalize/types.ts";
 import { anchorColumn } from "../../text/anchor.ts";
@@ -81,17 +86,24 @@ function nameAt(call: FileCall, m: SymbolMatch, unit: ColumnUnit) {
   return { line, column: wordColumnFrom(call.doc.index, line, column, m.word, unit) };
 }
 
-/** `symbol` without `line`: where the unique document symbol's name starts (client units). */
-async function symbolPosition(
+/**
+ * `symbol` without `line`: the one document symbol it names, or SymbolNotFound (naming
+ * near names) or AmbiguousSymbol (listing the candidates where their names start).
+ */
+export async function uniqueSymbol(
   call: FileCall,
   symbol: string,
   unit: ColumnUnit,
-): Promise<{ line: number; column: number }> {
-  const matches = findSymbols(await documentSymbolTree(call), symbol);
+): Promise<SymbolMatch> {
+  checkSymbol(symbol);
+  const tree = await documentSymbolTree(call);
+  const matches = findSymbols(tree, symbol);
   const [only] = matches;
   if (only === undefined) {
+    const near = nearSymbols(tree, symbol);
+    const nearHint = near.length > 0 ? `; near: ${near.map((n) => `\`${n}\``).join(", ")}` : "";
     throw new BridgeError("SymbolNotFound", `no symbol \`${symbol}\` in ${call.rel}`, {
-      hint: "names are exact and case-sensitive; a nested symbol or a method as a dotted path (`Type.method`, for Go receivers and Rust impl blocks too); document_symbols lists them; or pass `line`",
+      hint: `names are exact and case-sensitive; a nested symbol or a method as a dotted path (\`Type.method\`, for Go receivers and Rust impl blocks too); document_symbols lists them; or pass \`line\`${nearHint}`,
       details: { file: call.rel, symbol },
     });
   }
@@ -112,7 +124,15 @@ async function symbolPosition(
       },
     );
   }
-  return nameAt(call, only, unit);
+  return only;
+}
+
+/** SymbolNotFound for a position that no document symbol's range holds. */
+export function noSymbolAt(call: FileCall, line: number, column: number): BridgeError {
+  return new BridgeError("SymbolNotFound", `no symbol holds ${line}:${column} in ${call.rel}`, {
+    hint: "pass a position inside a symbol (document_symbols lists their ranges), or `symbol` by name",
+    details: { file: call.rel, line, column },
+  });
 }
 
 function checkSymbol(symbol: string): void {
@@ -159,7 +179,7 @@ export async function resolvePosition(
         "pass `symbol` (a name or dotted path) without `line`, or `line` with `column`",
       );
     }
-    ({ line, column } = await symbolPosition(call, args.symbol, unit));
+    ({ line, column } = nameAt(call, await uniqueSymbol(call, args.symbol, unit), unit));
   } else if (column === undefined) {
     if (args.symbol === undefined) {
       throw invalid(

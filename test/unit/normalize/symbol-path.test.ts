@@ -5,6 +5,7 @@ import {
   findSymbols,
   goMethod,
   implSelfType,
+  nearSymbols,
 } from "../../../src/normalize/symbol-path.ts";
 import type { SymbolNode } from "../../../src/normalize/types.ts";
 
@@ -131,5 +132,27 @@ describe("names as each language writes them", () => {
     expect(implSelfType("impl Trait for &mut Thing")).toBe("Thing");
     expect(implSelfType("implement")).toBeUndefined();
     expect(implSelfType("impl [u8]")).toBeUndefined();
+  });
+});
+
+describe("nearSymbols", () => {
+  const tree: SymbolNode[] = [
+    node("Decoder", "struct", 1),
+    node("(*Decoder).Decode", "method", 3),
+    node("Box", "class", 5, [node("size", "method", 6), node("resize", "method", 7)]),
+    node("sizes", "variable", 9),
+  ];
+
+  test("the same name in another case or container, then containing names, then typos", () => {
+    expect(nearSymbols(tree, "Box.Size")).toEqual(["Box.size", "Box.resize", "sizes"]);
+    expect(nearSymbols(tree, "decode")).toEqual(["(*Decoder).Decode", "Decoder"]);
+    expect(nearSymbols(tree, "Decodr")).toEqual(["Decoder", "(*Decoder).Decode"]);
+  });
+
+  test("nothing near: none; at most `max`; the query itself is never offered", () => {
+    expect(nearSymbols(tree, "Unrelated")).toEqual([]);
+    expect(nearSymbols(tree, "Size", 1)).toEqual(["Box.size"]);
+    expect(nearSymbols(tree, "Box")).toEqual([]);
+    expect(nearSymbols(tree, "")).toEqual([]);
   });
 });
