@@ -1,10 +1,10 @@
 /**
  * docs/ARCHITECTURE.md is true of the tree (the rule it states for itself):
  *
- * - every source file of src/ is named in the "Folders" table: a top-level file in a row's
- *   first cell (`src/x.ts`), a file of a folder in backticks in that folder's row (the row
- *   whose first cell is `src/<folder>/`, nested folders having rows of their own); every file
- *   and folder a row names exists;
+ * - the "Folders" table has one row per folder of src/ (the row whose first cell is
+ *   `src/<folder>/`, nested folders having rows of their own) and names every top-level file
+ *   in a row's first cell (`src/x.ts`); a folder's row names its key files in backticks, not
+ *   every file, and every file and folder a row names exists;
  * - every folder of test/ has a row in the "Tests" table, and every row names one;
  * - test/unit mirrors src/: `test/unit/<folder>/<module>[.<aspect>].test.ts` exists only for
  *   `src/<folder>/<module>.ts`, a top-level test for a top-level module or as one of the
@@ -68,34 +68,34 @@ const subfolders = (dir: string): string[] =>
     .filter((n) => !n.startsWith(".") && statSync(join(dir, n)).isDirectory())
     .sort();
 
-describe("the Folders table lists every source file", () => {
+describe("the Folders table has a row for every folder and top-level file", () => {
   const rows = tableRows(section(DOC, "Folders"));
-  /** folder (`session`, `mcp/tools`, or "" for src/ itself) → the backticked names of its row */
+  /** folder (`session`, `mcp/tools`) → the backticked names of its row */
   const listed = new Map<string, Set<string>>();
   const topLevel = new Set<string>();
+  const twice: string[] = [];
   for (const [first = "", concern = ""] of rows) {
     for (const path of backticked(first)) {
       if (!path.startsWith("src/")) throw new Error(`a Folders row names ${path}, not under src/`);
-      if (path.endsWith("/")) listed.set(path.slice(4, -1), new Set(backticked(concern)));
-      else topLevel.add(path.slice(4));
+      if (path.endsWith("/")) {
+        const folder = path.slice(4, -1);
+        if (listed.has(folder)) twice.push(path);
+        listed.set(folder, new Set(backticked(concern)));
+      } else topLevel.add(path.slice(4));
     }
   }
   const sourceFiles = filesUnder(SRC).filter((f) => f.endsWith(".ts"));
 
-  test("each file of src/ is named in its folder's row (or its own row at the top)", () => {
-    const missing = sourceFiles.filter((f) => {
-      const slash = f.lastIndexOf("/");
-      if (slash === -1) return !topLevel.has(f);
-      return !listed.get(f.slice(0, slash))?.has(f.slice(slash + 1));
-    });
-    expect(missing).toEqual([]);
-  });
-
-  test("each folder of src/ has a row, and every row's folder and files exist", () => {
+  test("each folder of src/ has exactly one row, each top-level file is named in one", () => {
     const folders = new Set(
       sourceFiles.filter((f) => f.includes("/")).map((f) => f.slice(0, f.lastIndexOf("/"))),
     );
+    expect(twice).toEqual([]);
     expect([...folders].filter((f) => !listed.has(f))).toEqual([]);
+    expect(sourceFiles.filter((f) => !f.includes("/") && !topLevel.has(f))).toEqual([]);
+  });
+
+  test("every row's folder and files exist", () => {
     const stale: string[] = [];
     for (const f of topLevel) if (!existsSync(join(SRC, f))) stale.push(f);
     for (const [folder, names] of listed) {
