@@ -11,8 +11,8 @@ import {
   type ExecuteCommandRequest,
 } from "vscode-languageserver-protocol";
 import type { OpenDocument } from "./documents.ts";
-import { lacksCapability } from "./server-capabilities.ts";
 import type { Session, WaitContext } from "./session.ts";
+import { lacksCapability } from "./session-errors.ts";
 import { TSSERVER_REQUEST, tsserverDiagnostics } from "./tsserver-diagnostics.ts";
 
 export interface FileDiagnostics {

@@ -9,14 +9,13 @@
  */
 import { byStanding, standings, type Tier } from "../config/standing.ts";
 import type { Config } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { type AdmissionMode, decideAdmission, type SlotView } from "./admission.ts";
 import { catchUp } from "./catch-up.ts";
 import type { SessionHooks } from "./hooks.ts";
 import { Session, sessionKey, type WaitContext } from "./session.ts";
-import { sessionLimitError } from "./session-errors.ts";
+import { sessionLimitError, unknownServerError } from "./session-errors.ts";
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -93,14 +92,7 @@ export class SessionManager {
   get(workspace: string, server: string): Session {
     const s = this.sessions.get(sessionKey(workspace, server));
     if (!s) {
-      throw new BridgeError(
-        "UnknownServer",
-        `server "${server}" is not configured for workspace "${workspace}"`,
-        {
-          hint: "session_status lists the configured (workspace, server) pairs",
-          details: { workspace, server },
-        },
-      );
+      throw unknownServerError(workspace, server);
     }
     return s;
   }

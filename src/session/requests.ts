@@ -7,8 +7,8 @@
 import { type MessageConnection, ResponseError } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
 import type { SessionContext } from "./context.ts";
-import { isContentModified, type LspRequest, sendBounded, serverError } from "./rpc.ts";
-import { cancelledError, shuttingDownError } from "./session-errors.ts";
+import { isContentModified, type LspRequest, sendBounded } from "./rpc.ts";
+import { cancelledError, serverError, shuttingDownError } from "./session-errors.ts";
 
 const CONTENT_MODIFIED_RETRIES = 3;
 

@@ -10,7 +10,8 @@ import {
   type RequestType,
   ResponseError,
 } from "vscode-languageserver-protocol";
-import { BridgeError } from "../errors.ts";
+import type { BridgeError } from "../errors.ts";
+import { requestCancelledError, requestTimeoutError } from "./session-errors.ts";
 import type { StateChanges } from "./state-changes.ts";
 
 /** rust-analyzer's "content modified" during loads (SPEC §3.3). */
@@ -50,18 +51,11 @@ export function sendBounded<R>(
     // the bound of the request, ending in a typed error
     const timer = setTimeout(() => {
       cts.cancel();
-      finish(() =>
-        reject(
-          new BridgeError("RequestTimeout", `${method} got no answer within ${timeoutMs} ms`, {
-            hint: "the server may be overloaded; retry, or raise bridge.request_timeout_ms",
-            details: { method, timeout_ms: timeoutMs },
-          }),
-        ),
-      );
+      finish(() => reject(requestTimeoutError(method, timeoutMs)));
     }, timeoutMs);
     const onAbort = (): void => {
       cts.cancel();
-      finish(() => reject(new BridgeError("Cancelled", `${method} was cancelled by the client`)));
+      finish(() => reject(requestCancelledError(method)));
     };
     const unsubscribe = opts.watch.subscribe(() => {
       const failure = opts.failure();
@@ -94,12 +88,4 @@ export function sendBounded<R>(
 
 export function isContentModified(err: unknown): boolean {
   return err instanceof ResponseError && err.code === CONTENT_MODIFIED;
-}
-
-/** An LSP error answer as ServerError, keeping the LSP code (SPEC §4.6). */
-export function serverError(method: string, err: ResponseError<unknown>): BridgeError {
-  return new BridgeError("ServerError", `${method} failed: ${err.message}`, {
-    hint: "the language server rejected the request; check the position and the file",
-    details: { method, lsp_code: err.code, lsp_message: err.message },
-  });
 }

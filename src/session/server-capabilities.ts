@@ -8,7 +8,6 @@ import {
   type ServerCapabilities,
   TextDocumentSyncKind,
 } from "vscode-languageserver-protocol";
-import { BridgeError } from "../errors.ts";
 
 export function offers(
   capabilities: ServerCapabilities | undefined,
@@ -20,13 +19,6 @@ export function offers(
   if (value !== undefined && value !== null && value !== false) return true;
   for (const r of registrations.values()) if (r.method === method) return true;
   return false;
-}
-
-export function lacksCapability(server: string, method: string): BridgeError {
-  return new BridgeError("ServerLacksCapability", `${server} does not offer ${method}`, {
-    hint: "another configured server may offer it (pass `server`), or the tool does not apply here",
-    details: { server, method },
-  });
 }
 
 /** Whether the server takes ranged document changes (`textDocumentSync` Incremental). */

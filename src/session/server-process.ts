@@ -91,6 +91,12 @@ export class ServerProcess {
   async ensureStarted(): Promise<void> {
     const { life } = this.ctx;
     if (life.closing) throw shuttingDownError(life.label);
+    // a failed load ends the session: every later call says SessionDead with its cause,
+    // however far the stop has come (SPEC §3.3)
+    if (life.readyFailure && life.state !== "not_started") {
+      if (this.stopPromise) await this.stopPromise;
+      throw life.deadError();
+    }
     if (life.state === "dead") throw life.deadError();
     if (life.state === "stopping" && this.stopPromise) await this.stopPromise;
     if (life.state === "not_started" && !this.startPromise)

@@ -3,6 +3,7 @@
  * messages, hints and details stay consistent. Pure: they take what they say.
  */
 
+import type { ResponseError } from "vscode-languageserver-protocol";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import type { ServerStatus } from "./readiness.ts";
 
@@ -156,4 +157,41 @@ export function sessionLimitError(
         : "a data-file server never stops a workspace's main server: raise bridge.max_sessions (at most 4)",
     details: { max_sessions: max, busy, held },
   });
+}
+
+export function requestTimeoutError(method: string, timeoutMs: number): BridgeError {
+  return new BridgeError("RequestTimeout", `${method} got no answer within ${timeoutMs} ms`, {
+    hint: "the server may be overloaded; retry, or raise bridge.request_timeout_ms",
+    details: { method, timeout_ms: timeoutMs },
+  });
+}
+
+export function requestCancelledError(method: string): BridgeError {
+  return new BridgeError("Cancelled", `${method} was cancelled by the client`);
+}
+
+/** An LSP error answer as ServerError, keeping the LSP code (SPEC §4.6). */
+export function serverError(method: string, err: ResponseError<unknown>): BridgeError {
+  return new BridgeError("ServerError", `${method} failed: ${err.message}`, {
+    hint: "the language server rejected the request; check the position and the file",
+    details: { method, lsp_code: err.code, lsp_message: err.message },
+  });
+}
+
+export function lacksCapability(server: string, method: string): BridgeError {
+  return new BridgeError("ServerLacksCapability", `${server} does not offer ${method}`, {
+    hint: "another configured server may offer it (pass `server`), or the tool does not apply here",
+    details: { server, method },
+  });
+}
+
+export function unknownServerError(workspace: string, server: string): BridgeError {
+  return new BridgeError(
+    "UnknownServer",
+    `server "${server}" is not configured for workspace "${workspace}"`,
+    {
+      hint: "session_status lists the configured (workspace, server) pairs",
+      details: { workspace, server },
+    },
+  );
 }

@@ -30,9 +30,10 @@ import type { Readiness } from "./readiness.ts";
 import { ReadinessDriver, type WaitContext } from "./readiness-driver.ts";
 import { type BarrierRequest, Requests } from "./requests.ts";
 import type { LspRequest } from "./rpc.ts";
-import { lacksCapability, offers } from "./server-capabilities.ts";
+import { offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
 import type { SessionLabel } from "./session-errors.ts";
+import { lacksCapability } from "./session-errors.ts";
 import type { WarmupOutcome } from "./warmup.ts";
 
 export { sessionKey } from "./context.ts";

@@ -114,9 +114,11 @@ describe("waits that cannot end", () => {
     expect(r.structured.code).toBe("ServerInitFailed");
     expect(String(r.structured.message)).toContain("cannot become ready");
     expect(String(r.structured.message)).toContain("no usable file matches warmup_open **/*.fake");
-    // the next call says the same, until session_restart
+    // the session is dead until session_restart: the next call says so, with the cause
     const again = await bridge.call("workspace_symbols", { query: "a" });
-    expect(again.structured.code).toBe("ServerInitFailed");
+    expect(again.structured.code).toBe("SessionDead");
+    expect(String(again.structured.message)).toContain("cannot become ready");
+    expect(String(again.structured.hint)).toContain("session_restart");
   }, 20_000);
 
   test("a server whose start failed: SessionDead's hint says what to fix before restarting", async () => {
