@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { extname, isAbsolute, join } from "node:path";
 import { shebangInterpreter } from "../../config/server-files.ts";
 import type { Role } from "../../config/types.ts";
+import { isBridgeError } from "../../errors.ts";
 import { compareStrings } from "../../normalize/order.ts";
 import { makeNormalizeContext } from "../../normalize/range-converter.ts";
 import type { NormalizeContext } from "../../normalize/types.ts";
@@ -14,6 +15,7 @@ import { routeOne } from "../../router.ts";
 import { documentRefresh } from "../../session/catch-up.ts";
 import { UNPROVEN_REASON } from "../../session/disk-changes.ts";
 import type { OpenDocument } from "../../session/documents.ts";
+import type { LspRequest } from "../../session/rpc.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import type { LineModel } from "../../text/line-model.ts";
 import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
@@ -271,4 +273,24 @@ function workspaceLimits(session: Session): SessionMarks {
 /** `vanished: n` for a result that dropped items in files that no longer exist. */
 export function vanishedField(vanished: number): { vanished?: number } {
   return vanished > 0 ? { vanished } : {};
+}
+
+/**
+ * A resolve request (code actions, completion items): the server's own refusal (an LSP
+ * error) is undefined, and the item is shown as it came. A timeout, a cancellation or a
+ * dead session fails the call: the answer would be wrong, and the next resolve would wait
+ * as long again.
+ */
+export async function resolveOrKeep<P, R>(
+  session: Session,
+  request: LspRequest<P, R>,
+  item: P,
+  wait: WaitContext,
+): Promise<R | undefined> {
+  try {
+    return await session.request(request, item, wait);
+  } catch (err) {
+    if (isBridgeError(err, "ServerError")) return undefined;
+    throw err;
+  }
 }
