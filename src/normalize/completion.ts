@@ -76,7 +76,8 @@ function text(v: unknown): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;
 }
 
-function kindName(kind: unknown): string | undefined {
+/** A CompletionItemKind's name; undefined when the item has none. */
+export function completionKindName(kind: unknown): string | undefined {
   if (kind === undefined || kind === null) return undefined;
   return Number.isInteger(kind)
     ? (COMPLETION_KIND_NAMES[(kind as number) - 1] ?? "unknown")
@@ -145,7 +146,7 @@ function itemOut(
     if (!sameAsCursor(r, at)) range = ctx.toRange(uri, r);
   }
   if (item.insertTextFormat === SNIPPET) insert = snippetToText(insert);
-  const kind = kindName(item.kind);
+  const kind = completionKindName(item.kind);
   const detail = text(item.detail);
   const details = labelDetails(item.labelDetails);
   return {

@@ -35,6 +35,8 @@ const SERVERS = [
       completionProvider: { resolveProvider: true },
       signatureHelpProvider: {},
     },
+    // a server that publishes per version (the default rule) is asked once it published
+    publish_on_sync: [],
     responses: {
       "textDocument/completion": {
         isIncomplete: true,
@@ -59,6 +61,7 @@ const SERVERS = [
   many.server(
     {
       capabilities: { textDocumentSync: 1, completionProvider: { resolveProvider: true } },
+      publish_on_sync: [],
       responses: { "textDocument/completion": MANY },
       completion_resolve: Object.fromEntries(
         MANY.map((m) => [m.label, { documentation: `doc of ${m.label}` }]),
@@ -74,6 +77,7 @@ const SERVERS = [
         completionProvider: { resolveProvider: true },
         signatureHelpProvider: {},
       },
+      publish_on_sync: [],
       responses: {
         "textDocument/completion": "nonsense",
         "textDocument/signatureHelp": { signatures: 3 },
@@ -84,6 +88,8 @@ const SERVERS = [
   refuse.server(
     {
       capabilities: { textDocumentSync: 1, completionProvider: { resolveProvider: true } },
+      publish_on_sync: [],
+      publish_delay_ms: 300,
       responses: { "textDocument/completion": [{ label: "x", documentation: "own" }] },
       error_on: { "completionItem/resolve": { code: -32603, message: "cannot" } },
     },
@@ -246,5 +252,14 @@ describe("fault paths", () => {
     const r = await bridge.call("completion", { file: "e.refuse", line: 1, column: 1, resolve: 1 });
     expect(r.structured.items).toEqual([{ label: "x", insert: "x", documentation: "own" }]);
     expect(refuse.requests("completionItem/resolve").length).toBe(1);
+  });
+
+  test("a server that publishes per version is asked once it published for the document", async () => {
+    // this one publishes 300 ms after the open: completion is asked after that publish
+    const events = refuse.state().events;
+    const published = events.findIndex((e) => e.method === "textDocument/publishDiagnostics");
+    const asked = events.findIndex((e) => e.method === "textDocument/completion");
+    expect(published).toBeGreaterThanOrEqual(0);
+    expect(asked).toBeGreaterThan(published);
   });
 });

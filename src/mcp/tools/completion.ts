@@ -17,6 +17,7 @@ import {
   withDocumentation,
 } from "../../normalize/completion.ts";
 import { page } from "../../normalize/paging.ts";
+import { offersPull, settlePush } from "../../session/diagnostics-settle.ts";
 import { malformedAnswerError } from "../../session/session-errors.ts";
 import {
   checkPaging,
@@ -65,6 +66,18 @@ function resolveItem(call: FileCall, entry: CompletionEntry): Promise<unknown> {
   return resolveOrKeep(call.session, CompletionResolveRequest.type, entry.raw, call.wait);
 }
 
+/**
+ * clangd completes in a document it has not built yet from the words of the file alone (its
+ * fallback, docs/LANGUAGE-SERVERS.md#clangd-completes-before-it-builds): a server that
+ * publishes per version has built the version it published for, so that publish comes
+ * first — as `diagnostics` awaits it (SPEC §6).
+ */
+async function built(call: FileCall): Promise<void> {
+  const { session } = call;
+  if (session.server.diagnostics_settle !== "version" || offersPull(session)) return;
+  await settlePush(session, call.doc, call.wait);
+}
+
 export const completionTool = defineTool({
   name: "completion",
   title: "Completion",
@@ -82,6 +95,7 @@ export const completionTool = defineTool({
       const { method } = CompletionRequest.type;
       session.requireCapability("completionProvider", method);
       const at = await textDocumentPosition(ctx, call, args);
+      await built(call);
       const context = { triggerKind: CompletionTriggerKind.Invoked };
       const raw: unknown = await session.request(
         CompletionRequest.type,
