@@ -114,6 +114,8 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
       renameProvider: { prepareProvider: true },
       codeActionProvider: { resolveProvider: true },
       callHierarchyProvider: true,
+      completionProvider: { resolveProvider: true },
+      signatureHelpProvider: {},
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     },
     fuzz: { seed: SEED, uris },
