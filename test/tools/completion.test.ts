@@ -199,6 +199,26 @@ describe("completion", () => {
     expect(Buffer.byteLength(fits.text)).toBeLessThanOrEqual(2600);
   });
 
+  test("advertised: no snippets, documentation resolved lazily, label details, label offsets", async () => {
+    const init = fake.records().find((m) => m.method === "initialize") as
+      | { params: { capabilities: { textDocument: Record<string, unknown> } } }
+      | undefined;
+    expect(init?.params.capabilities.textDocument).toMatchObject({
+      completion: {
+        completionItem: {
+          snippetSupport: false,
+          resolveSupport: { properties: ["documentation"] },
+          labelDetailsSupport: true,
+        },
+        contextSupport: true,
+      },
+      signatureHelp: {
+        signatureInformation: { parameterInformation: { labelOffsetSupport: true } },
+        contextSupport: true,
+      },
+    });
+  });
+
   test("resolve outside 0..20: InvalidArgument before the server is asked", async () => {
     const e = await bridge.call("completion", { ...AT, resolve: 21 });
     expect((e.structured as { code: string }).code).toBe("InvalidArgument");
