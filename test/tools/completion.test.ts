@@ -15,6 +15,7 @@ const ws = workspace({
   "c.plain": "x\n",
   "d.bad": "x\n",
   "e.refuse": "x\n",
+  "f.quiet": "x\n",
 });
 
 /** 60 members: the server's order reversed, `sortText` putting them back. */
@@ -28,6 +29,7 @@ const many = new FakeProbe("many");
 const plain = new FakeProbe("plain");
 const bad = new FakeProbe("bad");
 const refuse = new FakeProbe("refuse");
+const quiet = new FakeProbe("quiet");
 const SERVERS = [
   fake.server({
     capabilities: {
@@ -94,6 +96,14 @@ const SERVERS = [
       error_on: { "completionItem/resolve": { code: -32603, message: "cannot" } },
     },
     { extensions: { refuse: "fake" } },
+  ),
+  // no diagnostics role, never publishes: nothing to wait for
+  quiet.server(
+    {
+      capabilities: { textDocumentSync: 1, completionProvider: {} },
+      responses: { "textDocument/completion": [{ label: "q" }] },
+    },
+    { extensions: { quiet: "fake" }, roles: ["semantics"] },
   ),
 ];
 
@@ -281,5 +291,8 @@ describe("fault paths", () => {
     const asked = events.findIndex((e) => e.method === "textDocument/completion");
     expect(published).toBeGreaterThanOrEqual(0);
     expect(asked).toBeGreaterThan(published);
+    // a server that is no diagnostics server is not waited for
+    const q = await bridge.call("completion", { file: "f.quiet", line: 1, column: 1 });
+    expect(q.structured.items).toEqual([{ label: "q", insert: "q" }]);
   });
 });

@@ -68,14 +68,15 @@ function resolveItem(call: FileCall, entry: CompletionEntry): Promise<unknown> {
 
 /**
  * clangd completes in a document it has not built yet from the words of the file alone (its
- * fallback, docs/LANGUAGE-SERVERS.md#clangd-completes-before-it-builds): a server that
- * publishes per version has built the version it published for, so that publish comes
- * first — as `diagnostics` awaits it (SPEC §6).
+ * fallback, docs/LANGUAGE-SERVERS.md#clangd-completes-before-it-builds): a diagnostics
+ * server that publishes per version has built the version it published for, so that
+ * publish comes first — as `diagnostics` awaits it (SPEC §6).
  */
 async function built(call: FileCall): Promise<void> {
-  const { session } = call;
-  if (session.server.diagnostics_settle !== "version" || offersPull(session)) return;
-  await settlePush(session, call.doc, call.wait);
+  const { server } = call.session;
+  if (!server.roles.includes("diagnostics") || server.diagnostics_settle !== "version") return;
+  if (offersPull(call.session)) return;
+  await settlePush(call.session, call.doc, call.wait);
 }
 
 export const completionTool = defineTool({
