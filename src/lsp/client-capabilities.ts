@@ -3,11 +3,16 @@
  * session/server-capabilities.ts): exactly the capabilities the bridge honours,
  * nothing it would not handle correctly.
  */
-import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
+import type {
+  ClientCapabilities,
+  CompletionItemKind,
+  SymbolKind,
+} from "vscode-languageserver-protocol";
 import type { ColumnUnit } from "../config/types.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 
 const SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
+const COMPLETION_KINDS = Array.from({ length: 25 }, (_, i) => (i + 1) as CompletionItemKind);
 
 /** Offer every encoding we convert exactly (SPEC §5), the client's own unit first. */
 export function preferredEncodings(unit: ColumnUnit): PositionEncoding[] {
@@ -47,6 +52,26 @@ export function clientCapabilities(
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: true, willSave: false },
       hover: { contentFormat: ["markdown", "plaintext"] },
+      // no snippets: an item's text is what it inserts (SPEC §4.3); documentation is asked
+      // by completionItem/resolve, and only when the caller wants it
+      completion: {
+        completionItem: {
+          snippetSupport: false,
+          documentationFormat: ["markdown", "plaintext"],
+          resolveSupport: { properties: ["documentation"] },
+          labelDetailsSupport: true,
+        },
+        completionItemKind: { valueSet: COMPLETION_KINDS },
+        contextSupport: true,
+      },
+      signatureHelp: {
+        signatureInformation: {
+          documentationFormat: ["markdown", "plaintext"],
+          parameterInformation: { labelOffsetSupport: true },
+          activeParameterSupport: true,
+        },
+        contextSupport: true,
+      },
       definition: { linkSupport: true },
       declaration: { linkSupport: true },
       typeDefinition: { linkSupport: true },

@@ -84,6 +84,17 @@ function portablePaths(text: string, roots: readonly string[]): string {
     .join("\n");
 }
 
+/**
+ * A `documentation` field of completion items and signatures (`string | MarkupContent`)
+ * as plain text, converted as hover text is; a bare string is plain text there, not
+ * markdown. Empty or unrecognized: undefined.
+ */
+export function documentationText(doc: unknown, ctx: NormalizeContext): string | undefined {
+  const part = typeof doc === "string" ? { kind: "plaintext", value: doc } : doc;
+  const text = portablePaths(partText(part, fileUriText(ctx)), ctx.roots);
+  return text.length > 0 ? text : undefined;
+}
+
 export function normalizeHover(
   h: Hover | null | undefined,
   uri: string,

@@ -96,6 +96,18 @@ export function protocolError(s: SessionLabel, message: string): BridgeError {
   });
 }
 
+/** An answer that is not what the method returns (servers are untrusted, SPEC §8). */
+export function malformedAnswerError(
+  server: string,
+  method: string,
+  expected: string,
+): BridgeError {
+  return new BridgeError("ServerError", `${server} answered ${method} with no ${expected}`, {
+    hint: "the language server's answer was malformed; try another position, or session_restart",
+    details: { server, method },
+  });
+}
+
 export function deadError(
   s: SessionLabel,
   exit: { code: number | null; signal: string | null; stderr_tail: string } | undefined,

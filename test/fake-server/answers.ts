@@ -145,6 +145,12 @@ export class Responder {
         }
         if (Object.hasOwn(s, "rename_edit")) return s.rename_edit ?? null;
         break;
+      case "completionItem/resolve":
+        if (s.completion_resolve !== undefined) {
+          const item = params as { label?: string };
+          return { ...item, ...s.completion_resolve[item?.label ?? ""] };
+        }
+        break;
       case "textDocument/prepareRename":
         if (Object.hasOwn(s, "prepare_rename")) return s.prepare_rename ?? null;
         break;

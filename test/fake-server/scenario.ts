@@ -140,6 +140,10 @@ export interface Scenario {
   /** the `textDocument/prepareRename` answer (null: nothing renameable) */
   prepare_rename?: unknown;
 
+  // ---- completion ----
+  /** `completionItem/resolve`: fields merged into the item sent, by its label (others: as sent) */
+  completion_resolve?: Record<string, Record<string, unknown>>;
+
   /** rewrite this JSON file (atomically) with everything the server has seen, after every change */
   state_file?: string;
 }

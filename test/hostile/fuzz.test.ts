@@ -115,6 +115,8 @@ test(`seeded fuzz: ${ITERATIONS} calls, seed ${SEED}`, async () => {
       codeActionProvider: { resolveProvider: true },
       callHierarchyProvider: true,
       typeHierarchyProvider: true,
+      completionProvider: { resolveProvider: true },
+      signatureHelpProvider: {},
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     },
     fuzz: { seed: SEED, uris },

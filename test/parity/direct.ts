@@ -60,11 +60,7 @@ function offersPull(client: LspClient): boolean {
   );
 }
 
-/**
- * Start `server` alone on `root` exactly as the bridge starts it (its workspace-prerequisite
- * args, environment, initialization options and settings, the bridge's capabilities with
- * UTF-16 the only encoding offered); the caller closes the client.
- */
+/** Start `server` alone on `root` exactly as the bridge starts it (UTF-16 positions only). */
 export function startDirect(server: ServerConfig, root: string): Promise<LspClient> {
   // driven alone, the server reads its files where they are (no directory of its own)
   const extraArgs = prepareWorkspaceFiles(
@@ -84,6 +80,52 @@ export function startDirect(server: ServerConfig, root: string): Promise<LspClie
   });
 }
 
+/** The plan's conditions to await before a file is opened: the server has loaded the workspace. */
+export async function awaitLoaded(client: LspClient, plan: SettlePlan): Promise<void> {
+  if (plan.quiescent) {
+    await client.until(() => {
+      const busy = client.statuses.some((s) => !s.quiescent);
+      return busy && client.statuses.at(-1)?.quiescent ? true : undefined;
+    }, "quiescent after the load");
+  }
+  const log = plan.log;
+  if (log) {
+    await client.until(() => (client.logs.some((l) => log.test(l)) ? true : undefined), `${log}`);
+  }
+  const loaded = plan.loaded;
+  if (loaded) {
+    await client.until(
+      () =>
+        [...client.progress.entries()].some(
+          ([token, t]) => t.ended && (loaded.test(token) || loaded.test(t.title)),
+        )
+          ? true
+          : undefined,
+      `${loaded} ended`,
+    );
+  }
+  if (plan.pullRegistered) {
+    await client.until(
+      () => (offersPull(client) ? true : undefined),
+      "registration of textDocument/diagnostic",
+    );
+  }
+}
+
+/** Open `file` (workspace-relative) in the direct client as the bridge would: its languageId. */
+export async function openDirect(
+  client: LspClient,
+  server: ServerConfig,
+  root: string,
+  file: string,
+): Promise<string> {
+  const abs = join(root, file);
+  const uri = pathToFileURL(abs).href;
+  const languageId = server.extensions[extname(abs).slice(1)] ?? server.languages[0] ?? "";
+  await client.open(uri, languageId, readFileSync(abs, "utf8"), 1);
+  return uri;
+}
+
 /**
  * Drive `server` alone on `root`, open `file` (workspace-relative), settle by `plan`, and
  * return its pushed and pulled diagnostics for that file as parity tuples.
@@ -96,39 +138,8 @@ export async function directDiagnostics(
 ): Promise<ParityDiagnostic[]> {
   const client = await startDirect(server, root);
   try {
-    if (plan.quiescent) {
-      await client.until(() => {
-        const busy = client.statuses.some((s) => !s.quiescent);
-        return busy && client.statuses.at(-1)?.quiescent ? true : undefined;
-      }, "quiescent after the load");
-    }
-    const log = plan.log;
-    if (log) {
-      await client.until(() => (client.logs.some((l) => log.test(l)) ? true : undefined), `${log}`);
-    }
-    const loaded = plan.loaded;
-    if (loaded) {
-      await client.until(
-        () =>
-          [...client.progress.entries()].some(
-            ([token, t]) => t.ended && (loaded.test(token) || loaded.test(t.title)),
-          )
-            ? true
-            : undefined,
-        `${loaded} ended`,
-      );
-    }
-    if (plan.pullRegistered) {
-      await client.until(
-        () => (offersPull(client) ? true : undefined),
-        "registration of textDocument/diagnostic",
-      );
-    }
-
-    const abs = join(root, file);
-    const uri = pathToFileURL(abs).href;
-    const languageId = server.extensions[extname(abs).slice(1)] ?? server.languages[0] ?? "";
-    await client.open(uri, languageId, readFileSync(abs, "utf8"), 1);
+    await awaitLoaded(client, plan);
+    const uri = await openDirect(client, server, root, file);
     // a server set not to start its diagnostics runs itself is asked for one, as its
     // configuration says (rust-analyzer: runFlycheck, with checkOnSave off)
     const run = server.diagnostics_run;

@@ -18,7 +18,6 @@ import {
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
 import type { ColumnUnit } from "../../config/types.ts";
-import { isBridgeError } from "../../errors.ts";
 import {
   codeActionItems,
   isBareCommand,
@@ -43,7 +42,7 @@ import {
   positionShape,
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { sessionMarks, withFile } from "./common.ts";
+import { resolveOrKeep, sessionMarks, withFile } from "./common.ts";
 import { resolvePosition } from "./position.ts";
 import { loadChangedForListing, unloaded } from "./vouch.ts";
 
@@ -109,17 +108,9 @@ async function resolveIfNeeded(
   wait: WaitContext,
 ): Promise<CodeAction> {
   if (a.edit !== undefined || a.data === undefined || !resolvable(session)) return a;
-  try {
-    const resolved: unknown = await session.request(CodeActionResolveRequest.type, a, wait);
-    // a resolve answer that is not an action at all leaves the action as it came
-    return typeof resolved === "object" && resolved !== null ? (resolved as CodeAction) : a;
-  } catch (err) {
-    // the server's own refusal: listed as it came, without an edit. A timeout, a
-    // cancellation or a dead session fails the call: the listing would be wrong, and the
-    // next resolve would wait as long again
-    if (isBridgeError(err, "ServerError")) return a;
-    throw err;
-  }
+  // the server's refusal, or an answer that is not an action at all, lists it as it came
+  const resolved: unknown = await resolveOrKeep(session, CodeActionResolveRequest.type, a, wait);
+  return typeof resolved === "object" && resolved !== null ? (resolved as CodeAction) : a;
 }
 
 export const codeActionsTool = defineTool({

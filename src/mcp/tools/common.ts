@@ -298,3 +298,23 @@ export async function requestOrLacks<P, R>(
     throw err;
   }
 }
+
+/**
+ * A resolve request (code actions, completion items): the server's own refusal (an LSP
+ * error) is undefined, and the item is shown as it came. A timeout, a cancellation or a
+ * dead session fails the call: the answer would be wrong, and the next resolve would wait
+ * as long again.
+ */
+export async function resolveOrKeep<P, R>(
+  session: Session,
+  request: LspRequest<P, R>,
+  item: P,
+  wait: WaitContext,
+): Promise<R | undefined> {
+  try {
+    return await session.request(request, item, wait);
+  } catch (err) {
+    if (isBridgeError(err, "ServerError")) return undefined;
+    throw err;
+  }
+}

@@ -6,6 +6,7 @@ import type { ToolDefinition } from "../tool.ts";
 import { callHierarchyTool } from "./call-hierarchy.ts";
 import { codeActionApplyTool } from "./code-action-apply.ts";
 import { codeActionsTool } from "./code-actions.ts";
+import { completionTool } from "./completion.ts";
 import { declarationTool } from "./declaration.ts";
 import { definitionTool } from "./definition.ts";
 import { diagnosticsTool } from "./diagnostics.ts";
@@ -17,6 +18,7 @@ import { renameApplyTool } from "./rename-apply.ts";
 import { renamePreviewTool } from "./rename-preview.ts";
 import { sessionRestartTool } from "./session-restart.ts";
 import { sessionStatusTool } from "./session-status.ts";
+import { signatureHelpTool } from "./signature-help.ts";
 import { symbolSourceTool } from "./symbol-source.ts";
 import { typeDefinitionTool } from "./type-definition.ts";
 import { typeHierarchyTool } from "./type-hierarchy.ts";
@@ -38,6 +40,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   workspaceSymbolsTool,
   codeActionsTool,
   renamePreviewTool,
+  completionTool,
+  signatureHelpTool,
   sessionRestartTool,
   codeActionApplyTool,
   renameApplyTool,

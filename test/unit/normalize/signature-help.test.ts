@@ -1,0 +1,97 @@
+import { describe, expect, test } from "bun:test";
+import { normalizeSignatureHelp } from "../../../src/normalize/signature-help.ts";
+import { fixtureContext } from "../../support/normalize-context.ts";
+
+const { ctx } = fixtureContext({});
+
+describe("normalizeSignatureHelp", () => {
+  test("label offsets become the substrings (UTF-16), documentation plain text", () => {
+    const label = "draw(🎯 target: Point, n: number): void";
+    const help = {
+      signatures: [
+        {
+          label,
+          documentation: { kind: "markdown", value: "Draws [it](https://x) &lt;now&gt;." },
+          parameters: [{ label: [5, 21], documentation: "where" }, { label: [23, 32] }],
+        },
+      ],
+      activeSignature: 0,
+      activeParameter: 1,
+    };
+    expect(normalizeSignatureHelp(help, ctx)).toEqual({
+      signatures: [
+        {
+          label,
+          documentation: "Draws it <now>.",
+          parameters: [
+            { label: "🎯 target: Point", documentation: "where" },
+            { label: "n: number" },
+          ],
+        },
+      ],
+      active_signature: 0,
+      active_parameter: 1,
+    });
+  });
+
+  test("the active signature's own activeParameter wins; string labels kept", () => {
+    const help = {
+      signatures: [
+        { label: "f()", parameters: [] },
+        { label: "f(a, b)", parameters: [{ label: "a" }, { label: "b" }], activeParameter: 1 },
+      ],
+      activeSignature: 1,
+      activeParameter: 0,
+    };
+    const got = normalizeSignatureHelp(help, ctx);
+    expect(got?.active_signature).toBe(1);
+    expect(got?.active_parameter).toBe(1);
+    expect(got?.signatures.map((s) => s.parameters.map((p) => p.label))).toEqual([[], ["a", "b"]]);
+  });
+
+  test("indexes: absent ones default as LSP says, ones outside the lists are left out", () => {
+    const two = { label: "g(x, y)", parameters: [{ label: "x" }, { label: "y" }] };
+    expect(normalizeSignatureHelp({ signatures: [two] }, ctx)).toMatchObject({
+      active_signature: 0,
+      active_parameter: 0,
+    });
+    const past = normalizeSignatureHelp(
+      { signatures: [two], activeSignature: 5, activeParameter: 2 },
+      ctx,
+    );
+    expect(past?.active_signature).toBe(0);
+    expect(past?.active_parameter).toBeUndefined();
+    const none = normalizeSignatureHelp({ signatures: [{ label: "h()" }] }, ctx);
+    expect(none).toEqual({ signatures: [{ label: "h()", parameters: [] }], active_signature: 0 });
+    const nulled = normalizeSignatureHelp({ signatures: [two], activeParameter: null }, ctx);
+    expect(nulled?.active_parameter).toBeUndefined();
+  });
+
+  test("nothing there: an empty answer", () => {
+    expect(normalizeSignatureHelp(null, ctx)).toEqual({ signatures: [] });
+    expect(normalizeSignatureHelp({ signatures: [] }, ctx)).toEqual({ signatures: [] });
+  });
+
+  test("untrusted: malformed signatures dropped, the active one followed; no help at all undefined", () => {
+    const help = {
+      signatures: [
+        { label: 3 },
+        { label: "bad(a)", parameters: [{ label: [4, 99] }] },
+        { label: "ok(a)", parameters: [{ label: [3, 4] }] },
+      ],
+      activeSignature: 2,
+    };
+    expect(normalizeSignatureHelp(help, ctx)).toEqual({
+      signatures: [{ label: "ok(a)", parameters: [{ label: "a" }] }],
+      active_signature: 0,
+      active_parameter: 0,
+    });
+    const activeDropped = normalizeSignatureHelp({ ...help, activeSignature: 1 }, ctx);
+    expect(activeDropped?.active_signature).toBeUndefined();
+    expect(normalizeSignatureHelp("x", ctx)).toBeUndefined();
+    expect(normalizeSignatureHelp({ signatures: {} }, ctx)).toBeUndefined();
+    expect(normalizeSignatureHelp({ signatures: [{ label: "f", parameters: 1 }] }, ctx)).toEqual({
+      signatures: [],
+    });
+  });
+});
