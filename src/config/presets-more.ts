@@ -8,6 +8,31 @@
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 
+/**
+ * The inlay hints `inlay_hints` answers, which typescript-language-server (its tsserver
+ * preferences) and gopls (its `hints` settings) leave off by default; they change no other
+ * answer (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for).
+ */
+export const INLAY_HINTS = {
+  tsserver: {
+    includeInlayParameterNameHints: "all",
+    includeInlayFunctionParameterTypeHints: true,
+    includeInlayVariableTypeHints: true,
+    includeInlayPropertyDeclarationTypeHints: true,
+    includeInlayFunctionLikeReturnTypeHints: true,
+    includeInlayEnumMemberValueHints: true,
+  },
+  gopls: {
+    assignVariableTypes: true,
+    compositeLiteralFields: true,
+    compositeLiteralTypes: true,
+    constantValues: true,
+    functionTypeParameters: true,
+    parameterNames: true,
+    rangeVariableTypes: true,
+  },
+} as const;
+
 /** What pyright reads (SPEC §5.3 `reads`); basedpyright is the same program. */
 export const PYRIGHT_READS = [
   "**/*.{py,pyi,pth,json,toml}",

@@ -10,6 +10,7 @@ import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 import {
   ALTERNATIVE_PRESETS,
   C_FAMILY,
+  INLAY_HINTS,
   PYRIGHT_READS,
   TYPESCRIPT_EXTENSIONS,
   TYPESCRIPT_READS,
@@ -248,13 +249,12 @@ const PROVEN_FIRST: readonly Preset[] = [
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
-      // tls reads these at the top level of initializationOptions; disabling typings
-      // acquisition keeps its installer off the network
-      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer).
-      // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in
-      // order with the requests, instead of from its own timers (SPEC §5.2)
+      // tls reads these at the top level of initializationOptions; disabling typings acquisition
+      // keeps its installer off the network (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer);
+      // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in order
+      // with the requests, instead of from its own timers (SPEC §5.2); preferences: INLAY_HINTS
       initialization_options: {
-        preferences: {},
+        preferences: INLAY_HINTS.tsserver,
         disableAutomaticTypingAcquisition: true,
         tsserver: { useClientFileWatcher: true },
       },
@@ -339,7 +339,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       ],
       // answers workspace/configuration section "gopls": workspace_symbols from the
       // workspace's own packages, not the Go installation's (whose symbols and absolute
-      // paths change with the machine), and hovers without pkg.go.dev links
+      // paths change with the machine), and hovers without pkg.go.dev links; hints: INLAY_HINTS
       // workspaceFiles: a go.mod changed on disk reloads every package, which is how a new
       // package directory reaches it (package_manifest; docs/LANGUAGE-SERVERS.md#gopls-new-packages)
       settings: {
@@ -347,14 +347,14 @@ const PROVEN_FIRST: readonly Preset[] = [
           symbolScope: "workspace",
           linksInHover: false,
           workspaceFiles: ["**/go.mod", "**/go.work"],
+          hints: INLAY_HINTS.gopls,
         },
       },
       package_manifest: "go.mod",
       // its watchers' events are in before the next request (test/real/gopls.test.ts)
       follows: ["**/*.{go,mod,sum,work}"],
-      // the task begins a few ms after `initialized`, so without `progress_required`
-      // readiness could pass before the load began
-      // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
+      // the task begins a few ms after `initialized`, so without `progress_required` readiness
+      // could pass before the load began (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",

@@ -60,6 +60,26 @@ function offersPull(client: LspClient): boolean {
   );
 }
 
+/** `server` started alone on `root` exactly as the bridge starts it, offering UTF-16 only. */
+export function startDirect(server: ServerConfig, root: string): Promise<LspClient> {
+  // driven alone, the server reads its files where they are (no directory of its own)
+  const extraArgs = prepareWorkspaceFiles(
+    { name: "ws", root, servers: [server.name], file_dirs: {}, incidental: [] },
+    server,
+    null,
+  ).args;
+  return LspClient.start({
+    command: server.command,
+    args: [...server.args, ...extraArgs],
+    env: bridgeLikeEnv(server),
+    root,
+    capabilities: utf16OnlyCapabilities(),
+    initializationOptions: server.initialization_options,
+    settings: server.settings,
+    timeoutMs: 90_000,
+  });
+}
+
 /**
  * Drive `server` alone on `root`, open `file` (workspace-relative), settle by `plan`, and
  * return its pushed and pulled diagnostics for that file as parity tuples.
@@ -70,22 +90,7 @@ export async function directDiagnostics(
   file: string,
   plan: SettlePlan,
 ): Promise<ParityDiagnostic[]> {
-  // driven alone, the server reads its files where they are (no directory of its own)
-  const extraArgs = prepareWorkspaceFiles(
-    { name: "ws", root, servers: [server.name], file_dirs: {}, incidental: [] },
-    server,
-    null,
-  ).args;
-  const client = await LspClient.start({
-    command: server.command,
-    args: [...server.args, ...extraArgs],
-    env: bridgeLikeEnv(server),
-    root,
-    capabilities: utf16OnlyCapabilities(),
-    initializationOptions: server.initialization_options,
-    settings: server.settings,
-    timeoutMs: 90_000,
-  });
+  const client = await startDirect(server, root);
   try {
     if (plan.quiescent) {
       await client.until(() => {
