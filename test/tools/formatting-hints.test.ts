@@ -137,6 +137,7 @@ describe("inlay_hints", () => {
     const res = await bridge.call("inlay_hints", { file: "odd.odd" });
     expect(res.structured.code).toBe("ResultTooLarge");
     expect((res.structured.details as { count: number }).count).toBe(400);
+    expect(res.structured.hint).toContain("start_line..end_line");
   });
 });
 

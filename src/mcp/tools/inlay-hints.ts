@@ -7,7 +7,7 @@ import { InlayHintRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { normalizeInlayHints } from "../../normalize/inlay-hints.ts";
 import { fileShape } from "../conventions.ts";
-import { defineTool, READ_ONLY } from "../tool.ts";
+import { defineTool, measureAnswer, READ_ONLY } from "../tool.ts";
 import { sessionMarks, withFile } from "./common.ts";
 import { lineRange, lineRangeShape } from "./line-range.ts";
 
@@ -37,10 +37,16 @@ export const inlayHintsTool = defineTool({
         call.wait,
       );
       const hints = await call.norm.convert(() => normalizeInlayHints(raw, doc.uri, call.norm));
-      return {
+      const answer = {
         result: { hints, total: hints.length, ...sessionMarks(session, call.rel) },
         count: hints.length,
       };
+      const json = measureAnswer(
+        answer,
+        ctx.bridge.config.bridge,
+        "ask for fewer lines (start_line..end_line): the lines are inlay_hints' pages",
+      );
+      return { ...answer, json };
     });
   },
 });
