@@ -221,6 +221,8 @@ for (const c of CASES) {
         },
         clientName: "ci-gate",
       });
+      // the bridge's server and the one driven alone load side by side
+      const warm = ok(bridge(), "session_status", { start: true });
       state.direct = await startDirect(suite.config(), directDir());
       if (c.quiescent) {
         await direct().until(() => {
@@ -228,6 +230,7 @@ for (const c of CASES) {
           return s.some((x) => !x.quiescent) && s.at(-1)?.quiescent ? true : undefined;
         }, "quiescent after the load");
       }
+      await warm;
     });
     afterAll(async () => {
       await state.bridge?.close();

@@ -60,8 +60,22 @@ const SERVERS = [
   // a hostile formatter: code written among the white space
   evil.server(
     {
-      capabilities: { textDocumentSync: 1, documentFormattingProvider: true },
-      responses: { "textDocument/formatting": [edit(0, 11, 0, 11, ' system("x"); ')] },
+      capabilities: {
+        textDocumentSync: 1,
+        documentFormattingProvider: true,
+        inlayHintProvider: true,
+      },
+      responses: {
+        "textDocument/formatting": [edit(0, 11, 0, 11, ' system("x"); ')],
+        "textDocument/inlayHint": [
+          null,
+          "hint",
+          { label: ": i32" },
+          { position: { line: -1, character: 0 }, label: "x" },
+          { position: { line: 0, character: 3 }, label: [{ value: 7 }] },
+          { position: { line: 0, character: 3 }, label: "kept", kind: 99 },
+        ],
+      },
     },
     { extensions: { evil: "fake" }, roles: ["semantics"] },
   ),
@@ -123,6 +137,11 @@ describe("inlay_hints", () => {
     expect(bad.structured.code).toBe("InvalidArgument");
     const outside = await bridge.call("inlay_hints", { file: "ok.fake", end_line: 9 });
     expect(outside.structured.code).toBe("PositionOutOfRange");
+  });
+
+  test("malformed hints are dropped, the rest answered", async () => {
+    const res = await bridge.call("inlay_hints", { file: "evil.evil" });
+    expect(res.structured).toEqual({ hints: [{ line: 1, column: 4, text: "kept" }], total: 1 });
   });
 
   test("a server without inlay hints: ServerLacksCapability", async () => {
