@@ -8,12 +8,24 @@
  */
 import { type Preset, preset, siblingVersion } from "./preset-declare.ts";
 
+/** TypeScript 7's inlay hint settings, asked in its `typescript` and `javascript` sections. */
+const TSGO_HINTS = {
+  parameterNames: { enabled: "all" },
+  parameterTypes: { enabled: true },
+  variableTypes: { enabled: true },
+  propertyDeclarationTypes: { enabled: true },
+  functionLikeReturnTypes: { enabled: true },
+  enumMemberValues: { enabled: true },
+} as const;
+
 /**
  * The inlay hints `inlay_hints` answers, which typescript-language-server (its tsserver
- * preferences) and gopls (its `hints` settings) leave off by default; they change no other
- * answer (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for).
+ * preferences), typescript-native (its `inlayHints` settings) and gopls (its `hints`
+ * settings) leave off by default; they change no other answer
+ * (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for).
  */
 export const INLAY_HINTS = {
+  tsgo: { typescript: { inlayHints: TSGO_HINTS }, javascript: { inlayHints: TSGO_HINTS } },
   tsserver: {
     includeInlayParameterNameHints: "all",
     includeInlayFunctionParameterTypeHints: true,

@@ -303,15 +303,15 @@ const PROVEN_FIRST: readonly Preset[] = [
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
-      // no readiness signal; the warm-up opens a file its tsconfig includes, since its
-      // symbol search covers only projects of open files
-      // (docs/LANGUAGE-SERVERS.md#typescript-native-searches-open-projects)
+      // no readiness signal; the warm-up opens a file its tsconfig includes, since its symbol
+      // search covers only projects of open files (docs/LANGUAGE-SERVERS.md#typescript-native-searches-open-projects)
       ready: {
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         project_files: ["tsconfig.json", "jsconfig.json"],
       },
       diagnostics_settle: "pull",
       program: "tsconfig",
+      settings: INLAY_HINTS.tsgo,
     },
   }),
   preset({

@@ -5,7 +5,8 @@
  * fixture). The bridge answers in UTF-16 columns, so the direct answer converts by adding 1.
  * The hints are on with the presets as they are (zero-config): a server that answers none
  * fails. formatting_apply writes exactly what the server alone would, and a second
- * `formatting` has nothing left to change. pyright offers neither: ServerLacksCapability.
+ * `formatting` has nothing left to change. clangd 14 offers no inlay hints, pyright neither
+ * inlay hints nor formatting: ServerLacksCapability, as each says alone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import {
   findPyright,
   findRustAnalyzer,
   findTypescriptLanguageServer,
+  findTypescriptNative,
   materializeCFixture,
   type RealServer,
 } from "../support/real-servers.ts";
@@ -45,6 +47,8 @@ interface Case {
   range?: { start_line: number; end_line: number };
   /** the direct client, before it opens a file: the server's load is over (rust-analyzer) */
   quiescent?: boolean;
+  /** it publishes nothing (typescript-native answers pulls only): its requests wait for the load */
+  pullsOnly?: boolean;
 }
 
 const withFile =
@@ -55,18 +59,29 @@ const withFile =
     return dir;
   };
 
+/** The TypeScript servers' case: the ts fixture, the emoji line's hints, a file to format. */
+const TYPESCRIPT = {
+  fixture: withFile(
+    () => copyFixture("ts"),
+    "src/messy.ts",
+    "export function  add(a:number,b:number):number{\nreturn a+b}\n",
+  ),
+  hints: "src/main.ts",
+  messy: "src/messy.ts",
+  range: { start_line: 1, end_line: 1 },
+};
+
 const CASES: Case[] = [
   {
     name: "typescript-language-server",
     found: await findTypescriptLanguageServer(),
-    fixture: withFile(
-      () => copyFixture("ts"),
-      "src/messy.ts",
-      "export function  add(a:number,b:number):number{\nreturn a+b}\n",
-    ),
-    hints: "src/main.ts",
-    messy: "src/messy.ts",
-    range: { start_line: 1, end_line: 1 },
+    ...TYPESCRIPT,
+  },
+  {
+    name: "typescript-native",
+    found: await findTypescriptNative(),
+    ...TYPESCRIPT,
+    pullsOnly: true,
   },
   {
     name: "gopls",
@@ -179,14 +194,15 @@ const LANGUAGE: Record<string, string> = {
 /**
  * Open `file` of `root` in the direct client, and wait until its server has taken it in: a
  * publish for the file (tsserver's project, gopls' packages, clangd's AST), or nothing more
- * after the load (rust-analyzer, which pushes nothing while its checks are off).
+ * after the load (rust-analyzer, which pushes nothing while its checks are off, and
+ * typescript-native, which answers pulls only and holds its requests until its project loads).
  */
-async function openDirect(client: LspClient, root: string, file: string, quiescent?: boolean) {
+async function openDirect(client: LspClient, root: string, file: string, waitPublish: boolean) {
   const abs = join(root, file);
   const uri = pathToFileURL(abs).href;
   const text = readFileSync(abs, "utf8");
   await client.open(uri, LANGUAGE[extname(file).slice(1)] ?? "", text, 1);
-  if (quiescent) return { uri, text };
+  if (!waitPublish) return { uri, text };
   await client.until(() => (client.publishes.has(uri) ? true : undefined), `a publish for ${file}`);
   return { uri, text };
 }
@@ -207,6 +223,7 @@ for (const c of CASES) {
     const state: { bridge?: BridgeHandle; direct?: LspClient; dirs: string[] } = { dirs: [] };
     const bridge = () => state.bridge as BridgeHandle;
     const direct = () => state.direct as LspClient;
+    const published = !c.quiescent && !c.pullsOnly;
     const bridgeDir = () => state.dirs[0] as string;
     const directDir = () => state.dirs[1] as string;
 
@@ -262,7 +279,7 @@ for (const c of CASES) {
         expect(e).toMatchObject({ code: "ServerLacksCapability" });
         return;
       }
-      const { uri, text } = await openDirect(direct(), directDir(), c.hints, c.quiescent);
+      const { uri, text } = await openDirect(direct(), directDir(), c.hints, published);
       const raw = await direct().request("textDocument/inlayHint", {
         textDocument: { uri },
         range: linesRange(text, 1, text.split("\n").length),
@@ -275,7 +292,7 @@ for (const c of CASES) {
     });
 
     test("formatting: the server's own edits, layout only; formatting_apply writes them", async () => {
-      const { uri, text } = await openDirect(direct(), directDir(), messy, c.quiescent);
+      const { uri, text } = await openDirect(direct(), directDir(), messy, published);
       const options = { ...indentationOf(text) };
       const raw = await direct().request<TextEdit[] | null>("textDocument/formatting", {
         textDocument: { uri },
