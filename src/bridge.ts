@@ -23,7 +23,7 @@ import type { BridgeError } from "./errors.ts";
 import { judgeApply } from "./gate/admit.ts";
 import { applyClassRegistered } from "./gate/decide.ts";
 import { HandleStore } from "./gate/handles.ts";
-import { GateTranscript } from "./gate/transcript.ts";
+import { type GateTool, GateTranscript } from "./gate/transcript.ts";
 import { log } from "./log.ts";
 import { resolveWorkspace } from "./router.ts";
 import type { SessionHooks } from "./session/hooks.ts";
@@ -167,7 +167,7 @@ export class BridgeContext {
   }
 
   /** Record the gate's refusal of an apply tool this client does not have (SPEC §7.1, §7.2). */
-  recordUnregisteredApply(tool: "code_action_apply" | "rename_apply", client: string | null): void {
+  recordUnregisteredApply(tool: GateTool, client: string | null): void {
     judgeApply(this.config.bridge, this.transcript, {
       tool,
       client,

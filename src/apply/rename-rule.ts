@@ -129,13 +129,21 @@ export function editSetDigest(newName: string, files: readonly DigestFile[]): st
     .digest("hex");
 }
 
-/** The refusal of an apply whose edit set is not the one the client previewed. */
-export function notPreviewed(previewed: string, now: string): BridgeError {
+/**
+ * The refusal of an apply whose edit set is not the one the client previewed: a rename's
+ * (rename_preview), or another edit's and the tool that previews it (formatting).
+ */
+export function notPreviewed(
+  previewed: string,
+  now: string,
+  what = "rename",
+  preview = "rename_preview",
+): BridgeError {
   return new BridgeError(
     "EditInvalid",
-    "edit set rejected: the rename computed now differs from the one rename_preview showed (edit_set)",
+    `edit set rejected: the ${what} computed now differs from the one ${preview} showed (edit_set)`,
     {
-      hint: "nothing was written; files changed since the preview, or the server answers differently; call rename_preview again, review it, and pass its edit_set",
+      hint: `nothing was written; files changed since the preview, or the server answers differently; call ${preview} again, review it, and pass its edit_set`,
       details: { reason: "not_previewed", previewed, edit_set: now },
     },
   );

@@ -166,6 +166,22 @@ function applySpans(text: string, sorted: Span[]): string {
   return parts.join("");
 }
 
+/**
+ * The text `edits` make of `text`, validated as planWrite validates them (ranges in the
+ * file, in the lines of `lines`, no overlaps; else `EditInvalid`): what a writer would write.
+ */
+export function editedText(
+  file: string,
+  text: string,
+  edits: { range: LspRange; newText: string }[],
+  enc: PositionEncoding,
+  lines: readonly LineModel[] = [LSP_LINES],
+): string {
+  const reader = new PositionReader(text, lines);
+  const spans = edits.map((edit, i) => resolveSpan(file, reader, edit, i, enc));
+  return applySpans(text, orderedWithoutOverlap(file, spans));
+}
+
 /** A file named twice in one edit set is refused before any file is planned. */
 export function refuseRepeated(paths: readonly string[]): void {
   const seen = new Set<string>();

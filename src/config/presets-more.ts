@@ -8,6 +8,43 @@
  */
 import { type Preset, preset, siblingVersion, type WorkspaceFacts } from "./preset-declare.ts";
 
+/** TypeScript 7's inlay hint settings, asked in its `typescript` and `javascript` sections. */
+const TSGO_HINTS = {
+  parameterNames: { enabled: "all" },
+  parameterTypes: { enabled: true },
+  variableTypes: { enabled: true },
+  propertyDeclarationTypes: { enabled: true },
+  functionLikeReturnTypes: { enabled: true },
+  enumMemberValues: { enabled: true },
+} as const;
+
+/**
+ * The inlay hints `inlay_hints` answers, which typescript-language-server (its tsserver
+ * preferences), typescript-native (its `inlayHints` settings) and gopls (its `hints`
+ * settings) leave off by default; they change no other answer
+ * (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for).
+ */
+export const INLAY_HINTS = {
+  tsgo: { typescript: { inlayHints: TSGO_HINTS }, javascript: { inlayHints: TSGO_HINTS } },
+  tsserver: {
+    includeInlayParameterNameHints: "all",
+    includeInlayFunctionParameterTypeHints: true,
+    includeInlayVariableTypeHints: true,
+    includeInlayPropertyDeclarationTypeHints: true,
+    includeInlayFunctionLikeReturnTypeHints: true,
+    includeInlayEnumMemberValueHints: true,
+  },
+  gopls: {
+    assignVariableTypes: true,
+    compositeLiteralFields: true,
+    compositeLiteralTypes: true,
+    constantValues: true,
+    functionTypeParameters: true,
+    parameterNames: true,
+    rangeVariableTypes: true,
+  },
+} as const;
+
 /** What pyright reads (SPEC §5.3 `reads`); basedpyright is the same program. */
 export const PYRIGHT_READS = [
   "**/*.{py,pyi,pth,json,toml}",

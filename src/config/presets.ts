@@ -17,6 +17,7 @@ import {
   cargoEnv,
   GO_NEEDED,
   LUA_SERVER,
+  INLAY_HINTS,
   PYRIGHT_READS,
   PYTHON_SERVER,
   pythonVenv,
@@ -246,13 +247,12 @@ const PROVEN_FIRST: readonly Preset[] = [
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
-      // tls reads these at the top level of initializationOptions; disabling typings
-      // acquisition keeps its installer off the network
-      // (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer).
-      // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in
-      // order with the requests, instead of from its own timers (SPEC §5.2)
+      // tls reads these at the top level of initializationOptions; disabling typings acquisition
+      // keeps its installer off the network (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer);
+      // useClientFileWatcher: tsserver gets its file changes from the bridge's watcher, in order
+      // with the requests, instead of from its own timers (SPEC §5.2); preferences: INLAY_HINTS
       initialization_options: {
-        preferences: {},
+        preferences: INLAY_HINTS.tsserver,
         disableAutomaticTypingAcquisition: true,
         tsserver: { useClientFileWatcher: true },
       },
@@ -302,15 +302,15 @@ const PROVEN_FIRST: readonly Preset[] = [
       languages: ["typescript", "typescriptreact", "javascript", "javascriptreact"],
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
-      // no readiness signal; the warm-up opens a file its tsconfig includes, since its
-      // symbol search covers only projects of open files
-      // (docs/LANGUAGE-SERVERS.md#typescript-native-searches-open-projects)
+      // no readiness signal; the warm-up opens a file its tsconfig includes, since its symbol
+      // search covers only projects of open files (docs/LANGUAGE-SERVERS.md#typescript-native-searches-open-projects)
       ready: {
         warmup_open: "**/*.{ts,tsx,js,jsx}",
         project_files: ["tsconfig.json", "jsconfig.json"],
       },
       diagnostics_settle: "pull",
       program: "tsconfig",
+      settings: INLAY_HINTS.tsgo,
     },
   }),
   preset({
@@ -339,7 +339,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       ],
       // answers workspace/configuration section "gopls": workspace_symbols from the
       // workspace's own packages, not the Go installation's (whose symbols and absolute
-      // paths change with the machine), and hovers without pkg.go.dev links
+      // paths change with the machine), and hovers without pkg.go.dev links; hints: INLAY_HINTS
       // workspaceFiles: a go.mod changed on disk reloads every package, which is how a new
       // package directory reaches it (package_manifest; docs/LANGUAGE-SERVERS.md#gopls-new-packages)
       settings: {
@@ -347,14 +347,14 @@ const PROVEN_FIRST: readonly Preset[] = [
           symbolScope: "workspace",
           linksInHover: false,
           workspaceFiles: ["**/go.mod", "**/go.work"],
+          hints: INLAY_HINTS.gopls,
         },
       },
       package_manifest: "go.mod",
       // its watchers' events are in before the next request (test/real/gopls.test.ts)
       follows: ["**/*.{go,mod,sum,work}"],
-      // the task begins a few ms after `initialized`, so without `progress_required`
-      // readiness could pass before the load began
-      // (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
+      // the task begins a few ms after `initialized`, so without `progress_required` readiness
+      // could pass before the load began (docs/LANGUAGE-SERVERS.md#gopls-loads-after-initialized)
       ready: { progress: ["^Setting up workspace"], progress_required: true },
       // an open document's publish carries its version (measured), also when it is empty
       diagnostics_settle: "version",

@@ -6,7 +6,7 @@
 
 import type { GateReason } from "./decide.ts";
 
-export type GateTool = "code_action_apply" | "rename_apply";
+export type GateTool = "code_action_apply" | "rename_apply" | "formatting_apply";
 
 export interface GateRecord {
   /** 1-based, increasing for the life of the transcript (gaps show evictions) */

@@ -105,6 +105,10 @@ export function clientCapabilities(
         resolveSupport: { properties: ["edit"] },
       },
       rename: { prepareSupport: true },
+      // inlay_hints reads labels and kinds; nothing is resolved (SPEC §4.1)
+      inlayHint: { dynamicRegistration: false },
+      formatting: { dynamicRegistration: false },
+      rangeFormatting: { dynamicRegistration: false },
       publishDiagnostics: { relatedInformation: true, versionSupport: true },
       diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
     },

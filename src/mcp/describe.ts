@@ -67,12 +67,34 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Json {
   return portableSchema(json, io === "output") as Json;
 }
 
+/** Bounds the bridge checks with a typed error and a hint (SPEC §4.1): not published. */
+const CHECKED_BOUNDS = new Set([
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+]);
+
+/** An input schema as published: the checked bounds left to the check's error. */
+export function withoutBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutBounds);
+  if (!isJsonObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!CHECKED_BOUNDS.has(key)) out[key] = withoutBounds(value);
+  }
+  return out;
+}
+
 export function describeTools(tools: readonly ToolDefinition[]): Tool[] {
   return tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
-    inputSchema: jsonSchemaOf(t.input, "input") as Tool["inputSchema"],
+    inputSchema: withoutBounds(jsonSchemaOf(t.input, "input")) as Tool["inputSchema"],
     outputSchema: shallowOutput(jsonSchemaOf(t.output, "output")) as Tool["outputSchema"],
     annotations: t.annotations,
   }));

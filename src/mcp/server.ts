@@ -9,6 +9,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { BridgeContext } from "../bridge.ts";
 import { BridgeError } from "../errors.ts";
+import type { GateTool } from "../gate/transcript.ts";
 import { log } from "../log.ts";
 import { isJsonObject } from "../normalize/json.ts";
 import { callWorkspaceRoot } from "../router.ts";
@@ -113,7 +114,7 @@ export function createMcpConnection(
     try {
       if (tool?.toolClass === "apply" && !bridge.applyClassFor(client)) {
         // a registration decision is a gate decision too: recorded (SPEC §7.2)
-        bridge.recordUnregisteredApply(name as "code_action_apply" | "rename_apply", client);
+        bridge.recordUnregisteredApply(name as GateTool, client);
       }
       if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
         throw new BridgeError(

@@ -141,11 +141,10 @@ describe("MCP stdio", () => {
       writeFileSync(goldenPath, `${JSON.stringify(tools, null, 2)}\n`);
     const golden = JSON.parse(readFileSync(goldenPath, "utf8")) as { name: string }[];
     expect(tools).toEqual(golden as typeof tools);
-    expect(tools.map((t) => t.name).slice(-2)).toEqual(["code_action_apply", "rename_apply"]);
+    const APPLY = ["code_action_apply", "rename_apply", "formatting_apply"];
+    expect(tools.map((t) => t.name).slice(-3)).toEqual(APPLY);
 
-    const readOnly = golden.filter(
-      (t) => t.name !== "code_action_apply" && t.name !== "rename_apply",
-    );
+    const readOnly = golden.filter((t) => !APPLY.includes(t.name));
     for (const [config, clientName] of [
       [twoPairConfig(), "ci-gate"],
       [twoPairConfig({ mutation: "gated", mutation_allowlist: ["ci-gate"] }), "someone-else"],

@@ -122,7 +122,7 @@ const SERVERS = [
   ),
 ];
 const GATED = { mutation: "gated", mutation_allowlist: ["ci-gate"] };
-const APPLY_TOOLS = ["code_action_apply", "rename_apply"];
+const APPLY_TOOLS = ["code_action_apply", "rename_apply", "formatting_apply"];
 
 afterAll(async () => {
   await closeAllBridges();
@@ -198,7 +198,7 @@ describe("gated, allowlisted client", () => {
 
   test("the apply tools are listed", async () => {
     const names = await toolNames(bridge);
-    expect(names.slice(-2)).toEqual(APPLY_TOOLS);
+    expect(names.slice(-3)).toEqual(APPLY_TOOLS);
   });
 
   test("code_actions: handles only for actions with an edit; overlapping diagnostics sent as context", async () => {

@@ -17,7 +17,6 @@ import {
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { planHandle } from "../../apply/handle-plan.ts";
-import type { ColumnUnit } from "../../config/types.ts";
 import {
   codeActionItems,
   isBareCommand,
@@ -27,13 +26,7 @@ import { page } from "../../normalize/paging.ts";
 import { isLspRange } from "../../normalize/range-converter.ts";
 import { fileDiagnostics } from "../../session/diagnostics-settle.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
-import {
-  clientToLsp,
-  type LineIndex,
-  measure,
-  readToAnswer,
-  unitToEncoding,
-} from "../../text/positions.ts";
+import { clientToLsp, readToAnswer } from "../../text/positions.ts";
 import {
   checkPaging,
   pagedResult,
@@ -43,6 +36,7 @@ import {
 } from "../conventions.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { resolveOrKeep, sessionMarks, withFile } from "./common.ts";
+import { lineEndColumn } from "./line-range.ts";
 import { resolvePosition } from "./position.ts";
 import { loadChangedForListing, unloaded } from "./vouch.ts";
 
@@ -70,12 +64,6 @@ const output = z.object({
   ),
   ...pagedShape,
 });
-
-/** The column just past a line's end in the client's unit; 1 for a line outside the file (rejected next). */
-function lineEndColumn(index: LineIndex, line: number, unit: ColumnUnit): number {
-  if (line < 1 || line > index.lineCount) return 1;
-  return measure(index.lineText(line - 1), unitToEncoding(unit)) + 1;
-}
 
 function before(
   a: { line: number; character: number },

@@ -11,8 +11,11 @@ import { declarationTool } from "./declaration.ts";
 import { definitionTool } from "./definition.ts";
 import { diagnosticsTool } from "./diagnostics.ts";
 import { documentSymbolsTool } from "./document-symbols.ts";
+import { formattingTool } from "./formatting.ts";
+import { formattingApplyTool } from "./formatting-apply.ts";
 import { hoverTool } from "./hover.ts";
 import { implementationTool } from "./implementation.ts";
+import { inlayHintsTool } from "./inlay-hints.ts";
 import { referencesTool } from "./references.ts";
 import { renameApplyTool } from "./rename-apply.ts";
 import { renamePreviewTool } from "./rename-preview.ts";
@@ -42,7 +45,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   renamePreviewTool,
   completionTool,
   signatureHelpTool,
+  inlayHintsTool,
+  formattingTool,
   sessionRestartTool,
   codeActionApplyTool,
   renameApplyTool,
+  formattingApplyTool,
 ];

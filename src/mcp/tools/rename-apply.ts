@@ -6,12 +6,11 @@
  * (rename-proof.ts), re-hashes every target between compute and write, and
  * writes all files or none (SPEC §7.4).
  */
-import { applyEdits, driftError } from "../../apply/apply-edits.ts";
 import { incompleteError } from "../../apply/complete.ts";
 import { notPreviewed } from "../../apply/rename-rule.ts";
-import { admitApply } from "../../gate/admit.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
+import { admitAndWrite } from "./gated-write.ts";
 import { computeRenameOnDisk } from "./rename-coherent.ts";
 import { plannedRename, renameAnswer, renameApplyInput, renameOutput } from "./rename-compute.ts";
 import { proveRenameComplete } from "./rename-proof.ts";
@@ -71,37 +70,7 @@ export const renameApplyTool = defineTool({
       const stale = planned.targets.filter(
         (t) => call.session.documents.byPath(realPathOf(ws, t.abs))?.sha256 !== t.sha256,
       );
-      admitApply(
-        b,
-        bridge.transcript,
-        {
-          tool: "rename_apply",
-          client: ctx.client,
-          workspace: call.session.workspace.name,
-          server: call.session.server.name,
-          handle: "not_applicable",
-          version: stale.length > 0 ? "drift" : "match",
-          files: planned.targets.length,
-        },
-        (reason) =>
-          reason === "drift"
-            ? driftError(stale.map((t) => ws.display(t.abs)).sort(), "call rename_apply again")
-            : undefined,
-      );
-      await applyEdits(
-        {
-          workspace: ws,
-          files: planned.files,
-          snapshots: planned.snapshots,
-          encoding: call.session.encoding,
-          // its edits, in the lines it reads since computeRename (SPEC §5)
-          lines: [call.session.lineModel],
-          maxFileBytes: b.max_file_bytes,
-          journal: bridge.journal,
-          lane: bridge.lane,
-        },
-        bridge.sessions,
-      );
+      await admitAndWrite(ctx, call, "rename_apply", planned, stale);
       return { ...answer, json };
     });
   },

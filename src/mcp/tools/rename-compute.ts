@@ -43,8 +43,7 @@ export const renameApplyInput = renameInput
     edit_set: z
       .string()
       .regex(/^[0-9a-f]{64}$/, "must be the edit_set rename_preview answered")
-      .optional()
-      .describe("rename_preview's edit_set: write only that edit set, else nothing"),
+      .optional(),
   })
   .strict();
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { parse } from "smol-toml";
 import { pinnedToml } from "../../../src/commands/init.ts";
 import { findPreset, PRESETS, type Preset } from "../../../src/config/presets.ts";
+import { INLAY_HINTS } from "../../../src/config/presets-more.ts";
 import type { ServerConfig } from "../../../src/config/types.ts";
 import { validateConfig } from "../../../src/config/validate.ts";
 import { type ChosenServer, choose, planProbes } from "../../../src/discovery/choose.ts";
@@ -30,7 +31,7 @@ describe("configDocument", () => {
     };
     const tls = doc.server.find((s) => s.name === "typescript-language-server");
     expect(tls?.initialization_options).toEqual({
-      preferences: {},
+      preferences: INLAY_HINTS.tsserver,
       disableAutomaticTypingAcquisition: true,
       tsserver: {
         useClientFileWatcher: true,
@@ -148,7 +149,7 @@ describe("one configuration path: zero-config, init and the tests' servers agree
     expect(
       discoveredConfig(dir, [c], ZERO_CONFIG_SOURCE).servers[0]?.initialization_options,
     ).toEqual({
-      preferences: {},
+      preferences: INLAY_HINTS.tsserver,
       disableAutomaticTypingAcquisition: true,
       tsserver: { useClientFileWatcher: true, path: "/opt/ts/lib/tsserver.js" },
     });

@@ -120,6 +120,16 @@ describe("the published tools", () => {
     }
   });
 
+  test("input schemas repeat no bound the bridge checks itself", () => {
+    const bounds = /"(?:minimum|maximum|minLength|maxLength|minItems|maxItems|pattern)"/;
+    for (const t of tools) expect(JSON.stringify(t.inputSchema)).not.toMatch(bounds);
+    // the check itself stays: the zod schema still refuses what the published one omits
+    const rename = TOOLS.find((t) => t.name === "rename_apply");
+    expect(rename?.input.safeParse({ file: "a", new_name: "x", edit_set: "zz" }).success).toBe(
+      false,
+    );
+  });
+
   test("descriptions are one short line and repeat no error codes", () => {
     for (const t of tools) {
       expect(t.description?.length ?? 0).toBeLessThanOrEqual(200);

@@ -1,0 +1,68 @@
+/**
+ * A formatting writes only layout (SPEC §7.3), pure: the text after a formatter's edits
+ * holds the same characters as before, white space aside — a hostile or confused server
+ * (one counting lines otherwise, one answering from a stale copy) cannot slip code into
+ * a file through formatting_apply. Formatters that also reorder imports, add trailing
+ * commas or comments are refused by it too (docs/LANGUAGE-SERVERS.md#formatting-changes-more-than-layout):
+ * `formatting` shows them with `layout_only: false`. The refusal is `EditInvalid`, built here.
+ */
+import { BridgeError } from "../errors.ts";
+import { LineIndex } from "../text/line-index.ts";
+import { measure } from "../text/positions.ts";
+
+/** The label a formatting's `edit_set` digest carries in place of a rename's new name. */
+export const FORMATTING_EDIT_SET = "(formatting)";
+
+/** Where a formatted text first differs from the original beyond white space. */
+export interface LayoutBreak {
+  /** offset (UTF-16) of the first differing character in the original, or its end */
+  offset: number;
+  found: string;
+  written: string;
+}
+
+/** White space as JavaScript's `\s` counts it: spaces, tabs, line breaks, NBSP, BOM. */
+const SPACE = /\s/;
+
+/** Where `after` differs from `before` other than in white space; undefined when nowhere. */
+export function layoutBreak(before: string, after: string): LayoutBreak | undefined {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < before.length && SPACE.test(before[i] as string)) i++;
+    while (j < after.length && SPACE.test(after[j] as string)) j++;
+    const done = i >= before.length || j >= after.length;
+    if (done && i >= before.length && j >= after.length) return undefined;
+    if (done || before[i] !== after[j]) {
+      return { offset: i, found: before.slice(i, i + 32), written: after.slice(j, j + 32) };
+    }
+    i++;
+    j++;
+  }
+}
+
+/**
+ * The refusal of a formatting whose edits change more than layout in `file`: where (1-based
+ * line and column in code points, as the client counts lines), what was there and what the
+ * edits write there instead.
+ */
+export function notLayoutOnly(file: string, text: string, at: LayoutBreak): BridgeError {
+  const lines = new LineIndex(text);
+  const line = lines.lineOf(at.offset);
+  const column = measure(text.slice(lines.lineStart(line), at.offset), "utf-32") + 1;
+  return new BridgeError(
+    "EditInvalid",
+    `edit set rejected: ${file}:${line + 1}:${column}: the formatting changes more than white space (${JSON.stringify(at.found)} becomes ${JSON.stringify(at.written)})`,
+    {
+      hint: "nothing was written; formatting_apply writes only changes of white space and line breaks; this formatter also changes code (sorted imports, added commas or comments: apply formatting's edits by hand if they are wanted) or its positions do not match the file",
+      details: {
+        file,
+        reason: "not_layout",
+        line: line + 1,
+        column,
+        found: at.found,
+        written: at.written,
+      },
+    },
+  );
+}
