@@ -36,6 +36,8 @@ export interface Preset {
    * beside the server (Astro's `typescript.tsdk`, which it cannot start without)
    */
   typescriptLib?: (lib: string) => Record<string, unknown>;
+  /** programs it runs beside itself, whose per-user configuration it reads (SPEC §5.3) */
+  runs?: string[];
   /** how discovery treats it beyond finding its binary (SPEC §2.1) */
   discovery?: DiscoveryRules;
   /** not exercised against its real server by this project (docs/LANGUAGE-SERVERS.md) */

@@ -102,6 +102,19 @@ export function baconGivesWay(here: WorkspaceFacts): string | null {
   );
 }
 
+/** The go command's environment, passed through to gopls. */
+export const GO_ENV = [
+  "GOPATH",
+  "GOROOT",
+  "GOFLAGS",
+  "GOMODCACHE",
+  "GOCACHE",
+  "GOPROXY",
+  "GOPRIVATE",
+  "GOTOOLCHAIN",
+  "GOWORK",
+];
+
 export const GO_NEEDED =
   "which it loads packages with: install Go and put its bin directory on PATH";
 

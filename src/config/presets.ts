@@ -15,9 +15,10 @@ import {
   C_SERVER,
   COMPILE_COMMANDS_HINT,
   cargoEnv,
+  GO_ENV,
   GO_NEEDED,
-  LUA_SERVER,
   INLAY_HINTS,
+  LUA_SERVER,
   PYRIGHT_READS,
   PYTHON_SERVER,
   pythonVenv,
@@ -38,6 +39,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     description:
       "Rust semantics and diagnostics; ready when experimental/serverStatus reports quiescent " +
       'and workspace/symbol answers. Pair with bacon-ls by giving rust-analyzer roles = ["semantics"].',
+    runs: ["cargo"],
     server: {
       languages: ["rust"],
       extensions: { rs: "rust" },
@@ -92,6 +94,7 @@ const PROVEN_FIRST: readonly Preset[] = [
     binaries: ["bacon-ls"],
     description: "Rust diagnostics from bacon (cargo check); diagnostics role only.",
     discovery: { givesWay: baconGivesWay },
+    runs: ["cargo", "bacon"],
     server: {
       languages: ["rust"],
       extensions: { rs: "rust" },
@@ -320,23 +323,14 @@ const PROVEN_FIRST: readonly Preset[] = [
       "Go; ready when its 'Setting up workspace' progress (begun on `initialized`) has ended. " +
       "Version via `gopls version`.",
     discovery: { needsOnPath: { command: "go", why: GO_NEEDED } },
+    runs: ["go"],
     server: {
       version_args: ["version"],
       languages: ["go", "go.mod", "go.work"],
       // it reports on (and opens) go.mod and go.work as documents of their own languages
       extensions: { go: "go", mod: "go.mod", work: "go.work" },
       roles: ["semantics", "diagnostics"],
-      env_passthrough: [
-        "GOPATH",
-        "GOROOT",
-        "GOFLAGS",
-        "GOMODCACHE",
-        "GOCACHE",
-        "GOPROXY",
-        "GOPRIVATE",
-        "GOTOOLCHAIN",
-        "GOWORK",
-      ],
+      env_passthrough: [...GO_ENV],
       // answers workspace/configuration section "gopls": workspace_symbols from the
       // workspace's own packages, not the Go installation's (whose symbols and absolute
       // paths change with the machine), and hovers without pkg.go.dev links; hints: INLAY_HINTS

@@ -13,7 +13,9 @@
 
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { findPreset } from "../config/presets.ts";
 import { languageOfFile } from "../config/server-files.ts";
+import { sanitizedEnv } from "../process/env.ts";
 import {
   type CompiledWatcher,
   coalesce,
@@ -26,6 +28,7 @@ import {
 import { realRoot } from "../workspace/files.ts";
 import type { OutsideSubscription } from "../workspace/outside-watch.ts";
 import { atOrBelow, relativeInside } from "../workspace/paths.ts";
+import { userConfiguration } from "../workspace/user-config.ts";
 import type { Subscription } from "../workspace/watch.ts";
 import type { WatchStatus } from "../workspace/watch-status.ts";
 import { isApplySideFile, verdictOf } from "./change-rule.ts";
@@ -106,6 +109,29 @@ export class DiskChanges {
     this.watchers = compileWatchers(this.ctx.registrations.values());
     if (this.subscription) this.subscription.refresh();
     else this.start();
+    this.dependOutside();
+  }
+
+  /**
+   * What the server reads outside the root that no file of the workspace names (SPEC §5.3):
+   * the directories its registered watchers cover there (pyright: its interpreter's search
+   * paths, a `.pth`'s directory, a virtual environment elsewhere), and the per-user
+   * configuration of the programs it runs — watched like every other dependency.
+   */
+  private dependOutside(): void {
+    const { server } = this.ctx;
+    const registered = this.outsideWatchers().map((w) => ({
+      path: w.scope as string,
+      kind: "tree" as const,
+      source: "a watcher the server registered",
+    }));
+    const programs = [
+      server.name,
+      basename(server.command),
+      ...(findPreset(server.name)?.runs ?? []),
+    ];
+    const env = sanitizedEnv(server, process.env);
+    this.outside?.depend([...registered, ...userConfiguration(programs, env)]);
   }
 
   /** Watch from now on (the first document, the first sync). */
@@ -123,6 +149,7 @@ export class DiskChanges {
     this.outside = this.ctx.workspace.outside().subscribe((changes) => {
       this.pending = coalesce([...this.pending, ...changes]);
     });
+    this.dependOutside();
   }
 
   /** Dependencies outside the root that are named but not watched whole (SPEC §5.3). */
@@ -286,14 +313,18 @@ export class DiskChanges {
     return { files, count: this.markCount };
   }
 
-  /** The registered watchers, and those whose base lies outside the root (never watched). */
-  patterns(): { watchers: string[]; outside: string[] } {
-    const outside = this.watchers.filter(
+  /** The registered watchers whose base lies outside the root (not a directory holding it). */
+  private outsideWatchers(): CompiledWatcher[] {
+    return this.watchers.filter(
       (w) => w.scope !== null && !atOrBelow(this.root, w.scope) && !atOrBelow(w.scope, this.root),
     );
+  }
+
+  /** The registered watchers, and those whose base lies outside the root. */
+  patterns(): { watchers: string[]; outside: string[] } {
     return {
       watchers: this.watchers.map((w) => w.pattern),
-      outside: outside.map((w) => w.pattern),
+      outside: this.outsideWatchers().map((w) => w.pattern),
     };
   }
 

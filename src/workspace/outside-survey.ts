@@ -35,8 +35,18 @@ const WALK_SLICE = 2000;
 export const CONFIGURATION =
   /^(?:tsconfig(?:\..*)?\.json|jsconfig\.json|package\.json|pyrightconfig\.json|pyproject\.toml|setup\.cfg|go\.mod|go\.work|Cargo\.toml|config\.toml|compile_flags\.txt|\.clangd|\.ccls|.*\.rsp)$/;
 
+/**
+ * The tools' own configuration servers and the programs they run search upward for
+ * (clang-tidy and clang-format inside clangd, rustfmt and clippy behind rust-analyzer,
+ * formatters and linters beside a language server): named by what reads them, not by path.
+ */
+const TOOL_CONFIGURATION =
+  /^(?:\.clang-tidy|\.clang-format|_clang-format|\.editorconfig|\.?rustfmt\.toml|\.?clippy\.toml|rust-toolchain(?:\.toml)?|\.python-version|mypy\.ini|\.mypy\.ini|\.pylintrc|\.flake8|tox\.ini|\.?ruff\.toml|\.prettierrc.*|\.eslintrc.*|biome\.jsonc?|deno\.jsonc?|\.npmrc|\.yarnrc(?:\.yml)?|\.luarc\.jsonc?)$/;
+
 /** What servers look for above the root: configuration files, and packages installed there. */
-const ABOVE_THE_ROOT = new RegExp(`${CONFIGURATION.source}|^node_modules$`);
+const ABOVE_THE_ROOT = new RegExp(
+  `${CONFIGURATION.source}|${TOOL_CONFIGURATION.source}|^node_modules$`,
+);
 
 interface Found {
   /** identity when read: size, mtime, inode */

@@ -54,6 +54,12 @@ interface Watched {
 export interface OutsideSubscription {
   /** dependencies named but not watched whole (absolute paths, sorted) */
   unwatched(): string[];
+  /**
+   * What this subscriber's server reads beyond what the workspace names: the directories
+   * its registered watchers cover outside the root, its programs' user configuration
+   * (replaces the last call's). Watched for every subscriber, like the rest.
+   */
+  depend(deps: readonly OutsideDependency[]): void;
   close(): void;
 }
 
@@ -61,6 +67,8 @@ export interface OutsideSubscription {
 interface Subscriber {
   deliver: (changes: FileChange[]) => void;
   subs: { w: Watched; sub: Subscription }[];
+  /** what its server reads outside the root that the workspace does not name */
+  own: readonly OutsideDependency[];
 }
 
 export class OutsideWatch {
@@ -128,7 +136,11 @@ export class OutsideWatch {
       this.databaseDirs(),
       existsSync,
       (abs) => this.unwatchedInside(abs),
-      [...this.survey.dependencies(), ...this.survey.ancestors()],
+      [
+        ...this.survey.dependencies(),
+        ...this.survey.ancestors(),
+        ...[...this.subscribers].flatMap((s) => s.own),
+      ],
     );
     const deps = [...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)];
     for (const found of deps) {
@@ -212,7 +224,7 @@ export class OutsideWatch {
 
   /** Every change outside, delivered to `deliver`; the session polls with `poll()`. */
   subscribe(deliver: (changes: FileChange[]) => void): OutsideSubscription {
-    const subscriber: Subscriber = { deliver, subs: [] };
+    const subscriber: Subscriber = { deliver, subs: [], own: [] };
     for (const w of this.watched.values()) subscriber.subs.push(this.attach(w, deliver));
     this.subscribers.add(subscriber);
     return {
@@ -225,6 +237,10 @@ export class OutsideWatch {
         for (const dep of this.beyond.incomplete) out.push(`${dep} (${BEYOND_INCOMPLETE})`);
         return out.sort();
       },
+      depend: (deps) => {
+        subscriber.own = [...deps];
+        if (!this.closed) this.update();
+      },
       close: () => {
         this.subscribers.delete(subscriber);
         for (const { sub } of subscriber.subs) sub.close();
@@ -236,16 +252,33 @@ export class OutsideWatch {
     const interest = (d: string) =>
       w.file === null && w.dep.kind === "tree" ? atOrBelow(w.dir, d) : d === w.dir;
     const { names } = w.dep;
+    // a directory watched only where awaited paths would appear hears only those names
+    // (a home directory's other entries come and go all the time)
+    const awaitedOnly = w.dep.kind === "entries" && w.dep.awaits !== undefined;
     const only = (changes: FileChange[]) => {
       const mine =
         w.file !== null
           ? changes.filter((c) => c.abs === w.file)
-          : names !== undefined
-            ? changes.filter((c) => names.test(basename(c.abs)))
-            : changes;
+          : awaitedOnly
+            ? changes.filter((c) => this.awaitedStep(w, c.abs))
+            : names !== undefined
+              ? changes.filter((c) => names.test(basename(c.abs)))
+              : changes;
       if (mine.length > 0) deliver(mine);
     };
     return { w, sub: w.watcher.subscribe(interest, only) };
+  }
+
+  /** Whether `abs`, in `w`'s directory, is the first step of a path `w` awaits. */
+  private awaitedStep(w: Watched, abs: string): boolean {
+    for (const path of w.awaiting) if (this.stepOf(w, path) === abs) return true;
+    return false;
+  }
+
+  /** The entry of `w`'s directory on the way to `path`, or null when it is not below it. */
+  private stepOf(w: Watched, path: string): string | null {
+    const step = join(w.dir, relative(w.dir, path).split("/")[0] ?? "");
+    return step === w.dir || !atOrBelow(w.dir, step) ? null : step;
   }
 
   /** Drain every outside watcher (before a call's first request, like the root's). */
@@ -255,8 +288,8 @@ export class OutsideWatch {
     // (its files are the new tree's): looked for here, then watched as what it now is
     for (const w of [...this.watched.values()]) {
       for (const path of w.awaiting) {
-        const step = join(w.dir, relative(w.dir, path).split("/")[0] ?? "");
-        if (step === w.dir || !atOrBelow(w.dir, step) || !existsSync(step)) continue;
+        const step = this.stepOf(w, path);
+        if (step === null || !existsSync(step)) continue;
         this.appeared(w, { abs: step, kind: "created" });
         break;
       }

@@ -7,7 +7,7 @@
  * `rename_apply` never writes half a rename.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { findGopls } from "../support/built-servers.ts";
 import { answer, GATED, type Probe } from "../support/coherence.ts";
@@ -179,6 +179,49 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "gen/include/cfg.h", "#define PICK 1\n"),
     changeAgain: flip("gen/include/cfg.h"),
     probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: the user's own configuration, in HOME": {
+    server: "clangd",
+    home: true,
+    files: {
+      ...pickFiles("unused/cfg.h", "lib.h"),
+      "home/.config/clangd/config.yaml": "CompileFlags:\n  Add: [-DPICK=1]\n",
+    },
+    prepare: (dir) => compileDatabase(dir, PICK_SOURCES, []),
+    warm: [ALPHA],
+    change: (dir) =>
+      write(dir, "home/.config/clangd/config.yaml", "CompileFlags:\n  Add: [-DPICK=0]\n"),
+    probes: [ALPHA, BETA_CALLERS],
+  },
+  "clangd: a .clang-tidy in the root's parent turns a check on": {
+    server: "clangd",
+    files: {
+      ".clang-tidy": "Checks: '-*'\n",
+      "proj/src/main.c": "int f(int x) {\n  if (x) return 1;\n  return 0;\n}\n",
+    },
+    prepare: (dir) => compileDatabase(dir, ["src/main.c"], []),
+    warm: [diag("src/main.c")],
+    change: (dir) =>
+      write(dir, ".clang-tidy", "Checks: '-*,readability-braces-around-statements'\n"),
+    probes: [diag("src/main.c")],
+  },
+  "pyright: a .pth of its virtual environment names a directory outside the root": {
+    server: "pyright",
+    files: {
+      "libs/mod.py": "def f() -> int:\n    return 1\n",
+      "proj/pyrightconfig.json": '{ "venvPath": ".", "venv": ".venv" }\n',
+      "proj/.venv/pyvenv.cfg": "home = /usr/bin\nversion = 3.11.7\n",
+      "proj/.venv/lib/python3.11/site-packages/libs.pth": "../../../../../libs\n",
+      "proj/app.py": "from mod import f\n\nn: int = f()\n",
+    },
+    prepare: (dir) => {
+      rmSync(join(dir, "proj/.venv/bin/python"), { force: true });
+      mkdirSync(join(dir, "proj/.venv/bin"), { recursive: true });
+      symlinkSync("/usr/bin/python3", join(dir, "proj/.venv/bin/python"));
+    },
+    warm: [diag("app.py")],
+    change: (dir) => write(dir, "libs/mod.py", 'def f() -> str:\n    return "a"\n'),
+    probes: [diag("app.py"), { tool: "hover", args: { file: "app.py", line: 1, symbol: "f" } }],
   },
   "typescript-language-server: a relative import that climbs out of the root": {
     server: "typescript-language-server",

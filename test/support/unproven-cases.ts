@@ -49,6 +49,8 @@ export interface Case {
   prepare?: (dir: string) => void;
   /** the server's configuration, from the one users get (the preset) */
   config?: (c: ServerConfig) => ServerConfig;
+  /** the server's HOME is the base's `home` (a user's configuration beside the root) */
+  home?: true;
   warm: Probe[];
   change: (dir: string) => void;
   /** a second change, after the long-lived bridge answered `probes` once in between */
@@ -66,7 +68,9 @@ async function inBase(b: BridgeHandle, p: Probe, dir: string): Promise<unknown> 
 export async function bothAnswers(c: Case, server: ServerConfig): Promise<[unknown[], unknown[]]> {
   const dir = base(c.files);
   c.prepare?.(dir);
-  const long = await startRealBridge(join(dir, "proj"), server, GATED);
+  const homed = (d: string): ServerConfig =>
+    c.home ? { ...server, env: { ...server.env, HOME: join(d, "home") } } : server;
+  const long = await startRealBridge(join(dir, "proj"), homed(dir), GATED);
   let fresh: BridgeHandle | undefined;
   try {
     for (const p of c.warm) await answer(long, p, join(dir, "proj"));
@@ -81,7 +85,7 @@ export async function bothAnswers(c: Case, server: ServerConfig): Promise<[unkno
     c.prepare?.(copy);
     const mine: unknown[] = [];
     for (const p of c.probes) mine.push(await inBase(long, p, dir));
-    fresh = await startRealBridge(join(copy, "proj"), server, GATED);
+    fresh = await startRealBridge(join(copy, "proj"), homed(copy), GATED);
     const truth: unknown[] = [];
     for (const p of c.probes) truth.push(await inBase(fresh, p, copy));
     return [mine, truth];
