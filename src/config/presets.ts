@@ -161,7 +161,9 @@ const PROVEN_FIRST: readonly Preset[] = [
       "C and C++; needs compile_commands.json. Opens one source file to start the " +
       "background index and waits for backgroundIndexProgress to end.",
     server: {
-      args: ["--background-index", "--log=error"],
+      // open headers' texts, not the disk's, for the files including them: a preview's
+      // proposed header reaches its includers (SPEC §6.2; docs/LANGUAGE-SERVERS.md)
+      args: ["--background-index", "--log=error", "--use-dirty-headers"],
       languages: ["c", "cpp"],
       extensions: {
         ...C_FAMILY,

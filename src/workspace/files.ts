@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { BridgeError } from "../errors.ts";
 import { errnoCode, HINT, notFoundError, outsideError } from "./file-errors.ts";
 import { candidatePath, relativeInside, type WorkspaceRoot } from "./paths.ts";
@@ -111,4 +111,43 @@ export function resolveWorkspaceFile(
   if (stats.isDirectory()) throw notFoundError(file, HINT.directory);
   if (!stats.isFile()) throw notFoundError(file, HINT.special);
   return { abs: real, rel };
+}
+
+/**
+ * A path that may name a file not written yet (a preview's new file, SPEC §6.2): a path
+ * that exists resolves as a `file` argument; else its directory must exist, and the path
+ * stays inside the root once that directory's realpath is taken. `exists`: on disk now.
+ */
+export function resolveMaybeNewFile(
+  rootReal: string,
+  file: string,
+  workspace?: string,
+): ResolvedFile & { exists: boolean } {
+  const invalid = file.length === 0 || file.includes("\0");
+  const candidate = invalid ? "" : candidatePath(rootReal, file);
+  const escapes = !invalid && !isAbsolute(file) && relativeInside(rootReal, candidate) === null;
+  // an entry there (a dangling link too), a bad path, or one outside: judged as a `file`
+  if (invalid || escapes || entryAt(candidate)) {
+    return { ...resolveWorkspaceFile(rootReal, file, workspace), exists: true };
+  }
+  let dir: string;
+  try {
+    dir = realpathSync(dirname(candidate));
+  } catch {
+    if (missingPathEscapes(rootReal, candidate)) throw outsideError(file, workspace);
+    throw notFoundError(file, HINT.newFile);
+  }
+  const abs = join(dir, basename(candidate));
+  const rel = relativeInside(rootReal, abs);
+  if (rel === null) throw outsideError(file, workspace);
+  return { abs, rel, exists: false };
+}
+
+function entryAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
