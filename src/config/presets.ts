@@ -161,9 +161,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       "C and C++; needs compile_commands.json. Opens one source file to start the " +
       "background index and waits for backgroundIndexProgress to end.",
     server: {
-      // open headers' texts, not the disk's, for the files including them: a preview's
-      // proposed header reaches its includers (SPEC §6.2; docs/LANGUAGE-SERVERS.md)
-      args: ["--background-index", "--log=error", "--use-dirty-headers"],
+      args: ["--background-index", "--log=error", "--use-dirty-headers"], // docs/LANGUAGE-SERVERS.md
       languages: ["c", "cpp"],
       extensions: {
         ...C_FAMILY,

@@ -9,10 +9,19 @@
 export class CallLock {
   private running = 0;
   private alone = false;
+  /** calls waiting for a preview to end */
+  private waiting = 0;
   private readonly wakers = new Set<() => void>();
 
   async shared<T>(fn: () => Promise<T>): Promise<T> {
-    while (this.alone) await this.changed();
+    if (this.alone) {
+      this.waiting += 1;
+      try {
+        while (this.alone) await this.changed();
+      } finally {
+        this.waiting -= 1;
+      }
+    }
     this.running += 1;
     try {
       return await fn();
@@ -33,9 +42,9 @@ export class CallLock {
     }
   }
 
-  /** What session_status and tests read: calls running, and whether one runs alone. */
-  state(): { running: number; alone: boolean } {
-    return { running: this.running, alone: this.alone };
+  /** session_status (SPEC §10): while a preview runs alone, the calls waiting for it. */
+  status(): { previewing: { waiting: number } } | Record<string, never> {
+    return this.alone ? { previewing: { waiting: this.waiting } } : {};
   }
 
   private changed(): Promise<void> {
