@@ -115,8 +115,9 @@ export function resolveWorkspaceFile(
 
 /**
  * A path that may name a file not written yet (a preview's new file, SPEC §6.2): a path
- * that exists resolves as a `file` argument; else its directory must exist, and the path
- * stays inside the root once that directory's realpath is taken. `exists`: on disk now.
+ * that exists resolves as a `file` argument; else its deepest existing ancestor must be a
+ * directory whose realpath keeps the path inside the root (the directories below it may be
+ * new too). `exists`: on disk now.
  */
 export function resolveMaybeNewFile(
   rootReal: string,
@@ -130,16 +131,24 @@ export function resolveMaybeNewFile(
   if (invalid || escapes || entryAt(candidate)) {
     return { ...resolveWorkspaceFile(rootReal, file, workspace), exists: true };
   }
-  let dir: string;
-  try {
-    dir = realpathSync(dirname(candidate));
-  } catch {
-    if (missingPathEscapes(rootReal, candidate)) throw outsideError(file, workspace);
-    throw notFoundError(file, HINT.newFile);
+  if (candidate.length >= PATH_MAX) throw notFoundError(file, HINT.checkPath);
+  const rest = [basename(candidate)];
+  let dir = dirname(candidate);
+  let abs: string | undefined;
+  while (abs === undefined) {
+    try {
+      abs = join(realpathSync(dir), ...rest);
+    } catch (err) {
+      const up = dirname(dir);
+      // only missing directories may be new; a file or a loop on the way is not a directory
+      if (errnoCode(err) !== "ENOENT" || up === dir) throw notFoundError(file, HINT.newFile);
+      rest.unshift(basename(dir));
+      dir = up;
+    }
   }
-  const abs = join(dir, basename(candidate));
   const rel = relativeInside(rootReal, abs);
   if (rel === null) throw outsideError(file, workspace);
+  if (!statSync(dir).isDirectory()) throw notFoundError(file, HINT.newFile);
   return { abs, rel, exists: false };
 }
 

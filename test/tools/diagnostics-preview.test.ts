@@ -57,22 +57,22 @@ describe("a preview", () => {
     const r = await bridge.call("diagnostics", {
       contents: [
         { file: "a.fake", text: "ERR\n" },
-        { file: "sub/../n.fake", text: "new ERR\n" },
+        { file: "new/dir/n.fake", text: "new ERR\n" },
       ],
     });
     expect(r.structured).toEqual({
-      diagnostics: [err("a.fake", 1, 1), err("b.fake", 1, 3), err("n.fake", 1, 5)],
+      diagnostics: [err("a.fake", 1, 1), err("b.fake", 1, 3), err("new/dir/n.fake", 1, 5)],
       total: 3,
-      added: [err("a.fake", 1, 1), err("n.fake", 1, 5)],
+      added: [err("a.fake", 1, 1), err("new/dir/n.fake", 1, 5)],
       removed: [],
       unchanged: 1,
-      files: ["a.fake", "b.fake", "n.fake"],
+      files: ["a.fake", "b.fake", "new/dir/n.fake"],
       snapshot: SNAPSHOT,
     });
     // nothing written; the server holds the disk's texts, the new file closed
     expect(readFileSync(ws.path("a.fake"), "utf8")).toBe("fine\n");
     expect(statSync(ws.path("a.fake")).mtimeMs).toBe(mtime);
-    expect(() => statSync(ws.path("n.fake"))).toThrow();
+    expect(() => statSync(ws.path("new"))).toThrow();
     expect(openTexts(fake, ws.root)).toEqual({ "a.fake": "fine\n", "b.fake": "x ERR\n" });
     expect(fake.events("textDocument/didSave", "in")).toEqual([]);
     // the next plain answer is the disk's, as before the preview
@@ -80,9 +80,9 @@ describe("a preview", () => {
     expect(after.structured.snapshot).toBe(disk.structured.snapshot as string);
     // after writing what was previewed, nothing is added or removed since the preview
     ws.write("a.fake", "ERR\n");
-    ws.write("n.fake", "new ERR\n");
+    ws.write("new/dir/n.fake", "new ERR\n");
     const written = await bridge.call("diagnostics", {
-      files: ["a.fake", "b.fake", "n.fake"],
+      files: ["a.fake", "b.fake", "new/dir/n.fake"],
       since: r.structured.snapshot,
     });
     expect(written.structured).toMatchObject({ added: [], removed: [], unchanged: 3 });
@@ -110,7 +110,7 @@ describe("a preview", () => {
         "InvalidArgument",
       ],
       [{ contents: [{ file: "x.unknown", text: "" }] }, "NoServerForFile"],
-      [{ contents: [{ file: "no/such/dir.fake", text: "" }] }, "FileNotFound"],
+      [{ contents: [{ file: "a.fake/x.fake", text: "" }] }, "FileNotFound"],
       [
         { contents: Array.from({ length: 17 }, (_, i) => ({ file: `${i}.fake`, text: "" })) },
         "InvalidArgument",

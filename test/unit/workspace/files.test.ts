@@ -105,6 +105,12 @@ describe("resolveMaybeNewFile (a preview's new file, SPEC §6.2)", () => {
       exists: false,
     });
     expect(resolveMaybeNewFile(ws, join(ws, "new.txt")).rel).toBe("new.txt");
+    // new directories too, below an existing one inside
+    expect(resolveMaybeNewFile(ws, "sub/x/y/new.txt")).toEqual({
+      abs: join(ws, "sub", "x", "y", "new.txt"),
+      rel: "sub/x/y/new.txt",
+      exists: false,
+    });
   });
 
   test("outside, through links, missing directories, dangling links and bad paths", () => {
@@ -112,8 +118,10 @@ describe("resolveMaybeNewFile (a preview's new file, SPEC §6.2)", () => {
     expect(code("../outside/new.txt")).toBe("PathOutsideWorkspace");
     expect(code(join(outside, "new.txt"))).toBe("PathOutsideWorkspace");
     expect(code("escdir/new.txt")).toBe("PathOutsideWorkspace");
-    expect(code("no/such/new.txt")).toBe("FileNotFound");
-    expect(thrown(() => resolveMaybeNewFile(ws, "no/new.txt")).hint).toContain("directory");
+    expect(code("escdir/new/x.txt")).toBe("PathOutsideWorkspace");
+    // through a file: not a directory
+    expect(code("a.txt/new.txt")).toBe("FileNotFound");
+    expect(thrown(() => resolveMaybeNewFile(ws, "a.txt/x/new.txt")).hint).toContain("directories");
     // a dangling link is an entry: never a new file written through it
     expect(code("dangle")).toBe("PathOutsideWorkspace");
     expect(code("sub")).toBe("FileNotFound");
