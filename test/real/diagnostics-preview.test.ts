@@ -141,9 +141,11 @@ for (const c of cases) {
       expect(disk.total).toBe(0);
       const before = stamp(root, files);
 
+      const t0 = performance.now();
       const broken = await ok(bridge, "diagnostics", {
         contents: [{ file: c.a, text: c.broken }],
       });
+      const t1 = performance.now();
       const added = broken.added as Item[];
       expect(added.map((d) => d.file)).toEqual([c.b]);
       expect(added[0]?.message).toMatch(c.message);
@@ -158,6 +160,9 @@ for (const c of cases) {
           { file: c.b, text: c.fixed },
         ],
       });
+      const t2 = performance.now();
+      const ms = (a: number, b: number) => Math.round(b - a);
+      console.log(`${c.name}: preview ${ms(t0, t1)} ms, preview of two files ${ms(t1, t2)} ms`);
       expect(fixed.diagnostics).toEqual([]);
       expect(fixed.added).toEqual([]);
 

@@ -3,7 +3,7 @@
  * texts (a new file too) and what they add against the disk; nothing written, the server's
  * documents the disk's again; bad entries refused before the server hears of them; a server
  * that crashes mid-preview, and a cancelled preview, leave the view the disk's; another call
- * on the session waits until the preview is over. The fake publishes one error per "ERR".
+ * on the session waits until the preview is over, and a disk change meanwhile is seen then. The fake publishes one error per "ERR".
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
@@ -176,10 +176,12 @@ describe("faults", () => {
       const s = await sessionOf(bridge, "w", "fake");
       return (s.previewing as { waiting: number } | undefined)?.waiting === 1 ? true : undefined;
     }, 10_000);
+    // the disk changes during the preview: seen once it is over
+    ws.write("a.fake", "changed\n");
     abort.abort();
     expect(await preview).toContain("AbortError");
     expect((await hover).isError).toBe(false);
-    expect(openTexts(fake, ws.root)).toEqual({ "a.fake": "fine\n" });
+    expect(openTexts(fake, ws.root)).toEqual({ "a.fake": "changed\n" });
     // the hover reached the server only once the disk's text was back: the texts it was
     // given, in order, with the hover among them
     const seen = fake.records().flatMap((m) => {
@@ -193,6 +195,6 @@ describe("faults", () => {
       return m.method === "textDocument/didClose" ? ["closed"] : [];
     });
     // (the cancelled settle closed the document; the hover opened it from disk)
-    expect(seen).toEqual(["ERR\n", "closed", "fine\n", "hover"]);
+    expect(seen).toEqual(["ERR\n", "closed", "changed\n", "hover"]);
   });
 });
