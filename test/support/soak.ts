@@ -240,6 +240,37 @@ function proposal(
 }
 
 /**
+ * The proposals previewed on the long-lived bridge once it holds open what the fresh one
+ * does — the files of its workspace answer, which the fresh bridge was asked about, and the
+ * fresh bridge's warm-up file — since a preview reports the open documents (SPEC §6.2);
+ * then the plain answer for `set`.
+ */
+async function previewOn(
+  long: BridgeHandle,
+  fresh: BridgeHandle,
+  proposed: { kind: string; contents: { file: string; text: string }[] }[],
+  set: string[],
+  listed: string[],
+  result: SoakResult,
+): Promise<{ previews: unknown[]; afterPreviews: unknown }> {
+  if (proposed.length === 0) return { previews: [], afterPreviews: undefined };
+  if (listed.length > 0) await answer(long, "diagnostics", { files: listed });
+  const sessions = (await ok(fresh, "session_status", {})).sessions as {
+    readiness?: { warmup?: { file?: string | null } | null };
+  }[];
+  for (const s of sessions) {
+    const warm = s.readiness?.warmup?.file;
+    if (typeof warm === "string") await answer(long, "diagnostics", { file: warm });
+  }
+  const previews: unknown[] = [];
+  for (const p of proposed) {
+    result.proposals[p.kind] = (result.proposals[p.kind] ?? 0) + 1;
+    previews.push(await answer(long, "diagnostics", { contents: p.contents }));
+  }
+  return { previews, afterPreviews: await answer(long, "diagnostics", { files: set }) };
+}
+
+/**
  * An answer without what differs between two bridges by design: the snapshot (it digests
  * the root), a restart, and how many stale locations the long-lived one dropped.
  */
@@ -432,17 +463,9 @@ export async function soak(opts: {
         all: await answer(bridge, "diagnostics", {}),
         refs: await answer(bridge, "references", lang.references),
       };
-      // previews on the long-lived bridge, its documents as a fresh bridge's will be below
       const proposed = Array.from({ length: opts.proposals ?? 0 }, (_, i) =>
         proposal(model, proposing, n * 100 + i + 50, originals),
       );
-      const previews: unknown[] = [];
-      for (const p of proposed) {
-        result.proposals[p.kind] = (result.proposals[p.kind] ?? 0) + 1;
-        previews.push(await answer(bridge, "diagnostics", { contents: p.contents }));
-      }
-      const afterPreviews =
-        proposed.length > 0 ? await answer(bridge, "diagnostics", { files: set }) : undefined;
       // the workspace answer's files inside the root, asked of the fresh bridge as a change set
       const listed = ((long.all as { files?: string[] }).files ?? []).filter(
         (f) => !f.startsWith("/"),
@@ -520,6 +543,14 @@ export async function soak(opts: {
           "{files, since} snapshot",
           d.snapshot,
           (long.set as Record<string, unknown>).snapshot,
+        );
+        const { previews, afterPreviews } = await previewOn(
+          bridge,
+          fresh,
+          proposed,
+          set,
+          listed,
+          result,
         );
         for (const [i, p] of proposed.entries()) {
           const truthPreview = await answer(fresh, "diagnostics", { contents: p.contents });
