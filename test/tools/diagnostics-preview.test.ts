@@ -88,6 +88,28 @@ describe("a preview", () => {
     expect(written.structured).toMatchObject({ added: [], removed: [], unchanged: 3 });
   });
 
+  test("an answer past max_result_bytes is ResultTooLarge, summarized per file", async () => {
+    const { bridge } = await start(
+      { "a.fake": "fine\n" },
+      undefined,
+      {},
+      {
+        max_result_bytes: 2048,
+      },
+    );
+    const r = await bridge.call("diagnostics", {
+      contents: [{ file: "a.fake", text: "ERR ".repeat(40) }],
+    });
+    expect(r.structured.code).toBe("ResultTooLarge");
+    // 40 items in `diagnostics` and 40 in `added`
+    expect(r.structured.details).toMatchObject({
+      count: 80,
+      max_bytes: 2048,
+      files: 1,
+      by_file: [{ file: "a.fake", count: 80 }],
+    });
+  });
+
   test("bad entries are typed errors and reach no server", async () => {
     const { fake, bridge } = await start(
       { "a.fake": "fine\n" },
