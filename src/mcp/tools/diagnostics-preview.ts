@@ -15,6 +15,7 @@ import {
   type SizedAnswer,
   sinceAnswer,
 } from "../../normalize/diagnostics-answer.ts";
+import type { KeyedDiagnostics } from "../../normalize/diagnostics-diff.ts";
 import { routeOne } from "../../router.ts";
 import { Preview, type Proposed, uncoveredChannel } from "../../session/preview.ts";
 import type { Session } from "../../session/session.ts";
@@ -138,7 +139,7 @@ export async function previewAnswer(
   args: Args,
   contents: readonly Content[],
   slices: TimeSlices,
-): Promise<{ answer: SizedAnswer; snapshot: string; keyed: SizedKeyed }> {
+): Promise<{ answer: SizedAnswer; snapshot: string; keyed: KeyedDiagnostics }> {
   const { preview, disk, uncovered } = await collectPreview(ctx, args, contents, slices);
   const before = await measureDiagnostics(
     disk.files,
@@ -159,5 +160,3 @@ export async function previewAnswer(
   const answer = await sinceAnswer(before.keyed, m, fields, () => true, maxBytes, slices, true);
   return { answer, snapshot: m.snapshot, keyed: m.keyed };
 }
-
-type SizedKeyed = Awaited<ReturnType<typeof measureDiagnostics>>["keyed"];
