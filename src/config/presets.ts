@@ -161,7 +161,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       "background index and waits for backgroundIndexProgress to end.",
     discovery: { alternatives: { ...C_SERVER, rank: 1 } },
     server: {
-      args: ["--background-index", "--log=error"],
+      args: ["--background-index", "--log=error", "--use-dirty-headers"], // docs/LANGUAGE-SERVERS.md
       languages: ["c", "cpp"],
       extensions: {
         ...C_FAMILY,

@@ -203,7 +203,10 @@ export function pagedAnswer(
   return { result, count: p.items.length, json };
 }
 
-/** What changed since `before` (SPEC §6.1), measured as a page is; not paged. */
+/**
+ * What changed since `before` (SPEC §6.1), measured as a page is; not paged. `whole`: the
+ * current items too, as `diagnostics` (a preview's answer, SPEC §6.2).
+ */
 export async function sinceAnswer(
   before: KeyedDiagnostics,
   m: Measured,
@@ -211,6 +214,7 @@ export async function sinceAnswer(
   inScope: (file: string) => boolean,
   maxBytes: number,
   slices: TimeSlices,
+  whole = false,
 ): Promise<SizedAnswer> {
   const diff = await diffDiagnostics(before, m.keyed, inScope, slices);
   const added = diff.added.map((i) => m.keyed.items[i] as DiagnosticOut);
@@ -223,12 +227,15 @@ export async function sinceAnswer(
       bytes: await sizeOf(before.items, diff.removed, undefined, slices),
     },
   ];
-  const result = { added: [], removed: [], unchanged: diff.unchanged, ...fields };
-  const count = added.length + removed.length;
+  const all = m.keyed.items as DiagnosticOut[];
+  if (whole) lists.unshift({ key: "diagnostics", items: all, bytes: m.bytes });
+  const head = whole ? { diagnostics: [], total: all.length } : {};
+  const result = { ...head, added: [], removed: [], unchanged: diff.unchanged, ...fields };
+  const count = added.length + removed.length + (whole ? all.length : 0);
   const json = enforceSizedCap(result, lists, count, maxBytes, () => ({
     limit: undefined,
     offset: 0,
-    summary: summarizeFiles(countsByFile(added, removed)),
+    summary: summarizeFiles(countsByFile(added, removed, whole ? all : [])),
     hint: undefined,
   }));
   return { result, count, json };

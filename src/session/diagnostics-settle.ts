@@ -66,6 +66,7 @@ export async function settlePush(
   session: Session,
   doc: OpenDocument,
   wait: WaitContext,
+  exact = false,
 ): Promise<void> {
   const store = session.diagnostics;
   const rule = session.server.diagnostics_settle;
@@ -86,8 +87,11 @@ export async function settlePush(
         return e && rule === "version" && e.version === doc.version ? true : undefined;
       }
       if (rule === "publish") return true;
-      // "version": the publish must carry the synced version; one without a version counts too
-      return e.version === undefined || e.version >= doc.version ? true : undefined;
+      // "version": the publish must carry the synced version; one without a version counts
+      // too, unless `exact` (a preview: a file opened in a change set may get a publish of
+      // the set's state before its own opening, without a version)
+      if (e.version === undefined) return exact ? undefined : true;
+      return e.version >= doc.version ? true : undefined;
     },
     rule === "version"
       ? `publishDiagnostics for ${doc.uri} version ${doc.version}`
@@ -144,10 +148,12 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
 /** Rounds of `diagnostics_barrier` while publishes keep coming, before answering anyway. */
 const MAX_BARRIER_ROUNDS = 16;
 
+/** `runs`: false where the runs cannot answer — a preview's texts are not on disk (SPEC §6.2). */
 export async function fileDiagnostics(
   session: Session,
   doc: OpenDocument,
   wait: WaitContext,
+  runs = true,
 ): Promise<FileDiagnostics> {
   if (session.server.diagnostics_settle === "tsserver") {
     const commands = session.capabilities?.executeCommandProvider?.commands ?? [];
@@ -171,14 +177,14 @@ export async function fileDiagnostics(
   // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
   if (rule !== "progress" && rule !== "quiescent" && !pulls) {
     try {
-      await settlePush(session, doc, wait);
+      await settlePush(session, doc, wait, !runs);
     } catch (err) {
       // the publish never came: the next call opens the document afresh (SPEC §5.4)
       session.documents.close(doc.uri);
       throw err;
     }
   }
-  await settleRuns(session, wait);
+  if (runs) await settleRuns(session, wait);
   const push = session.diagnostics.push(doc.uri)?.items;
   return rule === "publish" && !pulls
     ? { uri: doc.uri, push, pull, unsettled: UNVERSIONED }

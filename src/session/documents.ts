@@ -369,6 +369,17 @@ export class Documents {
     return result;
   }
 
+  /**
+   * A text that is not the disk's becomes the server's copy, or the disk's comes back after
+   * it (a preview, SPEC §6.2): didOpen or didChange, never a save — the disk did not change.
+   */
+  propose(content: DiskContent): OpenDocument {
+    const uri = pathToUri(content.abs);
+    const languageId =
+      this.store.get(uri)?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, content.abs);
+    return this.store.sync(uri, languageId, content, this.nextStamp()).doc;
+  }
+
   status(): CoherenceStatus {
     const patterns = this.disk.patterns();
     return {

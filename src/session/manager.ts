@@ -99,9 +99,26 @@ export class SessionManager {
 
   /**
    * Run `fn` with a ready session, counting it busy meanwhile (busy sessions
-   * are never evicted). Starting it waits for a slot (`admit`).
+   * are never evicted). Starting it waits for a slot (`admit`). Calls run side by side,
+   * never while a preview holds the session alone (call-lock.ts).
    */
-  async use<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
+  use<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
+    return session.calls.shared(() => this.ready(session, ctx, fn));
+  }
+
+  /**
+   * `use`, the session's only call meanwhile: a `diagnostics {contents}` preview holds its
+   * documents in proposed texts (SPEC §6.2).
+   */
+  alone<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
+    return session.calls.exclusive(() => this.ready(session, ctx, fn));
+  }
+
+  private async ready<T>(
+    session: Session,
+    ctx: WaitContext,
+    fn: (s: Session) => Promise<T>,
+  ): Promise<T> {
     session.beginUse(++this.useCounter);
     try {
       await session.ensureReady(ctx);
@@ -188,9 +205,11 @@ export class SessionManager {
     for (const abs of written) {
       for (const session of this.all().filter((s) => s.holdsOpen(abs))) {
         // didChange and didSave (SPEC §7.4); the workspace generation moves (§5.3); a file
-        // gone or unreadable now is reported by the next call on it
-        const content = session.workspace.tryRead(abs);
-        if (content !== undefined) session.syncDocument(content);
+        // gone or unreadable now is reported by the next call on it; never into a preview
+        await session.calls.shared(async () => {
+          const content = session.workspace.tryRead(abs);
+          if (content !== undefined) session.syncDocument(content);
+        });
         // a file at a time: the bridge reads its input between two (SPEC §8.2)
         await session.workspace.turns.next();
       }

@@ -20,6 +20,7 @@ import { type LineMessage, linesFor } from "../text/line-rule.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import type { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { CallLock } from "./call-lock.ts";
 import { SessionContext } from "./context.ts";
 import type { DiagnosticStore } from "./diagnostics.ts";
 import { type DiskContent, Documents, type OpenDocument } from "./documents.ts";
@@ -42,6 +43,8 @@ export type { WaitContext } from "./readiness-driver.ts";
 
 export class Session {
   readonly documents: Documents;
+  /** calls side by side, or a preview alone (SPEC §6.2) */
+  readonly calls = new CallLock();
   private readonly ctx: SessionContext;
   private readonly driver: ReadinessDriver;
   private readonly requests: Requests;

@@ -10,7 +10,7 @@
  *   left over is listed as not re-checked.
  * Files that no longer exist are dropped, with what the server said of them.
  */
-import { WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
+import { type Diagnostic, WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
 import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { currentIdentity } from "../workspace/identity.ts";
@@ -63,6 +63,23 @@ function reportedOrOpen(session: Session, earlier = false): string[] {
   return [...new Set([...diagnostics.uris(), ...documents.uris(), ...before])].sort();
 }
 
+/** The server's workspace pull report: the files it reports in full. */
+export async function workspacePull(
+  session: Session,
+  wait: WaitContext,
+): Promise<{ uri: string; resultId: string | undefined; items: Diagnostic[] }[]> {
+  const report = await session.request(
+    WorkspaceDiagnosticRequest.type,
+    { previousResultIds: [] },
+    wait,
+  );
+  return (report?.items ?? []).flatMap((item) =>
+    item.kind === "full"
+      ? [{ uri: item.uri, resultId: item.resultId, items: item.items ?? [] }]
+      : [],
+  );
+}
+
 export async function workspaceDiagnostics(
   session: Session,
   wait: WaitContext,
@@ -71,15 +88,8 @@ export async function workspaceDiagnostics(
   // whatever the server published before this call is in the store first
   await session.barrier(wait.signal);
   if (offersWorkspacePull(session)) {
-    const report = await session.request(
-      WorkspaceDiagnosticRequest.type,
-      { previousResultIds: [] },
-      wait,
-    );
-    for (const item of report?.items ?? []) {
-      if (item.kind === "full") {
-        diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items ?? [] });
-      }
+    for (const item of await workspacePull(session, wait)) {
+      diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items });
     }
   }
   const rule = session.server.diagnostics_settle;

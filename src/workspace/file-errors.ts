@@ -35,6 +35,7 @@ export const HINT = {
   directory: "the path is a directory; pass a file inside it",
   special: "the path is not a regular file (device, FIFO or socket)",
   loop: "the path is a symlink loop",
+  newFile: "a new file's path must lead through directories (or none yet) inside the workspace",
   noAccess: "a directory on the path is not accessible",
   unreadable: "the file could not be read; check that it exists and is readable",
   swapped:

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { BridgeError } from "../errors.ts";
 import { errnoCode, HINT, notFoundError, outsideError } from "./file-errors.ts";
 import { candidatePath, relativeInside, type WorkspaceRoot } from "./paths.ts";
@@ -111,4 +111,52 @@ export function resolveWorkspaceFile(
   if (stats.isDirectory()) throw notFoundError(file, HINT.directory);
   if (!stats.isFile()) throw notFoundError(file, HINT.special);
   return { abs: real, rel };
+}
+
+/**
+ * A path that may name a file not written yet (a preview's new file, SPEC §6.2): a path
+ * that exists resolves as a `file` argument; else its deepest existing ancestor must be a
+ * directory whose realpath keeps the path inside the root (the directories below it may be
+ * new too). `exists`: on disk now.
+ */
+export function resolveMaybeNewFile(
+  rootReal: string,
+  file: string,
+  workspace?: string,
+): ResolvedFile & { exists: boolean } {
+  const invalid = file.length === 0 || file.includes("\0");
+  const candidate = invalid ? "" : candidatePath(rootReal, file);
+  const escapes = !invalid && !isAbsolute(file) && relativeInside(rootReal, candidate) === null;
+  // an entry there (a dangling link too), a bad path, or one outside: judged as a `file`
+  if (invalid || escapes || entryAt(candidate)) {
+    return { ...resolveWorkspaceFile(rootReal, file, workspace), exists: true };
+  }
+  if (candidate.length >= PATH_MAX) throw notFoundError(file, HINT.checkPath);
+  const rest = [basename(candidate)];
+  let dir = dirname(candidate);
+  let abs: string | undefined;
+  while (abs === undefined) {
+    try {
+      abs = join(realpathSync(dir), ...rest);
+    } catch (err) {
+      const up = dirname(dir);
+      // only missing directories may be new; a file or a loop on the way is not a directory
+      if (errnoCode(err) !== "ENOENT" || up === dir) throw notFoundError(file, HINT.newFile);
+      rest.unshift(basename(dir));
+      dir = up;
+    }
+  }
+  const rel = relativeInside(rootReal, abs);
+  if (rel === null) throw outsideError(file, workspace);
+  if (!statSync(dir).isDirectory()) throw notFoundError(file, HINT.newFile);
+  return { abs, rel, exists: false };
+}
+
+function entryAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

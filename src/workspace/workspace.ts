@@ -16,7 +16,7 @@ import {
   type WorkspaceText,
 } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
-import { type ResolvedFile, realRoot, resolveWorkspaceFile } from "./files.ts";
+import { type ResolvedFile, realRoot, resolveMaybeNewFile, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
 import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
@@ -63,6 +63,11 @@ export class Workspace implements WorkspaceRoot {
   /** A tool's `file` argument resolved (SPEC §4.2, §8.1 step 1). */
   resolve(file: string): ResolvedFile {
     return resolveWorkspaceFile(this.rootReal, file, this.name);
+  }
+
+  /** `resolve`, for a path that may name a file not written yet (SPEC §6.2). */
+  resolveMaybeNew(file: string): ResolvedFile & { exists: boolean } {
+    return resolveMaybeNewFile(this.rootReal, file, this.name);
   }
 
   /** A file's text read beneath the root (SPEC §8.1); typed errors when it cannot be. */

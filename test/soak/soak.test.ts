@@ -4,8 +4,9 @@
  * bacon-ls, clangd, gopls; on all but clangd each step also renames with rename_apply and
  * back. Two processes burn the CPU beside it (SOAK_BURNERS), so the timing windows where
  * stale answers hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
- * docs/TESTING.md has the long runs), the seed SOAK_SEED; every mismatch fails with its
- * seed and step.
+ * docs/TESTING.md has the long runs), the seed SOAK_SEED; on typescript-language-server
+ * and pyright each step also previews SOAK_PROPOSALS proposals (`diagnostics {contents}`,
+ * default 1); every mismatch fails with its seed and step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +26,8 @@ import {
 import { type SoakLanguage, soak } from "../support/soak.ts";
 
 const STEPS = Number(process.env.SOAK_STEPS ?? 4);
+/** `diagnostics {contents}` previews per step on typescript-language-server and pyright */
+const PROPOSALS = Number(process.env.SOAK_PROPOSALS ?? 1);
 const SEED = Number(process.env.SOAK_SEED ?? 2026);
 
 const dirs: string[] = [];
@@ -50,6 +53,7 @@ async function run(
   extra?: ServerConfig[],
   /** both bridges through zero-config, finding these servers (SPEC §2.1) */
   zeroConfig?: RealServer[],
+  proposals = 0,
 ) {
   dirs.push(root);
   const result = await soak({
@@ -58,11 +62,12 @@ async function run(
     lang,
     seed: SEED,
     steps: STEPS,
+    proposals,
     ...(extra ? { bridge: { extraServers: extra } } : {}),
     ...(zeroConfig ? { zeroConfig } : {}),
   });
   console.log(
-    `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}`,
+    `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}, proposals ${JSON.stringify(result.proposals)}`,
   );
   // the test's diff shortens long answers; SOAK_REPORT=DIR keeps every mismatch whole
   const report = process.env.SOAK_REPORT;
@@ -117,7 +122,16 @@ describe.skipIf(!tls)("soak: typescript-language-server", () => {
     async () => {
       if (!tls) return;
       const root = copyFixture("ts");
-      await run("typescript-language-server", root, tls.config, typescriptLanguage(root));
+      const lang = typescriptLanguage(root);
+      await run(
+        "typescript-language-server",
+        root,
+        tls.config,
+        lang,
+        undefined,
+        undefined,
+        PROPOSALS,
+      );
     },
     TIMEOUT,
   );
@@ -149,24 +163,32 @@ describe.skipIf(!pyright)("soak: pyright", () => {
       // a `depend` step flips a rule in the base configuration it extends (SPEC §5.3)
       const base = (on: boolean) =>
         `${JSON.stringify({ reportUnnecessaryTypeIgnoreComment: on ? "error" : "none" })}\n`;
-      await run("pyright", root, pyright.config, {
-        files: ["app.py", "geometry.py", "errors.py"],
-        bad: (n) => `soak_${n}: int = "s${n}"`,
-        fine: (n) => `# soak ${n}`,
-        newFile: (n, broken, nested) => ({
-          path: nested ? `pkg${n}/sub/soak_${n}.py` : `soak_${n}.py`,
-          text: `from geometry import make_circle\n\nc${n} = make_circle(1.0)\n${broken ? `bad_${n}: int = "b"\n` : ""}`,
-        }),
-        setup: {
-          "loose.py": "def twice(x):\n    return x * 2\n\nplain = 1  # type: ignore\n",
-          "base.json": base(false),
-          "pyrightconfig.json": config("standard"),
+      await run(
+        "pyright",
+        root,
+        pyright.config,
+        {
+          files: ["app.py", "geometry.py", "errors.py"],
+          bad: (n) => `soak_${n}: int = "s${n}"`,
+          fine: (n) => `# soak ${n}`,
+          newFile: (n, broken, nested) => ({
+            path: nested ? `pkg${n}/sub/soak_${n}.py` : `soak_${n}.py`,
+            text: `from geometry import make_circle\n\nc${n} = make_circle(1.0)\n${broken ? `bad_${n}: int = "b"\n` : ""}`,
+          }),
+          setup: {
+            "loose.py": "def twice(x):\n    return x * 2\n\nplain = 1  # type: ignore\n",
+            "base.json": base(false),
+            "pyrightconfig.json": config("standard"),
+          },
+          flip: (on) => ({ "pyrightconfig.json": config(on ? "strict" : "standard") }),
+          depend: (on) => ({ "base.json": base(on) }),
+          references: { file: "geometry.py", symbol: "make_circle" },
+          rename: "new_circle",
         },
-        flip: (on) => ({ "pyrightconfig.json": config(on ? "strict" : "standard") }),
-        depend: (on) => ({ "base.json": base(on) }),
-        references: { file: "geometry.py", symbol: "make_circle" },
-        rename: "new_circle",
-      });
+        undefined,
+        undefined,
+        PROPOSALS,
+      );
     },
     TIMEOUT,
   );

@@ -12,10 +12,14 @@
  * renames the referenced symbol with rename_apply on the long-lived bridge and back: applied,
  * it must hold every edit the fresh bridge previews and leave no whole-word occurrence of
  * the old name in those files (EditIncomplete is a permitted refusal), and renaming back
- * must restore every file. Every mismatch is reported with its seed and step.
+ * must restore every file. With `proposals`, each step then previews that many seeded
+ * proposals (`diagnostics {contents}`: an error added or fixed, a line above, a file reverted
+ * or created) on both bridges, and the answers must be equal, the files untouched, and the
+ * long-lived bridge's next plain answer still the fresh one's (SPEC §6.2). Every mismatch is
+ * reported with its seed and step.
  */
 
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { occurrences } from "../../src/apply/complete.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
@@ -203,6 +207,69 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
   }
 }
 
+/** A seeded proposal on the model as it is: the texts a patch would write, none written. */
+function proposal(
+  m: Model,
+  rng: Prng,
+  n: number,
+  originals: Map<string, string>,
+): { kind: string; contents: { file: string; text: string }[] } {
+  const { lang } = m;
+  const file = rng.pick(lang.files);
+  const text = m.texts.get(file) ?? "";
+  const kind = rng.pick(["break", "break", "fix", "shift", "revert", "create", "pair"]);
+  const fix = m.bad.length === 0 ? undefined : rng.pick(m.bad);
+  if (kind === "break") return { kind, contents: [{ file, text: appendLine(text, lang.bad(n)) }] };
+  if (kind === "fix" && fix !== undefined && m.texts.has(fix.file)) {
+    const fixed = withoutLine(m.texts.get(fix.file) ?? "", fix.line);
+    return { kind, contents: [{ file: fix.file, text: fixed }] };
+  }
+  if (kind === "shift") return { kind, contents: [{ file, text: `${lang.fine(n)}\n${text}` }] };
+  if (kind === "revert") return { kind, contents: [{ file, text: originals.get(file) ?? text }] };
+  // a new file (nested or not) with what registers it; "pair": an error in another file too
+  const made = lang.newFile(n, rng.chance(0.5), rng.chance(0.5));
+  const contents = [{ file: made.path, text: made.text }];
+  const reg = made.register;
+  if (reg)
+    contents.push({ file: reg.file, text: appendLine(m.texts.get(reg.file) ?? "", reg.line) });
+  const other = lang.files.find((f) => f !== reg?.file);
+  if (kind === "pair" && other !== undefined) {
+    contents.push({ file: other, text: appendLine(m.texts.get(other) ?? "", lang.bad(n)) });
+  }
+  return { kind: kind === "fix" ? "create" : kind, contents };
+}
+
+/**
+ * The proposals previewed on the long-lived bridge once it holds open what the fresh one
+ * does — the files of its workspace answer, which the fresh bridge was asked about, and the
+ * fresh bridge's warm-up file — since a preview reports the open documents (SPEC §6.2);
+ * then the plain answer for `set`.
+ */
+async function previewOn(
+  long: BridgeHandle,
+  fresh: BridgeHandle,
+  proposed: { kind: string; contents: { file: string; text: string }[] }[],
+  set: string[],
+  listed: string[],
+  result: SoakResult,
+): Promise<{ previews: unknown[]; afterPreviews: unknown }> {
+  if (proposed.length === 0) return { previews: [], afterPreviews: undefined };
+  if (listed.length > 0) await answer(long, "diagnostics", { files: listed });
+  const sessions = (await ok(fresh, "session_status", {})).sessions as {
+    readiness?: { warmup?: { file?: string | null } | null };
+  }[];
+  for (const s of sessions) {
+    const warm = s.readiness?.warmup?.file;
+    if (typeof warm === "string") await answer(long, "diagnostics", { file: warm });
+  }
+  const previews: unknown[] = [];
+  for (const p of proposed) {
+    result.proposals[p.kind] = (result.proposals[p.kind] ?? 0) + 1;
+    previews.push(await answer(long, "diagnostics", { contents: p.contents }));
+  }
+  return { previews, afterPreviews: await answer(long, "diagnostics", { files: set }) };
+}
+
 /**
  * An answer without what differs between two bridges by design: the snapshot (it digests
  * the root), a restart, and how many stale locations the long-lived one dropped.
@@ -265,6 +332,8 @@ export interface SoakResult {
   kinds: Record<string, number>;
   /** rename steps by outcome: applied, refused (EditIncomplete), both (fresh refused too) */
   renames: Record<string, number>;
+  /** previews by kind of proposal */
+  proposals: Record<string, number>;
 }
 
 type Answer = Record<string, unknown> & { error?: string };
@@ -337,6 +406,8 @@ export async function soak(opts: {
   zeroConfig?: RealServer[];
   /** called with each step's log line */
   log?: (line: string) => void;
+  /** previews per step (`diagnostics {contents}`), compared with the fresh bridge's */
+  proposals?: number;
 }): Promise<SoakResult> {
   const { root, lang, server } = opts;
   for (const [f, text] of Object.entries(lang.setup ?? {})) {
@@ -346,8 +417,17 @@ export async function soak(opts: {
   const model = new Model(root, lang);
   const originals = new Map(model.texts);
   const rng = new Prng(Prng.derive(opts.seed, "soak"));
+  // their own sequence: the steps are the same with proposals or without
+  const proposing = new Prng(Prng.derive(opts.seed, "proposals"));
   const set = lang.files.slice(0, Math.min(2, lang.files.length));
-  const result: SoakResult = { steps: 0, compared: 0, mismatches: [], kinds: {}, renames: {} };
+  const result: SoakResult = {
+    steps: 0,
+    compared: 0,
+    mismatches: [],
+    kinds: {},
+    renames: {},
+    proposals: {},
+  };
   const gated = (o: RealBridgeOptions = {}): RealBridgeOptions => ({
     ...o,
     bridge: { ...o.bridge, mutation: "gated", mutation_allowlist: ["soak"] },
@@ -383,6 +463,9 @@ export async function soak(opts: {
         all: await answer(bridge, "diagnostics", {}),
         refs: await answer(bridge, "references", lang.references),
       };
+      const proposed = Array.from({ length: opts.proposals ?? 0 }, (_, i) =>
+        proposal(model, proposing, n * 100 + i + 50, originals),
+      );
       // the workspace answer's files inside the root, asked of the fresh bridge as a change set
       const listed = ((long.all as { files?: string[] }).files ?? []).filter(
         (f) => !f.startsWith("/"),
@@ -461,6 +544,36 @@ export async function soak(opts: {
           d.snapshot,
           (long.set as Record<string, unknown>).snapshot,
         );
+        const { previews, afterPreviews } = await previewOn(
+          bridge,
+          fresh,
+          proposed,
+          set,
+          listed,
+          result,
+        );
+        for (const [i, p] of proposed.entries()) {
+          const truthPreview = await answer(fresh, "diagnostics", { contents: p.contents });
+          const what = `preview ${i + 1} (${p.kind} ${p.contents.map((c) => c.file).join(",")})`;
+          check(what, comparable(previews[i] as Answer, root), comparable(truthPreview, freshRoot));
+        }
+        if (afterPreviews !== undefined) {
+          check(
+            "diagnostics {files} after the previews",
+            comparable(afterPreviews as Answer, root),
+            comparable(truth.set, freshRoot),
+          );
+          // nothing written: the files are the model's, no proposed new file exists
+          for (const [f, text] of model.texts) {
+            if (readFileSync(join(root, f), "utf8") !== text)
+              check(`${f} untouched`, "changed", "");
+          }
+          for (const c of proposed.flatMap((p) => p.contents)) {
+            if (!model.texts.has(c.file) && existsSync(join(root, c.file))) {
+              check(`${c.file} not created`, "created", "");
+            }
+          }
+        }
         if (renames !== undefined) await renameStep(model, bridge, fresh, renames, where, result);
       } finally {
         await fresh.close();

@@ -28,8 +28,8 @@ export const codeActionApplyTool = defineTool({
   name: "code_action_apply",
   title: "Apply a code action",
   description:
-    "Apply one action listed by code_actions, by its single-use `handle` and nothing else; " +
-    "all target files written or none (GateDenied, or EditIncomplete when files changed since).",
+    "Apply one action listed by code_actions, by its single-use `handle`; all target files " +
+    "written or none.",
   input,
   output,
   annotations: WRITES_FILES,

@@ -105,7 +105,7 @@ export const codeActionsTool = defineTool({
   name: "code_actions",
   title: "List code actions",
   description:
-    "Quick fixes and refactorings at a position or range, listed only (nothing runs); `handle`, for clients allowed to apply, goes to code_action_apply.",
+    "Quick fixes and refactorings at a position or range, listed only; a `handle` goes to code_action_apply.",
   input,
   output,
   annotations: READ_ONLY,

@@ -1,37 +1,17 @@
-/**
- * diagnostics (SPEC §4.1, §6): push and pull merged with per-diagnostic
- * channels; for one file or a change set of files (each settled by the
- * server's rule) or, without either, everything reported for the workspace.
- * Every result names the files it covers and carries a `snapshot`; `since` a
- * snapshot answers only what was added and removed (SPEC §6.1).
- */
-import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
-import { normalizeDiagnostics } from "../../normalize/diagnostics.ts";
 import {
   canonicalOrder,
   measureDiagnostics,
   pagedAnswer,
-  type ReportItems,
   sinceAnswer,
-  textDigests,
 } from "../../normalize/diagnostics-answer.ts";
-import { textUnder } from "../../normalize/diagnostics-diff.ts";
 import { compareStrings } from "../../normalize/order.ts";
-import type { NormalizeContext } from "../../normalize/types.ts";
 import { candidateServers, resolveWorkspace } from "../../router.ts";
-import {
-  type FileDiagnostics,
-  fileDiagnostics,
-  offersWorkspacePull,
-} from "../../session/diagnostics-settle.ts";
-import type { Session } from "../../session/session.ts";
+import { fileDiagnostics, offersWorkspacePull } from "../../session/diagnostics-settle.ts";
 import { workspaceDiagnostics } from "../../session/workspace-diagnostics.ts";
 import { FILES_AT_ONCE, sideBySide } from "../../side-by-side.ts";
-import { LineIndex } from "../../text/line-index.ts";
 import { TimeSlices } from "../../time-slice.ts";
-import type { OutsideProgram } from "../../workspace/program.ts";
 import {
   checkPaging,
   fileArg,
@@ -43,15 +23,14 @@ import {
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
-  outsideProgramField,
-  sessionTextReader,
-  unconvertedField,
   unprovenEntries,
   unwatchedCount,
-  unwatchedField,
   waitContext,
   withFile,
 } from "./common.ts";
+import { type Collected, collect, collected, resultFields } from "./diagnostics-collect.ts";
+import { contentsArg, previewAnswer } from "./diagnostics-preview.ts";
+import { contentsWith } from "./preview-contents.ts";
 
 /** At most this many files in one call (SPEC §6.1). */
 export const MAX_FILES = 64;
@@ -62,13 +41,9 @@ const input = z
     server: serverArg,
     file: fileArg.optional(),
     files: z.array(fileArg).min(1).max(MAX_FILES).optional().describe("Instead of `file`."),
-    since: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("A `snapshot` of an earlier call: answer only what was added and removed."),
+    since: z.string().min(1).max(64).optional(),
     ...pagingShape,
+    contents: contentsArg.optional(),
   })
   .strict();
 
@@ -99,76 +74,10 @@ const output = z.object({
   unsettled: z.array(z.object({})).optional(),
   // sessions restarted for this answer, and why (SPEC §5.3 `restart_on`)
   restarted: z.array(z.string()).optional(),
+  // a preview's servers whose runs check the disk: {server, channel, runs} (SPEC §6.2)
+  uncovered: z.array(z.object({})).optional(),
   snapshot: z.string(),
 });
-
-/** A collected result before ordering, paging or comparing. */
-interface Collected {
-  /** each file's report, normalized, with the digests of the texts under its items */
-  reports: ReportItems[];
-  files: string[];
-  /** workspace-wide calls only: whether every server reported on the whole workspace */
-  complete?: boolean;
-  /** files whose answer is not proven current, with why */
-  unsettled: { file: string; reason: string }[];
-  /** sessions restarted for this answer (`restart_on`) */
-  restarted: string[];
-  /** directories the sessions ask about that are not watched (SPEC §5.2), the most of any */
-  unwatched: number;
-  /** files whose positions stayed the server's: past a call's budget (SPEC §5.1) */
-  unconverted: Set<string>;
-  /** files a server does not see as part of the whole program (SPEC §4.3), and how many */
-  outside: OutsideProgram[];
-  outsideTotal: number;
-}
-
-function collected(): Collected {
-  return {
-    reports: [],
-    files: [],
-    unsettled: [],
-    restarted: [],
-    unwatched: 0,
-    unconverted: new Set(),
-    outside: [],
-    outsideTotal: 0,
-  };
-}
-
-/**
- * A file's report in the result: its diagnostics normalized, the digest of the text under
- * each from the session's view of the file, its name, and why it may be stale.
- */
-async function collect(
-  ctx: CallContext,
-  session: Session,
-  d: FileDiagnostics,
-  norm: NormalizeContext,
-  into: Collected,
-  slices: TimeSlices,
-): Promise<string> {
-  const target = norm.toTarget(d.uri);
-  const file = "file" in target ? target.file : target.uri;
-  if (d.unsettled !== undefined) into.unsettled.push({ file, reason: d.unsettled });
-  if (!d.push?.length && !d.pull?.length) return file;
-  // every item of a report is in its file: one text, read before any turn of the loop
-  let text: string | undefined;
-  if ("file" in target) {
-    const abs = isAbsolute(target.file) ? target.file : join(session.workspace.root, target.file);
-    text = sessionTextReader(session)(abs);
-  }
-  // converted within the call's budget for line tables (SPEC §5.1)
-  const items = await norm.convert(() => normalizeDiagnostics(d.uri, d.push, d.pull, norm, slices));
-  for (const f of norm.unconverted()) into.unconverted.add(f);
-  if (items.length === 0) return file;
-  // a file whose positions stayed the server's has no text under its items in the key
-  const converted = "file" in target && !into.unconverted.has(target.file);
-  const index = converted && text !== undefined ? new LineIndex(text) : undefined;
-  const unit = ctx.bridge.config.bridge.column_unit;
-  const texts = await textDigests(items, (item) => textUnder(index, item, unit), slices);
-  into.reports.push({ target, items, texts });
-  return file;
-}
 
 /** `file` / `files`: each synced and settled; the same file named twice counts once. */
 async function collectFiles(
@@ -245,41 +154,25 @@ function snapshotUnknown(since: string): BridgeError {
   });
 }
 
-/** `settled: false` and the files that are not, when any (SPEC §6). */
-function settledness(c: Collected) {
-  const restarted = c.restarted.length > 0 ? { restarted: [...c.restarted].sort() } : {};
-  if (c.unsettled.length === 0) return restarted;
-  // one entry per file and reason: several calls of one session carry its marks each
-  const once = new Map(c.unsettled.map((u) => [`${u.file}\0${u.reason}`, u]));
-  const unsettled = [...once.values()].sort(
-    (a, b) => compareStrings(a.file, b.file) || compareStrings(a.reason, b.reason),
-  );
-  return { settled: false as const, unsettled, ...restarted };
-}
-
-/** A result's fields besides its lists of diagnostics, in their order. */
-function resultFields(c: Collected, snapshot: string) {
-  return {
-    files: c.files,
-    ...(c.complete !== undefined ? { complete: c.complete } : {}),
-    ...settledness(c),
-    ...unconvertedField([...c.unconverted].sort(compareStrings)),
-    ...unwatchedField(c.unwatched),
-    ...outsideProgramField(c.outside, c.outsideTotal),
-    snapshot,
-  };
-}
-
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
   description:
-    "Errors and warnings of `file` or `files` (synced and settled), else all the workspace's servers report. Pass a result's `snapshot` as `since` later for only what was added and removed.",
+    "Errors and warnings of `file` or `files` (synced, settled), else the workspace's. `since`: a result's `snapshot`, for what was added and removed; `contents`: proposed texts, answered as if written.",
   input,
   output,
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
+    if (args.contents !== undefined) {
+      const given = (["file", "files", "since", "limit", "offset"] as const).find(
+        (k) => args[k] !== undefined,
+      );
+      if (given !== undefined) throw contentsWith(given);
+      const p = await previewAnswer(ctx, args, args.contents, new TimeSlices());
+      ctx.bridge.snapshots.put(p.snapshot, p.keyed);
+      return p.answer;
+    }
     if (args.file !== undefined && args.files !== undefined) {
       throw new BridgeError("InvalidArgument", "give `file` or `files`, not both", {
         hint: "put every file in `files`",

@@ -28,8 +28,8 @@ export const renameApplyTool = defineTool({
   name: "rename_apply",
   title: "Apply a rename",
   description:
-    "Rename like rename_preview and write it, all files or none: recomputed on the current " +
-    "files, proven complete; with rename_preview's `edit_set`, only if it is still that edit set.",
+    "Rename like rename_preview and write it, all files or none, proven complete; with " +
+    "`edit_set`, only that edit set.",
   input: renameApplyInput,
   output: renameOutput,
   annotations: WRITES_FILES,

@@ -64,6 +64,8 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     ...s.progress.status(),
     diagnostics_dropped: s.diagnostics.dropped(),
     inflight: s.inflight,
+    // a `diagnostics {contents}` preview holding the session alone (SPEC §6.2)
+    ...s.calls.status(),
     // restarts because a file it does not reload changed (SPEC §5.3 `restart_on`)
     restarts: { count: s.restarts.count, last_reason: s.restarts.last ?? null },
     last_exit: s.lastExit

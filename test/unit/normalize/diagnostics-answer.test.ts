@@ -255,19 +255,23 @@ describe("answers measured item by item are the answers capped whole", () => {
       const whole = { added, removed, unchanged: diff.unchanged, ...fields(m.snapshot) };
       const changed = [...added, ...removed];
       const help = { summaryItems: changed, maxLimit: 200 };
-      expect(
-        await outcome(async () => {
-          const a = await answer.sinceAnswer(
-            before,
-            m,
-            fields(m.snapshot),
-            inScope,
-            maxBytes,
-            new TimeSlices(),
-          );
-          return a.json;
-        }),
-      ).toEqual(await outcome(() => enforceSizeCap(whole, changed.length, maxBytes, help)));
+      const since = (all: boolean) =>
+        outcome(async () => {
+          const f = fields(m.snapshot);
+          const slices = new TimeSlices();
+          return (await answer.sinceAnswer(before, m, f, inScope, maxBytes, slices, all)).json;
+        });
+      expect(await since(false)).toEqual(
+        await outcome(() => enforceSizeCap(whole, changed.length, maxBytes, help)),
+      );
+      // a preview's answer (SPEC §6.2): every current item first, then what changed
+      const all = after.items;
+      const preview = { diagnostics: all, total: all.length, ...whole };
+      const listed = [...all, ...changed];
+      const previewHelp = { summaryItems: listed, maxLimit: 200 };
+      expect(await since(true)).toEqual(
+        await outcome(() => enforceSizeCap(preview, listed.length, maxBytes, previewHelp)),
+      );
     }
   });
 });

@@ -1,7 +1,12 @@
 /** SPEC §4.2, §8: which file a path means (realpath confinement), paths and URIs. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { realRoot, resolveWorkspaceFile, sha256Hex } from "../../../src/workspace/files.ts";
+import {
+  realRoot,
+  resolveMaybeNewFile,
+  resolveWorkspaceFile,
+  sha256Hex,
+} from "../../../src/workspace/files.ts";
 import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
 import { thrown } from "../../support/thrown.ts";
 
@@ -84,6 +89,44 @@ describe("resolveWorkspaceFile", () => {
 
   test("empty path is an invalid argument", () => {
     expect(thrown(() => resolveWorkspaceFile(ws, "")).code).toBe("InvalidArgument");
+  });
+});
+
+describe("resolveMaybeNewFile (a preview's new file, SPEC §6.2)", () => {
+  test("a file on disk resolves as a `file` argument; a new one in an existing directory", () => {
+    expect(resolveMaybeNewFile(ws, "inlink")).toEqual({
+      abs: join(ws, "a.txt"),
+      rel: "a.txt",
+      exists: true,
+    });
+    expect(resolveMaybeNewFile(ws, "sub/../sub/new.txt")).toEqual({
+      abs: join(ws, "sub", "new.txt"),
+      rel: "sub/new.txt",
+      exists: false,
+    });
+    expect(resolveMaybeNewFile(ws, join(ws, "new.txt")).rel).toBe("new.txt");
+    // new directories too, below an existing one inside
+    expect(resolveMaybeNewFile(ws, "sub/x/y/new.txt")).toEqual({
+      abs: join(ws, "sub", "x", "y", "new.txt"),
+      rel: "sub/x/y/new.txt",
+      exists: false,
+    });
+  });
+
+  test("outside, through links, missing directories, dangling links and bad paths", () => {
+    const code = (file: string) => thrown(() => resolveMaybeNewFile(ws, file)).code;
+    expect(code("../outside/new.txt")).toBe("PathOutsideWorkspace");
+    expect(code(join(outside, "new.txt"))).toBe("PathOutsideWorkspace");
+    expect(code("escdir/new.txt")).toBe("PathOutsideWorkspace");
+    expect(code("escdir/new/x.txt")).toBe("PathOutsideWorkspace");
+    // through a file: not a directory
+    expect(code("a.txt/new.txt")).toBe("FileNotFound");
+    expect(thrown(() => resolveMaybeNewFile(ws, "a.txt/x/new.txt")).hint).toContain("directories");
+    // a dangling link is an entry: never a new file written through it
+    expect(code("dangle")).toBe("PathOutsideWorkspace");
+    expect(code("sub")).toBe("FileNotFound");
+    expect(code("")).toBe("InvalidArgument");
+    expect(code("a\0b")).toBe("InvalidArgument");
   });
 });
 

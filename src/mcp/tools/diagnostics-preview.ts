@@ -1,0 +1,161 @@
+/**
+ * `diagnostics {contents}` — check before write (SPEC §6.2): what the servers report with
+ * proposed texts in place of files (new files too), and what that adds and removes against
+ * the same files as they are on disk. Nothing is written. Every entry is checked before any
+ * server is asked (preview-contents.ts, the file checks, routing); then each session is held
+ * alone while its texts are in (session/preview.ts), and the disk's texts are back before
+ * anything else runs on it.
+ */
+import { extname } from "node:path";
+import { z } from "zod";
+import { shebangInterpreter } from "../../config/server-files.ts";
+import {
+  canonicalOrder,
+  measureDiagnostics,
+  type SizedAnswer,
+  sinceAnswer,
+} from "../../normalize/diagnostics-answer.ts";
+import type { KeyedDiagnostics } from "../../normalize/diagnostics-diff.ts";
+import { routeOne } from "../../router.ts";
+import { Preview, type Proposed, uncoveredChannel } from "../../session/preview.ts";
+import type { Session } from "../../session/session.ts";
+import type { TimeSlices } from "../../time-slice.ts";
+import { uriToPath } from "../../workspace/uri.ts";
+import { fileArg } from "../conventions.ts";
+import type { CallContext } from "../tool.ts";
+import { normalizeContext, unprovenEntries, unwatchedCount, waitContext } from "./common.ts";
+import { type Collected, collect, collected, resultFields } from "./diagnostics-collect.ts";
+import {
+  type Content,
+  checkOnce,
+  checkSizes,
+  MAX_CONTENTS,
+  tooManyOpen,
+} from "./preview-contents.ts";
+
+export const contentsArg = z
+  .array(z.object({ file: fileArg, text: z.string() }).strict())
+  .min(1)
+  .max(MAX_CONTENTS);
+
+/** A server whose runs check the files on disk: the channel a preview leaves out. */
+export interface Uncovered {
+  server: string;
+  channel: "push";
+  runs: string[];
+}
+
+interface Planned {
+  session: Session;
+  proposed: Proposed[];
+}
+
+type Args = { workspace?: string | undefined; server?: string | undefined };
+
+/** Every entry checked and routed; grouped by session, in the order first named. */
+function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Planned[] {
+  const { config, sessions } = ctx.bridge;
+  checkSizes(contents, config.bridge.max_file_bytes);
+  const ws = ctx.bridge.workspace(args.workspace);
+  const resolved = contents.map((c) => ws.resolveMaybeNew(c.file));
+  checkOnce(
+    contents,
+    resolved.map((r) => r.rel),
+  );
+  const planned = new Map<Session, Proposed[]>();
+  for (const [i, r] of resolved.entries()) {
+    const text = contents[i]?.text ?? "";
+    // a file without an extension is routed by its proposed `#!` line (SPEC §4.5)
+    const first = text.slice(0, 256).split("\n")[0] ?? "";
+    const interpreter = extname(r.abs) === "" ? shebangInterpreter(first) : undefined;
+    const route = { server: args.server, file: r.abs, interpreter, role: "diagnostics" as const };
+    const session = sessions.get(ws.name, routeOne(config, ws.config, route).name);
+    const list = planned.get(session) ?? [];
+    list.push({ abs: r.abs, text });
+    planned.set(session, list);
+  }
+  const max = config.bridge.max_open_documents;
+  for (const list of planned.values()) if (list.length > max) throw tooManyOpen(list.length, max);
+  return [...planned].map(([session, proposed]) => ({ session, proposed }));
+}
+
+/** The preview's answer and the disk's, collected per session, and what none could cover. */
+async function collectPreview(
+  ctx: CallContext,
+  args: Args,
+  contents: readonly Content[],
+  slices: TimeSlices,
+): Promise<{ preview: Collected; disk: Collected; uncovered: Uncovered[] }> {
+  const planned = plan(ctx, args, contents);
+  const preview = collected();
+  const disk = collected();
+  const uncovered: Uncovered[] = [];
+  const wait = waitContext(ctx);
+  const files = new Set<string>();
+  for (const { session, proposed } of planned) {
+    await ctx.bridge.sessions.alone(session, wait, async (s) => {
+      const p = new Preview(s, proposed);
+      const paths: string[] = [];
+      try {
+        const reports = await p.diagnose(wait);
+        // positions and texts are the proposed ones: converted while they are in
+        const norm = normalizeContext(ctx, s);
+        for (const d of reports) {
+          files.add(await collect(ctx, s, d, norm, preview, slices));
+          const abs = uriToPath(d.uri);
+          if (abs !== null) paths.push(abs);
+        }
+      } finally {
+        p.restore();
+      }
+      const norm = normalizeContext(ctx, s);
+      for (const d of await p.baseline(paths, wait)) await collect(ctx, s, d, norm, disk, slices);
+      preview.unwatched = Math.max(preview.unwatched, unwatchedCount(s));
+      preview.unsettled.push(...unprovenEntries(s).entries);
+      const channel = uncoveredChannel(s);
+      if (channel !== undefined) {
+        uncovered.push({
+          server: s.server.name,
+          channel,
+          runs: [...s.server.diagnostics_progress],
+        });
+      }
+    });
+  }
+  preview.restarted.push(...(wait.restarted ?? []));
+  preview.files = [...files].sort();
+  disk.files = preview.files;
+  return { preview, disk, uncovered };
+}
+
+/**
+ * The answer: every diagnostic with the proposed texts, and `added`/`removed` against the
+ * disk's answer for the same files, measured whole (SPEC §4.4); `snapshot` is the
+ * preview's. The snapshot is returned for the caller to keep.
+ */
+export async function previewAnswer(
+  ctx: CallContext,
+  args: Args,
+  contents: readonly Content[],
+  slices: TimeSlices,
+): Promise<{ answer: SizedAnswer; snapshot: string; keyed: KeyedDiagnostics }> {
+  const { preview, disk, uncovered } = await collectPreview(ctx, args, contents, slices);
+  const before = await measureDiagnostics(
+    disk.files,
+    undefined,
+    await canonicalOrder(disk.reports, slices),
+    slices,
+  );
+  const m = await measureDiagnostics(
+    preview.files,
+    undefined,
+    await canonicalOrder(preview.reports, slices),
+    slices,
+  );
+  ctx.bridge.built(m.bytes + before.bytes);
+  const extra = uncovered.length > 0 ? { uncovered } : {};
+  const fields = resultFields(preview, m.snapshot, extra);
+  const maxBytes = ctx.bridge.config.bridge.max_result_bytes;
+  const answer = await sinceAnswer(before.keyed, m, fields, () => true, maxBytes, slices, true);
+  return { answer, snapshot: m.snapshot, keyed: m.keyed };
+}
