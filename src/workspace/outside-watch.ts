@@ -175,7 +175,7 @@ export class OutsideWatch {
 
   /** A path to nothing yet: the entries of the nearest directory that exists, or null. */
   private whereItWouldAppear(dep: OutsideDependency): OutsideDependency | null {
-    if (dep.kind === "entries" || existsSync(dep.path)) return null;
+    if (dep.awaits !== undefined || existsSync(dep.path)) return null;
     const ctx = { rootReal: this.rootReal, isSystem: isSystemPath };
     const where = resolveOutside(ctx, dep.path, dep.source);
     return where?.awaits === undefined ? null : where;

@@ -3,12 +3,16 @@
  * outside the root"): the per-user configuration of the programs its session runs — the
  * server itself and the tools it runs (`go`, `cargo`) — where those programs keep it by
  * convention: `$XDG_CONFIG_HOME/<program>` (else `~/.config/<program>`: clangd's
- * config.yaml, go's env file) with everything below it, and the entries of `$<PROGRAM>_HOME`
- * (else `~/.<program>`: cargo's config.toml), whose subdirectories are caches. Pure: the
+ * config.yaml, go's env file) and `$<PROGRAM>_HOME` (else `~/.<program>`: cargo's
+ * config.toml) — the configuration files at their top, by name: what lies below is caches
+ * and state the programs write as they run (go's telemetry, cargo's registry). Pure: the
  * caller passes the server's environment and watches what this names.
  */
 import { isAbsolute, join } from "node:path";
 import type { OutsideDependency } from "./outside-deps.ts";
+
+/** Files that configure a program, by name; the rest of its directory is its own state. */
+const CONFIG_NAMES = /^(?:config|env|.*\.(?:toml|ya?ml|jsonc?|ini|conf|cfg))$/;
 
 /** A program's name as a directory name: letters, digits, `-`, `_`, `.` (never `..`). */
 const PROGRAM = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -24,11 +28,13 @@ export function userConfiguration(
   for (const program of new Set(programs)) {
     if (!PROGRAM.test(program)) continue;
     const source = `${program}'s user configuration`;
-    if (xdg !== undefined) out.push({ path: join(xdg, program), kind: "tree", source });
+    if (xdg !== undefined) {
+      out.push({ path: join(xdg, program), kind: "entries", source, names: CONFIG_NAMES });
+    }
     const variable = `${program.toUpperCase().replace(/[^A-Z0-9]/g, "_")}_HOME`;
     const own =
       absolute(env[variable]) ?? (home === undefined ? undefined : join(home, `.${program}`));
-    if (own !== undefined) out.push({ path: own, kind: "entries", source });
+    if (own !== undefined) out.push({ path: own, kind: "entries", source, names: CONFIG_NAMES });
   }
   return out;
 }

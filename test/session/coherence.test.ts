@@ -260,3 +260,39 @@ describe("a push server catches up with the workspace", () => {
     ]);
   });
 });
+
+describe("dependencies outside the root the bridge cannot watch whole", () => {
+  test("are named in every answer, diagnostics too, and in session_status", async () => {
+    // `-I..`: the root's parent holds the root itself, so it is named, never watched
+    const ws = workspace({
+      "a.fake": "uses dep\n",
+      "compile_commands.json": JSON.stringify([
+        { directory: "<root>", file: "a.fake", arguments: ["cc", "-I..", "-c", "a.fake"] },
+      ]),
+    });
+    ws.write(
+      "compile_commands.json",
+      ws.read("compile_commands.json").replace("<root>", ws.root),
+    );
+    const parent = ws.root.slice(0, ws.root.lastIndexOf("/"));
+    const fake = new FakeProbe("fake");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({
+          responses: HOVER,
+          publish_matches: { pattern: "dep", message: "about dep", severity: 1 },
+        }),
+      ],
+    });
+    const hover = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
+    expect(hover.structured.outside_unwatched).toEqual([parent]);
+    const one = await bridge.call("diagnostics", { file: "a.fake" });
+    expect(one.structured.outside_unwatched).toEqual([parent]);
+    const all = await bridge.call("diagnostics", {});
+    expect(all.structured.outside_unwatched).toEqual([parent]);
+    const status = await bridge.call("session_status", {});
+    const [session] = status.structured.sessions as { coherence: Record<string, unknown> }[];
+    expect(session?.coherence.outside_unwatched).toEqual([parent]);
+  });
+});

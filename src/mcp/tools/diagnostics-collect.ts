@@ -35,6 +35,8 @@ export interface Collected {
   restarted: string[];
   /** directories the sessions ask about that are not watched (SPEC §5.2), the most of any */
   unwatched: number;
+  /** dependencies outside the root the sessions' answers may depend on, not watched (§5.3) */
+  outsideUnwatched: Set<string>;
   /** files whose positions stayed the server's: past a call's budget (SPEC §5.1) */
   unconverted: Set<string>;
   /** files a server does not see as part of the whole program (SPEC §4.3), and how many */
@@ -49,6 +51,7 @@ export function collected(): Collected {
     unsettled: [],
     restarted: [],
     unwatched: 0,
+    outsideUnwatched: new Set(),
     unconverted: new Set(),
     outside: [],
     outsideTotal: 0,
@@ -90,6 +93,12 @@ export async function collect(
   return file;
 }
 
+/** What limits every answer of `session` (SPEC §5.2, §5.3), noted once per session asked. */
+export function noteLimits(into: Collected, session: Session): void {
+  into.unwatched = Math.max(into.unwatched, session.documents.disk.unwatched());
+  for (const dep of session.documents.disk.outsideUnwatched()) into.outsideUnwatched.add(dep);
+}
+
 /** `settled: false` and the files that are not, when any (SPEC §6). */
 function settledness(c: Collected) {
   const restarted = c.restarted.length > 0 ? { restarted: [...c.restarted].sort() } : {};
@@ -110,6 +119,9 @@ export function resultFields(c: Collected, snapshot: string, extra: object = {})
     ...settledness(c),
     ...unconvertedField([...c.unconverted].sort(compareStrings)),
     ...unwatchedField(c.unwatched),
+    ...(c.outsideUnwatched.size > 0
+      ? { outside_unwatched: [...c.outsideUnwatched].sort(compareStrings) }
+      : {}),
     ...outsideProgramField(c.outside, c.outsideTotal),
     ...extra,
     snapshot,

@@ -23,8 +23,14 @@ import type { TimeSlices } from "../../time-slice.ts";
 import { uriToPath } from "../../workspace/uri.ts";
 import { fileArg } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
-import { normalizeContext, unprovenEntries, unwatchedCount, waitContext } from "./common.ts";
-import { type Collected, collect, collected, resultFields } from "./diagnostics-collect.ts";
+import { normalizeContext, unprovenEntries, waitContext } from "./common.ts";
+import {
+  type Collected,
+  collect,
+  collected,
+  noteLimits,
+  resultFields,
+} from "./diagnostics-collect.ts";
 import {
   type Content,
   checkOnce,
@@ -110,7 +116,7 @@ async function collectPreview(
       }
       const norm = normalizeContext(ctx, s);
       for (const d of await p.baseline(paths, wait)) await collect(ctx, s, d, norm, disk, slices);
-      preview.unwatched = Math.max(preview.unwatched, unwatchedCount(s));
+      noteLimits(preview, s);
       preview.unsettled.push(...unprovenEntries(s).entries);
       const channel = uncoveredChannel(s);
       if (channel !== undefined) {

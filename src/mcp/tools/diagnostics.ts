@@ -24,11 +24,16 @@ import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import {
   normalizeContext,
   unprovenEntries,
-  unwatchedCount,
   waitContext,
   withFile,
 } from "./common.ts";
-import { type Collected, collect, collected, resultFields } from "./diagnostics-collect.ts";
+import {
+  type Collected,
+  collect,
+  collected,
+  noteLimits,
+  resultFields,
+} from "./diagnostics-collect.ts";
 import { contentsArg, previewAnswer } from "./diagnostics-preview.ts";
 import { contentsWith } from "./preview-contents.ts";
 
@@ -97,7 +102,7 @@ async function collectFiles(
   const one = (file: string) =>
     withFile(ctx, { ...args, file }, "diagnostics", async (call) => {
       out.restarted.push(...(call.wait.restarted ?? []));
-      out.unwatched = Math.max(out.unwatched, unwatchedCount(call.session));
+      noteLimits(out, call.session);
       out.unsettled.push(...unprovenEntries(call.session).entries);
       const outside = call.session.program.outside(call.rel);
       if (outside !== null) out.outside.push(outside);
@@ -134,7 +139,7 @@ async function collectWorkspace(
       // a report the session could not keep whole (SPEC §8) makes the answer partial
       complete &&= offersWorkspacePull(s) && !s.diagnostics.incomplete();
       for (const d of reports) files.add(await collect(ctx, s, d, norm, out, slices));
-      out.unwatched = Math.max(out.unwatched, unwatchedCount(s));
+      noteLimits(out, s);
       out.unsettled.push(...unprovenEntries(s).entries);
       const survey = await s.program.survey();
       out.outside.push(...survey.files);

@@ -5,14 +5,14 @@ const shown = (deps: ReturnType<typeof userConfiguration>) =>
   deps.map((d) => `${d.kind} ${d.path}`);
 
 describe("userConfiguration", () => {
-  test("each program: its XDG directory whole, its home directory's entries", () => {
+  test("each program: its XDG directory's and its home directory's configuration files", () => {
     const env = { HOME: "/home/u" };
     expect(shown(userConfiguration(["clangd", "go", "cargo"], env))).toEqual([
-      "tree /home/u/.config/clangd",
+      "entries /home/u/.config/clangd",
       "entries /home/u/.clangd",
-      "tree /home/u/.config/go",
+      "entries /home/u/.config/go",
       "entries /home/u/.go",
-      "tree /home/u/.config/cargo",
+      "entries /home/u/.config/cargo",
       "entries /home/u/.cargo",
     ]);
   });
@@ -20,12 +20,20 @@ describe("userConfiguration", () => {
   test("XDG_CONFIG_HOME and <PROGRAM>_HOME win; a relative value is no directory", () => {
     const env = { HOME: "/home/u", XDG_CONFIG_HOME: "/cfg", CARGO_HOME: "/opt/cargo" };
     expect(shown(userConfiguration(["cargo", "rust-analyzer"], env))).toEqual([
-      "tree /cfg/cargo",
+      "entries /cfg/cargo",
       "entries /opt/cargo",
-      "tree /cfg/rust-analyzer",
+      "entries /cfg/rust-analyzer",
       "entries /home/u/.rust-analyzer",
     ]);
     expect(shown(userConfiguration(["go"], { HOME: "rel", XDG_CONFIG_HOME: "x" }))).toEqual([]);
+  });
+
+  test("configuration by name; what the program writes as it runs is not", () => {
+    const [xdg] = userConfiguration(["go"], { HOME: "/home/u" });
+    for (const name of ["env", "config", "config.yaml", "rust-analyzer.toml", "settings.json"])
+      expect(xdg?.names?.test(name)).toBe(true);
+    for (const name of ["telemetry", ".package-cache", "registry", "bin"])
+      expect(xdg?.names?.test(name)).toBe(false);
   });
 
   test("a name that could climb or hide a path is no program", () => {
