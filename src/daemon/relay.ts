@@ -1,0 +1,156 @@
+/**
+ * The stdio side of a shared bridge (SPEC §2.2): `theodolite` passes the client's
+ * bytes to the bridge's socket and the bridge's back, adding nothing — every answer
+ * is the bridge's, byte for byte. It keeps what relay-book.ts keeps, so that when
+ * the bridge dies every call in flight is answered typed at once, and the next
+ * message the client sends goes to a new bridge (attached or started) that was
+ * first greeted with the client's own handshake. stdin's end is passed on (the
+ * bridge answers what it has, then closes); a closed stdout ends the relay.
+ */
+import type { Socket } from "bun";
+import { toEnvelope } from "../errors.ts";
+import { log } from "../log.ts";
+import { attach, type SharedTarget } from "./attach.ts";
+import { BridgeLines, ClientLines, type LineInfo, RelayBook } from "./relay-book.ts";
+import { SocketOutput } from "./socket-stream.ts";
+
+/** Bytes of answers waiting for the client past which the bridge's socket is not read. */
+const MAX_QUEUED_OUTPUT_BYTES = 8 * 1024 * 1024;
+/** Bytes sent to the bridge and not taken yet past which the client's input waits. */
+const MAX_QUEUED_INPUT_BYTES = 1024 * 1024;
+
+interface Link {
+  socket: Socket<undefined>;
+  output: SocketOutput;
+  lines: BridgeLines;
+  alive: boolean;
+}
+
+export class Relay {
+  private readonly book = new RelayBook();
+  private readonly stdout = Bun.stdout.writer();
+  private link: Link | undefined;
+  private toClient: Promise<void> = Promise.resolve();
+  private queuedForClient = 0;
+  private inputDone = false;
+  private exiting = false;
+
+  constructor(
+    private readonly target: SharedTarget,
+    private readonly graceMs: number,
+  ) {}
+
+  async run(): Promise<void> {
+    const reader = Bun.stdin.stream().getReader();
+    const lines = new ClientLines();
+    // the link the current line began on; another link means the line was cut off
+    let lineLink: Link | undefined;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || value === undefined) break;
+        for (const piece of lines.push(value)) {
+          if (piece.first) lineLink = this.link?.alive ? this.link : await this.connect();
+          const link = lineLink as Link;
+          if (link.alive) link.output.write(piece.bytes);
+          if (piece.end !== undefined) this.ended(piece.end, link);
+          if (link.alive && link.output.pending > MAX_QUEUED_INPUT_BYTES)
+            await Promise.resolve(link.output.flush()).catch(() => {});
+        }
+      }
+    } catch (err) {
+      this.fail(err);
+    }
+    this.inputDone = true;
+    const link = this.link;
+    if (link?.alive) {
+      // the bridge answers what it was asked, then closes; bounded whatever it does
+      link.socket.shutdown(true);
+      setTimeout(() => void this.exit(), this.graceMs * 2 + 2000).unref();
+    } else {
+      await this.exit();
+    }
+  }
+
+  /** A line the client finished: now the bridge's to answer — or, cut off with a dead one, ours. */
+  private ended(line: LineInfo, link: Link): void {
+    if (link.alive) {
+      this.book.sent(line);
+      return;
+    }
+    const answer = this.book.cutOff(line);
+    if (answer !== undefined) this.send(Buffer.from(`${answer}\n`));
+  }
+
+  private async connect(): Promise<Link> {
+    const lines = new BridgeLines();
+    const holder: { link?: Link } = {};
+    const socket = await attach<undefined>(this.target, {
+      data: (_s, chunk) => {
+        for (const line of lines.push(new Uint8Array(chunk))) {
+          if (this.book.received(line)) this.send(Buffer.concat([line, Buffer.from("\n")]));
+        }
+      },
+      drain: () => holder.link?.output.drain(),
+      close: () => {
+        if (holder.link !== undefined) this.lost(holder.link);
+      },
+      error: (_s, err) => log.debug(`shared bridge socket: ${String(err)}`),
+    });
+    const link: Link = {
+      socket,
+      output: new SocketOutput(socket as Socket<unknown>),
+      lines,
+      alive: true,
+    };
+    holder.link = link;
+    this.link = link;
+    for (const line of this.book.replay()) link.output.write(`${line}\n`);
+    return link;
+  }
+
+  /** The bridge closed: what waited is answered typed; the next line starts another. */
+  private lost(link: Link): void {
+    if (!link.alive) return;
+    link.alive = false;
+    link.output.close();
+    link.lines.reset();
+    const answers = this.book.lost();
+    if (answers.length > 0)
+      log.warn(`the shared bridge closed with ${answers.length} call(s) in flight`);
+    for (const answer of answers) this.send(Buffer.from(`${answer}\n`));
+    if (this.inputDone) void this.exit();
+  }
+
+  private send(bytes: Uint8Array): void {
+    this.queuedForClient += bytes.length;
+    const link = this.link;
+    if (this.queuedForClient > MAX_QUEUED_OUTPUT_BYTES) link?.socket.pause();
+    this.toClient = this.toClient.then(async () => {
+      if (this.exiting) return;
+      try {
+        this.stdout.write(bytes);
+        await this.stdout.flush();
+      } catch (err) {
+        log.info(`stdout closed: ${String(err)}`);
+        this.exiting = true;
+        this.link?.socket.terminate();
+        process.exit(0);
+      }
+      this.queuedForClient -= bytes.length;
+      if (this.queuedForClient <= MAX_QUEUED_OUTPUT_BYTES / 2) link?.socket.resume();
+    });
+  }
+
+  private fail(err: unknown): void {
+    // no bridge could be had: the client hears why on stderr, as a configuration error
+    process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
+    process.exit(2);
+  }
+
+  private async exit(): Promise<void> {
+    await this.toClient;
+    this.exiting = true;
+    process.exit(0);
+  }
+}
