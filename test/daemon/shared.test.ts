@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
-import { type LineClient, SharedWorld } from "../support/shared-bridge.ts";
+import { conversation, type LineClient, SharedWorld } from "../support/shared-bridge.ts";
 import { waitFor } from "../support/wait.ts";
 
 const range = (line: number, a: number, b: number) => ({
@@ -89,18 +89,6 @@ const READS: [string, Record<string, unknown>][] = [
   ["diagnostics", { file: "a.fake" }],
 ];
 
-/** Every answer of one conversation, raw: initialize, tools/list, each read tool. */
-async function conversation(c: LineClient, name: string): Promise<string[]> {
-  const lines = [await c.initialize(name)];
-  c.send({ id: 2, method: "tools/list" });
-  lines.push(await c.answer(2));
-  for (const [i, [tool, args]] of READS.entries()) {
-    c.call(10 + i, tool, args);
-    lines.push(await c.answer(10 + i));
-  }
-  return lines;
-}
-
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
@@ -111,10 +99,10 @@ describe("attach", () => {
   test("a second client reuses the bridge: one daemon, one server tree, answers byte-identical to --isolated", async () => {
     world = new SharedWorld();
     const { config } = workspace();
-    const dedicated = await conversation(world.client(["--config", config, "--isolated"]), "c");
-    const first = await conversation(world.client(["--config", config]), "c");
+    const dedicated = await conversation(world.client(["--config", config, "--isolated"]), READS);
+    const first = await conversation(world.client(["--config", config]), READS);
     const daemon = await world.only();
-    const second = await conversation(world.client(["--config", config]), "c");
+    const second = await conversation(world.client(["--config", config]), READS);
     expect(first).toEqual(dedicated);
     expect(second).toEqual(dedicated);
     const after = await world.only();
@@ -167,6 +155,32 @@ describe("each connection is its own client", () => {
     ]);
     expect(await decisions(allowed)).toEqual([]);
     expect((await world.only()).clients.map((c) => c.name).sort()).toEqual(["allowed", "other"]);
+  });
+});
+
+describe("one client's faults cost that client only", () => {
+  test("an oversized message is refused on its connection, a crash mid-message ends only its own", async () => {
+    world = new SharedWorld();
+    const { config } = workspace();
+    const rude = world.client(["--config", config]);
+    const calm = world.client(["--config", config]);
+    await rude.initialize("rude");
+    await calm.initialize("calm");
+    const pad = "x".repeat(9 * 1024 * 1024);
+    rude.send({ id: 3, method: "tools/call", params: { name: "hover", arguments: { pad } } });
+    expect(JSON.parse(await rude.answer(3))).toMatchObject({ id: 3, error: { code: -32600 } });
+    calm.call(4, "hover", { file: "a.fake", line: 1, column: 1 });
+    expect(JSON.parse(await calm.answer(4)).result.isError).toBeUndefined();
+    // half a message, then the client dies: the bridge keeps serving the other
+    await rude.sendRaw(
+      `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hover","arguments":{"pad":"${pad.slice(0, 1 << 20)}`,
+    );
+    rude.kill();
+    await waitFor(async () => (await world.only()).clients.length === 1, 10_000, {
+      what: "the dead client's connection closed",
+    });
+    calm.call(6, "document_symbols", { file: "a.fake" });
+    expect(JSON.parse(await calm.answer(6)).result.isError).toBeUndefined();
   });
 });
 

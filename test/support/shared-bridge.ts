@@ -145,6 +145,12 @@ export class LineClient {
     })();
   }
 
+  /** Bytes as they are, no newline added; resolves once they are written. */
+  async sendRaw(text: string): Promise<void> {
+    this.proc.stdin.write(text);
+    await this.proc.stdin.flush();
+  }
+
   send(message: Record<string, unknown>): void {
     this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
     void this.proc.stdin.flush();
@@ -220,4 +226,19 @@ export function configWith(bridge: Record<string, unknown>): Config {
     },
     "test",
   );
+}
+
+/** Every answer of one conversation, raw: initialize, tools/list, then each tool call of `reads`. */
+export async function conversation(
+  c: LineClient,
+  reads: readonly [string, Record<string, unknown>][],
+): Promise<string[]> {
+  const lines = [await c.initialize("c")];
+  c.send({ id: 2, method: "tools/list" });
+  lines.push(await c.answer(2));
+  for (const [i, [tool, args]] of reads.entries()) {
+    c.call(10 + i, tool, args);
+    lines.push(await c.answer(10 + i, 180_000));
+  }
+  return lines;
 }
