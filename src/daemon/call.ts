@@ -9,6 +9,7 @@
 
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import type { Socket } from "bun";
+import { bounded } from "../bounded.ts";
 import { loadStart } from "../bridge.ts";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import { reexecEnv, selfCommand, spawnable } from "../process/self.ts";
@@ -32,8 +33,12 @@ export interface CallOptions {
 /** A line-delimited JSON-RPC channel to a bridge. */
 interface Channel {
   send(message: unknown): void;
-  close(): void;
+  /** ends the conversation; resolves once a dedicated bridge has exited (bounded) */
+  close(): Promise<void>;
 }
+
+/** How long a dedicated bridge gets to exit after its stdin ends (its grace and kill bound). */
+const ISOLATED_EXIT_MS = 10_000;
 
 type Reply = { result?: Record<string, unknown>; error?: { message?: string; data?: unknown } };
 
@@ -85,14 +90,23 @@ async function openChannel(
     });
     const out = new SocketOutput(socket as Socket<unknown>);
     holder.out = out;
-    return { send: (m) => out.write(`${JSON.stringify(m)}\n`), close: () => socket.end() };
+    return {
+      send: (m) => out.write(`${JSON.stringify(m)}\n`),
+      close: async () => {
+        socket.end();
+      },
+    };
   }
   const args = ["--isolated", ...(opts.config !== undefined ? ["--config", opts.config] : [])];
   const { cmd, argv0 } = spawnable([...selfCommand(), ...args]);
   const proc = Bun.spawn({
     cmd,
     argv0,
-    env: reexecEnv(process.env as Record<string, string>),
+    // its log is not the call's output: errors only, unless asked
+    env: {
+      ...reexecEnv(process.env as Record<string, string>),
+      THEODOLITE_LOG_LEVEL: process.env.THEODOLITE_LOG_LEVEL ?? "error",
+    },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "inherit",
@@ -106,7 +120,11 @@ async function openChannel(
       proc.stdin.write(`${JSON.stringify(m)}\n`);
       void proc.stdin.flush();
     },
-    close: () => void proc.stdin.end(),
+    close: async () => {
+      void proc.stdin.end();
+      await bounded(proc.exited, ISOLATED_EXIT_MS);
+      if (proc.exitCode === null) proc.kill("SIGKILL");
+    },
   };
 }
 
@@ -146,11 +164,14 @@ export async function runCall(opts: CallOptions): Promise<number> {
     capabilities: {},
     clientInfo: { name: CALL_CLIENT, version: VERSION },
   });
-  if (hello.error !== undefined) return failed(hello, channel);
+  if (hello.error !== undefined) {
+    await channel.close();
+    return failed(hello);
+  }
   channel.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const reply = await ask(2, "tools/call", { name: opts.tool, arguments: args });
-  channel.close();
-  if (reply.error !== undefined) return failed(reply, channel);
+  await channel.close();
+  if (reply.error !== undefined) return failed(reply);
   const result = reply.result ?? {};
   if (result.isError === true) {
     const content = result.content as { text?: string }[] | undefined;
@@ -167,8 +188,7 @@ export async function runCall(opts: CallOptions): Promise<number> {
 }
 
 /** A JSON-RPC error instead of a result: its envelope (the relay's typed one, or Internal). */
-function failed(reply: Reply, channel: Channel): number {
-  channel.close();
+function failed(reply: Reply): number {
   const data = reply.error?.data as ErrorEnvelope | undefined;
   const env: ErrorEnvelope =
     data !== undefined && typeof data === "object" && typeof data.code === "string"

@@ -37,7 +37,11 @@ export const MAX_CLIENTS = 32;
 export type Announcement = { ready: number } | { busy: true } | { error: unknown };
 
 function announce(what: Announcement): void {
-  writeSync(1, `${JSON.stringify(what)}\n`);
+  try {
+    writeSync(1, `${JSON.stringify(what)}\n`);
+  } catch {
+    // the starter is gone: another client will find the socket
+  }
   // nothing else goes to the starter: it may stop reading
   const devNull = openSync("/dev/null", "w");
   duplicateFd(devNull, 1);

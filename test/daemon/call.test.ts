@@ -10,6 +10,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { livePidsTagged } from "../support/processes.ts";
 import { sarifProblems } from "../support/sarif.ts";
 import { SharedWorld } from "../support/shared-bridge.ts";
 import { runningAsRoot, unprivilegedPrefix } from "../support/unprivileged.ts";
@@ -115,7 +116,10 @@ describe("theodolite call", () => {
     const { config } = workspace();
     const r = await world.run(["call", "session_status", "--isolated", "--config", config]);
     expect(r.code).toBe(0);
+    expect(r.err).toBe("");
     expect(await world.status()).toEqual([]);
+    // the dedicated bridge (its command line names the configuration) ended with the call
+    expect(livePidsTagged(config)).toEqual([]);
   });
 });
 
