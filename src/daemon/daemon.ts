@@ -119,6 +119,8 @@ class Daemon {
     this.listener = Bun.listen<ClientConnection | undefined>({
       unix: socket,
       data: undefined,
+      // a client's end of input is not the end of its answers (connection.ts)
+      allowHalfOpen: true,
       socket: {
         open: (s) => {
           const peer = peerOf(s);

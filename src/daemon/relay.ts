@@ -65,7 +65,7 @@ export class Relay {
     const link = this.link;
     if (link?.alive) {
       // the bridge answers what it was asked, then closes; bounded whatever it does
-      link.socket.shutdown(true);
+      link.socket.shutdown();
       setTimeout(() => void this.exit(), this.graceMs * 2 + 2000).unref();
     } else {
       await this.exit();

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { conversation, type LineClient, SharedWorld } from "../support/shared-bridge.ts";
-import { waitFor } from "../support/wait.ts";
+import { waitFor, within } from "../support/wait.ts";
 
 const range = (line: number, a: number, b: number) => ({
   start: { line, character: a },
@@ -155,6 +155,30 @@ describe("each connection is its own client", () => {
     ]);
     expect(await decisions(allowed)).toEqual([]);
     expect((await world.only()).clients.map((c) => c.name).sort()).toEqual(["allowed", "other"]);
+  });
+});
+
+describe("the relay", () => {
+  test("at stdin's end what was asked is still answered, then it exits 0", async () => {
+    world = new SharedWorld();
+    const { config } = workspace({}, { response_delay_ms: { "textDocument/hover": 300 } });
+    const c = world.client(["--config", config]);
+    c.send({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "c", version: "1" },
+      },
+    });
+    c.send({ method: "notifications/initialized" });
+    c.call(3, "hover", { file: "a.fake", line: 1, column: 1 });
+    c.endInput();
+    expect(await within(c.exited, 20_000, "the relay's exit")).toBe(0);
+    expect(JSON.parse(await c.answer(3, 0)).result.structuredContent).toMatchObject({
+      text: "**alpha**",
+    });
   });
 });
 
