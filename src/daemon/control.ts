@@ -10,7 +10,7 @@ import { peerOf } from "../ffi/peer.ts";
 import { log } from "../log.ts";
 import { scanProcs, selectTree } from "../process/proctree.ts";
 import type { ClientConnection } from "./connection.ts";
-import { identityOf } from "./identity.ts";
+import type { SharedIdentity } from "./identity.ts";
 
 /** A command longer than this is no command. */
 const MAX_COMMAND_BYTES = 64;
@@ -34,10 +34,10 @@ export type ControlAnswer = DaemonStatus | { stopping: number };
 
 export function statusOf(
   shared: SharedBridge,
+  id: SharedIdentity,
   socket: string,
   clients: readonly ClientConnection[],
 ): DaemonStatus {
-  const id = identityOf(shared.config, process.env);
   const now = Date.now();
   return {
     pid: process.pid,

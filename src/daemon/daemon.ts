@@ -28,7 +28,7 @@ import { defaultHooks } from "../session/hooks.ts";
 import { ClientConnection } from "./connection.ts";
 import { type ControlAnswer, serveControl, statusOf } from "./control.ts";
 import { daemonFiles, holdLock } from "./files.ts";
-import { identityOf, socketName } from "./identity.ts";
+import { identityOf, type SharedIdentity, socketName } from "./identity.ts";
 
 /** SPEC §8.2: clients one shared bridge serves at once; one more is closed at once. */
 export const MAX_CLIENTS = 32;
@@ -58,10 +58,12 @@ export function parseDaemonArgs(args: readonly string[]): { socket: string; conf
 export async function runDaemon(args: readonly string[]): Promise<void> {
   let opts: ReturnType<typeof parseDaemonArgs>;
   let start: Awaited<ReturnType<typeof loadStart>>;
+  let identity: SharedIdentity;
   try {
     opts = parseDaemonArgs(args);
     start = await loadStart(opts.config);
-    const expected = socketName(identityOf(start.config, process.env));
+    identity = identityOf(start.config, process.env);
+    const expected = socketName(identity);
     if (basename(opts.socket) !== expected) {
       throw new BridgeError("ConfigInvalid", "the configuration changed while the bridge started", {
         hint: "start the client again",
@@ -91,7 +93,7 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
     defaultHooks((bytes) => collector.took(bytes)),
     zeroConfig?.(noRoots),
   );
-  const daemon = new Daemon(shared, collector, files.socket);
+  const daemon = new Daemon(shared, collector, files.socket, identity);
   for (const path of [files.socket, files.control]) rmSync(path, { force: true });
   daemon.listen(files.socket, files.control);
   announce({ ready: process.pid });
@@ -109,6 +111,7 @@ class Daemon {
     private readonly shared: SharedBridge,
     private readonly collector: Collector,
     private readonly socket: string,
+    private readonly identity: SharedIdentity,
   ) {
     collector.watchRequests(() => [...this.clients].some((c) => c.transport.hasUnanswered()));
   }
@@ -177,7 +180,7 @@ class Daemon {
       setImmediate(() => void this.shutdown("daemon stop"));
       return { stopping: process.pid };
     }
-    return statusOf(this.shared, this.socket, [...this.clients]);
+    return statusOf(this.shared, this.identity, this.socket, [...this.clients]);
   }
 
   /** The bridge's exit, as serve's (SPEC §9.2): every session stopped by the grace, then exit. */

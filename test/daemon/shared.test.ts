@@ -112,6 +112,24 @@ describe("attach", () => {
     expect(after.sessions[0]?.pid).toBe(daemon.sessions[0]?.pid as number);
   });
 
+  test("a changed configuration is another bridge", async () => {
+    world = new SharedWorld();
+    const { root } = workspace();
+    const config = (idle: number) =>
+      writeConfig({
+        bridge: { shared_idle_seconds: idle },
+        workspace: [{ name: "w", root, servers: ["fake"] }],
+        server: [fakeServer("fake", {})],
+      });
+    const [a, b] = [config(60), config(61)];
+    for (const path of [a, b, a]) {
+      expect((await world.run(["call", "session_status", "--config", path])).code).toBe(0);
+    }
+    const bridges = await world.status();
+    expect(bridges.map((b) => b.roots)).toEqual([[root], [root]]);
+    expect(new Set(bridges.map((b) => b.socket)).size).toBe(2);
+  });
+
   test("two clients starting at once end with one bridge", async () => {
     world = new SharedWorld();
     const { config } = workspace();
