@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Socket, SocketHandler } from "bun";
 import type { Config } from "../config/types.ts";
 import { BridgeError, type ErrorEnvelope } from "../errors.ts";
@@ -16,7 +16,7 @@ import { reexecEnv, selfCommand, spawnable } from "../process/self.ts";
 import type { Announcement } from "./daemon.ts";
 import { type DaemonFiles, daemonFiles, lockFree } from "./files.ts";
 import { identityOf, socketName } from "./identity.ts";
-import { privateSocketDir } from "./socket-dir.ts";
+import { assertPrivate, privateSocketDir } from "./socket-dir.ts";
 
 /** How long a client waits for a shared bridge to accept it. */
 export const ATTACH_TIMEOUT_MS = 20_000;
@@ -114,6 +114,7 @@ export async function attach<T>(
   timeoutMs = ATTACH_TIMEOUT_MS,
 ): Promise<Socket<T>> {
   const deadline = Date.now() + timeoutMs;
+  assertPrivate(dirname(target.files.socket), process.geteuid?.() ?? -1);
   for (;;) {
     const socket = await connectUnix(target.files.socket, handlers);
     if (socket !== null) return socket;

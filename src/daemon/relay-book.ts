@@ -118,8 +118,11 @@ export function bridgeLost(): BridgeError {
 }
 
 /** The typed answer to a request lost with the bridge: a tool error for tools/call, else a JSON-RPC error. */
-export function lostAnswer(id: RequestId, method: string | undefined): string {
-  const err = bridgeLost();
+export function lostAnswer(
+  id: RequestId,
+  method: string | undefined,
+  err: BridgeError = bridgeLost(),
+): string {
   if (method === "tools/call")
     return JSON.stringify({ jsonrpc: "2.0", id, result: errorResult(err) });
   return JSON.stringify({
@@ -178,10 +181,10 @@ export class RelayBook {
   }
 
   /** A request cut off with its bridge before its end reached it: its answer, if it wants one. */
-  cutOff(line: LineInfo): string | undefined {
+  cutOff(line: LineInfo, err?: BridgeError): string | undefined {
     if (!line.hasMethod || line.id === undefined || line.id === null) return undefined;
     const method = typeof line.message?.method === "string" ? line.message.method : undefined;
-    return lostAnswer(line.id, method);
+    return lostAnswer(line.id, method, err);
   }
 
   /** What a new bridge is told first: the client's handshake, if the last bridge answered it. */

@@ -8,7 +8,7 @@
  * bridge answers what it has, then closes); a closed stdout ends the relay.
  */
 import type { Socket } from "bun";
-import { toEnvelope } from "../errors.ts";
+import { BridgeError, toEnvelope } from "../errors.ts";
 import { log } from "../log.ts";
 import { attach, type SharedTarget } from "./attach.ts";
 import { BridgeLines, ClientLines, type LineInfo, RelayBook } from "./relay-book.ts";
@@ -33,6 +33,8 @@ export class Relay {
   private toClient: Promise<void> = Promise.resolve();
   private queuedForClient = 0;
   private inputDone = false;
+  /** why the last line found no bridge (its answer says so) */
+  private unreachable: BridgeError | undefined;
   private exiting = false;
 
   constructor(
@@ -43,18 +45,19 @@ export class Relay {
   async run(): Promise<void> {
     const reader = Bun.stdin.stream().getReader();
     const lines = new ClientLines();
-    // the link the current line began on; another link means the line was cut off
-    let lineLink: Link | undefined;
+    // the link the current line began on (null: no bridge could be had); a dead one
+    // means the line was cut off
+    let lineLink: Link | null = null;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done || value === undefined) break;
         for (const piece of lines.push(value)) {
-          if (piece.first) lineLink = this.link?.alive ? this.link : await this.connect();
-          const link = lineLink as Link;
-          if (link.alive) link.output.write(piece.bytes);
+          if (piece.first) lineLink = this.link?.alive ? this.link : await this.relink();
+          const link = lineLink;
+          if (link?.alive) link.output.write(piece.bytes);
           if (piece.end !== undefined) this.ended(piece.end, link);
-          if (link.alive && link.output.pending > MAX_QUEUED_INPUT_BYTES)
+          if (link?.alive && link.output.pending > MAX_QUEUED_INPUT_BYTES)
             await Promise.resolve(link.output.flush()).catch(() => {});
         }
       }
@@ -73,13 +76,28 @@ export class Relay {
   }
 
   /** A line the client finished: now the bridge's to answer — or, cut off with a dead one, ours. */
-  private ended(line: LineInfo, link: Link): void {
-    if (link.alive) {
+  private ended(line: LineInfo, link: Link | null): void {
+    if (link?.alive) {
       this.book.sent(line);
       return;
     }
-    const answer = this.book.cutOff(line);
+    const answer = this.book.cutOff(line, link === null ? this.unreachable : undefined);
     if (answer !== undefined) this.send(Buffer.from(`${answer}\n`));
+  }
+
+  /**
+   * A bridge for the next line: the first one the relay cannot have ends it (exit 2, why on
+   * stderr); a later one fails the line typed, and the next line tries again.
+   */
+  private async relink(): Promise<Link | null> {
+    if (this.link === undefined) return await this.connect();
+    try {
+      return await this.connect();
+    } catch (err) {
+      log.warn(`no shared bridge for this message: ${String(err)}`);
+      this.unreachable = unavailable(err);
+      return null;
+    }
   }
 
   private async connect(): Promise<Link> {
@@ -153,4 +171,13 @@ export class Relay {
     this.exiting = true;
     process.exit(0);
   }
+}
+
+/** A tool's error for a bridge that could not be had (its cause may be a command-line code). */
+function unavailable(err: unknown): BridgeError {
+  const cause = toEnvelope(err);
+  return new BridgeError("SessionDead", `no shared bridge could be had: ${cause.message}`, {
+    hint: cause.hint ?? "call again",
+    details: { shared_bridge: "unavailable", cause: cause.code, ...(cause.details ?? {}) },
+  });
 }

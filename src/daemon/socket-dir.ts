@@ -81,8 +81,13 @@ export function privateSocketDir(
       throw socketDirRefused(dir, `cannot be created: ${String(err)}`);
     }
   }
-  const found = facts(dir);
-  const why = found === null ? "vanished after it was created" : notPrivate(found, uid);
-  if (why !== null) throw socketDirRefused(dir, why);
+  assertPrivate(dir, uid);
   return dir;
+}
+
+/** The directory is still private to `uid`, or ConfigInvalid (checked again before every attach). */
+export function assertPrivate(dir: string, uid: number): void {
+  const found = facts(dir);
+  const why = found === null ? "does not exist" : notPrivate(found, uid);
+  if (why !== null) throw socketDirRefused(dir, why);
 }

@@ -7,7 +7,7 @@
  * bridge.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
@@ -270,6 +270,29 @@ describe("lifecycle", () => {
     const now = await world.only();
     expect(now.clients.map((c) => c.name).sort()).toEqual(["busy", "idle"]);
     expect(busy.lines.filter((l) => (JSON.parse(l) as { id?: unknown }).id === 5)).toHaveLength(1);
+  });
+
+  test("when no new bridge can be had, the message fails typed and the relay goes on", async () => {
+    world = new SharedWorld();
+    const { config } = workspace();
+    const c = world.client(["--config", config]);
+    await c.initialize("c");
+    const old = await world.only();
+    process.kill(old.pid, "SIGKILL");
+    await waitFor(() => old.pids.every(gone), 10_000, { what: "the killed tree gone" });
+    chmodSync(world.socketDir, 0o755); // no bridge may start here now
+    c.call(3, "hover", { file: "a.fake", line: 1, column: 1 });
+    const failed = JSON.parse(await c.answer(3)) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
+    expect(failed.result.isError).toBe(true);
+    expect(JSON.parse(failed.result.content[0]?.text ?? "{}")).toMatchObject({
+      code: "SessionDead",
+      details: { shared_bridge: "unavailable", cause: "ConfigInvalid", directory: world.socketDir },
+    });
+    chmodSync(world.socketDir, 0o700);
+    c.call(4, "hover", { file: "a.fake", line: 1, column: 1 });
+    expect(JSON.parse(await c.answer(4)).result.isError).toBeUndefined();
   });
 
   test("idle exit: with no client for shared_idle_seconds the bridge and its tree exit", async () => {
