@@ -133,8 +133,11 @@ export async function runCall(opts: CallOptions): Promise<number> {
   let args: Record<string, unknown>;
   let channel: Channel;
   const waiting = new Map<number, (r: Reply) => void>();
+  // once the bridge closed, every question has this answer
+  let closed: Reply | undefined;
   const ask = (id: number, method: string, params: unknown): Promise<Reply> =>
     new Promise((resolve) => {
+      if (closed !== undefined) return resolve(closed);
       waiting.set(id, resolve);
       channel.send({ jsonrpc: "2.0", id, method, params });
     });
@@ -151,8 +154,8 @@ export async function runCall(opts: CallOptions): Promise<number> {
         const lost = new BridgeError("SessionDead", "the bridge closed before it answered", {
           hint: "call again: the next call starts a new shared bridge",
         }).toEnvelope();
-        for (const resolve of waiting.values())
-          resolve({ error: { message: lost.message, data: lost } });
+        closed = { error: { message: lost.message, data: lost } };
+        for (const resolve of waiting.values()) resolve(closed);
       },
     );
   } catch (err) {

@@ -102,7 +102,8 @@ export class Relay {
 
   private async connect(): Promise<Link> {
     const lines = new BridgeLines();
-    const holder: { link?: Link } = {};
+    // the socket may close before its link is made (a bridge that refuses the client)
+    const holder: { link?: Link; closed?: boolean } = {};
     const socket = await attach<undefined>(this.target, {
       data: (_s, chunk) => {
         for (const line of lines.push(new Uint8Array(chunk))) {
@@ -111,6 +112,7 @@ export class Relay {
       },
       drain: () => holder.link?.output.drain(),
       close: () => {
+        holder.closed = true;
         if (holder.link !== undefined) this.lost(holder.link);
       },
       error: (_s, err) => log.debug(`shared bridge socket: ${String(err)}`),
@@ -123,7 +125,8 @@ export class Relay {
     };
     holder.link = link;
     this.link = link;
-    for (const line of this.book.replay()) link.output.write(`${line}\n`);
+    if (holder.closed === true) this.lost(link);
+    else for (const line of this.book.replay()) link.output.write(`${line}\n`);
     return link;
   }
 

@@ -226,6 +226,34 @@ describe("one client's faults cost that client only", () => {
   });
 });
 
+describe("bounds", () => {
+  test("past 32 clients one more is closed at once: its call fails typed, nothing hangs", async () => {
+    world = new SharedWorld();
+    const { config } = workspace();
+    expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
+    const bridge = await world.only();
+    const held = await Promise.all(
+      Array.from({ length: 32 }, () =>
+        Bun.connect({ unix: bridge.socket, socket: { data() {}, close() {} } }),
+      ),
+    );
+    try {
+      await waitFor(async () => (await world.only()).clients.length === 32, 10_000, {
+        what: "32 clients connected",
+      });
+      const refused = await world.run(["call", "session_status", "--config", config]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.err)).toMatchObject({ code: "SessionDead" });
+    } finally {
+      for (const s of held) s.end();
+    }
+    await waitFor(async () => (await world.only()).clients.length === 0, 10_000, {
+      what: "the held connections closed",
+    });
+    expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
+  });
+});
+
 describe("lifecycle", () => {
   test("a bridge killed mid-call: every relay answers typed, the next call works, nothing of the old tree is left", async () => {
     world = new SharedWorld();
