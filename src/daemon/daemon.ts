@@ -9,7 +9,7 @@
  * been connected for `shared_idle_seconds`, or when `daemon stop` asks.
  */
 
-import { closeSync, openSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, openSync, rmSync, writeSync } from "node:fs";
 import { basename } from "node:path";
 import type { Socket, UnixSocketListener } from "bun";
 import { loadStart, SharedBridge } from "../bridge.ts";
@@ -94,8 +94,16 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
     zeroConfig?.(noRoots),
   );
   const daemon = new Daemon(shared, collector, files.socket, identity);
-  for (const path of [files.socket, files.control]) rmSync(path, { force: true });
-  daemon.listen(files.socket, files.control);
+  try {
+    for (const path of [files.socket, files.control]) rmSync(path, { force: true });
+    daemon.listen(files.socket, files.control);
+    // the directory is the first fence; the sockets themselves are the user's alone too
+    for (const path of [files.socket, files.control]) chmodSync(path, 0o600);
+  } catch (err) {
+    // a path too long for a socket, say: the starter hears why
+    announce({ error: toEnvelope(err) });
+    process.exit(1);
+  }
   announce({ ready: process.pid });
   log.info(`shared bridge serving ${files.socket} (config ${config.source})`);
 }
