@@ -25,7 +25,8 @@ cpSync(sample, workspace, { recursive: true });
 // from PATH (here the ones `.ci/demo` installed into test/servers)
 const transport = new StdioClientTransport({
   command: binary,
-  args: [],
+  // a dedicated bridge: the demo leaves nothing running (SPEC §2.2)
+  args: ["--isolated"],
   cwd: workspace,
   env: { PATH: `${serversBin}:${process.env.PATH ?? ""}`, HOME: process.env.HOME ?? dir },
   stderr: "inherit",

@@ -134,7 +134,7 @@ async function mcp(target: string, binary: string): Promise<void> {
   const [command = binary, ...prefix] = [...(runners[target] ?? []), binary];
   const transport = new StdioClientTransport({
     command,
-    args: [...prefix, "--config", config],
+    args: [...prefix, "--config", config, "--isolated"],
     env: { PATH: emptyPath, HOME: work },
     stderr: "pipe",
   });

@@ -38,6 +38,8 @@ export interface RawMcpOptions {
   requestTimeoutMs?: number;
   /** run after the program's tree is killed when the benchmark is interrupted */
   afterInterrupt?: () => void;
+  /** through the shared bridge (SPEC §2.2); by default a dedicated one (`--isolated`) */
+  shared?: boolean;
 }
 
 type Pending = { resolve: (r: RpcReply) => void; reject: (e: Error) => void };
@@ -57,7 +59,7 @@ export class RawMcpClient {
   constructor(opts: RawMcpOptions) {
     this.timeoutMs = opts.requestTimeoutMs ?? 180_000;
     this.spawnedAt = performance.now();
-    this.proc = Bun.spawn([opts.binary, ...opts.args], {
+    this.proc = Bun.spawn([opts.binary, ...opts.args, ...(opts.shared ? [] : ["--isolated"])], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: opts.stderr ?? "pipe",

@@ -1,7 +1,11 @@
 /**
- * The bridge's state for one MCP connection: configuration, sessions and the
- * mutation gate's stores. Tools receive it through their call context, beside
- * the client identity (read from the handshake per call, mcp/server.ts).
+ * The bridge's state: what every MCP connection of one bridge shares
+ * (`SharedBridge`: configuration, sessions, applies) and what each connection
+ * owns (`BridgeContext`: the gate's handles and transcript, the `since`
+ * snapshots). A dedicated bridge has one connection; a shared one (SPEC §2.2)
+ * one per client. Tools receive the connection's context through their call
+ * context, beside the client identity (read from the handshake per call,
+ * mcp/server.ts).
  *
  * In zero-config mode the configuration starts as a shell (the workspace, no
  * server) and discovery completes it (SPEC §2.1): `ready()` starts discovery
@@ -17,7 +21,9 @@ import { ApplyJournal, stateDirectories } from "./apply/journal.ts";
 import { ApplyLane } from "./apply/lane.ts";
 import { recoverApplies } from "./apply/recover.ts";
 import { bounded } from "./bounded.ts";
+import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
+import type { RootsAnswer } from "./discovery/client-roots.ts";
 import { refusedError } from "./discovery/root-guard.ts";
 import type { BridgeError } from "./errors.ts";
 import { judgeApply } from "./gate/admit.ts";
@@ -39,7 +45,31 @@ export interface ZeroConfigSteps {
   discover(shell: Config, signal: AbortSignal): Promise<Config>;
 }
 
-export class BridgeContext {
+/** A configuration to serve, and zero-config's completion of it when no file was given. */
+export interface BridgeStart {
+  config: Config;
+  /** zero-config: completes the configuration (SPEC §2.1), asking the client's roots through `ask` */
+  zeroConfig?: (ask: () => Promise<RootsAnswer>) => ZeroConfigSteps;
+}
+
+/** The configuration a bridge starts with: the file (`--config`, THEODOLITE_CONFIG) or zero-config's shell. */
+export async function loadStart(argPath: string | undefined): Promise<BridgeStart> {
+  const path = resolveConfigPath(argPath, process.env);
+  if (path !== undefined) return { config: loadConfigFile(path) };
+  // zero-config never fails to start: the shell now, the servers after the handshake
+  const { zeroConfigShell, discoverZeroConfig } = await import("./discovery/zero-config.ts");
+  const { shellForRoots } = await import("./discovery/client-roots.ts");
+  return {
+    config: zeroConfigShell(process.cwd()),
+    zeroConfig: (ask) => ({
+      shell: (start) => shellForRoots(start, ask),
+      discover: (shell, signal) => discoverZeroConfig(shell, signal),
+    }),
+  };
+}
+
+/** What the connections of one bridge share: configuration, sessions, applies. */
+export class SharedBridge {
   private current: Config;
   private manager: SessionManager;
   private discovering: Promise<void> | undefined;
@@ -47,10 +77,6 @@ export class BridgeContext {
   private rechoosing = false;
   private readonly start: Config;
   private readonly stopDiscovery = new AbortController();
-  readonly handles = new HandleStore();
-  readonly transcript = new GateTranscript();
-  /** diagnostics results `since` can compare with (SPEC §6.1) */
-  readonly snapshots = new SnapshotStore();
   readonly startedAt = Date.now();
   /** records of applies, and what the recoveries at start did (SPEC §7.4) */
   readonly journal: ApplyJournal;
@@ -166,6 +192,62 @@ export class BridgeContext {
     return applyClassRegistered(b.mutation, client, b.mutation_allowlist);
   }
 
+  /** Every session stopped by `deadline` (Date.now()), at most KILL_BOUND_MS later (SPEC §9.2). */
+  async shutdown(deadline = Date.now() + this.config.bridge.shutdown_grace_ms): Promise<void> {
+    // zero-config discovery still running leaves no version command behind
+    this.stopDiscovery.abort();
+    if (this.discovering) await bounded(this.discovering, Math.max(0, deadline - Date.now()));
+    // an apply ends (written, put back, or stopped before its first swap) as the sessions stop
+    await Promise.all([this.lane.close(deadline), this.sessions.shutdownAll(deadline)]);
+  }
+}
+
+/**
+ * One connection's view of a bridge: the shared part, and the gate's handles and
+ * transcript and the `since` snapshots of this client alone (SPEC §2.2, §6.1, §7.2).
+ */
+export class BridgeContext {
+  readonly handles = new HandleStore();
+  readonly transcript = new GateTranscript();
+  /** diagnostics results `since` can compare with (SPEC §6.1) */
+  readonly snapshots = new SnapshotStore();
+
+  constructor(readonly shared: SharedBridge) {}
+
+  get config(): Config {
+    return this.shared.config;
+  }
+  get sessions(): SessionManager {
+    return this.shared.sessions;
+  }
+  get journal(): ApplyJournal {
+    return this.shared.journal;
+  }
+  get lane(): ApplyLane {
+    return this.shared.lane;
+  }
+  get startedAt(): number {
+    return this.shared.startedAt;
+  }
+  built(bytes: number): void {
+    this.shared.built(bytes);
+  }
+  workspace(name: string | undefined): Workspace {
+    return this.shared.workspace(name);
+  }
+  ready(): Promise<void> {
+    return this.shared.ready();
+  }
+  rootsChanged(): void {
+    this.shared.rootsChanged();
+  }
+  refused(): BridgeError | undefined {
+    return this.shared.refused();
+  }
+  applyClassFor(client: string | null): boolean {
+    return this.shared.applyClassFor(client);
+  }
+
   /** Record the gate's refusal of an apply tool this client does not have (SPEC §7.1, §7.2). */
   recordUnregisteredApply(tool: GateTool, client: string | null): void {
     judgeApply(this.config.bridge, this.transcript, {
@@ -177,14 +259,5 @@ export class BridgeContext {
       version: "unchecked",
       files: 0,
     });
-  }
-
-  /** Every session stopped by `deadline` (Date.now()), at most KILL_BOUND_MS later (SPEC §9.2). */
-  async shutdown(deadline = Date.now() + this.config.bridge.shutdown_grace_ms): Promise<void> {
-    // zero-config discovery still running leaves no version command behind
-    this.stopDiscovery.abort();
-    if (this.discovering) await bounded(this.discovering, Math.max(0, deadline - Date.now()));
-    // an apply ends (written, put back, or stopped before its first swap) as the sessions stop
-    await Promise.all([this.lane.close(deadline), this.sessions.shutdownAll(deadline)]);
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * CLI dispatch (SPEC §2): serve | --supervise | --exec-server | --check-config | init |
+ * CLI dispatch (SPEC §2): serve (through the shared bridge, or `--isolated`) | call |
+ * daemon status|stop | --daemon | --supervise | --exec-server | --check-config | init |
  * --version [--json] | --help. Exit codes: 0 success, 2 invalid configuration or
  * usage (one-line JSON error on stderr), 3 a machine the bridge cannot serve on
  * (EnvironmentUnsupported, checked before serving), 1 internal failure. stdout carries
@@ -15,6 +16,13 @@ usage:
   theodolite --config FILE          serve MCP on stdio (or set THEODOLITE_CONFIG)
   theodolite                        zero-config: workspace = cwd, servers from its own toolchain
                                     (node_modules/.bin, its TypeScript, .venv), then PATH (unpinned)
+  theodolite ... --isolated         a dedicated bridge for this client (default: the shared bridge
+                                    of this user, roots, configuration and binary, started if needed)
+  theodolite call TOOL [JSON-ARGS] [--format json|sarif] [--config FILE] [--isolated]
+                                    one tool call: its JSON result on stdout; exit 0 result,
+                                    1 tool error (envelope on stderr), 2 usage or configuration
+  theodolite daemon status          the running shared bridges of this user, as JSON
+  theodolite daemon stop [ROOT]     stop the shared bridges serving ROOT (all without ROOT)
   theodolite --check-config FILE    validate, resolve binaries, check version pins; exit 0 or 2
   theodolite init [DIR]             print a pinned bridge.toml for DIR (default: cwd)
   theodolite --version [--json]     version, commit (-dirty), bun, target; --json: as JSON
@@ -29,10 +37,45 @@ exit codes: 0 success, 1 internal failure, 2 invalid configuration or usage,
 `;
 
 interface Cli {
-  command: "serve" | "check" | "init" | "version" | "help";
+  command: "serve" | "check" | "init" | "version" | "help" | "call" | "status" | "stop";
   json?: boolean;
   config?: string;
   dir?: string;
+  isolated?: boolean;
+  /** call: the tool, its JSON arguments, the output format */
+  tool?: string;
+  args?: string;
+  format?: "json" | "sarif";
+}
+
+const usageError = (message: string): BridgeError =>
+  new BridgeError("InvalidArgument", message, { hint: "see theodolite --help" });
+
+/** `call TOOL [JSON-ARGS]` and `daemon status|stop [ROOT]`: their positional words. */
+function parsePositional(cli: Cli, args: string[], i: number): number {
+  const arg = args[i] as string;
+  if (arg === "call" && i === 0) {
+    cli.command = "call";
+    cli.tool = args[1];
+    if (cli.tool === undefined || cli.tool.startsWith("--")) throw usageError("call needs a TOOL");
+    if (args[2] !== undefined && !args[2].startsWith("--")) {
+      cli.args = args[2];
+      return 2;
+    }
+    return 1;
+  }
+  if (arg === "daemon" && i === 0) {
+    const sub = args[1];
+    if (sub !== "status" && sub !== "stop") throw usageError("daemon needs status or stop");
+    cli.command = sub;
+    const root = args[2];
+    if (sub === "stop" && root !== undefined && !root.startsWith("--")) {
+      cli.dir = root;
+      return 2;
+    }
+    return 1;
+  }
+  throw usageError(`unknown argument "${arg}"`);
 }
 
 export function parseCli(args: string[]): Cli {
@@ -56,6 +99,11 @@ export function parseCli(args: string[]): Cli {
     else if (arg === "--check-config") {
       cli.command = "check";
       cli.config = value();
+    } else if (arg === "--isolated") cli.isolated = true;
+    else if (arg === "--format") {
+      const f = value();
+      if (f !== "json" && f !== "sarif") throw usageError("--format is json or sarif");
+      cli.format = f;
     } else if (arg === "init" && i === 0) {
       cli.command = "init";
       const dir = args[i + 1];
@@ -63,12 +111,12 @@ export function parseCli(args: string[]): Cli {
         cli.dir = dir;
         i++;
       }
-    } else {
-      throw new BridgeError("InvalidArgument", `unknown argument "${arg}"`, {
-        hint: "see theodolite --help",
-      });
-    }
+    } else i += parsePositional(cli, args, i);
   }
+  if (cli.format !== undefined && cli.command !== "call")
+    throw usageError("--format goes with call");
+  if (cli.isolated === true && cli.command !== "serve" && cli.command !== "call")
+    throw usageError("--isolated goes with serving or call");
   if (cli.json === true && cli.command !== "version") {
     throw new BridgeError("InvalidArgument", "--json goes with --version only", {
       hint: "see theodolite --help",
@@ -109,6 +157,12 @@ async function main(args: string[]): Promise<void> {
   if (args[0] === "--exec-server") {
     const { runExecServer } = await import("./process/exec-server.ts");
     runExecServer(args.slice(1));
+  }
+  if (args[0] === "--daemon") {
+    await refuseUnsupportedEnvironment();
+    const { runDaemon } = await import("./daemon/daemon.ts");
+    await runDaemon(args.slice(1));
+    return;
   }
   if (args[0] === "--supervise") {
     const { runSupervisor } = await import("./process/supervisor.ts");
@@ -156,8 +210,36 @@ async function main(args: string[]): Promise<void> {
     }
     case "serve": {
       await refuseUnsupportedEnvironment();
+      if (cli.isolated !== true) {
+        const { serveShared } = await import("./daemon/mode.ts");
+        if (await serveShared(cli.config)) return;
+      }
       const { serve } = await import("./serve.ts");
       await serve(cli.config);
+      return;
+    }
+    case "call": {
+      await refuseUnsupportedEnvironment();
+      const { runCall } = await import("./daemon/call.ts");
+      const code = await runCall({
+        tool: cli.tool as string,
+        args: cli.args,
+        format: cli.format ?? "json",
+        config: cli.config,
+        isolated: cli.isolated === true,
+      });
+      process.exit(code);
+      return;
+    }
+    case "status":
+    case "stop": {
+      const { daemonStatus, daemonStop } = await import("./daemon/daemon-command.ts");
+      try {
+        const out = cli.command === "status" ? await daemonStatus() : await daemonStop(cli.dir);
+        process.stdout.write(`${out}\n`);
+      } catch (err) {
+        failUsage(err);
+      }
       return;
     }
   }

@@ -5,9 +5,8 @@
  * design: supervisors notice the bridge is gone and reap their trees.
  */
 import { bounded } from "./bounded.ts";
-import { BridgeContext, type ZeroConfigSteps } from "./bridge.ts";
+import { BridgeContext, type BridgeStart, loadStart, SharedBridge } from "./bridge.ts";
 import { Collector } from "./collector.ts";
-import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import type { RootsAnswer } from "./discovery/client-roots.ts";
 import { toEnvelope } from "./errors.ts";
@@ -32,32 +31,11 @@ const ANSWER_FLUSH_MS = 250;
  */
 const EXIT_BOUND_MS = KILL_BOUND_MS + ANSWER_FLUSH_MS + 150;
 
-interface Start {
-  config: Config;
-  /** zero-config: completes the configuration (SPEC §2.1), asking the client's roots through `ask` */
-  zeroConfig?: (ask: () => Promise<RootsAnswer>) => ZeroConfigSteps;
-}
-
-async function loadConfig(argPath: string | undefined): Promise<Start> {
-  const path = resolveConfigPath(argPath, process.env);
-  if (path !== undefined) return { config: loadConfigFile(path) };
-  // zero-config never fails to start: the shell now, the servers after the handshake
-  const { zeroConfigShell, discoverZeroConfig } = await import("./discovery/zero-config.ts");
-  const { shellForRoots } = await import("./discovery/client-roots.ts");
-  return {
-    config: zeroConfigShell(process.cwd()),
-    zeroConfig: (ask) => ({
-      shell: (start) => shellForRoots(start, ask),
-      discover: (shell, signal) => discoverZeroConfig(shell, signal),
-    }),
-  };
-}
-
 export async function serve(argPath: string | undefined): Promise<void> {
   let config: Config;
-  let zeroConfig: Start["zeroConfig"];
+  let zeroConfig: BridgeStart["zeroConfig"];
   try {
-    ({ config, zeroConfig } = await loadConfig(argPath));
+    ({ config, zeroConfig } = await loadStart(argPath));
   } catch (err) {
     process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
     process.exit(2);
@@ -82,9 +60,11 @@ export async function serve(argPath: string | undefined): Promise<void> {
   const ask = (): Promise<RootsAnswer> =>
     connection ? askRoots(connection) : Promise.resolve({ none: "no connection" });
   const bridge = new BridgeContext(
-    config,
-    defaultHooks((bytes) => collector.took(bytes)),
-    zeroConfig?.(ask),
+    new SharedBridge(
+      config,
+      defaultHooks((bytes) => collector.took(bytes)),
+      zeroConfig?.(ask),
+    ),
   );
   const transport = new StdioTransport({
     input: Bun.stdin.stream().getReader(),
@@ -108,7 +88,7 @@ export async function serve(argPath: string | undefined): Promise<void> {
     const deadline = Date.now() + grace;
     setTimeout(() => process.exit(0), grace + EXIT_BOUND_MS);
     if (answerInFlight) await bounded(transport.drained(), grace / 2);
-    await bridge.shutdown(deadline);
+    await bridge.shared.shutdown(deadline);
     const left = Math.max(ANSWER_FLUSH_MS, deadline - Date.now());
     if (answerInFlight) await bounded(transport.drained(), left);
     await mcp.close().catch(() => {});

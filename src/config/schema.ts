@@ -141,6 +141,10 @@ export const BridgeSchema = z.strictObject({
   max_server_message_bytes: intIn(65_536, 1_073_741_824, 33_554_432),
   /** private directory for the records of applies (SPEC §7.4); null: the user's state directory */
   state_dir: absentAsNull(absolutePath),
+  /** one bridge per user, roots, configuration and binary, shared by its clients (SPEC §2.2) */
+  shared: z.boolean().default(true),
+  /** a shared bridge with no client for this long exits with its tree (SPEC §2.2) */
+  shared_idle_seconds: intIn(1, 86_400, 300),
   log: LogSchema.prefault({}),
 });
 

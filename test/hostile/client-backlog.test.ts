@@ -79,12 +79,15 @@ async function unreadClient(flood: (round: number) => string) {
     },
     dir,
   );
-  const proc: Subprocess<"pipe", number, number> = spawn([ensureBinary(), "--config", config], {
-    stdin: "pipe",
-    stdout: unreadPipe(dir, "out"),
-    stderr: unreadPipe(dir, "err"),
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" },
-  });
+  const proc: Subprocess<"pipe", number, number> = spawn(
+    [ensureBinary(), "--config", config, "--isolated"],
+    {
+      stdin: "pipe",
+      stdout: unreadPipe(dir, "out"),
+      stderr: unreadPipe(dir, "err"),
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/" },
+    },
+  );
   started.add(proc.pid);
   proc.stdin.write(initialize + initialized + statusCall(1, { start: true }));
   await proc.stdin.flush();

@@ -76,7 +76,7 @@ describe.skipIf(prlimit === null)("bun:ffi unavailable (RLIMIT_AS = 2 GiB)", () 
 
   test("serving is refused at start: EnvironmentUnsupported, exit 3, the way out in the hint", () => {
     const { config } = oneFakeSession();
-    const r = run([...limited, ensureBinary(), "--config", config]);
+    const r = run([...limited, ensureBinary(), "--config", config, "--isolated"]);
     expect(r.code).toBe(3);
     expect(r.stdout).toBe("");
     const err = JSON.parse(r.stderr.trim()) as { code: string; message: string; hint: string };
@@ -116,7 +116,7 @@ describe("a /proc of another pid namespace", () => {
 
   test.skipIf(!available && !underCI)("serving is refused: EnvironmentUnsupported, exit 3", () => {
     const { config } = oneFakeSession();
-    const r = run(["unshare", "--pid", "--fork", ensureBinary(), "--config", config]);
+    const r = run(["unshare", "--pid", "--fork", ensureBinary(), "--config", config, "--isolated"]);
     expect(r.code).toBe(3);
     const err = JSON.parse(r.stderr.trim()) as { code: string; message: string };
     expect(err.code).toBe("EnvironmentUnsupported");

@@ -33,7 +33,8 @@ function configWithHover(): string {
   const root = tempDir();
   writeFileSync(join(root, "a.fake"), "alpha beta\n");
   return writeConfig({
-    bridge: { mutation: "gated", mutation_allowlist: [INSPECTOR_CLIENT] },
+    // a dedicated bridge per client, by the configuration key (SPEC §2.2)
+    bridge: { mutation: "gated", mutation_allowlist: [INSPECTOR_CLIENT], shared: false },
     workspace: [{ name: "w", root, servers: ["fake"] }],
     server: [
       fakeServer("fake", { responses: { "textDocument/hover": { contents: "from fake" } } }),

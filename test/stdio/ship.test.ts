@@ -110,7 +110,7 @@ describe("logs (SPEC §2, §3)", () => {
         }),
       ],
     });
-    const proc = Bun.spawn([ensureBinary(), "--config", config], {
+    const proc = Bun.spawn([ensureBinary(), "--config", config, "--isolated"], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

@@ -124,9 +124,12 @@ export async function startBridge(opts: {
    * then call `client.sendRootsListChanged()`)
    */
   roots?: { uri: string }[];
+  /** through the shared bridge (SPEC §2.2); by default the suites run a dedicated one */
+  shared?: boolean;
 }): Promise<BridgeHandle> {
   const bin = ensureBinary();
-  const args = opts.args ?? (opts.config ? ["--config", opts.config] : []);
+  const given = opts.args ?? (opts.config ? ["--config", opts.config] : []);
+  const args = opts.shared === true ? given : [...given, "--isolated"];
   const [command = bin, ...prefixArgs] = [...(opts.prefix ?? []), bin];
   const transport = new StdioClientTransport({
     command,

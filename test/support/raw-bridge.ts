@@ -67,7 +67,7 @@ export class RawBridge {
 
   /** The bridge on `config`, not initialized yet; closed by `closeRawBridges()`. */
   static spawn(config: string, env: Record<string, string> = {}): RawBridge {
-    const proc = spawn([ensureBinary(), "--config", config], {
+    const proc = spawn([ensureBinary(), "--config", config, "--isolated"], {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

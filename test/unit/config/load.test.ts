@@ -133,6 +133,8 @@ describe("parseConfigText", () => {
         max_watches: 100,
         max_server_message_bytes: 1048576,
         state_dir: `${tmp}/state`,
+        shared: true,
+        shared_idle_seconds: 300,
         log: { level: "debug", file: `${tmp}/bridge.log`, max_bytes: 10000, max_files: 5 },
       },
       workspaces: [

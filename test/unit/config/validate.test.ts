@@ -639,6 +639,8 @@ describe("defaults (SPEC §3)", () => {
       max_watches: 8192,
       max_server_message_bytes: 33554432,
       state_dir: null,
+      shared: true,
+      shared_idle_seconds: 300,
       log: { level: "info", file: null, max_bytes: 5242880, max_files: 3 },
     });
   });

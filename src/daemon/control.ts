@@ -1,0 +1,131 @@
+/**
+ * The control socket of a shared bridge (SPEC §2.2), beside its MCP socket and
+ * checked the same way (this user's peers only): one command line in — `status`
+ * or `stop` — one JSON line out. MCP clients never see it; `theodolite daemon
+ * status|stop` and the clients that start a bridge use it.
+ */
+import type { UnixSocketListener } from "bun";
+import type { SharedBridge } from "../bridge.ts";
+import { peerOf } from "../ffi/peer.ts";
+import { log } from "../log.ts";
+import { scanProcs, selectTree } from "../process/proctree.ts";
+import type { ClientConnection } from "./connection.ts";
+import type { SharedIdentity } from "./identity.ts";
+
+/** A command longer than this is no command. */
+const MAX_COMMAND_BYTES = 64;
+
+export interface DaemonStatus {
+  pid: number;
+  socket: string;
+  roots: string[];
+  config: string;
+  config_digest: string;
+  binary_digest: string;
+  uptime_ms: number;
+  idle_seconds: number;
+  clients: { name: string | null; pid: number; connected_ms: number }[];
+  sessions: { workspace: string; server: string; state: string; pid: number | null }[];
+  /** the bridge and every process of its tree */
+  pids: number[];
+}
+
+export type ControlAnswer = DaemonStatus | { stopping: number };
+
+export function statusOf(
+  shared: SharedBridge,
+  id: SharedIdentity,
+  socket: string,
+  clients: readonly ClientConnection[],
+): DaemonStatus {
+  const now = Date.now();
+  return {
+    pid: process.pid,
+    socket,
+    roots: [...id.roots],
+    config: shared.config.source,
+    config_digest: id.configDigest,
+    binary_digest: id.binaryDigest,
+    uptime_ms: now - shared.startedAt,
+    idle_seconds: shared.config.bridge.shared_idle_seconds,
+    clients: clients.map((c) => ({
+      name: c.client,
+      pid: c.peerPid,
+      connected_ms: now - c.openedAt,
+    })),
+    sessions: shared.sessions.all().map((s) => ({
+      workspace: s.label.workspace,
+      server: s.label.server,
+      state: s.state,
+      pid: s.pid ?? null,
+    })),
+    pids: selectTree(scanProcs(), process.pid, 0).map((p) => p.pid),
+  };
+}
+
+/** Listen for control commands; each connection gets one answer and ends. */
+export function serveControl(
+  path: string,
+  uid: number,
+  answer: (command: string) => ControlAnswer,
+): UnixSocketListener<{ text: string }> {
+  return Bun.listen<{ text: string }>({
+    unix: path,
+    data: { text: "" },
+    socket: {
+      open: (s) => {
+        s.data = { text: "" };
+        const peer = peerOf(s);
+        if (peer === null || peer.uid !== uid) {
+          log.warn(
+            `refused a control connection: ${peer === null ? "no peer credentials" : `uid ${peer.uid}`}`,
+          );
+          s.terminate();
+        }
+      },
+      data: (s, chunk) => {
+        s.data.text += chunk.toString("utf8");
+        const newline = s.data.text.indexOf("\n");
+        if (newline < 0 && s.data.text.length <= MAX_COMMAND_BYTES) return;
+        const command = s.data.text.slice(0, Math.max(0, newline)).trim();
+        s.end(`${JSON.stringify(answer(command))}\n`);
+      },
+      error: (_s, err) => log.debug(`control socket: ${String(err)}`),
+    },
+  });
+}
+
+/** Ask a bridge's control socket; undefined when nobody answers it (a stale file). */
+export async function askControl(
+  path: string,
+  command: string,
+  timeoutMs: number,
+): Promise<ControlAnswer | undefined> {
+  let text = "";
+  return await new Promise<ControlAnswer | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), timeoutMs);
+    const done = (value: ControlAnswer | undefined): void => {
+      clearTimeout(timer);
+      resolve(value);
+    };
+    Bun.connect({
+      unix: path,
+      socket: {
+        open: (s) => {
+          s.write(`${command}\n`);
+        },
+        data: (_s, chunk) => {
+          text += chunk.toString("utf8");
+        },
+        close: () => {
+          try {
+            done(JSON.parse(text) as ControlAnswer);
+          } catch {
+            done(undefined);
+          }
+        },
+        error: () => done(undefined),
+      },
+    }).catch(() => done(undefined));
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * The stdio side of a shared bridge (SPEC §2.2): `theodolite` passes the client's
+ * bytes to the bridge's socket and the bridge's back, adding nothing — every answer
+ * is the bridge's, byte for byte. It keeps what relay-book.ts keeps, so that when
+ * the bridge dies every call in flight is answered typed at once, and the next
+ * message the client sends goes to a new bridge (attached or started) that was
+ * first greeted with the client's own handshake. stdin's end is passed on (the
+ * bridge answers what it has, then closes); a closed stdout ends the relay.
+ */
+import type { Socket } from "bun";
+import { BridgeError, toEnvelope } from "../errors.ts";
+import { log } from "../log.ts";
+import { attach, type SharedTarget } from "./attach.ts";
+import { BridgeLines, ClientLines, type LineInfo, RelayBook } from "./relay-book.ts";
+import { SocketOutput } from "./socket-stream.ts";
+
+/** Bytes of answers waiting for the client past which the bridge's socket is not read. */
+const MAX_QUEUED_OUTPUT_BYTES = 8 * 1024 * 1024;
+/** Bytes sent to the bridge and not taken yet past which the client's input waits. */
+const MAX_QUEUED_INPUT_BYTES = 1024 * 1024;
+
+interface Link {
+  socket: Socket<undefined>;
+  output: SocketOutput;
+  lines: BridgeLines;
+  alive: boolean;
+}
+
+export class Relay {
+  private readonly book = new RelayBook();
+  private readonly stdout = Bun.stdout.writer();
+  private link: Link | undefined;
+  private toClient: Promise<void> = Promise.resolve();
+  private queuedForClient = 0;
+  private inputDone = false;
+  /** why the last line found no bridge (its answer says so) */
+  private unreachable: BridgeError | undefined;
+  private exiting = false;
+
+  constructor(
+    private readonly target: SharedTarget,
+    private readonly graceMs: number,
+  ) {}
+
+  async run(): Promise<void> {
+    const reader = Bun.stdin.stream().getReader();
+    const lines = new ClientLines();
+    // the link the current line began on (null: no bridge could be had); a dead one
+    // means the line was cut off
+    let lineLink: Link | null = null;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || value === undefined) break;
+        for (const piece of lines.push(value)) {
+          if (piece.first) lineLink = this.link?.alive ? this.link : await this.relink();
+          const link = lineLink;
+          if (link?.alive) link.output.write(piece.bytes);
+          if (piece.end !== undefined) this.ended(piece.end, link);
+          if (link?.alive && link.output.pending > MAX_QUEUED_INPUT_BYTES)
+            await Promise.resolve(link.output.flush()).catch(() => {});
+        }
+      }
+    } catch (err) {
+      this.fail(err);
+    }
+    this.inputDone = true;
+    const link = this.link;
+    if (link?.alive) {
+      // the bridge answers what it was asked, then closes; bounded whatever it does
+      link.socket.shutdown();
+      setTimeout(() => void this.exit(), this.graceMs * 2 + 2000).unref();
+    } else {
+      await this.exit();
+    }
+  }
+
+  /** A line the client finished: now the bridge's to answer — or, cut off with a dead one, ours. */
+  private ended(line: LineInfo, link: Link | null): void {
+    if (link?.alive) {
+      this.book.sent(line);
+      return;
+    }
+    const answer = this.book.cutOff(line, link === null ? this.unreachable : undefined);
+    if (answer !== undefined) this.send(Buffer.from(`${answer}\n`));
+  }
+
+  /**
+   * A bridge for the next line: the first one the relay cannot have ends it (exit 2, why on
+   * stderr); a later one fails the line typed, and the next line tries again.
+   */
+  private async relink(): Promise<Link | null> {
+    if (this.link === undefined) return await this.connect();
+    try {
+      return await this.connect();
+    } catch (err) {
+      log.warn(`no shared bridge for this message: ${String(err)}`);
+      this.unreachable = unavailable(err);
+      return null;
+    }
+  }
+
+  private async connect(): Promise<Link> {
+    const lines = new BridgeLines();
+    // the socket may close before its link is made (a bridge that refuses the client)
+    const holder: { link?: Link; closed?: boolean } = {};
+    const socket = await attach<undefined>(this.target, {
+      data: (_s, chunk) => {
+        for (const line of lines.push(new Uint8Array(chunk))) {
+          if (this.book.received(line)) this.send(Buffer.concat([line, Buffer.from("\n")]));
+        }
+      },
+      drain: () => holder.link?.output.drain(),
+      close: () => {
+        holder.closed = true;
+        if (holder.link !== undefined) this.lost(holder.link);
+      },
+      error: (_s, err) => log.debug(`shared bridge socket: ${String(err)}`),
+    });
+    const link: Link = {
+      socket,
+      output: new SocketOutput(socket as Socket<unknown>),
+      lines,
+      alive: true,
+    };
+    holder.link = link;
+    this.link = link;
+    if (holder.closed === true) this.lost(link);
+    else for (const line of this.book.replay()) link.output.write(`${line}\n`);
+    return link;
+  }
+
+  /** The bridge closed: what waited is answered typed; the next line starts another. */
+  private lost(link: Link): void {
+    if (!link.alive) return;
+    link.alive = false;
+    link.output.close();
+    link.lines.reset();
+    const answers = this.book.lost();
+    if (answers.length > 0)
+      log.warn(`the shared bridge closed with ${answers.length} call(s) in flight`);
+    for (const answer of answers) this.send(Buffer.from(`${answer}\n`));
+    if (this.inputDone) void this.exit();
+  }
+
+  private send(bytes: Uint8Array): void {
+    this.queuedForClient += bytes.length;
+    const link = this.link;
+    if (this.queuedForClient > MAX_QUEUED_OUTPUT_BYTES) link?.socket.pause();
+    this.toClient = this.toClient.then(async () => {
+      if (this.exiting) return;
+      try {
+        this.stdout.write(bytes);
+        await this.stdout.flush();
+      } catch (err) {
+        log.info(`stdout closed: ${String(err)}`);
+        this.exiting = true;
+        this.link?.socket.terminate();
+        process.exit(0);
+      }
+      this.queuedForClient -= bytes.length;
+      if (this.queuedForClient <= MAX_QUEUED_OUTPUT_BYTES / 2) link?.socket.resume();
+    });
+  }
+
+  private fail(err: unknown): void {
+    // no bridge could be had: the client hears why on stderr, as a configuration error
+    process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);
+    process.exit(2);
+  }
+
+  private async exit(): Promise<void> {
+    await this.toClient;
+    this.exiting = true;
+    process.exit(0);
+  }
+}
+
+/** A tool's error for a bridge that could not be had (its cause may be a command-line code). */
+function unavailable(err: unknown): BridgeError {
+  const cause = toEnvelope(err);
+  return new BridgeError("SessionDead", `no shared bridge could be had: ${cause.message}`, {
+    hint: cause.hint ?? "call again",
+    details: { shared_bridge: "unavailable", cause: cause.code, ...(cause.details ?? {}) },
+  });
+}

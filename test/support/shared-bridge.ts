@@ -1,0 +1,244 @@
+/**
+ * Shared bridges for the tests (SPEC §2.2): each test gets a temp dir of its own as
+ * TMPDIR — its private socket directory lies there, so its daemons are its own — the
+ * binary run with it (a raw line client keeping every stdout line as bytes, `call`,
+ * `daemon status`), and the cleanup that kills by pid every daemon tagged with that
+ * dir and the trees they run, on failure too.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Subprocess, spawn } from "bun";
+import type { Config } from "../../src/config/types.ts";
+import { validateConfig } from "../../src/config/validate.ts";
+import { ensureBinary } from "./bridge.ts";
+import { gone, livePidsTagged, treeOf } from "./processes.ts";
+import { waitFor, waitForValue, within } from "./wait.ts";
+
+export interface DaemonStatus {
+  pid: number;
+  socket: string;
+  roots: string[];
+  clients: { name: string | null; pid: number }[];
+  sessions: { workspace: string; server: string; state: string; pid: number | null }[];
+  pids: number[];
+}
+
+/** One test's world: its TMPDIR, and every process it started. */
+export class SharedWorld {
+  readonly tmp = mkdtempSync(join(tmpdir(), "theodolite-shared-"));
+  readonly env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/",
+    TMPDIR: this.tmp,
+  };
+  private readonly clients = new Set<LineClient>();
+
+  /** the private directory of this world's bridges */
+  get socketDir(): string {
+    return join(this.tmp, `theodolite-${process.getuid?.() ?? 0}`);
+  }
+
+  client(args: string[], cwd?: string): LineClient {
+    const c = new LineClient([ensureBinary(), ...args], this.env, cwd);
+    this.clients.add(c);
+    return c;
+  }
+
+  /** Run the binary to its end (bounded): exit code, stdout, stderr. */
+  async run(
+    args: string[],
+    cwd?: string,
+    timeoutMs = 60_000,
+  ): Promise<{ code: number; out: string; err: string }> {
+    const proc = spawn([ensureBinary(), ...args], {
+      env: this.env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      ...(cwd === undefined ? {} : { cwd }),
+    });
+    try {
+      const [code, out, err] = await within(
+        Promise.all([
+          proc.exited,
+          new Response(proc.stdout).text(),
+          new Response(proc.stderr).text(),
+        ]),
+        timeoutMs,
+        `theodolite ${args.join(" ")}`,
+      );
+      return { code, out, err };
+    } finally {
+      if (!gone(proc.pid)) proc.kill("SIGKILL");
+    }
+  }
+
+  async status(): Promise<DaemonStatus[]> {
+    const r = await this.run(["daemon", "status"]);
+    if (r.code !== 0) throw new Error(`daemon status: ${r.err}`);
+    return (JSON.parse(r.out) as { bridges: DaemonStatus[] }).bridges;
+  }
+
+  /** The one running bridge of this world (waits for it, bounded). */
+  async only(): Promise<DaemonStatus> {
+    return await waitForValue(
+      async () => {
+        const found = await this.status();
+        return found.length === 1 ? found[0] : undefined;
+      },
+      20_000,
+      { what: "one shared bridge" },
+    );
+  }
+
+  /** Kill every client and every daemon of this world with its tree, by pid; remove the dir. */
+  async cleanup(): Promise<void> {
+    for (const c of this.clients) c.kill();
+    this.clients.clear();
+    const pids = new Set<number>();
+    for (const daemon of livePidsTagged(this.tmp)) for (const p of treeOf(daemon)) pids.add(p.pid);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await waitFor(() => [...pids].every(gone), 10_000, { what: "the world's processes gone" });
+    rmSync(this.tmp, { recursive: true, force: true });
+  }
+}
+
+/** An MCP client over raw stdio: requests written as lines, every stdout line kept as bytes. */
+export class LineClient {
+  readonly lines: string[] = [];
+  stderr = "";
+  readonly pid: number;
+  private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
+  private wake: (() => void) | undefined;
+
+  constructor(argv: string[], env: Record<string, string>, cwd?: string) {
+    this.proc = spawn(argv, {
+      env,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      ...(cwd ? { cwd } : {}),
+    });
+    this.pid = this.proc.pid;
+    const { stdout, stderr } = this.proc;
+    void (async () => {
+      let rest = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of stdout) {
+        rest += decoder.decode(chunk, { stream: true });
+        const parts = rest.split("\n");
+        rest = parts.pop() ?? "";
+        this.lines.push(...parts);
+        this.wake?.();
+      }
+    })();
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of stderr) this.stderr += decoder.decode(chunk, { stream: true });
+    })();
+  }
+
+  /** Bytes as they are, no newline added; resolves once they are written. */
+  async sendRaw(text: string): Promise<void> {
+    this.proc.stdin.write(text);
+    await this.proc.stdin.flush();
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    void this.proc.stdin.flush();
+  }
+
+  /** The raw line answering request `id`, bounded. */
+  async answer(id: number | string, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.lines.find((l) => {
+        const m = JSON.parse(l) as { id?: unknown; method?: unknown };
+        return m.id === id && m.method === undefined;
+      });
+      if (line !== undefined) return line;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new Error(`no answer to ${id} within ${timeoutMs} ms; stderr: ${this.stderr}`);
+      await within(new Promise<void>((r) => (this.wake = r)), left, `the answer to ${id}`).catch(
+        () => {},
+      );
+    }
+  }
+
+  /** initialize as `name`, then initialized; the raw answer. */
+  async initialize(name: string): Promise<string> {
+    this.send({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name, version: "1" },
+      },
+    });
+    const line = await this.answer(1);
+    this.send({ method: "notifications/initialized" });
+    return line;
+  }
+
+  call(id: number, name: string, args: Record<string, unknown>): void {
+    this.send({ id, method: "tools/call", params: { name, arguments: args } });
+  }
+
+  endInput(): void {
+    void this.proc.stdin.end();
+  }
+
+  get exited(): Promise<number> {
+    return this.proc.exited;
+  }
+
+  kill(): void {
+    if (!gone(this.pid)) this.proc.kill("SIGKILL");
+  }
+}
+
+/** A validated configuration of one workspace and one server, with these `[bridge]` keys. */
+export function configWith(bridge: Record<string, unknown>): Config {
+  return validateConfig(
+    {
+      bridge,
+      workspace: [{ name: "w", root: "/tmp", servers: ["s"] }],
+      server: [
+        {
+          name: "s",
+          command: "/bin/true",
+          version: "1",
+          languages: ["x"],
+          extensions: { x: "x" },
+          roles: ["semantics"],
+        },
+      ],
+    },
+    "test",
+  );
+}
+
+/** Every answer of one conversation, raw: initialize, tools/list, then each tool call of `reads`. */
+export async function conversation(
+  c: LineClient,
+  reads: readonly [string, Record<string, unknown>][],
+): Promise<string[]> {
+  const lines = [await c.initialize("c")];
+  c.send({ id: 2, method: "tools/list" });
+  lines.push(await c.answer(2));
+  for (const [i, [tool, args]] of reads.entries()) {
+    c.call(10 + i, tool, args);
+    lines.push(await c.answer(10 + i, 180_000));
+  }
+  return lines;
+}
