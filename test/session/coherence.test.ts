@@ -270,10 +270,7 @@ describe("dependencies outside the root the bridge cannot watch whole", () => {
         { directory: "<root>", file: "a.fake", arguments: ["cc", "-I..", "-c", "a.fake"] },
       ]),
     });
-    ws.write(
-      "compile_commands.json",
-      ws.read("compile_commands.json").replace("<root>", ws.root),
-    );
+    ws.write("compile_commands.json", ws.read("compile_commands.json").replace("<root>", ws.root));
     const parent = ws.root.slice(0, ws.root.lastIndexOf("/"));
     const fake = new FakeProbe("fake");
     const { bridge } = await bridgeFor({

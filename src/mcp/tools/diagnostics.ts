@@ -21,12 +21,7 @@ import {
   workspaceArg,
 } from "../conventions.ts";
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
-import {
-  normalizeContext,
-  unprovenEntries,
-  waitContext,
-  withFile,
-} from "./common.ts";
+import { normalizeContext, unprovenEntries, waitContext, withFile } from "./common.ts";
 import {
   type Collected,
   collect,
