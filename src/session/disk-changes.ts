@@ -124,6 +124,7 @@ export class DiskChanges {
       path: w.scope as string,
       kind: "tree" as const,
       source: "a watcher the server registered",
+      ownRead: true as const,
     }));
     const programs = [
       server.name,

@@ -53,7 +53,7 @@ export class OutsideBeyond {
     this.incomplete = [];
     for (let dep = queue.shift(); dep !== undefined; dep = queue.shift()) {
       // a directory holding the root is the root's watcher's (and is named, not watched)
-      if (dep.kind === "entries" || atOrBelow(dep.path, this.src.rootReal)) continue;
+      if (dep.kind === "entries" || dep.ownRead || atOrBelow(dep.path, this.src.rootReal)) continue;
       const held = this.scanned.get(dep.path) ?? this.scan(dep, budget);
       if (held === null) {
         this.incomplete.push(dep.path);

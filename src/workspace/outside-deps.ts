@@ -22,6 +22,11 @@ export interface OutsideDependency {
   names?: RegExp;
   /** a path to nothing yet, watched where it would appear: found again when it does */
   awaits?: string;
+  /**
+   * named by the server itself (a watcher it registered: its interpreter's library), not
+   * by a file of the workspace: what lies there is not read for paths it names in turn
+   */
+  ownRead?: true;
 }
 
 /** Host directories: what the system's packages own is no workspace dependency. */
