@@ -143,7 +143,9 @@ export class OutsideWatch {
       ],
     );
     const deps = [...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)];
+    const wanted = new Set<string>();
     for (const found of deps) {
+      wanted.add(found.path);
       if (this.awaitedBy(found)) continue;
       const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
       let w = room ? this.watch(found) : null;
@@ -151,6 +153,7 @@ export class OutsideWatch {
       const where = w === null && room ? this.whereItWouldAppear(found) : null;
       const dep = where ?? found;
       if (where !== null) {
+        wanted.add(where.path);
         this.failed.delete(found.path);
         if (this.awaitedBy(where)) continue;
         w = this.watch(where);
@@ -164,6 +167,25 @@ export class OutsideWatch {
         for (const s of this.subscribers) s.subs.push(this.attach(w, s.deliver));
       }
     }
+    this.forget(wanted);
+  }
+
+  /**
+   * What nothing names any more is no longer watched (a link out of the root removed): a
+   * busy directory it led to would otherwise be a change on every call.
+   */
+  private forget(wanted: ReadonlySet<string>): void {
+    for (const path of [...this.failed.keys()]) if (!wanted.has(path)) this.failed.delete(path);
+    for (const w of [...this.watched.values()]) if (!wanted.has(w.dep.path)) this.unwatch(w);
+  }
+
+  private unwatch(w: Watched): void {
+    this.watched.delete(w.dep.path);
+    for (const s of this.subscribers) {
+      for (const { sub } of s.subs.filter((x) => x.w === w)) sub.close();
+      s.subs = s.subs.filter((x) => x.w !== w);
+    }
+    w.watcher.close();
   }
 
   /** Whether `dep` is watched already (what it awaits noted there). */
@@ -298,15 +320,9 @@ export class OutsideWatch {
 
   /** An awaited path appeared below `w`: told as a change, and found again from there. */
   private appeared(w: Watched, change: FileChange): void {
-    this.watched.delete(w.dep.path);
-    for (const s of this.subscribers) {
-      const mine = s.subs.filter((x) => x.w === w);
-      if (mine.length === 0) continue;
-      s.subs = s.subs.filter((x) => x.w !== w);
-      for (const { sub } of mine) sub.close();
-      s.deliver([change]);
-    }
-    w.watcher.close();
+    const told = [...this.subscribers].filter((s) => s.subs.some((x) => x.w === w));
+    this.unwatch(w);
+    for (const s of told) s.deliver([change]);
     this.changedOutside(w.dep, [change]);
   }
 

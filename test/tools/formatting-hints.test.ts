@@ -130,9 +130,14 @@ describe("inlay_hints", () => {
   });
 
   test("start_line..end_line asks for those lines, to the last one's end", async () => {
-    await bridge.call("inlay_hints", { file: "ok.fake", start_line: 2, end_line: 2 });
+    const two = await bridge.call("inlay_hints", { file: "ok.fake", start_line: 2, end_line: 2 });
     const asked = good.requests("textDocument/inlayHint").at(-1)?.params as { range: unknown };
     expect(asked.range).toEqual(r(1, 0, 1, 10));
+    // the fake answers for the whole file, as gopls does: only the lines asked are kept
+    expect(two.structured).toEqual({
+      hints: [{ line: 2, column: 8, kind: "type", text: ": i32" }],
+      total: 1,
+    });
     const bad = await bridge.call("inlay_hints", { file: "ok.fake", start_line: 3, end_line: 2 });
     expect(bad.structured.code).toBe("InvalidArgument");
     const outside = await bridge.call("inlay_hints", { file: "ok.fake", end_line: 9 });

@@ -36,7 +36,13 @@ export const inlayHintsTool = defineTool({
         { textDocument: { uri: doc.uri }, range },
         call.wait,
       );
-      const hints = await call.norm.convert(() => normalizeInlayHints(raw, doc.uri, call.norm));
+      // a server may answer for the whole file whatever the range (gopls): the lines asked
+      // are the answer's pages, so what lies outside them is left out
+      const first = args.start_line ?? 1;
+      const last = args.end_line ?? Number.POSITIVE_INFINITY;
+      const hints = (
+        await call.norm.convert(() => normalizeInlayHints(raw, doc.uri, call.norm))
+      ).filter((h) => h.line >= first && h.line <= last);
       const answer = {
         result: { hints, total: hints.length, ...sessionMarks(session, call.rel) },
         count: hints.length,

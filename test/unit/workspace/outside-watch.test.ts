@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FileChange } from "../../../src/workspace/file-events.ts";
+import { OutsideWatch } from "../../../src/workspace/outside-watch.ts";
+import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { waitForValue } from "../../support/wait.ts";
+
+afterAll(removeTempTrees);
+
+describe("OutsideWatch", () => {
+  test("a dependency no longer named is no longer watched: its changes stop", async () => {
+    const base = tempTree({ "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
+    const root = join(base, "proj");
+    const watch = new OutsideWatch(
+      root,
+      (rel) => {
+        try {
+          return readFileSync(join(root, rel), "utf8");
+        } catch {
+          return undefined;
+        }
+      },
+      () => [],
+      new Set(["c", "h"]),
+    );
+    try {
+      const got: FileChange[] = [];
+      watch.subscribe((changes) => got.push(...changes));
+      symlinkSync(join(base, "busy"), join(root, "link"));
+      watch.noteChanges([{ abs: join(root, "link"), kind: "created" }]);
+      const busy = join(base, "busy");
+      expect(watch.status().map((s) => s.path)).toContain(busy);
+      writeFileSync(join(busy, "x.h"), "#define X 2\n");
+      await waitForValue(
+        () => {
+          watch.poll();
+          return got.some((c) => c.abs === join(busy, "x.h")) ? true : undefined;
+        },
+        5000,
+        { what: "the change in the linked directory" },
+      );
+      // the link is gone: nothing names the directory, its changes are no one's
+      rmSync(join(root, "link"));
+      watch.noteChanges([{ abs: join(root, "link"), kind: "deleted" }]);
+      expect(watch.status().map((s) => s.path)).not.toContain(busy);
+      got.length = 0;
+      writeFileSync(join(busy, "x.h"), "#define X 3\n");
+      writeFileSync(join(busy, "y.h"), "#define Y 1\n");
+      watch.poll();
+      expect(got).toEqual([]);
+    } finally {
+      watch.close();
+    }
+  });
+});
