@@ -51,6 +51,8 @@ export class Preview {
   constructor(
     private readonly session: Session,
     private readonly proposed: readonly Proposed[],
+    /** files on disk checked beside them (the caller's dependents), opened if they are not */
+    private readonly also: readonly string[] = [],
   ) {}
 
   /** The texts in, then the report of every file that may change meaning (SPEC §6.2). */
@@ -74,8 +76,15 @@ export class Preview {
     // opened after the proposed texts: their first build sees them (a server that publishes
     // per version publishes an unchanged document's version once)
     for (const d of others) if (d !== undefined) documents.propose({ ...d });
+    for (const abs of this.also) {
+      if (documents.get(pathToUri(abs)) !== undefined) continue;
+      const disk = s.workspace.tryRead(abs);
+      if (disk !== undefined && disk.abs === abs) documents.propose(disk);
+    }
     if (s.server.ready.quiescent) await s.barrier(wait.signal);
-    const reports = await this.settleOpen(wait, uris);
+    // the files asked about beside the proposed ones are waited for as they are
+    const asked = new Set([...uris, ...this.also.map((abs) => pathToUri(abs))]);
+    const reports = await this.settleOpen(wait, asked);
     const reported = new Set(reports.map((r) => r.uri));
     // a push server's publishes for files not open (gopls publishes a package's files)
     if (s.server.diagnostics_settle !== "tsserver") {

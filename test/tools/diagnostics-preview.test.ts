@@ -88,6 +88,35 @@ describe("a preview", () => {
     expect(written.structured).toMatchObject({ added: [], removed: [], unchanged: 3 });
   });
 
+  test("with `files`: those are checked too, opened if they were not, and nothing else", async () => {
+    const { fake, bridge } = await start({
+      "a.fake": "fine\n",
+      "dep.fake": "uses a ERR\n",
+      "noisy.fake": "ERR ERR ERR\n",
+    });
+    // noisy.fake is open, dep.fake is not: a preview alone would miss dep.fake
+    await bridge.call("diagnostics", { file: "noisy.fake" });
+    const r = await bridge.call("diagnostics", {
+      contents: [{ file: "a.fake", text: "ERR\n" }],
+      files: ["dep.fake"],
+    });
+    expect(r.structured).toEqual({
+      diagnostics: [err("a.fake", 1, 1), err("dep.fake", 1, 8)],
+      total: 2,
+      added: [err("a.fake", 1, 1)],
+      removed: [],
+      unchanged: 1,
+      files: ["a.fake", "dep.fake"],
+      snapshot: SNAPSHOT,
+    });
+    expect(Object.keys(fake.state().documents).some((u) => u.endsWith("/dep.fake"))).toBe(true);
+    const missing = await bridge.call("diagnostics", {
+      contents: [{ file: "a.fake", text: "ERR\n" }],
+      files: ["gone.fake"],
+    });
+    expect(missing.structured.code).toBe("FileNotFound");
+  });
+
   test("an answer past max_result_bytes is ResultTooLarge, summarized per file", async () => {
     const { bridge } = await start(
       { "a.fake": "fine\n" },

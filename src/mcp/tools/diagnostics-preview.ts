@@ -54,9 +54,15 @@ export interface Uncovered {
 interface Planned {
   session: Session;
   proposed: Proposed[];
+  /** files on disk to check with the proposed texts in (`files`): their dependents */
+  also: string[];
 }
 
-type Args = { workspace?: string | undefined; server?: string | undefined };
+type Args = {
+  workspace?: string | undefined;
+  server?: string | undefined;
+  files?: string[] | undefined;
+};
 
 /** Every entry checked and routed; grouped by session, in the order first named. */
 function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Planned[] {
@@ -68,21 +74,32 @@ function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Plann
     contents,
     resolved.map((r) => r.rel),
   );
-  const planned = new Map<Session, Proposed[]>();
+  const planned = new Map<Session, Planned>();
+  const entry = (abs: string, interpreter: string | undefined): Planned => {
+    const route = { server: args.server, file: abs, interpreter, role: "diagnostics" as const };
+    const session = sessions.get(ws.name, routeOne(config, ws.config, route).name);
+    const p = planned.get(session) ?? { session, proposed: [], also: [] };
+    planned.set(session, p);
+    return p;
+  };
   for (const [i, r] of resolved.entries()) {
     const text = contents[i]?.text ?? "";
     // a file without an extension is routed by its proposed `#!` line (SPEC §4.5)
     const first = text.slice(0, 256).split("\n")[0] ?? "";
     const interpreter = extname(r.abs) === "" ? shebangInterpreter(first) : undefined;
-    const route = { server: args.server, file: r.abs, interpreter, role: "diagnostics" as const };
-    const session = sessions.get(ws.name, routeOne(config, ws.config, route).name);
-    const list = planned.get(session) ?? [];
-    list.push({ abs: r.abs, text });
-    planned.set(session, list);
+    entry(r.abs, interpreter).proposed.push({ abs: r.abs, text });
+  }
+  const proposedPaths = new Set(resolved.map((r) => r.abs));
+  for (const file of args.files ?? []) {
+    const { abs } = ws.resolve(file);
+    if (!proposedPaths.has(abs)) entry(abs, undefined).also.push(abs);
   }
   const max = config.bridge.max_open_documents;
-  for (const list of planned.values()) if (list.length > max) throw tooManyOpen(list.length, max);
-  return [...planned].map(([session, proposed]) => ({ session, proposed }));
+  for (const p of planned.values()) {
+    const open = p.proposed.length + p.also.length;
+    if (open > max) throw tooManyOpen(open, max);
+  }
+  return [...planned.values()];
 }
 
 /** The preview's answer and the disk's, collected per session, and what none could cover. */
@@ -98,12 +115,19 @@ async function collectPreview(
   const uncovered: Uncovered[] = [];
   const wait = waitContext(ctx);
   const files = new Set<string>();
-  for (const { session, proposed } of planned) {
+  // with `files`, the answer is about the proposed files and those alone (its pages)
+  const only =
+    args.files === undefined
+      ? undefined
+      : new Set(planned.flatMap((p) => [...p.also, ...p.proposed.map((x) => x.abs)]));
+  for (const { session, proposed, also } of planned) {
     await ctx.bridge.sessions.alone(session, wait, async (s) => {
-      const p = new Preview(s, proposed);
+      const p = new Preview(s, proposed, also);
       const paths: string[] = [];
       try {
-        const reports = await p.diagnose(wait);
+        const all = await p.diagnose(wait);
+        const reports =
+          only === undefined ? all : all.filter((d) => only.has(uriToPath(d.uri) ?? ""));
         // positions and texts are the proposed ones: converted while they are in
         const norm = normalizeContext(ctx, s);
         for (const d of reports) {

@@ -158,14 +158,14 @@ export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
   description:
-    "Errors and warnings of `file` or `files` (synced, settled), else the workspace's. `since`: a result's `snapshot`, for what was added and removed; `contents`: proposed texts, answered as if written.",
+    "Errors and warnings of `file` or `files` (synced, settled), else the workspace's. `since`: a result's `snapshot`, for what was added and removed; `contents`: proposed texts, answered as if written (with `files`: for those too).",
   input,
   output,
   annotations: READ_ONLY,
   toolClass: "read",
   handler: async (args, ctx) => {
     if (args.contents !== undefined) {
-      const given = (["file", "files", "since", "limit", "offset"] as const).find(
+      const given = (["file", "since", "limit", "offset"] as const).find(
         (k) => args[k] !== undefined,
       );
       if (given !== undefined) throw contentsWith(given);
