@@ -75,6 +75,8 @@ export class OutsideWatch {
   private watched = new Map<string, Watched>();
   private failed = new Map<string, OutsideDependency>();
   private readonly subscribers = new Set<Subscriber>();
+  /** a dependency only some subscribers' servers read (their own), by path: theirs alone */
+  private owners = new Map<string, Set<Subscriber>>();
   private closed = false;
   private readonly survey: OutsideSurvey;
   private readonly beyond: OutsideBeyond;
@@ -143,6 +145,7 @@ export class OutsideWatch {
       ],
     );
     const deps = [...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)];
+    this.owners = this.ownership();
     const wanted = new Set<string>();
     for (const found of deps) {
       wanted.add(found.path);
@@ -164,7 +167,7 @@ export class OutsideWatch {
         this.watched.set(dep.path, w);
         // what changes there may name further ways out, or be the path a dependency awaits
         this.attach(w, (changes) => this.changedOutside(w.dep, changes));
-        for (const s of this.subscribers) s.subs.push(this.attach(w, s.deliver));
+        for (const s of this.subscribers) s.subs.push(this.attach(w, this.toldTo(s, w)));
       }
     }
     this.forget(wanted);
@@ -186,6 +189,40 @@ export class OutsideWatch {
       s.subs = s.subs.filter((x) => x.w !== w);
     }
     w.watcher.close();
+  }
+
+  /**
+   * The dependencies only some servers read (their own: registered watchers, their
+   * programs' configuration), and whose they are; one the workspace names too is everyone's.
+   */
+  private ownership(): Map<string, Set<Subscriber>> {
+    const everyone = new Set([
+      ...this.survey.dependencies().map((d) => d.path),
+      ...this.survey.ancestors().map((d) => d.path),
+    ]);
+    const out = new Map<string, Set<Subscriber>>();
+    for (const s of this.subscribers) {
+      for (const d of s.own) {
+        if (everyone.has(d.path)) continue;
+        const set = out.get(d.path) ?? new Set<Subscriber>();
+        set.add(s);
+        out.set(d.path, set);
+      }
+    }
+    return out;
+  }
+
+  /** Changes in `w`, for the subscriber whose server reads it (another's own are not). */
+  private toldTo(s: Subscriber, w: Watched): (changes: FileChange[]) => void {
+    return (changes) => {
+      if (this.concerns(s, w.dep.path)) s.deliver(changes);
+    };
+  }
+
+  /** Whether what is named at `path` is the subscriber's to be told of. */
+  private concerns(s: Subscriber, path: string): boolean {
+    const owners = this.owners.get(path);
+    return owners === undefined || owners.has(s);
   }
 
   /** Whether `dep` is watched already (what it awaits noted there). */
@@ -247,12 +284,15 @@ export class OutsideWatch {
   /** Every change outside, delivered to `deliver`; the session polls with `poll()`. */
   subscribe(deliver: (changes: FileChange[]) => void): OutsideSubscription {
     const subscriber: Subscriber = { deliver, subs: [], own: [] };
-    for (const w of this.watched.values()) subscriber.subs.push(this.attach(w, deliver));
+    for (const w of this.watched.values())
+      subscriber.subs.push(this.attach(w, this.toldTo(subscriber, w)));
     this.subscribers.add(subscriber);
     return {
       unwatched: () => {
-        const out = [...this.failed.keys()];
+        // what only another server reads is not this one's to answer for
+        const out = [...this.failed.keys()].filter((p) => this.concerns(subscriber, p));
         for (const { w, sub } of subscriber.subs) {
+          if (!this.concerns(subscriber, w.dep.path)) continue;
           if (w.watcher.failed() !== null || sub.unwatched() > 0) out.push(w.dep.path);
         }
         if (this.survey.incomplete) out.push(`${this.rootReal} (${SURVEY_INCOMPLETE})`);
@@ -322,7 +362,7 @@ export class OutsideWatch {
   private appeared(w: Watched, change: FileChange): void {
     const told = [...this.subscribers].filter((s) => s.subs.some((x) => x.w === w));
     this.unwatch(w);
-    for (const s of told) s.deliver([change]);
+    for (const s of told) if (this.concerns(s, w.dep.path)) s.deliver([change]);
     this.changedOutside(w.dep, [change]);
   }
 

@@ -54,3 +54,48 @@ describe("OutsideWatch", () => {
     }
   });
 });
+
+describe("OutsideWatch: what one server alone reads", () => {
+  test("is that subscriber's: its changes and what cannot be watched are told to it alone", async () => {
+    const base = tempTree({ "proj/a.c": "int a;\n", "lib/m.py": "x = 1\n" });
+    const root = join(base, "proj");
+    const watch = new OutsideWatch(
+      root,
+      () => undefined,
+      () => [],
+      new Set(["c"]),
+    );
+    try {
+      const mine: FileChange[] = [];
+      const theirs: FileChange[] = [];
+      const a = watch.subscribe((c) => mine.push(...c));
+      const b = watch.subscribe((c) => theirs.push(...c));
+      const lib = join(base, "lib");
+      // a holds the root: it cannot be watched whole, and is named
+      const holder = {
+        path: base,
+        kind: "tree" as const,
+        source: "a watcher",
+        ownRead: true as const,
+      };
+      a.depend([{ path: lib, kind: "tree", source: "a watcher", ownRead: true }, holder]);
+      expect(watch.status().map((s) => s.path)).toContain(lib);
+      expect(a.unwatched()).toEqual([base]);
+      expect(b.unwatched()).toEqual([]);
+      writeFileSync(join(lib, "m.py"), "x = 2\n");
+      await waitForValue(
+        () => {
+          watch.poll();
+          return mine.length > 0 ? true : undefined;
+        },
+        5000,
+        { what: "the change told to the server that reads it" },
+      );
+      expect(theirs).toEqual([]);
+      b.close();
+      a.close();
+    } finally {
+      watch.close();
+    }
+  });
+});
