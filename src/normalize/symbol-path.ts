@@ -97,8 +97,16 @@ function endsWith(ancestors: readonly string[][], prefix: string[]): boolean {
  * segment and whose innermost ancestors are the earlier segments, in order. A path may
  * start at any depth (`Box.size` finds `size` in a `Box` nested anywhere). Names are
  * compared exactly (case-sensitive). Canonical order: selection position, name, kind.
+ * A path as the language spells it — `geo::Box::area`, `impl Parser::parse` — is read as
+ * the dotted one when no symbol has that exact name.
  */
 export function findSymbols(tree: readonly SymbolNode[], query: string): SymbolMatch[] {
+  const exact = findExactly(tree, query);
+  if (exact.length > 0 || !(query.includes("::") || query.startsWith("impl "))) return exact;
+  return findExactly(tree, query.replace(/^impl\s+/, "").replaceAll("::", "."));
+}
+
+function findExactly(tree: readonly SymbolNode[], query: string): SymbolMatch[] {
   const segments = query.split(".");
   const path = segments.length > 1 && segments.every((s) => s.length > 0) ? segments : undefined;
   const last = path?.[path.length - 1];

@@ -120,6 +120,18 @@ describe("names as each language writes them", () => {
     // the trait's own declaration stays under the trait's name; the server's spelling works
     expect(at(findSymbols(RUST, "Area.area"))).toEqual(["Area/area@3"]);
     expect(at(findSymbols(RUST, "impl Rect.square"))).toEqual(["impl Rect/square@19"]);
+    // as Rust writes a path: `::` for `.`, with or without `impl`
+    expect(at(findSymbols(RUST, "impl Rect::square"))).toEqual(["impl Rect/square@19"]);
+    expect(at(findSymbols(RUST, "Rect::square"))).toEqual(["impl Rect/square@19"]);
+  });
+
+  test("C++: a qualified name, and a name the server spells with `::` itself", () => {
+    const cpp = [
+      node("geo", "namespace", 1, [node("Box", "class", 2, [node("area", "method", 3)])]),
+      node("Box::volume", "method", 9),
+    ];
+    expect(at(findSymbols(cpp, "geo::Box::area"))).toEqual(["geo.Box/area@3"]);
+    expect(at(findSymbols(cpp, "Box::volume"))).toEqual(["/Box::volume@9"]);
   });
 
   test("goMethod and implSelfType parse only what they recognise", () => {
