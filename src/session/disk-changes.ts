@@ -119,6 +119,7 @@ export class DiskChanges {
    * configuration of the programs it runs — watched like every other dependency.
    */
   private dependOutside(): void {
+    if (this.outside === null) return;
     const { server } = this.ctx;
     const registered = this.outsideWatchers().map((w) => ({
       path: w.scope as string,
@@ -128,11 +129,15 @@ export class DiskChanges {
     }));
     const programs = [
       server.name,
-      basename(server.command),
+      ...(typeof server.command === "string" ? [basename(server.command)] : []),
       ...(findPreset(server.name)?.runs ?? []),
     ];
-    const env = sanitizedEnv(server, process.env);
-    this.outside?.depend([...registered, ...userConfiguration(programs, env)]);
+    // the environment the server is started with (a partial configuration has none of its own)
+    const env = sanitizedEnv(
+      { env: server.env ?? {}, env_passthrough: server.env_passthrough ?? [] },
+      process.env,
+    );
+    this.outside.depend([...registered, ...userConfiguration(programs, env)]);
   }
 
   /** Watch from now on (the first document, the first sync). */
