@@ -158,7 +158,7 @@ export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
   description:
-    "Errors and warnings of `file` or `files` (synced, settled), else the workspace's. `since`: a result's `snapshot`, for what was added and removed; `contents`: proposed texts, answered as if written (with `files`: for those too).",
+    "Errors and warnings of `file`/`files` (synced, settled), else the workspace's. `since`: a result's `snapshot`, for what was added and removed; `contents`: proposed texts, as if written.",
   input,
   output,
   annotations: READ_ONLY,
