@@ -164,7 +164,7 @@ export function fileExists(session: Session): (file: string) => boolean {
  * Directories the session's server asks about that the watcher does not watch (past
  * bridge.max_watches, paths too long): changes there reach it unseen (SPEC §5.2).
  */
-export function unwatchedCount(session: Session): number {
+function unwatchedCount(session: Session): number {
   return session.documents.disk.unwatched();
 }
 
