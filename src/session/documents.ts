@@ -223,8 +223,6 @@ export class Documents {
       this.store.close(doc.uri);
       this.counts.closed += 1;
     }
-    // opened before the events name them (a new header: docs/LANGUAGE-SERVERS.md#ccls)
-    const opened = this.openChanged(toOpen, stamp);
     if (events.length > 0) {
       this.server.notify("workspace/didChangeWatchedFiles", {
         changes: events.map((e) => ({ uri: pathToUri(e.abs), type: FILE_CHANGE_TYPE[e.kind] })),
@@ -250,6 +248,7 @@ export class Documents {
     // documents changed together were sent one after another: a publish for one of them may
     // predate the others, so each is built again (target's "reopen") before it is diagnosed
     if (changed.length > 1) this.generation += 1;
+    const opened = this.openChanged(toOpen, stamp);
     this.disk.judge(changes, events, open, new Set(opened.map((d) => d.abs)));
     this.saves.pay(this.store.all().at(-1));
     // a document closed for following the disk has no diagnostics either (SPEC §5.1)

@@ -224,8 +224,10 @@ const ALTERNATIVES: LanguageCase[] = [
   {
     server: "ccls",
     lines: {
-      file: "probe.h",
-      def: (n) => `int ${n}(void);`,
+      // a source, not a header: ccls indexes no new header opened while it indexes
+      // (docs/LANGUAGE-SERVERS.md#ccls)
+      file: "probe.c",
+      def: (n) => `int ${n}(void) { return 0; }`,
       comment: blockComment("/*", "*/"),
       by: "symbols",
     },

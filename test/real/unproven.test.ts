@@ -36,6 +36,13 @@ const FOUND: Record<string, RealServer | null> = {
   "rust-analyzer": await findRustAnalyzer(),
 };
 
+const HOVER_F = { tool: "hover", args: { file: "main.py", line: 3, symbol: "f" } } as const;
+const RUST_HOVER_F = {
+  tool: "hover",
+  args: { file: "src/main.rs", line: 4, symbol: "f" },
+} as const;
+const C_REFS_F = { tool: "references", args: { file: "main.c", line: 2, symbol: "f" } } as const;
+
 const MACRO_FILES = {
   "proj/config.h": "#define USE_FAST 1\n",
   "proj/api.h": "int fast(void);\nint slow(void);\n",
@@ -136,6 +143,46 @@ const CASES: Record<string, Case> = {
     warm: [{ tool: "hover", args: { file: "src/main.rs", line: 1, symbol: "GREETING" } }],
     change: (dir) => write(dir, "proj/.cargo/config.toml", '[env]\nGREETING = "goodbye"\n'),
     probes: [{ tool: "hover", args: { file: "src/main.rs", line: 1, symbol: "GREETING" } }],
+  },
+  // the most ordinary change: a file no call opened, edited in place, then opened for the
+  // server with its event (the order of the two matters to pyright, change-rule.ts)
+  "pyright: a module nobody opened, edited in place": {
+    server: "pyright",
+    files: {
+      "proj/lib.py": "def f() -> int:\n    return 1\n",
+      "proj/main.py": "from lib import f\n\nx: int = f()\n",
+    },
+    warm: [HOVER_F, diag("main.py")],
+    change: (dir) => write(dir, "proj/lib.py", 'def f() -> str:\n    return "a"\n'),
+    probes: [HOVER_F, diag("main.py")],
+  },
+  "rust-analyzer: a module nobody opened, edited in place": {
+    server: "rust-analyzer",
+    files: {
+      "proj/Cargo.toml": '[package]\nname = "inplace"\nversion = "0.1.0"\nedition = "2021"\n',
+      "proj/src/main.rs": "mod util;\n\nfn main() {\n    let _x = util::f();\n}\n",
+      "proj/src/util.rs": "pub fn f() -> i32 {\n    1\n}\n",
+    },
+    warm: [RUST_HOVER_F],
+    change: (dir) => write(dir, "proj/src/util.rs", 'pub fn f() -> &\'static str {\n    "a"\n}\n'),
+    probes: [RUST_HOVER_F],
+  },
+  "clangd: a source nobody opened, edited in place": {
+    server: "clangd",
+    files: {
+      "proj/util.h": "int f(void);\n",
+      "proj/util.c": '#include "util.h"\nint f(void) { return 1; }\n',
+      "proj/main.c": '#include "util.h"\nint main(void) { return f(); }\n',
+    },
+    prepare: (dir) => compileDatabase(dir, ["util.c", "main.c"], []),
+    warm: [C_REFS_F],
+    change: (dir) =>
+      write(
+        dir,
+        "proj/util.c",
+        '#include "util.h"\nint f(void) { return 1; }\nint g(void) { return f(); }\n',
+      ),
+    probes: [C_REFS_F],
   },
 };
 

@@ -196,19 +196,17 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
 });
 
 describe("open_changed_files", () => {
-  test("new and changed files of the server's extensions its watchers report are opened first", async () => {
+  test("new and changed files of the server's extensions its watchers report are opened too", async () => {
     const w = setup({ "a.py": "a", "b.py": "b", "notes.txt": "n" }, { openChanged: true });
     w.register([{ globPattern: "**/*" }]);
     w.write("b.py", "b2");
     w.write("new.py", "n");
     w.write("notes.txt", "n2");
     const sent = w.docs.sync();
-    // opened before the events name them: ccls indexes none it opens while an event's
-    // background index is pending
     expect(w.take()).toEqual([
+      ["workspace/didChangeWatchedFiles", "2 b.py", "1 new.py", "2 notes.txt"],
       ["didOpen", "b.py", 1],
       ["didOpen", "new.py", 1],
-      ["workspace/didChangeWatchedFiles", "2 b.py", "1 new.py", "2 notes.txt"],
     ]);
     expect(sent.opened.map((d) => d.abs.slice(w.root.length + 1))).toEqual(["b.py", "new.py"]);
     // opened, they follow the disk as documents from now on
@@ -392,8 +390,8 @@ describe("dependencies the server reads (SPEC §5.2)", () => {
     w.write("new.py", "n");
     w.docs.sync();
     expect(w.take()).toEqual([
-      ["didOpen", "new.py", 1],
       ["workspace/didChangeWatchedFiles", `1 ${SP}/newmod.py`, "1 new.py"],
+      ["didOpen", "new.py", 1],
     ]);
   });
 
