@@ -1,10 +1,12 @@
 /**
  * The control socket of a shared bridge (SPEC §2.2), beside its MCP socket and
- * checked the same way (this user's peers only): one command line in — `status`
- * or `stop` — one JSON line out. MCP clients never see it; `theodolite daemon
- * status|stop` and the clients that start a bridge use it.
+ * checked the same way (this user's peers only): one command line in — `status`,
+ * `stop` or `ping` — one JSON line out. MCP clients never see it; `theodolite daemon
+ * status|stop` and the relays use it, `ping` to learn that the bridge still answers:
+ * a stopped or hung bridge's socket still accepts (the kernel's backlog), so only an
+ * answer within a bound proves it alive.
  */
-import type { UnixSocketListener } from "bun";
+import type { Socket, UnixSocketListener } from "bun";
 import type { SharedBridge } from "../bridge.ts";
 import { peerOf } from "../ffi/peer.ts";
 import { log } from "../log.ts";
@@ -30,7 +32,7 @@ export interface DaemonStatus {
   pids: number[];
 }
 
-export type ControlAnswer = DaemonStatus | { stopping: number };
+export type ControlAnswer = DaemonStatus | { stopping: number } | { pong: number };
 
 export function statusOf(
   shared: SharedBridge,
@@ -95,20 +97,45 @@ export function serveControl(
   });
 }
 
-/** Ask a bridge's control socket; undefined when nobody answers it (a stale file). */
-export async function askControl(
+/** A bridge that took the connection and has not answered: its pid, and the wait for its answer. */
+export interface Silence {
+  /** the listening bridge's pid (its peer credentials), or null */
+  pid: number | null;
+  /** settles once the bridge answers after all, or the connection closes */
+  over: Promise<void>;
+  /** let the connection go (over settles) */
+  drop(): void;
+}
+
+/** What a control socket said: an answer, nobody there, or nothing within the bound. */
+export type Probe = { answer: ControlAnswer } | { gone: true } | { silent: Silence };
+
+/**
+ * Ask a bridge's control socket, bounded: its answer; `gone` when nobody listens (a stale
+ * file) or the answer is not one; `silent` past `timeoutMs`, with the connection kept
+ * until the caller drops it or the bridge answers.
+ */
+export async function probeControl(
   path: string,
   command: string,
   timeoutMs: number,
-): Promise<ControlAnswer | undefined> {
+): Promise<Probe> {
   let text = "";
-  return await new Promise<ControlAnswer | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), timeoutMs);
-    const done = (value: ControlAnswer | undefined): void => {
-      clearTimeout(timer);
-      resolve(value);
+  let socket: Socket<undefined> | undefined;
+  let finished = (): void => {};
+  const over = new Promise<void>((resolve) => {
+    finished = resolve;
+  });
+  const answered = new Promise<Probe>((resolve) => {
+    const done = (): void => {
+      finished();
+      try {
+        resolve({ answer: JSON.parse(text) as ControlAnswer });
+      } catch {
+        resolve({ gone: true });
+      }
     };
-    Bun.connect({
+    Bun.connect<undefined>({
       unix: path,
       socket: {
         open: (s) => {
@@ -117,15 +144,44 @@ export async function askControl(
         data: (_s, chunk) => {
           text += chunk.toString("utf8");
         },
-        close: () => {
-          try {
-            done(JSON.parse(text) as ControlAnswer);
-          } catch {
-            done(undefined);
-          }
-        },
-        error: () => done(undefined),
+        close: done,
+        error: done,
       },
-    }).catch(() => done(undefined));
+    }).then(
+      (s) => {
+        socket = s;
+      },
+      () => done(),
+    );
   });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<"silent">((resolve) => {
+    timer = setTimeout(() => resolve("silent"), timeoutMs);
+  });
+  const first = await Promise.race([answered, bound]);
+  clearTimeout(timer);
+  if (first !== "silent") return first;
+  const open = socket;
+  const pid = open === undefined ? null : (peerOf(open)?.pid ?? null);
+  return {
+    silent: {
+      pid,
+      over,
+      drop: () => {
+        open?.terminate();
+        finished();
+      },
+    },
+  };
+}
+
+/** Ask a bridge's control socket; undefined when nobody answers it within the bound. */
+export async function askControl(
+  path: string,
+  command: string,
+  timeoutMs: number,
+): Promise<ControlAnswer | undefined> {
+  const probe = await probeControl(path, command, timeoutMs);
+  if ("silent" in probe) probe.silent.drop();
+  return "answer" in probe ? probe.answer : undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * The shared bridge (SPEC §2.2): `theodolite --daemon SOCKET [--config FILE]`, started
- * detached by the first client. It holds its lock for its whole life (a second daemon
- * for the same socket answers `busy` and exits), replaces a socket file a dead one
- * left, listens on the Unix socket — no TCP anywhere — and serves each connection
+ * detached by the first client. It holds its lock for its whole life — the one its
+ * starter handed over (a second daemon for the same socket answers `busy` and exits) —
+ * removes the files of bridges that no longer run (sweep.ts), replaces a socket file a
+ * dead one left, listens on the Unix socket — no TCP anywhere — and serves each connection
  * whose peer is this user as a client of its own over sessions they all share. It
  * contains its servers as a dedicated bridge does (child subreaper, supervisors with
  * a parent-death signal, SPEC §9.2) and exits with its whole tree once no client has
@@ -10,13 +11,13 @@
  */
 
 import { chmodSync, closeSync, openSync, rmSync, writeSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import type { Socket, UnixSocketListener } from "bun";
 import { loadStart, SharedBridge } from "../bridge.ts";
 import { Collector } from "../collector.ts";
 import { BridgeError, toEnvelope } from "../errors.ts";
 import { peerOf } from "../ffi/peer.ts";
-import { duplicateFd } from "../ffi/process.ts";
+import { closeOnExec, duplicateFd } from "../ffi/process.ts";
 import { log, parseLogLevel } from "../log.ts";
 import { attachLogFile } from "../log-file.ts";
 import { installMicrotaskRuntime } from "../lsp/runtime.ts";
@@ -27,8 +28,10 @@ import { becomeChildSubreaper } from "../process/subreaper.ts";
 import { defaultHooks } from "../session/hooks.ts";
 import { ClientConnection } from "./connection.ts";
 import { type ControlAnswer, serveControl, statusOf } from "./control.ts";
-import { daemonFiles, holdLock } from "./files.ts";
+import { daemonFiles, HANDED_LOCK_FD, handedLock, holdLock, writeLockInfo } from "./files.ts";
 import { identityOf, type SharedIdentity, socketName } from "./identity.ts";
+import { Refusals } from "./refusals.ts";
+import { sweepStale } from "./sweep.ts";
 
 /** SPEC §8.2: clients one shared bridge serves at once; one more is closed at once. */
 export const MAX_CLIENTS = 32;
@@ -55,12 +58,32 @@ export function parseDaemonArgs(args: readonly string[]): { socket: string; conf
   return config === undefined ? { socket } : { socket, config };
 }
 
+/** The lock this daemon holds: the one its starter handed over, or taken now; null when another holds it. */
+function takeLock(path: string): number | null {
+  const lock = handedLock(HANDED_LOCK_FD, path) ?? holdLock(path);
+  // what the daemon starts must not hold its lock past its death
+  if (lock !== null) closeOnExec([lock]);
+  return lock;
+}
+
 export async function runDaemon(args: readonly string[]): Promise<void> {
   let opts: ReturnType<typeof parseDaemonArgs>;
+  try {
+    opts = parseDaemonArgs(args);
+  } catch (err) {
+    announce({ error: toEnvelope(err) });
+    process.exit(2);
+  }
+  const files = daemonFiles(opts.socket);
+  // held until the process ends: the kernel lets it go on any death
+  const lock = takeLock(files.lock);
+  if (lock === null) {
+    announce({ busy: true });
+    process.exit(0);
+  }
   let start: Awaited<ReturnType<typeof loadStart>>;
   let identity: SharedIdentity;
   try {
-    opts = parseDaemonArgs(args);
     start = await loadStart(opts.config);
     identity = identityOf(start.config, process.env);
     const expected = socketName(identity);
@@ -73,12 +96,8 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
     announce({ error: toEnvelope(err) });
     process.exit(2);
   }
-  const files = daemonFiles(opts.socket);
-  // held until the process ends: the kernel lets it go on any death
-  if (holdLock(files.lock) === null) {
-    announce({ busy: true });
-    process.exit(0);
-  }
+  writeLockInfo(lock, { pid: process.pid, roots: [...identity.roots] });
+  sweepStale(dirname(opts.socket), basename(opts.socket, ".sock"));
   const { config, zeroConfig } = start;
   log.setLevel(parseLogLevel(process.env.THEODOLITE_LOG_LEVEL) ?? config.bridge.log.level);
   if (config.bridge.log.file !== null) attachLogFile(config.bridge.log);
@@ -97,7 +116,8 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
   try {
     for (const path of [files.socket, files.control]) rmSync(path, { force: true });
     daemon.listen(files.socket, files.control);
-    // the directory is the first fence; the sockets themselves are the user's alone too
+    // the directory is the first fence; the sockets themselves are the user's alone too.
+    // The control socket's mode is set last: a waiting client's sign that both listen
     for (const path of [files.socket, files.control]) chmodSync(path, 0o600);
   } catch (err) {
     // a path too long for a socket, say: the starter hears why
@@ -105,11 +125,12 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
     process.exit(1);
   }
   announce({ ready: process.pid });
-  log.info(`shared bridge serving ${files.socket} (config ${config.source})`);
+  log.info(`shared bridge ${process.pid} serving ${files.socket} (config ${config.source})`);
 }
 
 class Daemon {
   private readonly clients = new Set<ClientConnection>();
+  private readonly refusals = new Refusals(MAX_CLIENTS);
   private listener: UnixSocketListener<ClientConnection | undefined> | undefined;
   private control: UnixSocketListener<{ text: string }> | undefined;
   private idle: ReturnType<typeof setTimeout> | undefined;
@@ -135,15 +156,16 @@ class Daemon {
       socket: {
         open: (s) => {
           const peer = peerOf(s);
-          if (
-            this.closing ||
-            peer === null ||
-            peer.uid !== uid ||
-            this.clients.size >= MAX_CLIENTS
-          ) {
+          if (this.closing || peer === null || peer.uid !== uid) {
             const why = peer === null ? "no peer credentials" : `peer uid ${peer.uid}`;
             log.warn(`refused a connection: ${this.closing ? "closing" : why}`);
             s.terminate();
+            return;
+          }
+          if (this.clients.size >= MAX_CLIENTS) {
+            // this user's client hears why (the relay reads the line, SPEC §2.2)
+            log.warn(`refused a connection: ${MAX_CLIENTS} clients already`);
+            this.refusals.refuse(s as Socket<unknown>);
             return;
           }
           const conn = new ClientConnection(s as Socket<unknown>, peer.pid, {
@@ -160,8 +182,14 @@ class Daemon {
         },
         data: (s, chunk) => s.data?.input.push(chunk),
         drain: (s) => s.data?.output.drain(),
-        end: (s) => s.data?.input.end(),
-        close: (s) => s.data?.closed(),
+        end: (s) => {
+          if (this.refusals.has(s as Socket<unknown>)) this.refusals.release(s as Socket<unknown>);
+          else s.data?.input.end();
+        },
+        close: (s) => {
+          this.refusals.release(s as Socket<unknown>);
+          s.data?.closed();
+        },
         error: (_s, err) => log.debug(`client socket: ${String(err)}`),
       },
     });
@@ -184,6 +212,7 @@ class Daemon {
   }
 
   private command(command: string): ControlAnswer {
+    if (command === "ping") return { pong: process.pid };
     if (command === "stop") {
       setImmediate(() => void this.shutdown("daemon stop"));
       return { stopping: process.pid };

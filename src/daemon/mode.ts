@@ -45,7 +45,10 @@ export async function serveShared(argPath: string | undefined): Promise<boolean>
     const { config } = await loadStart(argPath);
     if (!sharedChoice(false, config).shared) return false;
     const target = sharedTarget(config, configPathFor(argPath, process.env, cwd), cwd);
-    void new Relay(target, config.bridge.shutdown_grace_ms).run();
+    void new Relay(target, {
+      graceMs: config.bridge.shutdown_grace_ms,
+      requestTimeoutMs: config.bridge.request_timeout_ms,
+    }).run();
     return true;
   } catch (err) {
     process.stderr.write(`${JSON.stringify(toEnvelope(err))}\n`);

@@ -1,19 +1,24 @@
 /**
  * What the stdio relay keeps of a conversation it passes on (SPEC §2.2), pure:
- * where the client's lines begin and end and what each is (id, method — the
- * line's first bytes are enough), the requests waiting for their answer, and the
- * client's `initialize` and `initialized`. When the shared bridge dies, each
- * waiting request gets a typed answer, and the next bridge is greeted with the
- * client's own handshake (under an id of the relay's, its answer dropped), so the
- * client notices nothing but the calls that failed.
+ * where the client's lines begin and end and what each is — above all the ids the
+ * bridge will answer it under, decided as the bridge's transport decides them
+ * (mcp/transport/stdio.ts: bounds, parse, structural check), so a line the bridge
+ * answers with `id: null` or not at all is never waited for — the requests waiting
+ * for their answer, and the client's `initialize` and `initialized`. When the shared
+ * bridge dies, each waiting request gets a typed answer, and the next bridge is
+ * greeted with the client's own handshake (under an id of the relay's, its answer
+ * dropped), so the client notices nothing but the calls that failed.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { BridgeError } from "../errors.ts";
+import type { BridgeError } from "../errors.ts";
+import { exceeds } from "../json-bounds.ts";
 import { errorResult } from "../mcp/envelope.ts";
-import { TopLevelScanner } from "../mcp/transport/oversize-scan.ts";
+import { checkMessage, isRequestId } from "../mcp/transport/jsonrpc-check.ts";
+import { type OversizeFacts, TopLevelScanner } from "../mcp/transport/oversize-scan.ts";
+import { CLIENT_JSON_BOUNDS, MAX_MESSAGE_BYTES } from "../mcp/transport/stdio.ts";
 
-/** A line this short is kept whole and parsed (the handshake, every ordinary request). */
-export const KEPT_LINE_BYTES = 64 * 1024;
+/** A line this short is kept whole and parsed, as the bridge parses it: any it reads whole. */
+export const KEPT_LINE_BYTES = MAX_MESSAGE_BYTES;
 /** Of a bridge's line, this much tells an answer's id. */
 const ANSWER_HEAD_BYTES = 4096;
 const NEWLINE = 0x0a;
@@ -21,9 +26,9 @@ const NEWLINE = 0x0a;
 const INTERNAL_ERROR = -32603;
 
 export interface LineInfo {
-  id: RequestId | null | undefined;
-  hasMethod: boolean;
-  /** the parsed line, when it was short enough to keep */
+  /** the ids the bridge answers this line under: none for a notification, a response, or a line it answers with `id: null` */
+  answers: RequestId[];
+  /** the parsed line, when the bridge would deliver it */
   message: Record<string, unknown> | undefined;
 }
 
@@ -34,9 +39,46 @@ export interface Piece {
   end?: LineInfo;
 }
 
+/** The id a request the bridge refuses unparsed is answered under (its scanned facts). */
+function scannedId(facts: OversizeFacts): RequestId[] {
+  const { id, hasMethod, isResponse } = facts;
+  return hasMethod && !isResponse && isRequestId(id) ? [id] : [];
+}
+
+/**
+ * What the bridge answers one whole line with (pure): `bytes` is the line without its
+ * newline when it is at most MAX_MESSAGE_BYTES, else null (the bridge never reads it
+ * whole and answers from the scanned facts).
+ */
+export function describeLine(
+  bytes: Uint8Array | null,
+  facts: OversizeFacts,
+  decoder: TextDecoder,
+): LineInfo {
+  if (bytes === null || exceeds(bytes, CLIENT_JSON_BOUNDS) !== undefined)
+    return { answers: scannedId(facts), message: undefined };
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return { answers: [], message: undefined }; // answered `id: null`, or a blank line
+  }
+  const checked = checkMessage(value);
+  if (checked.kind === "refuse")
+    return {
+      answers: checked.replies.flatMap((r) => (r.id === null ? [] : [r.id])),
+      message: undefined,
+    };
+  if (checked.kind === "ignore") return { answers: [], message: undefined };
+  const message = checked.message as Record<string, unknown>;
+  const answers = "method" in message && isRequestId(message.id) ? [message.id] : [];
+  return { answers, message };
+}
+
 /** The client's byte stream cut at line ends, each line described at its end. */
 export class ClientLines {
   private scanner = new TopLevelScanner();
+  private readonly decoder = new TextDecoder();
   private kept: Uint8Array[] = [];
   private keptBytes = 0;
   private atStart = true;
@@ -50,8 +92,9 @@ export class ClientLines {
       const bytes = chunk.subarray(start, end);
       const body = newline < 0 ? bytes : bytes.subarray(0, bytes.length - 1);
       this.scanner.feed(body);
-      if (this.keptBytes + body.length <= KEPT_LINE_BYTES) this.kept.push(body);
       this.keptBytes += body.length;
+      if (this.keptBytes <= KEPT_LINE_BYTES) this.kept.push(body);
+      else this.kept = [];
       const piece: Piece = { bytes, first: this.atStart };
       this.atStart = newline >= 0;
       if (newline >= 0) piece.end = this.finish();
@@ -62,21 +105,12 @@ export class ClientLines {
   }
 
   private finish(): LineInfo {
-    const facts = this.scanner.facts();
-    let message: Record<string, unknown> | undefined;
-    if (this.keptBytes <= KEPT_LINE_BYTES) {
-      try {
-        const value: unknown = JSON.parse(Buffer.concat(this.kept).toString("utf8"));
-        if (value !== null && typeof value === "object" && !Array.isArray(value))
-          message = value as Record<string, unknown>;
-      } catch {
-        // not JSON: the bridge answers it
-      }
-    }
+    const whole = this.keptBytes <= KEPT_LINE_BYTES ? Buffer.concat(this.kept) : null;
+    const info = describeLine(whole, this.scanner.facts(), this.decoder);
     this.scanner = new TopLevelScanner();
     this.kept = [];
     this.keptBytes = 0;
-    return { id: facts.id, hasMethod: facts.hasMethod, message };
+    return info;
   }
 }
 
@@ -109,20 +143,8 @@ export class BridgeLines {
 
 const key = (id: RequestId): string => JSON.stringify(id);
 
-/** The error a request lost with its bridge is answered with (SPEC §2.2). */
-export function bridgeLost(): BridgeError {
-  return new BridgeError("SessionDead", "the shared bridge exited while this call was in flight", {
-    hint: "call again: the next call starts a new shared bridge (theodolite daemon status lists them)",
-    details: { shared_bridge: "exited" },
-  });
-}
-
 /** The typed answer to a request lost with the bridge: a tool error for tools/call, else a JSON-RPC error. */
-export function lostAnswer(
-  id: RequestId,
-  method: string | undefined,
-  err: BridgeError = bridgeLost(),
-): string {
+export function lostAnswer(id: RequestId, method: string | undefined, err: BridgeError): string {
   if (method === "tools/call")
     return JSON.stringify({ jsonrpc: "2.0", id, result: errorResult(err) });
   return JSON.stringify({
@@ -141,12 +163,13 @@ export class RelayBook {
   private readonly dropped = new Set<string>();
   private replays = 0;
 
-  /** A line the client sent, now with the bridge. */
+  /** A line the client sent, now with the bridge: what it will answer by id is waited for. */
   sent(line: LineInfo): void {
-    const { id, message } = line;
+    const { answers, message } = line;
     const method = typeof message?.method === "string" ? message.method : undefined;
-    if (line.hasMethod && id !== undefined && id !== null) {
-      this.pending.set(key(id), { id, method });
+    for (const id of answers) this.pending.set(key(id), { id, method });
+    const [id] = answers;
+    if (id !== undefined) {
       if (method === "initialize" && this.initialize === undefined && message !== undefined)
         this.initialize = { message, id: key(id), answered: false };
     } else if (method === "notifications/initialized" && message !== undefined) {
@@ -172,19 +195,18 @@ export class RelayBook {
     return true;
   }
 
-  /** The bridge is gone: the typed answers to what waited, which is then no longer waiting. */
-  lost(): string[] {
-    const answers = [...this.pending.values()].map((p) => lostAnswer(p.id, p.method));
+  /** The bridge is gone (`err` says how): the typed answers to what waited, which is then no longer waiting. */
+  lost(err: BridgeError): string[] {
+    const answers = [...this.pending.values()].map((p) => lostAnswer(p.id, p.method, err));
     this.pending.clear();
     this.dropped.clear();
     return answers;
   }
 
-  /** A request cut off with its bridge before its end reached it: its answer, if it wants one. */
-  cutOff(line: LineInfo, err?: BridgeError): string | undefined {
-    if (!line.hasMethod || line.id === undefined || line.id === null) return undefined;
+  /** A line cut off with its bridge before its end reached it (`err` says how): its answers. */
+  cutOff(line: LineInfo, err: BridgeError): string[] {
     const method = typeof line.message?.method === "string" ? line.message.method : undefined;
-    return lostAnswer(line.id, method, err);
+    return line.answers.map((id) => lostAnswer(id, method, err));
   }
 
   /** What a new bridge is told first: the client's handshake, if the last bridge answered it. */

@@ -4,9 +4,27 @@
  * per diagnostic with its code as `ruleId`, its severity as `level` (error, warning,
  * note: information and hints are notes), its message, and its workspace-relative
  * file and 1-based range. Diagnostics outside the workspace (`uri`) keep their URI.
+ * The run's `columnKind` is the bridge's column unit (SARIF has none for UTF-8 bytes:
+ * the caller refuses that); the answer's own fields beside its diagnostics
+ * (`complete`, `settled`, `unsettled`, …) are the run's `properties`, and an answer
+ * that is not sure (`complete: false`, `settled: false`) says so as a warning
+ * notification of the run's invocation, so a gate sees it.
  */
+import type { Config } from "../config/types.ts";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+
+type ColumnUnit = Config["bridge"]["column_unit"];
+
+/** SARIF's `columnKind` for a column unit, or undefined when SARIF has none (pure). */
+export function sarifColumnKind(unit: ColumnUnit): string | undefined {
+  if (unit === "utf-16") return "utf16CodeUnits";
+  if (unit === "code-point") return "unicodeCodePoints";
+  return undefined;
+}
+
+/** The diagnostic lists of an answer; every other field is the run's property. */
+const LISTS = new Set(["diagnostics", "added", "removed", "unchanged"]);
 
 interface DiagnosticItem {
   file?: string;
@@ -51,20 +69,45 @@ function result(d: DiagnosticItem): Record<string, unknown> {
   return out;
 }
 
-/** The SARIF log of a `diagnostics` result (its `diagnostics`, or a `since` answer's `added`). */
+/** What makes an answer unsure, as the text of a notification; undefined when it is sure. */
+function unsure(answer: Record<string, unknown>): string | undefined {
+  const why: string[] = [];
+  if (answer.complete === false) why.push("it covers only some of the workspace (complete: false)");
+  if (answer.settled === false) {
+    const n = Array.isArray(answer.unsettled) ? answer.unsettled.length : 0;
+    const total = typeof answer.unsettled_total === "number" ? answer.unsettled_total : n;
+    why.push(
+      `${total} file(s) may not be checked as they are now (settled: false; see properties.unsettled)`,
+    );
+  }
+  return why.length === 0 ? undefined : `The diagnostics may be incomplete: ${why.join("; ")}.`;
+}
+
+/**
+ * The SARIF log of a `diagnostics` result (its `diagnostics`, or a `since` answer's
+ * `added`) whose columns count in `columnKind` (sarifColumnKind).
+ */
 export function diagnosticsToSarif(
   answer: Record<string, unknown>,
   version: string,
+  columnKind: string,
 ): Record<string, unknown> {
   const items = (answer.diagnostics ?? answer.added ?? []) as DiagnosticItem[];
-  return {
-    version: "2.1.0",
-    $schema: SARIF_SCHEMA,
-    runs: [
-      {
-        tool: { driver: { name: "theodolite", version } },
-        results: items.map(result),
-      },
-    ],
+  const properties = Object.fromEntries(Object.entries(answer).filter(([k]) => !LISTS.has(k)));
+  const run: Record<string, unknown> = {
+    tool: { driver: { name: "theodolite", version } },
+    columnKind,
+    results: items.map(result),
+    properties,
   };
+  const warning = unsure(answer);
+  if (warning !== undefined) {
+    run.invocations = [
+      {
+        executionSuccessful: true,
+        toolExecutionNotifications: [{ level: "warning", message: { text: warning } }],
+      },
+    ];
+  }
+  return { version: "2.1.0", $schema: SARIF_SCHEMA, runs: [run] };
 }

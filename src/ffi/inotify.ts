@@ -3,13 +3,15 @@
  * kernel queues an event inside the syscall that changed the file, so a
  * non-blocking read of the queue right before a request sees every change
  * made before that request arrived (SPEC §5.2). No thread, no timer, no event
- * loop callback: the queue is only read when the bridge asks.
+ * loop callback: the queue is only read when the bridge asks — or, for a wait on
+ * a directory (the shared bridge's attach, SPEC §2.2), as a stream the loop polls.
  */
 import { FFIType } from "bun:ffi";
 import { constants, readFileSync } from "node:fs";
 import { cString, EINTR, type LibcSymbols, lastErrno, lazyLibc, O_CLOEXEC } from "./libc.ts";
 
 export const IN_MODIFY = 0x2;
+export const IN_CLOSE_WRITE = 0x8;
 export const IN_ATTRIB = 0x4;
 export const IN_MOVED_FROM = 0x40;
 export const IN_MOVED_TO = 0x80;
@@ -166,6 +168,14 @@ export class Inotify {
       break; // EAGAIN: the queue is empty
     }
     return events;
+  }
+
+  /**
+   * The queue as a stream the event loop reads (Bun polls a duplicate of the
+   * descriptor), for a wait on events rather than a drain before a request.
+   */
+  stream(): ReadableStream<Uint8Array> {
+    return Bun.file(this.fd).stream();
   }
 
   close(): void {

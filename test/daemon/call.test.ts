@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
 import { livePidsTagged } from "../support/processes.ts";
 import { sarifProblems } from "../support/sarif.ts";
-import { SharedWorld } from "../support/shared-bridge.ts";
+import { fakeWorkspace, SharedWorld } from "../support/shared-bridge.ts";
 import { runningAsRoot, unprivilegedPrefix } from "../support/unprivileged.ts";
 
 function workspace(): { root: string; config: string } {
@@ -34,6 +34,17 @@ function workspace(): { root: string; config: string } {
   });
   return { root, config };
 }
+
+/** `theodolite call diagnostics` of a.fake as SARIF. */
+const sarifCall = (config: string) => [
+  "call",
+  "diagnostics",
+  '{"file":"a.fake"}',
+  "--format",
+  "sarif",
+  "--config",
+  config,
+];
 
 let world: SharedWorld;
 afterEach(async () => {
@@ -81,18 +92,15 @@ describe("theodolite call", () => {
   test("--format sarif writes a valid SARIF 2.1.0 log of the diagnostics", async () => {
     world = new SharedWorld();
     const { config } = workspace();
-    const r = await world.run([
-      "call",
-      "diagnostics",
-      '{"file":"a.fake"}',
-      "--format",
-      "sarif",
-      "--config",
-      config,
-    ]);
+    const r = await world.run(sarifCall(config));
     expect(r.code).toBe(0);
-    const log = JSON.parse(r.out) as { runs: { results: Record<string, unknown>[] }[] };
+    const log = JSON.parse(r.out) as {
+      runs: { results: Record<string, unknown>[]; columnKind: string; properties: unknown }[];
+    };
     expect(sarifProblems(log)).toEqual([]);
+    // columns in the bridge's unit (code points by default), the answer's fields beside
+    expect(log.runs[0]?.columnKind).toBe("unicodeCodePoints");
+    expect(log.runs[0]?.properties).toMatchObject({ files: ["a.fake"] });
     expect(log.runs[0]?.results).toEqual([
       {
         level: "error",
@@ -109,6 +117,23 @@ describe("theodolite call", () => {
       expect.objectContaining({ ruleId: "3", level: "note", message: { text: "style" } }),
       expect.objectContaining({ ruleId: "W1", level: "warning", message: { text: "unused" } }),
     ]);
+  });
+
+  test("--format sarif says columns in UTF-16 code units for utf-16, and refuses utf-8 (SARIF has no kind for it)", async () => {
+    world = new SharedWorld();
+    const sarif = async (unit: string) => {
+      const { config } = fakeWorkspace({ column_unit: unit });
+      return await world.run(sarifCall(config));
+    };
+    const utf16 = await sarif("utf-16");
+    expect(utf16.code).toBe(0);
+    expect(JSON.parse(utf16.out).runs[0].columnKind).toBe("utf16CodeUnits");
+    const utf8 = await sarif("utf-8");
+    expect({ code: utf8.code, out: utf8.out }).toEqual({ code: 2, out: "" });
+    expect(JSON.parse(utf8.err)).toMatchObject({
+      code: "InvalidArgument",
+      hint: expect.stringContaining("column_unit"),
+    });
   });
 
   test("--isolated runs a dedicated bridge and leaves none", async () => {

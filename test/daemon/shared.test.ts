@@ -227,7 +227,7 @@ describe("one client's faults cost that client only", () => {
 });
 
 describe("bounds", () => {
-  test("past 32 clients one more is closed at once: its call fails typed, nothing hangs", async () => {
+  test("past 32 clients one more is refused at once, told the limit: its call and its relay fail typed, nothing hangs", async () => {
     world = new SharedWorld();
     const { config } = workspace();
     expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
@@ -243,7 +243,19 @@ describe("bounds", () => {
       });
       const refused = await world.run(["call", "session_status", "--config", config]);
       expect(refused.code).toBe(1);
-      expect(JSON.parse(refused.err)).toMatchObject({ code: "SessionDead" });
+      const full = { code: "SessionLimit", details: { shared_bridge: "full", limit_clients: 32 } };
+      expect(JSON.parse(refused.err)).toMatchObject(full);
+      // an MCP client's relay answers its handshake and every call so, and goes on
+      const relay = world.client(["--config", config]);
+      const hello = JSON.parse(await relay.initialize("late")) as { error: { data: unknown } };
+      expect(hello.error.data).toMatchObject(full);
+      relay.call(2, "session_status", {});
+      const call = JSON.parse(await relay.answer(2)) as {
+        result: { isError: boolean; content: { text: string }[] };
+      };
+      expect(call.result.isError).toBe(true);
+      expect(JSON.parse(call.result.content[0]?.text ?? "{}")).toMatchObject(full);
+      expect(relay.lines.join("\n")).not.toContain('"exited"');
     } finally {
       for (const s of held) s.end();
     }

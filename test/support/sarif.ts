@@ -3,11 +3,14 @@
  * `theodolite call --format sarif` writes (SPEC §2.2): the log's `version` and `runs`,
  * a run's `tool.driver.name`, a result's `message` with `text`, `level` among the
  * schema's values, locations whose `artifactLocation.uri` is a URI reference, regions
- * with 1-based integer lines and columns and an end not before the start. Returns the
- * problems found, none for a valid log.
+ * with 1-based integer lines and columns and an end not before the start, a run's
+ * `columnKind` among the schema's two, its `properties` an object, and each invocation's
+ * required `executionSuccessful` and notifications with a message and a level. Returns
+ * the problems found, none for a valid log.
  */
 
 const LEVELS = ["none", "note", "warning", "error"];
+const COLUMN_KINDS = ["utf16CodeUnits", "unicodeCodePoints"];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
@@ -88,6 +91,33 @@ export function sarifProblems(log: unknown): string[] {
       out.push(`runs[${r}].results: not an array`);
     for (const [i, result] of (Array.isArray(results) ? results : []).entries())
       out.push(...resultProblems(result, `runs[${r}].results[${i}]`));
+    if (isObject(run)) out.push(...runProblems(run, `runs[${r}]`));
+  }
+  return out;
+}
+
+function runProblems(run: Json, at: string): string[] {
+  const out: string[] = [];
+  if (run.columnKind !== undefined && !COLUMN_KINDS.includes(run.columnKind as string))
+    out.push(`${at}.columnKind: not one of ${COLUMN_KINDS}`);
+  if (run.properties !== undefined && !isObject(run.properties))
+    out.push(`${at}.properties: not an object`);
+  const invocations = run.invocations;
+  if (invocations !== undefined && !Array.isArray(invocations))
+    out.push(`${at}.invocations: not an array`);
+  for (const [i, inv] of (Array.isArray(invocations) ? invocations : []).entries()) {
+    if (!isObject(inv) || typeof inv.executionSuccessful !== "boolean") {
+      out.push(`${at}.invocations[${i}].executionSuccessful: required boolean`);
+      continue;
+    }
+    const notes = inv.toolExecutionNotifications;
+    for (const [j, n] of (Array.isArray(notes) ? notes : []).entries()) {
+      const where = `${at}.invocations[${i}].toolExecutionNotifications[${j}]`;
+      if (!isObject(n) || !isObject(n.message) || typeof n.message.text !== "string")
+        out.push(`${where}.message.text: required string`);
+      else if (n.level !== undefined && !LEVELS.includes(n.level as string))
+        out.push(`${where}.level: not one of ${LEVELS}`);
+    }
   }
   return out;
 }

@@ -5,13 +5,13 @@
  * `daemon status`), and the cleanup that kills by pid every daemon tagged with that
  * dir and the trees they run, on failure too.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Subprocess, spawn } from "bun";
 import type { Config } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
-import { ensureBinary } from "./bridge.ts";
+import { ensureBinary, fakeServer, tempDir, writeConfig } from "./bridge.ts";
 import { gone, livePidsTagged, treeOf } from "./processes.ts";
 import { waitFor, waitForValue, within } from "./wait.ts";
 
@@ -45,14 +45,15 @@ export class SharedWorld {
     return c;
   }
 
-  /** Run the binary to its end (bounded): exit code, stdout, stderr. */
+  /** Run the binary to its end (bounded): exit code, stdout, stderr; `env` added to the world's. */
   async run(
     args: string[],
     cwd?: string,
     timeoutMs = 60_000,
+    env: Record<string, string> = {},
   ): Promise<{ code: number; out: string; err: string }> {
     const proc = spawn([ensureBinary(), ...args], {
-      env: this.env,
+      env: { ...this.env, ...env },
       stdin: "ignore",
       stdout: "pipe",
       stderr: "pipe",
@@ -206,6 +207,37 @@ export class LineClient {
     if (!gone(this.pid)) this.proc.kill("SIGKILL");
   }
 }
+
+/**
+ * A workspace with `a.fake` and a fake server (its scenario: hover answered, one warning
+ * published, requests recorded in `record`, `scenario` merged in), with these `[bridge]`
+ * keys and server keys (`server`).
+ */
+export function fakeWorkspace(
+  bridge: Record<string, unknown> = {},
+  scenario: Record<string, unknown> = {},
+  server: Record<string, unknown> = {},
+): { root: string; config: string; record: string } {
+  const root = tempDir();
+  writeFileSync(join(root, "a.fake"), "alpha beta\n");
+  const record = join(root, "..", `${root.split("/").pop()}.record`);
+  const script = {
+    capabilities: { textDocumentSync: 1, hoverProvider: true },
+    responses: { "textDocument/hover": { contents: "from fake" } },
+    publish_on_sync: [{ message: "unused", severity: 2, line: 0, character: 6, end_character: 10 }],
+    record,
+    ...scenario,
+  };
+  const config = writeConfig({
+    bridge,
+    workspace: [{ name: "w", root, servers: ["fake"] }],
+    server: [fakeServer("fake", script, server)],
+  });
+  return { root, config, record };
+}
+
+/** The arguments of a hover on `a.fake` of fakeWorkspace(), as `theodolite call` takes them. */
+export const HOVER_ARGS = '{"file":"a.fake","line":1,"column":1}';
 
 /** A validated configuration of one workspace and one server, with these `[bridge]` keys. */
 export function configWith(bridge: Record<string, unknown>): Config {

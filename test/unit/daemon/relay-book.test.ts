@@ -5,6 +5,7 @@ import {
   KEPT_LINE_BYTES,
   RelayBook,
 } from "../../../src/daemon/relay-book.ts";
+import { bridgeExited } from "../../../src/daemon/shared-errors.ts";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 const text = (b: Uint8Array) => Buffer.from(b).toString("utf8");
@@ -26,14 +27,39 @@ describe("ClientLines", () => {
     const pieces = [...lines.push(bytes(input)), ...lines.push(bytes('"x","method":"ping"}\n'))];
     expect(pieces.map((p) => text(p.bytes)).join("")).toBe(`${input}"x","method":"ping"}\n`);
     expect(pieces.map((p) => p.first)).toEqual([true, true, true, false]);
-    expect(pieces.map((p) => p.end?.id)).toEqual([1, undefined, undefined, "x"]);
+    expect(pieces.map((p) => p.end?.answers)).toEqual([[1], [], undefined, ["x"]]);
     expect(pieces[0]?.end?.message?.method).toBe("initialize");
   });
 
-  test("a line too long to keep is still described by its id, unparsed", () => {
+  test("a line over the bridge's message limit is still described by its id, unparsed", () => {
     const big = line({ id: 9, method: "tools/call", params: { pad: "x".repeat(KEPT_LINE_BYTES) } });
     const [info] = describeLines(big.slice(0, 100), big.slice(100));
-    expect(info).toEqual({ id: 9, hasMethod: true, message: undefined });
+    expect(info).toEqual({ answers: [9], message: undefined });
+  });
+
+  // the bridge's transport answers these with `id: null` or not at all (mcp/transport/stdio.ts)
+  test.each([
+    ["cut-off JSON", '{"jsonrpc":"2.0","id":51,"method":"ping"'],
+    ["a notification", '{"jsonrpc":"2.0","method":"notifications/x"}'],
+    ["a response", '{"jsonrpc":"2.0","id":4,"result":{}}'],
+    ["an id that is an object", '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}'],
+    ["a blank line", "   "],
+    ["not an object", "[]"],
+  ])("%s is not waited for", (_what, text) => {
+    expect(describeLines(`${text}\n`).map((info) => info?.answers)).toEqual([[]]);
+  });
+
+  test.each([
+    ["a request", '{"jsonrpc":"2.0","id":5,"method":"ping"}', [5]],
+    ["an invalid request with an id", '{"jsonrpc":"1.0","id":"x","method":"ping"}', ["x"]],
+    ["a batch", '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"}]', [1]],
+    [
+      "a line past the JSON bounds",
+      `{"jsonrpc":"2.0","id":8,"method":"m","params":${"[".repeat(200)}${"]".repeat(200)}}`,
+      [8],
+    ],
+  ])("%s is answered by id", (_what, text, ids) => {
+    expect(describeLines(`${text}\n`)[0]?.answers).toEqual(ids);
   });
 });
 
@@ -63,7 +89,7 @@ describe("RelayBook (SPEC §2.2)", () => {
     );
     expect(book.received(bytes(line({ id: 1, result: {} })))).toBe(true);
     expect(book.waiting).toBe(2);
-    const lost = book.lost().map((l) => JSON.parse(l));
+    const lost = book.lost(bridgeExited()).map((l) => JSON.parse(l));
     expect(lost[0]).toMatchObject({ id: 2, result: { isError: true } });
     expect(JSON.parse(lost[0].result.content[0].text)).toMatchObject({ code: "SessionDead" });
     expect(lost[1]).toMatchObject({
@@ -71,7 +97,7 @@ describe("RelayBook (SPEC §2.2)", () => {
       error: { code: -32603, data: { code: "SessionDead" } },
     });
     expect(book.waiting).toBe(0);
-    expect(book.lost()).toEqual([]);
+    expect(book.lost(bridgeExited())).toEqual([]);
   });
 
   test("a cancelled request is no longer waited for", () => {
@@ -106,13 +132,27 @@ describe("RelayBook (SPEC §2.2)", () => {
     expect(book.received(bytes(line({ id: 1, result: {} })))).toBe(true);
   });
 
-  test("a request cut off with its bridge is answered; a notification is not", () => {
+  test("a request cut off with its bridge is answered; a notification or a line it answers with id null is not", () => {
     const book = new RelayBook();
-    const [req, note] = describeLines(line({ id: 7, method: "tools/call" }), line({ method: "x" }));
-    expect(JSON.parse(book.cutOff(req as never) ?? "{}")).toMatchObject({
-      id: 7,
-      result: { isError: true },
-    });
-    expect(book.cutOff(note as never)).toBeUndefined();
+    const [req, note, cut] = describeLines(
+      line({ id: 7, method: "tools/call" }),
+      line({ method: "x" }),
+      '{"jsonrpc":"2.0","id":8,"method":"ping"\n',
+    );
+    const answers = book.cutOff(req as never, bridgeExited()).map((l) => JSON.parse(l));
+    expect(answers).toMatchObject([{ id: 7, result: { isError: true } }]);
+    expect(book.cutOff(note as never, bridgeExited())).toEqual([]);
+    expect(book.cutOff(cut as never, bridgeExited())).toEqual([]);
+  });
+
+  test("a line the bridge answers with id null leaves nothing waiting: the relay adds nothing at the end", () => {
+    const book = new RelayBook();
+    for (const info of describeLines('{"jsonrpc":"2.0","id":51,"method":"ping"\n'))
+      if (info) book.sent(info);
+    expect(
+      book.received(bytes('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}')),
+    ).toBe(true);
+    expect(book.waiting).toBe(0);
+    expect(book.lost(bridgeExited())).toEqual([]);
   });
 });
