@@ -1,11 +1,12 @@
 /**
- * Real open-source code for the overhead benchmark, beside the generated workspaces: the
- * TypeScript sources of rxjs (npm) for typescript-language-server and the C library of
- * brotli (its PyPI sdist) for clangd — projects nobody wrote for this bridge, with their
- * own layout, overloads, macros and long files. Versions are pinned, so the spots below
- * stay where they are; each package is fetched once with the machine's own `npm` and
- * `pip` (their configured registries) into `.cache/real-code/` (git-ignored) and unpacked.
- * Without a registry the setups are reported as not measured, like a missing server.
+ * Real open-source code for the benchmarks, beside the generated workspaces: the
+ * TypeScript sources of rxjs (npm) for typescript-language-server, the C library of
+ * brotli (its PyPI sdist) for clangd, and the regex crate (crates.io) for rust-analyzer —
+ * projects nobody wrote for this bridge, with their own layout, overloads, macros and long
+ * files. Versions are pinned, so the spots below stay where they are; each package is
+ * fetched once with the machine's own `npm`, `pip` and `cargo` (their configured
+ * registries) into `.cache/real-code/` (git-ignored) and unpacked. Without a registry the
+ * setups are reported as not measured, like a missing server.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -22,6 +23,7 @@ const FETCH_TIMEOUT_MS = 180_000;
 
 const RXJS = "rxjs@7.8.2";
 const BROTLI = "brotli==1.2.1";
+const REGEX = { name: "regex", version: "1.12.3" };
 
 function run(argv: string[], cwd: string): void {
   const r = Bun.spawnSync(argv, {
@@ -41,24 +43,56 @@ function run(argv: string[], cwd: string): void {
  * the directory it is given. A failed fetch leaves nothing behind, so the next run tries again.
  */
 function unpacked(name: string, fetch: (into: string) => void): string {
-  const dir = join(CACHE, name);
-  const done = join(dir, ".unpacked");
-  if (existsSync(done)) return join(dir, "src");
-  rmSync(dir, { recursive: true, force: true });
-  const download = join(dir, "download");
-  mkdirSync(download, { recursive: true });
-  try {
+  return cached(name, (dir) => {
+    const download = join(dir, "download");
+    mkdirSync(download);
     fetch(download);
     const archive = readdirSync(download).find((f) => /\.(tgz|tar\.gz)$/.test(f));
     if (archive === undefined) throw new Error(`no archive for ${name}`);
     mkdirSync(join(dir, "src"));
     run(["tar", "-xzf", join(download, archive), "-C", join(dir, "src")], dir);
+  });
+}
+
+/** `<CACHE>/<name>/src`, made by `make(dir)` on first use; a failure leaves nothing behind. */
+function cached(name: string, make: (dir: string) => void): string {
+  const dir = join(CACHE, name);
+  const done = join(dir, ".unpacked");
+  if (existsSync(done)) return join(dir, "src");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    make(dir);
     writeFileSync(done, "");
     return join(dir, "src");
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * The regex crate as published, its own Cargo.lock included, and every package that lock
+ * names in `cargo`'s registry cache (dev-dependencies too: `cargo metadata` resolves them),
+ * so rust-analyzer loads it offline. `cargo vendor` from a crate that depends on it
+ * unpacks it; `cargo fetch --locked` in it fetches what it locks.
+ */
+export function regexCrate(cargo: string): string {
+  const id = `${REGEX.name}-${REGEX.version}`;
+  return cached(id, (dir) => {
+    const wrapper = join(dir, "download");
+    mkdirSync(join(wrapper, "src"), { recursive: true });
+    writeFileSync(join(wrapper, "src", "lib.rs"), "");
+    writeFileSync(
+      join(wrapper, "Cargo.toml"),
+      `[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n\n` +
+        `[dependencies]\n${REGEX.name} = "=${REGEX.version}"\n`,
+    );
+    run([cargo, "vendor", "--versioned-dirs", "--quiet", "vendor"], wrapper);
+    cpSync(join(wrapper, "vendor", id), join(dir, "src"), { recursive: true });
+    rmSync(wrapper, { recursive: true, force: true });
+    run([cargo, "fetch", "--locked"], join(dir, "src"));
+  });
 }
 
 /** rxjs's npm package: `src/` (251 TypeScript files) and the tsconfig.json naming them. */

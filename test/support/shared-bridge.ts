@@ -114,6 +114,8 @@ export class SharedWorld {
 /** An MCP client over raw stdio: requests written as lines, every stdout line kept as bytes. */
 export class LineClient {
   readonly lines: string[] = [];
+  /** the first answer line to each id, parsed once as it arrives (many clients share a loop) */
+  private readonly answers = new Map<unknown, string>();
   stderr = "";
   readonly pid: number;
   private readonly proc: Subprocess<"pipe", "pipe", "pipe">;
@@ -137,6 +139,7 @@ export class LineClient {
         const parts = rest.split("\n");
         rest = parts.pop() ?? "";
         this.lines.push(...parts);
+        for (const line of parts) this.index(line);
         this.wake?.();
       }
     })();
@@ -157,14 +160,21 @@ export class LineClient {
     void this.proc.stdin.flush();
   }
 
+  private index(line: string): void {
+    let m: { id?: unknown; method?: unknown };
+    try {
+      m = JSON.parse(line) as typeof m;
+    } catch {
+      return; // not an answer: kept in `lines` as it came
+    }
+    if (m.method === undefined && !this.answers.has(m.id)) this.answers.set(m.id, line);
+  }
+
   /** The raw line answering request `id`, bounded. */
   async answer(id: number | string, timeoutMs = 30_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const line = this.lines.find((l) => {
-        const m = JSON.parse(l) as { id?: unknown; method?: unknown };
-        return m.id === id && m.method === undefined;
-      });
+      const line = this.answers.get(id);
       if (line !== undefined) return line;
       const left = deadline - Date.now();
       if (left <= 0)
