@@ -23,10 +23,10 @@ import {
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
@@ -36,9 +36,7 @@ import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 const bacon = await findBaconLs();
 const ra = await findRustAnalyzer();
 
-test("bacon-ls is installed at the pinned version (required under CI)", () => {
-  if (present("bacon-ls", bacon)) expect(bacon.version).toBe(PINNED_VERSION_OUTPUT.baconLs);
-});
+requiredUnderCI("bacon-ls", bacon, (b) => expect(b.version).toBe(PINNED_VERSION_OUTPUT.baconLs));
 
 const suite = realSuite("bacon-ls", bacon);
 

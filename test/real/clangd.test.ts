@@ -15,8 +15,8 @@ import {
   fails,
   locs,
   ok,
-  present,
   readyByState,
+  requiredUnderCI,
   span,
   startAndStatus,
   startRealBridge,
@@ -27,9 +27,7 @@ import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
 
-test("clangd is installed (required under CI)", () => {
-  if (present("clangd", clangd)) expect(clangd.version).toStartWith("Debian clangd version 14");
-});
+requiredUnderCI("clangd", clangd, (c) => expect(c.version).toStartWith("Debian clangd version 14"));
 
 function config(): ServerConfig {
   if (!clangd) throw new Error("clangd missing");

@@ -19,11 +19,11 @@ import {
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
   renameEdit,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
   symbolTree,
@@ -32,9 +32,7 @@ import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const emmy = await findEmmyLua();
 
-test("emmylua_ls is installed at the pinned version (required under CI)", () => {
-  if (present("emmylua_ls", emmy)) expect(emmy.version).toBe(PINNED_VERSION_OUTPUT.emmyLua);
-});
+requiredUnderCI("emmylua_ls", emmy, (e) => expect(e.version).toBe(PINNED_VERSION_OUTPUT.emmyLua));
 
 const suite = realSuite("emmylua_ls", emmy);
 

@@ -17,11 +17,11 @@ import {
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
   renameEdit,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
   symbolTree,
@@ -31,9 +31,7 @@ import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const gopls = await findGopls();
 
-test("gopls is installed at the pinned version (required under CI)", () => {
-  if (present("gopls", gopls)) expect(gopls.version).toBe(PINNED_VERSION_OUTPUT.gopls);
-});
+requiredUnderCI("gopls", gopls, (g) => expect(g.version).toBe(PINNED_VERSION_OUTPUT.gopls));
 
 const suite = realSuite("gopls", gopls);
 

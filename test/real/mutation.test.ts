@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import { anyEditSet, ok, present, startRealBridge } from "../support/real-bridge.ts";
+import { anyEditSet, ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -25,14 +25,8 @@ const GATED = {
 const clangd = await findClangd();
 const ra = await findRustAnalyzer();
 
-test("clangd and rust-analyzer are installed (required under CI)", () => {
-  for (const [name, found] of [
-    ["clangd", clangd],
-    ["rust-analyzer", ra],
-  ] as const) {
-    if (present(name, found)) expect(found.config.command).toStartWith("/");
-  }
-});
+requiredUnderCI("clangd", clangd);
+requiredUnderCI("rust-analyzer", ra);
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -13,10 +13,10 @@ import {
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
   symbolTree,
@@ -26,9 +26,7 @@ import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const pyright = await findPyright();
 
-test("pyright is installed (required under CI)", () => {
-  if (present("pyright", pyright)) expect(pyright.version).toStartWith("pyright 1.1.");
-});
+requiredUnderCI("pyright", pyright, (p) => expect(p.version).toStartWith("pyright 1.1."));
 
 const suite = realSuite("pyright", pyright);
 const config = suite.config;

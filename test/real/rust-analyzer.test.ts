@@ -14,10 +14,10 @@ import {
   diagnosticsFor,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
+  requiredUnderCI,
   revertLeavesNothing,
   startAndStatus,
   startRealBridge,
@@ -29,9 +29,7 @@ import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const ra = await findRustAnalyzer();
 
-test("rust-analyzer is installed (required under CI)", () => {
-  if (present("rust-analyzer", ra)) expect(ra.version).toStartWith("rust-analyzer 1.");
-});
+requiredUnderCI("rust-analyzer", ra, (r) => expect(r.version).toStartWith("rust-analyzer 1."));
 
 const suite = realSuite("rust-analyzer", ra);
 const config = suite.config;

@@ -16,10 +16,10 @@ import {
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
   realSuite,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
   symbolTree,
@@ -29,9 +29,7 @@ import { expectServed, startZeroConfig } from "../support/zero-config-bridge.ts"
 
 const tls = await findTypescriptLanguageServer();
 
-test("typescript-language-server is installed (required under CI)", () => {
-  if (present("typescript-language-server", tls)) expect(tls.version).toBe("5.3.0");
-});
+requiredUnderCI("typescript-language-server", tls, (t) => expect(t.version).toBe("5.3.0"));
 
 const suite = realSuite("typescript-language-server", tls);
 const config = suite.config;

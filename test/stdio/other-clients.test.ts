@@ -18,7 +18,7 @@ import {
   tempDir,
   writeConfig,
 } from "../support/bridge.ts";
-import { present } from "../support/real-bridge.ts";
+import { requiredUnderCI } from "../support/real-bridge.ts";
 import { TEST_SERVERS_DIR } from "../support/real-servers.ts";
 
 afterAll(cleanupTempDirs);
@@ -85,13 +85,11 @@ asyncio.run(main())
 `;
 
 describe("other MCP clients", () => {
-  test("the Python MCP SDK and the MCP Inspector CLI are installed (required under CI)", () => {
-    const noPython = `no \`import mcp\` in ${PYTHON} (set THEODOLITE_TEST_PYTHON)`;
-    if (present("Python MCP SDK", python, noPython)) expect(python).toBe(PYTHON);
-    const noInspector = `no ${INSPECTOR} (set THEODOLITE_TEST_INSPECTOR)`;
-    if (present("MCP Inspector CLI", inspector, noInspector))
-      expect(inspector.length).toBeGreaterThan(0);
-  });
+  const noPython = `no \`import mcp\` in ${PYTHON} (set THEODOLITE_TEST_PYTHON)`;
+  requiredUnderCI("Python MCP SDK", python, (p) => expect(p).toBe(PYTHON), noPython);
+  const noInspector = `no ${INSPECTOR} (set THEODOLITE_TEST_INSPECTOR)`;
+  const inspectorFound = (i: string) => expect(i.length).toBeGreaterThan(0);
+  requiredUnderCI("MCP Inspector CLI", inspector, inspectorFound, noInspector);
 
   test.skipIf(!python)(
     "the Python MCP SDK: handshake, tools/list, a result and a tool error",

@@ -41,11 +41,24 @@ export function present<T>(name: string, found: T | null, why?: string): found i
 
 /**
  * A top-level test that `found` is there: under CI it fails when the server is missing,
- * which a `describe.skipIf(!found)` block alone would skip instead.
+ * which a `describe.skipIf(!found)` block alone would skip instead. `check` asserts what
+ * "there" means (by default: located at an absolute path); `why` is as for `present`.
  */
-export function requiredUnderCI(name: string, found: RealServer | null): void {
+export function requiredUnderCI(name: string, found: RealServer | null): void;
+export function requiredUnderCI<T>(
+  name: string,
+  found: T | null,
+  check: (found: T) => void,
+  why?: string,
+): void;
+export function requiredUnderCI<T>(
+  name: string,
+  found: T | null,
+  check: (found: T) => void = (s) => expect((s as RealServer).config.command).toStartWith("/"),
+  why?: string,
+): void {
   test(`${name} is installed (required under CI)`, () => {
-    if (present(name, found)) expect(found.config.command).toStartWith("/");
+    if (present(name, found, why)) check(found);
   });
 }
 
