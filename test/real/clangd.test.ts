@@ -5,10 +5,10 @@
  * compile_commands.json prerequisite (SPEC §3.4) is in clangd-compile-commands.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
 import {
   anyEditSet,
   diagnosticsFor,
@@ -23,6 +23,7 @@ import {
   symbolTree,
 } from "../support/real-bridge.ts";
 import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
@@ -34,17 +35,14 @@ function config(): ServerConfig {
   return clangd.config;
 }
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** A fixture copy removed after the file's tests. */
 function cFixture(fixture: "c" | "c-errors" = "c"): string {
   const dir = materializeCFixture(undefined, fixture);
-  dirs.push(dir);
   return dir;
 }
 

@@ -5,16 +5,9 @@
  * warm on-disk index; the answers must not change).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  startBridge,
-  writeConfig,
-} from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
 import { requiredUnderCI } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -22,6 +15,7 @@ import {
   findPyright,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 const pyright = await findPyright();
@@ -29,11 +23,9 @@ const pyright = await findPyright();
 requiredUnderCI("clangd", clangd);
 requiredUnderCI("pyright", pyright);
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 type Query = [tool: string, args: Record<string, unknown>];
@@ -77,7 +69,6 @@ describe.skipIf(!clangd)("clangd answers are byte-identical", () => {
   test("definition, references, symbols and diagnostics: twice, and after a restart", async () => {
     const c = materializeCFixture();
     const errs = materializeCFixture(undefined, "c-errors");
-    dirs.push(c, errs);
     const path = writeConfig({
       bridge: { ready_timeout_ms: 120_000 },
       workspace: [
@@ -105,7 +96,6 @@ describe.skipIf(!clangd)("clangd answers are byte-identical", () => {
 describe.skipIf(!pyright)("pyright answers are byte-identical", () => {
   test("definition, references, symbols and diagnostics: twice, and after a restart", async () => {
     const root = copyFixture("python");
-    dirs.push(root);
     const path = writeConfig({
       bridge: { ready_timeout_ms: 120_000 },
       workspace: [{ name: "py", root, servers: ["pyright"] }],

@@ -11,17 +11,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
-import {
-  cleanupTempDirs,
-  ensureBinary,
-  fakeServer,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
+import { ensureBinary, fakeServer, writeConfig } from "../support/bridge.ts";
 import { requiredUnderCI } from "../support/real-bridge.ts";
 import { TEST_SERVERS_DIR } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** what a client without the apply class is offered (SPEC §4.1) */
 const READ_TOOLS = TOOLS.filter((t) => t.toolClass === "read").length;

@@ -7,9 +7,6 @@
  * suite takes seconds. The measured answers are in test/fixtures/README.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
@@ -29,6 +26,7 @@ import {
   symbolTree,
 } from "./real-bridge.ts";
 import { copyFixture, materializeCFixture, type RealServer } from "./real-servers.ts";
+import { removeTempDir, tempDir } from "./temp-dirs.ts";
 import { waitForValue } from "./wait.ts";
 import { expectServed, linkedPath, startZeroConfig } from "./zero-config-bridge.ts";
 
@@ -134,8 +132,7 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
     });
     afterAll(async () => {
       await bridge?.close();
-      if (c.fixture === "c" || c.fixture === "c-errors")
-        rmSync(root, { recursive: true, force: true });
+      if (c.fixture === "c" || c.fixture === "c-errors") removeTempDir(root);
     });
 
     test("ready by its own signal", async () => {
@@ -256,14 +253,14 @@ function zeroConfigCases(cases: [LanguageCase, RealServer][]): void {
       const dirs: string[] = [];
       beforeAll(async () => {
         const root = fixtureFor(group[0]?.[0] ?? {});
-        const dir = mkdtempSync(join(tmpdir(), "theodolite-zero-config-"));
+        const dir = tempDir("theodolite-zero-config-");
         dirs.push(root, dir);
         const servers = group.map(([, found]) => found);
         bridge = await startZeroConfig(root, servers, linkedPath(dir, servers).bin);
       });
       afterAll(async () => {
         await bridge?.close();
-        for (const d of dirs) rmSync(d, { recursive: true, force: true });
+        for (const d of dirs) removeTempDir(d);
       });
       for (const [c, found] of group) {
         test(`${c.server}: served as the case runs it${POLYGLOT_SERVERS.includes(c.server) ? "" : ", its first answer as measured"}`, async () => {

@@ -3,22 +3,22 @@
  * example keeps parsing; every preset is a valid server block.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { loadConfigFile, parseConfigText, resolveConfigPath } from "../../../src/config/load.ts";
 import { PRESETS, presetServerTable } from "../../../src/config/presets.ts";
 import type { Config } from "../../../src/config/types.ts";
 import { validateConfig } from "../../../src/config/validate.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-load-"));
+const tmp = tempDir("theodolite-load-");
 const rootA = join(tmp, "app");
 const rootB = join(tmp, "lib");
 mkdirSync(rootA);
 mkdirSync(rootB);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 describe("resolveConfigPath (SPEC §2)", () => {
   test("--config wins over THEODOLITE_CONFIG", () => {
