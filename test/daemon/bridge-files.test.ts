@@ -10,15 +10,15 @@ import { closeSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { daemonFiles, holdLock } from "../../src/daemon/files.ts";
 import { Inotify } from "../../src/ffi/inotify.ts";
-import { cleanupTempDirs } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { fakeWorkspace, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 /** inotify(7): the file was opened. */

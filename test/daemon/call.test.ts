@@ -9,10 +9,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { livePidsTagged } from "../support/processes.ts";
 import { sarifProblems } from "../support/sarif.ts";
 import { fakeWorkspace, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { runningAsRoot, unprivilegedPrefix } from "../support/unprivileged.ts";
 
 function workspace(): { root: string; config: string } {
@@ -49,7 +50,7 @@ const sarifCall = (config: string) => [
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 describe("theodolite call", () => {

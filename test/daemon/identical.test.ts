@@ -10,7 +10,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { cleanupTempDirs, tempDir, writeConfig } from "../support/bridge.ts";
+import { writeConfig } from "../support/bridge.ts";
 import { findBaconLs, findGopls } from "../support/built-servers.ts";
 import { realConfig, requiredUnderCI } from "../support/real-bridge.ts";
 import {
@@ -23,6 +23,7 @@ import {
   type RealServer,
 } from "../support/real-servers.ts";
 import { type LineClient, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 type Call = [tool: string, args: Record<string, unknown>];
 
@@ -279,7 +280,7 @@ async function both(
 const status = (pair: [LineClient, LineClient], id: number, args: Record<string, unknown>) =>
   both(pair, id, "tools/call", { name: "session_status", arguments: args });
 
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 for (const row of ROWS) {
   const servers = row.servers();

@@ -7,15 +7,15 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { cleanupTempDirs } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { fakeWorkspace, HOVER_ARGS, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 /** Lines the bridge answers with `id: null`, not at all, or by id; then stdin's end. */

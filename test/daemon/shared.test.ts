@@ -10,9 +10,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { conversation, type LineClient, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 const range = (line: number, a: number, b: number) => ({
@@ -92,7 +93,7 @@ const READS: [string, Record<string, unknown>][] = [
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 describe("attach", () => {

@@ -5,10 +5,11 @@
  * bridge, the second attached to the warm server, are the same bytes.
  */
 import { afterAll, expect, test } from "bun:test";
-import { cleanupTempDirs, tempDir, writeConfig } from "../support/bridge.ts";
+import { writeConfig } from "../support/bridge.ts";
 import { present, realConfig } from "../support/real-bridge.ts";
 import { copyFixture, findTypescriptLanguageServer } from "../support/real-servers.ts";
 import { conversation, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const tls = await findTypescriptLanguageServer();
 const READS: [string, Record<string, unknown>][] = [
@@ -22,7 +23,7 @@ const READS: [string, Record<string, unknown>][] = [
 const world = new SharedWorld();
 afterAll(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 test.skipIf(!present("typescript-language-server", tls, "not installed"))(

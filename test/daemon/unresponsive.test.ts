@@ -8,15 +8,15 @@
  * stop` ends a stopped bridge and its tree.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanupTempDirs } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { fakeWorkspace, HOVER_ARGS, SharedWorld } from "../support/shared-bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 
 let world: SharedWorld;
 afterEach(async () => {
   await world.cleanup();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const HOVER = { file: "a.fake", line: 1, column: 1 };

@@ -14,13 +14,8 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import {
-  type BridgeHandle,
-  fakeServer,
-  startBridge,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
+import { type BridgeHandle, fakeServer, startBridge, writeConfig } from "../support/bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 import type { FakeEvent, FakeStateSnapshot, ReceivedRequest } from "./state.ts";
 

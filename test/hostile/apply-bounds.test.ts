@@ -12,8 +12,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FLOOD_BYTES } from "../../src/collector.ts";
 import { editEverywhereConfig, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, tempDir } from "../support/bridge.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 import {
   BOUND_MS,
@@ -26,7 +26,7 @@ import {
 } from "./bounds-harness.ts";
 
 afterEach(closeRawBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const FILES = 40;
 const SIZE = 2 * MIB;

@@ -8,16 +8,10 @@ import { afterAll, afterEach, expect } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HostilePlan } from "../fake-server/hostile-plan.ts";
-import {
-  cleanupTempDirs,
-  closeAllBridges,
-  fakeServer,
-  REPO,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
+import { closeAllBridges, fakeServer, REPO, writeConfig } from "../support/bridge.ts";
 import { gone, killLeft, killTagged } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 
 export const HOSTILE_LS = join(REPO, "test", "fake-server", "hostile-ls.ts");
@@ -54,7 +48,7 @@ export function cleanupAfterEach(): { started: Set<number>; tags: string[] } {
     killLeft(started);
     for (const tag of tags.splice(0)) killTagged(tag);
   });
-  afterAll(cleanupTempDirs);
+  afterAll(removeTempDirs);
   return { started, tags };
 }
 

@@ -7,8 +7,9 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { RawBridge } from "../support/raw-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { cleanupAfterEach, PING_BOUND_MS, START_MS } from "./bounds-harness.ts";
 
 const { started } = cleanupAfterEach();

@@ -11,8 +11,9 @@ import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { type Subprocess, spawn } from "bun";
 import { OUTPUT_STALL_MS } from "../../src/mcp/transport/stdio.ts";
-import { ensureBinary, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { ensureBinary, fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone, treeOf } from "../support/processes.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 import {
   BOUND_MS,

@@ -26,10 +26,11 @@ import { ERROR_CODES } from "../../src/errors.ts";
 import { exceeds } from "../../src/json-bounds.ts";
 import { CLIENT_JSON_BOUNDS } from "../../src/mcp/transport/stdio.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { ALL_TERMINATORS } from "../support/line-oracle.ts";
 import { Prng } from "../support/prng.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { peakRssMb, RSS_BOUND_MB } from "./bounds-harness.ts";
 import {
   type FuzzContext,
@@ -54,7 +55,7 @@ const WIDE_EVERY = 80;
 
 afterAll(async () => {
   await closeRawBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 function snapshot(dir: string): string {

@@ -21,8 +21,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { RawBridge, type ToolAnswer } from "../support/raw-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import {
   cleanupAfterEach,
   MIB,

@@ -23,9 +23,10 @@ import {
   DIAGNOSTIC_BYTES,
   type HostilePlan,
 } from "../fake-server/hostile-plan.ts";
-import { fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
 import { RawBridge, type ToolAnswer } from "../support/raw-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 import {
   cleanupAfterEach,

@@ -10,9 +10,10 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone, killLeft, readPid } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 
 const started = new Set<number>();
@@ -21,7 +22,7 @@ afterEach(async () => {
   await closeRawBridges();
   killLeft(started);
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 function kib(pid: number, field: "VmHWM" | "VmRSS"): number {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));

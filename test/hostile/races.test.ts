@@ -17,8 +17,9 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { pathToUri } from "../../src/workspace/uri.ts";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { killSwappers, startSwapper } from "./swappers.ts";
 
 /** every call must be answered within this, even while the workspace is under attack */
@@ -29,7 +30,7 @@ const HOLD_MS = 5;
 afterEach(async () => {
   killSwappers();
   await closeRawBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 function layout(): { ws: string; outside: string } {

@@ -17,10 +17,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ERROR_CODES } from "../../src/errors.ts";
 import { fuzzActions, hopTag, lifeSeed, lifeTag } from "../fake-server/hostile-plan.ts";
-import { tempDir, writeConfig } from "../support/bridge.ts";
+import { writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
 import { gone, livePidsTagged } from "../support/processes.ts";
 import { RawBridge } from "../support/raw-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 import {
   cleanupAfterEach,

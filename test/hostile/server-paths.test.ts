@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToUri } from "../../src/workspace/uri.ts";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 /** a hang bound: what the bridge read is told by its read counter (bytesRead), not by time */
 const BOUND_MS = 30_000;
@@ -97,7 +98,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeRawBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const position = { file: "a.fake", line: 1, column: 1 };

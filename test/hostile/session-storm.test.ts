@@ -8,13 +8,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDead, scanProcs } from "../../src/process/proctree.ts";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterEach(async () => {
   await closeRawBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 /** Live supervisors of this bridge: one per server tree. */

@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { readProc } from "../../src/process/proctree.ts";
 import {
   type BridgeHandle,
-  cleanupTempDirs,
   closeAllBridges,
   fakeServer,
   startBridge,
@@ -24,6 +23,7 @@ import {
 } from "../support/bridge.ts";
 import { gone, killLeft, readPid } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { hasSysAdmin, openTempDir, unprivilegedPrefix } from "../support/unprivileged.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 import {
@@ -41,7 +41,7 @@ afterEach(async () => {
   await closeAllBridges();
   killLeft(started);
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 interface Pids {
   supervisor: number | null;

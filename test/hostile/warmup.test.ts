@@ -7,12 +7,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterEach(async () => {
   await closeRawBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const hover = { contents: { kind: "markdown", value: "fake hover" } };

@@ -7,9 +7,10 @@
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
 import { ok, present, startRealBridge, UNDER_CI } from "../support/real-bridge.ts";
 import type { RealServer } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 import { directDiagnostics, type SettlePlan } from "./direct.ts";
 import { type BridgeDiagnostic, canonical, fromBridge } from "./normalize.ts";
@@ -67,7 +68,7 @@ export async function parityCases(cases: Case[]): Promise<void> {
   const dirs: string[] = [];
   afterAll(async () => {
     await closeAllBridges();
-    cleanupTempDirs();
+    removeTempDirs();
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
   for (const c of cases) {

@@ -3,10 +3,10 @@
  * it was told, and says why it did not otherwise.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { spawnContained } from "../../src/process/pid-namespace.ts";
+import { removeTempDir, tempDir } from "../support/temp-dirs.ts";
 import { hasSysAdmin } from "../support/unprivileged.ts";
 import { within } from "../support/wait.ts";
 import { SUPERVISOR_ENTRY } from "./helpers.ts";
@@ -33,7 +33,7 @@ describe("--exec-server", () => {
   });
 
   test("under another parent (the supervisor died first) the server is not started", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "theodolite-exec-"));
+    const dir = tempDir("theodolite-exec-");
     try {
       const marker = join(dir, "ran");
       const proc = execServer(["--parent-pid", "1", "--", "/bin/sh", "-c", `: > ${marker}`]);
@@ -41,7 +41,7 @@ describe("--exec-server", () => {
       expect(await new Response(proc.stderr).text()).toContain("the supervisor is gone");
       expect(existsSync(marker)).toBe(false);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   });
 

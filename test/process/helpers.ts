@@ -2,9 +2,8 @@
  * Shared pieces of the process tests: paths, a launcher for the fake server
  * under a supervisor, and a pid registry that kills whatever a test started.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   createMessageConnection,
   type MessageConnection,
@@ -15,6 +14,7 @@ import { readableOf, writableOf } from "../../src/lsp/byte-streams.ts";
 import { launchSupervised, type SupervisedProcess } from "../../src/process/launch.ts";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
 import type { Scenario } from "../fake-server/scenario.ts";
+import { removeTempDir, tempDir } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
 export const FAKE_LS = resolve(import.meta.dir, "../fake-server/fake-ls.ts");
@@ -33,7 +33,7 @@ export class Started {
   }
 
   tempDir(): string {
-    const dir = mkdtempSync(join(tmpdir(), "theodolite-proc-"));
+    const dir = tempDir("theodolite-proc-");
     this.dirs.push(dir);
     return dir;
   }
@@ -55,7 +55,7 @@ export class Started {
       }
     }
     this.procs.clear();
-    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const dir of this.dirs.splice(0)) removeTempDir(dir);
   }
 }
 

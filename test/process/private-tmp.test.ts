@@ -20,7 +20,8 @@ import {
 import { basename, dirname, join } from "node:path";
 import { PRIVATE_TMP_PREFIX } from "../../src/process/private-tmp.ts";
 import { FakeProbe, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 import { connect, INIT_PARAMS, launchFake, pidFromFile, Started } from "./helpers.ts";
 
@@ -29,7 +30,7 @@ afterEach(async () => {
   started.cleanup();
   await closeAllBridges();
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** The supervised fake's TMPDIR, as the server sees it, and a file it wrote there. */
 async function serverTmp(opts: { privateTmp: boolean; base: string; ignoreEof?: boolean }) {

@@ -3,11 +3,11 @@
  * `bun build --compile` binary built with the project's flags (build.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, unlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive, readProc } from "../../src/process/proctree.ts";
 import { reexecEnv, selfCommand } from "../../src/process/self.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 import {
   connect,
@@ -67,7 +67,7 @@ describe("compiled (bun build --compile, project flags)", () => {
   let dir = "";
   let binary = "";
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "theodolite-compiled-"));
+    dir = tempDir("theodolite-compiled-");
     binary = join(dir, "supervisor-entry");
     const build = Bun.spawnSync(
       [
@@ -87,7 +87,7 @@ describe("compiled (bun build --compile, project flags)", () => {
     );
     if (!build.success) throw new Error(`compile failed: ${build.stderr.toString()}`);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(removeTempDirs);
 
   test("the subreaper works in the compiled binary and selfCommand is [binary]", () => {
     const report = probe([binary, "--probe-subreaper"]);

@@ -17,30 +17,21 @@ import {
   serverTable,
   workspaceTable,
 } from "../support/example-config.ts";
+import { languageSuite } from "../support/language-suite.ts";
 import { Prng } from "../support/prng.ts";
 import {
   diagnosticsFor,
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
-  realSuite,
-  startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { findRustAnalyzer } from "../support/real-servers.ts";
-import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const bacon = await findBaconLs();
 const ra = await findRustAnalyzer();
-
-test("bacon-ls is installed at the pinned version (required under CI)", () => {
-  if (present("bacon-ls", bacon)) expect(bacon.version).toBe(PINNED_VERSION_OUTPUT.baconLs);
-});
-
-const suite = realSuite("bacon-ls", bacon);
 
 /** rust-errors src/lib.rs as bacon-ls reports it (test/fixtures/README.md). */
 const E0308 = {
@@ -70,37 +61,28 @@ const E0425 = {
 
 const CLEAN_FILES = ["src/lib.rs", "src/main.rs", "src/report.rs", "src/shapes.rs"];
 
+const suite = languageSuite(
+  {
+    server: "bacon-ls",
+    fixture: "rust",
+    installed: (b) => expect(b.version).toBe(PINNED_VERSION_OUTPUT.baconLs),
+    // ready with no condition
+    ready: [],
+    encoding: "utf-16",
+    // a clean crate has none, per file (and workspace-wide, below)
+    clean: CLEAN_FILES,
+    // its first publish holds 1 of the 2 errors: the answer waits for the run's end
+    fresh: { fixture: "rust-errors", file: "src/lib.rs", items: [E0308, E0425], ready: [] },
+  },
+  bacon,
+  (bridge) => {
+    test("workspace-wide: it publishes only for files with diagnostics, so no file is listed", async () => {
+      expect(await ok(bridge(), "diagnostics")).toEqual(diagnosticsFor([], [], false));
+    });
+  },
+);
+
 describe.skipIf(!bacon)("bacon-ls alone", () => {
-  test("ready by state with no condition; both errors on the first call of three fresh sessions, the last through zero-config", async () => {
-    if (!bacon) return;
-    for (let i = 0; i < 3; i++) {
-      // the last through zero-config, the path users run (SPEC §2.1)
-      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("rust-errors"), bacon);
-      try {
-        readyByState(await startAndStatus(bridge, "bacon-ls"), []);
-        // its first publish holds 1 of the 2 errors: the answer waits for the run's end
-        expect(await ok(bridge, "diagnostics", { file: "src/lib.rs" })).toEqual(
-          diagnosticsFor(["src/lib.rs"], [E0308, E0425]),
-        );
-      } finally {
-        await bridge.close();
-      }
-    }
-  });
-
-  test("a clean crate has none, per file and workspace-wide", async () => {
-    const bridge = await startRealBridge(suite.fixture("rust"), suite.config());
-    try {
-      for (const file of CLEAN_FILES) {
-        expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-      }
-      // workspace-wide: it publishes only for files with diagnostics, so no file is listed
-      expect(await ok(bridge, "diagnostics")).toEqual(diagnosticsFor([], [], false));
-    } finally {
-      await bridge.close();
-    }
-  });
-
   test("after a fix on disk: the check of the new content, equal to a fresh bridge's", async () => {
     const root = suite.fixture("rust-errors");
     const bridge = await startRealBridge(root, suite.config());

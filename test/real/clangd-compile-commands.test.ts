@@ -5,43 +5,39 @@
  * both as a FAIL line and exits 2, and `file_dirs` finds a database in a build directory.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { cleanupTempDirs, closeAllBridges, ensureBinary, writeConfig } from "../support/bridge.ts";
+import { closeAllBridges, ensureBinary, writeConfig } from "../support/bridge.ts";
 import {
   fails,
   locs,
   ok,
-  present,
   realConfig,
+  requiredUnderCI,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { copyFixture, findClangd, materializeCFixture } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 
-test("clangd is installed (required under CI)", () => {
-  if (present("clangd", clangd)) expect(clangd.config.command).toStartWith("/");
-});
+requiredUnderCI("clangd", clangd);
 
 function config(): ServerConfig {
   if (!clangd) throw new Error("clangd missing");
   return clangd.config;
 }
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** A c fixture copy with its compile_commands.json written, removed after the tests. */
 function cFixture(): string {
   const dir = materializeCFixture();
-  dirs.push(dir);
   return dir;
 }
 
@@ -61,7 +57,6 @@ describe.skipIf(!clangd)("compile_commands.json prerequisite (SPEC §3.4)", () =
   /** A c fixture copy without a compile database, removed after the tests. */
   function bareCopy(): string {
     const dir = copyFixture("c");
-    dirs.push(dir);
     return dir;
   }
 

@@ -12,19 +12,16 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from "node:path";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import { findClangd, materializeCFixture } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 requiredUnderCI("clangd", clangd);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** The C fixture with util.c in util/ (including ../geometry.h), its database to match. */
 function layout(): string {
   const root = materializeCFixture();
-  dirs.push(root);
   mkdirSync(join(root, "util"));
   const util = readFileSync(join(root, "util.c"), "utf8").replace(
     '#include "geometry.h"',

@@ -5,200 +5,195 @@
  * compile_commands.json prerequisite (SPEC §3.4) is in clangd-compile-commands.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
   diagnosticsFor,
   fails,
   locs,
   ok,
-  present,
   readyByState,
+  renameEdit,
   span,
   startAndStatus,
   startRealBridge,
-  symbolTree,
 } from "../support/real-bridge.ts";
 import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
-
-test("clangd is installed (required under CI)", () => {
-  if (present("clangd", clangd)) expect(clangd.version).toStartWith("Debian clangd version 14");
-});
 
 function config(): ServerConfig {
   if (!clangd) throw new Error("clangd missing");
   return clangd.config;
 }
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** A fixture copy removed after the file's tests. */
 function cFixture(fixture: "c" | "c-errors" = "c"): string {
   const dir = materializeCFixture(undefined, fixture);
-  dirs.push(dir);
   return dir;
 }
 
-describe.skipIf(!clangd)("clangd on the c fixture (code points)", () => {
-  let bridge: BridgeHandle;
-  let root: string;
-  beforeAll(async () => {
-    root = cFixture();
-    bridge = await startRealBridge(root, config());
-  });
-  afterAll(() => bridge?.close());
+const MANHATTAN = { file: "main.c", line: 6, symbol: "manhattan" };
 
-  test("becomes ready by state through the preset: warm-up open, then the index progress", async () => {
-    const s = await startAndStatus(bridge);
-    readyByState(s, ["warmup_open **/*.{c,cc,cpp,cxx}", "progress backgroundIndexProgress"]);
-    expect(s.version_observed).toBe(clangd?.version);
-    // the warm-up opened main.c (first sorted source file)
-    expect(s.open_documents).toBe(1);
-  });
-
-  test("definition crosses from main.c into the .c file that defines manhattan", async () => {
-    const bySymbol = await ok(bridge, "definition", {
-      file: "main.c",
-      line: 6,
-      symbol: "manhattan",
+languageSuite(
+  {
+    server: "clangd",
+    fixture: "c",
+    installed: (c) => expect(c.version).toStartWith("Debian clangd version 14"),
+    // through the preset: warm-up open, then the index progress
+    ready: ["warmup_open **/*.{c,cc,cpp,cxx}", "progress backgroundIndexProgress"],
+    encoding: "utf-32",
+    status: (s) => {
+      expect(s.version_observed).toBe(clangd?.version);
+      // the warm-up opened main.c (first sorted source file)
+      expect(s.open_documents).toBe(1);
+    },
+    // from main.c into the .c file that defines manhattan
+    definition: [
+      { at: MANHATTAN, locs: ["util.c 5:5–5:14"] },
+      { at: { file: "main.c", line: 6, column: 29 }, locs: ["util.c 5:5–5:14"] },
+      { at: { file: "geometry.h", line: 10, column: 23 }, locs: ["util.c 5:5–5:14"] },
+    ],
+    locations: [
+      // the prototype in geometry.h
+      {
+        tool: "declaration",
+        at: { file: "main.c", line: 6, column: 29 },
+        locs: ["geometry.h 10:23–10:32"],
+      },
+      // a variable's type is its struct
+      {
+        tool: "type_definition",
+        at: { file: "main.c", line: 4, symbol: "origin" },
+        locs: ["geometry.h 5:8–5:13"],
+      },
+    ],
+    // three with the declaration, only the call without (clangd drops both)
+    references: [
+      { at: MANHATTAN, locs: ["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"] },
+      {
+        at: { file: "main.c", line: 6, column: 29, include_declaration: false },
+        locs: ["main.c 6:29–6:38"],
+      },
+      {
+        at: { file: "main.c", line: 4, symbol: "point" },
+        locs: [
+          "geometry.h 5:8–5:13",
+          "geometry.h 10:40–10:45",
+          "geometry.h 10:56–10:61",
+          "main.c 4:10–4:15",
+          "main.c 5:10–5:15",
+          "util.c 5:22–5:27",
+          "util.c 5:38–5:43",
+        ],
+      },
+    ],
+    symbols: [
+      {
+        file: "geometry.h",
+        tree: [
+          "point struct 5:1–8:2 / 5:8–5:13 [struct]",
+          "  x field 6:3–6:8 / 6:7–6:8 [int]",
+          "  y field 7:3–7:8 / 7:7–7:8 [int]",
+          "manhattan function 10:19–10:64 / 10:23–10:32 [int (struct point, struct point)]",
+        ],
+      },
+      {
+        file: "util.c",
+        tree: [
+          "absolute function 3:1–3:54 / 3:12–3:20 [int (int)]",
+          "manhattan function 5:1–7:2 / 5:5–5:14 [int (struct point, struct point)]",
+        ],
+      },
+    ],
+    clean: ["main.c", "util.c", "geometry.h"],
+  },
+  clangd,
+  (bridge, root) => {
+    test("references: three with the declaration", async () => {
+      const all = await ok(bridge(), "references", MANHATTAN);
+      expect(all.total).toBe(3);
     });
-    expect(locs(bySymbol)).toEqual(["util.c 5:5–5:14"]);
-    const byColumn = await ok(bridge, "definition", { file: "main.c", line: 6, column: 29 });
-    expect(byColumn).toEqual(bySymbol);
-    const fromHeader = await ok(bridge, "definition", {
-      file: "geometry.h",
-      line: 10,
-      column: 23,
+
+    test("hover carries the signature and the doc comment with its emoji, as plain text", async () => {
+      const r = await ok(bridge(), "hover", { file: "main.c", line: 6, symbol: "manhattan" });
+      const text = r.text as string;
+      // clangd's markdown header `### function` is plain text here (SPEC §4.3)
+      expect(text).toStartWith("function `manhattan`\n");
+      expect(text).not.toMatch(/^#|\\|&\w+;|\/(tmp|home|root|usr)\//m);
+      // on an #include, clangd names the header by its absolute path: workspace-relative here
+      const include = await ok(bridge(), "hover", { file: "main.c", line: 1, column: 12 });
+      expect(include.text).toBe("`geometry.h`\n\n---\ngeometry.h");
+      expect(text).toContain("📐📏 distance");
+      expect(text).toContain("int manhattan(struct point a, struct point b)");
+      expect(span(r.range as never)).toBe("6:29–6:38");
     });
-    expect(locs(fromHeader)).toEqual(["util.c 5:5–5:14"]);
-  });
 
-  test("declaration is the prototype in geometry.h", async () => {
-    const r = await ok(bridge, "declaration", { file: "main.c", line: 6, column: 29 });
-    expect(locs(r)).toEqual(["geometry.h 10:23–10:32"]);
-  });
-
-  test("references: three with the declaration, only the call without (clangd drops both)", async () => {
-    const all = await ok(bridge, "references", { file: "main.c", line: 6, symbol: "manhattan" });
-    expect(locs(all)).toEqual(["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"]);
-    expect(all.total).toBe(3);
-    const noDecl = await ok(bridge, "references", {
-      file: "main.c",
-      line: 6,
-      column: 29,
-      include_declaration: false,
+    test("document_symbols of geometry.h: its file and two at the top", async () => {
+      const r = await ok(bridge(), "document_symbols", { file: "geometry.h" });
+      expect(r.file).toBe("geometry.h");
+      expect(r.total).toBe(2);
     });
-    expect(locs(noDecl)).toEqual(["main.c 6:29–6:38"]);
-    const point = await ok(bridge, "references", { file: "main.c", line: 4, symbol: "point" });
-    expect(locs(point)).toEqual([
-      "geometry.h 5:8–5:13",
-      "geometry.h 10:40–10:45",
-      "geometry.h 10:56–10:61",
-      "main.c 4:10–4:15",
-      "main.c 5:10–5:15",
-      "util.c 5:22–5:27",
-      "util.c 5:38–5:43",
-    ]);
-  });
 
-  test("hover carries the signature and the doc comment with its emoji, as plain text", async () => {
-    const r = await ok(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
-    const text = r.text as string;
-    // clangd's markdown header `### function` is plain text here (SPEC §4.3)
-    expect(text).toStartWith("function `manhattan`\n");
-    expect(text).not.toMatch(/^#|\\|&\w+;|\/(tmp|home|root|usr)\//m);
-    // on an #include, clangd names the header by its absolute path: workspace-relative here
-    const include = await ok(bridge, "hover", { file: "main.c", line: 1, column: 12 });
-    expect(include.text).toBe("`geometry.h`\n\n---\ngeometry.h");
-    expect(text).toContain("📐📏 distance");
-    expect(text).toContain("int manhattan(struct point a, struct point b)");
-    expect(span(r.range as never)).toBe("6:29–6:38");
-  });
-
-  test("document_symbols of geometry.h is the measured tree", async () => {
-    const r = await ok(bridge, "document_symbols", { file: "geometry.h" });
-    expect(r.file).toBe("geometry.h");
-    expect(r.total).toBe(2);
-    expect(symbolTree(r.symbols as never)).toEqual([
-      "point struct 5:1–8:2 / 5:8–5:13 [struct]",
-      "  x field 6:3–6:8 / 6:7–6:8 [int]",
-      "  y field 7:3–7:8 / 7:7–7:8 [int]",
-      "manhattan function 10:19–10:64 / 10:23–10:32 [int (struct point, struct point)]",
-    ]);
-    const util = await ok(bridge, "document_symbols", { file: "util.c" });
-    expect(symbolTree(util.symbols as never)).toEqual([
-      "absolute function 3:1–3:54 / 3:12–3:20 [int (int)]",
-      "manhattan function 5:1–7:2 / 5:5–5:14 [int (struct point, struct point)]",
-    ]);
-  });
-
-  test("workspace_symbols finds the definition and the struct", async () => {
-    const m = await ok(bridge, "workspace_symbols", { query: "manhattan" });
-    expect(m.symbols).toEqual([
-      { name: "manhattan", kind: "function", file: "util.c", ...range(5, 5, 5, 14) },
-    ]);
-    const p = await ok(bridge, "workspace_symbols", { query: "point" });
-    expect(p.symbols).toEqual([
-      { name: "point", kind: "struct", file: "geometry.h", ...range(5, 8, 5, 13) },
-    ]);
-  });
-
-  test("type_definition of a variable is its struct; implementation of a C function is empty", async () => {
-    const t = await ok(bridge, "type_definition", { file: "main.c", line: 4, symbol: "origin" });
-    expect(locs(t)).toEqual(["geometry.h 5:8–5:13"]);
-    const i = await ok(bridge, "implementation", { file: "geometry.h", line: 10, column: 23 });
-    expect(i).toEqual({ locations: [], total: 0 });
-  });
-
-  test("rename_preview edits the three places and writes nothing", async () => {
-    const r = await ok(bridge, "rename_preview", {
-      file: "main.c",
-      line: 6,
-      symbol: "manhattan",
-      new_name: "taxicab",
+    test("workspace_symbols finds the definition and the struct", async () => {
+      const m = await ok(bridge(), "workspace_symbols", { query: "manhattan" });
+      expect(m.symbols).toEqual([
+        { name: "manhattan", kind: "function", file: "util.c", ...range(5, 5, 5, 14) },
+      ]);
+      const p = await ok(bridge(), "workspace_symbols", { query: "point" });
+      expect(p.symbols).toEqual([
+        { name: "point", kind: "struct", file: "geometry.h", ...range(5, 8, 5, 13) },
+      ]);
     });
-    const edit = (l: number, c: number, e: number) => ({
-      ...range(l, c, l, e),
-      new_text: "taxicab",
+
+    test("implementation of a C function is empty", async () => {
+      const i = await ok(bridge(), "implementation", { file: "geometry.h", line: 10, column: 23 });
+      expect(i).toEqual({ locations: [], total: 0 });
     });
-    expect(r).toEqual({
-      applied: false,
-      new_name: "taxicab",
-      edit_set: anyEditSet(),
-      changes: [
-        { file: "geometry.h", edits: [edit(10, 23, 32)] },
-        { file: "main.c", edits: [edit(6, 29, 38)] },
-        { file: "util.c", edits: [edit(5, 5, 14)] },
-      ],
+
+    test("rename_preview edits the three places and writes nothing", async () => {
+      const r = await ok(bridge(), "rename_preview", {
+        file: "main.c",
+        line: 6,
+        symbol: "manhattan",
+        new_name: "taxicab",
+      });
+      const edit = renameEdit("taxicab");
+      expect(r).toEqual({
+        applied: false,
+        new_name: "taxicab",
+        edit_set: anyEditSet(),
+        changes: [
+          { file: "geometry.h", edits: [edit(10, 23, 32)] },
+          { file: "main.c", edits: [edit(6, 29, 38)] },
+          { file: "util.c", edits: [edit(5, 5, 14)] },
+        ],
+      });
+      for (const file of ["geometry.h", "main.c", "util.c"]) {
+        expect(readFileSync(join(root(), file), "utf8")).toBe(
+          readFileSync(join(fixturePath("c"), file), "utf8"),
+        );
+      }
     });
-    for (const file of ["geometry.h", "main.c", "util.c"]) {
-      expect(readFileSync(join(root, file), "utf8")).toBe(
-        readFileSync(join(fixturePath("c"), file), "utf8"),
+
+    test("diagnostics workspace-wide: the files clangd reported on (the open ones); no workspace pull", async () => {
+      expect(await ok(bridge(), "diagnostics")).toEqual(
+        diagnosticsFor(["geometry.h", "main.c", "util.c"], [], false),
       );
-    }
-  });
-
-  test("diagnostics: none for the three clean files, none workspace-wide", async () => {
-    for (const file of ["main.c", "util.c", "geometry.h"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-    }
-    // workspace-wide: the files clangd reported on (the open ones); no workspace pull
-    expect(await ok(bridge, "diagnostics")).toEqual(
-      diagnosticsFor(["geometry.h", "main.c", "util.c"], [], false),
-    );
-  });
-});
+    });
+  },
+);
 
 function range(line: number, column: number, end_line: number, end_column: number) {
   return { line, column, end_line, end_column };

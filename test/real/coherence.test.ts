@@ -39,6 +39,7 @@ import {
   materializeCFixture,
   type RealServer,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
 interface CheckedProbe extends Probe {
@@ -292,10 +293,7 @@ const FOUND: Record<string, RealServer | null> = {
   "rust-analyzer": await findRustAnalyzer(),
 };
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** Both answers, exact; `eventually` probes are re-asked on both until they agree. */
 async function compare(
@@ -328,7 +326,6 @@ for (const [name, plan] of Object.entries(PLANS)) {
     test("after each change on disk", async () => {
       if (!found) return;
       const root = plan.fixture === "c" ? materializeCFixture() : copyFixture(plan.fixture);
-      dirs.push(root);
       const original = (rel: string) => readFileSync(join(fixturePath(plan.fixture), rel), "utf8");
       const long = await startRealBridge(root, found.config, GATED);
       try {

@@ -20,11 +20,9 @@ import {
   findTypescriptLanguageServer,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** The answer without what differs between two bridges by design (the snapshot digests paths). */
 function comparable(r: Record<string, unknown>) {
@@ -42,7 +40,6 @@ describe.skipIf(!pyright)("pyright: type checking mode switched", () => {
     test(`through ${file}: strict and back, each first answer the fresh bridge's`, async () => {
       if (!pyright) return;
       const root = copyFixture("python");
-      dirs.push(root);
       const config = (mode: string) =>
         file === "pyrightconfig.json"
           ? JSON.stringify({ include: ["."], pythonVersion: "3.11", typeCheckingMode: mode })
@@ -79,7 +76,6 @@ describe.skipIf(!clangd)("clangd 14: the compile database regenerated", () => {
   test("a -D flag switching on code with an error: the first answer is the fresh bridge's", async () => {
     if (!clangd) return;
     const root = materializeCFixture(undefined, "c");
-    dirs.push(root);
     const main = join(root, "main.c");
     writeFileSync(
       main,
@@ -118,7 +114,6 @@ describe.skipIf(!tls)("typescript-language-server: tsconfig.json switched", () =
   test("noImplicitAny on and off: each first answer the fresh bridge's", async () => {
     if (!tls) return;
     const root = copyFixture("ts");
-    dirs.push(root);
     writeFileSync(
       join(root, "src", "loose.ts"),
       "export function twice(x) {\n  return x * 2;\n}\n",
@@ -162,7 +157,6 @@ describe.skipIf(!ra)("rust-analyzer: a Cargo.toml feature flipped", () => {
   test("a default feature on and off: each first answer the fresh bridge's", async () => {
     if (!ra) return;
     const root = copyFixture("rust");
-    dirs.push(root);
     const cargoPath = join(root, "Cargo.toml");
     const cargo = readFileSync(cargoPath, "utf8");
     const features = (on: boolean) =>

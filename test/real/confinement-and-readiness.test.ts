@@ -6,12 +6,11 @@
  * its ready_ms).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { cleanupTempDirs, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
 import { fails, ok, present, readyByState } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -22,12 +21,11 @@ import {
   materializeCFixture,
   type RealServer,
 } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const clangd = await findClangd();
@@ -36,8 +34,7 @@ describe.skipIf(!clangd)("confinement on a real workspace", () => {
   test("symlinks and .. leading out of the root are PathOutsideWorkspace; nothing starts", async () => {
     if (!present("clangd", clangd)) return;
     const root = materializeCFixture();
-    const outside = mkdtempSync(join(tmpdir(), "theodolite-outside-"));
-    dirs.push(root, outside);
+    const outside = tempDir("theodolite-outside-");
     writeFileSync(join(outside, "secret.c"), "int secret(void) { return 42; }\n");
     symlinkSync(join(outside, "secret.c"), join(root, "escape.c"));
     symlinkSync(outside, join(root, "elsewhere"));
@@ -103,7 +100,6 @@ describe.skipIf(available.length === 0)("readiness of every installed server", (
     const servers: ServerConfig[] = available.map(([, f]) => f.config);
     const workspaces = available.map(([name]) => {
       const root = PLAN[name]?.fixture() ?? "";
-      dirs.push(root);
       return { name: `ws-${name}`, root, servers: [name] };
     });
     const config = writeConfig({

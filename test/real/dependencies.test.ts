@@ -13,8 +13,7 @@
  * (docs/LANGUAGE-SERVERS.md#typescript-language-server-packages-in-node_modules).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { answer, freshAnswersWith, type Probe, type Starter } from "../support/coherence.ts";
@@ -24,6 +23,7 @@ import {
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { startZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tls = await findTypescriptLanguageServer();
@@ -31,15 +31,11 @@ const pyright = await findPyright();
 requiredUnderCI("typescript-language-server", tls);
 requiredUnderCI("pyright", pyright);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** A workspace `<tmp>/theodolite-deps-…/project` holding `files`. */
 function project(files: Record<string, string>): { root: string; write: typeof writeFileSync } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-deps-")));
-  dirs.push(base);
+  const base = tempDir("theodolite-deps-");
   const root = join(base, "project");
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });

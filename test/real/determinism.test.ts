@@ -5,41 +5,27 @@
  * warm on-disk index; the answers must not change).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  startBridge,
-  writeConfig,
-} from "../support/bridge.ts";
-import { present } from "../support/real-bridge.ts";
+import { type BridgeHandle, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { requiredUnderCI } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
   findPyright,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 const pyright = await findPyright();
 
-test("clangd and pyright are installed (required under CI)", () => {
-  for (const [name, found] of [
-    ["clangd", clangd],
-    ["pyright", pyright],
-  ] as const) {
-    if (present(name, found)) expect(found.config.command).toStartWith("/");
-  }
-});
+requiredUnderCI("clangd", clangd);
+requiredUnderCI("pyright", pyright);
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 type Query = [tool: string, args: Record<string, unknown>];
@@ -83,7 +69,6 @@ describe.skipIf(!clangd)("clangd answers are byte-identical", () => {
   test("definition, references, symbols and diagnostics: twice, and after a restart", async () => {
     const c = materializeCFixture();
     const errs = materializeCFixture(undefined, "c-errors");
-    dirs.push(c, errs);
     const path = writeConfig({
       bridge: { ready_timeout_ms: 120_000 },
       workspace: [
@@ -111,7 +96,6 @@ describe.skipIf(!clangd)("clangd answers are byte-identical", () => {
 describe.skipIf(!pyright)("pyright answers are byte-identical", () => {
   test("definition, references, symbols and diagnostics: twice, and after a restart", async () => {
     const root = copyFixture("python");
-    dirs.push(root);
     const path = writeConfig({
       bridge: { ready_timeout_ms: 120_000 },
       workspace: [{ name: "py", root, servers: ["pyright"] }],

@@ -6,8 +6,7 @@
  * another order included (docs/LANGUAGE-SERVERS.md#typescript-language-server-type-order).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { closeAllBridges } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
@@ -27,6 +26,7 @@ import {
   findTypescriptLanguageServer,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 /** Insert `line` before 1-based line `before` and append `tail` to a file. */
 function edit(path: string, before: number, line: string, tail: string): void {
@@ -85,14 +85,10 @@ describe.skipIf(!pyright)("pyright", () => {
 const clangd = await findClangd();
 requiredUnderCI("clangd", clangd);
 describe.skipIf(!clangd)("clangd", () => {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(removeTempDirs);
 
   test("a line above every error (one with a note) and one new error: 1 added, 0 removed", async () => {
     const root = materializeCFixture(undefined, "c-errors");
-    dirs.push(root);
     const suite = realSuite("clangd", clangd);
     const bridge = await startRealBridge(root, suite.config());
     const before = await ok(bridge, "diagnostics", { files: ["broken.c"] });
@@ -142,10 +138,7 @@ describe.skipIf(!gopls)("gopls", () => {
 const tls = await findTypescriptLanguageServer();
 requiredUnderCI("typescript-language-server", tls);
 describe.skipIf(!tls)("typescript-language-server", () => {
-  const dirs: string[] = [];
-  afterAll(() => {
-    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-  });
+  afterAll(removeTempDirs);
 
   /**
    * tsserver's checker numbers types as it creates them and prints union members, and the
@@ -155,8 +148,7 @@ describe.skipIf(!tls)("typescript-language-server", () => {
    */
   test("a revert after another file was checked first: the same errors, reordered, unchanged", async () => {
     if (!tls) return;
-    const root = mkdtempSync(join(tmpdir(), "theodolite-type-order-"));
-    dirs.push(root);
+    const root = tempDir("theodolite-type-order-");
     const tsconfig = { compilerOptions: { strict: true, noEmit: true }, include: ["*.ts"] };
     writeFileSync(join(root, "tsconfig.json"), JSON.stringify(tsconfig));
     writeFileSync(join(root, "index.ts"), 'export const order: "alpha" | "zeta" = "alpha";\n');

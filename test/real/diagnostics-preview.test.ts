@@ -18,11 +18,11 @@ import {
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
-import { removeTempTrees, tempTree } from "../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterAll(async () => {
   await closeAllBridges();
-  removeTempTrees();
+  removeTempDirs();
 });
 
 interface Case {
@@ -130,7 +130,7 @@ for (const c of cases) {
   describe.skipIf(!found)(c.name, () => {
     const suite = realSuite(c.name, found);
     test("a breaking change reports the dependent's error; the fix removes it", async () => {
-      const root = tempTree({});
+      const root = tempDir();
       for (const [rel, text] of Object.entries(c.files(root))) {
         mkdirSync(dirname(join(root, rel)), { recursive: true });
         writeFileSync(join(root, rel), text);

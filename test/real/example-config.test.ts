@@ -9,21 +9,21 @@ import { afterAll, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PRESETS } from "../../src/config/presets.ts";
-import { cleanupTempDirs, ensureBinary, tempDir, writeConfig } from "../support/bridge.ts";
+import { ensureBinary, writeConfig } from "../support/bridge.ts";
 import { filledServer, LOCATORS, readExample } from "../support/example-config.ts";
 import { present, UNDER_CI } from "../support/real-bridge.ts";
 import { materializeCFixture, type RealServer } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const example = readExample();
 const names = example.server.map((s) => s.name as string);
 const located = new Map<string, RealServer | null>();
 for (const name of names) located.set(name, (await LOCATORS[name]?.()) ?? null);
 
-const dirs: string[] = [];
 afterAll(() => {
-  cleanupTempDirs();
+  removeTempDirs();
   const own = [...located.values()].flatMap((found) => found?.ownDirs ?? []);
-  for (const d of [...dirs.splice(0), ...own]) rmSync(d, { recursive: true, force: true });
+  for (const d of own) rmSync(d, { recursive: true, force: true });
 });
 
 test("the example lists every preset, and every one but the untested is located here", () => {
@@ -55,7 +55,6 @@ test("--check-config over the example filled for this machine: each server found
 
   // "tools" keeps clangd's compile database in build/ (its file_dirs)
   const toolsRoot = materializeCFixture();
-  dirs.push(toolsRoot);
   mkdirSync(join(toolsRoot, "build"));
   copyFileSync(
     join(toolsRoot, "compile_commands.json"),

@@ -18,7 +18,7 @@ import { labelText } from "../../src/normalize/inlay-hints.ts";
 import { indentationOf } from "../../src/text/indentation.ts";
 import { startDirect } from "../parity/direct.ts";
 import type { LspClient } from "../parity/lsp-client.ts";
-import { type BridgeHandle, tempDir } from "../support/bridge.ts";
+import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { fails, ok, realSuite, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
@@ -31,6 +31,7 @@ import {
   materializeCFixture,
   type RealServer,
 } from "../support/real-servers.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 interface Case {
   name: string;

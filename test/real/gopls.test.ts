@@ -5,37 +5,25 @@
  * publish for the opened file (complete on the first call of fresh sessions),
  * rename_preview, code actions, and UTF-16 columns on the emoji line.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
 import { answer, freshAnswers } from "../support/coherence.ts";
+import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
   diagnosticsFor,
-  fails,
   locs,
   ok,
-  present,
   range,
-  readyByState,
-  realSuite,
   renameEdit,
   startAndStatus,
   startRealBridge,
-  symbolTree,
 } from "../support/real-bridge.ts";
 import { waitForValue } from "../support/wait.ts";
-import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const gopls = await findGopls();
-
-test("gopls is installed at the pinned version (required under CI)", () => {
-  if (present("gopls", gopls)) expect(gopls.version).toBe(PINNED_VERSION_OUTPUT.gopls);
-});
-
-const suite = realSuite("gopls", gopls);
 
 /** broken/broken.go's two type errors, as the bridge reports them (code points). */
 const BROKEN = [
@@ -59,196 +47,169 @@ const BROKEN = [
   },
 ];
 
-describe.skipIf(!gopls)("gopls on the go fixture (code points)", () => {
-  let bridge: BridgeHandle;
-  beforeAll(async () => {
-    bridge = await startRealBridge(suite.fixture("go"), suite.config());
-  });
-  afterAll(() => bridge?.close());
+const TOTAL_AREA = { file: "main.go", line: 11, symbol: "TotalArea" };
+const TOTAL_AREA_DEF = ["shapes/shapes.go 21:6–21:15"];
 
-  test("becomes ready by state: its 'Setting up workspace' task begun and ended", async () => {
-    const s = await startAndStatus(bridge);
-    readyByState(s, ["progress ^Setting up workspace (required)"]);
-    expect(s.position_encoding).toBe("utf-16");
-  });
-
-  test("definition of TotalArea, by symbol and by column after two emoji", async () => {
-    const bySymbol = await ok(bridge, "definition", {
-      file: "main.go",
-      line: 11,
-      symbol: "TotalArea",
-    });
-    expect(locs(bySymbol)).toEqual(["shapes/shapes.go 21:6–21:15"]);
-    const byColumn = await ok(bridge, "definition", { file: "main.go", line: 11, column: 27 });
-    expect(byColumn).toEqual(bySymbol);
+const suite = languageSuite(
+  {
+    server: "gopls",
+    fixture: "go",
+    installed: (g) => expect(g.version).toBe(PINNED_VERSION_OUTPUT.gopls),
+    // its 'Setting up workspace' task begun and ended
+    ready: ["progress ^Setting up workspace (required)"],
+    encoding: "utf-16",
+    // by symbol and by column after two emoji
+    definition: [
+      { at: TOTAL_AREA, locs: TOTAL_AREA_DEF },
+      { at: { file: "main.go", line: 11, column: 27 }, locs: TOTAL_AREA_DEF },
+    ],
     // gopls offers no textDocument/declaration
-    const decl = await fails(bridge, "declaration", { file: "main.go", line: 11, column: 27 });
-    expect(decl.code).toBe("ServerLacksCapability");
-  });
-
-  test("hover: signature and doc comment, no links (preset: linksInHover = false)", async () => {
-    expect(await ok(bridge, "hover", { file: "main.go", line: 11, symbol: "TotalArea" })).toEqual({
-      text: "func shapes.TotalArea(all []shapes.Shape) int\n\n---\n\nTotalArea sums the areas of all shapes.",
-      range: range(11, 27, 11, 36),
-    });
-    expect(
-      await ok(bridge, "hover", { file: "shapes/shapes.go", line: 16, symbol: "Area" }),
-    ).toEqual({
-      text: "func (r Rect) Area() int\n\n---\n\nArea returns width times height.",
-      range: range(16, 15, 16, 19),
-    });
-  });
-
-  test("references with and without the declaration; a struct", async () => {
-    const at = { file: "main.go", line: 11, symbol: "TotalArea" };
-    expect(locs(await ok(bridge, "references", at))).toEqual([
-      "main.go 11:27–11:36",
-      "shapes/shapes.go 21:6–21:15",
-    ]);
-    expect(locs(await ok(bridge, "references", { ...at, include_declaration: false }))).toEqual([
-      "main.go 11:27–11:36",
-    ]);
-    const rect = await ok(bridge, "references", {
-      file: "shapes/shapes.go",
-      line: 10,
-      symbol: "Rect",
-    });
-    expect(locs(rect)).toEqual([
-      "main.go 10:33–10:37",
-      "shapes/shapes.go 10:6–10:10",
-      "shapes/shapes.go 16:9–16:13",
-      "shapes/shapes.go 30:10–30:14",
-    ]);
-  });
-
-  test("implementation of an interface is the struct; type_definition of a variable", async () => {
-    const impl = await ok(bridge, "implementation", {
-      file: "shapes/shapes.go",
-      line: 5,
-      symbol: "Shape",
-    });
-    expect(locs(impl)).toEqual(["shapes/shapes.go 10:6–10:10"]);
-    const t = await ok(bridge, "type_definition", { file: "main.go", line: 11, symbol: "rects" });
-    expect(locs(t)).toEqual(["shapes/shapes.go 5:6–5:11"]);
-  });
-
-  test("document_symbols: the measured trees", async () => {
-    const shapes = await ok(bridge, "document_symbols", { file: "shapes/shapes.go" });
-    expect(symbolTree(shapes.symbols as never)).toEqual([
-      "Shape interface 5:6–7:2 / 5:6–5:11 [interface{...}]",
-      "  Area method 6:2–6:12 / 6:2–6:6 [func() int]",
-      "Rect struct 10:6–13:2 / 10:6–10:10 [struct{...}]",
-      "  Width field 11:2–11:12 / 11:2–11:7 [int]",
-      "  Height field 12:2–12:12 / 12:2–12:8 [int]",
-      "(Rect).Area method 16:1–18:2 / 16:15–16:19 [func() int]",
-      "TotalArea function 21:1–27:2 / 21:6–21:15 [func(all []Shape) int]",
-      "(*Rect).Scale method 30:1–33:2 / 30:16–30:21 [func(k int)]",
-    ]);
-    const main = await ok(bridge, "document_symbols", { file: "main.go" });
-    expect(symbolTree(main.symbols as never)).toEqual([
-      "main function 9:1–12:2 / 9:6–9:10 [func()]",
-    ]);
-  });
-
-  test("workspace_symbols: the workspace's packages only (preset: symbolScope = workspace)", async () => {
-    const t = await ok(bridge, "workspace_symbols", { query: "TotalArea" });
-    expect(t.symbols).toEqual([
+    lacks: [{ tool: "declaration", args: { file: "main.go", line: 11, column: 27 } }],
+    // signature and doc comment, no links (preset: linksInHover = false)
+    hover: [
       {
-        name: "TotalArea",
-        kind: "function",
-        container: "example.com/fixture/shapes",
-        file: "shapes/shapes.go",
-        ...range(21, 6, 21, 15),
+        at: TOTAL_AREA,
+        answer: {
+          text: "func shapes.TotalArea(all []shapes.Shape) int\n\n---\n\nTotalArea sums the areas of all shapes.",
+          range: range(11, 27, 11, 36),
+        },
       },
-    ]);
-    // gopls matches fuzzily: "Rect" also finds broken.Count (R…e…c…t)
-    const r = await ok(bridge, "workspace_symbols", { query: "Rect" });
-    const names = (r.symbols as { name: string; file: string }[]).map((s) => `${s.name} ${s.file}`);
-    expect(names).toEqual([
-      "broken.Count broken/broken.go",
-      "Rect shapes/shapes.go",
-      "Rect.Width shapes/shapes.go",
-      "Rect.Height shapes/shapes.go",
-      "Rect.Area shapes/shapes.go",
-      "Rect.Scale shapes/shapes.go",
-    ]);
-  });
+      {
+        at: { file: "shapes/shapes.go", line: 16, symbol: "Area" },
+        answer: {
+          text: "func (r Rect) Area() int\n\n---\n\nArea returns width times height.",
+          range: range(16, 15, 16, 19),
+        },
+      },
+    ],
+    // with and without the declaration; a struct
+    references: [
+      { at: TOTAL_AREA, locs: ["main.go 11:27–11:36", "shapes/shapes.go 21:6–21:15"] },
+      { at: { ...TOTAL_AREA, include_declaration: false }, locs: ["main.go 11:27–11:36"] },
+      {
+        at: { file: "shapes/shapes.go", line: 10, symbol: "Rect" },
+        locs: [
+          "main.go 10:33–10:37",
+          "shapes/shapes.go 10:6–10:10",
+          "shapes/shapes.go 16:9–16:13",
+          "shapes/shapes.go 30:10–30:14",
+        ],
+      },
+    ],
+    // the implementation of an interface is the struct; the type of a variable
+    locations: [
+      {
+        tool: "implementation",
+        at: { file: "shapes/shapes.go", line: 5, symbol: "Shape" },
+        locs: ["shapes/shapes.go 10:6–10:10"],
+      },
+      {
+        tool: "type_definition",
+        at: { file: "main.go", line: 11, symbol: "rects" },
+        locs: ["shapes/shapes.go 5:6–5:11"],
+      },
+    ],
+    symbols: [
+      {
+        file: "shapes/shapes.go",
+        tree: [
+          "Shape interface 5:6–7:2 / 5:6–5:11 [interface{...}]",
+          "  Area method 6:2–6:12 / 6:2–6:6 [func() int]",
+          "Rect struct 10:6–13:2 / 10:6–10:10 [struct{...}]",
+          "  Width field 11:2–11:12 / 11:2–11:7 [int]",
+          "  Height field 12:2–12:12 / 12:2–12:8 [int]",
+          "(Rect).Area method 16:1–18:2 / 16:15–16:19 [func() int]",
+          "TotalArea function 21:1–27:2 / 21:6–21:15 [func(all []Shape) int]",
+          "(*Rect).Scale method 30:1–33:2 / 30:16–30:21 [func(k int)]",
+        ],
+      },
+      { file: "main.go", tree: ["main function 9:1–12:2 / 9:6–9:10 [func()]"] },
+    ],
+    // the two type errors for broken.go, none for the clean files
+    diagnostics: { file: "broken/broken.go", items: BROKEN, settled: true },
+    clean: ["main.go", "shapes/shapes.go"],
+    // by the versioned publish
+    fresh: { file: "broken/broken.go", items: BROKEN },
+  },
+  gopls,
+  (bridge) => {
+    test("workspace_symbols: the workspace's packages only (preset: symbolScope = workspace)", async () => {
+      const t = await ok(bridge(), "workspace_symbols", { query: "TotalArea" });
+      expect(t.symbols).toEqual([
+        {
+          name: "TotalArea",
+          kind: "function",
+          container: "example.com/fixture/shapes",
+          file: "shapes/shapes.go",
+          ...range(21, 6, 21, 15),
+        },
+      ]);
+      // gopls matches fuzzily: "Rect" also finds broken.Count (R…e…c…t)
+      const r = await ok(bridge(), "workspace_symbols", { query: "Rect" });
+      const names = (r.symbols as { name: string; file: string }[]).map(
+        (s) => `${s.name} ${s.file}`,
+      );
+      expect(names).toEqual([
+        "broken.Count broken/broken.go",
+        "Rect shapes/shapes.go",
+        "Rect.Width shapes/shapes.go",
+        "Rect.Height shapes/shapes.go",
+        "Rect.Area shapes/shapes.go",
+        "Rect.Scale shapes/shapes.go",
+      ]);
+    });
 
-  test("rename_preview: the call, the declaration and its doc comment", async () => {
-    const r = await ok(bridge, "rename_preview", {
-      file: "main.go",
-      line: 11,
-      symbol: "TotalArea",
-      new_name: "SumAreas",
+    test("rename_preview: the call, the declaration and its doc comment", async () => {
+      const r = await ok(bridge(), "rename_preview", {
+        file: "main.go",
+        line: 11,
+        symbol: "TotalArea",
+        new_name: "SumAreas",
+      });
+      const edit = renameEdit("SumAreas");
+      expect(r).toEqual({
+        applied: false,
+        new_name: "SumAreas",
+        edit_set: anyEditSet(),
+        changes: [
+          { file: "main.go", edits: [edit(11, 27, 36)] },
+          { file: "shapes/shapes.go", edits: [edit(20, 4, 13), edit(21, 6, 15)] },
+        ],
+      });
     });
-    const edit = renameEdit("SumAreas");
-    expect(r).toEqual({
-      applied: false,
-      new_name: "SumAreas",
-      edit_set: anyEditSet(),
-      changes: [
-        { file: "main.go", edits: [edit(11, 27, 36)] },
-        { file: "shapes/shapes.go", edits: [edit(20, 4, 13), edit(21, 6, 15)] },
-      ],
-    });
-  });
 
-  test("diagnostics: the two type errors for broken.go, none for the clean files", async () => {
-    expect(await ok(bridge, "diagnostics", { file: "broken/broken.go" })).toEqual(
-      diagnosticsFor(["broken/broken.go"], BROKEN),
-    );
-    for (const file of ["main.go", "shapes/shapes.go"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-    }
-  });
-
-  test("code_actions on the undefined name: the quick fix first, then gopls' source actions", async () => {
-    const r = await ok(bridge, "code_actions", {
-      file: "broken/broken.go",
-      line: 7,
-      symbol: "missing",
+    test("code_actions on the undefined name: the quick fix first, then gopls' source actions", async () => {
+      const r = await ok(bridge(), "code_actions", {
+        file: "broken/broken.go",
+        line: 7,
+        symbol: "missing",
+      });
+      const action = (title: string, kind: string, edit: boolean) => ({
+        title,
+        kind,
+        preferred: false,
+        has_edit: edit,
+        has_command: !edit,
+      });
+      expect(r).toEqual({
+        actions: [
+          action("Create variable missing", "quickfix", true),
+          action("Add test for Count", "source.addTest", false),
+          action("Browse amd64 assembly for Count", "source.assembly", false),
+          action("Browse documentation for func Count", "source.doc", false),
+          action('Split package "broken"', "source.splitPackage", false),
+          action(
+            'Show compiler optimization details for "broken"',
+            "source.toggleCompilerOptDetails",
+            false,
+          ),
+          action("Browse gopls feature documentation", "gopls.doc.features", false),
+        ],
+        total: 7,
+      });
     });
-    const action = (title: string, kind: string, edit: boolean) => ({
-      title,
-      kind,
-      preferred: false,
-      has_edit: edit,
-      has_command: !edit,
-    });
-    expect(r).toEqual({
-      actions: [
-        action("Create variable missing", "quickfix", true),
-        action("Add test for Count", "source.addTest", false),
-        action("Browse amd64 assembly for Count", "source.assembly", false),
-        action("Browse documentation for func Count", "source.doc", false),
-        action('Split package "broken"', "source.splitPackage", false),
-        action(
-          'Show compiler optimization details for "broken"',
-          "source.toggleCompilerOptDetails",
-          false,
-        ),
-        action("Browse gopls feature documentation", "gopls.doc.features", false),
-      ],
-      total: 7,
-    });
-  });
-});
-
-describe.skipIf(!gopls)("gopls diagnostics in fresh sessions", () => {
-  test("complete on the first call of each of three fresh sessions (the versioned publish), the last through zero-config", async () => {
-    if (!gopls) return;
-    for (let i = 0; i < 3; i++) {
-      // the last through zero-config, the path users run (SPEC §2.1)
-      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("go"), gopls);
-      try {
-        const r = await ok(bridge, "diagnostics", { file: "broken/broken.go" });
-        expect(r).toEqual(diagnosticsFor(["broken/broken.go"], BROKEN));
-      } finally {
-        await bridge.close();
-      }
-    }
-  });
-});
+  },
+);
 
 describe.skipIf(!gopls)("gopls workspace-wide diagnostics", () => {
   /**

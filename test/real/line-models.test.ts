@@ -13,16 +13,10 @@
  * U+2028 as tsserver reads it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  startBridge,
-  tempDir,
-} from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges, startBridge } from "../support/bridge.ts";
 import { findEmmyLua, findGopls } from "../support/built-servers.ts";
 import { GATED } from "../support/coherence.ts";
 import { oracleLines, oraclePosition } from "../support/line-oracle.ts";
@@ -48,6 +42,7 @@ import {
   findTypescriptNative,
   type RealServer,
 } from "../support/real-servers.ts";
+import { removeTempDir, removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 const gopls = await findGopls();
@@ -63,7 +58,7 @@ requiredUnderCI("typescript-language-server", tls);
 
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const CC = Bun.which("cc") ?? Bun.which("gcc") ?? Bun.which("clang") ?? "cc";
@@ -251,7 +246,7 @@ for (const c of CASES) {
         );
       } finally {
         await bridge.close();
-        rmSync(root, { recursive: true, force: true });
+        removeTempDir(root);
       }
     }, 180_000);
   });
@@ -284,7 +279,7 @@ async function served(
     await fn(bridge);
   } finally {
     await bridge.close();
-    rmSync(root, { recursive: true, force: true });
+    removeTempDir(root);
   }
 }
 
@@ -436,7 +431,7 @@ describe.skipIf(!clangd)("clangd through zero-config", () => {
       ]);
     } finally {
       await bridge.close();
-      rmSync(root, { recursive: true, force: true });
+      removeTempDir(root);
     }
   }, 180_000);
 });
@@ -496,7 +491,7 @@ for (const p of PROBED) {
         await checkLineProbe(bridge, root, p.probe);
       } finally {
         await bridge.close();
-        rmSync(root, { recursive: true, force: true });
+        removeTempDir(root);
       }
     }, 120_000);
   });

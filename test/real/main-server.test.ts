@@ -9,11 +9,11 @@
  * servers once made it AmbiguousServer.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import type { DiscoveredPreset } from "../../src/config/types.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges, REPO } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges, REPO } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { polyglotPath } from "../support/polyglot.ts";
 import { ok, requiredUnderCI, UNDER_CI } from "../support/real-bridge.ts";
@@ -23,6 +23,7 @@ import {
   SETUP_HINT,
   skipLoudly,
 } from "../support/real-servers.ts";
+import { removeTempDir, removeTempDirs } from "../support/temp-dirs.ts";
 import { startZeroConfig, zeroConfigPath } from "../support/zero-config-bridge.ts";
 
 const gopls = await findGopls();
@@ -76,8 +77,8 @@ describe.skipIf(!(gopls && tls && installed) && !UNDER_CI)(
     });
     afterAll(async () => {
       await closeAllBridges();
-      cleanupTempDirs();
-      rmSync(root, { recursive: true, force: true });
+      removeTempDirs();
+      removeTempDir(root);
     });
 
     const status = async (args: Record<string, unknown> = {}) =>

@@ -5,10 +5,10 @@
  * language's own compiler (`cargo check`).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
-import { anyEditSet, ok, present, startRealBridge } from "../support/real-bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { anyEditSet, ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -16,6 +16,7 @@ import {
   fixturePath,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const GATED = {
   bridge: { mutation: "gated", mutation_allowlist: ["ci-gate"] },
@@ -25,27 +26,18 @@ const GATED = {
 const clangd = await findClangd();
 const ra = await findRustAnalyzer();
 
-test("clangd and rust-analyzer are installed (required under CI)", () => {
-  for (const [name, found] of [
-    ["clangd", clangd],
-    ["rust-analyzer", ra],
-  ] as const) {
-    if (present(name, found)) expect(found.config.command).toStartWith("/");
-  }
-});
+requiredUnderCI("clangd", clangd);
+requiredUnderCI("rust-analyzer", ra);
 
-const dirs: string[] = [];
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe.skipIf(!clangd)("clangd quick-fix through code_action_apply", () => {
   test("the handle applies the fix; the file and clangd's diagnostics change accordingly", async () => {
     if (!clangd) return;
     const root = materializeCFixture(undefined, "c-errors");
-    dirs.push(root);
     const bridge = await startRealBridge(root, clangd.config, GATED);
     try {
       const listing = await ok(bridge, "code_actions", {
@@ -104,7 +96,6 @@ describe.skipIf(!clangd)("clangd code_action_apply after another file changed", 
   test("refused naming the file (EditIncomplete); listed again with it loaded, the fix applies", async () => {
     if (!clangd) return;
     const root = materializeCFixture(undefined, "c-errors");
-    dirs.push(root);
     const bridge = await startRealBridge(root, clangd.config, GATED);
     try {
       const at = { file: "broken.c", line: 7, symbol: "cuont" };
@@ -133,7 +124,6 @@ describe.skipIf(!ra)("rust-analyzer rename_apply across files", () => {
   test("total_area → sum_area from its definition; every referencing file changes; cargo check passes", async () => {
     if (!ra) return;
     const root = copyFixture("rust");
-    dirs.push(root);
     const before = (f: string) => readFileSync(join(fixturePath("rust"), f), "utf8");
     const bridge = await startRealBridge(root, ra.config, GATED);
     try {

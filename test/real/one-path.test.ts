@@ -20,17 +20,12 @@ import { parse } from "smol-toml";
 import { findPreset, type Preset } from "../../src/config/presets.ts";
 import type { DiscoveredPreset, ServerConfig } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
-import {
-  cleanupTempDirs,
-  closeAllBridges,
-  ensureBinary,
-  startBridge,
-  tempDir,
-} from "../support/bridge.ts";
+import { closeAllBridges, ensureBinary, startBridge } from "../support/bridge.ts";
 import { withOverlay } from "../support/discovered-server.ts";
 import { LOCATORS } from "../support/example-config.ts";
 import { ok, present } from "../support/real-bridge.ts";
 import type { RealServer } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { linkedPath } from "../support/zero-config-bridge.ts";
 
 const located: [Preset, RealServer][] = [];
@@ -49,7 +44,7 @@ test("every preset with an install route is located (required under CI)", () => 
 
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
   for (const [, found] of located) {
     for (const d of found.ownDirs ?? []) rmSync(d, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GATED } from "../support/coherence.ts";
-import { ok, present, realSuite, startRealBridge } from "../support/real-bridge.ts";
+import { ok, realSuite, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   findClangd,
   findPyright,
@@ -25,15 +25,13 @@ const [tls, clangd, pyright] = await Promise.all([
   findPyright(),
 ]);
 
-test("the servers are installed (required under CI)", () => {
-  for (const [name, found] of [
-    ["typescript-language-server", tls],
-    ["clangd", clangd],
-    ["pyright", pyright],
-  ] as const) {
-    if (present(name, found)) expect(found.config.program).not.toBeNull();
-  }
-});
+for (const [name, found] of [
+  ["typescript-language-server", tls],
+  ["clangd", clangd],
+  ["pyright", pyright],
+] as const) {
+  requiredUnderCI(name, found, (s) => expect(s.config.program).not.toBeNull());
+}
 
 const suite = realSuite("typescript-language-server", tls);
 

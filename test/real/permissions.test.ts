@@ -7,45 +7,29 @@
  * bridges run as `nobody` through setpriv (test/support/unprivileged.ts); never skipped.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import {
-  chmodSync,
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, startBridge, writeConfig } from "../support/bridge.ts";
 import { answers, type Probe } from "../support/coherence.ts";
 import { ok, realConfig, requiredUnderCI } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { openTempDir, unprivilegedPrefix } from "../support/unprivileged.ts";
 
 const pyright = await findPyright();
 requiredUnderCI("pyright", pyright);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) {
-    chmodSync(d, 0o700);
-    rmSync(d, { recursive: true, force: true });
-  }
-});
+afterAll(removeTempDirs);
 
 /** A directory the unprivileged user may read and search (a workspace, a config's). */
 function readableDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = tempDir(prefix);
   chmodSync(dir, 0o755);
-  dirs.push(dir);
   return dir;
 }
 
 const home = openTempDir("theodolite-home-");
-dirs.push(home);
 
 /** The real user id of a running process. */
 function uidOf(pid: number): number {

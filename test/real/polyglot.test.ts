@@ -9,18 +9,13 @@
  * bench/polyglot.ts (docs/PERFORMANCE.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { findPreset } from "../../src/config/presets.ts";
 import type { DiscoveredPreset } from "../../src/config/types.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  startBridge,
-} from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges, startBridge } from "../support/bridge.ts";
 import { POLYGLOT_CALLS, POLYGLOT_SERVERS, polyglotPath } from "../support/polyglot.ts";
 import { ok, UNDER_CI } from "../support/real-bridge.ts";
 import { copyFixture, SETUP_HINT, skipLoudly } from "../support/real-servers.ts";
+import { removeTempDir, removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
 /** Every server of the fixture is on the PATH (the language suites report which one is not). */
@@ -48,8 +43,8 @@ describe.skipIf(!installed && !UNDER_CI)("the polyglot fixture, zero-config", ()
   });
   afterAll(async () => {
     await closeAllBridges();
-    cleanupTempDirs();
-    rmSync(root, { recursive: true, force: true });
+    removeTempDirs();
+    removeTempDir(root);
   });
 
   const status = async () => (await ok(bridge, "session_status")) as unknown as Status;

@@ -5,35 +5,24 @@
  * (it registers pull dynamically and then pushes nothing), and the column units on the
  * emoji lines.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { BridgeHandle } from "../support/bridge.ts";
+import { describe, expect, test } from "bun:test";
+import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
   diagnosticsFor,
   fails,
   locs,
   ok,
-  present,
   range,
   readyByState,
-  realSuite,
+  renameEdit,
   startAndStatus,
   startRealBridge,
-  symbolTree,
 } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const pyright = await findPyright();
-
-test("pyright is installed (required under CI)", () => {
-  if (present("pyright", pyright)) expect(pyright.version).toStartWith("pyright 1.1.");
-});
-
-const suite = realSuite("pyright", pyright);
-const config = suite.config;
-
-const pythonFixture = (): string => suite.fixture("python");
 
 /** errors.py's two errors; `col` maps a code-point column to the bridge's unit. */
 function errorsPy(col: (cp: number) => number = (cp) => cp) {
@@ -70,188 +59,188 @@ const MAKE_CIRCLE_REFS = [
   "geometry.py 14:5–14:16",
 ];
 
-describe.skipIf(!pyright)("pyright on the python fixture (code points)", () => {
-  let bridge: BridgeHandle;
-  beforeAll(async () => {
-    bridge = await startRealBridge(pythonFixture(), config());
-  });
-  afterAll(() => bridge?.close());
-
-  test("becomes ready by state: the 'Found N source files' log line", async () => {
-    const s = await startAndStatus(bridge);
-    readyByState(s, ["log_message /Found \\d+ source file"]);
-    expect(s.version_observed).toBe(pyright?.version);
-  });
-
-  test("definition and declaration, by symbol and by column, across files and after emoji", async () => {
-    const local = await ok(bridge, "definition", { file: "app.py", line: 9, symbol: "total_area" });
-    expect(locs(local)).toEqual(["app.py 4:5–4:15"]);
-    expect(await ok(bridge, "definition", { file: "app.py", line: 9, column: 19 })).toEqual(local);
-    for (const tool of ["definition", "declaration"]) {
-      const r = await ok(bridge, tool, { file: "app.py", line: 8, symbol: "make_circle" });
-      expect(locs(r)).toEqual(["geometry.py 14:5–14:16"]);
-    }
-    const afterEmoji = await ok(bridge, "definition", { file: "errors.py", line: 4, column: 18 });
-    expect(locs(afterEmoji)).toEqual(["geometry.py 14:5–14:16"]);
-    const area = await ok(bridge, "definition", { file: "app.py", line: 5, symbol: "area" });
-    expect(locs(area)).toEqual(["geometry.py 10:9–10:13"]);
-    const circle = await ok(bridge, "definition", { file: "app.py", line: 4, symbol: "Circle" });
-    expect(locs(circle)).toEqual(["geometry.py 4:7–4:13"]);
-  });
-
-  test("references, with and without the declaration (pyright drops the one under the cursor)", async () => {
-    const all = await ok(bridge, "references", { file: "app.py", line: 8, symbol: "make_circle" });
-    expect(locs(all)).toEqual(MAKE_CIRCLE_REFS);
-    const noDecl = await ok(bridge, "references", {
-      file: "app.py",
-      line: 8,
-      column: 11,
-      include_declaration: false,
-    });
-    expect(locs(noDecl)).toEqual(MAKE_CIRCLE_REFS.filter((l) => l !== "app.py 8:11–8:22"));
-    const total = await ok(bridge, "references", { file: "app.py", line: 9, symbol: "total_area" });
-    expect(locs(total)).toEqual(["app.py 4:5–4:15", "app.py 9:19–9:29"]);
-    const totalNoDecl = await ok(bridge, "references", {
-      file: "app.py",
-      line: 9,
-      symbol: "total_area",
-      include_declaration: false,
-    });
-    expect(locs(totalNoDecl)).toEqual(["app.py 4:5–4:15"]);
-    const circle = await ok(bridge, "references", { file: "app.py", line: 4, column: 30 });
-    expect(locs(circle)).toEqual([
-      "app.py 1:22–1:28",
-      "app.py 4:30–4:36",
-      "geometry.py 4:7–4:13",
-      "geometry.py 14:35–14:41",
-      "geometry.py 15:12–15:18",
-    ]);
-  });
-
-  test("paging: limit/offset over the six references", async () => {
-    const first = await ok(bridge, "references", {
-      file: "app.py",
-      line: 8,
-      symbol: "make_circle",
-      limit: 4,
-    });
-    expect(locs(first)).toEqual(MAKE_CIRCLE_REFS.slice(0, 4));
-    expect(first.total).toBe(6);
-    expect(first.next_offset).toBe(4);
-    const rest = await ok(bridge, "references", {
-      file: "app.py",
-      line: 8,
-      symbol: "make_circle",
-      limit: 4,
-      offset: 4,
-    });
-    expect(locs(rest)).toEqual(MAKE_CIRCLE_REFS.slice(4));
-    expect(rest.next_offset).toBeUndefined();
-  });
-
-  test("hover is the signature without the markdown fence", async () => {
-    const r = await ok(bridge, "hover", { file: "app.py", line: 8, symbol: "make_circle" });
-    expect(r).toEqual({
-      text: "(function) def make_circle(radius: float) -> Circle",
-      range: range(8, 11, 8, 22),
-    });
-  });
-
-  test("type_definition of a loop variable is its class", async () => {
-    const r = await ok(bridge, "type_definition", { file: "app.py", line: 5, column: 16 });
-    expect(locs(r)).toEqual(["geometry.py 4:7–4:13"]);
-  });
-
-  test("implementation: pyright does not offer it → ServerLacksCapability", async () => {
-    const err = await fails(bridge, "implementation", { file: "app.py", line: 4, column: 30 });
-    expect(err.code).toBe("ServerLacksCapability");
-    expect(err.details).toEqual({ server: "pyright", method: "textDocument/implementation" });
-  });
-
-  test("document_symbols: the measured trees of geometry.py and app.py", async () => {
-    const g = await ok(bridge, "document_symbols", { file: "geometry.py" });
-    expect(symbolTree(g.symbols as never)).toEqual([
-      "Circle class 4:1–11:47 / 4:7–4:13",
-      "  __init__ method 7:5–8:29 / 7:9–7:17",
-      "    radius variable 7:24–7:37 / 7:24–7:37",
-      "  radius variable 8:14–8:20 / 8:14–8:20",
-      "  area method 10:5–11:47 / 10:9–10:13",
-      "make_circle function 14:1–15:26 / 14:5–14:16",
-      "  radius variable 14:17–14:30 / 14:17–14:30",
-    ]);
-    const a = await ok(bridge, "document_symbols", { file: "app.py" });
-    expect(symbolTree(a.symbols as never)).toEqual([
-      "total_area function 4:1–5:42 / 4:5–4:15",
-      "  circles variable 4:16–4:37 / 4:16–4:37",
-      "shapes variable 8:1–8:7 / 8:1–8:7",
-    ]);
-  });
-
-  test("workspace_symbols: exact and fuzzy matches", async () => {
-    const m = await ok(bridge, "workspace_symbols", { query: "make_circle" });
-    expect(m.symbols).toEqual([
-      { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
-    ]);
-    const c = await ok(bridge, "workspace_symbols", { query: "Circle" });
-    expect(c.symbols).toEqual([
+const suite = languageSuite(
+  {
+    server: "pyright",
+    fixture: "python",
+    installed: (p) => expect(p.version).toStartWith("pyright 1.1."),
+    ready: ["log_message /Found \\d+ source file"],
+    encoding: "utf-16",
+    // by symbol and by column, across files and after emoji
+    definition: [
+      { at: { file: "app.py", line: 9, symbol: "total_area" }, locs: ["app.py 4:5–4:15"] },
+      { at: { file: "app.py", line: 9, column: 19 }, locs: ["app.py 4:5–4:15"] },
+      { at: { file: "app.py", line: 8, symbol: "make_circle" }, locs: ["geometry.py 14:5–14:16"] },
+      { at: { file: "errors.py", line: 4, column: 18 }, locs: ["geometry.py 14:5–14:16"] },
+      { at: { file: "app.py", line: 5, symbol: "area" }, locs: ["geometry.py 10:9–10:13"] },
+      { at: { file: "app.py", line: 4, symbol: "Circle" }, locs: ["geometry.py 4:7–4:13"] },
+    ],
+    locations: [
       {
-        name: "circles",
-        kind: "variable",
-        container: "total_area",
-        file: "app.py",
-        ...range(4, 16, 4, 37),
+        tool: "declaration",
+        at: { file: "app.py", line: 8, symbol: "make_circle" },
+        locs: ["geometry.py 14:5–14:16"],
       },
-      { name: "Circle", kind: "class", file: "geometry.py", ...range(4, 7, 4, 13) },
-      { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
-    ]);
-  });
-
-  test("rename_preview: six edits across three files", async () => {
-    const r = await ok(bridge, "rename_preview", {
-      file: "app.py",
-      line: 8,
-      symbol: "make_circle",
-      new_name: "new_circle",
+      // a loop variable's type is its class
+      {
+        tool: "type_definition",
+        at: { file: "app.py", line: 5, column: 16 },
+        locs: ["geometry.py 4:7–4:13"],
+      },
+    ],
+    // with and without the declaration (pyright drops the one under the cursor)
+    references: [
+      { at: { file: "app.py", line: 8, symbol: "make_circle" }, locs: MAKE_CIRCLE_REFS },
+      {
+        at: { file: "app.py", line: 8, column: 11, include_declaration: false },
+        locs: MAKE_CIRCLE_REFS.filter((l) => l !== "app.py 8:11–8:22"),
+      },
+      {
+        at: { file: "app.py", line: 9, symbol: "total_area" },
+        locs: ["app.py 4:5–4:15", "app.py 9:19–9:29"],
+      },
+      {
+        at: { file: "app.py", line: 9, symbol: "total_area", include_declaration: false },
+        locs: ["app.py 4:5–4:15"],
+      },
+      {
+        at: { file: "app.py", line: 4, column: 30 },
+        locs: [
+          "app.py 1:22–1:28",
+          "app.py 4:30–4:36",
+          "geometry.py 4:7–4:13",
+          "geometry.py 14:35–14:41",
+          "geometry.py 15:12–15:18",
+        ],
+      },
+    ],
+    // the signature without the markdown fence
+    hover: [
+      {
+        at: { file: "app.py", line: 8, symbol: "make_circle" },
+        answer: {
+          text: "(function) def make_circle(radius: float) -> Circle",
+          range: range(8, 11, 8, 22),
+        },
+      },
+    ],
+    symbols: [
+      {
+        file: "geometry.py",
+        tree: [
+          "Circle class 4:1–11:47 / 4:7–4:13",
+          "  __init__ method 7:5–8:29 / 7:9–7:17",
+          "    radius variable 7:24–7:37 / 7:24–7:37",
+          "  radius variable 8:14–8:20 / 8:14–8:20",
+          "  area method 10:5–11:47 / 10:9–10:13",
+          "make_circle function 14:1–15:26 / 14:5–14:16",
+          "  radius variable 14:17–14:30 / 14:17–14:30",
+        ],
+      },
+      {
+        file: "app.py",
+        tree: [
+          "total_area function 4:1–5:42 / 4:5–4:15",
+          "  circles variable 4:16–4:37 / 4:16–4:37",
+          "shapes variable 8:1–8:7 / 8:1–8:7",
+        ],
+      },
+    ],
+    // errors.py's two errors by pull, none for the clean files
+    diagnostics: { file: "errors.py", items: errorsPy(), settled: true },
+    clean: ["app.py", "geometry.py"],
+  },
+  pyright,
+  (bridge) => {
+    test("paging: limit/offset over the six references", async () => {
+      const first = await ok(bridge(), "references", {
+        file: "app.py",
+        line: 8,
+        symbol: "make_circle",
+        limit: 4,
+      });
+      expect(locs(first)).toEqual(MAKE_CIRCLE_REFS.slice(0, 4));
+      expect(first.total).toBe(6);
+      expect(first.next_offset).toBe(4);
+      const rest = await ok(bridge(), "references", {
+        file: "app.py",
+        line: 8,
+        symbol: "make_circle",
+        limit: 4,
+        offset: 4,
+      });
+      expect(locs(rest)).toEqual(MAKE_CIRCLE_REFS.slice(4));
+      expect(rest.next_offset).toBeUndefined();
     });
-    const edit = (l: number, c: number, e: number) => ({
-      ...range(l, c, l, e),
-      new_text: "new_circle",
-    });
-    expect(r).toEqual({
-      applied: false,
-      new_name: "new_circle",
-      edit_set: anyEditSet(),
-      changes: [
-        { file: "app.py", edits: [edit(1, 30, 41), edit(8, 11, 22), edit(8, 29, 40)] },
-        { file: "errors.py", edits: [edit(1, 22, 33), edit(4, 18, 29)] },
-        { file: "geometry.py", edits: [edit(14, 5, 16)] },
-      ],
-    });
-  });
 
-  test("diagnostics: errors.py's two errors by pull, none for the clean files", async () => {
-    expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
-      diagnosticsFor(["errors.py"], errorsPy()),
-    );
-    for (const file of ["app.py", "geometry.py"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-    }
-    // workspace-wide: everything the session holds, i.e. the same two
-    expect(await ok(bridge, "diagnostics")).toEqual(
-      diagnosticsFor(["app.py", "errors.py", "geometry.py"], errorsPy(), false),
-    );
-  });
+    test("implementation: pyright does not offer it → ServerLacksCapability", async () => {
+      const err = await fails(bridge(), "implementation", { file: "app.py", line: 4, column: 30 });
+      expect(err.code).toBe("ServerLacksCapability");
+      expect(err.details).toEqual({ server: "pyright", method: "textDocument/implementation" });
+    });
 
-  test("code_actions: pyright offers none on its errors", async () => {
-    for (const [line, column] of [
-      [3, 14],
-      [4, 40],
-    ]) {
-      const r = await ok(bridge, "code_actions", { file: "errors.py", line, column });
-      expect(r).toEqual({ actions: [], total: 0 });
-    }
-  });
-});
+    test("workspace_symbols: exact and fuzzy matches", async () => {
+      const m = await ok(bridge(), "workspace_symbols", { query: "make_circle" });
+      expect(m.symbols).toEqual([
+        { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
+      ]);
+      const c = await ok(bridge(), "workspace_symbols", { query: "Circle" });
+      expect(c.symbols).toEqual([
+        {
+          name: "circles",
+          kind: "variable",
+          container: "total_area",
+          file: "app.py",
+          ...range(4, 16, 4, 37),
+        },
+        { name: "Circle", kind: "class", file: "geometry.py", ...range(4, 7, 4, 13) },
+        { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
+      ]);
+    });
+
+    test("rename_preview: six edits across three files", async () => {
+      const r = await ok(bridge(), "rename_preview", {
+        file: "app.py",
+        line: 8,
+        symbol: "make_circle",
+        new_name: "new_circle",
+      });
+      const edit = renameEdit("new_circle");
+      expect(r).toEqual({
+        applied: false,
+        new_name: "new_circle",
+        edit_set: anyEditSet(),
+        changes: [
+          { file: "app.py", edits: [edit(1, 30, 41), edit(8, 11, 22), edit(8, 29, 40)] },
+          { file: "errors.py", edits: [edit(1, 22, 33), edit(4, 18, 29)] },
+          { file: "geometry.py", edits: [edit(14, 5, 16)] },
+        ],
+      });
+    });
+
+    test("diagnostics workspace-wide: everything the session holds, i.e. the same two", async () => {
+      expect(await ok(bridge(), "diagnostics")).toEqual(
+        diagnosticsFor(["app.py", "errors.py", "geometry.py"], errorsPy(), false),
+      );
+    });
+
+    test("code_actions: pyright offers none on its errors", async () => {
+      for (const [line, column] of [
+        [3, 14],
+        [4, 40],
+      ]) {
+        const r = await ok(bridge(), "code_actions", { file: "errors.py", line, column });
+        expect(r).toEqual({ actions: [], total: 0 });
+      }
+    });
+
+    test("the version observed is the one located", async () => {
+      expect((await startAndStatus(bridge())).version_observed).toBe(pyright?.version);
+    });
+  },
+);
+const config = suite.config;
+const pythonFixture = (): string => suite.fixture("python");
 
 describe.skipIf(!pyright)("pyright column units on the emoji lines", () => {
   for (const [unit, col] of [

@@ -25,11 +25,9 @@ import {
   findTypescriptLanguageServer,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 interface Change {
   file: string;
@@ -140,7 +138,6 @@ describe.skipIf(!clangd)("clangd", () => {
     test(`${c.name}: every call site renamed`, async () => {
       if (!clangd) return;
       const root = materializeCFixture(undefined, "c");
-      dirs.push(root);
       c.setup?.(root);
       await renameEverywhere(root, clangd.config, c, ARGS, EXTS, "manhattan");
     }, 180_000);
@@ -171,7 +168,6 @@ describe.skipIf(!tls)("typescript-language-server", () => {
     test(`${c.name}: every call site renamed`, async () => {
       if (!tls) return;
       const root = copyFixture("ts");
-      dirs.push(root);
       const args = { file: "src/shape.ts", symbol: "totalArea", new_name: "sumArea" };
       await renameEverywhere(root, tls.config, c, args, [".ts"], "totalArea");
     }, 180_000);
@@ -184,7 +180,6 @@ describe.skipIf(!pyright)("pyright", () => {
   test("a new file created right before the call: every call site renamed", async () => {
     if (!pyright) return;
     const root = copyFixture("python");
-    dirs.push(root);
     const c: Case = {
       name: "new file",
       change: (r) =>
@@ -201,7 +196,6 @@ describe.skipIf(!pyright)("pyright", () => {
   test("a new file its configuration excludes: refused naming it, nothing written", async () => {
     if (!pyright) return;
     const root = copyFixture("python");
-    dirs.push(root);
     const config = { include: ["."], exclude: ["scripts"], pythonVersion: "3.11" };
     writeFileSync(join(root, "pyrightconfig.json"), JSON.stringify(config));
     mkdirSync(join(root, "scripts"));

@@ -9,19 +9,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
+import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
   diagnosticsFor,
   locs,
   ok,
-  present,
   range,
   readyByState,
-  realSuite,
+  renameEdit,
   revertLeavesNothing,
   startAndStatus,
   startRealBridge,
-  symbolTree,
 } from "../support/real-bridge.ts";
 import { findRustAnalyzer } from "../support/real-servers.ts";
 import { waitForValue } from "../support/wait.ts";
@@ -29,179 +28,163 @@ import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const ra = await findRustAnalyzer();
 
-test("rust-analyzer is installed (required under CI)", () => {
-  if (present("rust-analyzer", ra)) expect(ra.version).toStartWith("rust-analyzer 1.");
-});
+const TOTAL_AREA = { file: "src/main.rs", line: 6, symbol: "total_area" };
 
-const suite = realSuite("rust-analyzer", ra);
+const suite = languageSuite(
+  {
+    server: "rust-analyzer",
+    fixture: "rust",
+    installed: (r) => expect(r.version).toStartWith("rust-analyzer 1."),
+    // quiescent after the load, probe answered, health ok
+    ready: ["quiescent", "probe workspace/symbol"],
+    encoding: "utf-32",
+    status: (s) => {
+      const readiness = s.readiness as { server_status: unknown };
+      expect(readiness.server_status).toEqual({ health: "ok", quiescent: true });
+    },
+    // total_area by symbol and by column after emoji; a trait method call resolves to the
+    // impl's method
+    definition: [
+      { at: TOTAL_AREA, locs: ["src/report.rs 4:8–4:18"] },
+      { at: { file: "src/main.rs", line: 6, column: 39 }, locs: ["src/report.rs 4:8–4:18"] },
+      { at: { file: "src/report.rs", line: 5, column: 28 }, locs: ["src/shapes.rs 13:8–13:12"] },
+    ],
+    locations: [
+      {
+        tool: "declaration",
+        at: { file: "src/main.rs", line: 6, column: 39 },
+        locs: ["src/report.rs 4:8–4:18"],
+      },
+      // a trait's implementation is the impl
+      {
+        tool: "implementation",
+        at: { file: "src/shapes.rs", line: 2, symbol: "Area" },
+        locs: ["src/shapes.rs 12:15–12:19"],
+      },
+      // a closure argument's type
+      {
+        tool: "type_definition",
+        at: { file: "src/report.rs", line: 5, symbol: "r" },
+        locs: ["src/shapes.rs 7:12–7:16"],
+      },
+    ],
+    // with and without the declaration; a trait and a struct
+    references: [
+      {
+        at: TOTAL_AREA,
+        locs: ["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49", "src/report.rs 4:8–4:18"],
+      },
+      {
+        at: { file: "src/main.rs", line: 6, column: 39, include_declaration: false },
+        locs: ["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49"],
+      },
+      {
+        at: { file: "src/shapes.rs", line: 2, symbol: "Area" },
+        locs: ["src/report.rs 1:21–1:25", "src/shapes.rs 2:11–2:15", "src/shapes.rs 12:6–12:10"],
+      },
+      {
+        at: { file: "src/shapes.rs", line: 7, column: 12 },
+        locs: [
+          "src/main.rs 2:33–2:37",
+          "src/main.rs 5:22–5:26",
+          "src/main.rs 5:52–5:56",
+          "src/report.rs 1:27–1:31",
+          "src/report.rs 4:28–4:32",
+          "src/shapes.rs 7:12–7:16",
+          "src/shapes.rs 12:15–12:19",
+        ],
+      },
+    ],
+    // path, signature and doc comment
+    hover: [
+      {
+        at: TOTAL_AREA,
+        answer: {
+          text:
+            "theodolite_fixture::report\n\npub fn total_area(rects: &[Rect]) -> u32\n\n---\n\n" +
+            "Sum of the areas of all rectangles.",
+          range: range(6, 39, 6, 49),
+        },
+      },
+    ],
+    symbols: [
+      {
+        file: "src/shapes.rs",
+        tree: [
+          "Area interface 1:1–4:2 / 2:11–2:15",
+          "  area method 3:5–3:27 / 3:8–3:12 [fn(&self) -> u32]",
+          "Rect struct 6:1–10:2 / 7:12–7:16",
+          "  width field 8:5–8:19 / 8:9–8:14 [u32]",
+          "  height field 9:5–9:20 / 9:9–9:15 [u32]",
+          "impl Area for Rect object 12:1–16:2 / 12:15–12:19",
+          "  area method 13:5–15:6 / 13:8–13:12 [fn(&self) -> u32]",
+        ],
+      },
+      { file: "src/main.rs", tree: ["main function 4:1–8:2 / 4:4–4:8 [fn()]"] },
+    ],
+    // a clean crate has none, per file (and workspace-wide, below)
+    clean: ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"],
+  },
+  ra,
+  (bridge) => {
+    test("hover on std's Vec::len: std is linked", async () => {
+      const len = await ok(bridge(), "hover", { file: "src/main.rs", line: 7, symbol: "len" });
+      expect(len.text as string).toStartWith("alloc::vec::Vec\n");
+      expect(len.text as string).toContain("pub const fn len(&self) -> usize");
+      expect(len.range).toEqual(range(7, 50, 7, 53));
+    });
+
+    test("definition into std: an absolute path under RUST_SRC_PATH, outside the workspace", async () => {
+      const r = await ok(bridge(), "definition", { file: "src/main.rs", line: 7, symbol: "len" });
+      const [only, ...more] = locs(r);
+      expect(more).toEqual([]);
+      const srcPath = config().env.RUST_SRC_PATH;
+      expect(srcPath).toBeString();
+      expect(isAbsolute(only ?? "")).toBe(true);
+      expect(only).toStartWith(`${join(srcPath ?? "", "alloc", "src", "vec", "mod.rs")} `);
+    });
+
+    test("workspace_symbols", async () => {
+      const t = await ok(bridge(), "workspace_symbols", { query: "total_area" });
+      expect(t.symbols).toEqual([
+        { name: "total_area", kind: "function", file: "src/report.rs", ...range(4, 8, 4, 18) },
+      ]);
+      const r = await ok(bridge(), "workspace_symbols", { query: "Rect" });
+      expect(r.symbols).toEqual([
+        { name: "Rect", kind: "struct", file: "src/shapes.rs", ...range(7, 12, 7, 16) },
+      ]);
+    });
+
+    test("rename_preview: three edits in two files", async () => {
+      const r = await ok(bridge(), "rename_preview", {
+        file: "src/main.rs",
+        line: 6,
+        symbol: "total_area",
+        new_name: "sum_areas",
+      });
+      const edit = renameEdit("sum_areas");
+      expect(r).toEqual({
+        applied: false,
+        new_name: "sum_areas",
+        edit_set: anyEditSet(),
+        changes: [
+          { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
+          { file: "src/report.rs", edits: [edit(4, 8, 18)] },
+        ],
+      });
+    });
+
+    test("diagnostics workspace-wide: none", async () => {
+      const all = await ok(bridge(), "diagnostics");
+      expect(all).toEqual(diagnosticsFor(all.files as string[], [], false));
+      expect(all.files).toEqual(
+        expect.arrayContaining(["src/lib.rs", "src/main.rs", "src/report.rs", "src/shapes.rs"]),
+      );
+    });
+  },
+);
 const config = suite.config;
-
 const fixture = (name: "rust" | "rust-errors"): string => suite.fixture(name);
-
-describe.skipIf(!ra)("rust-analyzer on the rust fixture (code points)", () => {
-  let bridge: BridgeHandle;
-  beforeAll(async () => {
-    bridge = await startRealBridge(fixture("rust"), config());
-  });
-  afterAll(() => bridge?.close());
-
-  test("becomes ready by state: quiescent after the load, probe answered, health ok", async () => {
-    const s = await startAndStatus(bridge);
-    readyByState(s, ["quiescent", "probe workspace/symbol"]);
-    const readiness = s.readiness as { server_status: unknown };
-    expect(readiness.server_status).toEqual({ health: "ok", quiescent: true });
-  });
-
-  test("definition and declaration of total_area, by symbol and by column after emoji", async () => {
-    const bySymbol = await ok(bridge, "definition", {
-      file: "src/main.rs",
-      line: 6,
-      symbol: "total_area",
-    });
-    expect(locs(bySymbol)).toEqual(["src/report.rs 4:8–4:18"]);
-    const byColumn = await ok(bridge, "definition", { file: "src/main.rs", line: 6, column: 39 });
-    expect(byColumn).toEqual(bySymbol);
-    const decl = await ok(bridge, "declaration", { file: "src/main.rs", line: 6, column: 39 });
-    expect(locs(decl)).toEqual(["src/report.rs 4:8–4:18"]);
-    // a trait method call resolves to the impl's method
-    const area = await ok(bridge, "definition", { file: "src/report.rs", line: 5, column: 28 });
-    expect(locs(area)).toEqual(["src/shapes.rs 13:8–13:12"]);
-  });
-
-  test("references with and without the declaration; a trait and a struct", async () => {
-    const all = await ok(bridge, "references", {
-      file: "src/main.rs",
-      line: 6,
-      symbol: "total_area",
-    });
-    expect(locs(all)).toEqual([
-      "src/main.rs 1:33–1:43",
-      "src/main.rs 6:39–6:49",
-      "src/report.rs 4:8–4:18",
-    ]);
-    const noDecl = await ok(bridge, "references", {
-      file: "src/main.rs",
-      line: 6,
-      column: 39,
-      include_declaration: false,
-    });
-    expect(locs(noDecl)).toEqual(["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49"]);
-    const trait = await ok(bridge, "references", {
-      file: "src/shapes.rs",
-      line: 2,
-      symbol: "Area",
-    });
-    expect(locs(trait)).toEqual([
-      "src/report.rs 1:21–1:25",
-      "src/shapes.rs 2:11–2:15",
-      "src/shapes.rs 12:6–12:10",
-    ]);
-    const rect = await ok(bridge, "references", { file: "src/shapes.rs", line: 7, column: 12 });
-    expect(locs(rect)).toEqual([
-      "src/main.rs 2:33–2:37",
-      "src/main.rs 5:22–5:26",
-      "src/main.rs 5:52–5:56",
-      "src/report.rs 1:27–1:31",
-      "src/report.rs 4:28–4:32",
-      "src/shapes.rs 7:12–7:16",
-      "src/shapes.rs 12:15–12:19",
-    ]);
-  });
-
-  test("hover: path, signature and doc comment; std is linked (Vec::len)", async () => {
-    const r = await ok(bridge, "hover", { file: "src/main.rs", line: 6, symbol: "total_area" });
-    expect(r).toEqual({
-      text:
-        "theodolite_fixture::report\n\npub fn total_area(rects: &[Rect]) -> u32\n\n---\n\n" +
-        "Sum of the areas of all rectangles.",
-      range: range(6, 39, 6, 49),
-    });
-    const len = await ok(bridge, "hover", { file: "src/main.rs", line: 7, symbol: "len" });
-    expect(len.text as string).toStartWith("alloc::vec::Vec\n");
-    expect(len.text as string).toContain("pub const fn len(&self) -> usize");
-    expect(len.range).toEqual(range(7, 50, 7, 53));
-  });
-
-  test("definition into std: an absolute path under RUST_SRC_PATH, outside the workspace", async () => {
-    const r = await ok(bridge, "definition", { file: "src/main.rs", line: 7, symbol: "len" });
-    const [only, ...more] = locs(r);
-    expect(more).toEqual([]);
-    const srcPath = config().env.RUST_SRC_PATH;
-    expect(srcPath).toBeString();
-    expect(isAbsolute(only ?? "")).toBe(true);
-    expect(only).toStartWith(`${join(srcPath ?? "", "alloc", "src", "vec", "mod.rs")} `);
-  });
-
-  test("implementation of a trait is the impl; type_definition of a closure argument", async () => {
-    const impl = await ok(bridge, "implementation", {
-      file: "src/shapes.rs",
-      line: 2,
-      symbol: "Area",
-    });
-    expect(locs(impl)).toEqual(["src/shapes.rs 12:15–12:19"]);
-    const t = await ok(bridge, "type_definition", { file: "src/report.rs", line: 5, symbol: "r" });
-    expect(locs(t)).toEqual(["src/shapes.rs 7:12–7:16"]);
-  });
-
-  test("document_symbols: the measured trees", async () => {
-    const shapes = await ok(bridge, "document_symbols", { file: "src/shapes.rs" });
-    expect(symbolTree(shapes.symbols as never)).toEqual([
-      "Area interface 1:1–4:2 / 2:11–2:15",
-      "  area method 3:5–3:27 / 3:8–3:12 [fn(&self) -> u32]",
-      "Rect struct 6:1–10:2 / 7:12–7:16",
-      "  width field 8:5–8:19 / 8:9–8:14 [u32]",
-      "  height field 9:5–9:20 / 9:9–9:15 [u32]",
-      "impl Area for Rect object 12:1–16:2 / 12:15–12:19",
-      "  area method 13:5–15:6 / 13:8–13:12 [fn(&self) -> u32]",
-    ]);
-    const main = await ok(bridge, "document_symbols", { file: "src/main.rs" });
-    expect(symbolTree(main.symbols as never)).toEqual(["main function 4:1–8:2 / 4:4–4:8 [fn()]"]);
-  });
-
-  test("workspace_symbols", async () => {
-    const t = await ok(bridge, "workspace_symbols", { query: "total_area" });
-    expect(t.symbols).toEqual([
-      { name: "total_area", kind: "function", file: "src/report.rs", ...range(4, 8, 4, 18) },
-    ]);
-    const r = await ok(bridge, "workspace_symbols", { query: "Rect" });
-    expect(r.symbols).toEqual([
-      { name: "Rect", kind: "struct", file: "src/shapes.rs", ...range(7, 12, 7, 16) },
-    ]);
-  });
-
-  test("rename_preview: three edits in two files", async () => {
-    const r = await ok(bridge, "rename_preview", {
-      file: "src/main.rs",
-      line: 6,
-      symbol: "total_area",
-      new_name: "sum_areas",
-    });
-    const edit = (l: number, c: number, e: number) => ({
-      ...range(l, c, l, e),
-      new_text: "sum_areas",
-    });
-    expect(r).toEqual({
-      applied: false,
-      new_name: "sum_areas",
-      edit_set: anyEditSet(),
-      changes: [
-        { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
-        { file: "src/report.rs", edits: [edit(4, 8, 18)] },
-      ],
-    });
-  });
-
-  test("diagnostics: a clean crate has none, per file and workspace-wide", async () => {
-    for (const file of ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-    }
-    const all = await ok(bridge, "diagnostics");
-    expect(all).toEqual(diagnosticsFor(all.files as string[], [], false));
-    expect(all.files).toEqual(
-      expect.arrayContaining(["src/lib.rs", "src/main.rs", "src/report.rs", "src/shapes.rs"]),
-    );
-  });
-});
 
 /** rust-errors src/lib.rs; `col` maps a code-point column on emoji line 9 to the unit. */
 function rustErrors(col: (cp: number) => number) {

@@ -18,7 +18,7 @@ import { startDirect } from "../parity/direct.ts";
 import type { LspClient } from "../parity/lsp-client.ts";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
-import { fails, ok, present, startRealBridge } from "../support/real-bridge.ts";
+import { fails, ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -425,8 +425,6 @@ const CASES: ServerCase[] = [
 
 for (const c of CASES) {
   const found = await c.find();
-  test(`${c.name} is installed (required under CI)`, () => {
-    if (present(c.name, found)) expect(found.config.command).toStartWith("/");
-  });
+  requiredUnderCI(c.name, found);
   describe.skipIf(!found)(c.name, () => serverSuite(c, found));
 }

@@ -9,25 +9,21 @@
  *   answer errors.ts's two errors.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO } from "../support/bridge.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import { copyFixture, findTypescriptLanguageServer } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const tls = await findTypescriptLanguageServer();
 requiredUnderCI("typescript-language-server", tls);
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** zod's sources (from the repository's own dependency) as a project with a tsconfig. */
 function zodProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), "theodolite-zod-"));
-  dirs.push(dir);
+  const dir = tempDir("theodolite-zod-");
   cpSync(join(REPO, "node_modules", "zod", "src"), join(dir, "src"), { recursive: true });
   writeFileSync(
     join(dir, "tsconfig.json"),
@@ -100,7 +96,6 @@ describe.skipIf(!tls)("typescript-language-server: cold starts", () => {
   test("twenty fresh bridges: the first diagnostics answer is complete every time", async () => {
     if (!tls) return;
     const root = copyFixture("ts");
-    dirs.push(root);
     const seen: string[] = [];
     const coldStart = async (i: number) => {
       const bridge = await startRealBridge(root, tls.config);

@@ -15,15 +15,14 @@ import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type BridgeHandle,
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   REPO,
   startBridge,
-  tempDir,
 } from "../support/bridge.ts";
 import { locs, ok, requiredUnderCI } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, findTypescriptNative } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const tls = await findTypescriptLanguageServer();
 const native = await findTypescriptNative();
@@ -37,17 +36,14 @@ const NATIVE_PATH = `${join(REPO, "node_modules", ".bin")}:${process.env.PATH}`;
 /** what a first answer may take, however the server loads: far below ready_timeout_ms */
 const FIRST_ANSWER_MS = 20_000;
 
-const dirs: string[] = [];
 afterEach(closeAllBridges);
 afterAll(() => {
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 /** demo-ts (src/greet.ts, src/index.ts) without its tsconfig.json, plus `extra` files. */
 function layout(extra: Record<string, string> = {}, keepTsconfig = false): string {
   const root = tempDir("theodolite-layout-");
-  dirs.push(root);
   cpSync(join(REPO, "test", "fixtures", "demo-ts"), root, { recursive: true });
   if (!keepTsconfig) rmSync(join(root, "tsconfig.json"));
   for (const [rel, text] of Object.entries(extra)) {
@@ -149,7 +145,6 @@ describe("a root config file before the sources: the first workspace_symbols fin
  */
 function globalPrefix(withTsc = true): string {
   const prefix = tempDir("theodolite-npm-prefix-");
-  dirs.push(prefix);
   const modules = join(prefix, "lib", "node_modules");
   mkdirSync(modules, { recursive: true });
   mkdirSync(join(prefix, "bin"));

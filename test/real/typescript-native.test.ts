@@ -6,15 +6,21 @@
  * the whole set (the contrast to typescript-language-server's per-kind pushes, SPEC §6).
  */
 import { describe, expect, test } from "bun:test";
-import { fails, ok, present, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
+import {
+  fails,
+  ok,
+  range,
+  realSuite,
+  requiredUnderCI,
+  startRealBridge,
+} from "../support/real-bridge.ts";
 import { findTypescriptNative } from "../support/real-servers.ts";
 import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tsgo = await findTypescriptNative();
 
-test("typescript-native (the repo's typescript 7) is installed (required under CI)", () => {
-  if (present("typescript-native", tsgo)) expect(tsgo.version).toStartWith("Version 7.");
-});
+// the repo's own typescript 7
+requiredUnderCI("typescript-native", tsgo, (t) => expect(t.version).toStartWith("Version 7."));
 
 const suite = realSuite("typescript-native", tsgo);
 

@@ -8,19 +8,16 @@
  * which it always answers.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, fixturePath } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
 const tls = await findTypescriptLanguageServer();
 const FILES = 125;
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** File i: every fifth has one type error (TS2322), the others none. */
 function source(i: number, comment = ""): string {
@@ -36,8 +33,7 @@ requiredUnderCI("typescript-language-server", tls);
 describe.skipIf(!tls)("typescript-language-server: 125 files, max_open_documents 64", () => {
   test("diagnostics on every file in turn, twice, files rewritten between: no RequestTimeout", async () => {
     if (!tls) return;
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-ts125-")));
-    dirs.push(root);
+    const root = tempDir("theodolite-ts125-");
     cpSync(fixturePath("ts"), root, { recursive: true });
     for (let i = 0; i < FILES; i++) writeFileSync(join(root, "src", `m${i}.ts`), source(i));
     // the default bridge section: max_open_documents 64, request_timeout_ms 30000

@@ -5,38 +5,27 @@
  * ServerLacksCapability for declaration, diagnostics (see the known limit below), and the
  * column units on the emoji lines.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { answers, freshAnswersWith, type Probe } from "../support/coherence.ts";
+import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
   diagnosticsFor,
   fails,
   locs,
   ok,
-  present,
   range,
-  readyByState,
-  realSuite,
+  renameEdit,
   startAndStatus,
   startRealBridge,
-  symbolTree,
 } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
 import { expectServed, startZeroConfig } from "../support/zero-config-bridge.ts";
 
 const tls = await findTypescriptLanguageServer();
-
-test("typescript-language-server is installed (required under CI)", () => {
-  if (present("typescript-language-server", tls)) expect(tls.version).toBe("5.3.0");
-});
-
-const suite = realSuite("typescript-language-server", tls);
-const config = suite.config;
-
-const tsFixture = (): string => suite.fixture("ts");
 
 /** src/errors.ts's two errors; `col` maps a code-point column to the bridge's unit. */
 function errorsTs(col: (cp: number) => number = (cp) => cp) {
@@ -78,213 +67,208 @@ async function settledTsDiagnostics(
   return r;
 }
 
-describe.skipIf(!tls)("typescript-language-server on the ts fixture (code points)", () => {
-  let bridge: BridgeHandle;
-  beforeAll(async () => {
-    bridge = await startRealBridge(tsFixture(), config());
-  });
-  afterAll(() => bridge?.close());
+const TOTAL_AREA_REFS = [
+  "src/errors.ts 1:18–1:27",
+  "src/errors.ts 4:35–4:44",
+  "src/main.ts 1:18–1:27",
+  "src/main.ts 4:35–4:44",
+  "src/shape.ts 14:17–14:26",
+];
+const TOTAL_AREA_USE = { file: "src/main.ts", line: 4, symbol: "totalArea" };
 
-  test("becomes ready by state: warm-up open, the initializing progress, the first publish", async () => {
-    const s = await startAndStatus(bridge);
-    readyByState(s, [
+const suite = languageSuite(
+  {
+    server: "typescript-language-server",
+    fixture: "ts",
+    installed: (t) => expect(t.version).toBe("5.3.0"),
+    // warm-up open, the initializing progress, the first publish
+    ready: [
       "warmup_open **/*.{ts,tsx,js,jsx}",
       "progress ^Initializing JS/TS",
       "warmup_publish src/",
-    ]);
-    expect(s.open_documents).toBe(1);
-    // the warm-up file is one its tsconfig.json includes, so that project is loaded
-    expect((s.readiness as { warmup: unknown }).warmup).toMatchObject({ project: "tsconfig.json" });
-  });
-
-  test("definition: by symbol and by column after emoji; a class and its constructor", async () => {
-    const r = await ok(bridge, "definition", { file: "src/main.ts", line: 4, symbol: "totalArea" });
-    expect(locs(r)).toEqual(["src/shape.ts 14:17–14:26"]);
-    expect(await ok(bridge, "definition", { file: "src/main.ts", line: 4, column: 35 })).toEqual(r);
-    const square = await ok(bridge, "definition", { file: "src/main.ts", line: 3, column: 22 });
-    expect(locs(square)).toEqual(["src/shape.ts 6:14–6:20", "src/shape.ts 7:3–7:40"]);
-  });
-
-  test("declaration: tls does not offer it → ServerLacksCapability", async () => {
-    const err = await fails(bridge, "declaration", { file: "src/main.ts", line: 4, column: 35 });
-    expect(err.code).toBe("ServerLacksCapability");
-    expect(err.details).toEqual({
-      server: "typescript-language-server",
-      method: "textDocument/declaration",
+    ],
+    encoding: "utf-16",
+    status: (s) => {
+      expect(s.open_documents).toBe(1);
+      // the warm-up file is one its tsconfig.json includes, so that project is loaded
+      expect((s.readiness as { warmup: unknown }).warmup).toMatchObject({
+        project: "tsconfig.json",
+      });
+    },
+    // by symbol and by column after emoji; a class and its constructor
+    definition: [
+      { at: TOTAL_AREA_USE, locs: ["src/shape.ts 14:17–14:26"] },
+      { at: { file: "src/main.ts", line: 4, column: 35 }, locs: ["src/shape.ts 14:17–14:26"] },
+      {
+        at: { file: "src/main.ts", line: 3, column: 22 },
+        locs: ["src/shape.ts 6:14–6:20", "src/shape.ts 7:3–7:40"],
+      },
+    ],
+    // tls ignores include_declaration false at a use, honours it at the declaration
+    references: [
+      { at: { ...TOTAL_AREA_USE, include_declaration: true }, locs: TOTAL_AREA_REFS },
+      { at: { ...TOTAL_AREA_USE, include_declaration: false }, locs: TOTAL_AREA_REFS },
+      {
+        at: { file: "src/shape.ts", line: 14, column: 17, include_declaration: false },
+        locs: TOTAL_AREA_REFS.slice(0, 4),
+      },
+      {
+        at: { file: "src/shape.ts", line: 2, symbol: "Shape" },
+        locs: ["src/shape.ts 2:18–2:23", "src/shape.ts 6:32–6:37", "src/shape.ts 14:44–14:49"],
+      },
+    ],
+    // the alias signature without the fence
+    hover: [
+      {
+        at: TOTAL_AREA_USE,
+        answer: {
+          text: "(alias) totalArea(shapes: readonly Shape[]): number\nimport totalArea",
+          range: range(4, 35, 4, 44),
+        },
+      },
+    ],
+    // the class of an interface, the method of an interface member
+    locations: [
+      {
+        tool: "implementation",
+        at: { file: "src/shape.ts", line: 2, column: 18 },
+        locs: ["src/shape.ts 6:14–6:20"],
+      },
+      {
+        tool: "implementation",
+        at: { file: "src/shape.ts", line: 3, symbol: "area" },
+        locs: ["src/shape.ts 9:3–9:7"],
+      },
+    ],
+    symbols: [
+      {
+        file: "src/shape.ts",
+        tree: [
+          "Shape interface 2:1–4:2 / 2:18–2:23",
+          "  area method 3:3–3:18 / 3:3–3:7",
+          "Square class 6:1–12:2 / 6:14–6:20",
+          "  constructor constructor 7:3–7:40 / 7:3–7:40",
+          "  side property 7:15–7:36 / 7:24–7:28",
+          "  area method 9:3–11:4 / 9:3–9:7",
+          "totalArea function 14:1–16:2 / 14:17–14:26",
+          "  shapes.reduce() callback function 15:24–15:58 / 15:24–15:58",
+        ],
+      },
+      {
+        file: "src/main.ts",
+        tree: ["squares constant 3:7–3:47 / 3:7–3:14", "total constant 4:27–4:53 / 4:27–4:32"],
+      },
+    ],
+    // errors.ts's two errors on the first call (see settledTsDiagnostics), none elsewhere
+    diagnostics: { file: "src/errors.ts", items: errorsTs(), settled: true },
+    clean: ["src/main.ts", "src/shape.ts"],
+  },
+  tls,
+  (bridge) => {
+    test("declaration: tls does not offer it → ServerLacksCapability", async () => {
+      const err = await fails(bridge(), "declaration", {
+        file: "src/main.ts",
+        line: 4,
+        column: 35,
+      });
+      expect(err.code).toBe("ServerLacksCapability");
+      expect(err.details).toEqual({
+        server: "typescript-language-server",
+        method: "textDocument/declaration",
+      });
     });
-  });
 
-  test("references: tls ignores include_declaration false at a use, honours it at the declaration", async () => {
-    const five = [
-      "src/errors.ts 1:18–1:27",
-      "src/errors.ts 4:35–4:44",
-      "src/main.ts 1:18–1:27",
-      "src/main.ts 4:35–4:44",
-      "src/shape.ts 14:17–14:26",
-    ];
-    for (const include_declaration of [true, false]) {
-      const r = await ok(bridge, "references", {
+    test("type_definition: the workspace class first, TypeScript's lib files as absolute paths", async () => {
+      const r = await ok(bridge(), "type_definition", {
+        file: "src/main.ts",
+        line: 3,
+        symbol: "squares",
+      });
+      const [first, ...rest] = locs(r);
+      expect(first).toBe("src/shape.ts 6:14–6:20");
+      expect(rest.length).toBeGreaterThan(0);
+      // the lib directory of the TypeScript discovery pinned for it (test/servers' 5.9.3)
+      const tsserver = config().initialization_options.tsserver as { path: string };
+      const lib = dirname(tsserver.path);
+      expect(lib).toBe(realpathSync(join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib")));
+      for (const l of rest) {
+        expect(isAbsolute(l)).toBe(true);
+        expect(l.startsWith(`${lib}/lib.`)).toBe(true);
+      }
+    });
+
+    test("workspace_symbols: the whole declaration's range", async () => {
+      const t = await ok(bridge(), "workspace_symbols", { query: "totalArea" });
+      expect(t.symbols).toEqual([
+        { name: "totalArea", kind: "function", file: "src/shape.ts", ...range(14, 1, 16, 2) },
+      ]);
+      const s = await ok(bridge(), "workspace_symbols", { query: "Square" });
+      expect(s.symbols).toEqual([
+        { name: "squares", kind: "constant", file: "src/main.ts", ...range(3, 7, 3, 47) },
+        { name: "Square", kind: "class", file: "src/shape.ts", ...range(6, 1, 12, 2) },
+      ]);
+    });
+
+    test("rename_preview: an import alias from the use site, five edits from the declaration", async () => {
+      const alias = await ok(bridge(), "rename_preview", {
         file: "src/main.ts",
         line: 4,
         symbol: "totalArea",
-        include_declaration,
+        new_name: "sumAreas",
       });
-      expect(locs(r)).toEqual(five);
-    }
-    const fromDecl = await ok(bridge, "references", {
-      file: "src/shape.ts",
-      line: 14,
-      column: 17,
-      include_declaration: false,
+      expect(alias).toEqual({
+        applied: false,
+        new_name: "sumAreas",
+        edit_set: anyEditSet(),
+        changes: [
+          {
+            file: "src/main.ts",
+            edits: [
+              { ...range(1, 18, 1, 27), new_text: "totalArea as sumAreas" },
+              { ...range(4, 35, 4, 44), new_text: "sumAreas" },
+            ],
+          },
+        ],
+      });
+      const decl = await ok(bridge(), "rename_preview", {
+        file: "src/shape.ts",
+        line: 14,
+        column: 17,
+        new_name: "sumAreas",
+      });
+      const edit = renameEdit("sumAreas");
+      expect(decl.changes).toEqual([
+        { file: "src/errors.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
+        { file: "src/main.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
+        { file: "src/shape.ts", edits: [edit(14, 17, 26)] },
+      ]);
     });
-    expect(locs(fromDecl)).toEqual(five.slice(0, 4));
-    const shape = await ok(bridge, "references", {
-      file: "src/shape.ts",
-      line: 2,
-      symbol: "Shape",
-    });
-    expect(locs(shape)).toEqual([
-      "src/shape.ts 2:18–2:23",
-      "src/shape.ts 6:32–6:37",
-      "src/shape.ts 14:44–14:49",
-    ]);
-  });
 
-  test("hover: the alias signature without the fence", async () => {
-    const r = await ok(bridge, "hover", { file: "src/main.ts", line: 4, symbol: "totalArea" });
-    expect(r).toEqual({
-      text: "(alias) totalArea(shapes: readonly Shape[]): number\nimport totalArea",
-      range: range(4, 35, 4, 44),
+    test("diagnostics workspace-wide: the open files tls published for; it offers no workspace pull", async () => {
+      expect(await ok(bridge(), "diagnostics")).toEqual(
+        diagnosticsFor(["src/errors.ts", "src/main.ts", "src/shape.ts"], errorsTs(), false),
+      );
     });
-  });
 
-  test("implementation: the class of an interface, the method of an interface member", async () => {
-    const cls = await ok(bridge, "implementation", { file: "src/shape.ts", line: 2, column: 18 });
-    expect(locs(cls)).toEqual(["src/shape.ts 6:14–6:20"]);
-    const method = await ok(bridge, "implementation", {
-      file: "src/shape.ts",
-      line: 3,
-      symbol: "area",
+    test("code_actions on the errors: command-only refactors, no quick-fix, nothing with an edit", async () => {
+      const r = await ok(bridge(), "code_actions", { file: "src/errors.ts", line: 4, column: 57 });
+      const actions = r.actions as Record<string, unknown>[];
+      expect(actions.filter((a) => a.has_edit)).toEqual([]);
+      expect(actions.filter((a) => a.kind === "quickfix")).toEqual([]);
+      // disabled refactors are listed with their reason; the enabled ones are command-only
+      const enabled = actions.filter((a) => a.disabled === undefined);
+      expect(enabled.map((a) => a.title)).toEqual([
+        "Move to a new file",
+        "Convert to template string",
+        "Extract to function in module scope",
+        "Extract to constant in enclosing scope",
+      ]);
+      for (const a of enabled) expect(a.has_command).toBe(true);
     });
-    expect(locs(method)).toEqual(["src/shape.ts 9:3–9:7"]);
-  });
-
-  test("type_definition: the workspace class first, TypeScript's lib files as absolute paths", async () => {
-    const r = await ok(bridge, "type_definition", {
-      file: "src/main.ts",
-      line: 3,
-      symbol: "squares",
-    });
-    const [first, ...rest] = locs(r);
-    expect(first).toBe("src/shape.ts 6:14–6:20");
-    expect(rest.length).toBeGreaterThan(0);
-    // the lib directory of the TypeScript discovery pinned for it (test/servers' 5.9.3)
-    const tsserver = config().initialization_options.tsserver as { path: string };
-    const lib = dirname(tsserver.path);
-    expect(lib).toBe(realpathSync(join(TEST_SERVERS_DIR, "node_modules", "typescript", "lib")));
-    for (const l of rest) {
-      expect(isAbsolute(l)).toBe(true);
-      expect(l.startsWith(`${lib}/lib.`)).toBe(true);
-    }
-  });
-
-  test("document_symbols: the measured trees", async () => {
-    const shape = await ok(bridge, "document_symbols", { file: "src/shape.ts" });
-    expect(symbolTree(shape.symbols as never)).toEqual([
-      "Shape interface 2:1–4:2 / 2:18–2:23",
-      "  area method 3:3–3:18 / 3:3–3:7",
-      "Square class 6:1–12:2 / 6:14–6:20",
-      "  constructor constructor 7:3–7:40 / 7:3–7:40",
-      "  side property 7:15–7:36 / 7:24–7:28",
-      "  area method 9:3–11:4 / 9:3–9:7",
-      "totalArea function 14:1–16:2 / 14:17–14:26",
-      "  shapes.reduce() callback function 15:24–15:58 / 15:24–15:58",
-    ]);
-    const main = await ok(bridge, "document_symbols", { file: "src/main.ts" });
-    expect(symbolTree(main.symbols as never)).toEqual([
-      "squares constant 3:7–3:47 / 3:7–3:14",
-      "total constant 4:27–4:53 / 4:27–4:32",
-    ]);
-  });
-
-  test("workspace_symbols: the whole declaration's range", async () => {
-    const t = await ok(bridge, "workspace_symbols", { query: "totalArea" });
-    expect(t.symbols).toEqual([
-      { name: "totalArea", kind: "function", file: "src/shape.ts", ...range(14, 1, 16, 2) },
-    ]);
-    const s = await ok(bridge, "workspace_symbols", { query: "Square" });
-    expect(s.symbols).toEqual([
-      { name: "squares", kind: "constant", file: "src/main.ts", ...range(3, 7, 3, 47) },
-      { name: "Square", kind: "class", file: "src/shape.ts", ...range(6, 1, 12, 2) },
-    ]);
-  });
-
-  test("rename_preview: an import alias from the use site, five edits from the declaration", async () => {
-    const alias = await ok(bridge, "rename_preview", {
-      file: "src/main.ts",
-      line: 4,
-      symbol: "totalArea",
-      new_name: "sumAreas",
-    });
-    expect(alias).toEqual({
-      applied: false,
-      new_name: "sumAreas",
-      edit_set: anyEditSet(),
-      changes: [
-        {
-          file: "src/main.ts",
-          edits: [
-            { ...range(1, 18, 1, 27), new_text: "totalArea as sumAreas" },
-            { ...range(4, 35, 4, 44), new_text: "sumAreas" },
-          ],
-        },
-      ],
-    });
-    const decl = await ok(bridge, "rename_preview", {
-      file: "src/shape.ts",
-      line: 14,
-      column: 17,
-      new_name: "sumAreas",
-    });
-    const edit = (l: number, c: number, e: number) => ({
-      ...range(l, c, l, e),
-      new_text: "sumAreas",
-    });
-    expect(decl.changes).toEqual([
-      { file: "src/errors.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
-      { file: "src/main.ts", edits: [edit(1, 18, 27), edit(4, 35, 44)] },
-      { file: "src/shape.ts", edits: [edit(14, 17, 26)] },
-    ]);
-  });
-
-  test("diagnostics: errors.ts's two errors on the first call, none elsewhere", async () => {
-    const r = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
-    expect(r).toEqual(diagnosticsFor(["src/errors.ts"], errorsTs()));
-    for (const file of ["src/main.ts", "src/shape.ts"]) {
-      expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-    }
-    // workspace-wide: the open files tls published for; it offers no workspace pull
-    expect(await ok(bridge, "diagnostics")).toEqual(
-      diagnosticsFor(["src/errors.ts", "src/main.ts", "src/shape.ts"], errorsTs(), false),
-    );
-  });
-
-  test("code_actions on the errors: command-only refactors, no quick-fix, nothing with an edit", async () => {
-    const r = await ok(bridge, "code_actions", { file: "src/errors.ts", line: 4, column: 57 });
-    const actions = r.actions as Record<string, unknown>[];
-    expect(actions.filter((a) => a.has_edit)).toEqual([]);
-    expect(actions.filter((a) => a.kind === "quickfix")).toEqual([]);
-    // disabled refactors are listed with their reason; the enabled ones are command-only
-    const enabled = actions.filter((a) => a.disabled === undefined);
-    expect(enabled.map((a) => a.title)).toEqual([
-      "Move to a new file",
-      "Convert to template string",
-      "Extract to function in module scope",
-      "Extract to constant in enclosing scope",
-    ]);
-    for (const a of enabled) expect(a.has_command).toBe(true);
-  });
-});
+  },
+);
+const config = suite.config;
+const tsFixture = (): string => suite.fixture("ts");
 
 describe.skipIf(!tls)("typescript-language-server column units on the emoji lines", () => {
   for (const [unit, col] of [

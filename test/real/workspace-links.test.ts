@@ -7,8 +7,7 @@
  * the path it knows the file by. typescript-language-server, pyright and gopls.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findGopls } from "../support/built-servers.ts";
 import { answer, freshAnswers, type Probe } from "../support/coherence.ts";
@@ -18,6 +17,7 @@ import {
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 interface Case {
   files: Record<string, string>;
@@ -88,14 +88,10 @@ const FOUND: Record<string, RealServer | null> = {
   gopls: await findGopls(),
 };
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 function materialize(c: Case): string {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-links-")));
-  dirs.push(root);
+  const root = tempDir("theodolite-links-");
   for (const [rel, text] of Object.entries(c.files)) {
     mkdirSync(dirname(join(root, rel)), { recursive: true });
     writeFileSync(join(root, rel), text);

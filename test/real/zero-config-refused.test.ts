@@ -11,17 +11,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type BridgeHandle,
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   REPO,
   startBridge,
-  tempDir,
 } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { descendantsOf } from "../support/processes.ts";
 import { fails, ok, requiredUnderCI } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const gopls = await findGopls();
 const tls = await findTypescriptLanguageServer();
@@ -36,7 +35,7 @@ const PATH = [
 ].join(":");
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** A home directory as a Go and TypeScript user's looks: a module cache, a project, dotfiles. */
 function homeDirectory(): string {

@@ -9,18 +9,16 @@
  * paths relatively.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import type { DiscoveredPreset } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   REPO,
   startBridge,
-  tempDir,
 } from "../support/bridge.ts";
 import { fails, locs, ok, requiredUnderCI } from "../support/real-bridge.ts";
 import {
@@ -31,6 +29,7 @@ import {
   findTypescriptNative,
   materializeCFixture,
 } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 const tls = await findTypescriptLanguageServer();
@@ -50,17 +49,10 @@ const TS7_BIN = join(REPO, "node_modules", ".bin");
 /** where node and the system servers (clangd) live, without any npm server */
 const SYSTEM_PATH = process.env.PATH ?? "";
 
-const dirs: string[] = [];
 afterEach(closeAllBridges);
 afterAll(() => {
-  cleanupTempDirs();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  removeTempDirs();
 });
-
-function own(dir: string): string {
-  dirs.push(dir);
-  return dir;
-}
 
 /** The bridge with no configuration, serving `cwd`, looking for servers on `path`. */
 function zeroConfig(cwd: string, path: string): Promise<BridgeHandle> {
@@ -94,7 +86,7 @@ function addTypescriptSources(dir: string): void {
 
 /** A demo-ts copy whose node_modules/typescript is `typescriptPackage` (or none). */
 function typescriptWorkspace(typescriptPackage?: string): string {
-  const root = own(tempDir("theodolite-ts-"));
+  const root = tempDir("theodolite-ts-");
   addTypescriptSources(root);
   if (typescriptPackage !== undefined) {
     mkdirSync(join(root, "node_modules"));
@@ -113,7 +105,7 @@ describe("a C workspace, zero-config", () => {
   test.skipIf(!clangd)(
     "without compile_commands.json it serves: WorkspaceFileMissing per call and in session_status; once written, session_restart and hover work, definition crosses into util.c",
     async () => {
-      const root = own(copyFixture("c"));
+      const root = copyFixture("c");
       const bridge = await zeroConfig(root, SYSTEM_PATH);
       const before = await status(bridge);
       expect(before.bridge.config).toBe("zero-config");
@@ -150,7 +142,7 @@ describe("a C workspace, zero-config", () => {
   );
 
   test.skipIf(!clangd)("a malformed compile_commands.json: WorkspaceFileInvalid", async () => {
-    const root = own(copyFixture("c"));
+    const root = copyFixture("c");
     writeFileSync(join(root, "compile_commands.json"), "this is not json");
     const bridge = await zeroConfig(root, SYSTEM_PATH);
     const err = await fails(bridge, "hover", { file: "main.c", line: 6, symbol: "manhattan" });
@@ -165,7 +157,7 @@ describe("a mixed C + TypeScript workspace, zero-config", () => {
   test.skipIf(!clangd || !tls)(
     "both servers are configured: .ts answers, .c says what clangd is missing",
     async () => {
-      const root = own(copyFixture("c"));
+      const root = copyFixture("c");
       addTypescriptSources(root);
       const bridge = await zeroConfig(root, `${SERVERS_BIN}:${SYSTEM_PATH}`);
       const s = await status(bridge);
@@ -276,7 +268,7 @@ describe("init writes the same choice", () => {
 
 describe("Python: the workspace's virtual environment", () => {
   test.skipIf(!pyright)("pyright resolves imports from .venv's site-packages", async () => {
-    const root = own(copyFixture("python"));
+    const root = copyFixture("python");
     const venv = Bun.spawnSync(["python3", "-m", "venv", "--without-pip", join(root, ".venv")], {
       stdout: "pipe",
       stderr: "pipe",

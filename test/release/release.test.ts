@@ -6,8 +6,7 @@
  * .ci/setup-cross).
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Artifact,
@@ -21,12 +20,10 @@ import {
 } from "../../.ci/release.ts";
 import { bridgeBuildArgs, provenanceDefines } from "../../build.ts";
 import { REPO } from "../support/bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const SHA = "0123456789abcdef0123456789abcdef01234567";
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 describe("pure parts", () => {
   test("a clean checkout is released; a change or no git is refused with its code", () => {
@@ -93,8 +90,7 @@ describe("pure parts", () => {
 describe("refusals, run", () => {
   /** A git repository holding the release scripts and what they import, committed. */
   function scriptsRepo(): string {
-    const dir = mkdtempSync(join(tmpdir(), "theodolite-release-"));
-    dirs.push(dir);
+    const dir = tempDir("theodolite-release-");
     for (const file of [".ci/release.ts", "build.ts", "package.json", "src/version.ts"]) {
       mkdirSync(join(dir, file, ".."), { recursive: true });
       cpSync(join(REPO, file), join(dir, file));

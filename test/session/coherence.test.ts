@@ -11,11 +11,12 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { rmSync, unlinkSync } from "node:fs";
 import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
 

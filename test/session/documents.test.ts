@@ -10,10 +10,11 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, closeAllBridges, tempDir } from "../support/bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
 

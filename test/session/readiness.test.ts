@@ -10,11 +10,12 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
 import type { FakeEvent } from "../fake-server/state.ts";
-import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
 const FILES = { "a.fake": "alpha beta\n" };

@@ -7,11 +7,12 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const HOVER = { "textDocument/hover": { contents: "hello" } };
 const AT = { file: "a.fake", line: 1, column: 1 };

@@ -13,17 +13,16 @@ import { join } from "node:path";
 import { JIT_RESERVATION_ENV } from "../../src/process/environment.ts";
 import { readProc } from "../../src/process/proctree.ts";
 import {
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   fakeServer,
   startBridge,
-  tempDir,
   writeConfig,
 } from "../support/bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** RLIMIT_AS under which JavaScriptCore cannot reserve its JIT memory: bun:ffi is refused. */
 const TWO_GIB = 2 * 1024 * 1024 * 1024;

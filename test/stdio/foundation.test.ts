@@ -11,24 +11,23 @@ import { CLI_ONLY_CODES, ERROR_CODES } from "../../src/errors.ts";
 import { INSTRUCTIONS } from "../../src/mcp/conventions.ts";
 import { type Provenance, runtimeTarget, versionLine } from "../../src/version.ts";
 import {
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   fakeServer,
   REPO,
   startBridge,
-  tempDir,
   writeConfig,
 } from "../support/bridge.ts";
 import { descendantsOf } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { within } from "../support/wait.ts";
 
 afterEach(async () => {
   await closeAllBridges();
   await closeRawBridges();
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 function twoPairConfig(bridge: Record<string, unknown> = {}): string {
   const root = tempDir();

@@ -11,17 +11,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TOOLS } from "../../src/mcp/tools/index.ts";
-import {
-  cleanupTempDirs,
-  ensureBinary,
-  fakeServer,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
-import { present } from "../support/real-bridge.ts";
+import { ensureBinary, fakeServer, writeConfig } from "../support/bridge.ts";
+import { requiredUnderCI } from "../support/real-bridge.ts";
 import { TEST_SERVERS_DIR } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** what a client without the apply class is offered (SPEC §4.1) */
 const READ_TOOLS = TOOLS.filter((t) => t.toolClass === "read").length;
@@ -86,13 +81,11 @@ asyncio.run(main())
 `;
 
 describe("other MCP clients", () => {
-  test("the Python MCP SDK and the MCP Inspector CLI are installed (required under CI)", () => {
-    const noPython = `no \`import mcp\` in ${PYTHON} (set THEODOLITE_TEST_PYTHON)`;
-    if (present("Python MCP SDK", python, noPython)) expect(python).toBe(PYTHON);
-    const noInspector = `no ${INSPECTOR} (set THEODOLITE_TEST_INSPECTOR)`;
-    if (present("MCP Inspector CLI", inspector, noInspector))
-      expect(inspector.length).toBeGreaterThan(0);
-  });
+  const noPython = `no \`import mcp\` in ${PYTHON} (set THEODOLITE_TEST_PYTHON)`;
+  requiredUnderCI("Python MCP SDK", python, (p) => expect(p).toBe(PYTHON), noPython);
+  const noInspector = `no ${INSPECTOR} (set THEODOLITE_TEST_INSPECTOR)`;
+  const inspectorFound = (i: string) => expect(i.length).toBeGreaterThan(0);
+  requiredUnderCI("MCP Inspector CLI", inspector, inspectorFound, noInspector);
 
   test.skipIf(!python)(
     "the Python MCP SDK: handshake, tools/list, a result and a tool error",

@@ -11,18 +11,13 @@ import { chmodSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isAlive } from "../../src/process/proctree.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
-import {
-  cleanupTempDirs,
-  closeAllBridges,
-  FAKE_LS,
-  startBridge,
-  tempDir,
-} from "../support/bridge.ts";
+import { closeAllBridges, FAKE_LS, startBridge } from "../support/bridge.ts";
 import { fails, ok } from "../support/real-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 /** A PATH whose `taplo` is the fake server answering document symbols from the text. */
 function fakeTaploPath(): string {

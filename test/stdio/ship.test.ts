@@ -9,20 +9,19 @@ import { cpSync, existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import {
-  cleanupTempDirs,
   closeAllBridges,
   ensureBinary,
   fakeServer,
   REPO,
   startBridge,
-  tempDir,
   writeConfig,
 } from "../support/bridge.ts";
 import { requiredUnderCI } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const tls = await findTypescriptLanguageServer();
 

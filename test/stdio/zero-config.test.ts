@@ -10,16 +10,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { isAlive } from "../../src/process/proctree.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
-import {
-  cleanupTempDirs,
-  closeAllBridges,
-  fakeServer,
-  startBridge,
-  tempDir,
-  writeConfig,
-} from "../support/bridge.ts";
+import { closeAllBridges, fakeServer, startBridge, writeConfig } from "../support/bridge.ts";
 import { fails } from "../support/real-bridge.ts";
 import { copyFixture } from "../support/real-servers.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 /** pid files of the fake version commands: a failed test must not leave one running */
@@ -31,7 +25,7 @@ afterEach(async () => {
     if (pid > 0 && isAlive(pid)) process.kill(pid, "SIGKILL");
   }
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 describe("zero-config start", () => {
   test("initialize and tools/list answer while discovery's version command hangs; shutting down kills it", async () => {

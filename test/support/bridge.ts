@@ -3,13 +3,13 @@
  * (SPEC §11: stdio suites). Builds dist/theodolite when it is missing or older
  * than the sources, writes configs to temp dirs, and always cleans up.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { stringify } from "smol-toml";
+import { removeTempDir, tempDir } from "./temp-dirs.ts";
 
 export const REPO = join(import.meta.dir, "..", "..");
 export const BINARY = join(REPO, "dist", "theodolite");
@@ -44,16 +44,6 @@ export function ensureBinary(): string {
   }
   built = true;
   return BINARY;
-}
-
-const tempDirs: string[] = [];
-export function tempDir(prefix = "theodolite-test-"): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.push(d);
-  return d;
-}
-export function cleanupTempDirs(): void {
-  for (const d of tempDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 /**
@@ -179,7 +169,7 @@ export async function startBridge(opts: {
       } catch {
         // already gone
       }
-      for (const d of opts.ownDirs ?? []) rmSync(d, { recursive: true, force: true });
+      for (const d of opts.ownDirs ?? []) removeTempDir(d);
     },
   };
   open.add(handle);

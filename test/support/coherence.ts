@@ -4,12 +4,12 @@
  * agent edits with its own tools); after each change its answers are compared with
  * those of a bridge started afresh on a copy of the same files.
  */
-import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { ok, startRealBridge } from "./real-bridge.ts";
+import { removeTempDir, tempDir } from "./temp-dirs.ts";
 
 export const GATED = {
   bridge: { mutation: "gated", mutation_allowlist: ["coherence-test"] },
@@ -38,7 +38,7 @@ const NOT_COPIED = new Set(["target", ".cache", "node_modules"]);
  * paths literally). `keep`: names copied all the same (node_modules, for a dependency test).
  */
 export function copyWorkspace(from: string, keep: readonly string[] = []): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-fresh-")));
+  const dir = tempDir("theodolite-fresh-");
   cpSync(from, dir, {
     recursive: true,
     verbatimSymlinks: true,
@@ -141,7 +141,7 @@ export function startFresh(
 export async function closeFresh(starting: Promise<FreshBridge>): Promise<void> {
   const fresh = await starting.catch(() => undefined);
   await fresh?.bridge.close();
-  if (fresh) rmSync(fresh.dir, { recursive: true, force: true });
+  if (fresh) removeTempDir(fresh.dir);
 }
 
 /** What a fresh bridge started by `start` answers on a copy of `root` taken when called. */

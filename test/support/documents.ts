@@ -11,7 +11,7 @@ import { Documents } from "../../src/session/documents.ts";
 import { defaultHooks } from "../../src/session/hooks.ts";
 import { pathToUri } from "../../src/workspace/uri.ts";
 import type { Workspace } from "../../src/workspace/workspace.ts";
-import { tempTree } from "./temp-tree.ts";
+import { tempDir } from "./temp-dirs.ts";
 import { workspaceAt } from "./workspace.ts";
 
 const opened: Documents[] = [];
@@ -49,7 +49,7 @@ export function setup(
 ) {
   // with `ws`: another session of the same workspace (they share its watcher)
   const ws =
-    opts.ws ?? workspaceAt(tempTree({}, "theodolite-coherence-"), { maxFileBytes: 1 << 20 });
+    opts.ws ?? workspaceAt(tempDir("theodolite-coherence-", {}), { maxFileBytes: 1 << 20 });
   const root = ws.rootReal;
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });

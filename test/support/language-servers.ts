@@ -7,8 +7,7 @@
  * missing, or at another version than pinned, is a loud SKIPPED line (a failure under CI,
  * test/support/real-bridge.ts).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Table } from "../../src/config/merge.ts";
 import serversPkg from "../servers/package.json" with { type: "json" };
@@ -21,6 +20,7 @@ import {
   TEST_SERVERS_DIR,
 } from "./real-servers.ts";
 import { executablesNamed } from "./rust-src.ts";
+import { removeTempDir, tempDir } from "./temp-dirs.ts";
 
 const NPM_BIN = join(TEST_SERVERS_DIR, "node_modules", ".bin");
 const LSP_VENV_BIN = join(TEST_SERVERS_DIR, "lsp", "bin");
@@ -133,9 +133,9 @@ export async function findLanguageServer(preset: string): Promise<RealServer | n
   if (!source) throw new Error(`no source for ${preset}`);
   const [command, route] = source();
   if (preset !== "postgres-language-server") return located(preset, command, route);
-  const cache = mkdtempSync(join(tmpdir(), "theodolite-pgls-"));
+  const cache = tempDir("theodolite-pgls-");
   const found = await located(preset, command, route, { env: { XDG_CACHE_HOME: cache } });
   if (found) found.ownDirs = [cache];
-  else rmSync(cache, { recursive: true, force: true });
+  else removeTempDir(cache);
   return found;
 }

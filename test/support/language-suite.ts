@@ -7,9 +7,6 @@
  * suite takes seconds. The measured answers are in test/fixtures/README.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
 import type { BridgeHandle } from "./bridge.ts";
@@ -29,22 +26,35 @@ import {
   symbolTree,
 } from "./real-bridge.ts";
 import { copyFixture, materializeCFixture, type RealServer } from "./real-servers.ts";
+import { removeTempDir, tempDir } from "./temp-dirs.ts";
 import { waitForValue } from "./wait.ts";
-import { expectServed, linkedPath, startZeroConfig } from "./zero-config-bridge.ts";
+import {
+  expectServed,
+  lastThroughZeroConfig,
+  linkedPath,
+  startZeroConfig,
+} from "./zero-config-bridge.ts";
 
 type Args = Record<string, unknown>;
 
 export interface LanguageCase {
   server: string;
-  /** "polyglot" (default), or a C fixture with its compile database */
-  fixture?: "polyglot" | "c" | "c-errors";
+  /** "polyglot" (default), a C fixture with its compile database, or any other fixture */
+  fixture?: string;
+  /** what "installed" means beyond an absolute command (a version), see requiredUnderCI */
+  installed?: (found: RealServer) => void;
   /** readiness condition prefixes, as session_status lists them */
   ready: string[];
   /** the encoding session_status reports for the session */
   encoding: string;
-  hover?: { at: Args; text?: string | null; includes?: string; range?: unknown }[];
+  /** more that the first status must show (before any other call opens a document) */
+  status?: (status: Record<string, unknown>) => void;
+  /** `answer`: the whole answer, where a case pins it */
+  hover?: { at: Args; text?: string | null; includes?: string; range?: unknown; answer?: Args }[];
   definition?: { at: Args; locs: string[] }[];
   references?: { at: Args; locs: string[] }[];
+  /** the other tools that answer locations: declaration, implementation, type_definition */
+  locations?: { tool: string; at: Args; locs: string[] }[];
   symbols?: { file: string; tree: string[] }[];
   /**
    * A stated limit: a server with no signal that its index is complete (ccls) is polled,
@@ -59,6 +69,13 @@ export interface LanguageCase {
    * (channels `pull` or `pull`+`push`): the items are compared on their pull channel.
    */
   diagnostics?: { file: string; items: unknown[]; settled: boolean; pushToo?: true };
+  /** files with no diagnostics at all */
+  clean?: string[];
+  /**
+   * The diagnostics of `file` (on `fixture`, default the case's), complete on the first call
+   * of each of three fresh sessions, the last through zero-config; `ready` checked first
+   */
+  fresh?: { fixture?: string; file: string; items: unknown[]; ready?: string[] };
   /** where it breaks lines, probed on a file of its language (line-probe.ts) */
   lines?: LineProbe;
 }
@@ -81,7 +98,7 @@ export function expectedDiagnostics(d: NonNullable<LanguageCase["diagnostics"]>)
 function fixtureFor(c: Pick<LanguageCase, "fixture">): string {
   if (c.fixture === "c" || c.fixture === "c-errors")
     return materializeCFixture(undefined, c.fixture);
-  return copyFixture("polyglot");
+  return copyFixture(c.fixture ?? "polyglot");
 }
 
 /** `diagnostics {file}` until it holds the measured items (a `publish` server's first may not). */
@@ -118,30 +135,39 @@ async function indexedFixture(bridge: BridgeHandle, c: LanguageCase): Promise<vo
   );
 }
 
-export function languageSuite(c: LanguageCase, found: RealServer | null): void {
-  requiredUnderCI(c.server, found);
+/** A server's own tests beside its case, on the case's bridge and fixture copy. */
+export type CaseTests = (bridge: () => BridgeHandle, root: () => string) => void;
+
+/**
+ * The case's tests on one bridge, then `more` (a suite's own tests) on the same bridge.
+ * Returns the suite (test/support/real-bridge.ts) for the file's other tests.
+ */
+export function languageSuite(
+  c: LanguageCase,
+  found: RealServer | null,
+  more?: CaseTests,
+): ReturnType<typeof realSuite> {
+  if (c.installed) requiredUnderCI(c.server, found, c.installed);
+  else requiredUnderCI(c.server, found);
   const suite = realSuite(c.server, found);
   describe.skipIf(!found)(`${c.server} on the ${c.fixture ?? "polyglot"} fixture`, () => {
     let bridge: BridgeHandle;
     let root: string;
     beforeAll(async () => {
-      root =
-        c.fixture === undefined || c.fixture === "polyglot"
-          ? suite.fixture("polyglot")
-          : fixtureFor(c);
+      root = fixtureFor(c);
       bridge = await startRealBridge(root, suite.config());
       await indexedFixture(bridge, c);
     });
     afterAll(async () => {
       await bridge?.close();
-      if (c.fixture === "c" || c.fixture === "c-errors")
-        rmSync(root, { recursive: true, force: true });
+      removeTempDir(root);
     });
 
     test("ready by its own signal", async () => {
       const s = await startAndStatus(bridge);
       readyByState(s, c.ready);
       expect(s.position_encoding).toBe(c.encoding);
+      c.status?.(s);
     });
 
     if (c.diagnostics) {
@@ -153,6 +179,14 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
         expect(d.pushToo ? pullChannel(r) : r).toEqual(expectedDiagnostics(d));
       });
     }
+    if (c.clean) {
+      const clean = c.clean;
+      test(`diagnostics: none for ${clean.join(", ")}`, async () => {
+        for (const file of clean) {
+          expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
+        }
+      });
+    }
 
     for (const h of c.hover ?? []) {
       test(`hover ${JSON.stringify(h.at)}`, async () => {
@@ -160,6 +194,7 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
         if (h.text !== undefined) expect(r.text).toBe(h.text);
         if (h.includes !== undefined) expect(r.text).toContain(h.includes);
         if (h.range !== undefined) expect(r.range).toEqual(h.range);
+        if (h.answer !== undefined) expect(r).toEqual(h.answer);
       });
     }
     for (const d of c.definition ?? []) {
@@ -170,6 +205,11 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
     for (const d of c.references ?? []) {
       test(`references ${JSON.stringify(d.at)}`, async () => {
         expect(locs(await ok(bridge, "references", d.at))).toEqual(d.locs);
+      });
+    }
+    for (const l of c.locations ?? []) {
+      test(`${l.tool} ${JSON.stringify(l.at)}`, async () => {
+        expect(locs(await ok(bridge, l.tool, l.at))).toEqual(l.locs);
       });
     }
     for (const s of c.symbols ?? []) {
@@ -201,6 +241,10 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
         expect((await fails(bridge, l.tool, l.args)).code).toBe("ServerLacksCapability");
       });
     }
+    more?.(
+      () => bridge,
+      () => root,
+    );
     const lines = c.lines;
     if (lines) {
       // last: the probe file is new to the workspace, which the other answers never name
@@ -208,6 +252,32 @@ export function languageSuite(c: LanguageCase, found: RealServer | null): void {
         await checkLineProbe(bridge, root, lines);
       });
     }
+  });
+  if (c.fresh) freshSessions(c, c.fresh, found);
+  return suite;
+}
+
+function freshSessions(
+  c: LanguageCase,
+  f: NonNullable<LanguageCase["fresh"]>,
+  found: RealServer | null,
+): void {
+  describe.skipIf(!found)(`${c.server} diagnostics in fresh sessions`, () => {
+    test(`${f.file}: complete on the first call of each of three fresh sessions, the last through zero-config`, async () => {
+      if (!found) return;
+      for (let i = 0; i < 3; i++) {
+        // the last through zero-config, the path users run (SPEC §2.1)
+        const root = fixtureFor({ fixture: f.fixture ?? c.fixture });
+        const bridge = await lastThroughZeroConfig(i, 3, root, found);
+        try {
+          if (f.ready) readyByState(await startAndStatus(bridge, c.server), f.ready);
+          const r = await ok(bridge, "diagnostics", { file: f.file });
+          expect(r).toEqual(diagnosticsFor([f.file], f.items));
+        } finally {
+          await bridge.close();
+        }
+      }
+    });
   });
 }
 
@@ -256,14 +326,14 @@ function zeroConfigCases(cases: [LanguageCase, RealServer][]): void {
       const dirs: string[] = [];
       beforeAll(async () => {
         const root = fixtureFor(group[0]?.[0] ?? {});
-        const dir = mkdtempSync(join(tmpdir(), "theodolite-zero-config-"));
+        const dir = tempDir("theodolite-zero-config-");
         dirs.push(root, dir);
         const servers = group.map(([, found]) => found);
         bridge = await startZeroConfig(root, servers, linkedPath(dir, servers).bin);
       });
       afterAll(async () => {
         await bridge?.close();
-        for (const d of dirs) rmSync(d, { recursive: true, force: true });
+        for (const d of dirs) removeTempDir(d);
       });
       for (const [c, found] of group) {
         test(`${c.server}: served as the case runs it${POLYGLOT_SERVERS.includes(c.server) ? "" : ", its first answer as measured"}`, async () => {

@@ -5,8 +5,7 @@
  * every server .ci/setup-servers installs is required; elsewhere a loud skip).
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mergeTables } from "../../src/config/merge.ts";
 import { serverTable } from "../../src/config/toml.ts";
@@ -14,13 +13,13 @@ import type { ServerConfig } from "../../src/config/types.ts";
 import {
   type BridgeHandle,
   type ConfigShape,
-  cleanupTempDirs,
   closeAllBridges,
   startBridge,
   type ToolResult,
   writeConfig,
 } from "./bridge.ts";
 import { copyFixture, type RealServer, SETUP_HINT, skipLoudly } from "./real-servers.ts";
+import { removeTempDir, removeTempDirs, tempDir } from "./temp-dirs.ts";
 
 export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 
@@ -41,11 +40,24 @@ export function present<T>(name: string, found: T | null, why?: string): found i
 
 /**
  * A top-level test that `found` is there: under CI it fails when the server is missing,
- * which a `describe.skipIf(!found)` block alone would skip instead.
+ * which a `describe.skipIf(!found)` block alone would skip instead. `check` asserts what
+ * "there" means (by default: located at an absolute path); `why` is as for `present`.
  */
-export function requiredUnderCI(name: string, found: RealServer | null): void {
+export function requiredUnderCI(name: string, found: RealServer | null): void;
+export function requiredUnderCI<T>(
+  name: string,
+  found: T | null,
+  check: (found: T) => void,
+  why?: string,
+): void;
+export function requiredUnderCI<T>(
+  name: string,
+  found: T | null,
+  check: (found: T) => void = (s) => expect((s as RealServer).config.command).toStartWith("/"),
+  why?: string,
+): void {
   test(`${name} is installed (required under CI)`, () => {
-    if (present(name, found)) expect(found.config.command).toStartWith("/");
+    if (present(name, found, why)) check(found);
   });
 }
 
@@ -80,7 +92,7 @@ export async function startRealBridge(
   server: ServerConfig,
   opts: RealBridgeOptions = {},
 ): Promise<BridgeHandle> {
-  const dir = mkdtempSync(join(tmpdir(), "theodolite-config-"));
+  const dir = tempDir("theodolite-config-");
   try {
     const config = writeConfig(realConfig(root, server, opts), dir);
     return await startBridge({
@@ -89,7 +101,7 @@ export async function startRealBridge(
       ...(opts.clientName ? { clientName: opts.clientName } : {}),
     });
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
     throw err;
   }
 }
@@ -251,24 +263,17 @@ export function readyByState(entry: Record<string, unknown>, conditionPrefixes: 
  * bridge closed, even when a test failed.
  */
 export function realSuite(name: string, found: RealServer | null) {
-  const dirs: string[] = [];
   afterAll(async () => {
     await closeAllBridges();
-    cleanupTempDirs();
-    for (const d of [...dirs.splice(0), ...(found?.ownDirs ?? [])]) {
-      rmSync(d, { recursive: true, force: true });
-    }
+    removeTempDirs();
+    for (const d of found?.ownDirs ?? []) rmSync(d, { recursive: true, force: true });
   });
   return {
     config(): ServerConfig {
       if (!found) throw new Error(`${name} missing`);
       return found.config;
     },
-    fixture(fixtureName: string): string {
-      const dir = copyFixture(fixtureName);
-      dirs.push(dir);
-      return dir;
-    },
+    fixture: (fixtureName: string): string => copyFixture(fixtureName),
   };
 }
 

@@ -11,16 +11,7 @@
  * The fixtures these configs are used with, and their measured answers, are described in
  * test/fixtures/README.md.
  */
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Table } from "../../src/config/merge.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
@@ -32,6 +23,7 @@ import {
   prepareRustSrcPath,
   sysrootOfBinary,
 } from "./rust-src.ts";
+import { tempDir } from "./temp-dirs.ts";
 
 export interface RealServer {
   /** what the suites run: `discovered` with `overlay` laid over */
@@ -253,10 +245,11 @@ const NOT_COPIED = new Set(["target", ".cache", "node_modules", "compile_command
 /**
  * Copy fixture `name` to `dest` (default: a new directory under the OS temp dir) and
  * return its real path. Use a copy whenever a server writes into the workspace (clangd's
- * .cache, cargo's target/) or a test edits files. The caller removes it.
+ * .cache, cargo's target/) or a test edits files. A new directory is a temp dir
+ * (test/support/temp-dirs.ts): `removeTempDirs` removes it.
  */
 export function copyFixture(name: string, dest?: string): string {
-  const dir = dest ?? mkdtempSync(join(tmpdir(), `theodolite-${name}-`));
+  const dir = dest ?? tempDir(`theodolite-${name}-`);
   cpSync(fixturePath(name), dir, {
     recursive: true,
     filter: (src) => !NOT_COPIED.has(src.split("/").pop() ?? ""),

@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { type Subprocess, spawn } from "bun";
 import type { Config } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
-import { ensureBinary, fakeServer, tempDir, writeConfig } from "./bridge.ts";
+import { ensureBinary, fakeServer, writeConfig } from "./bridge.ts";
 import { gone, livePidsTagged, treeOf } from "./processes.ts";
+import { tempDir } from "./temp-dirs.ts";
 import { waitFor, waitForValue, within } from "./wait.ts";
 
 export interface DaemonStatus {

@@ -5,9 +5,8 @@
  * user, who is unprivileged already. Never a skip. Also: whether this process holds the
  * capability a session's PID namespace needs (SPEC §9.2).
  */
-import { chmodSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { chmodSync, readFileSync } from "node:fs";
+import { tempDir } from "./temp-dirs.ts";
 
 /** nobody and nogroup on Debian */
 export const UNPRIVILEGED_ID = 65534;
@@ -34,7 +33,7 @@ export function unprivilegedPrefix(): string[] {
 
 /** A directory the unprivileged user may read, write and search (a HOME, say). */
 export function openTempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = tempDir(prefix);
   chmodSync(dir, 0o777);
   return dir;
 }

@@ -4,24 +4,20 @@
  * root (`proj`) and what lies beside it; the fresh bridge runs on a copy of the whole base.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { answer, GATED, type Probe } from "./coherence.ts";
 import { requiredUnderCI, startRealBridge } from "./real-bridge.ts";
 import type { RealServer } from "./real-servers.ts";
+import { removeTempDirs, tempDir } from "./temp-dirs.ts";
 
-const bases: string[] = [];
-afterAll(() => {
-  for (const b of bases) rmSync(b, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 /** A base directory holding `files` (paths relative to it; the root is `proj`). */
 export function base(files: Record<string, string>): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-unproven-")));
-  bases.push(dir);
+  const dir = tempDir("theodolite-unproven-");
   for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
   return dir;
 }
@@ -79,8 +75,7 @@ export async function bothAnswers(c: Case, server: ServerConfig): Promise<[unkno
       for (const p of c.probes) await answer(long, p, join(dir, "proj"));
       c.changeAgain(dir);
     }
-    const copy = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-unproven-fresh-")));
-    bases.push(copy);
+    const copy = tempDir("theodolite-unproven-fresh-");
     cpSync(dir, copy, { recursive: true, filter: (s) => !s.endsWith("/.cache") });
     c.prepare?.(copy);
     const mine: unknown[] = [];

@@ -29,18 +29,13 @@ import {
 import { join } from "node:path";
 import { getFlags, setFlags } from "../../src/ffi/file-attributes.ts";
 import { editEverywhereConfig, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import {
-  type BridgeHandle,
-  cleanupTempDirs,
-  closeAllBridges,
-  startBridge,
-  tempDir,
-} from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges, startBridge } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const FILES = 600;
 const DIRS = 6;

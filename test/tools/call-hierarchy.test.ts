@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const ws = workspace({
   "main.fake": "fn main() {\n  run(); run();\n}\n",
@@ -60,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const at = { file: "lib.fake", line: 1, symbol: "run" };

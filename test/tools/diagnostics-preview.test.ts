@@ -8,11 +8,12 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
-import { cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 
 afterEach(closeAllBridges);
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 const ERR = { pattern: "ERR", message: "bad thing", severity: 1 };
 const SNAPSHOT = expect.stringMatching(/^d[0-9a-f]{20}$/);

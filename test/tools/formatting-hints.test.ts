@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges, tempDir } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const OK = "fn main(){\n  let x=1;\n}\n";
 const FORMATTED = "fn main() {\n    let x = 1;\n}\n";
@@ -107,7 +108,7 @@ const GATED = {
 
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 let bridge: BridgeHandle;

@@ -10,9 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
 import { ALL_TERMINATORS, oracleLines, oraclePosition, widthOf } from "../support/line-oracle.ts";
 import { Prng } from "../support/prng.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const MARKER = "x";
 const LSP = ["cr", "lf", "crlf"];
@@ -60,7 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 /** Offsets a client position can name: code point boundaries outside LSP's terminators. */

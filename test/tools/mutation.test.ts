@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const ws = workspace();
 ws.write("a.fake", "alpha beta\r\ngamma\r\n", 0o640);
@@ -126,7 +127,7 @@ const APPLY_TOOLS = ["code_action_apply", "rename_apply", "formatting_apply"];
 
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 async function toolNames(bridge: BridgeHandle): Promise<string[]> {

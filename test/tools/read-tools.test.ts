@@ -10,7 +10,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges, tempDir } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const SOURCE = "fn alpha() {}\nfn beta() {\n  alpha();\n}\n";
 const ws = workspace({
@@ -172,7 +173,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const range = (line: number, column: number, end_line: number, end_column: number) => ({

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const LINES = 600;
 const ws = workspace({
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 /** What the fake generates for references: line i, characters 0..5. */

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const LINES = [
   "class Outer {", // 0
@@ -127,7 +128,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const range = (line: number, column: number, end_line: number, end_column: number) => ({

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, cleanupTempDirs, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const SOURCE = [
   "class Box {", // 0
@@ -68,7 +69,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeAllBridges();
-  cleanupTempDirs();
+  removeTempDirs();
 });
 
 const lastPosition = (method: string) =>

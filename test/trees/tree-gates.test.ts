@@ -9,9 +9,10 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readProc } from "../../src/process/proctree.ts";
-import { cleanupTempDirs, fakeServer, tempDir, writeConfig } from "../support/bridge.ts";
+import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone, killLeft, readPid } from "../support/processes.ts";
 import { closeRawBridges, RawBridge } from "../support/raw-bridge.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 
 const GATE_MS = 5000;
@@ -22,7 +23,7 @@ afterEach(async () => {
   // belt and braces: whatever a failed test left, by pid
   killLeft(started);
 });
-afterAll(cleanupTempDirs);
+afterAll(removeTempDirs);
 
 interface Tree {
   bridge: RawBridge;

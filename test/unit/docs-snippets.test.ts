@@ -10,19 +10,17 @@
  * plain scalars), strict about indentation, and refusing anything outside the subset.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseToml, stringify } from "smol-toml";
 import { runCheckConfig } from "../../src/commands/check-config.ts";
 import { CONFIG_ENV_VAR, resolveConfigPath } from "../../src/config/load.ts";
 import { validateConfig } from "../../src/config/validate.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const README = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
-const cleanup: string[] = [];
-afterAll(() => {
-  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 interface Block {
   lang: string;
@@ -237,8 +235,7 @@ describe("README", () => {
     );
     for (const line of shown.slice(1)) expect(line).toMatch(CHECK);
     // the same command on a real file
-    const dir = mkdtempSync(join(tmpdir(), "theodolite-readme-check-"));
-    cleanup.push(dir);
+    const dir = tempDir("theodolite-readme-check-");
     const server = join(dir, "typescript-language-server");
     writeFileSync(server, "#!/bin/sh\necho 5.3.0\n");
     chmodSync(server, 0o755);

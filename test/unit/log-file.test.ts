@@ -1,17 +1,13 @@
 /** SPEC §3 (`bridge.log`): the optional log file, rotated by size. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { RotatingLogFile } from "../../src/log-file.ts";
+import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 function temp(): string {
-  const d = mkdtempSync(join(tmpdir(), "theodolite-log-"));
-  dirs.push(d);
+  const d = tempDir("theodolite-log-");
   return d;
 }
 

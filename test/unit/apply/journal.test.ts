@@ -7,9 +7,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApplyJournal, notPrivate, stateDirectories } from "../../../src/apply/journal.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterEach(removeTempTrees);
+afterEach(removeTempDirs);
 
 describe("stateDirectories", () => {
   test("configured: that one alone", () => {
@@ -63,7 +63,7 @@ describe("ApplyJournal.begin", () => {
   const entry = { dir: "", name: "a.txt", tmp: ".a.tmp", bak: ".a.old", old: "0", new: "1" };
 
   test("a home that cannot be made falls back to the next directory, made 0700", () => {
-    const base = tempTree({ "not-a-dir": "x" }, "theodolite-journal-");
+    const base = tempDir("theodolite-journal-", { "not-a-dir": "x" });
     const fallback = join(base, "fallback");
     const journal = new ApplyJournal([join(base, "not-a-dir", "state"), fallback]);
     const record = journal.begin("/some/root", [entry]);
@@ -74,20 +74,20 @@ describe("ApplyJournal.begin", () => {
   });
 
   test("a base others may change (a temp directory made by another user) is refused", () => {
-    const base = tempTree({}, "theodolite-journal-");
+    const base = tempDir("theodolite-journal-", {});
     chmodSync(base, 0o777);
     expect(() => new ApplyJournal([base]).begin("/r", [entry])).toThrow("others may change it");
   });
 
   test("a records directory inside the workspace is refused", () => {
-    const root = tempTree({}, "theodolite-journal-root-");
+    const root = tempDir("theodolite-journal-root-", {});
     const journal = new ApplyJournal([join(root, ".state")]);
     expect(() => journal.begin(root, [entry])).toThrow("inside the workspace");
     expect(readdirSync(root)).toEqual([]);
   });
 
   test("an existing records directory others may enter is refused, not fixed", () => {
-    const base = tempTree({}, "theodolite-journal-");
+    const base = tempDir("theodolite-journal-", {});
     mkdirSync(join(base, "applies"));
     chmodSync(join(base, "applies"), 0o777);
     writeFileSync(join(base, "marker"), "");

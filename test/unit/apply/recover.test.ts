@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { ApplyJournal, type RecoveryReport } from "../../../src/apply/journal.ts";
 import { recoverApplies } from "../../../src/apply/recover.ts";
 import { tryLockExclusive } from "../../../src/ffi/syscalls.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterEach(removeTempTrees);
+afterEach(removeTempDirs);
 
 const FILES = 12;
 const MAX = 1 << 20;
@@ -22,7 +22,7 @@ const CHILD = join(import.meta.dir, "..", "..", "support", "apply-kill-child.ts"
 function workspace(): string {
   const files: Record<string, string> = {};
   for (let i = 0; i < FILES; i++) files[`f${i}.txt`] = `old file ${i}\n`;
-  return tempTree(files, "theodolite-recover-");
+  return tempDir("theodolite-recover-", files);
 }
 
 const texts = (root: string) =>
@@ -56,7 +56,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
   for (const [point, expected, restored] of cases) {
     test(`killed at ${point}: the next start leaves every file ${expected === allNew ? "new" : "old"}, no temp file, no record`, async () => {
       const root = workspace();
-      const state = tempTree({}, "theodolite-recover-state-");
+      const state = tempDir("theodolite-recover-state-", {});
       await killedAt(root, state, point);
       expect(temps(root).length).toBeGreaterThan(0);
       const journal = new ApplyJournal([state]);
@@ -79,7 +79,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
 
   test("a file changed after the kill is left as found and named; the others are undone", async () => {
     const root = workspace();
-    const state = tempTree({}, "theodolite-recover-state-");
+    const state = tempDir("theodolite-recover-state-", {});
     await killedAt(root, state, "after:5");
     writeFileSync(join(root, "f2.txt"), "the user's edit after the crash\n");
     const [report] = recoverApplies(new ApplyJournal([state]), root, MAX);
@@ -95,7 +95,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
   test("another root's records and a record still locked by a live apply are left alone", async () => {
     const root = workspace();
     const other = workspace();
-    const state = tempTree({}, "theodolite-recover-state-");
+    const state = tempDir("theodolite-recover-state-", {});
     await killedAt(root, state, "after:3");
     const records = readdirSync(join(state, "applies"));
     expect(records.length).toBe(1);
@@ -114,7 +114,7 @@ describe("recoverApplies (SPEC §7.4)", () => {
 
   test("no record directory: nothing to do, nothing created", () => {
     const root = workspace();
-    const state = tempTree({}, "theodolite-recover-state-");
+    const state = tempDir("theodolite-recover-state-", {});
     mkdirSync(join(state, "elsewhere"));
     expect(recoverApplies(new ApplyJournal([state]), root, MAX)).toEqual([]);
     expect(readdirSync(state)).toEqual(["elsewhere"]);

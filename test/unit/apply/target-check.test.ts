@@ -14,15 +14,15 @@ import { type ApplyHooks, applyPlannedWrites } from "../../../src/apply/write.ts
 import { log } from "../../../src/log.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { rejected } from "../../support/thrown.ts";
 
 const MAX = 1 << 20;
-afterEach(removeTempTrees);
+afterEach(removeTempDirs);
 
 /** Three files, each planned to have its first letter replaced by X. */
 function threeFiles(): { root: string; files: string[]; plans: PlannedWrite[] } {
-  const root = tempTree({}, "theodolite-swapcheck-");
+  const root = tempDir("theodolite-swapcheck-", {});
   const files = ["a.txt", "b.txt", "c.txt"].map((name) => {
     const abs = join(root, name);
     writeFileSync(abs, `${name} old\n`);
@@ -40,7 +40,7 @@ function threeFiles(): { root: string; files: string[]; plans: PlannedWrite[] } 
 }
 
 function apply(root: string, plans: PlannedWrite[], hooks: ApplyHooks, lane?: ApplyLane) {
-  const journal = new ApplyJournal([tempTree({}, "theodolite-swapcheck-state-")]);
+  const journal = new ApplyJournal([tempDir("theodolite-swapcheck-state-", {})]);
   return applyPlannedWrites(workspaceRoot(root), plans, MAX, journal, hooks, lane);
 }
 
@@ -167,7 +167,7 @@ describe("between the files of an apply", () => {
 
   test("the bridge shutting down while files are prepared → Cancelled, nothing written, no record", async () => {
     const { root, files, plans } = threeFiles();
-    const state = tempTree({}, "theodolite-swapcheck-state-");
+    const state = tempDir("theodolite-swapcheck-state-", {});
     let turns = 0;
     let closed: Promise<void> | undefined;
     const lane = new ApplyLane(

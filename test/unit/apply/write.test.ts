@@ -24,13 +24,11 @@ import { getFlags, readXattrs, setFlags, writeXattr } from "../../../src/ffi/fil
 import type { LspRange } from "../../../src/text/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { rejected } from "../../support/thrown.ts";
 
 const MAX = 1 << 20;
-afterEach(removeTempTrees);
-
-const tempDir = (label: string) => tempTree({}, `theodolite-${label}-`);
+afterEach(removeTempDirs);
 
 function put(path: string, text: string, mode = 0o644): string {
   writeFileSync(path, text);
@@ -75,13 +73,13 @@ function chattr(path: string, flag: number, on: boolean): void {
 
 /** The applier with a private record directory of the test's own. */
 function apply(root: string, plans: PlannedWrite[], hooks: ApplyHooks = {}) {
-  const journal = new ApplyJournal([tempDir("state")]);
+  const journal = new ApplyJournal([tempDir("theodolite-state-")]);
   return applyPlannedWrites(workspaceRoot(root), plans, MAX, journal, hooks);
 }
 
 describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("writes every file, keeping each one's mode and its CRLF line endings", async () => {
-    const root = tempDir("ok");
+    const root = tempDir("theodolite-ok-");
     mkdirSync(join(root, "bin"));
     const a = put(join(root, "a.c"), "int x;\r\nint y;\r\n", 0o640);
     const b = put(join(root, "bin", "run.sh"), "#!/bin/sh\necho hi\n", 0o755);
@@ -99,7 +97,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("replaces by rename: a reader holding the old file keeps the old content", async () => {
-    const root = tempDir("rename");
+    const root = tempDir("theodolite-rename-");
     const a = put(join(root, "a.txt"), "old\n");
     const reader = openSync(a, "r");
     try {
@@ -112,7 +110,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a file whose text does not change is checked but not rewritten", async () => {
-    const root = tempDir("same");
+    const root = tempDir("theodolite-same-");
     const a = put(join(root, "a.txt"), "same\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const inode = statSync(a).ino;
@@ -125,7 +123,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a symlink inside the workspace is followed: the target is written, the link stays", async () => {
-    const root = tempDir("innerlink");
+    const root = tempDir("theodolite-innerlink-");
     const real = put(join(root, "real.txt"), "abc\n", 0o600);
     const link = join(root, "link.txt");
     symlinkSync("real.txt", link);
@@ -138,7 +136,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a very long file name still gets a valid temp file name", async () => {
-    const root = tempDir("long");
+    const root = tempDir("theodolite-long-");
     const a = put(join(root, `${"n".repeat(250)}.c`), "x\n");
     await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])]);
     expect(readFileSync(a, "utf8")).toBe("y\n");
@@ -146,7 +144,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("drift: a target changed after planning → WorkspaceDrift, nothing written", async () => {
-    const root = tempDir("drift");
+    const root = tempDir("theodolite-drift-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const plans = [
@@ -163,7 +161,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("drift: a target deleted or turned into a directory after planning", async () => {
-    const root = tempDir("gone");
+    const root = tempDir("theodolite-gone-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const c = put(join(root, "c.txt"), "ccc\n");
@@ -178,8 +176,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a symlink leading out of the workspace → EditInvalid, nothing written anywhere", async () => {
-    const root = tempDir("root");
-    const outside = tempDir("outside");
+    const root = tempDir("theodolite-root-");
+    const outside = tempDir("theodolite-outside-");
     const secret = put(join(outside, "secret.txt"), "keep me\n");
     const a = put(join(root, "a.txt"), "aaa\n");
     const link = join(root, "escape.txt");
@@ -199,7 +197,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("two plans reaching the same file (via a link) → EditInvalid", async () => {
-    const root = tempDir("dup");
+    const root = tempDir("theodolite-dup-");
     const a = put(join(root, "a.txt"), "aaa\n");
     symlinkSync("a.txt", join(root, "alias.txt"));
     const plans = [
@@ -212,7 +210,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a target in version-control internals, named through a link → EditInvalid, nothing written", async () => {
-    const root = tempDir("vcs");
+    const root = tempDir("theodolite-vcs-");
     mkdirSync(join(root, ".git", "hooks"), { recursive: true });
     const a = put(join(root, "a.txt"), "aaa\n");
     const hook = put(join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\nfoo\n", 0o755);
@@ -237,7 +235,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const how = withoutExchange ? "a hard link and a rename" : "an exchange";
     describe(`swapped in by ${how}`, () => {
       test("another writer's rename over a target meanwhile → WorkspaceDrift: its file kept, earlier files restored byte for byte", async () => {
-        const root = tempDir("midway");
+        const root = tempDir("theodolite-midway-");
         mkdirSync(join(root, "sub"));
         const firstBytes = "first\r\nline two\n\ufeff😀\n";
         const a = put(join(root, "a.txt"), firstBytes, 0o640);
@@ -273,7 +271,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       });
 
       test("another writer's write into a target meanwhile (same file) → WorkspaceDrift, its edit kept", async () => {
-        const root = tempDir("inplace");
+        const root = tempDir("theodolite-inplace-");
         const a = put(join(root, "a.txt"), "aaa\n");
         const b = put(join(root, "b.txt"), "bbb\n");
         const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
@@ -294,7 +292,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       });
 
       test("a write failing midway (the file system refuses) → ApplyFailed; earlier files restored", async () => {
-        const root = tempDir("refused");
+        const root = tempDir("theodolite-refused-");
         const a = put(join(root, "a.txt"), "aaa\n", 0o600);
         const b = put(join(root, "b.txt"), "bbb\n");
         const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
@@ -323,7 +321,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   }
 
   test("a write through a descriptor opened before the apply, once its file was swapped: WorkspaceDrift, the write kept", async () => {
-    const root = tempDir("fd-before");
+    const root = tempDir("theodolite-fd-before-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
@@ -348,7 +346,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a set-group-ID directory does not give the new file its group", async () => {
-    const root = tempDir("setgid");
+    const root = tempDir("theodolite-setgid-");
     mkdirSync(join(root, "shared"));
     chownSync(join(root, "shared"), 0, 65534);
     chmodSync(join(root, "shared"), 0o2775);
@@ -360,8 +358,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("the record of an apply is gone once it is done, written or refused", async () => {
-    const root = tempDir("record");
-    const state = tempDir("record-state");
+    const root = tempDir("theodolite-record-");
+    const state = tempDir("theodolite-record-state-");
     const journal = new ApplyJournal([state]);
     const a = put(join(root, "a.txt"), "aaa\n");
     await applyPlannedWrites(
@@ -379,8 +377,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a record directory others may enter → ApplyFailed, nothing written", async () => {
-    const root = tempDir("open-state");
-    const state = tempDir("open-state-dir");
+    const root = tempDir("theodolite-open-state-");
+    const state = tempDir("theodolite-open-state-dir-");
     mkdirSync(join(state, "applies"), { mode: 0o755 });
     chmodSync(join(state, "applies"), 0o755);
     const a = put(join(root, "a.txt"), "aaa\n");
@@ -395,7 +393,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a hard-linked target is refused: replacing one name would split it", async () => {
-    const root = tempDir("hardlink");
+    const root = tempDir("theodolite-hardlink-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     linkSync(b, join(root, "b-other-name.txt"));
@@ -410,7 +408,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("an immutable file and an append-only directory are refused before anything is written", async () => {
-    const root = tempDir("chattr");
+    const root = tempDir("theodolite-chattr-");
     mkdirSync(join(root, "logs"));
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "logs", "b.txt"), "bbb\n");
@@ -435,7 +433,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("extended attributes and inode flags are carried over to the new file", async () => {
-    const root = tempDir("attrs");
+    const root = tempDir("theodolite-attrs-");
     const a = put(join(root, "a.txt"), "aaa\n", 0o640);
     const fd = openSync(a, "r");
     try {
@@ -459,7 +457,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a read-only target (mode 0444) → ApplyFailed, nothing written, no temp files", async () => {
-    const root = tempDir("readonly");
+    const root = tempDir("theodolite-readonly-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
     const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
@@ -474,8 +472,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a directory swapped for a link to outside after the checks: writes stay in the verified directory", async () => {
-    const root = tempDir("dirswap");
-    const outside = tempDir("dirswap-out");
+    const root = tempDir("theodolite-dirswap-");
+    const outside = tempDir("theodolite-dirswap-out-");
     mkdirSync(join(root, "sub"));
     const a = put(join(root, "sub", "a.txt"), "aaa\n");
     const b = put(join(root, "sub", "b.txt"), "bbb\n");

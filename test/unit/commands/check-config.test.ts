@@ -1,15 +1,15 @@
 /** SPEC §2 `--check-config`: effective config plus one line per check; exit 0 or 2. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCheckConfig } from "../../../src/commands/check-config.ts";
 import { BridgeError } from "../../../src/errors.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-check-"));
+const tmp = tempDir("theodolite-check-");
 const root = join(tmp, "app");
 mkdirSync(root);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 function executable(name: string, body: string): string {
   const path = join(tmp, name);

@@ -3,22 +3,23 @@
  * example keeps parsing; every preset is a valid server block.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "smol-toml";
 import { loadConfigFile, parseConfigText, resolveConfigPath } from "../../../src/config/load.ts";
 import { PRESETS, presetServerTable } from "../../../src/config/presets.ts";
 import type { Config } from "../../../src/config/types.ts";
 import { validateConfig } from "../../../src/config/validate.ts";
+import { bridgeWith, readyWith, serverWith } from "../../support/config-defaults.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-load-"));
+const tmp = tempDir("theodolite-load-");
 const rootA = join(tmp, "app");
 const rootB = join(tmp, "lib");
 mkdirSync(rootA);
 mkdirSync(rootB);
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 describe("resolveConfigPath (SPEC §2)", () => {
   test("--config wins over THEODOLITE_CONFIG", () => {
@@ -115,8 +116,9 @@ quiescent = true
 
 describe("parseConfigText", () => {
   test("full round trip: every key as written", () => {
+    // the keys FULL_TOML writes; the rest are the schema's defaults
     const expected: Config = {
-      bridge: {
+      bridge: bridgeWith({
         max_sessions: 2,
         shutdown_grace_ms: 500,
         request_timeout_ms: 1000,
@@ -136,7 +138,7 @@ describe("parseConfigText", () => {
         shared: true,
         shared_idle_seconds: 300,
         log: { level: "debug", file: `${tmp}/bridge.log`, max_bytes: 10000, max_files: 5 },
-      },
+      }),
       workspaces: [
         {
           name: "app",
@@ -148,110 +150,59 @@ describe("parseConfigText", () => {
         { name: "lib", root: rootB, servers: ["clangd", "ra"], file_dirs: {}, incidental: [] },
       ],
       servers: [
-        {
-          name: "clangd",
-          command: "/opt/llvm/bin/clangd",
-          args: ["--background-index"],
-          version: "clangd version 19.1.0",
-          version_args: ["--version"],
-          version_command: null,
-          languages: ["c", "cpp"],
-          extensions: { c: "c", cpp: "cpp" },
-          filenames: {},
-          shebangs: {},
-          roles: ["semantics", "diagnostics"],
-          env: { CLANGD_FLAGS: "" },
-          env_passthrough: ["CC"],
-          initialization_options: { fallbackFlags: ["-std=c++20"] },
-          settings: { clangd: { checkUpdates: false } },
-          ready: {
-            quiescent: false,
-            progress: ["backgroundIndexProgress"],
-            progress_required: true,
-            warmup_open: "**/*.cpp",
-            project_files: [],
-            warmup_publish: false,
-            log_message: "indexed \\d+",
-            probe: { method: "workspace/symbol", params: { query: "main" } },
+        serverWith(
+          {
+            name: "clangd",
+            command: "/opt/llvm/bin/clangd",
+            version: "clangd version 19.1.0",
+            languages: ["c", "cpp"],
+            roles: ["semantics", "diagnostics"],
           },
-          diagnostics_settle: "publish",
-          diagnostics_progress: [],
-          diagnostics_run: null,
-          diagnostics_barrier: null,
-          diagnostics_republish: false,
-          position_encoding: "utf-32",
-          line_terminators: ["lf"],
-          answer_line_terminators: ["cr", "lf", "crlf"],
-          edit_lines: { rename: "read", rename_others: "read", code_action: "answer" },
-          open_changed_files: false,
-          workspace_symbols: true,
-          data_files: false,
-          restart_on: [],
-          follows: [],
-          own_files: [],
-          reads: ["**"],
-          unproven: "restart",
-          reload_on: [],
-          package_manifest: null,
-          requires: [
-            {
-              file: "compile_commands.json",
-              format: "compile_commands",
-              dir_arg: "--compile-commands-dir={dir}",
-              private_copy: false,
-              hint: "run cmake",
-            },
-          ],
-          program: null,
-        },
-        {
-          name: "ra",
-          command: "/opt/ra",
-          args: [],
-          version: "rust-analyzer 1.96.0",
-          version_args: ["--version"],
-          version_command: ["/opt/ra-version", "-V"],
-          languages: ["rust"],
-          extensions: {},
-          filenames: {},
-          shebangs: {},
-          roles: ["semantics"],
-          env: {},
-          env_passthrough: [],
-          initialization_options: {},
-          settings: {},
-          ready: {
-            quiescent: true,
-            progress: [],
-            progress_required: false,
-            warmup_open: null,
-            project_files: [],
-            warmup_publish: false,
-            log_message: null,
-            probe: null,
+          {
+            args: ["--background-index"],
+            version_args: ["--version"],
+            extensions: { c: "c", cpp: "cpp" },
+            env: { CLANGD_FLAGS: "" },
+            env_passthrough: ["CC"],
+            initialization_options: { fallbackFlags: ["-std=c++20"] },
+            settings: { clangd: { checkUpdates: false } },
+            ready: readyWith({
+              quiescent: false,
+              progress: ["backgroundIndexProgress"],
+              progress_required: true,
+              warmup_open: "**/*.cpp",
+              log_message: "indexed \\d+",
+              probe: { method: "workspace/symbol", params: { query: "main" } },
+            }),
+            diagnostics_settle: "publish",
+            position_encoding: "utf-32",
+            line_terminators: ["lf"],
+            answer_line_terminators: ["cr", "lf", "crlf"],
+            requires: [
+              {
+                file: "compile_commands.json",
+                format: "compile_commands",
+                dir_arg: "--compile-commands-dir={dir}",
+                private_copy: false,
+                hint: "run cmake",
+              },
+            ],
           },
-          diagnostics_settle: "quiescent",
-          diagnostics_progress: [],
-          diagnostics_run: null,
-          diagnostics_barrier: null,
-          diagnostics_republish: false,
-          position_encoding: null,
-          line_terminators: ["cr", "lf", "crlf"],
-          answer_line_terminators: null,
-          edit_lines: { rename: "read", rename_others: "read", code_action: "answer" },
-          open_changed_files: false,
-          workspace_symbols: true,
-          data_files: false,
-          restart_on: [],
-          follows: [],
-          own_files: [],
-          reads: ["**"],
-          unproven: "restart",
-          reload_on: [],
-          package_manifest: null,
-          requires: [],
-          program: null,
-        },
+        ),
+        serverWith(
+          {
+            name: "ra",
+            command: "/opt/ra",
+            version: "rust-analyzer 1.96.0",
+            languages: ["rust"],
+            roles: ["semantics"],
+          },
+          {
+            version_command: ["/opt/ra-version", "-V"],
+            ready: readyWith({ quiescent: true }),
+            diagnostics_settle: "quiescent",
+          },
+        ),
       ],
       source: "full.toml",
     };

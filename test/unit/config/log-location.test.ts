@@ -1,19 +1,15 @@
 /** SPEC §3 (`bridge.log.file`): where the log file may lie. */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkLogLocation } from "../../../src/config/log-location.ts";
 import type { Config } from "../../../src/config/types.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 test("the log directory must be inside a workspace or the temp directory", () => {
-  const ws = mkdtempSync(join(tmpdir(), "theodolite-log-"));
-  dirs.push(ws);
+  const ws = tempDir("theodolite-log-");
   const config = (file: string) =>
     ({
       bridge: { log: { level: "info", file, max_bytes: 1000, max_files: 1 } },

@@ -3,19 +3,19 @@
  * ConfigInvalid naming the key path, and fills every default.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateConfig } from "../../../src/config/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
+import { removeTempDir, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-config-"));
+const tmp = tempDir("theodolite-config-");
 const rootA = join(tmp, "a");
 const rootB = join(tmp, "b");
 const aFile = join(tmp, "file.txt");
 for (const d of [rootA, rootB]) Bun.spawnSync(["mkdir", "-p", d]);
 writeFileSync(aFile, "x");
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 // biome-ignore lint/suspicious/noExplicitAny: raw TOML documents are mutated freely to break them
 type Raw = Record<string, any>;
@@ -729,7 +729,7 @@ describe("defaults (SPEC §3)", () => {
 
 describe("diagnostics_progress (SPEC §6)", () => {
   test('diagnostics_settle = "progress" needs diagnostics_progress', () => {
-    const dir = mkdtempSync(join(tmpdir(), "theodolite-cfg-"));
+    const dir = tempDir("theodolite-cfg-");
     try {
       const raw = {
         workspace: [{ name: "w", root: dir, servers: ["b"] }],
@@ -757,7 +757,7 @@ describe("diagnostics_progress (SPEC §6)", () => {
         ),
       ).toThrow(/diagnostics_progress/);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     }
   });
 });

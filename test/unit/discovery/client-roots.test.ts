@@ -6,9 +6,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { type RootsAnswer, shellForRoots } from "../../../src/discovery/client-roots.ts";
 import { zeroConfigShell } from "../../../src/discovery/zero-config.ts";
 import { pathToUri } from "../../../src/workspace/uri.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 const env = { HOME: "/nonexistent-home" };
 const answering = (answer: RootsAnswer) => {
@@ -21,9 +21,9 @@ const answering = (answer: RootsAnswer) => {
 };
 
 describe("shellForRoots", () => {
-  const notAProject = tempTree(["notes/readme.txt"], "theodolite-roots-cwd-");
-  const project = tempTree(["go.mod", "main.go"], "theodolite-roots-proj-");
-  const other = tempTree(["package.json"], "theodolite-roots-other-");
+  const notAProject = tempDir("theodolite-roots-cwd-", ["notes/readme.txt"]);
+  const project = tempDir("theodolite-roots-proj-", ["go.mod", "main.go"]);
+  const other = tempDir("theodolite-roots-other-", ["package.json"]);
   const start = zeroConfigShell(notAProject, env);
 
   test("a directory zero-config serves is served: the client is not asked", async () => {

@@ -12,9 +12,9 @@ import { filesCounted } from "../../../src/discovery/files-served.ts";
 import { rankServers } from "../../../src/discovery/rank.ts";
 import { scanExtensions } from "../../../src/discovery/scan.ts";
 import { foundAll, NONE } from "../../support/discovery-choice.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 const preset = (name: string) => findPreset(name) as Preset;
 const ranked = (s: [string, number, number][]) =>
@@ -72,23 +72,20 @@ describe("rankServers", () => {
 
 describe("a gopls-like repository, from its files to its workspace", () => {
   test("Go is main; TypeScript and shell in testdata/ and scripts/ are incidental; YAML and JSON last", async () => {
-    const root = tempTree(
-      [
-        "go.mod",
-        "main.go",
-        "internal/cache/cache.go",
-        "internal/cache/load.go",
-        "internal/cache/testdata/a.ts",
-        "internal/cache/testdata/b.ts",
-        "internal/cache/testdata/run.sh",
-        "test/fixtures/more.ts",
-        "scripts/release.sh",
-        "docs/settings.json",
-        ".github/ci.yaml",
-        "config.yaml",
-      ],
-      "theodolite-rank-",
-    );
+    const root = tempDir("theodolite-rank-", [
+      "go.mod",
+      "main.go",
+      "internal/cache/cache.go",
+      "internal/cache/load.go",
+      "internal/cache/testdata/a.ts",
+      "internal/cache/testdata/b.ts",
+      "internal/cache/testdata/run.sh",
+      "test/fixtures/more.ts",
+      "scripts/release.sh",
+      "docs/settings.json",
+      ".github/ci.yaml",
+      "config.yaml",
+    ]);
     const scan = await scanExtensions(root);
     // counted apart under testdata/, fixtures/, scripts/ and docs/ wherever they lie
     expect(filesCounted(preset("gopls"), scan.counts)).toEqual({ project: 4, aside: 0 });

@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { lookAtTop, refusal, type Top } from "../../../src/discovery/root-guard.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 const PLACES = { home: "/home/ada", temp: ["/tmp"] };
 const nothing = (): Top => ({ markers: [], sources: 0 });
@@ -32,17 +32,24 @@ describe("refusal", () => {
 
 describe("lookAtTop", () => {
   test("markers and source files in the directory and one level below", () => {
-    const top = lookAtTop(tempTree(["go.mod", "cmd/main.go", "README.md", "docs/deep/x.py"]));
+    const top = lookAtTop(
+      tempDir("theodolite-tree-", ["go.mod", "cmd/main.go", "README.md", "docs/deep/x.py"]),
+    );
     expect(top).toEqual({ markers: ["go.mod"], sources: 1 });
   });
 
   test("sources deeper down, or in vendored and dot directories, do not count", () => {
-    const root = tempTree(["a/b/c.ts", "node_modules/x/i.js", ".cache/y.py", "notes.txt"]);
+    const root = tempDir("theodolite-tree-", [
+      "a/b/c.ts",
+      "node_modules/x/i.js",
+      ".cache/y.py",
+      "notes.txt",
+    ]);
     expect(lookAtTop(root)).toEqual({ markers: [], sources: 0 });
     expect(refusal(root, PLACES, () => lookAtTop(root))?.reason).toContain("no project marker");
   });
 
   test("a directory marker (.git) counts", () => {
-    expect(lookAtTop(tempTree([".git/HEAD"])).markers).toEqual([".git"]);
+    expect(lookAtTop(tempDir("theodolite-tree-", [".git/HEAD"])).markers).toEqual([".git"]);
   });
 });

@@ -3,11 +3,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scanExtensions } from "../../../src/discovery/scan.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { type FileMap, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
-const tree = (files: Parameters<typeof tempTree>[0]) => tempTree(files, "theodolite-scan-");
+const tree = (files: FileMap) => tempDir("theodolite-scan-", files);
 
 describe("scanExtensions", () => {
   test("only the project's own files count: vendored, dot, build and gitignored trees are not entered", async () => {

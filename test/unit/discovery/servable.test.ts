@@ -10,20 +10,20 @@ import type { Preset } from "../../../src/config/presets.ts";
 import { findPreset } from "../../../src/config/presets.ts";
 import { servable } from "../../../src/discovery/servable.ts";
 import { NONE, withTypescript } from "../../support/discovery-choice.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 const preset = (name: string) => ({ preset: findPreset(name) as Preset });
 const found = (command: string) => ({ found: { command, version: "1.0", versionCommand: null } });
 
 test("gopls needs `go` on PATH", () => {
-  const empty = tempTree({ "x.txt": "" });
+  const empty = tempDir("theodolite-tree-", { "x.txt": "" });
   const left = servable(preset("gopls"), found("/bin/gopls"), NONE, empty);
   expect(left).toEqual({
     missing: expect.stringContaining("no `go` on PATH, which it loads packages with"),
   });
-  const bin = tempTree({ go: "#!/bin/sh\n" });
+  const bin = tempDir("theodolite-tree-", { go: "#!/bin/sh\n" });
   chmodSync(join(bin, "go"), 0o755);
   expect(servable(preset("gopls"), found("/bin/gopls"), NONE, bin)).toEqual(found("/bin/gopls"));
 });

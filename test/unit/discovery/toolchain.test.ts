@@ -6,11 +6,11 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { typescriptLibFrom, workspaceToolchain } from "../../../src/discovery/toolchain.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { type FileMap, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
-const tree = (files: Parameters<typeof tempTree>[0]) => tempTree(files, "theodolite-scan-");
+const tree = (files: FileMap) => tempDir("theodolite-scan-", files);
 
 describe("workspaceToolchain", () => {
   function typescriptPackage(at: string, version: string, files: string[]): void {

@@ -7,14 +7,14 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { tsserverFor } from "../../../src/discovery/tsserver.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 /** An npm prefix with typescript-language-server and a typescript of `version` beside it. */
 function prefix(version: string): { tls: string; tsc: string; root: string } {
   const ts = "lib/node_modules/typescript";
-  const root = tempTree({
+  const root = tempDir("theodolite-tree-", {
     "lib/node_modules/typescript-language-server/lib/cli.mjs": "",
     "lib/node_modules/typescript-language-server/package.json": '{"version":"5.3.0"}',
     [`${ts}/package.json`]: JSON.stringify({ name: "typescript", version }),
@@ -64,7 +64,7 @@ describe("tsserverFor", () => {
   });
 
   test("nothing beside it and no tsc: missing", () => {
-    const root = tempTree({ "bin/tls": "" });
+    const root = tempDir("theodolite-tree-", { "bin/tls": "" });
     expect(tsserverFor(join(root, "bin/tls"), null)).toMatchObject({
       missing: expect.stringContaining("none beside it"),
     });

@@ -3,9 +3,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { IN_CREATE, IN_ISDIR, Inotify, parseEvents } from "../../../src/ffi/inotify.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 describe("parseEvents", () => {
   function record(wd: number, mask: number, name: string, pad: number): Uint8Array {
@@ -48,7 +48,7 @@ describe("Inotify.drain", () => {
   }
 
   test("everything queued at its start, and no more than the queue's capacity beyond it", () => {
-    const dir = tempTree([]);
+    const dir = tempDir("theodolite-tree-", []);
     // a queue said to hold 10 events: a drain may stop once it read more than that
     const bounded = opened(10);
     const whole = opened();

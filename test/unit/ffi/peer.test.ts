@@ -1,11 +1,10 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type PeerCredentials, peerCredentials, peerOf } from "../../../src/ffi/peer.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "theodolite-peer-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("theodolite-peer-");
+afterAll(removeTempDirs);
 
 test("SO_PEERCRED names the connecting process: its pid and uid (SPEC §2.2)", async () => {
   let seen = null as PeerCredentials | null;

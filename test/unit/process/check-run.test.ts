@@ -4,19 +4,19 @@
  * group; its end leaves nothing it started alive, whether it exited or still runs.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startCheck } from "../../../src/process/check-run.ts";
 import { readProc } from "../../../src/process/proctree.ts";
 import { gone, killLeft, readPid } from "../../support/processes.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { hasSysAdmin } from "../../support/unprivileged.ts";
 import { waitForValue, within } from "../../support/wait.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-check-run-"));
+const tmp = tempDir("theodolite-check-run-");
 const started = new Set<number>();
 afterEach(() => killLeft(started));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
 

@@ -8,14 +8,11 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import {
   leftBehind,
@@ -27,20 +24,21 @@ import {
   thisProcessAsOwner,
 } from "../../../src/process/private-tmp.ts";
 import { readProc } from "../../../src/process/proctree.ts";
+import { removeTempDir, tempDir } from "../../support/temp-dirs.ts";
 
 /** This process, alive, in a namespace 7 that does not exist: only these tests sweep there. */
 const OWNER: TmpOwner = { ...thisProcessAsOwner(), pidNs: 7 };
 
 const dirs: string[] = [];
 function scratch(): string {
-  const d = mkdtempSync(join(tmpdir(), "theodolite-ptmp-"));
+  const d = tempDir("theodolite-ptmp-");
   dirs.push(d);
   return d;
 }
 afterEach(() => {
   for (const d of dirs.splice(0)) {
     chmodSync(d, 0o700);
-    rmSync(d, { recursive: true, force: true });
+    removeTempDir(d);
   }
 });
 

@@ -1,15 +1,15 @@
 /** SPEC §3 "Version pin": readServerVersion and verifyVersionPin against real executables. */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../../src/config/types.ts";
 import { readServerVersion, verifyVersionPin } from "../../../src/process/version-pin.ts";
 import { gone, readPid } from "../../support/processes.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { rejected } from "../../support/thrown.ts";
 import { waitFor, waitForValue } from "../../support/wait.ts";
 
-const tmp = mkdtempSync(join(tmpdir(), "theodolite-version-"));
+const tmp = tempDir("theodolite-version-");
 const cwd = join(tmp, "work");
 mkdirSync(cwd);
 const spawnedPids: number[] = [];
@@ -23,7 +23,7 @@ afterEach(() => {
     }
   }
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 /**
  * The shell writes its pid as `/proc` names it to "$1": `$$` is its pid inside the check's

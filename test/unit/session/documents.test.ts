@@ -11,9 +11,9 @@ import { readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToUri } from "../../../src/workspace/uri.ts";
 import { clearDocuments, setup } from "../../support/documents.ts";
-import { removeTempTrees } from "../../support/temp-tree.ts";
+import { removeTempDirs } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(clearDocuments);
 
 describe("sync", () => {

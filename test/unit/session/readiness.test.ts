@@ -5,23 +5,11 @@
  * count the rest.
  */
 import { expect, test } from "bun:test";
-import type { ReadyConfig } from "../../../src/config/types.ts";
 import { ProgressTracker } from "../../../src/session/progress.ts";
 import { LOG_MATCH_CHARS, Readiness } from "../../../src/session/readiness.ts";
+import { readyWith } from "../../support/config-defaults.ts";
 
-function config(over: Partial<ReadyConfig> = {}): ReadyConfig {
-  return {
-    quiescent: false,
-    progress: [],
-    progress_required: false,
-    warmup_open: null,
-    project_files: [],
-    warmup_publish: false,
-    log_message: null,
-    probe: null,
-    ...over,
-  };
-}
+const config = readyWith;
 
 test("log_message is tried on the first LOG_MATCH_CHARS characters only", () => {
   const late = new Readiness(config({ log_message: "indexed" }));

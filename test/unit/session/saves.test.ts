@@ -6,9 +6,9 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { clearDocuments, setup } from "../../support/documents.ts";
-import { removeTempTrees } from "../../support/temp-tree.ts";
+import { removeTempDirs } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(clearDocuments);
 
 const RUN = "check/run";

@@ -1,12 +1,12 @@
 /** SPEC §3.3: which file the warm-up opens (the first usable match, in sorted order). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { findWarmupFile } from "../../../src/session/warmup.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { type FileMap, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
-const tree = (files: Parameters<typeof tempTree>[0]) => tempTree(files, "theodolite-scan-");
+const tree = (files: FileMap) => tempDir("theodolite-scan-", files);
 
 describe("findWarmupFile (SPEC §3.3)", () => {
   test("matching files that cannot be served are skipped; the next usable one is opened", async () => {

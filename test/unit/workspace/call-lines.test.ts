@@ -6,23 +6,21 @@
  * bytes a line: `cost` below.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { linkSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { linkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AsciiLines } from "../../../src/text/line-columns.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import { CallLines, type OpenLines, PENDING } from "../../../src/workspace/call-lines.ts";
 import { LineTables, RACY_MARGIN_MS } from "../../../src/workspace/line-tables.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-call-lines-")));
+  dir = tempDir("theodolite-call-lines-");
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 /** A table cache over `dir` whose clock runs ahead (fresh files count as settled), counting reads. */
 function cache(): { tables: LineTables; reads: string[] } {

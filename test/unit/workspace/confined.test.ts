@@ -8,7 +8,7 @@ import {
   readTextOutsideWorkspace,
   readWorkspaceText,
 } from "../../../src/workspace/confined.ts";
-import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
+import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
 let base = "";
@@ -18,7 +18,7 @@ let outside = "";
 beforeAll(() => {
   ({ base, ws, outside } = confinementTree());
 });
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 describe("readWorkspaceText", () => {
   const read = (file: string, max: number) => readWorkspaceText(ws, file, max);

@@ -7,7 +7,7 @@ import {
   resolveWorkspaceFile,
   sha256Hex,
 } from "../../../src/workspace/files.ts";
-import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
+import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
 let base = "";
@@ -17,7 +17,7 @@ let outside = "";
 beforeAll(() => {
   ({ base, ws, outside } = confinementTree());
 });
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 describe("resolveWorkspaceFile", () => {
   test("relative, absolute and dotted paths inside the root", () => {

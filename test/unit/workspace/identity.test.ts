@@ -4,12 +4,12 @@ import { lstatSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { identityOf } from "../../../src/workspace/confined.ts";
 import { currentIdentity, sameIdentity } from "../../../src/workspace/identity.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 function setup(name = "a.ts") {
-  const root = tempTree({ [name]: "const a = 1;\n" }, "theodolite-identity-");
+  const root = tempDir("theodolite-identity-", { [name]: "const a = 1;\n" });
   return { root, abs: join(root, name) };
 }
 

@@ -4,31 +4,20 @@
  * and only once its ctime is older than the read by more than a timestamp tick.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import {
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AsciiLines, type LineColumns } from "../../../src/text/line-columns.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";
 import { type LineModel, LSP_LINES } from "../../../src/text/line-model.ts";
 import { LineTables, RACY_MARGIN_MS, settledAt } from "../../../src/workspace/line-tables.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
 let dir: string;
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-line-cache-")));
+  dir = tempDir("theodolite-line-cache-");
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 function fileWith(name: string, text: string): string {
   const path = join(dir, name);

@@ -3,13 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OutsideBeyond } from "../../../src/workspace/outside-beyond.ts";
 import { isSystemPath, type OutsideDependency } from "../../../src/workspace/outside-deps.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 /** A base holding the root `proj` and, beside it, the trees its dependencies lead to. */
 function setup(files: Record<string, string>) {
-  const base = tempTree({ "proj/src/main.c": "int main(void) { return 0; }\n", ...files });
+  const base = tempDir("theodolite-tree-", {
+    "proj/src/main.c": "int main(void) { return 0; }\n",
+    ...files,
+  });
   const root = join(base, "proj");
   const reads: string[] = [];
   const beyond = new OutsideBeyond({

@@ -3,13 +3,13 @@ import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isSystemPath } from "../../../src/workspace/outside-deps.ts";
 import { OutsideSurvey } from "../../../src/workspace/outside-survey.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 /** A base holding the root `proj` and, beside it, what the root's files lead to. */
 function setup(files: Record<string, string>) {
-  const base = tempTree({
+  const base = tempDir("theodolite-tree-", {
     "outside/inc/cfg.h": "#define X 1\n",
     "outside/lib/mod.ts": "export const v = 1;\n",
     "outside/stubs/ext.pyi": "def f() -> int: ...\n",

@@ -3,14 +3,14 @@ import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { OutsideWatch } from "../../../src/workspace/outside-watch.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { waitForValue } from "../../support/wait.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 describe("OutsideWatch", () => {
   test("a dependency no longer named is no longer watched: its changes stop", async () => {
-    const base = tempTree({ "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
+    const base = tempDir(undefined, { "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
       root,
@@ -57,7 +57,7 @@ describe("OutsideWatch", () => {
 
 describe("OutsideWatch: what one server alone reads", () => {
   test("is that subscriber's: its changes and what cannot be watched are told to it alone", async () => {
-    const base = tempTree({ "proj/a.c": "int a;\n", "lib/m.py": "x = 1\n" });
+    const base = tempDir(undefined, { "proj/a.c": "int a;\n", "lib/m.py": "x = 1\n" });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
       root,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
 import { atOrBelow, displayPath } from "../../../src/workspace/paths.ts";
-import { confinementTree, removeTempTrees } from "../../support/temp-tree.ts";
+import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 
 let base = "";
 let ws = "";
@@ -12,7 +12,7 @@ let outside = "";
 beforeAll(() => {
   ({ base, ws, outside } = confinementTree());
 });
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 test("displayPath: relative inside, absolute outside", () => {
   const root = workspaceRoot(ws);

@@ -8,17 +8,17 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTSIDE_NAMED, Program } from "../../../src/workspace/program.ts";
 import { Workspace } from "../../../src/workspace/workspace.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { workspaceAt } from "../../support/workspace.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
 const LIMITS = { maxFileBytes: 1 << 20, maxWatches: 16 };
 const ts = (rel: string) => /\.(?:ts|js)$/.test(rel);
 
 describe("the call's file", () => {
   test("follows the configuration on disk: a tsconfig.json written, then changed", () => {
-    const root = tempTree({ "src/index.ts": "", "src/other.ts": "" });
+    const root = tempDir("theodolite-tree-", { "src/index.ts": "", "src/other.ts": "" });
     const program = new Program(workspaceAt(root), "tsconfig", ts);
     expect(program.outside("src/index.ts")?.reason).toStartWith("in no project (no tsconfig.json");
     writeFileSync(join(root, "tsconfig.json"), '{"include": ["src"]}');
@@ -28,7 +28,7 @@ describe("the call's file", () => {
   });
 
   test("a base it extends, changed, counts", () => {
-    const root = tempTree({
+    const root = tempDir("theodolite-tree-", {
       "tsconfig.json": '{"extends": "./base.json"}',
       "base.json": '{"include": ["src"]}',
       "src/a.ts": "",
@@ -40,13 +40,13 @@ describe("the call's file", () => {
   });
 
   test("a file the server does not serve, or a server without `program`: never marked", () => {
-    const root = tempTree({ "a.py": "" });
+    const root = tempDir("theodolite-tree-", { "a.py": "" });
     expect(new Program(workspaceAt(root), "tsconfig", ts).outside("a.py")).toBeNull();
     expect(new Program(workspaceAt(root), null, () => true).outside("a.py")).toBeNull();
   });
 
   test("the compile database where file_dirs puts it, its entries against their directories", () => {
-    const root = tempTree({ "main.c": "", "orphan.c": "" });
+    const root = tempDir("theodolite-tree-", { "main.c": "", "orphan.c": "" });
     const file_dirs = { "compile_commands.json": "build" };
     const ws = new Workspace({ name: "ws", root, servers: [], file_dirs, incidental: [] }, LIMITS);
     const db = [{ directory: root, file: "main.c", command: "cc -c main.c" }];
@@ -65,7 +65,11 @@ describe("the workspace's survey", () => {
     const files = Object.fromEntries(
       Array.from({ length: OUTSIDE_NAMED + 2 }, (_, i) => [`src/f${i}.ts`, ""]),
     );
-    const root = tempTree({ ...files, "node_modules/p/index.ts": "", ".cache/x.ts": "" });
+    const root = tempDir("theodolite-tree-", {
+      ...files,
+      "node_modules/p/index.ts": "",
+      ".cache/x.ts": "",
+    });
     const program = new Program(workspaceAt(root), "tsconfig", ts);
     const survey = await program.survey();
     expect(survey.total).toBe(OUTSIDE_NAMED + 2);
@@ -75,7 +79,10 @@ describe("the workspace's survey", () => {
   });
 
   test("kept until files come or go or configuration changes", async () => {
-    const root = tempTree({ "src/a.ts": "", "tsconfig.json": '{"include": ["src"]}' });
+    const root = tempDir("theodolite-tree-", {
+      "src/a.ts": "",
+      "tsconfig.json": '{"include": ["src"]}',
+    });
     const program = new Program(workspaceAt(root), "tsconfig", ts);
     expect((await program.survey()).total).toBe(0);
     writeFileSync(join(root, "scripts.ts"), "");

@@ -8,10 +8,10 @@ import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { relativizeEnvelope, relativizer } from "../../../src/workspace/relative-text.ts";
 import { pathToUri } from "../../../src/workspace/uri.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const base = tempTree({}, "theodolite-reltext-");
-afterAll(removeTempTrees);
+const base = tempDir("theodolite-reltext-", {});
+afterAll(removeTempDirs);
 const root = join(base, "ws");
 mkdirSync(join(root, "src"), { recursive: true });
 

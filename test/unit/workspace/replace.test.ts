@@ -3,18 +3,7 @@
  * stays, and a failure is reported as what failed — the cleanup after it never hides it.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPEN, openAt } from "../../../src/ffi/syscalls.ts";
 import { errnoCode } from "../../../src/workspace/file-errors.ts";
@@ -25,15 +14,12 @@ import {
   swapBack,
   swapIn,
 } from "../../../src/workspace/replace.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 function withDir(fn: (dir: string, dirFd: number) => void): void {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-replace-")));
-  dirs.push(dir);
+  const dir = tempDir("theodolite-replace-");
   const dirFd = openAt(null, dir, OPEN.dirHandle);
   try {
     fn(dir, dirFd);

@@ -4,21 +4,17 @@
  * `dir_arg`.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, ServerConfig, WorkspaceConfig } from "../../../src/config/types.ts";
 import { prepareWorkspaceFiles, workspaceFileChecks } from "../../../src/workspace/requirements.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 function workspace(name: string, fileDirs: Record<string, string> = {}): WorkspaceConfig {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-requirements-")));
-  roots.push(root);
+  const root = tempDir("theodolite-requirements-");
   return { name, root, servers: ["clangd"], file_dirs: fileDirs } as WorkspaceConfig;
 }
 

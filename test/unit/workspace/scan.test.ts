@@ -4,11 +4,11 @@ import { symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { emptyReport, workspaceFiles } from "../../../src/workspace/scan.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { type FileMap, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 
-const tree = (files: Parameters<typeof tempTree>[0]) => tempTree(files, "theodolite-scan-");
+const tree = (files: FileMap) => tempDir("theodolite-scan-", files);
 
 async function all(root: string, maxEntries = 1000) {
   const report = emptyReport();

@@ -8,19 +8,19 @@
  * a file's owner may).
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { openTempDir, unprivilegedPrefix } from "../../support/unprivileged.ts";
 import { closeWatchers, watch, write } from "../../support/watching.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(closeWatchers);
 
 describe("past the bound, by priority", () => {
   /** 12 directories: z0..z4 without sources, src/{a,b}, and the open document's chain */
   function spread(): string {
-    return tempTree({
+    return tempDir("theodolite-tree-", {
       "z0/x.md": "",
       "z1/x.md": "",
       "z2/x.md": "",
@@ -74,7 +74,7 @@ describe("past the bound, by priority", () => {
 
 const SRC = join(import.meta.dir, "..", "..", "..", "src");
 const home = openTempDir("theodolite-unprivileged-");
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(removeTempDirs);
 
 const SCRIPT = `
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";

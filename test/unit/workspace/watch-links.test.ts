@@ -7,10 +7,10 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { symlinkSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { aliasesOf, MAX_ALIASES } from "../../../src/workspace/watch-links.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { closeWatchers, watch, write } from "../../support/watching.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(closeWatchers);
 
 const sorted = (pairs: [string, string][]) => [...pairs].sort();
@@ -40,7 +40,7 @@ describe("aliasesOf", () => {
 
 describe("links inside the root", () => {
   test("a change under a linked directory is delivered under the link's path too", () => {
-    const root = tempTree({ "real/x.ts": "1", "src/a.ts": "a" });
+    const root = tempDir("theodolite-tree-", { "real/x.ts": "1", "src/a.ts": "a" });
     symlinkSync("../real", join(root, "src/link"));
     const { poll, watcher } = watch(root);
     write(root, "real/x.ts", "2");
@@ -58,8 +58,12 @@ describe("links inside the root", () => {
   });
 
   test("a link to a file; a link made or removed after the start; a link out of the root", () => {
-    const outside = tempTree({ "o.ts": "o" });
-    const root = tempTree({ "real/x.ts": "1", "real/sub/z.ts": "z", "lib/f.ts": "f" });
+    const outside = tempDir("theodolite-tree-", { "o.ts": "o" });
+    const root = tempDir("theodolite-tree-", {
+      "real/x.ts": "1",
+      "real/sub/z.ts": "z",
+      "lib/f.ts": "f",
+    });
     symlinkSync("../lib/f.ts", join(root, "real/f-link.ts"));
     symlinkSync(outside, join(root, "out"));
     const { poll, watcher } = watch(root);
@@ -94,7 +98,7 @@ describe("links inside the root", () => {
   });
 
   test("a link to its own ancestor, and two links into each other: bounded, no loop", () => {
-    const root = tempTree({ "a/x.ts": "1", "b/y.ts": "2" });
+    const root = tempDir("theodolite-tree-", { "a/x.ts": "1", "b/y.ts": "2" });
     symlinkSync("..", join(root, "a/up"));
     symlinkSync("../b", join(root, "a/tob"));
     symlinkSync("../a", join(root, "b/toa"));

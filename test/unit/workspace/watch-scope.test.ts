@@ -8,10 +8,10 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { inDependencies, scopeByName } from "../../../src/workspace/watch-scope.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { closeWatchers, watch, write } from "../../support/watching.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(closeWatchers);
 
 const sorted = (pairs: [string, string][]) => [...pairs].sort();
@@ -39,7 +39,7 @@ describe("scopeByName", () => {
 
 describe("dependency trees, at the package level", () => {
   test("node_modules: a package added, replaced, removed; inside one, nothing", () => {
-    const root = tempTree({
+    const root = tempDir("theodolite-tree-", {
       "src/a.ts": "a",
       "node_modules/old/index.d.ts": "o",
       "node_modules/@scope/one/index.d.ts": "1",
@@ -66,7 +66,11 @@ describe("dependency trees, at the package level", () => {
 
   test("a node_modules made after the start, and a virtual environment's site-packages", () => {
     const sp = ".venv/lib/python3.11/site-packages";
-    const root = tempTree({ "app.py": "a", [`${sp}/six.py`]: "s", [`${sp}/req/__init__.py`]: "r" });
+    const root = tempDir("theodolite-tree-", {
+      "app.py": "a",
+      [`${sp}/six.py`]: "s",
+      [`${sp}/req/__init__.py`]: "r",
+    });
     const { poll, watcher } = watch(root);
     write(root, `${sp}/newmod.py`, "n");
     mkdirSync(join(root, sp, "newpkg"));

@@ -3,10 +3,10 @@
  * thousands deep, past PATH_MAX, counted exactly whatever the bound.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { closeWatchers, watch } from "../../support/watching.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(closeWatchers);
 
 const DEPTH = 2500;
@@ -26,7 +26,7 @@ function nest(root: string): void {
 
 describe("nesting thousands deep", () => {
   test("every directory is counted, watched or not, beyond PATH_MAX too", () => {
-    const root = tempTree({ "top.py": "t" });
+    const root = tempDir("theodolite-tree-", { "top.py": "t" });
     try {
       nest(root);
       counted(root);

@@ -21,13 +21,13 @@ import {
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { WorkspaceWatcher } from "../../../src/workspace/watch.ts";
-import { removeTempTrees, tempTree } from "../../support/temp-tree.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { closeWatchers, keep, watch, write } from "../../support/watching.ts";
 
-afterAll(removeTempTrees);
+afterAll(removeTempDirs);
 afterEach(closeWatchers);
 
-const tree = (files: Record<string, string>) => tempTree(files, "theodolite-watch-");
+const tree = (files: Record<string, string>) => tempDir("theodolite-watch-", files);
 
 /** fs.inotify.max_queued_events (16384 by default): one more write than this overflows the queue. */
 function maxQueuedEvents(): number {

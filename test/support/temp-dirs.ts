@@ -1,21 +1,22 @@
 /**
- * Directory trees under the OS temp directory, for unit tests that read a real file system.
- * Each root is a realpath (the temp directory itself may sit behind a symlink); the caller
- * removes them with `removeTempTrees()` in its `afterAll`.
+ * The one way a test makes a directory under the OS temp directory. Each is a realpath (the
+ * temp directory itself may sit behind a symlink), optionally holding a file map, and kept
+ * in a list: `removeTempDirs` in the caller's `afterAll` removes every one the file made,
+ * `removeTempDir` one of them early (a long run's copies).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-const roots: string[] = [];
+/** relative path → content; a list of paths gets "x" each */
+export type FileMap = Record<string, string | Uint8Array> | string[];
 
-/** A new tree holding `files` (relative path → content; a list of paths gets "x" each). */
-export function tempTree(
-  files: Record<string, string | Uint8Array> | string[],
-  prefix = "theodolite-tree-",
-): string {
+const dirs: string[] = [];
+
+/** A new directory named `prefix…`, holding `files`. */
+export function tempDir(prefix = "theodolite-test-", files: FileMap = []): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  roots.push(root);
+  dirs.push(root);
   const entries = Array.isArray(files)
     ? files.map((f) => [f, "x"] as const)
     : Object.entries(files);
@@ -26,8 +27,15 @@ export function tempTree(
   return root;
 }
 
-export function removeTempTrees(): void {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+/** Remove one directory now, dropping it from the list. */
+export function removeTempDir(dir: string): void {
+  const at = dirs.indexOf(dir);
+  if (at !== -1) dirs.splice(at, 1);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function removeTempDirs(): void {
+  for (const root of dirs.splice(0)) rmSync(root, { recursive: true, force: true });
 }
 
 /**
@@ -36,7 +44,11 @@ export function removeTempTrees(): void {
  * outside), one staying inside (`inlink` → `a.txt`), and `base/wslink` → `ws`.
  */
 export function confinementTree(): { base: string; ws: string; outside: string } {
-  const base = tempTree({ "ws/a.txt": "abc", "ws/sub/b.txt": "b", "outside/secret.txt": "secret" });
+  const base = tempDir("theodolite-tree-", {
+    "ws/a.txt": "abc",
+    "ws/sub/b.txt": "b",
+    "outside/secret.txt": "secret",
+  });
   const ws = join(base, "ws");
   const outside = join(base, "outside");
   symlinkSync(join(outside, "secret.txt"), join(ws, "escape"));
