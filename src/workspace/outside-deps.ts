@@ -71,17 +71,50 @@ export function outsideDependencies(
   found.push(...fromGo(rootReal, read("go.mod"), read("go.work")));
   found.push(...fromCargo(rootReal, read("Cargo.toml"), exists));
   found.push(...more);
-  const seen = new Set<string>();
-  const out: OutsideDependency[] = [];
+  const kept: OutsideDependency[] = [];
   for (const d of found) {
     const path = resolve(d.path);
     if (atOrBelow(rootReal, path) && !unwatchedInside(path)) continue;
-    if (isSystemPath(path)) continue;
-    if (seen.has(path)) continue;
-    seen.add(path);
-    out.push({ ...d, path });
+    if (!isSystemPath(path)) kept.push({ ...d, path });
   }
+  return byPath(kept);
+}
+
+/**
+ * One dependency for two named at the same path, seeing all either sees: a tree over a
+ * directory's entries (`paths` naming `../shared/v2/*`, not there yet, and `../shared/*`),
+ * every entry over some; read for paths unless both are the server's own. A file and a
+ * directory at one path: a configuration's guess was wrong, the first named stands.
+ */
+export function covering(a: OutsideDependency, b: OutsideDependency): OutsideDependency {
+  if ((a.kind === "file") !== (b.kind === "file")) return a;
+  const [wide, other] = b.kind === "tree" && a.kind === "entries" ? [b, a] : [a, b];
+  const out: OutsideDependency = { path: wide.path, kind: wide.kind, source: wide.source };
+  const awaits = wide.awaits ?? other.awaits;
+  if (awaits !== undefined) out.awaits = awaits;
+  if (wide.kind === "entries" && wide.names && (other.kind !== "entries" || other.names)) {
+    out.names =
+      other.names && other.names.source !== wide.names.source
+        ? new RegExp(`(?:${wide.names.source})|(?:${other.names.source})`)
+        : wide.names;
+  }
+  if (a.ownRead && b.ownRead) out.ownRead = true;
   return out;
+}
+
+/** Each path once, covering every dependency named there, in the order first named. */
+export function byPath(deps: readonly OutsideDependency[]): OutsideDependency[] {
+  const out = new Map<string, OutsideDependency>();
+  for (const d of deps) {
+    const before = out.get(d.path);
+    out.set(d.path, before === undefined ? d : covering(before, d));
+  }
+  return [...out.values()];
+}
+
+/** What a watch of `d` sees: two dependencies of one path with the same reach share a watch. */
+export function reachOf(d: OutsideDependency): string {
+  return `${d.kind} ${d.names?.source ?? ""} ${d.ownRead ? "own" : ""}`;
 }
 
 /** The ancestors' cargo configuration a crate at `rootReal` is built with (cargo reads them). */

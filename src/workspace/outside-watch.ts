@@ -16,10 +16,12 @@ import { readTextOutsideWorkspace } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
 import { OutsideBeyond } from "./outside-beyond.ts";
 import {
+  byPath,
   isSystemPath,
   MAX_OUTSIDE_DEPENDENCIES,
   type OutsideDependency,
   outsideDependencies,
+  reachOf,
 } from "./outside-deps.ts";
 import { resolveOutside } from "./outside-resolve.ts";
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
@@ -144,11 +146,14 @@ export class OutsideWatch {
         ...[...this.subscribers].flatMap((s) => s.own),
       ],
     );
-    const deps = [...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)];
+    const deps = byPath([...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)]);
     this.owners = this.ownership();
     const wanted = new Set<string>();
     for (const found of deps) {
       wanted.add(found.path);
+      // named again with a wider reach (a tree where only entries were awaited): watched anew
+      const before = this.watched.get(found.path);
+      if (before !== undefined && reachOf(before.dep) !== reachOf(found)) this.unwatch(before);
       if (this.awaitedBy(found)) continue;
       const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
       let w = room ? this.watch(found) : null;

@@ -247,6 +247,20 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "lib/mod.ts", 'export const v: string = "one";\n'),
     probes: [tsHover],
   },
+  "typescript-language-server: paths with two targets, the first not there yet": {
+    server: "typescript-language-server",
+    files: {
+      "lib/mod.ts": "export const v: number = 1;\n",
+      "proj/tsconfig.json":
+        '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["../lib/v2/*", "../lib/*"] } }, "include": ["src"] }\n',
+      "proj/src/a.ts": 'import { v as w } from "@lib/mod";\nexport const v = w;\n',
+    },
+    warm: [tsHover],
+    change: (dir) => write(dir, "lib/mod.ts", 'export const v: string = "one";\n'),
+    // then the first target appears, and wins
+    changeAgain: (dir) => write(dir, "lib/v2/mod.ts", "export const v: boolean = true;\n"),
+    probes: [tsHover],
+  },
   "typescript-language-server: an outside module re-exports from below it": {
     server: "typescript-language-server",
     files: {

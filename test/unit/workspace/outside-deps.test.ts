@@ -4,7 +4,13 @@
  * or in the host's system directories left out.
  */
 import { describe, expect, test } from "bun:test";
-import { outsideDependencies, withoutComments } from "../../../src/workspace/outside-deps.ts";
+import {
+  byPath,
+  type OutsideDependency,
+  outsideDependencies,
+  reachOf,
+  withoutComments,
+} from "../../../src/workspace/outside-deps.ts";
 
 const ROOT = "/w/proj";
 const deps = (
@@ -108,5 +114,41 @@ describe("withoutComments", () => {
       b: [1, 2],
       c: 'x"/*y*/',
     });
+  });
+});
+
+describe("byPath: one watch per path, seeing all that is named there", () => {
+  const at = (kind: OutsideDependency["kind"], more: Partial<OutsideDependency> = {}) => ({
+    path: "/w/shared",
+    kind,
+    source: `${kind} source`,
+    ...more,
+  });
+  test("paths naming ../shared/v2/* (not there yet) and ../shared/*: the tree, awaiting v2", () => {
+    const awaited = at("entries", { names: /^v2$/, awaits: "/w/shared/v2" });
+    for (const order of [
+      [awaited, at("tree")],
+      [at("tree"), awaited],
+    ]) {
+      expect(byPath(order)).toEqual([
+        { path: "/w/shared", kind: "tree", source: "tree source", awaits: "/w/shared/v2" },
+      ]);
+    }
+  });
+  test("entries for some names and for others: both names; for all: every entry", () => {
+    const [both] = byPath([at("entries", { names: /^a$/ }), at("entries", { names: /^b$/ })]);
+    expect(["a", "b", "c"].map((n) => both?.names?.test(n))).toEqual([true, true, false]);
+    expect(byPath([at("entries", { names: /^a$/ }), at("entries")])[0]?.names).toBeUndefined();
+  });
+  test("a file and a directory at one path: the first named stands; own only if both are", () => {
+    expect(byPath([at("file"), at("tree")])).toEqual([at("file")]);
+    expect(byPath([at("tree", { ownRead: true }), at("tree")])[0]?.ownRead).toBeUndefined();
+    expect(byPath([at("tree", { ownRead: true }), at("tree", { ownRead: true })])[0]?.ownRead).toBe(
+      true,
+    );
+  });
+  test("reachOf tells a wider watch from the same one", () => {
+    expect(reachOf(at("tree"))).not.toBe(reachOf(at("entries", { names: /^v2$/ })));
+    expect(reachOf(at("tree", { source: "other" }))).toBe(reachOf(at("tree")));
   });
 });
