@@ -219,9 +219,19 @@ export class OutsideWatch {
 
   /** Changes in `w`, for the subscriber whose server reads it (another's own are not). */
   private toldTo(s: Subscriber, w: Watched): (changes: FileChange[]) => void {
+    const awaitedOnly = w.dep.kind === "entries" && w.dep.awaits !== undefined;
     return (changes) => {
-      if (this.concerns(s, w.dep.path)) s.deliver(changes);
+      // a directory on the way to an awaited path is no change yet: the watch moves deeper
+      const told = awaitedOnly ? changes.filter((c) => this.reached(w, c.abs)) : changes;
+      if (told.length > 0 && this.concerns(s, w.dep.path)) s.deliver(told);
     };
+  }
+
+  /** Whether a path `w` awaits through `step` is there now (`~/.config` alone is not). */
+  private reached(w: Watched, step: string): boolean {
+    for (const path of w.awaiting)
+      if (this.stepOf(w, path) === step && existsSync(path)) return true;
+    return false;
   }
 
   /** Whether what is named at `path` is the subscriber's to be told of. */
@@ -357,15 +367,15 @@ export class OutsideWatch {
       for (const path of w.awaiting) {
         const step = this.stepOf(w, path);
         if (step === null || !existsSync(step)) continue;
-        this.appeared(w, { abs: step, kind: "created" });
+        this.appeared(w, { abs: step, kind: "created" }, this.reached(w, step));
         break;
       }
     }
   }
 
-  /** An awaited path appeared below `w`: told as a change, and found again from there. */
-  private appeared(w: Watched, change: FileChange): void {
-    const told = [...this.subscribers].filter((s) => s.subs.some((x) => x.w === w));
+  /** A step to an awaited path appeared: told as a change once `reached`, found again. */
+  private appeared(w: Watched, change: FileChange, reached: boolean): void {
+    const told = reached ? [...this.subscribers].filter((s) => s.subs.some((x) => x.w === w)) : [];
     this.unwatch(w);
     for (const s of told) if (this.concerns(s, w.dep.path)) s.deliver([change]);
     this.changedOutside(w.dep, [change]);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { OutsideWatch } from "../../../src/workspace/outside-watch.ts";
@@ -94,6 +94,52 @@ describe("OutsideWatch: what one server alone reads", () => {
       expect(theirs).toEqual([]);
       b.close();
       a.close();
+    } finally {
+      watch.close();
+    }
+  });
+});
+
+describe("OutsideWatch: a path to nothing yet", () => {
+  test("a directory made on its way is no change; the path itself appearing is one", async () => {
+    const base = tempDir(undefined, { "proj/a.c": "int a;\n", "home/.profile": "\n" });
+    const root = join(base, "proj");
+    const watch = new OutsideWatch(
+      root,
+      () => undefined,
+      () => [],
+      new Set(["c"]),
+    );
+    try {
+      const got: FileChange[] = [];
+      const s = watch.subscribe((c) => got.push(...c));
+      const wanted = join(base, "home/.config/tool/config.toml");
+      s.depend([{ path: wanted, kind: "file", source: "the tool's user configuration" }]);
+      // another program's configuration makes ~/.config: watched deeper, nothing told
+      mkdirSync(join(base, "home/.config/git"), { recursive: true });
+      writeFileSync(join(base, "home/.config/git/config"), "[user]\n");
+      await waitForValue(
+        () => {
+          watch.poll();
+          return watch.status().some((w) => w.path === join(base, "home/.config"))
+            ? true
+            : undefined;
+        },
+        5000,
+        { what: "the watch moved to ~/.config" },
+      );
+      expect(got).toEqual([]);
+      mkdirSync(join(base, "home/.config/tool"));
+      writeFileSync(wanted, "x = 1\n");
+      await waitForValue(
+        () => {
+          watch.poll();
+          return got.length > 0 ? true : undefined;
+        },
+        5000,
+        { what: "the configuration's appearance, told" },
+      );
+      s.close();
     } finally {
       watch.close();
     }
