@@ -262,9 +262,12 @@ export class DiskChanges {
     return this.ownGlobs.some((g) => g.match(this.nameOf(abs)));
   }
 
-  /** Root-relative; outside the root (a dependency, SPEC §5.3) a file goes by its name. */
+  /**
+   * Root-relative; outside the root (a dependency, SPEC §5.3) the absolute path without
+   * its `/`, so `**`-globs apply there too (a package in a virtual environment elsewhere).
+   */
   private nameOf(abs: string): string {
-    return relativeInside(this.root, abs) ?? basename(abs);
+    return relativeInside(this.root, abs) ?? abs.slice(1);
   }
 
   /**
@@ -290,9 +293,9 @@ export class DiskChanges {
     const sent = new Set(events.map((e) => e.abs));
     for (const c of changes) {
       if (this.unread(c.abs)) continue;
-      // outside the root (a dependency, SPEC §5.3) no root-relative glob applies
       const rel = relativeInside(this.root, c.abs);
-      const matches = (list: Bun.Glob[]) => rel !== null && list.some((g) => g.match(rel));
+      const name = this.nameOf(c.abs);
+      const matches = (list: Bun.Glob[]) => list.some((g) => g.match(name));
       const verdict = verdictOf({
         own: false, // taken out by take()
         restartOn: matches(this.restartGlobs),

@@ -173,7 +173,10 @@ export function coalesce(changes: FileChange[]): FileChange[] {
   return out;
 }
 
-/** The first change whose root-relative path one of `globs` matches, as "path kind". */
+/**
+ * The first change one of `globs` matches, as "path kind": root-relative, or outside the
+ * root (a dependency) by its absolute path without the `/`, so `**`-globs apply there too.
+ */
 export function firstMatch(
   globs: readonly Bun.Glob[],
   changes: readonly FileChange[],
@@ -181,7 +184,7 @@ export function firstMatch(
 ): string | undefined {
   for (const c of changes) {
     const rel = relativeInside(root, c.abs);
-    if (rel !== null && globs.some((g) => g.match(rel))) return `${rel} ${c.kind}`;
+    if (globs.some((g) => g.match(rel ?? c.abs.slice(1)))) return `${rel ?? c.abs} ${c.kind}`;
   }
   return undefined;
 }

@@ -82,7 +82,7 @@ export function outsideDependencies(
 
 /**
  * One dependency for two named at the same path, seeing all either sees: a tree over a
- * directory's entries (`paths` naming `../shared/v2/*`, not there yet, and `../shared/*`),
+ * directory's entries (`paths` naming `../lib/v2/*`, not there yet, and `../lib/*`),
  * every entry over some; read for paths unless both are the server's own. A file and a
  * directory at one path: a configuration's guess was wrong, the first named stands.
  */

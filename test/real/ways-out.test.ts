@@ -223,6 +223,31 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "libs/mod.py", 'def f() -> str:\n    return "a"\n'),
     probes: [diag("app.py"), { tool: "hover", args: { file: "app.py", line: 1, symbol: "f" } }],
   },
+  "pyright: a package installed into its virtual environment outside the root": {
+    server: "pyright",
+    files: {
+      "venvs/env/pyvenv.cfg": "home = /usr/bin\nversion = 3.11.7\n",
+      "venvs/env/lib/python3.11/site-packages/other.py": "x = 1\n",
+      "proj/pyrightconfig.json": '{ "venvPath": "../venvs", "venv": "env" }\n',
+      "proj/main.py": "from pkgx.mod import f\n\nn: int = f()\n",
+    },
+    prepare: (dir) => {
+      rmSync(join(dir, "venvs/env/bin/python"), { force: true });
+      mkdirSync(join(dir, "venvs/env/bin"), { recursive: true });
+      symlinkSync("/usr/bin/python3", join(dir, "venvs/env/bin/python"));
+    },
+    warm: [diag("main.py")],
+    // as pip writes it: the package's directory, then its files
+    change: (dir) => {
+      write(dir, "venvs/env/lib/python3.11/site-packages/pkgx/__init__.py", "");
+      write(
+        dir,
+        "venvs/env/lib/python3.11/site-packages/pkgx/mod.py",
+        'def f() -> str:\n    return "a"\n',
+      );
+    },
+    probes: [diag("main.py"), { tool: "hover", args: { file: "main.py", line: 3, symbol: "f" } }],
+  },
   "typescript-language-server: a relative import that climbs out of the root": {
     server: "typescript-language-server",
     files: {

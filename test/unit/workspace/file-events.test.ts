@@ -11,6 +11,7 @@ import {
   compileWatchers,
   directoryOfInterest,
   type FileChange,
+  firstMatch,
   matchingEvents,
   watcherMatches,
 } from "../../../src/workspace/file-events.ts";
@@ -171,5 +172,23 @@ describe("coalesce", () => {
       change("/ws/a", "deleted"),
       change("/ws/c", "deleted"),
     ]);
+  });
+});
+
+describe("firstMatch", () => {
+  const globs = ["**/{site,dist}-packages/*", "pyrightconfig.json"].map((g) => new Bun.Glob(g));
+  test("inside the root by its relative path; outside by its absolute one, `**` reaching it", () => {
+    const change = (abs: string) => [{ abs, kind: "created" as const }];
+    expect(firstMatch(globs, change("/w/p/.venv/lib/site-packages/six"), "/w/p")).toBe(
+      ".venv/lib/site-packages/six created",
+    );
+    expect(firstMatch(globs, change("/v/env/lib/site-packages/pkgx"), "/w/p")).toBe(
+      "/v/env/lib/site-packages/pkgx created",
+    );
+    // a root-only pattern is no file outside it
+    expect(firstMatch(globs, change("/w/pyrightconfig.json"), "/w/p")).toBeUndefined();
+    expect(firstMatch(globs, change("/w/p/pyrightconfig.json"), "/w/p")).toBe(
+      "pyrightconfig.json created",
+    );
   });
 });

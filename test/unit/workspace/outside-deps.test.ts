@@ -124,7 +124,7 @@ describe("byPath: one watch per path, seeing all that is named there", () => {
     source: `${kind} source`,
     ...more,
   });
-  test("paths naming ../shared/v2/* (not there yet) and ../shared/*: the tree, awaiting v2", () => {
+  test("paths naming ../lib/v2/* (not there yet) and ../lib/*: the tree, awaiting v2", () => {
     const awaited = at("entries", { names: /^v2$/, awaits: "/w/shared/v2" });
     for (const order of [
       [awaited, at("tree")],
