@@ -11,9 +11,11 @@
  * - shapes: distinct key sequences among an object's first SHAPE_KEYS keys (past them the
  *   runtime keeps the object as a dictionary), distinct keys past them, and every key
  *   longer than HASHED_KEY bytes.
- * It stops at the first bound passed. A text of n bytes holds fewer than n containers,
- * values or shapes, so those are counted only in a text at least as long as the smallest
- * of their bounds (`scanned`); depth always, where it is bounded.
+ * It stops at the first bound passed. A text of n bytes holds at most n containers (a
+ * byte each) and n + 1 values (one more per byte), and at most n / 3 keys — each its two
+ * quotes and the `{` or `,` before it — so at most n / 3 shapes: those are counted only in
+ * a text long enough to pass one of the bounds (`scanned`); depth always, where it is
+ * bounded. (A server's answer of 600 locations, ~100 KB, is not scanned.)
  */
 
 export interface JsonBounds {
@@ -71,8 +73,9 @@ export function scanned(bounds: JsonBounds, length: number): boolean {
   return bounds.depth !== undefined || length >= countedFrom(bounds);
 }
 
+/** The shortest text that could pass a count bound (each key takes three bytes, above). */
 function countedFrom(bounds: JsonBounds): number {
-  return Math.min(bounds.containers, bounds.values, bounds.shapes);
+  return Math.min(bounds.containers, bounds.values, 3 * bounds.shapes);
 }
 
 /** `stack` with twice the room, its contents kept. */
