@@ -37,6 +37,8 @@ export interface NormalizeContextOptions {
   peek?: (abs: string) => FileLines | "pending";
   /** load the tables of these files, in the call's order (default: nothing to load) */
   load?: (paths: string[]) => Promise<void>;
+  /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
+  present?: (abs: string) => boolean;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -54,6 +56,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   // one name and one line table per URI and path in a result: every range of a file is
   // converted against the same text
   const names = new Map<string, UriName>();
+  /** the path each file a result names was met under */
+  const paths = new Map<string, string>();
   let indexes = new Map<string, FileLines | null>();
   /** files whose positions stayed the server's: the call's budget was spent before them */
   let unconverted = new Set<string>();
@@ -66,6 +70,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     if (name === undefined) {
       const path = uriToPath(uri);
       name = { path, target: path === null ? { uri } : { file: displayPath(opts, path) } };
+      if (path !== null && "file" in name.target) paths.set(name.target.file, path);
       names.set(uri, name);
     }
     return name;
@@ -160,6 +165,10 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     roots,
     convert,
     unconverted: () => [...unconverted].sort(compareStrings),
+    found: (file) => {
+      const path = paths.get(file);
+      return path !== undefined && opts.present?.(path) === true;
+    },
   };
 }
 
