@@ -131,12 +131,19 @@ export class CallLines {
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
     const left = this.budgetBytes - this.spent;
     const id = identity as FileIdentity;
-    const cached = size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model));
+    // not open: `file` is the identity's key
+    const cached =
+      size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model, file));
+    const cost = cached === undefined ? 0 : callCost(cached);
     // the order met decides which files fit: only canonical order may
-    if (!read && (size > left || cached === undefined || callCost(cached) > left)) return PENDING;
+    if (!read && (size > left || cached === undefined || cost > left)) return PENDING;
     if (size > left) return this.decided(abs, file, "budget", "kept");
+    if (cached !== undefined) {
+      this.spent += cost > left ? size : cost;
+      return this.decided(abs, file, cost > left ? "budget" : cached, "kept");
+    }
     const reads = this.tables.reads;
-    let lines = cached ?? this.tables.get(abs, id, this.model, left);
+    let lines = this.tables.get(abs, id, this.model, left);
     if (lines !== undefined && lines !== "budget" && callCost(lines) > left) lines = "budget";
     this.spent += lines === undefined || lines === "budget" ? size : callCost(lines);
     return this.decided(abs, file, lines, this.tables.reads !== reads ? "read" : "kept");
