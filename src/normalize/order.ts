@@ -69,49 +69,9 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
   return compareTarget(a, b) || compareRange(a, b);
 }
 
-/** Digits of the largest safe integer: numbers this wide, zero-padded, order as text. */
-const WIDTH = 16;
-
-/**
- * A location's place in compareLoc's order as text that orders alike in code units: its
- * target's rank, its key and a NUL (below every other code unit: a key before any longer
- * one it starts), then each number zero-padded to WIDTH. Null when a location does not fit
- * that: a key holding a NUL, a number not a safe non-negative integer.
- */
-function locKey(l: Target & Range): string | null {
-  const key = targetKey(l);
-  if (key.includes("\0")) return null;
-  let out = `${targetRank(l)}${key}\0`;
-  for (const n of [l.line, l.column, l.end_line, l.end_column]) {
-    if (!Number.isSafeInteger(n) || n < 0) return null;
-    out += String(n).padStart(WIDTH, "0");
-  }
-  return out;
-}
-
-/**
- * `locs` in compareLoc's order without duplicates (locations equal in every field it
- * compares). Sorted by locKey and the item's index (a stable sort, as Array.sort is) with
- * the runtime's own string order: a comparator called from the interpreter for each of the
- * ~n log n comparisons of a 600-reference answer cost more than the keys.
- */
+/** `locs` in compareLoc's order without duplicates (locations equal in every field it compares). */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  const keyed: string[] = [];
-  for (let i = 0; i < locs.length; i++) {
-    const key = locKey(locs[i] as T);
-    if (key === null) return withoutAdjacentDuplicates(locs.slice().sort(compareLoc), compareLoc);
-    keyed.push(`${key}${String(i).padStart(WIDTH, "0")}`);
-  }
-  keyed.sort();
-  const out: T[] = [];
-  let last: string | undefined;
-  for (const k of keyed) {
-    const key = k.slice(0, k.length - WIDTH);
-    if (key === last) continue;
-    last = key;
-    out.push(locs[Number(k.slice(k.length - WIDTH))] as T);
-  }
-  return out;
+  return withoutAdjacentDuplicates(locs.slice().sort(compareLoc), compareLoc);
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {

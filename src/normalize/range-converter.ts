@@ -9,7 +9,13 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { columnsToClient, type FileLines, type LineColumns } from "../text/line-columns.ts";
+import { asciiRangeToClient } from "../text/ascii-columns.ts";
+import {
+  AsciiLines,
+  columnsToClient,
+  type FileLines,
+  type LineColumns,
+} from "../text/line-columns.ts";
 import { LineIndex } from "../text/line-index.ts";
 import { type LineModel, LSP_LINES } from "../text/line-model.ts";
 import { type LspRange, type PositionEncoding, unitToEncoding } from "../text/positions.ts";
@@ -114,8 +120,16 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
 
   function rangeOf(name: UriName, range: LspRange): Range {
     const table = tableOf(name);
-    const start = toClient(table, safe(range?.start?.line), safe(range?.start?.character));
-    let end = toClient(table, safe(range?.end?.line), safe(range?.end?.character));
+    const line0 = safe(range?.start?.line);
+    const character = safe(range?.start?.character);
+    const endLine0 = safe(range?.end?.line);
+    const endCharacter = safe(range?.end?.character);
+    // ASCII text (most files): its columns without the position objects
+    if (table instanceof AsciiLines) {
+      return asciiRangeToClient(table, line0, character, endLine0, endCharacter);
+    }
+    const start = toClient(table, line0, character);
+    let end = toClient(table, endLine0, endCharacter);
     // a server range that ends before it starts is collapsed to its start
     if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
       end = start;
