@@ -11,11 +11,9 @@
  * - shapes: distinct key sequences among an object's first SHAPE_KEYS keys (past them the
  *   runtime keeps the object as a dictionary), distinct keys past them, and every key
  *   longer than HASHED_KEY bytes.
- * It stops at the first bound passed. A text of n bytes holds at most n containers (a
- * byte each) and n + 1 values (one more per byte), and at most n / 3 keys — each its two
- * quotes and the `{` or `,` before it — so at most n / 3 shapes: those are counted only in
- * a text long enough to pass one of the bounds (`scanned`); depth always, where it is
- * bounded. (A server's answer of 600 locations, ~100 KB, is not scanned.)
+ * It stops at the first bound passed. n bytes hold at most n containers, n + 1 values and
+ * n / 3 keys (quotes and a `{` or `,` each), so n / 3 shapes: counts are taken only in a
+ * text long enough to pass a bound (`scanned`); depth always, where it is bounded.
  */
 
 export interface JsonBounds {
