@@ -57,7 +57,8 @@ export function bundleModulesOf(executable: string): BundleModules | undefined {
     .toString("utf8")
     .split("\n")
     .forEach((text, line) => {
-      const m = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text);
+      // a package installed through a linked node_modules is named `../<dir>/node_modules/…`
+      const m = /^\/\/ (?:\.\.\/[^/]+\/)?((?:src|node_modules)\/\S+)$/.exec(text);
       if (m?.[1] !== undefined) starts.push({ line, module: m[1] });
     });
   return (line) => {

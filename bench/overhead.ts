@@ -45,17 +45,17 @@ function targetsFor(tool: string): Target[] {
 }
 
 /** "workspace_symbols \"x\"" → "workspace_symbols": the table's tool column */
-const toolOf = (name: string) => name.split(" ")[0] as string;
+export const toolOf = (name: string) => name.split(" ")[0] as string;
 
 /** CPU ms per call of each bridge's processes, per case (from cpuMeter). */
-type CpuPerCall = Map<string, { theodolite: number; cclsp?: number }>;
+export type CpuPerCall = Map<string, { theodolite: number; cclsp?: number }>;
 
 /**
  * Meters the CPU time theodolite (bridge + supervisor) and cclsp (its node process) use
  * during each case's measured rounds: unlike wall-clock differences this hardly moves when
  * other work shares the cores, so it shows what each bridge costs even on a busy machine.
  */
-async function cpuMeter(pair: Pair, peer: Peer | undefined, iterations: number) {
+export async function cpuMeter(pair: Pair, peer: Peer | undefined, iterations: number) {
   const status = await pair.bridge.callOk("session_status", {});
   const sessions = status.structured.sessions as { pids: { supervisor: number | null } }[];
   const supervisor = sessions[0]?.pids.supervisor ?? null;
@@ -180,16 +180,21 @@ async function memoryAfter(label: string, pair: Pair): Promise<Metric[]> {
   return out;
 }
 
+/** The setup's workspace twice in `dir` (bridge/, direct/), and the pair started on them. */
+export function startSetupPair(setup: Setup, dir: string): Promise<Pair> {
+  const bridgeRoot = join(dir, "bridge");
+  const directRoot = join(dir, "direct");
+  setup.materialize(bridgeRoot);
+  setup.materialize(directRoot);
+  return startPair(setup.server, bridgeRoot, directRoot, dir, setup.requiredArgs);
+}
+
 async function measure(setup: Setup, opts: BenchOptions): Promise<Metric[]> {
   const dir = makeTempDir(`overhead-${setup.label.replace(/\W+/g, "-")}`);
   let pair: Pair | undefined;
   let peer: Peer | undefined;
   try {
-    const bridgeRoot = join(dir, "bridge");
-    const directRoot = join(dir, "direct");
-    setup.materialize(bridgeRoot);
-    setup.materialize(directRoot);
-    pair = await startPair(setup.server, bridgeRoot, directRoot, dir, setup.requiredArgs);
+    pair = await startSetupPair(setup, dir);
     if (setup.peerExtensions !== undefined) {
       const peerRoot = join(dir, "peer");
       setup.materialize(peerRoot);

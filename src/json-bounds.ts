@@ -11,9 +11,9 @@
  * - shapes: distinct key sequences among an object's first SHAPE_KEYS keys (past them the
  *   runtime keeps the object as a dictionary), distinct keys past them, and every key
  *   longer than HASHED_KEY bytes.
- * It stops at the first bound passed. A text of n bytes holds fewer than n containers,
- * values or shapes, so those are counted only in a text at least as long as the smallest
- * of their bounds (`scanned`); depth always, where it is bounded.
+ * It stops at the first bound passed. n bytes hold at most n containers, n + 1 values and
+ * n / 3 keys (quotes and a `{` or `,` each), so n / 3 shapes: counts are taken only in a
+ * text long enough to pass a bound (`scanned`); depth always, where it is bounded.
  */
 
 export interface JsonBounds {
@@ -71,8 +71,9 @@ export function scanned(bounds: JsonBounds, length: number): boolean {
   return bounds.depth !== undefined || length >= countedFrom(bounds);
 }
 
+/** The shortest text that could pass a count bound (each key takes three bytes, above). */
 function countedFrom(bounds: JsonBounds): number {
-  return Math.min(bounds.containers, bounds.values, bounds.shapes);
+  return Math.min(bounds.containers, bounds.values, 3 * bounds.shapes);
 }
 
 /** `stack` with twice the room, its contents kept. */

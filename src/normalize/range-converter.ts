@@ -9,15 +9,16 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { columnsToClient, type FileLines } from "../text/line-columns.ts";
+import { asciiRangeToClient } from "../text/ascii-columns.ts";
+import {
+  AsciiLines,
+  columnsToClient,
+  type FileLines,
+  type LineColumns,
+} from "../text/line-columns.ts";
 import { LineIndex } from "../text/line-index.ts";
 import { type LineModel, LSP_LINES } from "../text/line-model.ts";
-import {
-  type LspPosition,
-  type LspRange,
-  type PositionEncoding,
-  unitToEncoding,
-} from "../text/positions.ts";
+import { type LspRange, type PositionEncoding, unitToEncoding } from "../text/positions.ts";
 import { displayPath } from "../workspace/paths.ts";
 import { uriToPath } from "../workspace/uri.ts";
 import { compareStrings } from "./order.ts";
@@ -37,6 +38,8 @@ export interface NormalizeContextOptions {
   peek?: (abs: string) => FileLines | "pending";
   /** load the tables of these files, in the call's order (default: nothing to load) */
   load?: (paths: string[]) => Promise<void>;
+  /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
+  present?: (abs: string) => boolean;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -54,6 +57,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   // one name and one line table per URI and path in a result: every range of a file is
   // converted against the same text
   const names = new Map<string, UriName>();
+  /** the path each file a result names was met under */
+  const paths = new Map<string, string>();
   let indexes = new Map<string, FileLines | null>();
   /** files whose positions stayed the server's: the call's budget was spent before them */
   let unconverted = new Set<string>();
@@ -66,6 +71,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     if (name === undefined) {
       const path = uriToPath(uri);
       name = { path, target: path === null ? { uri } : { file: displayPath(opts, path) } };
+      if (path !== null && "file" in name.target) paths.set(name.target.file, path);
       names.set(uri, name);
     }
     return name;
@@ -87,29 +93,43 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   // the server counts in the client's unit and lines: only the base changes, no text is read
   const asIs = sameUnit && (opts.model ?? LSP_LINES).differs === null;
 
-  function toClient(name: UriName, pos: LspPosition): { line: number; column: number } {
-    if (asIs) return { line: pos.line + 1, column: pos.character + 1 };
+  /**
+   * The table a file's positions are converted with, or null: without the text (a non-file
+   * URI, a file that cannot be read or past the budget) the position is the server's, + 1 —
+   * off where its unit or its lines are not the client's (SPEC §5.1) — and so it is when
+   * the server counts in the client's unit and lines.
+   */
+  function tableOf(name: UriName): LineColumns | null {
+    if (asIs) return null;
     const index = indexOf(name);
     if (index === "budget" && name.path !== null) unconverted.add(displayPath(opts, name.path));
-    // the same lines and unit: as is, as above
     if (index === null || index === undefined || index === "budget" || (sameUnit && same(index))) {
-      // Without the text (a non-file URI, a file that cannot be read or past the budget)
-      // the position is the server's, + 1: off where its unit or its lines are not the
-      // client's (SPEC §5.1).
-      return { line: pos.line + 1, column: pos.character + 1 };
+      return null;
     }
-    return columnsToClient(index, pos, opts.encoding, opts.unit);
+    return index;
+  }
+
+  function toClient(
+    table: LineColumns | null,
+    line: number,
+    character: number,
+  ): { line: number; column: number } {
+    if (table === null) return { line: line + 1, column: character + 1 };
+    return columnsToClient(table, { line, character }, opts.encoding, opts.unit);
   }
 
   function rangeOf(name: UriName, range: LspRange): Range {
-    const start = toClient(name, {
-      line: safe(range?.start?.line),
-      character: safe(range?.start?.character),
-    });
-    let end = toClient(name, {
-      line: safe(range?.end?.line),
-      character: safe(range?.end?.character),
-    });
+    const table = tableOf(name);
+    const line0 = safe(range?.start?.line);
+    const character = safe(range?.start?.character);
+    const endLine0 = safe(range?.end?.line);
+    const endCharacter = safe(range?.end?.character);
+    // ASCII text (most files): its columns without the position objects
+    if (table instanceof AsciiLines) {
+      return asciiRangeToClient(table, line0, character, endLine0, endCharacter);
+    }
+    const start = toClient(table, line0, character);
+    let end = toClient(table, endLine0, endCharacter);
     // a server range that ends before it starts is collapsed to its start
     if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
       end = start;
@@ -127,8 +147,15 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
+  /** The target's key first, then the range's: one object, built once (a list's hot path). */
   function toLoc(uri: string, range: LspRange): Loc {
-    return { ...toTarget(uri), ...toRange(uri, range) };
+    const name = nameFor(uri);
+    const r = rangeOf(name, range);
+    const { line, column, end_line, end_column } = r;
+    const t = name.target;
+    return "file" in t
+      ? { file: t.file, line, column, end_line, end_column }
+      : { uri: t.uri, line, column, end_line, end_column };
   }
 
   async function convert<T>(run: () => T | Promise<T>): Promise<T> {
@@ -160,6 +187,10 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     roots,
     convert,
     unconverted: () => [...unconverted].sort(compareStrings),
+    found: (file) => {
+      const path = paths.get(file);
+      return path !== undefined && opts.present?.(path) === true;
+    },
   };
 }
 

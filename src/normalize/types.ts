@@ -34,6 +34,11 @@ export interface NormalizeContext {
   convert<T>(run: () => T | Promise<T>): Promise<T>;
   /** files met so far whose positions stayed the server's (past the call's budget), sorted */
   unconverted(): string[];
+  /**
+   * Whether a file a result names (as `Target.file`) was found by this call's conversion,
+   * a regular file beneath the root: it exists (false: not known, look)
+   */
+  found(file: string): boolean;
 }
 
 export type SeverityName = "error" | "warning" | "information" | "hint";

@@ -25,6 +25,27 @@ export function asciiToClient(
 }
 
 /**
+ * asciiToClient of a range's ends, each already non-negative integers, without the position
+ * objects (a reference list converts hundreds of ranges): its client line and column, then
+ * its end's — an end before the start collapsed to the start.
+ */
+export function asciiRangeToClient(
+  lines: LineLengths,
+  line0: number,
+  character: number,
+  endLine0: number,
+  endCharacter: number,
+): { line: number; column: number; end_line: number; end_column: number } {
+  const line = asciiClientLine(lines, line0);
+  const column = asciiClientColumn(lines, line0, character);
+  const endLine = asciiClientLine(lines, endLine0);
+  const endColumn = asciiClientColumn(lines, endLine0, endCharacter);
+  return endLine < line || (endLine === line && endColumn < column)
+    ? { line, column, end_line: line, end_column: column }
+    : { line, column, end_line: endLine, end_column: endColumn };
+}
+
+/**
  * asciiToClient's line for a server line already a non-negative integer: past the last
  * line, the last line (its end is the column).
  */

@@ -48,6 +48,8 @@ export class CallLines {
   private loaded = false;
   /** the file key of the call's own document, once asked */
   private ownKey: string | null | undefined;
+  /** paths seen in this call as a regular file beneath the root (their identity taken) */
+  private readonly found = new Set<string>();
 
   constructor(
     private readonly tables: LineTables,
@@ -73,6 +75,7 @@ export class CallLines {
   async load(paths: Iterable<string>): Promise<void> {
     this.byPath = new Map();
     this.byFile = new Map();
+    this.found.clear();
     this.spent = 0;
     this.loaded = true;
     for (const abs of [...new Set(paths)].sort()) {
@@ -81,15 +84,38 @@ export class CallLines {
     }
   }
 
+  /**
+   * Whether this call took `abs`'s identity as a regular file beneath the root: it exists,
+   * no second look needed (an answer's vanished files, SPEC §4.3).
+   */
+  present(abs: string): boolean {
+    return this.found.has(abs);
+  }
+
   /** A file's lines for this call, read now if need be (in turn, after those loaded). */
   get(abs: string): FileLines {
     if (!this.byPath.has(abs)) this.resolve(abs, true);
     return this.byPath.get(abs);
   }
 
-  /** Decide a path's lines (reading only when `read`): whether it read, or had to. */
+  /**
+   * Decide a path's lines (reading only when `read`): whether it read, or had to. A path
+   * not open whose lines (or bytes) were had is `present`.
+   */
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
     const doc = this.open(abs);
+    const how = this.decide(abs, read, doc);
+    if (how !== PENDING && doc === undefined && this.byPath.get(abs) !== undefined) {
+      this.found.add(abs);
+    }
+    return how;
+  }
+
+  private decide(
+    abs: string,
+    read: boolean,
+    doc: OpenLines | undefined,
+  ): "read" | "kept" | typeof PENDING {
     const identity = doc !== undefined ? doc.identity : this.tables.identity(abs);
     if (doc === undefined && identity === undefined) {
       this.byPath.set(abs, undefined);
@@ -105,12 +131,19 @@ export class CallLines {
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
     const left = this.budgetBytes - this.spent;
     const id = identity as FileIdentity;
-    const cached = size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model));
+    // not open: `file` is the identity's key
+    const cached =
+      size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model, file));
+    const cost = cached === undefined ? 0 : callCost(cached);
     // the order met decides which files fit: only canonical order may
-    if (!read && (size > left || cached === undefined || callCost(cached) > left)) return PENDING;
+    if (!read && (size > left || cached === undefined || cost > left)) return PENDING;
     if (size > left) return this.decided(abs, file, "budget", "kept");
+    if (cached !== undefined) {
+      this.spent += cost > left ? size : cost;
+      return this.decided(abs, file, cost > left ? "budget" : cached, "kept");
+    }
     const reads = this.tables.reads;
-    let lines = cached ?? this.tables.get(abs, id, this.model, left);
+    let lines = this.tables.get(abs, id, this.model, left);
     if (lines !== undefined && lines !== "budget" && callCost(lines) > left) lines = "budget";
     this.spent += lines === undefined || lines === "budget" ? size : callCost(lines);
     return this.decided(abs, file, lines, this.tables.reads !== reads ? "read" : "kept");

@@ -86,9 +86,16 @@ export class LineTables {
     return opened;
   }
 
-  /** The table kept for the file of `identity` in `model`, if it may stand for it; no read. */
-  cached(identity: FileIdentity, model: LineModel): LineColumns | undefined {
-    const key = `${fileKey(identity)}:${model.key}`;
+  /**
+   * The table kept for the file of `identity` in `model`, if it may stand for it; no read.
+   * `file`: the identity's fileKey, when the caller has it.
+   */
+  cached(
+    identity: FileIdentity,
+    model: LineModel,
+    file = fileKey(identity),
+  ): LineColumns | undefined {
+    const key = `${file}:${model.key}`;
     const cached = this.entries.get(key);
     if (cached === undefined || !cached.settled || !sameIdentity(cached.identity, identity)) {
       return undefined;

@@ -2,9 +2,11 @@
  * One session's view of which workspace files its server sees as part of the whole
  * program (SPEC §4.3 `outside_program`): the configuration read beneath the root, parsed
  * once per version of each file (kept by identity), and the decision of program-rules.ts.
- * `outside(rel)` answers for a call's file; `survey()` for the workspace (workspace-wide
- * answers): a bounded scan of the files the server serves, kept until files come or go or
- * a configuration file changes (`noteChanges`), since those alone change its outcome.
+ * `outside(rel)` answers for a call's file, its decision kept with what it looked at and
+ * reused while each of those shows the identity it had (one stat each, no parse, no match);
+ * `survey()` for the workspace (workspace-wide answers): a bounded scan of the files the
+ * server serves, kept until files come or go or a configuration file changes
+ * (`noteChanges`), since those alone change its outcome.
  */
 import { existsSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -40,8 +42,23 @@ export interface ProgramSurvey {
   total: number;
 }
 
+/** A call's file decided: what the decision looked at, each with what it showed then. */
+interface Decided {
+  looked: Map<string, string>;
+  result: OutsideProgram | null;
+}
+
+/** Keys of `Decided.looked` that are an existence probe (a virtual environment's marker). */
+const EXISTS = "\0exists ";
+
 export class Program {
   private readonly kept = new Map<string, { deps: Map<string, string>; value: unknown }>();
+  /** call files decided: the decision is a pure function of what it looked at */
+  private readonly decided = new Map<string, Decided>();
+  /** while a decision runs: what it looks at (null: none runs) */
+  private looking: Map<string, string> | null = null;
+  /** a file looked at twice in one decision showed two identities: not kept */
+  private unsteady = false;
   private stamp = 0;
   private surveyed: { stamp: number; result: Promise<ProgramSurvey> } | undefined;
 
@@ -52,11 +69,54 @@ export class Program {
     private readonly serves: (rel: string) => boolean,
   ) {}
 
-  /** The call's file, when its server does not see it as part of the program. */
+  /**
+   * The call's file, when its server does not see it as part of the program. The decision
+   * reads nothing but the files it looks at (their identities, and texts kept by identity)
+   * and existence probes: while each shows what it showed, it is the same decision.
+   */
   outside(rel: string): OutsideProgram | null {
-    if (this.format === null || !this.serves(rel)) return null;
-    const reason = outsideReason(this.format, rel, this.inputs(), { left: MATCH_BUDGET });
-    return reason === null ? null : { file: rel, reason };
+    const format = this.format;
+    if (format === null || !this.serves(rel)) return null;
+    const kept = this.decided.get(rel);
+    if (kept !== undefined && this.unchanged(kept.looked)) return kept.result;
+    const looked = new Map<string, string>();
+    this.looking = looked;
+    this.unsteady = false;
+    let reason: string | null;
+    try {
+      reason = outsideReason(format, rel, this.inputs(), { left: MATCH_BUDGET });
+    } finally {
+      this.looking = null;
+    }
+    const result = reason === null ? null : { file: rel, reason };
+    if (this.decided.size >= MAX_KEPT) this.decided.clear();
+    if (this.unsteady) this.decided.delete(rel);
+    else this.decided.set(rel, { looked, result });
+    return result;
+  }
+
+  /** Whether everything a decision looked at shows what it showed then. */
+  private unchanged(looked: ReadonlyMap<string, string>): boolean {
+    for (const [key, was] of looked) {
+      const now = key.startsWith(EXISTS) ? this.exists(key.slice(EXISTS.length)) : this.stat(key);
+      if (now !== was) return false;
+    }
+    return true;
+  }
+
+  /** What a decision looked at, noted while one runs. */
+  private note(key: string, value: string): string {
+    const looking = this.looking;
+    if (looking !== null) {
+      const before = looking.get(key);
+      if (before !== undefined && before !== value) this.unsteady = true;
+      else looking.set(key, value);
+    }
+    return value;
+  }
+
+  private exists(abs: string): string {
+    return existsSync(abs) ? "1" : "";
   }
 
   /** What the session's watcher delivered: files that came or went, configuration changed. */
@@ -128,7 +188,12 @@ export class Program {
       spellings: (rel) => [join(ws.root, rel), join(ws.rootReal, rel)],
       python: () => once("python", () => this.cached("python", (read) => pythonProgram(read))),
       isVenv: (dir) =>
-        once(`venv ${dir}`, () => VENV_MARKERS.some((m) => existsSync(join(ws.rootReal, dir, m)))),
+        once(`venv ${dir}`, () =>
+          VENV_MARKERS.some((m) => {
+            const abs = join(ws.rootReal, dir, m);
+            return this.note(EXISTS + abs, this.exists(abs)) !== "";
+          }),
+        ),
     };
   }
 
@@ -171,6 +236,10 @@ export class Program {
    * read beneath the root all the same.
    */
   private identity(rel: string): string {
+    return this.note(rel, this.stat(rel));
+  }
+
+  private stat(rel: string): string {
     const st = statSync(join(this.workspace.rootReal, rel), { throwIfNoEntry: false });
     return st?.isFile() ? identityKey(st) : "";
   }

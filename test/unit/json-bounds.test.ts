@@ -5,7 +5,7 @@
  * first bound passed and stays linear; the servers' largest legitimate answers fit.
  */
 import { describe, expect, test } from "bun:test";
-import { exceeds, excessText, type JsonBounds, JsonScan } from "../../src/json-bounds.ts";
+import { exceeds, excessText, type JsonBounds, JsonScan, scanned } from "../../src/json-bounds.ts";
 import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
 import { CLIENT_JSON_BOUNDS } from "../../src/mcp/transport/stdio.ts";
 
@@ -81,6 +81,19 @@ describe("counts", () => {
     const b: JsonBounds = { containers: 1000, values: 5000, shapes: 1000 };
     expect(over(`[${"{},".repeat(300)}{}]`, b)).toBeUndefined(); // 903 bytes
     expect(over(`[${"{},".repeat(1000)}{}]`, b)).toBe("containers");
+  });
+
+  test("only a text long enough for more keys than the shapes bound is counted", () => {
+    // the densest keys: each its two quotes and the `{` or `,` before it (a new prefix of
+    // the object's keys each, so a new shape each)
+    const dense = (n: number) => `{${Array.from({ length: n }, () => '""').join(",")}}`;
+    const b = loose({ shapes: 10 });
+    expect(dense(11).length).toBe(3 * 11 + 1);
+    expect(over(dense(11), b)).toBe("shapes");
+    expect(over(dense(10), b)).toBeUndefined();
+    // shorter than 3 × the bound: not scanned at all
+    expect(scanned(b, 3 * 10 - 1)).toBe(false);
+    expect(scanned(b, 3 * 10)).toBe(true);
   });
 
   test("the refusal names the bound and its value", () => {

@@ -133,6 +133,7 @@ export function normalizeContext(
     lines: (abs) => call().get(abs),
     peek: (abs) => call().peek(abs),
     load: (paths) => call().load(paths),
+    present: (abs) => tables?.present(abs) === true,
   });
 }
 
@@ -154,10 +155,14 @@ export function unconvertedField(
   return list.length > 0 ? { unconverted: [...list] } : {};
 }
 
-/** Whether a file a result names (workspace-relative, or absolute) still exists. */
-export function fileExists(session: Session): (file: string) => boolean {
+/**
+ * Whether a file a result names (workspace-relative, or absolute) still exists: one the
+ * call's conversion just found needs no second look (`norm`).
+ */
+export function fileExists(session: Session, norm?: NormalizeContext): (file: string) => boolean {
   const root = session.workspace.rootReal;
-  return (file) => existsSync(isAbsolute(file) ? file : join(root, file));
+  return (file) =>
+    norm?.found(file) === true || existsSync(isAbsolute(file) ? file : join(root, file));
 }
 
 /**

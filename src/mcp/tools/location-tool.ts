@@ -73,7 +73,7 @@ export function locationTool(spec: {
         );
         const { kept: all, vanished } = withoutVanished(
           await call.norm.convert(() => normalizeLocations(raw, call.norm)),
-          fileExists(call.session),
+          fileExists(call.session, call.norm),
         );
         const p = page(all, paging);
         return {

@@ -86,7 +86,7 @@ export const workspaceSymbolsTool = defineTool({
       const norm = normalizeContext(ctx, s);
       const { kept: all, vanished } = withoutVanished(
         await norm.convert(() => normalizeWorkspaceSymbols(raw, norm)),
-        fileExists(s),
+        fileExists(s, norm),
       );
       const p = page(all, paging);
       return {

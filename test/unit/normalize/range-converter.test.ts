@@ -43,6 +43,25 @@ describe("makeNormalizeContext", () => {
     expect(asIs.reads).toEqual([]);
   });
 
+  test("found: a file a result names, by its name there, as the call's tables found its path", () => {
+    const present = new Set([`${ROOT}/src/a.ts`]);
+    const ctx = makeNormalizeContext({
+      root: ROOT,
+      rootReal: ROOT,
+      encoding: "utf-16",
+      unit: "code-point",
+      lines: () => lineColumnsOf("x\n"),
+      present: (abs) => present.has(abs),
+    });
+    expect(ctx.toLoc(fileUri("src/a.ts"), r(0, 0, 0, 1))).toMatchObject({ file: "src/a.ts" });
+    ctx.toLoc(fileUri("src/b.ts"), r(0, 0, 0, 1));
+    expect(["src/a.ts", "src/b.ts", "src/never-named.ts"].map((f) => ctx.found(f))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
   test("a file past the call's budget: the server's positions, and the file named", () => {
     const ctx = makeNormalizeContext({
       root: ROOT,

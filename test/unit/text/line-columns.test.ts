@@ -4,6 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import type { ColumnUnit } from "../../../src/config/types.ts";
+import { asciiRangeToClient, asciiToClient } from "../../../src/text/ascii-columns.ts";
 import {
   AsciiLines,
   callCost,
@@ -91,6 +92,29 @@ test("a pure-ASCII table holds 4 bytes a line and no text, with CRs or without",
     const full = new LineIndex(text);
     for (let line = 0; line < full.lineCount; line++) {
       expect(ascii.lineLength(line)).toBe(full.lineLength(line));
+    }
+  }
+});
+
+test("asciiRangeToClient is asciiToClient of both ends, an end before the start collapsed", () => {
+  const texts = ["", "\n", "abc\ndef\n", "x\r\ny\rz", "line one\n\nthird"];
+  const probes = [0, 1, 2, 3, 5, 100];
+  for (const text of texts) {
+    const table = new AsciiLines(text);
+    for (const [line, character, endLine, endCharacter] of probes.flatMap((a) =>
+      probes.flatMap((b) => probes.map((c) => [a, b, c, (a + b + c) % 7] as const)),
+    )) {
+      const start = asciiToClient(table, { line, character });
+      const end = asciiToClient(table, { line: endLine, character: endCharacter });
+      const collapsed =
+        end.line < start.line || (end.line === start.line && end.column < start.column);
+      const want = collapsed ? start : end;
+      expect(asciiRangeToClient(table, line, character, endLine, endCharacter)).toEqual({
+        line: start.line,
+        column: start.column,
+        end_line: want.line,
+        end_column: want.column,
+      });
     }
   }
 });

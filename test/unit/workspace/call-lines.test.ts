@@ -195,3 +195,19 @@ test("the call's own document converts with its table whatever it costs, its lin
   await other.load([own]);
   expect(other.get(own)).toBe("budget");
 });
+
+test("present: the files whose lines the call had from disk, as the last look found them", async () => {
+  const a = file("a.ts", "one\n");
+  const b = file("b.ts", "two\n");
+  const gone = join(dir, "gone.ts");
+  const open = join(dir, "open.ts");
+  const { tables } = cache();
+  const doc: OpenLines = { index: new LineIndex("x\n"), text: "x\n", identity: null };
+  const lines = call(tables, 1 << 20, { [open]: doc });
+  for (const p of [a, b, gone, open]) lines.get(p);
+  expect([a, b, gone, open].map((p) => lines.present(p))).toEqual([true, true, false, false]);
+  // the files taken again in canonical order: what that look finds, not the first one
+  rmSync(b);
+  await lines.load([a, b]);
+  expect([a, b].map((p) => lines.present(p))).toEqual([true, false]);
+});

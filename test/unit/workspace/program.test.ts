@@ -39,6 +39,29 @@ describe("the call's file", () => {
     expect(program.outside("src/a.ts")).not.toBeNull();
   });
 
+  test("a decision kept is given up when a nearer project file appears, or goes again", () => {
+    const root = tempTree({ "tsconfig.json": '{"include": ["lib"]}', "src/deep/a.ts": "" });
+    const program = new Program(workspaceAt(root), "tsconfig", ts);
+    const before = program.outside("src/deep/a.ts");
+    expect(before?.reason).toContain("tsconfig.json does not include it");
+    // asked again with nothing changed: the same decision
+    expect(program.outside("src/deep/a.ts")).toEqual(before);
+    writeFileSync(join(root, "src", "tsconfig.json"), '{"include": ["deep"]}');
+    expect(program.outside("src/deep/a.ts")).toBeNull();
+    rmSync(join(root, "src", "tsconfig.json"));
+    expect(program.outside("src/deep/a.ts")).toEqual(before);
+  });
+
+  test("a virtual environment's marker appearing after a decision counts", () => {
+    const root = tempTree({ "env/lib/mod.py": "" });
+    const program = new Program(workspaceAt(root), "pyrightconfig", (r) => r.endsWith(".py"));
+    expect(program.outside("env/lib/mod.py")).toBeNull();
+    writeFileSync(join(root, "env", "pyvenv.cfg"), "home = /usr/bin\n");
+    expect(program.outside("env/lib/mod.py")?.reason).toStartWith(
+      "inside a virtual environment (env)",
+    );
+  });
+
   test("a file the server does not serve, or a server without `program`: never marked", () => {
     const root = tempDir("theodolite-tree-", { "a.py": "" });
     expect(new Program(workspaceAt(root), "tsconfig", ts).outside("a.py")).toBeNull();
