@@ -17,7 +17,6 @@ import { VERSION } from "../version.ts";
 import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
-import { compileArgsCheck } from "./fast-args.ts";
 import { McpConnection, type MessageTransport, type RequestContext } from "./protocol.ts";
 import {
   type CallContext,
@@ -74,21 +73,6 @@ export function createMcpConnection(
     instructions: INSTRUCTIONS,
   });
   const byName = new Map(tools.map((t) => [t.name, t]));
-  // each tool's arguments checker, compiled once (fast-args.ts); null: zod parses every call
-  const checks = new Map(tools.map((t) => [t.name, compileArgsCheck(t.input)]));
-
-  /** The arguments as the tool's schema parses them; InvalidArgument with zod's issues. */
-  function checked(tool: ToolDefinition, raw: Record<string, unknown>): Record<string, unknown> {
-    const plain = checks.get(tool.name)?.(raw);
-    if (plain !== undefined) return plain;
-    const parsed = tool.input.safeParse(raw);
-    if (!parsed.success) {
-      throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
-        hint: `see the input schema of "${tool.name}" in tools/list`,
-      });
-    }
-    return parsed.data;
-  }
   // The one source of the client identity (SPEC §7.1): the first `initialize` answered
   // (protocol.ts). Not the `initialized` notification: a client that skips it has the same
   // identity for the gate, the listing and session_status.
@@ -159,7 +143,12 @@ export function createMcpConnection(
         );
       }
       tool.preValidate?.(raw);
-      const args = checked(tool, raw);
+      const parsed = tool.input.safeParse(raw);
+      if (!parsed.success) {
+        throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
+          hint: `see the input schema of "${name}" in tools/list`,
+        });
+      }
       const token = request.params?._meta?.progressToken;
       let step = 0;
       const progress = (p: ProgressReport): void => {
@@ -168,7 +157,7 @@ export function createMcpConnection(
         extra.notify("notifications/progress", { progressToken: token, ...p, progress: step });
       };
       const ctx: CallContext = { bridge, client, signal: extra.signal, progress };
-      const answer = await tool.handler(args, ctx);
+      const answer = await tool.handler(parsed.data, ctx);
       return resultFromJson(
         answer.result,
         answer.json ?? measureAnswer(answer, bridge.config.bridge),
