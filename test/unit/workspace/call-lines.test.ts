@@ -6,7 +6,7 @@
  * bytes a line: `cost` below.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { linkSync, writeFileSync } from "node:fs";
+import { linkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AsciiLines } from "../../../src/text/line-columns.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";

@@ -40,7 +40,10 @@ describe("the call's file", () => {
   });
 
   test("a decision kept is given up when a nearer project file appears, or goes again", () => {
-    const root = tempTree({ "tsconfig.json": '{"include": ["lib"]}', "src/deep/a.ts": "" });
+    const root = tempDir("theodolite-tree-", {
+      "tsconfig.json": '{"include": ["lib"]}',
+      "src/deep/a.ts": "",
+    });
     const program = new Program(workspaceAt(root), "tsconfig", ts);
     const before = program.outside("src/deep/a.ts");
     expect(before?.reason).toContain("tsconfig.json does not include it");
@@ -53,7 +56,7 @@ describe("the call's file", () => {
   });
 
   test("a virtual environment's marker appearing after a decision counts", () => {
-    const root = tempTree({ "env/lib/mod.py": "" });
+    const root = tempDir("theodolite-tree-", { "env/lib/mod.py": "" });
     const program = new Program(workspaceAt(root), "pyrightconfig", (r) => r.endsWith(".py"));
     expect(program.outside("env/lib/mod.py")).toBeNull();
     writeFileSync(join(root, "env", "pyvenv.cfg"), "home = /usr/bin\n");
