@@ -81,25 +81,24 @@ export function outsideDependencies(
 }
 
 /**
- * One dependency for two named at the same path, seeing all either sees: a tree over a
- * directory's entries (`paths` naming `../lib/v2/*`, not there yet, and `../lib/*`),
- * every entry over some; read for paths unless both are the server's own. A file and a
- * directory at one path: a configuration's guess was wrong, the first named stands.
+ * One dependency for two named at the same path: a directory found there, whole, over its
+ * entries awaiting a path below (`paths` naming `../lib/v2/*`, not there yet, and
+ * `../lib/*`); two entries' names together; else the first named stands (a tree guessed
+ * for a module not there yet is no reason to watch a home directory whole, nor is another
+ * naming a server's own directory a reason to read it for paths).
  */
 export function covering(a: OutsideDependency, b: OutsideDependency): OutsideDependency {
-  if ((a.kind === "file") !== (b.kind === "file")) return a;
-  const [wide, other] = b.kind === "tree" && a.kind === "entries" ? [b, a] : [a, b];
-  const out: OutsideDependency = { path: wide.path, kind: wide.kind, source: wide.source };
-  const awaits = wide.awaits ?? other.awaits;
-  if (awaits !== undefined) out.awaits = awaits;
-  if (wide.kind === "entries" && wide.names && (other.kind !== "entries" || other.names)) {
-    out.names =
-      other.names && other.names.source !== wide.names.source
-        ? new RegExp(`(?:${wide.names.source})|(?:${other.names.source})`)
-        : wide.names;
+  const found = (d: OutsideDependency) => d.kind === "tree" && d.awaits === undefined;
+  if (a.kind === "entries" && found(b)) return a.awaits ? { ...b, awaits: a.awaits } : b;
+  if (found(a) && b.kind === "entries")
+    return b.awaits && !a.awaits ? { ...a, awaits: b.awaits } : a;
+  if (a.kind !== "entries" || b.kind !== "entries" || a.names === undefined) return a;
+  if (b.names === undefined) {
+    const { names: _, ...every } = a;
+    return every;
   }
-  if (a.ownRead && b.ownRead) out.ownRead = true;
-  return out;
+  if (b.names.source === a.names.source) return a;
+  return { ...a, names: new RegExp(`(?:${a.names.source})|(?:${b.names.source})`) };
 }
 
 /** Each path once, covering every dependency named there, in the order first named. */

@@ -140,12 +140,15 @@ describe("byPath: one watch per path, seeing all that is named there", () => {
     expect(["a", "b", "c"].map((n) => both?.names?.test(n))).toEqual([true, true, false]);
     expect(byPath([at("entries", { names: /^a$/ }), at("entries")])[0]?.names).toBeUndefined();
   });
-  test("a file and a directory at one path: the first named stands; own only if both are", () => {
+  test("else the first named stands: a file and a directory, two guesses, whose own it is", () => {
     expect(byPath([at("file"), at("tree")])).toEqual([at("file")]);
-    expect(byPath([at("tree", { ownRead: true }), at("tree")])[0]?.ownRead).toBeUndefined();
-    expect(byPath([at("tree", { ownRead: true }), at("tree", { ownRead: true })])[0]?.ownRead).toBe(
-      true,
-    );
+    // a tree guessed for a module not there yet does not widen entries awaited there
+    const guessed = at("tree", { awaits: "/w/shared/mod" });
+    const awaited = at("entries", { names: /^x$/, awaits: "/w/shared/x" });
+    expect(byPath([awaited, guessed])).toEqual([awaited]);
+    expect(byPath([at("tree", { ownRead: true }), at("tree")])).toEqual([
+      at("tree", { ownRead: true }),
+    ]);
   });
   test("reachOf tells a wider watch from the same one", () => {
     expect(reachOf(at("tree"))).not.toBe(reachOf(at("entries", { names: /^v2$/ })));
