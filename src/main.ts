@@ -51,35 +51,43 @@ interface Cli {
 const usageError = (message: string): BridgeError =>
   new BridgeError("InvalidArgument", message, { hint: "see theodolite --help" });
 
-/** `call TOOL [JSON-ARGS]` and `daemon status|stop [ROOT]`: their positional words. */
-function parsePositional(cli: Cli, args: string[], i: number): number {
-  const arg = args[i] as string;
-  if (arg === "call" && i === 0) {
+/**
+ * The words that are no option, wherever the options stand: `init [DIR]`, `call TOOL
+ * [JSON-ARGS]`, `daemon status`, `daemon stop [ROOT]`.
+ */
+function parseWords(cli: Cli, words: string[]): void {
+  const [first, second, third, ...more] = words;
+  const extra = (w: string | undefined) => {
+    if (w !== undefined) throw usageError(`unknown argument "${w}"`);
+  };
+  if (first === undefined) return;
+  // --version, --help and --check-config take no command beside them
+  if (cli.command !== "serve") throw usageError(`unknown argument "${first}"`);
+  if (first === "init") {
+    cli.command = "init";
+    if (second !== undefined) cli.dir = second;
+    return extra(third);
+  }
+  if (first === "call") {
+    if (second === undefined) throw usageError("call needs a TOOL");
     cli.command = "call";
-    cli.tool = args[1];
-    if (cli.tool === undefined || cli.tool.startsWith("--")) throw usageError("call needs a TOOL");
-    if (args[2] !== undefined && !args[2].startsWith("--")) {
-      cli.args = args[2];
-      return 2;
-    }
-    return 1;
+    cli.tool = second;
+    if (third !== undefined) cli.args = third;
+    return extra(more[0]);
   }
-  if (arg === "daemon" && i === 0) {
-    const sub = args[1];
-    if (sub !== "status" && sub !== "stop") throw usageError("daemon needs status or stop");
-    cli.command = sub;
-    const root = args[2];
-    if (sub === "stop" && root !== undefined && !root.startsWith("--")) {
-      cli.dir = root;
-      return 2;
-    }
-    return 1;
+  if (first === "daemon") {
+    if (second !== "status" && second !== "stop") throw usageError("daemon needs status or stop");
+    cli.command = second;
+    if (second === "stop" && third !== undefined) cli.dir = third;
+    else extra(third);
+    return extra(more[0]);
   }
-  throw usageError(`unknown argument "${arg}"`);
+  throw usageError(`unknown argument "${first}"`);
 }
 
 export function parseCli(args: string[]): Cli {
   const cli: Cli = { command: "serve" };
+  const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const value = (): string => {
@@ -104,15 +112,10 @@ export function parseCli(args: string[]): Cli {
       const f = value();
       if (f !== "json" && f !== "sarif") throw usageError("--format is json or sarif");
       cli.format = f;
-    } else if (arg === "init" && i === 0) {
-      cli.command = "init";
-      const dir = args[i + 1];
-      if (dir !== undefined && !dir.startsWith("--")) {
-        cli.dir = dir;
-        i++;
-      }
-    } else i += parsePositional(cli, args, i);
+    } else if (arg.startsWith("--")) throw usageError(`unknown argument "${arg}"`);
+    else words.push(arg);
   }
+  parseWords(cli, words);
   if (cli.format !== undefined && cli.command !== "call")
     throw usageError("--format goes with call");
   if (cli.isolated === true && cli.command !== "serve" && cli.command !== "call")

@@ -200,8 +200,11 @@ export class Relay {
     link.output.close();
     link.lines.reset();
     const answers = this.book.lost(link.why ?? bridgeExited());
-    if (answers.length > 0)
-      log.warn(`the shared bridge closed with ${answers.length} call(s) in flight`);
+    if (answers.length > 0) {
+      const how =
+        link.why?.details?.shared_bridge === "unresponsive" ? "stopped answering" : "closed";
+      log.warn(`the shared bridge ${how} with ${answers.length} call(s) in flight`);
+    }
     for (const answer of answers) this.send(Buffer.from(`${answer}\n`));
     if (this.inputDone) void this.exit();
   }

@@ -66,7 +66,9 @@ function resultProblems(result: unknown, at: string): string[] {
       continue;
     }
     const uri = isObject(p.artifactLocation) ? p.artifactLocation.uri : undefined;
-    if (typeof uri !== "string" || uri === "" || /\s/.test(uri) || uri.startsWith("/"))
+    // RFC 3986 characters only (`#` would start a fragment), `%` before two hex digits
+    const reference = /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9A-Fa-f]{2})+$/;
+    if (typeof uri !== "string" || !reference.test(uri) || uri.startsWith("/"))
       out.push(`${at}.locations[${i}]: artifactLocation.uri must be a (relative) URI reference`);
     out.push(...regionProblems(p.region, `${at}.locations[${i}].region`));
   }

@@ -65,6 +65,20 @@ describe("diagnosticsToSarif (SPEC §2.2)", () => {
     expect(results[1]?.ruleId).toBeUndefined();
   });
 
+  test("a workspace path is a relative URI reference, percent-encoded; a URI stays", () => {
+    const odd = { ...answer, diagnostics: [{ ...answer.diagnostics[0], file: "d ir/a b#ü.py" }] };
+    const log = diagnosticsToSarif(odd, "1.2.3", "unicodeCodePoints");
+    expect(sarifProblems(log)).toEqual([]);
+    const [r] = (log.runs as { results: { locations: unknown[] }[] }[])[0]?.results ?? [];
+    expect(r?.locations).toEqual([
+      expect.objectContaining({
+        physicalLocation: expect.objectContaining({
+          artifactLocation: { uri: "d%20ir/a%20b%23%C3%BC.py" },
+        }),
+      }),
+    ]);
+  });
+
   test("a since answer's added diagnostics; none is an empty run", () => {
     const since = {
       added: answer.diagnostics.slice(0, 1),
