@@ -79,7 +79,8 @@ export class WorkspaceWatcher {
     return {
       refresh: () => this.refresh(),
       focusChanged: () => this.promote(),
-      unwatched: () => this.index?.unwatchedFor(interest) ?? 0,
+      // no watch at all (the kernel's instances used up): the root, whole, is unwatched
+      unwatched: () => this.index?.unwatchedFor(interest) ?? (this.failure === null ? 0 : 1),
       close: () => {
         this.subscribers.delete(sub);
         if (this.subscribers.size === 0) this.close();

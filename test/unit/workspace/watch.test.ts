@@ -243,3 +243,31 @@ describe("WorkspaceWatcher", () => {
     expect(watcher.status().watched_directories).toBe(0);
   });
 });
+
+describe("no watch at all", () => {
+  // in a process of its own: it uses up the user's inotify instances for a moment
+  const script = `
+import { Inotify } from ${JSON.stringify(join(import.meta.dir, "../../../src/ffi/inotify.ts"))};
+import { WorkspaceWatcher } from ${JSON.stringify(join(import.meta.dir, "../../../src/workspace/watch.ts"))};
+const held = [];
+for (let i = 0; i < 100000; i++) {
+  const one = Inotify.open();
+  if (!(one instanceof Inotify)) break;
+  held.push(one);
+}
+const watcher = new WorkspaceWatcher(process.argv[2], 100);
+const sub = watcher.subscribe(() => true, () => {});
+const out = { state: watcher.status().state, unwatched: sub.unwatched() };
+sub.close();
+for (const one of held) one.close();
+console.log(JSON.stringify(out));
+`;
+  test("the kernel's instances used up: the root, whole, counts as unwatched", () => {
+    const root = tree({ "a.py": "a" });
+    const file = join(tempDir("theodolite-watch-script-"), "no-watch.ts");
+    writeFileSync(file, script);
+    const run = Bun.spawnSync([process.execPath, file, root], { stderr: "pipe" });
+    expect(run.stderr.toString()).toBe("");
+    expect(JSON.parse(run.stdout.toString())).toEqual({ state: "unavailable", unwatched: 1 });
+  });
+});
