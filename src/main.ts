@@ -66,21 +66,24 @@ function parseWords(cli: Cli, words: string[]): void {
   if (first === "init") {
     cli.command = "init";
     if (second !== undefined) cli.dir = second;
-    return extra(third);
+    extra(third);
+    return;
   }
   if (first === "call") {
     if (second === undefined) throw usageError("call needs a TOOL");
     cli.command = "call";
     cli.tool = second;
     if (third !== undefined) cli.args = third;
-    return extra(more[0]);
+    extra(more[0]);
+    return;
   }
   if (first === "daemon") {
     if (second !== "status" && second !== "stop") throw usageError("daemon needs status or stop");
     cli.command = second;
     if (second === "stop" && third !== undefined) cli.dir = third;
     else extra(third);
-    return extra(more[0]);
+    extra(more[0]);
+    return;
   }
   throw usageError(`unknown argument "${first}"`);
 }

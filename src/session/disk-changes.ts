@@ -259,7 +259,8 @@ export class DiskChanges {
       return true;
     }
     if (isApplySideFile(basename(abs))) return true;
-    return this.ownGlobs.some((g) => g.match(this.nameOf(abs)));
+    const name = relativeInside(this.root, abs) ?? basename(abs);
+    return this.ownGlobs.some((g) => g.match(name));
   }
 
   /**
@@ -303,7 +304,8 @@ export class DiskChanges {
         watched: sent.has(c.abs),
         open: open.has(c.abs),
         opened: opened.has(c.abs),
-        follows: matches(this.followsGlobs),
+        // what `follows` names is shown followed inside the root; outside it, no proof
+        follows: rel !== null && this.followsGlobs.some((g) => g.match(rel)),
       });
       if (verdict !== "unproven") continue;
       if (this.ctx.server.unproven === "restart") {
