@@ -56,7 +56,7 @@ function region(d: DiagnosticItem): Record<string, number> | undefined {
 }
 
 function result(d: DiagnosticItem): Record<string, unknown> {
-  // a relative reference (RFC 3986): `a b#ü.py` is `a%20b%23%C3%BC.py`, never a fragment
+  // a relative reference (RFC 3986): spaces, `#` and non-ASCII percent-encoded, no fragment
   const uri =
     d.file !== undefined ? d.file.split("/").map(encodeURIComponent).join("/") : (d.uri ?? "");
   const physical: Record<string, unknown> = { artifactLocation: { uri } };
