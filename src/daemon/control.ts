@@ -7,6 +7,7 @@
  * answer within a bound proves it alive.
  */
 import type { Socket, UnixSocketListener } from "bun";
+import { bounded } from "../bounded.ts";
 import type { SharedBridge } from "../bridge.ts";
 import { peerOf } from "../ffi/peer.ts";
 import { log } from "../log.ts";
@@ -154,13 +155,8 @@ export async function probeControl(
       () => done(),
     );
   });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<"silent">((resolve) => {
-    timer = setTimeout(() => resolve("silent"), timeoutMs);
-  });
-  const first = await Promise.race([answered, bound]);
-  clearTimeout(timer);
-  if (first !== "silent") return first;
+  const first = await bounded(answered, timeoutMs);
+  if (first !== undefined) return first;
   const open = socket;
   const pid = open === undefined ? null : (peerOf(open)?.pid ?? null);
   return {

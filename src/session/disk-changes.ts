@@ -23,6 +23,7 @@ import {
   directoryOfInterest,
   type FileChange,
   firstMatch,
+  globPath,
   matchingEvents,
 } from "../workspace/file-events.ts";
 import { realRoot } from "../workspace/files.ts";
@@ -264,19 +265,13 @@ export class DiskChanges {
   }
 
   /**
-   * Root-relative; outside the root (a dependency, SPEC §5.3) the absolute path without
-   * its `/`, so `**`-globs apply there too (a package in a virtual environment elsewhere).
-   */
-  private nameOf(abs: string): string {
-    return relativeInside(this.root, abs) ?? abs.slice(1);
-  }
-
-  /**
    * A file the server never reads (`reads`): what happens to it changes none of its
    * answers, so it is never judged (events its watchers asked for still go).
    */
   private unread(abs: string): boolean {
-    return this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(this.nameOf(abs)));
+    return (
+      this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(globPath(this.root, abs)))
+    );
   }
 
   /**
@@ -295,7 +290,7 @@ export class DiskChanges {
     for (const c of changes) {
       if (this.unread(c.abs)) continue;
       const rel = relativeInside(this.root, c.abs);
-      const name = this.nameOf(c.abs);
+      const name = globPath(this.root, c.abs);
       const matches = (list: Bun.Glob[]) => list.some((g) => g.match(name));
       const verdict = verdictOf({
         own: false, // taken out by take()

@@ -174,17 +174,24 @@ export function coalesce(changes: FileChange[]): FileChange[] {
 }
 
 /**
- * The first change one of `globs` matches, as "path kind": root-relative, or outside the
- * root (a dependency) by its absolute path without the `/`, so `**`-globs apply there too.
+ * What a configuration's globs match a file by: its root-relative path, or outside the
+ * root (a dependency, SPEC §5.3) its absolute path without the `/`, so `**`-globs apply
+ * there too (a package in a virtual environment elsewhere).
  */
+export function globPath(root: string, abs: string): string {
+  return relativeInside(root, abs) ?? abs.slice(1);
+}
+
+/** The first change one of `globs` matches (by `globPath`), as "path kind". */
 export function firstMatch(
   globs: readonly Bun.Glob[],
   changes: readonly FileChange[],
   root: string,
 ): string | undefined {
   for (const c of changes) {
-    const rel = relativeInside(root, c.abs);
-    if (globs.some((g) => g.match(rel ?? c.abs.slice(1)))) return `${rel ?? c.abs} ${c.kind}`;
+    const name = globPath(root, c.abs);
+    if (globs.some((g) => g.match(name)))
+      return `${relativeInside(root, c.abs) ?? c.abs} ${c.kind}`;
   }
   return undefined;
 }
