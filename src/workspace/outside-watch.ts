@@ -10,7 +10,7 @@
  * unreadable, past its bound, no inotify — is named, and every answer that may depend on
  * it says so (`outside_unwatched`); so is a survey stopped at its bound.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { readTextOutsideWorkspace } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
@@ -23,7 +23,7 @@ import {
   outsideDependencies,
   reachOf,
 } from "./outside-deps.ts";
-import { resolveOutside } from "./outside-resolve.ts";
+import { filesBelow, type Place, placeOf, stillAt, whereItWouldAppear } from "./outside-places.ts";
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
@@ -41,10 +41,9 @@ const MAX_CONFIGURATION_ABOVE = 1024 * 1024;
 /** Directories one outside dependency may have watched. */
 export const OUTSIDE_MAX_WATCHES = 1024;
 
-interface Watched {
+/** `dir` (the place's directory) is the watcher's root: the directory, or the file's. */
+interface Watched extends Place {
   dep: OutsideDependency;
-  /** the watcher's root: the directory, or the file's directory */
-  dir: string;
   /** the file, for a file dependency */
   file: string | null;
   watcher: WorkspaceWatcher;
@@ -80,6 +79,8 @@ export class OutsideWatch {
   /** a dependency only some subscribers' servers read (their own), by path: theirs alone */
   private owners = new Map<string, Set<Subscriber>>();
   private closed = false;
+  /** a change outside may name or drop a dependency: found again once every owner is told */
+  private stale = false;
   private readonly survey: OutsideSurvey;
   private readonly beyond: OutsideBeyond;
 
@@ -151,14 +152,16 @@ export class OutsideWatch {
     const wanted = new Set<string>();
     for (const found of deps) {
       wanted.add(found.path);
-      // named again with a wider reach (a tree where only entries were awaited): watched anew
+      // named again with a wider reach (a tree where only entries were awaited), or moved
+      // away (a watch follows its directory, not the path): watched anew
       const before = this.watched.get(found.path);
-      if (before !== undefined && reachOf(before.dep) !== reachOf(found)) this.unwatch(before);
+      if (before !== undefined && (reachOf(before.dep) !== reachOf(found) || !stillAt(before)))
+        this.unwatch(before);
       if (this.awaitedBy(found)) continue;
       const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
       let w = room ? this.watch(found) : null;
       // a path to nothing yet is watched where it would appear (a `-I` made by a build)
-      const where = w === null && room ? this.whereItWouldAppear(found) : null;
+      const where = w === null && room ? whereItWouldAppear(found, this.rootReal) : null;
       const dep = where ?? found;
       if (where !== null) {
         wanted.add(where.path);
@@ -247,14 +250,6 @@ export class OutsideWatch {
     return w !== undefined;
   }
 
-  /** A path to nothing yet: the entries of the nearest directory that exists, or null. */
-  private whereItWouldAppear(dep: OutsideDependency): OutsideDependency | null {
-    if (dep.awaits !== undefined || existsSync(dep.path)) return null;
-    const ctx = { rootReal: this.rootReal, isSystem: isSystemPath };
-    const where = resolveOutside(ctx, dep.path, dep.source);
-    return where?.awaits === undefined ? null : where;
-  }
-
   private changedOutside(dep: OutsideDependency, changes: FileChange[]): void {
     if (this.closed) return;
     this.beyond.note(changes);
@@ -262,7 +257,7 @@ export class OutsideWatch {
       this.survey.awaited(dep.path);
       this.beyond.awaited(dep.path);
     }
-    this.update();
+    this.stale = true;
   }
 
   /** Whether `abs`, below the root, lies where the root's watcher never looks (§5.2). */
@@ -277,20 +272,14 @@ export class OutsideWatch {
   private watch(dep: OutsideDependency): Watched | null {
     const awaiting = new Set(dep.awaits === undefined ? [] : [dep.awaits]);
     try {
-      if (dep.kind === "tree") {
-        const dir = realpathSync(dep.path);
-        // a directory holding the root would watch the root twice: named, not watched
-        if (atOrBelow(dir, this.rootReal)) return null;
-        const watcher = new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES);
-        return { dep, dir, file: null, watcher, awaiting };
-      }
-      if (dep.kind === "entries") {
-        const dir = realpathSync(dep.path);
-        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1), awaiting };
-      }
-      const dir = realpathSync(dirname(dep.path));
-      const file = join(dir, relative(dirname(dep.path), dep.path));
-      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1), awaiting };
+      const place = placeOf(dep.kind === "file" ? dirname(dep.path) : dep.path);
+      // a directory holding the root would watch the root twice: named, not watched
+      if (dep.kind === "tree" && atOrBelow(place.dir, this.rootReal)) return null;
+      const file =
+        dep.kind === "file" ? join(place.dir, relative(dirname(dep.path), dep.path)) : null;
+      const bound = dep.kind === "tree" ? OUTSIDE_MAX_WATCHES : 1;
+      const watcher = new WorkspaceWatcher(place.dir, bound);
+      return { dep, file, watcher, awaiting, ...place };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
@@ -371,14 +360,20 @@ export class OutsideWatch {
         break;
       }
     }
+    if (this.stale && !this.closed) {
+      this.stale = false;
+      this.update();
+    }
   }
 
   /** A step to an awaited path appeared: told as a change once `reached`, found again. */
   private appeared(w: Watched, change: FileChange, reached: boolean): void {
     const told = reached ? [...this.subscribers].filter((s) => s.subs.some((x) => x.w === w)) : [];
     this.unwatch(w);
-    for (const s of told) if (this.concerns(s, w.dep.path)) s.deliver([change]);
-    this.changedOutside(w.dep, [change]);
+    // a directory that appeared is told as its files: what servers' globs and watchers match
+    const changes = told.length > 0 ? [change, ...filesBelow(change.abs)] : [change];
+    for (const s of told) if (this.concerns(s, w.dep.path)) s.deliver(changes);
+    this.changedOutside(w.dep, changes);
   }
 
   /** What is named and whether it is watched, for session_status. */

@@ -7,7 +7,7 @@
  * `rename_apply` never writes half a rename.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { findGopls } from "../support/built-servers.ts";
 import { answer, GATED, type Probe } from "../support/coherence.ts";
@@ -284,6 +284,20 @@ const CASES: Record<string, Case> = {
     change: (dir) => write(dir, "lib/mod.ts", 'export const v: string = "one";\n'),
     // then the first target appears, and wins
     changeAgain: (dir) => write(dir, "lib/v2/mod.ts", "export const v: boolean = true;\n"),
+    probes: [tsHover],
+  },
+  "typescript-language-server: a paths target moved away, then back": {
+    server: "typescript-language-server",
+    files: {
+      "lib/mod.ts": 'export const v: string = "one";\n',
+      "proj/tsconfig.json":
+        '{ "compilerOptions": { "strict": true, "baseUrl": ".", "paths": { "@lib/*": ["../lib/*"] } }, "include": ["src"] }\n',
+      "proj/src/a.ts": 'import { v as w } from "@lib/mod";\nexport const v = w;\n',
+    },
+    warm: [tsHover],
+    change: (dir) => renameSync(join(dir, "lib"), join(dir, "lib.gone")),
+    // its watch followed the directory away: the return is seen where it was
+    changeAgain: (dir) => renameSync(join(dir, "lib.gone"), join(dir, "lib")),
     probes: [tsHover],
   },
   "typescript-language-server: an outside module re-exports from below it": {

@@ -15,9 +15,18 @@ import { tempDir } from "./temp-dirs.ts";
 import { workspaceAt } from "./workspace.ts";
 
 const opened: Documents[] = [];
+/** workspaces made here: their watchers hold an inotify instance each until closed */
+const made: Workspace[] = [];
 
 export function clearDocuments(): void {
   for (const d of opened.splice(0)) d.clear();
+  for (const ws of made.splice(0)) ws.close();
+}
+
+function freshWorkspace(): Workspace {
+  const ws = workspaceAt(tempDir("theodolite-coherence-", {}), { maxFileBytes: 1 << 20 });
+  made.push(ws);
+  return ws;
 }
 
 type Sent = [string, ...unknown[]];
@@ -48,8 +57,7 @@ export function setup(
   } = {},
 ) {
   // with `ws`: another session of the same workspace (they share its watcher)
-  const ws =
-    opts.ws ?? workspaceAt(tempDir("theodolite-coherence-", {}), { maxFileBytes: 1 << 20 });
+  const ws = opts.ws ?? freshWorkspace();
   const root = ws.rootReal;
   const write = (rel: string, text: string) => {
     mkdirSync(dirname(join(root, rel)), { recursive: true });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { OutsideWatch } from "../../../src/workspace/outside-watch.ts";
@@ -139,6 +139,56 @@ describe("OutsideWatch: a path to nothing yet", () => {
         5000,
         { what: "the configuration's appearance, told" },
       );
+      s.close();
+    } finally {
+      watch.close();
+    }
+  });
+});
+
+describe("OutsideWatch: a watched directory moved away", () => {
+  test("is awaited where it was: its return and later edits are told", async () => {
+    const base = tempDir(undefined, {
+      "proj/a.ts": "\n",
+      "shared/util.ts": "export const a = 1;\n",
+    });
+    const root = join(base, "proj");
+    const watch = new OutsideWatch(
+      root,
+      () => undefined,
+      () => [],
+      new Set(["ts"]),
+    );
+    const shared = join(base, "shared");
+    const got: FileChange[] = [];
+    const told = (what: string, seen: (c: FileChange) => boolean) =>
+      waitForValue(
+        () => {
+          watch.poll();
+          return got.some(seen) ? true : undefined;
+        },
+        5000,
+        { what },
+      );
+    try {
+      const s = watch.subscribe((c) => got.push(...c));
+      s.depend([{ path: shared, kind: "tree", source: "tsconfig paths" }]);
+      renameSync(shared, join(base, "shared.gone"));
+      await told("the move away", (c) => c.kind === "deleted");
+      got.length = 0;
+      renameSync(join(base, "shared.gone"), shared);
+      await told("the return", (c) => c.abs === shared || c.abs.startsWith(`${shared}/`));
+      got.length = 0;
+      writeFileSync(join(shared, "util.ts"), "export const a = 2;\n");
+      await told("an edit after the return", (c) => c.abs === join(shared, "util.ts"));
+      // the directory it was moved to is not watched under the dependency's name
+      got.length = 0;
+      renameSync(shared, join(base, "shared.gone"));
+      await told("the second move away", (c) => c.kind === "deleted");
+      got.length = 0;
+      writeFileSync(join(base, "shared.gone/util.ts"), "export const a = 3;\n");
+      watch.poll();
+      expect(got).toEqual([]);
       s.close();
     } finally {
       watch.close();
