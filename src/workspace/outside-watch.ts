@@ -4,7 +4,8 @@
  * (outside-survey.ts: links, any path in a configuration file, a source's relative path
  * that climbs out). A directory with everything below it, a directory's own entries, or a
  * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
- * and at most OUTSIDE_MAX_WATCHES directories. Found again when a session starts and when a
+ * and at most OUTSIDE_MAX_WATCHES directories, its watches in the bridge's one inotify
+ * instance (watch-hub.ts). Found again when a session starts and when a
  * change below the root touches a file they came from; one found later is watched for
  * every subscriber from then on. A dependency that cannot be watched whole — gone,
  * unreadable, past its bound, no inotify — is named, and every answer that may depend on
@@ -27,6 +28,7 @@ import { resolveOutside } from "./outside-resolve.ts";
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
+import type { InotifyHub } from "./watch-hub.ts";
 import { directoryScope } from "./watch-scope.ts";
 
 /** How an answer names a survey of the root stopped at its bound. */
@@ -84,6 +86,8 @@ export class OutsideWatch {
   private readonly beyond: OutsideBeyond;
 
   constructor(
+    /** the bridge's inotify instance, every dependency's watches in it */
+    private readonly hub: InotifyHub,
     private readonly rootReal: string,
     /** a root-relative file's text, or undefined (the workspace's confined read) */
     private readonly read: (rel: string) => string | undefined,
@@ -281,16 +285,16 @@ export class OutsideWatch {
         const dir = realpathSync(dep.path);
         // a directory holding the root would watch the root twice: named, not watched
         if (atOrBelow(dir, this.rootReal)) return null;
-        const watcher = new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES);
+        const watcher = new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES, this.hub);
         return { dep, dir, file: null, watcher, awaiting };
       }
       if (dep.kind === "entries") {
         const dir = realpathSync(dep.path);
-        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1), awaiting };
+        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1, this.hub), awaiting };
       }
       const dir = realpathSync(dirname(dep.path));
       const file = join(dir, relative(dirname(dep.path), dep.path));
-      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1), awaiting };
+      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1, this.hub), awaiting };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
