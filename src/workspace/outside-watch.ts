@@ -4,10 +4,9 @@
  * (outside-survey.ts: links, any path in a configuration file, a source's relative path
  * that climbs out). A directory with everything below it, a directory's own entries, or a
  * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
- * and at most OUTSIDE_MAX_WATCHES directories, its watches in the bridge's one inotify
- * instance (watch-hub.ts). Found again when a session starts and when a
- * change below the root touches a file they came from; one found later is watched for
- * every subscriber from then on. A dependency that cannot be watched whole — gone,
+ * and at most OUTSIDE_MAX_WATCHES directories, in the bridge's one inotify instance
+ * (watch-hub.ts). Found again when a session starts and when a change below the root
+ * touches a file they came from; one found later is watched for every subscriber from then on. A dependency that cannot be watched whole — gone,
  * unreadable, past its bound, no inotify — is named, and every answer that may depend on
  * it says so (`outside_unwatched`); so is a survey stopped at its bound.
  */
@@ -281,20 +280,13 @@ export class OutsideWatch {
   private watch(dep: OutsideDependency): Watched | null {
     const awaiting = new Set(dep.awaits === undefined ? [] : [dep.awaits]);
     try {
-      if (dep.kind === "tree") {
-        const dir = realpathSync(dep.path);
-        // a directory holding the root would watch the root twice: named, not watched
-        if (atOrBelow(dir, this.rootReal)) return null;
-        const watcher = new WorkspaceWatcher(dir, OUTSIDE_MAX_WATCHES, this.hub);
-        return { dep, dir, file: null, watcher, awaiting };
-      }
-      if (dep.kind === "entries") {
-        const dir = realpathSync(dep.path);
-        return { dep, dir, file: null, watcher: new WorkspaceWatcher(dir, 1, this.hub), awaiting };
-      }
-      const dir = realpathSync(dirname(dep.path));
-      const file = join(dir, relative(dirname(dep.path), dep.path));
-      return { dep, dir, file, watcher: new WorkspaceWatcher(dir, 1, this.hub), awaiting };
+      const tree = dep.kind === "tree";
+      const dir = realpathSync(dep.kind === "file" ? dirname(dep.path) : dep.path);
+      // a directory holding the root would watch the root twice: named, not watched
+      if (tree && atOrBelow(dir, this.rootReal)) return null;
+      const file = dep.kind === "file" ? join(dir, relative(dirname(dep.path), dep.path)) : null;
+      const watcher = new WorkspaceWatcher(dir, tree ? OUTSIDE_MAX_WATCHES : 1, this.hub);
+      return { dep, dir, file, watcher, awaiting };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
@@ -364,7 +356,9 @@ export class OutsideWatch {
 
   /** Drain every outside watcher (before a call's first request, like the root's). */
   poll(): void {
-    for (const w of this.watched.values()) w.watcher.poll();
+    // the one queue read once, each watcher then takes its own
+    this.hub.read();
+    for (const w of this.watched.values()) w.watcher.poll(false);
     // a directory made where an awaited path leads is no entry change a watcher reports
     // (its files are the new tree's): looked for here, then watched as what it now is
     for (const w of [...this.watched.values()]) {

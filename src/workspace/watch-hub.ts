@@ -31,6 +31,8 @@ export interface Watches {
   removeWatch(wd: number): void;
   /** the owner's events since its last drain (the queue read first), never blocks */
   drain(): InotifyEvent[];
+  /** `drain` without reading the queue: right after `InotifyHub.read()` */
+  take(): InotifyEvent[];
   /** lets go of every watch it holds */
   close(): void;
 }
@@ -79,11 +81,10 @@ export class InotifyHub {
       addWatch: (path, mask) => this.add(inotify, owner, path, mask),
       removeWatch: (wd) => this.release(owner, wd, 1),
       drain: () => {
-        if (!this.owners.has(owner)) return [];
-        this.drain();
-        owner.overflowed = false;
-        return owner.pending.splice(0);
+        this.read();
+        return this.take(owner);
       },
+      take: () => this.take(owner),
       close: () => this.leave(owner),
     };
   }
@@ -136,8 +137,16 @@ export class InotifyHub {
     this.retiring.clear();
   }
 
-  /** The queue read and every event handed to the owners of its descriptor. */
-  private drain(): void {
+  private take(owner: Owner): InotifyEvent[] {
+    owner.overflowed = false;
+    return owner.pending.splice(0);
+  }
+
+  /**
+   * The queue read, every event handed to the owners of its descriptor (each takes its own
+   * with its next drain): many owners polled at once read it once.
+   */
+  read(): void {
     const events = this.inotify?.drain() ?? [];
     for (const e of events) {
       if ((e.mask & IN_Q_OVERFLOW) !== 0) {

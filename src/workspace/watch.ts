@@ -165,12 +165,13 @@ export class WorkspaceWatcher {
 
   /**
    * Drain the kernel queue and hand every subscriber the coalesced changes in the
-   * directories it asks about, each under every path it has. Never blocks.
+   * directories it asks about, each under every path it has. Never blocks. `read`: false
+   * when the caller has just read the queue (InotifyHub.read) for many watchers.
    */
-  poll(): void {
+  poll(read = true): void {
     const index = this.index;
     if (index === null) return;
-    const events = index.watches.drain();
+    const events = read ? index.watches.drain() : index.watches.take();
     if (events.length === 0) return;
     const changes: FileChange[] = [];
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
