@@ -36,6 +36,7 @@ import type { SessionHooks } from "./session/hooks.ts";
 import { SessionManager } from "./session/manager.ts";
 import { SnapshotStore } from "./session/snapshots.ts";
 import { realRoot } from "./workspace/files.ts";
+import { InotifyHub } from "./workspace/watch-hub.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
 /** Zero-config's steps (SPEC §2.1): which shell to serve, then the servers for it. */
@@ -82,6 +83,8 @@ export class SharedBridge {
   readonly journal: ApplyJournal;
   /** one apply at a time, a file at a time; the shutdown stops one that swapped nothing (§9.2) */
   readonly lane: ApplyLane;
+  /** one inotify instance for every workspace's watches, whatever configuration is served */
+  private readonly hub = new InotifyHub();
 
   constructor(
     config: Config,
@@ -106,7 +109,7 @@ export class SharedBridge {
     for (const ws of config.workspaces) {
       recoverApplies(this.journal, realRoot(ws.root), config.bridge.max_file_bytes);
     }
-    return new SessionManager(config, this.hooks);
+    return new SessionManager(config, this.hooks, this.hub);
   }
 
   get config(): Config {

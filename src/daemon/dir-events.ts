@@ -7,7 +7,9 @@
  * exited, a sweep that let go) or removed — instead of polling. Any such event is a
  * reason to look again. Checking the lock opens it read-only, so a waiter's own
  * checks wake nobody. Without inotify (an instance limit) the wait falls back to a
- * short timer, a liveness poll.
+ * short timer, a liveness poll. Its instance is its own, not the bridge's
+ * (workspace/watch-hub.ts): it lives in the client that waits, while it waits, and reads
+ * as a stream rather than by drains.
  */
 import { basename } from "node:path";
 import {

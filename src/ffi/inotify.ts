@@ -105,7 +105,7 @@ export function fileWatchingAvailable(): boolean {
 const DEFAULT_QUEUE_LIMIT = 16_384;
 
 /** How many events one instance's queue holds (fs.inotify.max_queued_events). */
-function kernelQueueLimit(): number {
+export function kernelQueueLimit(): number {
   try {
     const n = Number(readFileSync("/proc/sys/fs/inotify/max_queued_events", "utf8").trim());
     return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_QUEUE_LIMIT;

@@ -10,6 +10,7 @@
 import { byStanding, standings, type Tier } from "../config/standing.ts";
 import type { Config } from "../config/types.ts";
 import { log } from "../log.ts";
+import type { InotifyHub } from "../workspace/watch-hub.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { type AdmissionMode, decideAdmission, type SlotView } from "./admission.ts";
 import { catchUp } from "./catch-up.ts";
@@ -33,6 +34,8 @@ export class SessionManager {
   constructor(
     readonly config: Config,
     hooks: SessionHooks,
+    /** the bridge's one inotify instance, every workspace's watches in it */
+    hub: InotifyHub,
   ) {
     const { max_file_bytes: maxFileBytes, max_watches: maxWatches } = config.bridge;
     const ranked: { session: Session; tier: Tier; position: number; ws: number }[] = [];
@@ -43,7 +46,7 @@ export class SessionManager {
           .flatMap((s) => Object.keys(s.extensions)),
       );
       const limits = { maxFileBytes, maxWatches, sourceExtensions };
-      const ws = new Workspace(wsConfig, limits, hooks.took);
+      const ws = new Workspace(wsConfig, limits, hub, hooks.took);
       this.workspaces.set(ws.name, ws);
       for (const { server, tier, position } of standings(config, wsConfig)) {
         const admit = (s: Session) => this.admit(s);

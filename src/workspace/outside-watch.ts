@@ -4,9 +4,9 @@
  * (outside-survey.ts: links, any path in a configuration file, a source's relative path
  * that climbs out). A directory with everything below it, a directory's own entries, or a
  * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
- * and at most OUTSIDE_MAX_WATCHES directories. Found again when a session starts and when a
- * change below the root touches a file they came from; one found later is watched for
- * every subscriber from then on. A dependency that cannot be watched whole — gone,
+ * and at most OUTSIDE_MAX_WATCHES directories, in the bridge's one inotify instance
+ * (watch-hub.ts). Found again when a session starts and when a change below the root
+ * touches a file they came from; one found later is watched for every subscriber from then on. A dependency that cannot be watched whole — gone,
  * unreadable, past its bound, no inotify — is named, and every answer that may depend on
  * it says so (`outside_unwatched`); so is a survey stopped at its bound.
  */
@@ -27,6 +27,7 @@ import { filesBelow, type Place, placeOf, stillAt, whereItWouldAppear } from "./
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
+import type { InotifyHub } from "./watch-hub.ts";
 import { directoryScope } from "./watch-scope.ts";
 
 /** How an answer names a survey of the root stopped at its bound. */
@@ -85,6 +86,8 @@ export class OutsideWatch {
   private readonly beyond: OutsideBeyond;
 
   constructor(
+    /** the bridge's inotify instance, every dependency's watches in it */
+    private readonly hub: InotifyHub,
     private readonly rootReal: string,
     /** a root-relative file's text, or undefined (the workspace's confined read) */
     private readonly read: (rel: string) => string | undefined,
@@ -273,12 +276,12 @@ export class OutsideWatch {
     const awaiting = new Set(dep.awaits === undefined ? [] : [dep.awaits]);
     try {
       const place = placeOf(dep.kind === "file" ? dirname(dep.path) : dep.path);
+      const tree = dep.kind === "tree";
       // a directory holding the root would watch the root twice: named, not watched
-      if (dep.kind === "tree" && atOrBelow(place.dir, this.rootReal)) return null;
+      if (tree && atOrBelow(place.dir, this.rootReal)) return null;
       const file =
         dep.kind === "file" ? join(place.dir, relative(dirname(dep.path), dep.path)) : null;
-      const bound = dep.kind === "tree" ? OUTSIDE_MAX_WATCHES : 1;
-      const watcher = new WorkspaceWatcher(place.dir, bound);
+      const watcher = new WorkspaceWatcher(place.dir, tree ? OUTSIDE_MAX_WATCHES : 1, this.hub);
       return { dep, file, watcher, awaiting, ...place };
     } catch {
       return null; // gone or unreadable: named as not watched
@@ -349,7 +352,9 @@ export class OutsideWatch {
 
   /** Drain every outside watcher (before a call's first request, like the root's). */
   poll(): void {
-    for (const w of this.watched.values()) w.watcher.poll();
+    // the one queue read once, each watcher then takes its own
+    this.hub.read();
+    for (const w of this.watched.values()) w.watcher.poll(false);
     // a directory made where an awaited path leads is no entry change a watcher reports
     // (its files are the new tree's): looked for here, then watched as what it now is
     for (const w of [...this.watched.values()]) {

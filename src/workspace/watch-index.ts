@@ -25,11 +25,11 @@ import {
   IN_MOVE_SELF,
   IN_MOVED_FROM,
   IN_MOVED_TO,
-  type Inotify,
   type InotifyEvent,
 } from "../ffi/inotify.ts";
 import type { ChangeKind, FileChange } from "./file-events.ts";
 import { atOrBelow } from "./paths.ts";
+import type { Watches } from "./watch-hub.ts";
 import { linkTarget, MAX_LINKS } from "./watch-links.ts";
 import { unwatchedSubtrees, watchOrder } from "./watch-order.ts";
 import { CACHE_TAG, directoryScope, scopeByName } from "./watch-scope.ts";
@@ -87,7 +87,8 @@ export class WatchIndex {
   private readonly countLimit: number;
 
   constructor(
-    readonly inotify: Inotify,
+    /** its watches in the bridge's inotify instance (watch-hub.ts) */
+    readonly watches: Watches,
     readonly root: string,
     readonly maxWatches: number,
     private readonly rules: IndexRules,
@@ -142,7 +143,7 @@ export class WatchIndex {
 
   /** One directory watched and indexed (no deeper); null when it cannot be. */
   watchOne(dir: string, changes: FileChange[] | null): WatchedDirectory | null {
-    const wd = this.inotify.addWatch(dir, DIRECTORY_MASK);
+    const wd = this.watches.addWatch(dir, DIRECTORY_MASK);
     if (typeof wd !== "number") {
       if (wd.errno === ENOSPC) {
         this.kernelLimit = true;
@@ -157,7 +158,7 @@ export class WatchIndex {
       if (realpathSync(dir) !== dir) throw new Error("moved");
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      this.inotify.removeWatch(wd);
+      this.watches.removeWatch(wd);
       return null;
     }
     const container = dir !== this.root && scopeByName(dir) === "container";
@@ -198,7 +199,7 @@ export class WatchIndex {
             changes.push({ abs, kind: "deleted" });
         }
       }
-      if (unwatch) this.inotify.removeWatch(entry.wd);
+      if (unwatch) this.watches.removeWatch(entry.wd);
       this.byWd.delete(entry.wd);
       this.dirs.delete(dir);
     }
@@ -328,7 +329,7 @@ export class WatchIndex {
     // what is wanted hangs from the root: each directory dropped alone, in one pass
     for (const [dir, entry] of [...this.dirs]) {
       if (wanted.has(dir)) continue;
-      this.inotify.removeWatch(entry.wd);
+      this.watches.removeWatch(entry.wd);
       this.byWd.delete(entry.wd);
       this.dirs.delete(dir);
     }
@@ -358,7 +359,7 @@ export class WatchIndex {
     return n;
   }
 
-  /** Forget everything (the instance is closed by the watcher). */
+  /** Forget everything (the watcher lets go of its watches). */
   clear(): void {
     this.dirs.clear();
     this.byWd.clear();

@@ -15,33 +15,45 @@ import { scopeByName } from "./watch-scope.ts";
  * changed. Each directory's watch is added again: the kernel answers with the same
  * descriptor while that watch lasts, and with a new one when the name now holds another
  * directory (the old one removed or moved away in the lost events), which is then
- * indexed as new — its old watch would never report anything again.
+ * indexed as new — its old watch would never report anything again. That probe's own
+ * hold on the descriptor is let go after (watch-hub.ts counts holds).
  */
 export function rescan(index: WatchIndex, changes: FileChange[]): void {
   for (const [dir, entry] of [...index.dirs]) {
     // removed, or replaced, as part of a subtree handled before
     if (index.dirs.get(dir) !== entry) continue;
-    const wd = index.inotify.addWatch(dir, DIRECTORY_MASK);
+    const wd = index.watches.addWatch(dir, DIRECTORY_MASK);
     if (typeof wd !== "number") {
       index.removeTree(dir, changes, true); // gone, or no directory any more
       continue;
     }
-    if (wd !== entry.wd || index.byWd.get(wd) !== dir) {
-      index.removeTree(dir, changes, true);
-      index.addTree(dir, changes);
-      // not watched after all (the bound, a CACHEDIR.TAG now): no stray watch
-      if (index.dirs.get(dir)?.wd !== wd) index.inotify.removeWatch(wd);
-      continue;
-    }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      index.removeTree(dir, changes, true);
-      continue;
-    }
-    compare(index, dir, entry, entries, changes);
+    compareOne(index, dir, entry, wd, changes);
+    // not watched after all (the bound, a CACHEDIR.TAG now, gone): no stray watch
+    index.watches.removeWatch(wd);
   }
+}
+
+/** One directory rescanned, `wd` what adding its watch again answered. */
+function compareOne(
+  index: WatchIndex,
+  dir: string,
+  entry: WatchedDirectory,
+  wd: number,
+  changes: FileChange[],
+): void {
+  if (wd !== entry.wd || index.byWd.get(wd) !== dir) {
+    index.removeTree(dir, changes, true);
+    index.addTree(dir, changes);
+    return;
+  }
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    index.removeTree(dir, changes, true);
+    return;
+  }
+  compare(index, dir, entry, entries, changes);
 }
 
 /** One watched directory's index against its listing now (rescan). */

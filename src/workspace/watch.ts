@@ -1,10 +1,11 @@
 /**
- * Watching a workspace for the files servers never opened (SPEC §5.2): one inotify
- * instance per workspace root, shared by the sessions that subscribe, each hearing the
- * directories it asks about. `poll()` drains the kernel queue synchronously before a
- * request is sent, so every change made before the request arrived is delivered first;
- * nothing runs in between (no timers). What is watched and how events become changes:
- * watch-index.ts; what never is: watch-scope.ts.
+ * Watching a workspace for the files servers never opened (SPEC §5.2): one watcher per
+ * workspace root (and per outside dependency, §5.3), shared by the sessions that
+ * subscribe, each hearing the directories it asks about; its watches live in the bridge's
+ * one inotify instance (watch-hub.ts). `poll()` drains the kernel queue synchronously
+ * before a request is sent, so every change made before the request arrived is delivered
+ * first; nothing runs in between (no timers). What is watched and how events become
+ * changes: watch-index.ts; what never is: watch-scope.ts.
  *
  * Links are never descended into: a change is delivered under its real path and under
  * every path inside the root a link gives it (watch-links.ts). At most `maxWatches`
@@ -13,9 +14,10 @@
  * an unwatched directory — and the rest is counted (`status()`, `Subscription.unwatched`).
  */
 import { dirname } from "node:path";
-import { IN_IGNORED, IN_Q_OVERFLOW, Inotify } from "../ffi/inotify.ts";
+import { IN_IGNORED, IN_Q_OVERFLOW } from "../ffi/inotify.ts";
 import { coalesce, type FileChange } from "./file-events.ts";
 import { atOrBelow } from "./paths.ts";
+import type { InotifyHub } from "./watch-hub.ts";
 import { WatchIndex } from "./watch-index.ts";
 import { aliasesOf, withAliases } from "./watch-links.ts";
 import { rescan } from "./watch-rescan.ts";
@@ -59,6 +61,7 @@ export class WorkspaceWatcher {
   constructor(
     readonly root: string,
     readonly maxWatches: number,
+    private readonly hub: InotifyHub,
   ) {}
 
   subscribe(
@@ -100,16 +103,19 @@ export class WorkspaceWatcher {
     return false;
   }
 
+  /** The index, its watches had from the hub; after a failure, tried again (a later refresh). */
   private open(): WatchIndex | null {
-    if (this.index === null && this.failure === null) {
-      const opened = Inotify.open();
-      if (opened instanceof Inotify) {
-        this.index = new WatchIndex(opened, this.root, this.maxWatches, {
-          interested: (d) => this.interested(d),
-          isSource: (name) => [...this.subscribers].some((s) => s.isSource(name)),
-        });
-      } else this.failure = opened.error;
+    if (this.index !== null) return this.index;
+    const watches = this.hub.watches();
+    if ("error" in watches) {
+      this.failure = watches.error;
+      return null;
     }
+    this.failure = null;
+    this.index = new WatchIndex(watches, this.root, this.maxWatches, {
+      interested: (d) => this.interested(d),
+      isSource: (name) => [...this.subscribers].some((s) => s.isSource(name)),
+    });
     return this.index;
   }
 
@@ -159,12 +165,13 @@ export class WorkspaceWatcher {
 
   /**
    * Drain the kernel queue and hand every subscriber the coalesced changes in the
-   * directories it asks about, each under every path it has. Never blocks.
+   * directories it asks about, each under every path it has. Never blocks. `read`: false
+   * when the caller has just read the queue (InotifyHub.read) for many watchers.
    */
-  poll(): void {
+  poll(read = true): void {
     const index = this.index;
     if (index === null) return;
-    const events = index.inotify.drain();
+    const events = read ? index.watches.drain() : index.watches.take();
     if (events.length === 0) return;
     const changes: FileChange[] = [];
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
@@ -185,7 +192,7 @@ export class WorkspaceWatcher {
     }
   }
 
-  /** Why nothing is watched (no inotify), or null. */
+  /** Why nothing is watched (no inotify instance at the last try), or null. */
   failed(): string | null {
     return this.failure;
   }
@@ -221,7 +228,7 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
-    this.index?.inotify.close();
+    this.index?.watches.close();
     this.index?.clear();
     this.index = null;
     this.focused.clear();

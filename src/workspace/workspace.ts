@@ -1,8 +1,8 @@
 /**
  * One configured workspace and what the bridge keeps about its files (SPEC §5, §8.1): the
  * root's realpath, taken once; which file a path means, and its confined read; the watcher
- * its sessions share (one inotify instance per root); the line tables of the files results
- * point into. The session manager makes one per configured workspace, passes it to the
+ * its sessions share (its watches in the bridge's one inotify instance, watch-hub.ts); the
+ * line tables of the files results point into. The session manager makes one per configured workspace, passes it to the
  * sessions and tools that need it, and closes it.
  */
 import { join } from "node:path";
@@ -22,6 +22,7 @@ import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { Turns } from "./turns.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
+import type { InotifyHub } from "./watch-hub.ts";
 import type { WatchStatus } from "./watch-status.ts";
 
 export interface WorkspaceLimits {
@@ -48,6 +49,8 @@ export class Workspace implements WorkspaceRoot {
   constructor(
     readonly config: WorkspaceConfig,
     private readonly limits: WorkspaceLimits,
+    /** the bridge's one inotify instance: the root's watches and its dependencies' */
+    private readonly hub: InotifyHub,
     /** told the size of every file read (the bridge's memory collector) */
     private readonly onRead: (bytes: number) => void = () => {},
   ) {
@@ -123,7 +126,7 @@ export class Workspace implements WorkspaceRoot {
     deliver: (changes: FileChange[]) => void,
     hints: SubscriberHints = {},
   ): Subscription {
-    this.watcher ??= new WorkspaceWatcher(this.rootReal, this.limits.maxWatches);
+    this.watcher ??= new WorkspaceWatcher(this.rootReal, this.limits.maxWatches, this.hub);
     return this.watcher.subscribe(interest, deliver, hints);
   }
 
@@ -133,6 +136,7 @@ export class Workspace implements WorkspaceRoot {
    */
   outside(): OutsideWatch {
     this.outsideWatch ??= new OutsideWatch(
+      this.hub,
       this.rootReal,
       (rel) => this.tryRead(join(this.rootReal, rel))?.text,
       () => {

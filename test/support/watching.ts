@@ -11,6 +11,7 @@ import {
   type Subscription,
   WorkspaceWatcher,
 } from "../../src/workspace/watch.ts";
+import { InotifyHub } from "../../src/workspace/watch-hub.ts";
 
 const open: Subscription[] = [];
 
@@ -30,7 +31,7 @@ export function watch(
   interest: (dir: string) => boolean = () => true,
   hints: SubscriberHints = {},
 ) {
-  const watcher = new WorkspaceWatcher(root, maxWatches);
+  const watcher = new WorkspaceWatcher(root, maxWatches, new InotifyHub());
   let got: FileChange[] = [];
   const sub = watcher.subscribe(interest, (changes) => got.push(...changes), hints);
   open.push(sub);

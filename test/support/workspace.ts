@@ -1,4 +1,5 @@
 /** A Workspace object over a directory, as the session manager makes one, for tests and benchmarks. */
+import { InotifyHub } from "../../src/workspace/watch-hub.ts";
 import { Workspace } from "../../src/workspace/workspace.ts";
 
 export function workspaceAt(
@@ -11,5 +12,6 @@ export function workspaceAt(
       maxFileBytes: limits.maxFileBytes ?? Number.MAX_SAFE_INTEGER,
       maxWatches: limits.maxWatches ?? 8192,
     },
+    new InotifyHub(),
   );
 }

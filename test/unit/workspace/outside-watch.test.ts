@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { OutsideWatch } from "../../../src/workspace/outside-watch.ts";
+import { InotifyHub } from "../../../src/workspace/watch-hub.ts";
 import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { waitForValue } from "../../support/wait.ts";
 
@@ -13,6 +14,7 @@ describe("OutsideWatch", () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
+      new InotifyHub(),
       root,
       (rel) => {
         try {
@@ -60,6 +62,7 @@ describe("OutsideWatch: what one server alone reads", () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "lib/m.py": "x = 1\n" });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
+      new InotifyHub(),
       root,
       () => undefined,
       () => [],
@@ -105,6 +108,7 @@ describe("OutsideWatch: a path to nothing yet", () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "home/.profile": "\n" });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
+      new InotifyHub(),
       root,
       () => undefined,
       () => [],
@@ -154,6 +158,7 @@ describe("OutsideWatch: a watched directory moved away", () => {
     });
     const root = join(base, "proj");
     const watch = new OutsideWatch(
+      new InotifyHub(),
       root,
       () => undefined,
       () => [],

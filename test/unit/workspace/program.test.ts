@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OUTSIDE_NAMED, Program } from "../../../src/workspace/program.ts";
+import { InotifyHub } from "../../../src/workspace/watch-hub.ts";
 import { Workspace } from "../../../src/workspace/workspace.ts";
 import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { workspaceAt } from "../../support/workspace.ts";
@@ -74,7 +75,11 @@ describe("the call's file", () => {
   test("the compile database where file_dirs puts it, its entries against their directories", () => {
     const root = tempDir("theodolite-tree-", { "main.c": "", "orphan.c": "" });
     const file_dirs = { "compile_commands.json": "build" };
-    const ws = new Workspace({ name: "ws", root, servers: [], file_dirs, incidental: [] }, LIMITS);
+    const ws = new Workspace(
+      { name: "ws", root, servers: [], file_dirs, incidental: [] },
+      LIMITS,
+      new InotifyHub(),
+    );
     const db = [{ directory: root, file: "main.c", command: "cc -c main.c" }];
     const program = new Program(ws, "compile_commands", (r) => r.endsWith(".c"));
     // no database yet: the bridge cannot tell

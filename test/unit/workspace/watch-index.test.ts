@@ -81,12 +81,13 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WorkspaceWatcher } from ${JSON.stringify(join(SRC, "workspace", "watch.ts"))};
+import { InotifyHub } from ${JSON.stringify(join(SRC, "workspace", "watch-hub.ts"))};
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "theodolite-readable-")));
 mkdirSync(join(root, "d"));
 writeFileSync(join(root, "a.py"), "a");
 writeFileSync(join(root, "d", "b.py"), "b");
-const watcher = new WorkspaceWatcher(root, 100);
+const watcher = new WorkspaceWatcher(root, 100, new InotifyHub());
 let got = [];
 const sub = watcher.subscribe(() => true, (changes) => got.push(...changes));
 const steps = {};

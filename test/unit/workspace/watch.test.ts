@@ -21,6 +21,7 @@ import {
 import { join } from "node:path";
 import type { FileChange } from "../../../src/workspace/file-events.ts";
 import { WorkspaceWatcher } from "../../../src/workspace/watch.ts";
+import { InotifyHub } from "../../../src/workspace/watch-hub.ts";
 import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { closeWatchers, keep, watch, write } from "../../support/watching.ts";
 
@@ -233,7 +234,7 @@ describe("WorkspaceWatcher", () => {
 
   test("the last subscriber closing releases the inotify instance", () => {
     const root = tree({ "a.py": "a" });
-    const watcher = new WorkspaceWatcher(root, 10);
+    const watcher = new WorkspaceWatcher(root, 10, new InotifyHub());
     const sub = watcher.subscribe(
       () => true,
       () => {},
@@ -249,13 +250,14 @@ describe("no watch at all", () => {
   const script = `
 import { Inotify } from ${JSON.stringify(join(import.meta.dir, "../../../src/ffi/inotify.ts"))};
 import { WorkspaceWatcher } from ${JSON.stringify(join(import.meta.dir, "../../../src/workspace/watch.ts"))};
+import { InotifyHub } from ${JSON.stringify(join(import.meta.dir, "../../../src/workspace/watch-hub.ts"))};
 const held = [];
 for (let i = 0; i < 100000; i++) {
   const one = Inotify.open();
   if (!(one instanceof Inotify)) break;
   held.push(one);
 }
-const watcher = new WorkspaceWatcher(process.argv[2], 100);
+const watcher = new WorkspaceWatcher(process.argv[2], 100, new InotifyHub());
 const sub = watcher.subscribe(() => true, () => {});
 const out = { state: watcher.status().state, unwatched: sub.unwatched() };
 sub.close();
