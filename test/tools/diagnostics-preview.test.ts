@@ -69,6 +69,10 @@ describe("a preview", () => {
       unchanged: 1,
       files: ["a.fake", "b.fake", "new/dir/n.fake"],
       snapshot: SNAPSHOT,
+      // what names a new file is looked for on disk: said
+      uncovered: [
+        { server: "fake", channel: "disk", files: ["new/dir/n.fake"], reason: expect.any(String) },
+      ],
     });
     // nothing written; the server holds the disk's texts, the new file closed
     expect(readFileSync(ws.path("a.fake"), "utf8")).toBe("fine\n");
@@ -138,6 +142,61 @@ describe("a preview", () => {
       files: 1,
       by_file: [{ file: "a.fake", count: 80 }],
     });
+  });
+
+  test("past the cap whole, the delta alone when it fits: the diagnostics omitted, said", async () => {
+    const { bridge } = await start(
+      { "a.fake": "ERR ".repeat(30) },
+      undefined,
+      {},
+      { max_result_bytes: 2048 },
+    );
+    const r = await bridge.call("diagnostics", {
+      contents: [{ file: "a.fake", text: `${"ERR ".repeat(30)}\nERR\n` }],
+    });
+    expect(r.isError).toBe(false);
+    expect(r.structured).toMatchObject({
+      diagnostics: [],
+      total: 31,
+      diagnostics_omitted: true,
+      added: [err("a.fake", 2, 1)],
+      removed: [],
+      unchanged: 30,
+    });
+  });
+
+  test("what the servers read from disk is said: new files, and another server's configuration", async () => {
+    const ws = workspace({ "a.fake": "fine\n", "b.conf": "x\n" });
+    const [fake, conf] = [new FakeProbe("fake"), new FakeProbe("conf")];
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        fake.server({ publish_matches: ERR }, { restart_on: ["*.conf"] }),
+        conf.server({ publish_matches: ERR }, { extensions: { conf: "fake" } }),
+      ],
+      bridge: { request_timeout_ms: 20_000 },
+    });
+    const r = await bridge.call("diagnostics", {
+      contents: [
+        { file: "b.conf", text: "y\n" },
+        { file: "new/c.fake", text: "fine\n" },
+      ],
+    });
+    expect(r.isError).toBe(false);
+    expect(r.structured.uncovered).toEqual([
+      {
+        server: "fake",
+        channel: "disk",
+        files: ["b.conf"],
+        reason: expect.stringContaining("from disk"),
+      },
+      {
+        server: "fake",
+        channel: "disk",
+        files: ["new/c.fake"],
+        reason: expect.stringContaining("new files"),
+      },
+    ]);
   });
 
   test("bad entries are typed errors and reach no server", async () => {

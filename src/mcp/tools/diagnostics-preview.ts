@@ -9,6 +9,7 @@
 import { extname } from "node:path";
 import { z } from "zod";
 import { shebangInterpreter } from "../../config/server-files.ts";
+import { BridgeError } from "../../errors.ts";
 import {
   canonicalOrder,
   measureDiagnostics,
@@ -18,6 +19,11 @@ import {
 import type { KeyedDiagnostics } from "../../normalize/diagnostics-diff.ts";
 import { routeOne } from "../../router.ts";
 import { Preview, type Proposed, uncoveredChannel } from "../../session/preview.ts";
+import {
+  type DiskUncovered,
+  diskUncovered,
+  type ProposedFile,
+} from "../../session/preview-cover.ts";
 import type { Session } from "../../session/session.ts";
 import type { TimeSlices } from "../../time-slice.ts";
 import { uriToPath } from "../../workspace/uri.ts";
@@ -44,12 +50,8 @@ export const contentsArg = z
   .min(1)
   .max(MAX_CONTENTS);
 
-/** A server whose runs check the files on disk: the channel a preview leaves out. */
-export interface Uncovered {
-  server: string;
-  channel: "push";
-  runs: string[];
-}
+/** What a preview leaves out: a server's runs over the disk, or files it reads from disk. */
+export type Uncovered = { server: string; channel: "push"; runs: string[] } | DiskUncovered;
 
 interface Planned {
   session: Session;
@@ -64,8 +66,15 @@ type Args = {
   files?: string[] | undefined;
 };
 
-/** Every entry checked and routed; grouped by session, in the order first named. */
-function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Planned[] {
+/**
+ * Every entry checked and routed; grouped by session, in the order first named; and what
+ * the workspace's servers will not be shown (preview-cover.ts).
+ */
+function plan(
+  ctx: CallContext,
+  args: Args,
+  contents: readonly Content[],
+): { planned: Planned[]; disk: DiskUncovered[] } {
   const { config, sessions } = ctx.bridge;
   checkSizes(contents, config.bridge.max_file_bytes);
   const ws = ctx.bridge.workspace(args.workspace);
@@ -82,12 +91,15 @@ function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Plann
     planned.set(session, p);
     return p;
   };
+  const routed: ProposedFile[] = [];
   for (const [i, r] of resolved.entries()) {
     const text = contents[i]?.text ?? "";
     // a file without an extension is routed by its proposed `#!` line (SPEC §4.5)
     const first = text.slice(0, 256).split("\n")[0] ?? "";
     const interpreter = extname(r.abs) === "" ? shebangInterpreter(first) : undefined;
-    entry(r.abs, interpreter).proposed.push({ abs: r.abs, text });
+    const p = entry(r.abs, interpreter);
+    p.proposed.push({ abs: r.abs, text });
+    routed.push({ rel: r.rel, server: p.session.server.name, exists: r.exists });
   }
   const proposedPaths = new Set(resolved.map((r) => r.abs));
   for (const file of args.files ?? []) {
@@ -99,7 +111,8 @@ function plan(ctx: CallContext, args: Args, contents: readonly Content[]): Plann
     const open = p.proposed.length + p.also.length;
     if (open > max) throw tooManyOpen(open, max);
   }
-  return [...planned.values()];
+  const servers = config.servers.filter((sv) => ws.config.servers.includes(sv.name));
+  return { planned: [...planned.values()], disk: diskUncovered(servers, routed) };
 }
 
 /** The preview's answer and the disk's, collected per session, and what none could cover. */
@@ -109,10 +122,10 @@ async function collectPreview(
   contents: readonly Content[],
   slices: TimeSlices,
 ): Promise<{ preview: Collected; disk: Collected; uncovered: Uncovered[] }> {
-  const planned = plan(ctx, args, contents);
+  const { planned, disk: unread } = plan(ctx, args, contents);
   const preview = collected();
   const disk = collected();
-  const uncovered: Uncovered[] = [];
+  const uncovered: Uncovered[] = [...unread];
   const wait = waitContext(ctx);
   const files = new Set<string>();
   // with `files`, the answer is about the proposed files and those alone (its pages)
@@ -183,9 +196,21 @@ export async function previewAnswer(
     slices,
   );
   ctx.bridge.built(m.bytes + before.bytes);
+  uncovered.sort((a, b) => order(a.server, b.server) || order(a.channel, b.channel));
   const extra = uncovered.length > 0 ? { uncovered } : {};
   const fields = resultFields(preview, m.snapshot, extra);
   const maxBytes = ctx.bridge.config.bridge.max_result_bytes;
-  const answer = await sinceAnswer(before.keyed, m, fields, () => true, maxBytes, slices, true);
-  return { answer, snapshot: m.snapshot, keyed: m.keyed };
+  const delta = (whole: boolean, more = {}) =>
+    sinceAnswer(before.keyed, m, { ...more, ...fields }, () => true, maxBytes, slices, whole);
+  try {
+    return { answer: await delta(true), snapshot: m.snapshot, keyed: m.keyed };
+  } catch (err) {
+    if (!(err instanceof BridgeError) || err.code !== "ResultTooLarge") throw err;
+    // past the cap whole, the delta alone when it fits: what a gate asks (SPEC §6.2)
+    const omitted = { diagnostics: [], total: m.keyed.items.length, diagnostics_omitted: true };
+    const answer = await delta(false, omitted).catch(() => Promise.reject(err));
+    return { answer, snapshot: m.snapshot, keyed: m.keyed };
+  }
 }
+
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -74,8 +74,10 @@ const output = z.object({
   unsettled: z.array(z.object({})).optional(),
   // sessions restarted for this answer, and why (SPEC §5.3 `restart_on`)
   restarted: z.array(z.string()).optional(),
-  // a preview's servers whose runs check the disk: {server, channel, runs} (SPEC §6.2)
+  // what a preview leaves out: {server, channel: "push", runs} or {server, channel: "disk",
+  // files, reason}; past the cap whole, its diagnostics omitted, the delta whole (SPEC §6.2)
   uncovered: z.array(z.object({})).optional(),
+  diagnostics_omitted: z.boolean().optional(),
   snapshot: z.string(),
 });
 
