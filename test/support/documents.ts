@@ -33,7 +33,7 @@ export function setup(
     runs?: boolean;
     /** the bridge starts the server's runs with this notification (diagnostics_run) */
     runRequest?: string;
-    /** the server publishes a file again when it is closed (diagnostics_republish) */
+    /** the server publishes a file again when it is closed (diagnostics_republish; runs too) */
     republish?: boolean;
     roles?: ("semantics" | "diagnostics")[];
     /** whether the server has loaded (readiness `loaded`); default: it has */
@@ -64,7 +64,8 @@ export function setup(
     extensions: opts.manifest ? { go: "go" } : { py: "python" },
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
-    diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
+    // republish and a run request need runs, as the config's rules say (SPEC §3)
+    diagnostics_progress: opts.runs || opts.runRequest || opts.republish ? ["^checking$"] : [],
     diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
     diagnostics_barrier: opts.republish ? { method: "pool/barrier", params: {} } : null,
     diagnostics_republish: opts.republish === true,
