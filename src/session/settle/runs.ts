@@ -25,13 +25,14 @@ export interface Runs {
 }
 
 export function runsOf(server: ServerConfig): Runs | null {
-  const sources = server.diagnostics_progress;
-  if (sources.length === 0) return null;
+  const runs = server.diagnostics_runs;
+  if (runs === null) return null;
+  const { barrier } = runs;
   return Object.freeze({
-    sources: [...sources],
-    patterns: sources.map((p) => new RegExp(p)),
-    start: server.diagnostics_run,
-    barrier: server.diagnostics_barrier,
-    republish: server.diagnostics_republish,
+    sources: [...runs.progress],
+    patterns: runs.progress.map((p) => new RegExp(p)),
+    start: runs.start,
+    barrier: barrier === null ? null : { method: barrier.method, params: barrier.params },
+    republish: barrier?.republish === true,
   });
 }

@@ -19,10 +19,11 @@ test("the runs keep their patterns compiled, the run start, barrier and republis
   const barrier = { method: "x/barrier", params: { q: 1 } };
   const runs = runsOf(
     server({
-      diagnostics_progress: ["^checking$", "flycheck"],
-      diagnostics_run: start,
-      diagnostics_barrier: barrier,
-      diagnostics_republish: true,
+      diagnostics_runs: {
+        progress: ["^checking$", "flycheck"],
+        start,
+        barrier: { ...barrier, republish: true },
+      },
     }),
   );
   expect(runs?.sources).toEqual(["^checking$", "flycheck"]);
