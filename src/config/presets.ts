@@ -52,21 +52,26 @@ const PROVEN_FIRST: readonly Preset[] = [
         probe: { method: "workspace/symbol", params: { query: "" } },
       },
       diagnostics_settle: "quiescent",
-      // its `cargo check` (flycheck) pushes come after quiescence: a running check is waited for
-      diagnostics_progress: ["flycheck"],
       // a check it starts itself may be cancelled by the next, and a cancelled check ends
       // like a finished one: the bridge starts every check
       // (docs/LANGUAGE-SERVERS.md#rust-analyzer-cancelled-checks)
       initialization_options: { checkOnSave: false },
       settings: { "rust-analyzer": { checkOnSave: false } },
-      diagnostics_run: { method: "rust-analyzer/runFlycheck", params: {} },
-      // it publishes from its task pool, after the turn that ended the check: a request its
-      // pool answers (jobs start in order) follows them; a main-loop answer may not
-      diagnostics_barrier: { method: "workspace/symbol", params: { query: "theodolite barrier" } },
-      // those publishes, each serialized on a thread of its own, can cross: a close makes it
-      // publish the file once more, after them (its pushes hold only cargo's items, since
-      // the bridge pulls its own diagnostics)
-      diagnostics_republish: true,
+      diagnostics_runs: {
+        // its `cargo check` (flycheck) pushes come after quiescence: a running check is waited for
+        progress: ["flycheck"],
+        start: { method: "rust-analyzer/runFlycheck", params: {} },
+        // it publishes from its task pool, after the turn that ended the check: a request its
+        // pool answers (jobs start in order) follows them; a main-loop answer may not.
+        // Those publishes, each serialized on a thread of its own, can cross: a close makes
+        // it publish the file once more, after them (its pushes hold only cargo's items,
+        // since the bridge pulls its own diagnostics)
+        barrier: {
+          method: "workspace/symbol",
+          params: { query: "theodolite barrier" },
+          republish: true,
+        },
+      },
       // it reads watched files back on its loader thread, out of order with requests:
       // changed and new .rs files are opened instead (SPEC §5.2)
       open_changed_files: true,
@@ -103,7 +108,7 @@ const PROVEN_FIRST: readonly Preset[] = [
       // bacon-ls publishes partial snapshots while its check runs and checks on save,
       // not on open: settled once a check run has ended and none is running (measured)
       diagnostics_settle: "progress",
-      diagnostics_progress: ["^checking$"],
+      diagnostics_runs: { progress: ["^checking$"] },
       // it runs cargo in the workspace root: with no crate there every check finds nothing,
       // and an empty answer would look like a clean crate (docs/LANGUAGE-SERVERS.md#bacon-ls)
       requires: [{ file: "Cargo.toml", hint: BACON_ROOT_HINT }],

@@ -170,6 +170,12 @@ const fileName = z
     error: "expected a file name without a directory",
   });
 
+/** A notification or request as configured (SPEC §3). */
+const lspMessage = {
+  method: nonEmptyString,
+  params: z.unknown().default(() => ({})),
+};
+
 /** SPEC §3.3: the keys are exactly these. */
 const ReadySchema = z.strictObject({
   quiescent: z.boolean().default(false),
@@ -181,9 +187,7 @@ const ReadySchema = z.strictObject({
   /** wait for the server's first publishDiagnostics of the warm-up file */
   warmup_publish: z.boolean().default(false),
   log_message: absentAsNull(nonEmptyRegex),
-  probe: absentAsNull(
-    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
-  ),
+  probe: absentAsNull(z.strictObject(lspMessage)),
 });
 
 /**
@@ -210,6 +214,32 @@ const RequirementSchema = z
       hint ??
       `create ${req.file} in the workspace root, or point the workspace's file_dirs."${req.file}" at the directory that holds it`,
   }));
+
+/** SPEC §6: a server whose diagnostics come from check runs (rust-analyzer's, bacon's). */
+const RunsSchema = z.strictObject({
+  /** $/progress title or token patterns of the runs */
+  progress: z.array(regex).min(1, { error: "expected at least one $/progress pattern" }),
+  /**
+   * The notification that starts a run, for a server set not to start runs of its own: the
+   * bridge then starts every run, one at a time (SPEC §5.3)
+   */
+  start: absentAsNull(z.strictObject(lspMessage)),
+  /**
+   * A request the server answers in order after the publishes of a run that ended, for a
+   * server that sends them from worker threads: asked before a run's results are read.
+   * `republish`: then every file published since is closed (and reopened where open) so the
+   * server publishes it again, last — for publishes of one file that can cross
+   */
+  barrier: absentAsNull(z.strictObject({ ...lspMessage, republish: z.boolean().default(false) })),
+});
+
+/** Server keys that moved into a table: refused, the hint naming the new key (SPEC §3). */
+export const MOVED_SERVER_KEYS: Readonly<Record<string, string>> = Object.freeze({
+  diagnostics_progress: "diagnostics_runs.progress",
+  diagnostics_run: "diagnostics_runs.start",
+  diagnostics_barrier: "diagnostics_runs.barrier",
+  diagnostics_republish: "diagnostics_runs.barrier.republish",
+});
 
 export const ServerSchema = z.strictObject({
   name,
@@ -242,36 +272,14 @@ export const ServerSchema = z.strictObject({
    * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6): `version`
    * (a publish carrying the synced version), `publish` (any publish after the sync),
    * `quiescent` (`experimental/serverStatus`), `pull` (the pull response alone), `progress`
-   * (a check run matching `diagnostics_progress` ended, none active), `tsserver` (asked of
-   * tsserver through typescript-language-server's command). Whatever the rule, a
-   * running task matching `diagnostics_progress` is waited for.
+   * (one of `diagnostics_runs` ended, none active), `tsserver` (asked of tsserver through
+   * typescript-language-server's command). Whatever the rule, a running check run is
+   * waited for.
    */
   diagnostics_settle: z
     .enum(["version", "publish", "quiescent", "pull", "progress", "tsserver"])
     .default("version"),
-  /** $/progress title or token patterns of the server's diagnostics runs (SPEC §6) */
-  diagnostics_progress: z.array(regex).default(() => []),
-  /**
-   * The notification that starts a diagnostics run, for a server set not to start runs of
-   * its own: the bridge then starts every run, one at a time (SPEC §5.3)
-   */
-  diagnostics_run: absentAsNull(
-    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
-  ),
-  /**
-   * A request the server answers in order after the publishes of a run that ended, for a
-   * server that sends them from worker threads: asked before a run's results are read (SPEC §6)
-   */
-  diagnostics_barrier: absentAsNull(
-    z.strictObject({ method: nonEmptyString, params: z.unknown().default(() => ({})) }),
-  ),
-  /**
-   * After a run's publishes are in, every file published since is closed (and reopened where
-   * open) so the server publishes it again, last: for a server whose publishes of one file
-   * can arrive out of order and that answers a close with one (SPEC §6); needs
-   * `diagnostics_barrier`
-   */
-  diagnostics_republish: z.boolean().default(false),
+  diagnostics_runs: absentAsNull(RunsSchema),
   /**
    * The encoding the server really counts columns in, overriding what it negotiates
    * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code

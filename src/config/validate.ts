@@ -10,7 +10,7 @@
 import type { z } from "zod";
 import { BridgeError } from "../errors.ts";
 import { checkLogLocation } from "./log-location.ts";
-import { FileSchema } from "./schema.ts";
+import { FileSchema, MOVED_SERVER_KEYS } from "./schema.ts";
 import { crossFieldProblems, describeValue, type Problem, renderPath } from "./schema-rules.ts";
 import type { BridgeConfig, Config } from "./types.ts";
 
@@ -49,19 +49,35 @@ function expectationFor(iss: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** Unknown keys: each that moved into a table named with its new place, the rest together. */
+function unknownKeys(
+  path: (string | number)[],
+  keys: readonly string[],
+  message: string,
+): Problem[] {
+  const movedTo = (key: string) => (path[0] === "server" ? MOVED_SERVER_KEYS[key] : undefined);
+  const moved = keys.flatMap((key) => {
+    const to = movedTo(key);
+    if (to === undefined) return [];
+    const expected = `expected ${to} in its place (SPEC §3)`;
+    return [{ path: [...path, key], expected, fix: `write ${key} as ${to}` }];
+  });
+  const rest = keys.filter((key) => movedTo(key) === undefined);
+  if (rest.length === 0) return moved;
+  const others = rest.length > 1 ? ` (also unknown: ${rest.slice(1).join(", ")})` : "";
+  return [...moved, { path: [...path, rest[0] ?? ""], expected: `${message}${others}` }];
+}
+
 function zodProblems(issues: readonly z.core.$ZodIssue[]): Problem[] {
-  return issues.map((iss) => {
+  return issues.flatMap((iss): Problem[] => {
     const path = iss.path.filter((p): p is string | number => typeof p !== "symbol");
-    if (iss.code === "unrecognized_keys") {
-      const others = iss.keys.length > 1 ? ` (also unknown: ${iss.keys.slice(1).join(", ")})` : "";
-      return { path: [...path, iss.keys[0] ?? ""], expected: `${iss.message}${others}` };
-    }
+    if (iss.code === "unrecognized_keys") return unknownKeys(path, iss.keys, iss.message);
     // zod reports non-finite numbers as `received: "Infinity"` with a null input.
     const received = (iss as { received?: unknown }).received;
-    if (typeof received === "string") return { path, expected: iss.message, got: received };
+    if (typeof received === "string") return [{ path, expected: iss.message, got: received }];
     const input = (iss as { input?: unknown }).input;
-    if (input === undefined) return { path, expected: iss.message, missing: true };
-    return { path, expected: iss.message, got: describeValue(input) };
+    if (input === undefined) return [{ path, expected: iss.message, missing: true }];
+    return [{ path, expected: iss.message, got: describeValue(input) }];
   });
 }
 
@@ -84,7 +100,7 @@ function configInvalid(problems: Problem[], raw: unknown, source: string): Bridg
   };
   if (formatted.length > 1) details.problems = formatted.slice(0, 20).map((f) => f.message);
   return new BridgeError("ConfigInvalid", `${first.message}${more}`, {
-    hint: `fix ${first.path} in ${source} (SPEC §3); theodolite --check-config ${source} validates it`,
+    hint: `${firstProblem?.fix ?? `fix ${first.path}`} in ${source} (SPEC §3); theodolite --check-config ${source} validates it`,
     details,
   });
 }

@@ -5,8 +5,9 @@
  */
 import type { Role } from "../config/types.ts";
 import { offersPull, settlePush } from "./diagnostics-settle.ts";
-import type { OpenDocument, Refresh } from "./documents.ts";
+import type { OpenDocument } from "./documents.ts";
 import type { Session, WaitContext } from "./session.ts";
+import type { Refresh } from "./settle/rule.ts";
 
 /**
  * How the document a call is about is brought up to a workspace that changed around it
@@ -17,12 +18,7 @@ import type { Session, WaitContext } from "./session.ts";
  * change of the document's own text too: its diagnostics always come from an opening.
  */
 export function documentRefresh(session: Session, role: Role): Refresh {
-  if (offersPull(session) || session.server.diagnostics_settle === "tsserver") return "none";
-  if (role === "diagnostics") {
-    return session.server.diagnostics_settle === "publish" ? "fresh" : "reopen";
-  }
-  // for other calls, a server told of every change through its watchers knows already
-  return session.documents.disk.watching() ? "none" : "reopen";
+  return session.settle.refresh(offersPull(session), role, session.documents.disk.watching());
 }
 
 /**
@@ -53,7 +49,7 @@ export async function awaitPublishes(
   wait: WaitContext,
   opened: OpenDocument[] = [],
 ): Promise<void> {
-  if (session.server.diagnostics_settle !== "version" || offersPull(session)) return;
+  if (!session.settle.perVersion(offersPull(session))) return;
   const publishes = session.diagnostics.seq > 0;
   const awaited = [
     ...sent.filter((doc) => session.diagnostics.push(doc.uri) !== undefined),
@@ -81,12 +77,9 @@ export async function awaitLoaded(
   if (first === undefined || offersPull(session)) return;
   // a server that says when it is quiescent says it in the turn that handled the change
   if (session.server.ready.quiescent) await session.barrier(wait.signal);
-  const rule = session.server.diagnostics_settle;
-  if (rule === "quiescent") {
-    await settlePush(session, first, wait);
-    return;
-  }
-  if (rule !== "version" || session.diagnostics.seq === 0) return;
+  const loaded = session.settle.loaded(session.diagnostics.seq > 0);
+  if (loaded === "first") await settlePush(session, first, wait);
+  if (loaded !== "each") return;
   for (const doc of docs) {
     if (session.documents.get(doc.uri) === doc) await settlePush(session, doc, wait);
   }

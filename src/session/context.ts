@@ -21,6 +21,9 @@ import {
   shuttingDownError,
   stateTimeoutError,
 } from "./session-errors.ts";
+import { settleRule } from "./settle/choose.ts";
+import type { SettleRule } from "./settle/rule.ts";
+import { type Runs, runsOf } from "./settle/runs.ts";
 
 export function sessionKey(workspace: string, server: string): string {
   return `${workspace}/${server}`;
@@ -31,8 +34,10 @@ export class SessionContext {
   readonly label: SessionLabel;
   readonly life: Lifecycle;
   readonly progress: ProgressTracker;
-  /** `diagnostics_progress`, compiled: the server's diagnostics runs (SPEC §6) */
-  readonly runPatterns: readonly RegExp[];
+  /** when its diagnostics are settled (SPEC §6), chosen once */
+  readonly settle: SettleRule;
+  /** the server's diagnostics check runs; null: none */
+  readonly runs: Runs | null;
   readonly diagnostics: DiagnosticStore;
   readonly registrations = new Map<string, Registration>();
   /** where the server breaks lines in what it reads (`line_terminators`, SPEC §5) */
@@ -53,9 +58,10 @@ export class SessionContext {
     readonly hooks: SessionHooks,
   ) {
     this.key = sessionKey(workspace.name, server.name);
-    this.runPatterns = server.diagnostics_progress.map((p) => new RegExp(p));
+    this.settle = settleRule(server);
+    this.runs = runsOf(server);
     // runs the bridge starts can still overlap under one token (progress.ts)
-    this.progress = new ProgressTracker(server.diagnostics_run ? this.runPatterns : []);
+    this.progress = new ProgressTracker(this.runs?.start ? this.runs.patterns : []);
     this.diagnostics = new DiagnosticStore(workspace);
     this.lines = lineModel(server.line_terminators);
     this.answerLines = lineModel(server.answer_line_terminators ?? server.line_terminators);

@@ -34,6 +34,7 @@ import {
 
 import { Republisher } from "./republish.ts";
 import { Saves } from "./saves.ts";
+import type { Refresh } from "./settle/rule.ts";
 
 export type { DiskContent, OpenDocument } from "./document-store.ts";
 
@@ -49,14 +50,6 @@ export interface ServerLink {
   /** the server has loaded its project (readiness.ts `loaded`) */
   loaded(): boolean;
 }
-
-/**
- * How the document a call is about is brought up to the workspace: "reopen" — closed and
- * opened afresh when the workspace changed around it; "fresh" — also when its own text
- * changed since it was opened (a server that publishes only when its answer changed,
- * SPEC §6); "none" — left as it is (a pulled server answers from its own state).
- */
-export type Refresh = "reopen" | "fresh" | "none";
 
 /** What session_status says of the documents (SPEC §10), keys as shown there. */
 export interface CoherenceStatus {
@@ -96,7 +89,7 @@ export class Documents {
   readonly saves: Saves;
   /** what changed on disk that the server cares about (disk-changes.ts) */
   readonly disk: DiskChanges;
-  /** `diagnostics_republish` rounds (republish.ts) */
+  /** republish rounds after a check run (republish.ts) */
   readonly republish: Republisher;
   private store: DocumentStore;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };

@@ -35,13 +35,12 @@ export const PUBLISHED_UNOPENED =
   "published for during the preview, not an open document: its last publish, not awaited";
 
 /**
- * The channel a preview cannot cover on this server: its runs (`diagnostics_progress`:
+ * The channel a preview cannot cover on this server: its runs (settle/runs.ts:
  * rust-analyzer's cargo check, bacon's) check the files on disk and publish, so a preview
  * answers without that server's pushes, and says so. Undefined when it covers everything.
  */
 export function uncoveredChannel(session: Session): "push" | undefined {
-  const { diagnostics_progress: runs, diagnostics_settle: rule } = session.server;
-  return runs.length > 0 && rule !== "tsserver" ? "push" : undefined;
+  return session.runs !== null && session.settle.runs !== "ignored" ? "push" : undefined;
 }
 
 export class Preview {
@@ -87,7 +86,7 @@ export class Preview {
     const reports = await this.settleOpen(wait, asked);
     const reported = new Set(reports.map((r) => r.uri));
     // a push server's publishes for files not open (gopls publishes a package's files)
-    if (s.server.diagnostics_settle !== "tsserver") {
+    if (s.settle.previewPublishes) {
       for (const uri of diagnostics.publishedSince(seq)) {
         const items = diagnostics.push(uri)?.items ?? [];
         if (reported.has(uri) || items.length === 0) continue;
@@ -152,8 +151,7 @@ export class Preview {
     proposed: ReadonlySet<string>,
   ): Promise<FileDiagnostics[]> {
     const s = this.session;
-    const rule = s.server.diagnostics_settle;
-    const awaitsPush = (rule === "version" || rule === "publish") && !offersPull(s);
+    const awaitsPush = s.settle.skipsUnpublished(offersPull(s));
     return sideBySide(docs, FILES_AT_ONCE, (doc) => {
       if (awaitsPush && !proposed.has(doc.uri) && !s.diagnostics.reportedEver(doc.uri)) {
         const push = s.diagnostics.push(doc.uri)?.items;

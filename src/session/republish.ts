@@ -1,5 +1,5 @@
 /**
- * `diagnostics_republish` (SPEC §6): a server that sends each publish from a worker thread
+ * Republish rounds (SPEC §6, settle/runs.ts `republish`): a server that sends each publish from a worker thread
  * (rust-analyzer) can deliver two publishes of one file out of order — the older last — and
  * the last one received is what the bridge holds. Once a run has ended and its publishes are
  * in, every file published since the last such round is closed (reopened at once where the
@@ -41,7 +41,7 @@ export class Republisher {
    * confirmed round is asked for again. True: a round was sent, its publishes are awaited.
    */
   round(): boolean {
-    if (!this.ctx.server.diagnostics_republish) return false;
+    if (this.ctx.runs?.republish !== true) return false;
     const { diagnostics, progress } = this.ctx;
     if (this.pending !== undefined) {
       // a run begun since may have published after the round: its files go again

@@ -1,9 +1,9 @@
 /**
  * The didSaves and diagnostics runs a session asks for (SPEC §5.3). Where the server asks
  * for saves, a document whose content changed on disk is saved. A server whose diagnostics
- * come from check runs (`diagnostics_progress`) checks again on a save only — so a change
+ * come from check runs (settle/runs.ts) checks again on a save only — so a change
  * it was told of otherwise (a file event, a file it never opened) is paid with a didSave
- * of an open document — or, with `diagnostics_run`, never of its own accord: the bridge
+ * of an open document — or, with a run `start`, never of its own accord: the bridge
  * then starts each run itself, after the server has loaded and one at a time, so the run
  * that answers for a change is known and no other run can cancel it.
  * `mark` is the progress mark a diagnostics answer waits past: a run that began after it
@@ -26,9 +26,9 @@ export class Saves {
   /** progress mark at the last didSave or run request of this life; undefined: none */
   mark: number | undefined;
   private owed = false;
-  /** `diagnostics_run`: a change no requested run has begun after yet */
+  /** runs the bridge starts: a change no requested run has begun after yet */
   private wanted = false;
-  /** `diagnostics_run`: a run requested whose begin has not been seen */
+  /** runs the bridge starts: a run requested whose begin has not been seen */
   private requested = false;
   private requestQueued = false;
 
@@ -39,10 +39,10 @@ export class Saves {
     this.reset();
   }
 
-  /** `diagnostics_run`, where the session serves diagnostics: no run is wasted otherwise */
+  /** the run `start`, where the session serves diagnostics: no run is wasted otherwise */
   private get runRequest() {
-    const { server } = this.ctx;
-    return server.roles.includes("diagnostics") ? (server.diagnostics_run ?? null) : null;
+    const { server, runs } = this.ctx;
+    return server.roles.includes("diagnostics") ? (runs?.start ?? null) : null;
   }
 
   /** A new server life: nothing saved; a server whose runs the bridge starts wants one. */
@@ -79,10 +79,10 @@ export class Saves {
   /**
    * A run-based server that reports quiescence finished a load (rust-analyzer reloading its
    * workspace): its next run checks what it loaded, and a run requested before may have
-   * been dropped with the load. Without `diagnostics_run` it starts that run itself.
+   * been dropped with the load. Without a run `start` it starts that run itself.
    */
   loaded(): void {
-    if (this.ctx.server.diagnostics_progress.length === 0) return;
+    if (this.ctx.runs === null) return;
     if (this.runRequest === null) {
       this.mark = this.ctx.progress.beginCount;
       return;
@@ -93,7 +93,7 @@ export class Saves {
 
   /** The server was told of a change without a save: a run-based server is owed one. */
   owe(): void {
-    if (this.ctx.server.diagnostics_progress.length === 0) return;
+    if (this.ctx.runs === null) return;
     if (this.runRequest === null) this.owed = true;
     else this.want();
   }
@@ -107,13 +107,14 @@ export class Saves {
 
   /** Progress from the server: the requested run began, so the next may be requested. */
   progressed(): void {
-    if (!this.requested || this.mark === undefined) return;
-    if (!this.ctx.progress.begunMatching(this.ctx.runPatterns, this.mark)) return;
+    const { runs, progress } = this.ctx;
+    if (!this.requested || this.mark === undefined || runs === null) return;
+    if (!progress.begunMatching(runs.patterns, this.mark)) return;
     this.requested = false;
     this.requestIfWanted();
   }
 
-  /** `diagnostics_run`: a change wants a run; requested after this turn's other messages. */
+  /** runs the bridge starts: a change wants a run; requested after this turn's other messages. */
   private want(): void {
     if (this.runRequest === null) return;
     this.wanted = true;

@@ -35,6 +35,8 @@ import { offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
 import type { SessionLabel } from "./session-errors.ts";
 import { lacksCapability } from "./session-errors.ts";
+import type { SettleRule } from "./settle/rule.ts";
+import type { Runs } from "./settle/runs.ts";
 import type { WarmupOutcome } from "./warmup.ts";
 
 export { sessionKey } from "./context.ts";
@@ -112,9 +114,13 @@ export class Session {
   get progress(): ProgressTracker {
     return this.ctx.progress;
   }
-  /** the server's diagnostics runs (`diagnostics_progress`, compiled once) */
-  get runPatterns(): readonly RegExp[] {
-    return this.ctx.runPatterns;
+  /** when its diagnostics are settled (SPEC §6) */
+  get settle(): SettleRule {
+    return this.ctx.settle;
+  }
+  /** the server's diagnostics check runs; null: none */
+  get runs(): Runs | null {
+    return this.ctx.runs;
   }
   get diagnostics(): DiagnosticStore {
     return this.ctx.diagnostics;

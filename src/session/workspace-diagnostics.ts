@@ -92,11 +92,10 @@ export async function workspaceDiagnostics(
       diagnostics.setPull(item.uri, { resultId: item.resultId, items: item.items });
     }
   }
-  const rule = session.server.diagnostics_settle;
-  const byRuns = session.server.diagnostics_progress.length > 0 && rule !== "tsserver";
+  const byRuns = session.runs !== null && session.settle.runs !== "ignored";
   if (offersWorkspacePull(session) || byRuns) {
     await settleRuns(session, wait);
-    if (rule === "quiescent") {
+    if (session.settle.workspaceQuiescence) {
       await session.waitUntil(
         () => (session.readiness.status?.quiescent === true ? true : undefined),
         "quiescence",
@@ -137,8 +136,7 @@ async function recheckEach(session: Session, wait: WaitContext): Promise<FileDia
   const uris = reportedOrOpen(session, true);
   const earlierOnly = new Set(diagnostics.earlierUris());
   const refresh = documentRefresh(session, "diagnostics");
-  const rule = session.server.diagnostics_settle;
-  const awaitsPush = (rule === "version" || rule === "publish") && !offersPull(session);
+  const awaitsPush = session.settle.skipsUnpublished(offersPull(session));
   const out: (FileDiagnostics | WorkspaceText)[] = [];
   let checked = 0;
   for (const uri of uris) {

@@ -142,7 +142,7 @@ export async function directDiagnostics(
     const uri = await openDirect(client, server, root, file);
     // a server set not to start its diagnostics runs itself is asked for one, as its
     // configuration says (rust-analyzer: runFlycheck, with checkOnSave off)
-    const run = server.diagnostics_run;
+    const run = server.diagnostics_runs?.start ?? null;
     if (run !== null) await client.notify(run.method, run.params);
 
     const pulled = plan.pull || offersPull(client) ? await client.pull(uri) : undefined;

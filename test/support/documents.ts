@@ -38,11 +38,11 @@ export function setup(
     maxOpen?: number;
     openChanged?: boolean;
     ws?: Workspace;
-    /** a server whose diagnostics come from check runs (diagnostics_progress) */
+    /** a server whose diagnostics come from check runs (diagnostics_runs) */
     runs?: boolean;
-    /** the bridge starts the server's runs with this notification (diagnostics_run) */
+    /** the bridge starts the server's runs with this notification (diagnostics_runs.start) */
     runRequest?: string;
-    /** the server publishes a file again when it is closed (diagnostics_republish) */
+    /** the server publishes a file again when it is closed (diagnostics_runs.barrier.republish) */
     republish?: boolean;
     roles?: ("semantics" | "diagnostics")[];
     /** whether the server has loaded (readiness `loaded`); default: it has */
@@ -72,10 +72,16 @@ export function setup(
     extensions: opts.manifest ? { go: "go" } : { py: "python" },
     languages: ["fake"],
     open_changed_files: opts.openChanged === true,
-    diagnostics_progress: opts.runs || opts.runRequest ? ["^checking$"] : [],
-    diagnostics_run: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
-    diagnostics_barrier: opts.republish ? { method: "pool/barrier", params: {} } : null,
-    diagnostics_republish: opts.republish === true,
+    diagnostics_runs:
+      opts.runs || opts.runRequest || opts.republish
+        ? {
+            progress: ["^checking$"],
+            start: opts.runRequest ? { method: opts.runRequest, params: {} } : null,
+            barrier: opts.republish
+              ? { method: "pool/barrier", params: {}, republish: true }
+              : null,
+          }
+        : null,
     roles: opts.roles ?? ["semantics", "diagnostics"],
     restart_on: opts.restartOn ?? [],
     reload_on: opts.reloadOn ?? [],

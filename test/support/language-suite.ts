@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { findPreset } from "../../src/config/presets.ts";
-import { UNVERSIONED } from "../../src/session/diagnostics-settle.ts";
+import { UNVERSIONED } from "../../src/session/settle/rule.ts";
 import type { BridgeHandle } from "./bridge.ts";
 import { findLanguageServer } from "./language-servers.ts";
 import { checkLineProbe, type LineProbe } from "./line-probe.ts";

@@ -229,7 +229,7 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
       servers: [
         fake.server(scenario, {
           diagnostics_settle: "progress",
-          diagnostics_progress: ["^checking$"],
+          diagnostics_runs: { progress: ["^checking$"] },
         }),
       ],
     });
@@ -283,7 +283,7 @@ describe("workspace-wide, a check-run server that also answers pulls (rust-analy
             ],
             progress: [{ token: "start", title: "checking", end_after_ms: 100 }],
           },
-          { diagnostics_settle: "progress", diagnostics_progress: ["^checking$"] },
+          { diagnostics_settle: "progress", diagnostics_runs: { progress: ["^checking$"] } },
         ),
       ],
     });
@@ -348,9 +348,12 @@ describe("a server that publishes a run's results after answering a barrier (rus
           },
           {
             diagnostics_settle: "progress",
-            diagnostics_progress: ["^checking$"],
-            ...(poolBarrier ? { diagnostics_barrier: { method: "fake/pool", params: {} } } : {}),
-            diagnostics_republish: crossed?.republish === true,
+            diagnostics_runs: {
+              progress: ["^checking$"],
+              ...(poolBarrier
+                ? { barrier: { method: "fake/pool", republish: crossed?.republish === true } }
+                : {}),
+            },
           },
         ),
       ],
@@ -372,7 +375,7 @@ describe("a server that publishes a run's results after answering a barrier (rus
     return totals;
   }
 
-  test("with diagnostics_barrier every answer after an edit is the new one, five times", async () => {
+  test("with a runs barrier every answer after an edit is the new one, five times", async () => {
     expect(await editAndAsk(true, 5)).toEqual([2, 3, 4, 5, 6]);
   });
 
@@ -381,11 +384,11 @@ describe("a server that publishes a run's results after answering a barrier (rus
   });
 
   // the pool's threads can send a run's publishes of one file out of order (SPEC §6)
-  test("publishes that cross: with diagnostics_republish the run's last result, five times", async () => {
+  test("publishes that cross: with the barrier's republish the run's last result, five times", async () => {
     expect(await editAndAsk(true, 5, { republish: true })).toEqual([2, 3, 4, 5, 6]);
   });
 
-  test("publishes that cross, without diagnostics_republish: the earlier one, last", async () => {
+  test("publishes that cross, without republish: the earlier one, last", async () => {
     expect(await editAndAsk(true, 2, { republish: false })).toEqual([1, 1]);
   });
 });

@@ -73,9 +73,8 @@ function resolveItem(call: FileCall, entry: CompletionEntry): Promise<unknown> {
  * publish comes first — as `diagnostics` awaits it (SPEC §6).
  */
 async function built(call: FileCall): Promise<void> {
-  const { server } = call.session;
-  if (!server.roles.includes("diagnostics") || server.diagnostics_settle !== "version") return;
-  if (offersPull(call.session)) return;
+  const { server, settle } = call.session;
+  if (!server.roles.includes("diagnostics") || !settle.perVersion(offersPull(call.session))) return;
   await settlePush(call.session, call.doc, call.wait);
 }
 

@@ -160,7 +160,7 @@ async function collectPreview(
         uncovered.push({
           server: s.server.name,
           channel,
-          runs: [...s.server.diagnostics_progress],
+          runs: [...(s.runs?.sources ?? [])],
         });
       }
     });

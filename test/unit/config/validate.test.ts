@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateConfig } from "../../../src/config/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
-import { removeTempDir, removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
+import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
 const tmp = tempDir("theodolite-config-");
 const rootA = join(tmp, "a");
@@ -510,9 +510,14 @@ const REJECTIONS: [string, (raw: Raw) => void, string][] = [
     'server.ra.diagnostics_settle: expected "quiescent" only with ready.quiescent = true',
   ],
   [
-    "republish without the barrier that awaits it",
-    (r) => (srv(r).diagnostics_republish = true),
-    "server.ra.diagnostics_republish: expected diagnostics_republish only with diagnostics_barrier (its publishes are awaited by it)",
+    "runs without a progress pattern",
+    (r) => (srv(r).diagnostics_runs = { progress: [] }),
+    "server.ra.diagnostics_runs.progress: expected at least one $/progress pattern, got []",
+  ],
+  [
+    "republish outside the barrier that awaits it",
+    (r) => (srv(r).diagnostics_runs = { progress: ["x"], republish: true }),
+    "server.ra.diagnostics_runs.republish: unknown key; allowed keys: progress, start, barrier",
   ],
   [
     "requires as a table",
@@ -680,10 +685,7 @@ describe("defaults (SPEC §3)", () => {
           probe: null,
         },
         diagnostics_settle: "version",
-        diagnostics_progress: [],
-        diagnostics_run: null,
-        diagnostics_barrier: null,
-        diagnostics_republish: false,
+        diagnostics_runs: null,
         position_encoding: null,
         line_terminators: ["cr", "lf", "crlf"],
         answer_line_terminators: null,
@@ -727,37 +729,55 @@ describe("defaults (SPEC §3)", () => {
   });
 });
 
-describe("diagnostics_progress (SPEC §6)", () => {
-  test('diagnostics_settle = "progress" needs diagnostics_progress', () => {
-    const dir = tempDir("theodolite-cfg-");
-    try {
-      const raw = {
-        workspace: [{ name: "w", root: dir, servers: ["b"] }],
-        server: [
-          {
-            name: "b",
-            command: "/usr/bin/true",
-            version: "1",
-            languages: ["rust"],
-            roles: ["diagnostics"],
-            diagnostics_settle: "progress",
-          },
-        ],
-      };
-      expect(() => validateConfig(raw, "t")).toThrow(/server\.b\.diagnostics_progress/);
-      const ok = validateConfig(
-        { ...raw, server: [{ ...raw.server[0], diagnostics_progress: ["^checking$"] }] },
-        "t",
-      );
-      expect(ok.servers[0]?.diagnostics_progress).toEqual(["^checking$"]);
-      expect(() =>
-        validateConfig(
-          { ...raw, server: [{ ...raw.server[0], diagnostics_progress: ["("] }] },
-          "t",
-        ),
-      ).toThrow(/diagnostics_progress/);
-    } finally {
-      removeTempDir(dir);
-    }
+describe("diagnostics_runs (SPEC §6)", () => {
+  test('diagnostics_settle = "progress" needs diagnostics_runs', () => {
+    const raw = minimal();
+    srv(raw).diagnostics_settle = "progress";
+    expect(() => validateConfig(raw, "t")).toThrow(/server\.ra\.diagnostics_runs/);
+    srv(raw).diagnostics_runs = { progress: ["^checking$"] };
+    const runs = validateConfig(raw, "t").servers[0]?.diagnostics_runs;
+    expect(runs).toEqual({ progress: ["^checking$"], start: null, barrier: null });
+    srv(raw).diagnostics_runs = { progress: ["("] };
+    expect(() => validateConfig(raw, "t")).toThrow(/diagnostics_runs\.progress\[0\]/);
+  });
+
+  test("start and barrier default their params; republish is the barrier's", () => {
+    const raw = minimal();
+    srv(raw).diagnostics_runs = {
+      progress: ["flycheck"],
+      start: { method: "x/run" },
+      barrier: { method: "x/barrier", republish: true },
+    };
+    expect(validateConfig(raw, "t").servers[0]?.diagnostics_runs).toEqual({
+      progress: ["flycheck"],
+      start: { method: "x/run", params: {} },
+      barrier: { method: "x/barrier", params: {}, republish: true },
+    });
+  });
+
+  // the flat keys of before: refused, the message and the hint naming where each went
+  test.each([
+    ["diagnostics_progress", ["flycheck"], "diagnostics_runs.progress"],
+    ["diagnostics_run", { method: "x/run" }, "diagnostics_runs.start"],
+    ["diagnostics_barrier", { method: "x/barrier" }, "diagnostics_runs.barrier"],
+    ["diagnostics_republish", true, "diagnostics_runs.barrier.republish"],
+  ])("the old key %s is refused, naming its new place", (key, value, to) => {
+    const err = rejection((r) => (srv(r)[key] = value));
+    expect(err.code).toBe("ConfigInvalid");
+    expect(err.message).toBe(`server.ra.${key}: expected ${to} in its place (SPEC §3)`);
+    expect(err.hint).toStartWith(`write ${key} as ${to} in test.toml (SPEC §3)`);
+  });
+
+  test("several old keys and an unknown one: each named", () => {
+    const err = rejection((r) => {
+      srv(r).diagnostics_progress = ["x"];
+      srv(r).diagnostics_run = { method: "x/run" };
+      srv(r).nonsense = 1;
+    });
+    expect(err.details?.problems).toEqual([
+      "server.ra.diagnostics_progress: expected diagnostics_runs.progress in its place (SPEC §3)",
+      "server.ra.diagnostics_run: expected diagnostics_runs.start in its place (SPEC §3)",
+      expect.stringMatching(/^server\.ra\.nonsense: unknown key; allowed keys: /),
+    ]);
   });
 });

@@ -292,7 +292,7 @@ describe("target", () => {
   });
 });
 
-describe("a server that checks on save (diagnostics_progress)", () => {
+describe("a server that checks on save (diagnostics_runs)", () => {
   test("a file it never opened changed: the open document is saved, so it checks again", async () => {
     const w = setup({ "src/lib.rs": "fn a() {}", "src/other.rs": "fn b() {}" }, { runs: true });
     await w.open("src/lib.rs");

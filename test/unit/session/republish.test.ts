@@ -1,8 +1,9 @@
 /**
- * `diagnostics_republish` rounds (SPEC §6), without a server: once a run's publishes are in,
- * every file published since the last confirmed round is closed — and opened again where the
- * session holds it open — so the server publishes it once more, after everything it sent.
- * A round is confirmed by the next call unless a run began in between.
+ * Republish rounds (`diagnostics_runs.barrier.republish`, SPEC §6), without a server: once
+ * a run's publishes are in, every file published since the last confirmed round is closed —
+ * and opened again where the session holds it open — so the server publishes it once more,
+ * after everything it sent. A round is confirmed by the next call unless a run began in
+ * between.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { pathToUri } from "../../../src/workspace/uri.ts";
@@ -22,7 +23,7 @@ function server(republish = true) {
   return { w, publish, round: () => w.docs.republish.round() };
 }
 
-describe("diagnostics_republish: files published since the last round are asked again", () => {
+describe("republish: files published since the last round are asked again", () => {
   test("an open file is closed and opened again; one not open is only closed", async () => {
     const s = server();
     await s.w.open("a.py");

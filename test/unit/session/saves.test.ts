@@ -1,8 +1,8 @@
 /**
- * The runs a session starts itself (`diagnostics_run`, SPEC §5.3), without a server: a run
- * is requested once the server has loaded, after the other messages of the turn, one at a
- * time — the next only after the last requested one began — and again after a load. An
- * answer waits while a run is owed and for a run that began after the last request.
+ * The runs a session starts itself (`diagnostics_runs.start`, SPEC §5.3), without a server:
+ * a run is requested once the server has loaded, after the other messages of the turn, one
+ * at a time — the next only after the last requested one began — and again after a load.
+ * An answer waits while a run is owed and for a run that began after the last request.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { clearDocuments, setup } from "../../support/documents.ts";
@@ -30,7 +30,7 @@ function runServer(files: Record<string, string>, loaded = { now: true }) {
   return { w, begin, end, requests, loaded };
 }
 
-describe("diagnostics_run: the bridge starts the server's runs", () => {
+describe("diagnostics_runs.start: the bridge starts the server's runs", () => {
   test("a new life owes a run, requested once the server has loaded", async () => {
     const s = runServer({ "src/lib.rs": "fn a() {}" }, { now: false });
     expect(s.w.docs.saves.runOwed).toBe(true);
@@ -133,7 +133,7 @@ describe("diagnostics_run: the bridge starts the server's runs", () => {
     expect(w.docs.saves.runOwed).toBe(false);
   });
 
-  test("without diagnostics_run nothing is requested and no run is owed", async () => {
+  test("without a runs start nothing is requested and no run is owed", async () => {
     const w = setup({ "a.py": "a" }, { runs: true });
     await w.open("a.py");
     w.docs.saves.requestIfWanted();
