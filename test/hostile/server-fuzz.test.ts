@@ -21,6 +21,7 @@ import { writeConfig } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
 import { gone, livePidsTagged } from "../support/processes.ts";
 import { RawBridge } from "../support/raw-bridge.ts";
+import { rounds } from "../support/rounds.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
 import {
@@ -34,7 +35,7 @@ import {
 } from "./bounds-harness.ts";
 
 const SEED = 0x5e_4f_02_2a;
-const BRIDGES = 4;
+const BRIDGES = rounds(3, 8);
 const LIVES = 8;
 /** How long a life is watched at most once its actions began (most end far sooner). */
 const LIFE_MS = 3000;

@@ -11,6 +11,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { anyEditSet, locs, ok, range, realSuite, startRealBridge } from "../support/real-bridge.ts";
 import { findRustAnalyzer } from "../support/real-servers.ts";
+import { rounds } from "../support/rounds.ts";
 
 const ra = await findRustAnalyzer();
 const suite = realSuite("rust-analyzer", ra);
@@ -49,8 +50,11 @@ const FIRST_CALLS: { tool: string; args: Record<string, unknown>; check(r: unkno
   },
 ];
 
+/** fresh sessions, two at a time (even) */
+const SESSIONS = rounds(6, 20);
+
 test.skipIf(!ra)(
-  "ten fresh sessions without a Cargo.lock: the first call is right, within 10 s of readiness",
+  `${SESSIONS} fresh sessions without a Cargo.lock: the first call is right, within 10 s of readiness`,
   async () => {
     const seen: string[] = [];
     const session = async (i: number) => {
@@ -72,9 +76,9 @@ test.skipIf(!ra)(
       }
     };
     // two at a time: each load contends with another's, as on a loaded machine
-    for (let i = 0; i < 10; i += 2) await Promise.all([session(i), session(i + 1)]);
+    for (let i = 0; i < SESSIONS; i += 2) await Promise.all([session(i), session(i + 1)]);
     expect(seen).toEqual(
-      Array.from({ length: 10 }, (_, i) => {
+      Array.from({ length: SESSIONS }, (_, i) => {
         const tool = FIRST_CALLS[i % FIRST_CALLS.length]?.tool;
         return `${i} ${tool}: ok, < 10 s`;
       }),

@@ -4,7 +4,7 @@
  * - warm deltas on zod 4.6.7's own sources (the package ships them): a type error appended
  *   to src/v4/core/util.ts and reverted, five times, each `diagnostics {file, since}`
  *   exactly the one error added, then exactly it removed — nothing else moves;
- * - cold starts: twenty fresh bridges, two at a time, half asked after
+ * - cold starts: fresh bridges (COLD_STARTS), two at a time, half asked after
  *   `session_status {start: true}`, half with diagnostics as the very first call, each
  *   answer errors.ts's two errors.
  */
@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { REPO } from "../support/bridge.ts";
 import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import { copyFixture, findTypescriptLanguageServer } from "../support/real-servers.ts";
+import { rounds } from "../support/rounds.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
 const tls = await findTypescriptLanguageServer();
@@ -92,8 +93,11 @@ describe.skipIf(!tls)("typescript-language-server on zod's sources", () => {
   }, 300_000);
 });
 
+/** fresh bridges, two at a time (even) */
+const COLD_STARTS = rounds(10, 40);
+
 describe.skipIf(!tls)("typescript-language-server: cold starts", () => {
-  test("twenty fresh bridges: the first diagnostics answer is complete every time", async () => {
+  test(`${COLD_STARTS} fresh bridges: the first diagnostics answer is complete every time`, async () => {
     if (!tls) return;
     const root = copyFixture("ts");
     const seen: string[] = [];
@@ -110,7 +114,7 @@ describe.skipIf(!tls)("typescript-language-server: cold starts", () => {
       }
     };
     // two at a time: each start contends with another's, as on a loaded machine
-    for (let i = 0; i < 20; i += 2) await Promise.all([coldStart(i), coldStart(i + 1)]);
-    expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => `${i}: 2322@3 2345@4`));
+    for (let i = 0; i < COLD_STARTS; i += 2) await Promise.all([coldStart(i), coldStart(i + 1)]);
+    expect(seen).toEqual(Array.from({ length: COLD_STARTS }, (_, i) => `${i}: 2322@3 2345@4`));
   }, 600_000);
 });

@@ -31,6 +31,7 @@ import { getFlags, setFlags } from "../../src/ffi/file-attributes.ts";
 import { editEverywhereConfig, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
 import { type BridgeHandle, closeAllBridges, startBridge } from "../support/bridge.ts";
 import { Prng } from "../support/prng.ts";
+import { rounds } from "../support/rounds.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -39,7 +40,7 @@ afterAll(removeTempDirs);
 
 const FILES = 600;
 const DIRS = 6;
-const KILLS = 20;
+const KILLS = rounds(10, 40);
 const SEED = 0x39_a1_1e_05;
 
 const ws = workspace();
