@@ -63,9 +63,9 @@ export function editTargets(
 /** The session life a handle belongs to (SPEC §7.3): a handle from another is foreign. */
 export interface HandleOrigin {
   readonly key: string;
-  readonly epoch: number;
+  readonly lifecycle: { readonly epoch: number };
   /** the position encoding of the server's ranges */
-  readonly encoding: PositionEncoding;
+  readonly process: { readonly encoding: PositionEncoding };
   /** the models its code actions' edits may count in (SPEC §5, text/line-rule.ts) */
   linesFor(message: "code_action"): readonly LineModel[];
   /** the workspace its edits must stay in */
@@ -93,9 +93,9 @@ export function planHandle(
   if (planned.files.length === 0) return undefined;
   return handles.issue({
     sessionKey: session.key,
-    sessionEpoch: session.epoch,
+    sessionEpoch: session.lifecycle.epoch,
     title,
-    encoding: session.encoding,
+    encoding: session.process.encoding,
     lines: session.linesFor("code_action"),
     files: planned.files,
     targets: planned.targets,

@@ -59,8 +59,8 @@ export function statusOf(
     sessions: shared.sessions.all().map((s) => ({
       workspace: s.label.workspace,
       server: s.label.server,
-      state: s.state,
-      pid: s.pid ?? null,
+      state: s.lifecycle.state,
+      pid: s.process.supervisorPid ?? null,
     })),
     pids: selectTree(scanProcs(), process.pid, 0).map((p) => p.pid),
   };

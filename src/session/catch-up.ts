@@ -18,7 +18,7 @@ import type { Refresh } from "./settle/rule.ts";
  * change of the document's own text too: its diagnostics always come from an opening.
  */
 export function documentRefresh(session: Session, role: Role): Refresh {
-  return session.settle.refresh(offersPull(session), role, session.documents.disk.watching());
+  return session.settle.refresh(offersPull(session), role, session.disk.watching());
 }
 
 /**

@@ -28,7 +28,7 @@ export function offersPull(session: Session): boolean {
 }
 
 export function offersWorkspacePull(session: Session): boolean {
-  const p = session.capabilities?.diagnosticProvider;
+  const p = session.process.capabilities?.diagnosticProvider;
   if (p && typeof p === "object" && "workspaceDiagnostics" in p && p.workspaceDiagnostics)
     return true;
   for (const r of session.registrations.values()) {
@@ -68,7 +68,7 @@ export async function settlePush(
   if (owed === null) return;
   const done =
     owed.on === "quiescence"
-      ? () => session.readiness.status?.quiescent === true
+      ? () => session.driver.readiness.status?.quiescent === true
       : () => owed.pushed(session.diagnostics.push(doc.uri));
   await session.waitUntil(() => (done() ? true : undefined), owed.what, wait.signal);
 }
@@ -87,7 +87,7 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
   if (runs === null) return;
   const { patterns } = runs;
   const needCompleted = session.settle.runs === "completed";
-  const { saves } = session.documents;
+  const { saves } = session;
   saves.requestIfWanted();
   const { progress } = session;
   // read at each check: a run the bridge requests moves the mark (saves.ts)
@@ -115,7 +115,7 @@ export async function settleRuns(session: Session, wait: WaitContext): Promise<v
     if (!done() || (!quiet && round < MAX_BARRIER_ROUNDS)) continue;
     // publishes of one file that crossed on the server's threads are asked for once more
     // (republish.ts; only with a `barrier`): awaited through the rounds above
-    if (round >= MAX_BARRIER_ROUNDS || !session.documents.republish.round()) return;
+    if (round >= MAX_BARRIER_ROUNDS || !session.republish.round()) return;
   }
 }
 
@@ -157,7 +157,7 @@ async function askTsserver(
   doc: OpenDocument,
   wait: WaitContext,
 ): Promise<FileDiagnostics> {
-  const commands = session.capabilities?.executeCommandProvider?.commands ?? [];
+  const commands = session.process.capabilities?.executeCommandProvider?.commands ?? [];
   if (!commands.includes(TSSERVER_REQUEST)) {
     throw lacksCapability(session.server.name, `workspace/executeCommand ${TSSERVER_REQUEST}`);
   }

@@ -129,7 +129,7 @@ export class SessionManager {
       await catchUp(session, ctx);
       // a file it does not reload, or that nothing vouches for, changed: a fresh server
       // answers instead (SPEC §5.3)
-      const why = session.documents.disk.takeRestartReason();
+      const why = session.disk.takeRestartReason();
       if (why !== undefined) {
         log.info(`[${session.key}] restarting: ${why}`);
         await session.restartFor(why);
@@ -145,7 +145,7 @@ export class SessionManager {
 
   /** Sessions holding a slot: admitted, or with a tree (starting … stopping). */
   occupying(): Session[] {
-    return this.all().filter((s) => s.isLive() || this.reserved.has(s));
+    return this.all().filter((s) => s.lifecycle.isLive() || this.reserved.has(s));
   }
 
   /**
@@ -166,11 +166,11 @@ export class SessionManager {
       const views = this.all().map(
         (s): SlotView<Session> => ({
           session: s,
-          occupies: s.isLive() || this.reserved.has(s),
+          occupies: s.lifecycle.isLive() || this.reserved.has(s),
           reserved: this.reserved.has(s),
-          idle: s.isIdle(),
-          stopping: s.state === "stopping",
-          lastUsed: s.lastUsed,
+          idle: s.lifecycle.isIdle(),
+          stopping: s.lifecycle.state === "stopping",
+          lastUsed: s.lifecycle.lastUsed,
           tier: this.standing.get(s)?.tier ?? "source",
           rank: this.standing.get(s)?.rank ?? Number.MAX_SAFE_INTEGER,
         }),

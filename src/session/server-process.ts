@@ -203,6 +203,7 @@ export class ServerProcess {
   private launch(prepared: PreparedFiles): MessageConnection {
     const { life, workspace, server, bridge, hooks } = this.ctx;
     const { driver } = this.parts;
+    const { saves, disk } = this.parts.documents;
     const key = this.ctx.key;
     const proc = hooks.launch({
       command: server.command,
@@ -241,14 +242,14 @@ export class ServerProcess {
         const kind = (value as { kind?: unknown } | null)?.kind;
         if (task && kind !== "report")
           log.debug(`[${key}] progress ${kind} ${task.token} #${task.seq}`);
-        this.parts.documents.saves.progressed();
+        saves.progressed();
       },
       onServerStatus: (s) => {
         const loading = driver.readiness.status?.quiescent === false;
         driver.readiness.onServerStatus(s);
         // a load ended: a run-based server checks again with what it loaded (saves.ts)
-        if (loading && s.quiescent) this.parts.documents.saves.loaded();
-        this.parts.documents.saves.requestIfWanted();
+        if (loading && s.quiescent) saves.loaded();
+        saves.requestIfWanted();
       },
       onLogMessage: (text) => driver.readiness.onLogMessage(text),
       onPublishDiagnostics: (p) => {
@@ -256,7 +257,7 @@ export class ServerProcess {
         this.ctx.diagnostics.onPublish(p);
         driver.onPublish(p.uri);
       },
-      onRegistrationsChanged: () => this.parts.documents.disk.registrationsChanged(),
+      onRegistrationsChanged: () => disk.registrationsChanged(),
       notify: () => life.changes.notify(),
     });
     conn.onClose(() => {

@@ -1,56 +1,87 @@
 /**
- * One language-server session keyed by (workspace, server) (SPEC §9.1): the object tools
- * and the manager hold. It composes one module per concern:
- *   lifecycle.ts         the state machine, epochs, last exit and error, use counters
- *   server-process.ts    starting and ending the server; stop.ts holds the stop ladder
- *   readiness-driver.ts  start-up until ready (SPEC §3.3), the probe, the hold on re-indexing
- *   requests.ts          bounded requests, cancellation, ContentModified retries
- *   documents.ts         what the server holds open, following the disk (SPEC §5)
+ * One language-server session keyed by (workspace, server) (SPEC §9.1), its parts plain
+ * readonly fields. Where its state lives, and what changes it:
+ *   lifecycle  state, epoch, times, last exit and error: server-process.ts, and
+ *              readiness-driver.ts (ready, a failed load); use counters, shutdown: here
+ *   process    connection, capabilities, encoding, pids of the current life: server-process.ts
+ *   driver     readiness and warm-up, replaced at each start: readiness-driver.ts
+ *   documents  open documents with their `disk`, `saves`, `republish`: documents.ts
+ *              (`sync`, `write`), reset at each start
+ *   progress, diagnostics, registrations  what the server sends (server-process.ts installs
+ *              the handlers; pulls: diagnostics-settle.ts), cleared at each start (context.ts)
+ *   restarts   `restartFor` here; `calls`: call-lock.ts
  * Tools never talk to the connection: `request` waits for readiness, bounds the call and
- * maps failures to SPEC §4.6 codes. Nothing outside changes the session's state but
- * through the methods here.
+ * maps failures to SPEC §4.6 codes.
  */
 import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
-import type { BridgeError, ErrorEnvelope } from "../errors.ts";
-import type { ContainmentInfo } from "../process/pid-namespace.ts";
 import type { LineModel } from "../text/line-model.ts";
 import { type LineMessage, linesFor } from "../text/line-rule.ts";
-import type { PositionEncoding } from "../text/positions.ts";
 import type { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { CallLock } from "./call-lock.ts";
+import type { ChangedFiles } from "./changed-files.ts";
 import { SessionContext } from "./context.ts";
 import type { DiagnosticStore } from "./diagnostics.ts";
+import type { DiskChanges } from "./disk-changes.ts";
 import { type DiskContent, Documents, type OpenDocument } from "./documents.ts";
 import type { SessionHooks } from "./hooks.ts";
-import type { LastExit, Lifecycle, SessionState } from "./lifecycle.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 import type { ProgressTracker } from "./progress.ts";
-import type { Readiness } from "./readiness.ts";
 import { ReadinessDriver, type WaitContext } from "./readiness-driver.ts";
+import type { Republisher } from "./republish.ts";
 import { type BarrierRequest, Requests } from "./requests.ts";
 import type { LspRequest } from "./rpc.ts";
+import type { Saves } from "./saves.ts";
 import { offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
 import type { SessionLabel } from "./session-errors.ts";
 import { lacksCapability } from "./session-errors.ts";
 import type { SettleRule } from "./settle/rule.ts";
 import type { Runs } from "./settle/runs.ts";
-import type { WarmupOutcome } from "./warmup.ts";
 
 export { sessionKey } from "./context.ts";
 export type { SessionState } from "./lifecycle.ts";
 export type { WaitContext } from "./readiness-driver.ts";
 
 export class Session {
+  // who it is and what it was configured with, fixed for its lifetime
+  readonly key: string;
+  readonly label: SessionLabel;
+  readonly workspace: Workspace;
+  readonly server: ServerConfig;
+  readonly bridge: BridgeConfig;
+  /** when its diagnostics are settled (SPEC §6) */
+  readonly settle: SettleRule;
+  /** the server's diagnostics check runs; null: none */
+  readonly runs: Runs | null;
+  /** which files its server sees as part of the whole program (SPEC §4.3) */
+  readonly program: Program;
+  /** where the server breaks lines in the positions it reads (SPEC §5) */
+  readonly lineModel: LineModel;
+  /** … and in the positions of its other answers */
+  readonly answerLineModel: LineModel;
+
+  // the parts that hold its state (the header says who changes what)
+  readonly lifecycle: Lifecycle;
+  readonly process: ServerProcess;
+  readonly driver: ReadinessDriver;
+  readonly progress: ProgressTracker;
+  readonly diagnostics: DiagnosticStore;
+  readonly registrations: Map<string, Registration>;
   readonly documents: Documents;
+  /** the documents' parts callers read: what changed on disk, the didSaves, republishes */
+  readonly disk: DiskChanges;
+  readonly changedFiles: ChangedFiles;
+  readonly saves: Saves;
+  readonly republish: Republisher;
+  /** restarts for `restart_on` so far, and the last reason (session_status) */
+  readonly restarts: { count: number; last: string | undefined };
   /** calls side by side, or a preview alone (SPEC §6.2) */
   readonly calls = new CallLock();
   private readonly ctx: SessionContext;
-  private readonly driver: ReadinessDriver;
   private readonly requests: Requests;
-  private readonly process: ServerProcess;
 
   constructor(
     workspace: Workspace,
@@ -62,6 +93,11 @@ export class Session {
   ) {
     const ctx = new SessionContext(workspace, server, bridge, hooks);
     this.ctx = ctx;
+    ({ key: this.key, label: this.label, workspace: this.workspace } = ctx);
+    ({ server: this.server, bridge: this.bridge, settle: this.settle, runs: this.runs } = ctx);
+    ({ program: this.program, lines: this.lineModel, answerLines: this.answerLineModel } = ctx);
+    ({ life: this.lifecycle, progress: this.progress, diagnostics: this.diagnostics } = ctx);
+    ({ registrations: this.registrations, restarts: this.restarts } = ctx);
     // the parts reach the current connection through `process`, created last
     this.requests = new Requests(
       ctx,
@@ -75,6 +111,8 @@ export class Session {
       barrier: (signal) => this.requests.barrier(signal),
       loaded: () => this.driver.readiness.loaded,
     });
+    ({ disk: this.disk, saves: this.saves, republish: this.republish } = this.documents);
+    this.changedFiles = this.disk.changed;
     this.driver = new ReadinessDriver(ctx, {
       probe: (method, params) => {
         const conn = this.process.connection;
@@ -93,127 +131,16 @@ export class Session {
     });
   }
 
-  get key(): string {
-    return this.ctx.key;
-  }
-  get label(): SessionLabel {
-    return this.ctx.label;
-  }
-  get workspace(): Workspace {
-    return this.ctx.workspace;
-  }
-  get server(): ServerConfig {
-    return this.ctx.server;
-  }
-  get bridge(): BridgeConfig {
-    return this.ctx.bridge;
-  }
-  get registrations(): Map<string, Registration> {
-    return this.ctx.registrations;
-  }
-  get progress(): ProgressTracker {
-    return this.ctx.progress;
-  }
-  /** when its diagnostics are settled (SPEC §6) */
-  get settle(): SettleRule {
-    return this.ctx.settle;
-  }
-  /** the server's diagnostics check runs; null: none */
-  get runs(): Runs | null {
-    return this.ctx.runs;
-  }
-  get diagnostics(): DiagnosticStore {
-    return this.ctx.diagnostics;
-  }
-  /** which files its server sees as part of the whole program (SPEC §4.3) */
-  get program(): Program {
-    return this.ctx.program;
-  }
-  private get life(): Lifecycle {
-    return this.ctx.life;
-  }
-
   // ------------------------------------------------------------ what others read
 
-  get state(): SessionState {
-    return this.life.state;
-  }
-  /** increments on every (re)start: handles from an earlier life are foreign (SPEC §7.3) */
-  get epoch(): number {
-    return this.life.epoch;
-  }
-  get startedAt(): number | undefined {
-    return this.life.startedAt;
-  }
-  get readyAt(): number | undefined {
-    return this.life.readyAt;
-  }
-  get lastExit(): LastExit | undefined {
-    return this.life.lastExit;
-  }
-  get lastError(): ErrorEnvelope | undefined {
-    return this.life.lastError;
-  }
-  get inflight(): number {
-    return this.life.inflight;
-  }
-  get lastUsed(): number {
-    return this.life.lastUsed;
-  }
-  get readiness(): Readiness {
-    return this.driver.readiness;
-  }
-  /** what warmup_open opened and skipped in this life (SPEC §3.3) */
-  get warmup(): WarmupOutcome | undefined {
-    return this.driver.warmupOutcome;
-  }
-  get capabilities(): ServerCapabilities | undefined {
-    return this.process.capabilities;
-  }
-  get encoding(): PositionEncoding {
-    return this.process.encoding;
-  }
-  /** where the server breaks lines in the positions it reads (SPEC §5) */
-  get lineModel(): LineModel {
-    return this.ctx.lines;
-  }
-  /** … and in the positions of its other answers */
-  get answerLineModel(): LineModel {
-    return this.ctx.answerLines;
-  }
   /** The models the positions of `message` may count in (SPEC §5, text/line-rule.ts). */
-  /** Whether a workspace-relative file is one of the server's languages' (SPEC §7.4). */
-  serves(rel: string): boolean {
-    return languageOfFile(this.server, rel) !== undefined;
-  }
-
   linesFor(message: LineMessage): readonly LineModel[] {
     return linesFor(this.ctx.serverLines, message);
   }
-  get observedVersion(): string | undefined {
-    return this.process.observedVersion;
-  }
-  get serverPid(): number | undefined {
-    return this.process.serverPid;
-  }
-  /** the supervisor's pid */
-  get pid(): number | undefined {
-    return this.process.supervisorPid;
-  }
-  /** what holds the live tree together (SPEC §9.2); undefined when none runs */
-  get containment(): ContainmentInfo | undefined {
-    return this.process.containment;
-  }
 
-  /** Live = holding (or about to hold) a process; counts against max_sessions. */
-  isLive(): boolean {
-    return this.life.isLive();
-  }
-  isIdle(): boolean {
-    return this.life.isIdle();
-  }
-  deadError(): BridgeError {
-    return this.life.deadError();
+  /** Whether a workspace-relative file is one of the server's languages' (SPEC §7.4). */
+  serves(rel: string): boolean {
+    return languageOfFile(this.server, rel) !== undefined;
   }
 
   /** Whether the server offers a method, statically or by dynamic registration. */
@@ -227,7 +154,7 @@ export class Session {
 
   /** Whether a running server holds `abs` open (it must follow a write, SPEC §7.4). */
   holdsOpen(abs: string): boolean {
-    const running = this.life.state === "ready" || this.life.state === "waiting_ready";
+    const running = this.lifecycle.state === "ready" || this.lifecycle.state === "waiting_ready";
     return running && this.documents.byPath(abs) !== undefined;
   }
 
@@ -235,10 +162,10 @@ export class Session {
 
   /** A call starts or ends using the session (busy sessions are never evicted). */
   beginUse(seq: number): void {
-    this.life.beginUse(seq);
+    this.lifecycle.beginUse(seq);
   }
   endUse(seq: number): void {
-    this.life.endUse(seq);
+    this.lifecycle.endUse(seq);
   }
 
   /** Start if needed and wait until ready (bounded by ready_timeout_ms). */
@@ -281,8 +208,8 @@ export class Session {
    * fail, the tree is stopped, and the session never starts again.
    */
   shutdown(deadline?: number): Promise<void> {
-    this.life.close();
-    this.life.changes.notify();
+    this.lifecycle.close();
+    this.lifecycle.changes.notify();
     return this.process.stop("not_started", deadline);
   }
 
@@ -291,15 +218,10 @@ export class Session {
     return this.process.stop(next);
   }
 
-  /** Restarts for `restart_on` so far, and the last reason (session_status). */
-  get restarts(): { count: number; last: string | undefined } {
-    return this.ctx.restarts;
-  }
-
   /** A file the server does not reload changed (`restart_on`): stop, to start afresh. */
   async restartFor(reason: string): Promise<void> {
-    this.ctx.restarts.count += 1;
-    this.ctx.restarts.last = reason;
+    this.restarts.count += 1;
+    this.restarts.last = reason;
     await this.reset();
   }
 
@@ -307,6 +229,6 @@ export class Session {
   async reset(): Promise<void> {
     await this.process.stop("not_started");
     // a stop to dead already under way (an unhealthy load) ends dead: revive explicitly
-    if (this.life.state === "dead") this.life.moveTo("not_started");
+    if (this.lifecycle.state === "dead") this.lifecycle.moveTo("not_started");
   }
 }

@@ -97,7 +97,7 @@ export async function workspaceDiagnostics(
     await settleRuns(session, wait);
     if (session.settle.workspaceQuiescence) {
       await session.waitUntil(
-        () => (session.readiness.status?.quiescent === true ? true : undefined),
+        () => (session.driver.readiness.status?.quiescent === true ? true : undefined),
         "quiescence",
         wait.signal,
       );

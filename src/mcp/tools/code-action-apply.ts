@@ -57,11 +57,11 @@ export const codeActionApplyTool = defineTool({
     const session =
       owner === undefined ? undefined : bridge.sessions.all().find((s) => s.key === owner);
     // the session's open documents follow the disk before the targets are checked (SPEC §5)
-    if (session?.state === "ready") await catchUp(session, waitContext(ctx));
+    if (session?.lifecycle.state === "ready") await catchUp(session, waitContext(ctx));
     // from here to the claim nothing awaits; the handle is judged as it is now: used by a
     // concurrent apply, or issued before a restart of its session during the wait, it is refused
-    const current = session?.isLive()
-      ? { sessionKey: session.key, sessionEpoch: session.epoch }
+    const current = session?.lifecycle.isLive()
+      ? { sessionKey: session.key, sessionEpoch: session.lifecycle.epoch }
       : null;
     const inspected = ref.inspect(current);
     // every target read once: the drift check and the text the edit is applied to
@@ -76,8 +76,8 @@ export const codeActionApplyTool = defineTool({
       const incomplete = judgeAction({
         untrackedAtListing: vouch.untracked,
         unloadedAtListing: vouch.unloaded,
-        untrackedNow: session.documents.disk.untracked(),
-        changedSince: session.documents.disk.changed.since(vouch.mark),
+        untrackedNow: session.disk.untracked(),
+        changedSince: session.changedFiles.since(vouch.mark),
         targets: targets.map((t) => t.abs),
       });
       if (incomplete) throw incomplete;

@@ -86,7 +86,7 @@ export function overlapping(diags: Diagnostic[], range: LspRangeT): Diagnostic[]
 }
 
 function resolvable(session: Session): boolean {
-  const p = session.capabilities?.codeActionProvider;
+  const p = session.process.capabilities?.codeActionProvider;
   return typeof p === "object" && p !== null && p.resolveProvider === true;
 }
 
@@ -121,9 +121,9 @@ export const codeActionsTool = defineTool({
       let end = start;
       if (args.end_line !== undefined) {
         const endCol = args.end_column ?? lineEndColumn(doc.index, args.end_line, unit);
-        end = clientToLsp(doc.index, args.end_line, endCol, unit, session.encoding);
+        end = clientToLsp(doc.index, args.end_line, endCol, unit, session.process.encoding);
       } else if (args.end_column !== undefined) {
-        end = clientToLsp(doc.index, at.line, args.end_column, unit, session.encoding);
+        end = clientToLsp(doc.index, at.line, args.end_column, unit, session.process.encoding);
       }
       const range = { start, end };
       const canApply = ctx.bridge.applyClassFor(ctx.client);
@@ -136,7 +136,7 @@ export const codeActionsTool = defineTool({
             pull: session.diagnostics.pull(doc.uri)?.items,
           };
       // the diagnostics are counted in the lines of its answers (SPEC §5)
-      const enc = session.encoding;
+      const enc = session.process.encoding;
       const answered = {
         start: readToAnswer(doc.index, start, enc),
         end: readToAnswer(doc.index, end, enc),
@@ -155,7 +155,7 @@ export const codeActionsTool = defineTool({
       );
       const vouch = listing && {
         ...listing,
-        unloaded: unloaded(session, session.documents.disk.changed.since(0)),
+        unloaded: unloaded(session, session.changedFiles.since(0)),
       };
       const actions: Record<string, unknown>[] = [];
       for (const item of raw) {

@@ -127,7 +127,7 @@ export function normalizeContext(
   return makeNormalizeContext({
     root: ws.root,
     rootReal: ws.rootReal,
-    encoding: session.encoding,
+    encoding: session.process.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
     model,
     lines: (abs) => call().get(abs),
@@ -170,7 +170,7 @@ export function fileExists(session: Session, norm?: NormalizeContext): (file: st
  * bridge.max_watches, paths too long): changes there reach it unseen (SPEC §5.2).
  */
 function unwatchedCount(session: Session): number {
-  return session.documents.disk.unwatched();
+  return session.disk.unwatched();
 }
 
 /** `unwatched: n` for an answer that may depend on directories not watched (SPEC §4.3). */
@@ -200,7 +200,7 @@ export function unprovenEntries(session: Session): {
   entries: { file: string; reason: string }[];
   total: number;
 } {
-  const marks = session.documents.disk.unsettled();
+  const marks = session.disk.unsettled();
   if (marks === null) return { entries: [], total: 0 };
   return {
     entries: marks.files.map((file) => ({ file, reason: UNPROVEN_REASON })),
@@ -264,7 +264,7 @@ export async function workspaceMarks(session: Session): Promise<SessionMarks> {
 /** What limits every answer of the session, whatever it is about (SPEC §5.2, §5.3). */
 function workspaceLimits(session: Session): SessionMarks {
   const { entries, total } = unprovenEntries(session);
-  const outside = session.documents.disk.outsideUnwatched();
+  const outside = session.disk.outsideUnwatched();
   const outsideField = outside.length > 0 ? { outside_unwatched: outside } : {};
   if (entries.length === 0) return { ...unwatchedField(unwatchedCount(session)), ...outsideField };
   return {

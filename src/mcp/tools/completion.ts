@@ -61,7 +61,7 @@ function checkResolve(resolve: number | undefined): number {
 
 /** completionItem/resolve where the server offers it; its own refusal leaves the item as it is. */
 function resolveItem(call: FileCall, entry: CompletionEntry): Promise<unknown> {
-  const provider = call.session.capabilities?.completionProvider;
+  const provider = call.session.process.capabilities?.completionProvider;
   if (provider?.resolveProvider !== true) return Promise.resolve(undefined);
   return resolveOrKeep(call.session, CompletionResolveRequest.type, entry.raw, call.wait);
 }

@@ -95,8 +95,8 @@ export async function collect(
 
 /** What limits every answer of `session` (SPEC §5.2, §5.3), noted once per session asked. */
 export function noteLimits(into: Collected, session: Session): void {
-  into.unwatched = Math.max(into.unwatched, session.documents.disk.unwatched());
-  for (const dep of session.documents.disk.outsideUnwatched()) into.outsideUnwatched.add(dep);
+  into.unwatched = Math.max(into.unwatched, session.disk.unwatched());
+  for (const dep of session.disk.outsideUnwatched()) into.outsideUnwatched.add(dep);
 }
 
 /** `settled: false` and the files that are not, when any (SPEC §6). */

@@ -87,7 +87,8 @@ export async function computeFormatting(
   // the answer is untrusted (SPEC §8): a list of text edits, else EditInvalid
   const flat = flattenWorkspaceEdit({ changes: { [doc.uri]: (raw ?? []) as never } });
   const models = session.linesFor("rename");
-  const { lineModel, encoding } = session;
+  const { lineModel } = session;
+  const { encoding } = session.process;
   const files = flat.map((f) => ({
     ...f,
     edits: inReadLines(call.rel, doc.text, f.edits, models, lineModel, encoding),

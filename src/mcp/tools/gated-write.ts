@@ -44,7 +44,7 @@ export async function admitAndWrite(
       workspace: ws,
       files: planned.files,
       snapshots: planned.snapshots,
-      encoding: call.session.encoding,
+      encoding: call.session.process.encoding,
       // its edits, in the lines it reads since they were computed (SPEC §5)
       lines: [call.session.lineModel],
       maxFileBytes: b.max_file_bytes,

@@ -44,7 +44,7 @@ export function lineRange(call: FileCall, unit: ColumnUnit, args: LineRangeArgs)
       details: { start_line: first, end_line: last },
     });
   }
-  const enc = call.session.encoding;
+  const enc = call.session.process.encoding;
   return {
     start: clientToLsp(index, first, 1, unit, enc),
     end: clientToLsp(index, last, lineEndColumn(index, last, unit), unit, enc),

@@ -189,7 +189,7 @@ export async function resolvePosition(
     }
     column = anchorColumn(call.doc.index, line, args.symbol, args.occurrence, unit);
   }
-  const lsp = clientToLsp(call.doc.index, line, column, unit, call.session.encoding);
+  const lsp = clientToLsp(call.doc.index, line, column, unit, call.session.process.encoding);
   return { line, column, lsp };
 }
 

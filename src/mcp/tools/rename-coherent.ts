@@ -45,7 +45,7 @@ function targetsOf(files: FileEdits[]): string[] {
 /** The names the rename replaces, read in the call's own document at the position. */
 function renamedNames(call: FileCall, computed: ComputedRename): string[] {
   const { doc } = call;
-  const enc = call.session.encoding;
+  const enc = call.session.process.encoding;
   const names = new Set<string>();
   const at = lspPositionToOffset(doc.index, computed.at, enc);
   const word = at === undefined ? undefined : wordAt(doc.text, at);
@@ -69,10 +69,9 @@ function renamedNames(call: FileCall, computed: ComputedRename): string[] {
  * on disk (every changed one when no name is known). The record must be whole.
  */
 function suspectsOf(call: FileCall, names: string[]): string[] {
-  const disk = call.session.documents.disk;
-  const why = disk.untracked();
+  const why = call.session.disk.untracked();
   if (why !== null) throw incompleteError("untracked", [], { detail: why });
-  return disk.changed.since(0).filter((abs) => {
+  return call.session.changedFiles.since(0).filter((abs) => {
     const text = call.session.workspace.tryRead(abs)?.text;
     return text !== undefined && (names.length === 0 || mentions(text, names));
   });

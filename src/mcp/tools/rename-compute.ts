@@ -61,7 +61,7 @@ export const renameOutput = z.object({
 });
 
 function offersPrepare(call: FileCall): boolean {
-  const p = call.session.capabilities?.renameProvider;
+  const p = call.session.process.capabilities?.renameProvider;
   return typeof p === "object" && p !== null && p.prepareProvider === true;
 }
 
@@ -120,7 +120,8 @@ function inServerReadLines(call: FileCall, files: FileEdits[]): FileEdits[] {
     const models = session.linesFor(renameMessage(abs, doc.abs));
     const file = session.workspace.display(abs);
     const read = session.lineModel;
-    return { ...f, edits: inReadLines(file, text, f.edits, models, read, session.encoding) };
+    const enc = session.process.encoding;
+    return { ...f, edits: inReadLines(file, text, f.edits, models, read, enc) };
   });
 }
 
@@ -138,7 +139,7 @@ function oldName(call: FileCall, pos: ResolvedPosition, files: FileEdits[]): str
   );
   const word = wordAt(doc.text, offset);
   if (word !== undefined) return word;
-  const enc = call.session.encoding;
+  const enc = call.session.process.encoding;
   for (const f of files) {
     if (uriToPath(f.uri) !== doc.abs) continue;
     for (const e of f.edits) {
@@ -185,7 +186,8 @@ async function checkSites(
     if (abs === null) return;
     const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
     if (text !== undefined) {
-      const { encoding, lineModel } = call.session;
+      const { lineModel } = call.session;
+      const { encoding } = call.session.process;
       checkRenameEdits(ws.display(abs), text, f.edits, encoding, lineModel, name, newName);
     }
   });

@@ -44,7 +44,7 @@ function editedRanges(rename: RenameOnDisk): Map<string, LspRange[]> {
 /** Occurrences of the names in the suspects' open documents that no edit touches. */
 function leftOccurrences(call: FileCall, rename: RenameOnDisk, edited: Map<string, LspRange[]>) {
   const out: Occurrence[] = [];
-  const enc = call.session.encoding;
+  const enc = call.session.process.encoding;
   for (const abs of rename.suspects) {
     const doc = call.session.documents.byPath(abs);
     if (doc === undefined) continue; // gone from the disk (notLoaded vouched for it)
@@ -96,7 +96,7 @@ export async function proveRenameComplete(call: FileCall, rename: RenameOnDisk):
       const abs = uriToPath(t.uri);
       const index = abs === null ? undefined : session.documents.byPath(abs)?.index;
       const { start, end } = t.range;
-      const enc = session.encoding;
+      const enc = session.process.encoding;
       return {
         abs,
         range: index
@@ -108,13 +108,14 @@ export async function proveRenameComplete(call: FileCall, rename: RenameOnDisk):
   }
   if (wrong.length === 0) return;
   const unit = session.bridge.column_unit;
+  const enc = session.process.encoding;
   throw incompleteError(
     "left_out",
     wrong.map((o) => o.abs),
     {
       occurrences: wrong.map((o) => {
         const doc = session.documents.byPath(o.abs);
-        const p = doc ? lspToClient(doc.index, o.range.start, session.encoding, unit) : undefined;
+        const p = doc ? lspToClient(doc.index, o.range.start, enc, unit) : undefined;
         return {
           file: session.workspace.display(o.abs),
           line: p?.line ?? o.range.start.line + 1,

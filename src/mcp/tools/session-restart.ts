@@ -31,6 +31,9 @@ export const sessionRestartTool = defineTool({
     const ws = resolveWorkspace(config, args.workspace);
     const server = routeOne(config, ws, { server: args.server, role: "semantics" });
     const session = await sessions.restart(sessions.get(ws.name, server.name), waitContext(ctx));
-    return { result: { workspace: ws.name, server: server.name, state: session.state }, count: 1 };
+    return {
+      result: { workspace: ws.name, server: server.name, state: session.lifecycle.state },
+      count: 1,
+    };
   },
 });

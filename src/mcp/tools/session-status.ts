@@ -34,28 +34,32 @@ const output = z.object({
 
 export function sessionEntry(s: Session): Record<string, unknown> {
   const now = Date.now();
-  const conditions = s.readiness.conditions(s.progress);
+  const { lifecycle: life, process: proc } = s;
+  const { readiness } = s.driver;
+  const conditions = readiness.conditions(s.progress);
   const entry: Record<string, unknown> = {
     workspace: s.workspace.name,
     server: s.server.name,
-    state: s.state,
-    epoch: s.epoch,
+    state: life.state,
+    epoch: life.epoch,
     version_pinned: s.server.version,
-    version_observed: s.observedVersion ?? null,
-    pids: { supervisor: s.pid ?? null, server: s.serverPid ?? null },
+    version_observed: proc.observedVersion ?? null,
+    pids: { supervisor: proc.supervisorPid ?? null, server: proc.serverPid ?? null },
     // the session's own PID namespace, or the subreaper alone and why (SPEC §9.2)
-    containment: s.containment ?? null,
-    uptime_ms: s.startedAt !== undefined && s.isLive() ? now - s.startedAt : null,
+    containment: proc.containment ?? null,
+    uptime_ms: life.startedAt !== undefined && life.isLive() ? now - life.startedAt : null,
     readiness: {
       conditions: conditions.map((c) => c.condition),
       met: conditions.filter((c) => c.met).map((c) => c.condition),
-      pending: s.state === "waiting_ready" ? s.readiness.pendingStartup(s.progress) : [],
+      pending: life.state === "waiting_ready" ? readiness.pendingStartup(s.progress) : [],
       ready_ms:
-        s.readyAt !== undefined && s.startedAt !== undefined ? s.readyAt - s.startedAt : null,
-      server_status: s.readiness.status ?? null,
-      warmup: s.warmup ?? null,
+        life.readyAt !== undefined && life.startedAt !== undefined
+          ? life.readyAt - life.startedAt
+          : null,
+      server_status: readiness.status ?? null,
+      warmup: s.driver.warmupOutcome ?? null,
     },
-    position_encoding: s.isLive() ? s.encoding : null,
+    position_encoding: life.isLive() ? proc.encoding : null,
     open_documents: s.documents.count(),
     // how the server's view follows the disk, and what is not watched (SPEC §5)
     coherence: boundedWatchers(s.documents.status()),
@@ -63,16 +67,20 @@ export function sessionEntry(s: Session): Record<string, unknown> {
     // server-fed lists are bounded, with counts (SPEC §8): never ResultTooLarge
     ...s.progress.status(),
     diagnostics_dropped: s.diagnostics.dropped(),
-    inflight: s.inflight,
+    inflight: life.inflight,
     // a `diagnostics {contents}` preview holding the session alone (SPEC §6.2)
     ...s.calls.status(),
     // restarts because a file it does not reload changed (SPEC §5.3 `restart_on`)
     restarts: { count: s.restarts.count, last_reason: s.restarts.last ?? null },
-    last_exit: s.lastExit
-      ? { code: s.lastExit.code, signal: s.lastExit.signal, stderr_tail: s.lastExit.stderr_tail }
+    last_exit: life.lastExit
+      ? {
+          code: life.lastExit.code,
+          signal: life.lastExit.signal,
+          stderr_tail: life.lastExit.stderr_tail,
+        }
       : null,
-    last_error: s.lastError
-      ? boundedEnvelope(relativizeEnvelope(s.lastError, s.workspace.root))
+    last_error: life.lastError
+      ? boundedEnvelope(relativizeEnvelope(life.lastError, s.workspace.root))
       : null,
     // prerequisites as they are now (SPEC §3.4): a missing one is why calls fail
     workspace_files: workspaceFileStatus(s.workspace.config, s.server).map((f) =>

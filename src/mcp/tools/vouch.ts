@@ -62,10 +62,9 @@ export interface ListingMark {
  */
 export async function loadChangedForListing(call: FileCall): Promise<ListingMark> {
   const { session } = call;
-  const disk = session.documents.disk;
-  const mark = disk.changed.mark;
-  const untracked = disk.untracked();
-  const missing = unloaded(session, disk.changed.since(0));
+  const mark = session.changedFiles.mark;
+  const untracked = session.disk.untracked();
+  const missing = unloaded(session, session.changedFiles.since(0));
   if (untracked === null && missing.length > 0 && fits(session, [call.doc.abs, ...missing])) {
     await awaitLoaded(session, await load(session, missing), call.wait);
   }
