@@ -1,10 +1,11 @@
 /**
  * symbol_source and type_hierarchy (SPEC §4.1, §4.3) on the real servers through the
  * compiled binary, each answer compared with the same server driven alone
- * (test/parity/direct.ts): a symbol by the dotted name its language writes (Go methods,
- * Rust impl blocks, TypeScript namespaces, Python and C++ nested classes) has the range of
- * its documentSymbol and the file's text over that range, byte for byte; overloads and
- * repeated names are AmbiguousSymbol; type_hierarchy gives gopls' supertypes and subtypes
+ * (test/parity/direct.ts): a symbol by the name or path its language writes (Go methods,
+ * generic receivers and the package, Rust impl blocks as written, TypeScript namespaces,
+ * Python and C++ nested classes, C++ out-of-line definitions), or by a path with its line,
+ * has the range of its documentSymbol (a Go type's from `type`) and the file's text over
+ * that range, byte for byte; overloads and repeated names are AmbiguousSymbol; type_hierarchy gives gopls' supertypes and subtypes
  * as gopls does, and ServerLacksCapability on the servers without it (clangd 14 offers only
  * its older extension and answers MethodNotFound). The bridge runs in UTF-16 columns, so
  * its positions are the server's plus one.
