@@ -4,7 +4,9 @@
  * (one counting lines otherwise, one answering from a stale copy) cannot slip code into
  * a file through formatting_apply. Formatters that also reorder imports, add trailing
  * commas or comments are refused by it too (docs/LANGUAGE-SERVERS.md#formatting-changes-more-than-layout):
- * `formatting` shows them with `layout_only: false`. The refusal is `EditInvalid`, built here.
+ * `formatting` shows them with `layout_only: false`. A file's one kind of line break stays
+ * its only one (formatters write `\n` into CRLF files). The refusals are `EditInvalid`,
+ * built here.
  */
 import { BridgeError } from "../errors.ts";
 import { LineIndex } from "../text/line-index.ts";
@@ -65,4 +67,69 @@ export function notLayoutOnly(file: string, text: string, at: LayoutBreak): Brid
       },
     },
   );
+}
+
+/** The line break a text uses, when it uses one kind only; "mixed"; undefined when none. */
+export type LineBreaks = "\r\n" | "\n" | "\r" | "mixed" | undefined;
+
+export function lineBreaks(text: string): LineBreaks {
+  let kind: LineBreaks;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== "\r" && c !== "\n") continue;
+    const here = c === "\r" && text[i + 1] === "\n" ? "\r\n" : c;
+    if (here === "\r\n") i++;
+    if (kind !== undefined && kind !== here) return "mixed";
+    kind = here;
+  }
+  return kind;
+}
+
+const BREAK = /\r\n|\r|\n/;
+
+/** The edits with every line break of their new text written as `br`. */
+export function withLineBreaks<E extends { newText: string }>(
+  edits: readonly E[],
+  br: string,
+): E[] {
+  return edits.map((e) => ({ ...e, newText: e.newText.split(BREAK).join(br) }));
+}
+
+/**
+ * The refusal of a formatting that would leave `file`, whose line breaks are all `kind`,
+ * with line breaks of two kinds even with its new text's breaks written as `kind`.
+ */
+export function mixedLineBreaks(file: string, kind: string): BridgeError {
+  const name = JSON.stringify(kind);
+  return new BridgeError(
+    "EditInvalid",
+    `edit set rejected: ${file}: the formatting would mix line breaks in a file whose line breaks are all ${name}`,
+    {
+      hint: "nothing was written; the formatter's edits split or remove line breaks in a way the file's own breaks cannot keep: apply them by hand, or convert the file's line breaks first",
+      details: { file, reason: "line_breaks", line_break: kind },
+    },
+  );
+}
+
+/**
+ * A formatter's edits of `text` with its line breaks kept: where the text uses one kind
+ * and the edits as the server wrote them would leave two, the breaks of their new text are
+ * written as the text's; two kinds even then are `EditInvalid` (mixedLineBreaks).
+ * `edited` is the text edits make of `text` (validated); `after` is what these edits make.
+ */
+export function keptLineBreaks<E extends { newText: string }>(
+  file: string,
+  text: string,
+  edits: readonly E[],
+  edited: (edits: readonly E[]) => string,
+): { edits: readonly E[]; after: string } {
+  const after = edited(edits);
+  const kind = lineBreaks(text);
+  if (kind === undefined || kind === "mixed" || lineBreaks(after) !== "mixed") {
+    return { edits, after };
+  }
+  const fit = withLineBreaks(edits, kind);
+  const again = edited(fit);
+  if (lineBreaks(again) === "mixed") throw mixedLineBreaks(file, kind);
+  return { edits: fit, after: again };
 }

@@ -4,7 +4,8 @@
  * text and the whole set is rejected before anything is written.
  *
  * Edits apply to the text exactly as read: CRLF stays CRLF, nothing is
- * normalized; the server's newText carries whatever line endings it carries.
+ * normalized; the server's newText carries whatever line endings it carries (a
+ * formatting's are fitted to the file before, format-rule.ts).
  * Ranges resolve in the server's lines for the edit (SPEC §5, text/line-rule.ts): where
  * they may count in either of two models, only where both agree.
  */
@@ -173,13 +174,32 @@ function applySpans(text: string, sorted: Span[]): string {
 export function editedText(
   file: string,
   text: string,
-  edits: { range: LspRange; newText: string }[],
+  edits: readonly { range: LspRange; newText: string }[],
   enc: PositionEncoding,
   lines: readonly LineModel[] = [LSP_LINES],
 ): string {
   const reader = new PositionReader(text, lines);
   const spans = edits.map((edit, i) => resolveSpan(file, reader, edit, i, enc));
   return applySpans(text, orderedWithoutOverlap(file, spans));
+}
+
+/**
+ * The edits that change `text`, validated as editedText validates them: an edit that
+ * writes what its range holds (an empty insert, a break replaced by the same break) is
+ * left out.
+ */
+export function changingEdits<E extends { range: LspRange; newText: string }>(
+  file: string,
+  text: string,
+  edits: readonly E[],
+  enc: PositionEncoding,
+  lines: readonly LineModel[] = [LSP_LINES],
+): E[] {
+  const reader = new PositionReader(text, lines);
+  return edits.filter((edit, i) => {
+    const span = resolveSpan(file, reader, edit, i, enc);
+    return text.slice(span.start, span.end) !== span.newText;
+  });
 }
 
 /** A file named twice in one edit set is refused before any file is planned. */

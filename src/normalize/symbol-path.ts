@@ -1,13 +1,14 @@
 /**
- * `symbol` without `line` (SPEC §4.2): a name, or a dotted path of names for
- * nested symbols (`Box.size`), looked up in a file's normalized document-symbol
- * tree. Names are also matched as each language writes them, beside the server's
- * own spelling: gopls names a method `(*Decoder).Decode` at the top level, which
- * `Decoder.Decode` and `Decode` find; rust-analyzer nests methods under
- * `impl ParserI<'s, P>` or `impl Display for Rect`, which count as `ParserI` and
- * `Rect`. Pure: the caller turns the answer into a position or an error.
+ * `symbol` without `line` (SPEC §4.2): a name, or a path of names for nested symbols
+ * (`Box.size`), looked up in a file's normalized document-symbol tree. Names are also
+ * matched as each language writes them, beside the server's own spelling
+ * (symbol-spelling.ts): gopls's `(*Decoder).Decode` is `Decoder.Decode` and `Decode`;
+ * rust-analyzer's `impl Display for Rect` is `Rect`, and `impl Display for Rect` only;
+ * clangd's out-of-line `S::m` is `m` in `S`, and stands for the declaration it defines.
+ * Pure: the caller turns the answer into a position or an error.
  */
 import { compareStrings } from "./order.ts";
+import { bare, namesContainer, querySegments, spelled } from "./symbol-spelling.ts";
 import type { SymbolNode } from "./types.ts";
 
 /** One matching symbol: the node, the names of its ancestors (outermost first), its name in the text. */
@@ -27,104 +28,94 @@ export interface SymbolCandidate {
   column: number;
 }
 
-const IDENTIFIER = /^[\p{L}\p{N}_]+$/u;
-
-/** gopls's method name `(*T).m`, `(T).m`, `(*T[P]).m`: the receiver type and the method. */
-export function goMethod(name: string): { receiver: string; method: string } | undefined {
-  if (!name.startsWith("(")) return undefined;
-  const close = name.indexOf(").");
-  if (close < 0) return undefined;
-  let receiver = name.slice(1, close);
-  if (receiver.startsWith("*")) receiver = receiver.slice(1);
-  const bracket = receiver.indexOf("[");
-  if (bracket >= 0) receiver = receiver.slice(0, bracket);
-  const method = name.slice(close + 2);
-  if (!IDENTIFIER.test(receiver) || !IDENTIFIER.test(method)) return undefined;
-  return { receiver, method };
+interface Found extends SymbolMatch {
+  /** the containers it stands in, as the text names them, and its own name */
+  path: string[];
+  outOfLine: boolean;
 }
 
-/** Past the `<…>` that starts at `i` (nested), or the end of the text. */
-function skipAngles(text: string, i: number): number {
-  let depth = 0;
-  let j = i;
-  for (; j < text.length; j++) {
-    if (text[j] === "<") depth++;
-    else if (text[j] === ">" && --depth === 0) return j + 1;
-  }
-  return j;
+function endsWith(levels: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > levels.length) return false;
+  const from = levels.length - prefix.length;
+  return prefix.every((segment, i) => namesContainer(segment, levels[from + i] as string));
 }
 
 /**
- * rust-analyzer's impl block name → the type it implements for: `impl<T> Wrapper<T>`,
- * `impl ParserI<'s, P>`, `impl Display for crate::Rect` → `Wrapper`, `ParserI`, `Rect`.
+ * Every symbol `query` names (SPEC §4.2), declarations beside their definitions: by its
+ * exact name; by the name its text writes (`Push` of `(*List[T]).Push`, `m` of `S::m`); or,
+ * when `query` is a path (`Box.size`, `a::b::S::m`, `impl Parser::parse`, `(*List).Push`),
+ * by the last segment with the earlier ones naming its innermost containers — ancestors or
+ * the qualifiers of its own name — from any depth. Names compare exactly (case-sensitive).
+ * A path that starts with a name the file's symbols are qualified with (`lib.Add`, see
+ * fileQualifiers) and finds nothing is read without it. Canonical order: selection
+ * position, name, kind.
  */
-export function implSelfType(name: string): string | undefined {
-  if (!name.startsWith("impl") || !(name[4] === " " || name[4] === "<")) return undefined;
-  let rest = name.slice(name[4] === "<" ? skipAngles(name, 4) : 4);
-  // `Trait<…> for Type`: the type after ` for ` outside angle brackets
-  let depth = 0;
-  for (let i = 0; i < rest.length; i++) {
-    const c = rest[i];
-    if (c === "<") depth++;
-    else if (c === ">") depth--;
-    else if (depth === 0 && rest.startsWith(" for ", i)) {
-      rest = rest.slice(i + 5);
-      break;
+export function matchSymbols(
+  tree: readonly SymbolNode[],
+  query: string,
+  qualifiers: readonly string[] = [],
+): SymbolMatch[] {
+  return found(tree, query, qualifiers).map(({ node, ancestors, word }) => ({
+    node,
+    ancestors,
+    word,
+  }));
+}
+
+/**
+ * The symbols `query` names (matchSymbols), a declaration left out where its out-of-line
+ * definition matches too: the same containers and name, the same detail (C++'s
+ * `void m() const;` in `S` beside `void S::m() const {…}`).
+ */
+export function findSymbols(
+  tree: readonly SymbolNode[],
+  query: string,
+  qualifiers: readonly string[] = [],
+): SymbolMatch[] {
+  const all = found(tree, query, qualifiers);
+  const definitions = all.filter((m) => m.outOfLine);
+  const defined = (m: Found) =>
+    !m.outOfLine &&
+    definitions.some(
+      (d) =>
+        d.path.length === m.path.length &&
+        d.path.every((name, i) => name === m.path[i]) &&
+        (d.node.detail === undefined ||
+          m.node.detail === undefined ||
+          d.node.detail === m.node.detail),
+    );
+  return all
+    .filter((m) => !defined(m))
+    .map(({ node, ancestors, word }) => ({ node, ancestors, word }));
+}
+
+function found(tree: readonly SymbolNode[], query: string, qualifiers: readonly string[]) {
+  const out = foundExactly(tree, query);
+  if (out.length > 0) return out;
+  for (const q of qualifiers) {
+    for (const sep of [".", "::"]) {
+      const rest = query.startsWith(q + sep) ? query.slice(q.length + sep.length) : "";
+      if (rest !== "") return foundExactly(tree, rest);
     }
   }
-  rest = rest.trim().replace(/^(?:&(?:mut\s+)?|dyn\s+|\*(?:const|mut)\s+)/, "");
-  let end = 0;
-  while (end < rest.length && /[\p{L}\p{N}_:]/u.test(rest[end] as string)) end++;
-  const path = rest.slice(0, end);
-  const type = path.slice(path.lastIndexOf(":") + 1);
-  return IDENTIFIER.test(type) ? type : undefined;
+  return out;
 }
 
-/** The names a container answers to: its own, and the type of an impl block. */
-function spellings(name: string): string[] {
-  const type = implSelfType(name);
-  return type === undefined ? [name] : [name, type];
-}
-
-function endsWith(ancestors: readonly string[][], prefix: string[]): boolean {
-  if (prefix.length > ancestors.length) return false;
-  const from = ancestors.length - prefix.length;
-  return prefix.every((name, i) => ancestors[from + i]?.includes(name) === true);
-}
-
-/**
- * Every symbol whose name is `query`, or — when `query` has dots — whose name is the last
- * segment and whose innermost ancestors are the earlier segments, in order. A path may
- * start at any depth (`Box.size` finds `size` in a `Box` nested anywhere). Names are
- * compared exactly (case-sensitive). Canonical order: selection position, name, kind.
- * A path as the language spells it — `geo::Box::area`, `impl Parser::parse` — is read as
- * the dotted one when no symbol has that exact name.
- */
-export function findSymbols(tree: readonly SymbolNode[], query: string): SymbolMatch[] {
-  const exact = findExactly(tree, query);
-  if (exact.length > 0 || !(query.includes("::") || query.startsWith("impl "))) return exact;
-  return findExactly(tree, query.replace(/^impl\s+/, "").replaceAll("::", "."));
-}
-
-function findExactly(tree: readonly SymbolNode[], query: string): SymbolMatch[] {
-  const segments = query.split(".");
-  const path = segments.length > 1 && segments.every((s) => s.length > 0) ? segments : undefined;
-  const last = path?.[path.length - 1];
-  const prefix = path?.slice(0, -1) ?? [];
-  const out: SymbolMatch[] = [];
-  const visit = (nodes: readonly SymbolNode[], ancestors: string[], names: string[][]): void => {
+function foundExactly(tree: readonly SymbolNode[], query: string): Found[] {
+  const segments = querySegments(query) ?? [query];
+  const last = segments.at(-1) as string;
+  const lastBare = bare(last);
+  const prefix = segments.slice(0, -1);
+  const out: Found[] = [];
+  const visit = (nodes: readonly SymbolNode[], ancestors: string[], levels: string[]): void => {
     for (const node of nodes) {
-      const go = goMethod(node.name);
-      const word = go?.method ?? node.name;
-      // a Go method: named by its method, inside its receiver type
-      const within = go ? [...names, [go.receiver]] : names;
-      const byName = node.name === query || (go !== undefined && go.method === query);
-      const byPath =
-        last !== undefined &&
-        ((node.name === last && endsWith(names, prefix)) ||
-          (go?.method === last && endsWith(within, prefix)));
-      if (byName || byPath) out.push({ node, ancestors, word });
-      visit(node.children, [...ancestors, node.name], [...names, spellings(node.name)]);
+      const { word, qualifiers, outOfLine } = spelled(node.name);
+      const own = [...levels, ...qualifiers];
+      const named = node.name === last || word === last || word === lastBare;
+      if (node.name === query || (named && endsWith(own, prefix))) {
+        out.push({ node, ancestors, word, path: [...own, word], outOfLine });
+      }
+      visit(node.children, [...ancestors, node.name], [...own, outOfLine ? word : node.name]);
     }
   };
   visit(tree, [], []);
@@ -188,12 +179,12 @@ function nearness(word: string, wanted: string): number | undefined {
  * contains it, or one a typo or two away — nearest first, then in position order.
  */
 export function nearSymbols(tree: readonly SymbolNode[], query: string, max = 5): string[] {
-  const wanted = (query.split(".").at(-1) ?? query).toLowerCase();
+  const wanted = bare(querySegments(query)?.at(-1) ?? query).toLowerCase();
   if (wanted.length === 0) return [];
   const near: { path: string; score: number; order: number }[] = [];
   const visit = (nodes: readonly SymbolNode[], ancestors: string[]): void => {
     for (const node of nodes) {
-      const word = goMethod(node.name)?.method ?? node.name;
+      const { word } = spelled(node.name);
       const score = nearness(word, wanted);
       const path = [...ancestors, node.name].join(".");
       if (score !== undefined && path !== query) near.push({ path, score, order: near.length });

@@ -40,6 +40,23 @@ export function symbolAt(
   return found;
 }
 
+/**
+ * A symbol's range from its declaration's keyword: a range that starts after `type` alone
+ * on its line starts at `type` (gopls starts a Go type's range at its name; in a grouped
+ * `type (…)` declaration the line holds no keyword, and the range stays).
+ */
+export function fromKeyword(index: LineIndex, range: Range, unit: ColumnUnit): Range {
+  if (range.line < 1 || range.line > index.lineCount) return range;
+  const start = index.lineStart(range.line - 1);
+  const before = index.text.slice(start, clientOffsetFloor(index, range.line, range.column, unit));
+  const rest = before.trimStart();
+  const keyword = "type";
+  if (!rest.startsWith(keyword) || rest.length === keyword.length) return range;
+  if (rest.slice(keyword.length).trim() !== "") return range;
+  const indent = before.slice(0, before.length - rest.length);
+  return { ...range, column: measure(indent, unitToEncoding(unit)) + 1 };
+}
+
 /** A symbol's text: over `range`, or over whole lines around it (`text_range` says which). */
 export interface SourceText {
   text: string;

@@ -5,7 +5,8 @@
  * fixture). The bridge answers in UTF-16 columns, so the direct answer converts by adding 1.
  * The hints are on with the presets as they are (zero-config): a server that answers none
  * fails. formatting_apply writes exactly what the server alone would, and a second
- * `formatting` has nothing left to change. clangd 14 offers no inlay hints, pyright neither
+ * `formatting` has nothing left to change; in a CRLF file it writes CRLF only, whatever
+ * breaks the server's edits carry. clangd 14 offers no inlay hints, pyright neither
  * inlay hints nor formatting: ServerLacksCapability, as each says alone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -44,6 +45,8 @@ interface Case {
   noHints?: boolean;
   /** a file the formatter changes in white space only */
   messy?: string;
+  /** a file of CRLF breaks the formatter changes, writing `\n` (or no-op edits) into it */
+  crlf?: string;
   /** lines whose range formatting is compared, where the server offers it */
   range?: { start_line: number; end_line: number };
   /** the direct client, before it opens a file: the server's load is over (rust-analyzer) */
@@ -60,15 +63,21 @@ const withFile =
     return dir;
   };
 
+/** `file` written into the fixture with CRLF line breaks. */
+const crlfFile = (file: string, lines: string[]) => (dir: string) =>
+  writeFileSync(join(dir, file), `${lines.join("\r\n")}\r\n`);
+
 /** The TypeScript servers' case: the ts fixture, the emoji line's hints, a file to format. */
 const TYPESCRIPT = {
   fixture: withFile(
     () => copyFixture("ts"),
     "src/messy.ts",
     "export function  add(a:number,b:number):number{\nreturn a+b}\n",
+    crlfFile("src/crlf.ts", ["export function inc(a: number): number {", "  return a + 1 }"]),
   ),
   hints: "src/main.ts",
   messy: "src/messy.ts",
+  crlf: "src/crlf.ts",
   range: { start_line: 1, end_line: 1 },
 };
 
@@ -91,9 +100,11 @@ const CASES: Case[] = [
       () => copyFixture("go"),
       "shapes/messy.go",
       "package shapes\n\nfunc  Double(x int)int{\nreturn x*2}\n",
+      crlfFile("shapes/crlf.go", ["package shapes", "", "func Triple(x int) int {", "return x*3}"]),
     ),
     hints: "main.go",
     messy: "shapes/messy.go",
+    crlf: "shapes/crlf.go",
   },
   {
     name: "rust-analyzer",
@@ -115,10 +126,12 @@ const CASES: Case[] = [
       () => materializeCFixture(undefined, "c"),
       "messy.c",
       "int  twice(int x){\nreturn x*2;}\n",
+      crlfFile("crlf.c", ["int thrice(int x){", "return x*3;}"]),
     ),
     hints: "main.c",
     noHints: true,
     messy: "messy.c",
+    crlf: "crlf.c",
     range: { start_line: 2, end_line: 2 },
   },
   {
@@ -327,6 +340,36 @@ for (const c of CASES) {
       expect(formatted).not.toBe(text);
       expect(readFileSync(join(bridgeDir(), messy), "utf8")).toBe(formatted);
       const again = await ok(bridge(), "formatting", { file: messy });
+      expect(again.changes).toEqual([]);
+    });
+
+    const crlf = c.crlf;
+    if (crlf === undefined) return;
+    test("a CRLF file: the server's edits with CRLF breaks, those that change nothing left out", async () => {
+      const { uri, text } = await openDirect(direct(), directDir(), crlf, published);
+      const raw = await direct().request<TextEdit[] | null>("textDocument/formatting", {
+        textDocument: { uri },
+        options: { ...indentationOf(text) },
+      });
+      const starts = [0, ...[...text.matchAll(/\r\n/g)].map((m) => (m.index ?? 0) + 2)];
+      const at = (p: { line: number; character: number }) => (starts[p.line] ?? 0) + p.character;
+      const fitted = (raw ?? [])
+        .map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, "\r\n") }))
+        .filter((e) => text.slice(at(e.range.start), at(e.range.end)) !== e.newText);
+      expect(fitted.length).toBeGreaterThan(0);
+      const preview = await ok(bridge(), "formatting", { file: crlf });
+      expect(preview).toMatchObject({
+        layout_only: true,
+        changes: [{ file: crlf, edits: editsOut(fitted) }],
+      });
+
+      await ok(bridge(), "formatting_apply", { file: crlf, edit_set: preview.edit_set });
+      const written = readFileSync(join(bridgeDir(), crlf), "utf8");
+      // the server's formatting, every break CRLF: none of its `\n` came through alone
+      const formatted = editedText(crlf, text, raw ?? [], "utf-16");
+      expect(written).toBe(formatted.replace(/\r?\n/g, "\r\n"));
+      expect(written.replaceAll("\r\n", "")).not.toContain("\n");
+      const again = await ok(bridge(), "formatting", { file: crlf });
       expect(again.changes).toEqual([]);
     });
   });

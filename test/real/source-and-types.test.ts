@@ -1,17 +1,18 @@
 /**
  * symbol_source and type_hierarchy (SPEC §4.1, §4.3) on the real servers through the
  * compiled binary, each answer compared with the same server driven alone
- * (test/parity/direct.ts): a symbol by the dotted name its language writes (Go methods,
- * Rust impl blocks, TypeScript namespaces, Python and C++ nested classes) has the range of
- * its documentSymbol and the file's text over that range, byte for byte; overloads and
- * repeated names are AmbiguousSymbol; type_hierarchy gives gopls' supertypes and subtypes
+ * (test/parity/direct.ts): a symbol by the name or path its language writes (Go methods,
+ * generic receivers and the package, Rust impl blocks as written, TypeScript namespaces,
+ * Python and C++ nested classes, C++ out-of-line definitions), or by a path with its line,
+ * has the range of its documentSymbol (a Go type's from `type`) and the file's text over
+ * that range, byte for byte; overloads and repeated names are AmbiguousSymbol; type_hierarchy gives gopls' supertypes and subtypes
  * as gopls does, and ServerLacksCapability on the servers without it (clangd 14 offers only
  * its older extension and answers MethodNotFound). The bridge runs in UTF-16 columns, so
  * its positions are the server's plus one.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { extname, join } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, extname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DocumentSymbol, Range, TypeHierarchyItem } from "vscode-languageserver-protocol";
 import { startDirect } from "../parity/direct.ts";
@@ -35,6 +36,8 @@ interface SourceCase {
   args: Record<string, unknown>;
   /** the names from the top of the server's documentSymbol tree down to the symbol */
   path: string[];
+  /** the answer starts at this keyword, before the server's range on its first line */
+  keyword?: string;
 }
 
 interface AmbiguousCase {
@@ -93,6 +96,17 @@ function lspSlice(text: string, r: Range, context = 0) {
   };
 }
 
+/** The range from `keyword`, where it alone stands before the range on its first line. */
+function fromKeyword(text: string, r: Range, keyword: string | undefined): Range {
+  if (keyword === undefined) return r;
+  const line = text.split(/\r\n|\r|\n/)[r.start.line] ?? "";
+  const at = line.indexOf(keyword);
+  expect(line.slice(0, at).trim()).toBe("");
+  expect(line.slice(at + keyword.length, r.start.character).trim()).toBe("");
+  expect(at).toBeLessThan(r.start.character);
+  return { ...r, start: { line: r.start.line, character: at } };
+}
+
 function findPath(tree: DocumentSymbol[], path: string[]): DocumentSymbol {
   let nodes = tree;
   let found: DocumentSymbol | undefined;
@@ -118,7 +132,10 @@ function serverSuite(c: ServerCase, found: RealServer | null) {
   const copy = (): string => {
     const dir = c.fixture();
     state.dirs.push(dir);
-    for (const [file, text] of Object.entries(c.extra ?? {})) writeFileSync(join(dir, file), text);
+    for (const [file, text] of Object.entries(c.extra ?? {})) {
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
     return dir;
   };
   let directRoot = "";
@@ -161,13 +178,14 @@ function serverSuite(c: ServerCase, found: RealServer | null) {
       const container = s.path.slice(0, -1).join(".");
       const { name, kind, range } = r;
       const { text: got, text_range } = r;
+      const from = fromKeyword(text, node.range, s.keyword);
       expect({ case: s.args, name, container: r.container, range, text: got, text_range }).toEqual({
         case: s.args,
         name: node.name,
         container: container === "" ? undefined : container,
-        range: plusOne(node.range),
+        range: plusOne(from),
         text_range: undefined,
-        ...lspSlice(text, node.range, context),
+        ...lspSlice(text, from, context),
       });
       expect(typeof kind).toBe("string");
     }
@@ -271,11 +289,65 @@ const PY_EXTRA = {
   ].join("\n"),
 };
 
+const GO_EXTRA = {
+  "lib/lib.go": [
+    "// Package lib has a generic list.",
+    "package lib",
+    "",
+    "// List counts what it holds.",
+    "type List[T any] struct {",
+    "\tn int",
+    "}",
+    "",
+    "func (l *List[T]) Push(v T) { l.n++ }",
+    "",
+    "func (l List[T]) Len() int { return l.n }",
+    "",
+    "func Add(a, b int) int { return a + b }",
+    "",
+  ].join("\n"),
+};
+
+const RUST_EXTRA = {
+  "src/parse.rs": [
+    "pub struct Parser;",
+    "pub trait Parse { fn parse(&self) -> u32; }",
+    "impl Parser {",
+    "    pub fn parse(&self) -> u32 { 1 }",
+    "}",
+    "impl Parse for Parser {",
+    "    fn parse(&self) -> u32 { 2 }",
+    "}",
+    "pub struct W<T>(T);",
+    "impl<T: Clone> W<T> {",
+    "    pub fn get(&self) -> T { self.0.clone() }",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+const CPP_EXTRA = {
+  "qualified.cpp": [
+    "namespace a { namespace b {",
+    "struct S {",
+    "  void m() const;",
+    "  void n(int) const;",
+    "  void n() const;",
+    "};",
+    "void S::m() const {}",
+    "void S::n(int) const {}",
+    "} }",
+    "void a::b::S::n() const {}",
+    "",
+  ].join("\n"),
+};
+
 const CASES: ServerCase[] = [
   {
     name: "gopls",
     find: findGopls,
     fixture: () => copyFixture("go"),
+    extra: GO_EXTRA,
     sources: [
       { file: "shapes/shapes.go", args: { symbol: "Rect.Area" }, path: ["(Rect).Area"] },
       { file: "shapes/shapes.go", args: { symbol: "Rect.Scale" }, path: ["(*Rect).Scale"] },
@@ -285,6 +357,16 @@ const CASES: ServerCase[] = [
         args: { line: 17, column: 3, context: 2 },
         path: ["(Rect).Area"],
       },
+      // a candidate's line with its path: the one whose name is there
+      {
+        file: "shapes/shapes.go",
+        args: { symbol: "Shape.Area", line: 6 },
+        path: ["Shape", "Area"],
+      },
+      { file: "lib/lib.go", args: { symbol: "List[T].Len" }, path: ["(List[T]).Len"] },
+      { file: "lib/lib.go", args: { symbol: "(*List).Push" }, path: ["(*List[T]).Push"] },
+      { file: "lib/lib.go", args: { symbol: "lib.Add" }, path: ["Add"] },
+      { file: "lib/lib.go", args: { symbol: "List" }, path: ["List"], keyword: "type" },
     ],
     ambiguous: [
       {
@@ -305,6 +387,7 @@ const CASES: ServerCase[] = [
     name: "rust-analyzer",
     find: findRustAnalyzer,
     fixture: () => copyFixture("rust"),
+    extra: RUST_EXTRA,
     sources: [
       {
         file: "src/shapes.rs",
@@ -318,6 +401,24 @@ const CASES: ServerCase[] = [
         path: ["impl Area for Rect"],
       },
       { file: "src/shapes.rs", args: { symbol: "Rect" }, path: ["Rect"] },
+      // an impl as Rust writes it names that block; a generic one by either spelling
+      {
+        file: "src/parse.rs",
+        args: { symbol: "impl Parser::parse" },
+        path: ["impl Parser", "parse"],
+      },
+      {
+        file: "src/parse.rs",
+        args: { symbol: "impl Parse for Parser::parse" },
+        path: ["impl Parse for Parser", "parse"],
+      },
+      { file: "src/parse.rs", args: { symbol: "impl<T> W<T>::get" }, path: ["impl W<T>", "get"] },
+      { file: "src/parse.rs", args: { symbol: "W::get" }, path: ["impl W<T>", "get"] },
+      {
+        file: "src/parse.rs",
+        args: { symbol: "Parser.parse", line: 7 },
+        path: ["impl Parse for Parser", "parse"],
+      },
     ],
     ambiguous: [
       {
@@ -326,6 +427,14 @@ const CASES: ServerCase[] = [
         candidates: [
           ["Area", 3],
           ["impl Area for Rect", 13],
+        ],
+      },
+      {
+        file: "src/parse.rs",
+        symbol: "Parser::parse",
+        candidates: [
+          ["impl Parser", 4],
+          ["impl Parse for Parser", 7],
         ],
       },
     ],
@@ -399,6 +508,7 @@ const CASES: ServerCase[] = [
     name: "clangd",
     find: findClangd,
     fixture: () => materializeCFixture(undefined, "cpp"),
+    extra: CPP_EXTRA,
     sources: [
       {
         file: "shapes.cpp",
@@ -408,6 +518,13 @@ const CASES: ServerCase[] = [
       { file: "shapes.cpp", args: { symbol: "Square.area" }, path: ["geo", "Square", "area"] },
       { file: "shapes.cpp", args: { symbol: "geo.Cube" }, path: ["geo", "Cube"] },
       { file: "shapes.cpp", args: { line: 33, column: 3, context: 50 }, path: ["main"] },
+      // the definition for every spelling; the declaration by its line
+      ...["a::b::S::m", "S::m", "S.m", "m"].map((symbol) => ({
+        file: "qualified.cpp",
+        args: { symbol },
+        path: ["a", "b", "S::m"],
+      })),
+      { file: "qualified.cpp", args: { symbol: "S::m", line: 3 }, path: ["a", "b", "S", "m"] },
     ],
     ambiguous: [
       {
@@ -418,6 +535,11 @@ const CASES: ServerCase[] = [
           ["geo.Outer", 26],
         ],
       },
+      ...["a::b::S::n", "S::n"].map((symbol) => ({
+        file: "qualified.cpp",
+        symbol,
+        candidates: [["a.b", 8] as [string, number], ["", 10] as [string, number]],
+      })),
     ],
     types: { lacks: "shapes.cpp" },
   },

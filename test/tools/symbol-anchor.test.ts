@@ -2,7 +2,8 @@
  * Positions by symbol name, without a line (SPEC §4.2): found among the file's document
  * symbols by name or dotted path, at the selection range's start; a duplicate name is
  * AmbiguousSymbol listing the candidates, a missing one SymbolNotFound. With `line`, the
- * anchor means what it always meant.
+ * anchor means what it always meant; a name or path not on that line names the symbol
+ * whose name is there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
@@ -138,6 +139,24 @@ describe("symbol without line", () => {
     expect(lastPosition("textDocument/hover")).toEqual({ line: 4, character: 2 });
     const wrong = await bridge.call("hover", { file: "box.fake", line: 1, symbol: "Box.size" });
     expect(wrong.structured.code).toBe("SymbolNotOnLine");
+  });
+
+  test("with line, a path not on that line names the symbol whose name is there", async () => {
+    // a candidate's `line`, as AmbiguousSymbol's hint says to pass it
+    for (const [line, symbol, at] of [
+      [5, "Crate.size", { line: 4, character: 2 }],
+      [10, "Box.grow", { line: 9, character: 14 }],
+    ] as const) {
+      const r = await bridge.call("hover", { file: "box.fake", line, symbol });
+      expect(r.isError).toBe(false);
+      expect(lastPosition("textDocument/hover")).toEqual(at);
+    }
+    const elsewhere = await bridge.call("hover", {
+      file: "box.fake",
+      line: 2,
+      symbol: "Crate.size",
+    });
+    expect(elsewhere.structured.code).toBe("SymbolNotOnLine");
   });
 
   test("argument combinations that cannot make a position are InvalidArgument", async () => {

@@ -12,10 +12,15 @@ import {
   type FormattingOptions,
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { FORMATTING_EDIT_SET, type LayoutBreak, layoutBreak } from "../../apply/format-rule.ts";
+import {
+  FORMATTING_EDIT_SET,
+  keptLineBreaks,
+  type LayoutBreak,
+  layoutBreak,
+} from "../../apply/format-rule.ts";
 import { type EditTargets, editTargets } from "../../apply/handle-plan.ts";
 import { editSetDigest } from "../../apply/rename-rule.ts";
-import { editedText, inReadLines } from "../../apply/validate.ts";
+import { changingEdits, editedText, inReadLines } from "../../apply/validate.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
@@ -89,16 +94,26 @@ export async function computeFormatting(
   const models = session.linesFor("rename");
   const { lineModel } = session;
   const { encoding } = session.process;
-  const files = flat.map((f) => ({
+  const read = flat.map((f) => ({
     ...f,
     edits: inReadLines(call.rel, doc.text, f.edits, models, lineModel, encoding),
   }));
-  const after = files.reduce(
-    (text, f) => editedText(call.rel, text, f.edits, encoding, [lineModel]),
-    doc.text,
-  );
+  // one file, the call's: the text after its edits, written with the file's line breaks
+  let after = doc.text;
+  const changing = read
+    .map((f) => {
+      const kept = keptLineBreaks(call.rel, doc.text, f.edits, (edits) =>
+        editedText(call.rel, doc.text, edits, encoding, [lineModel]),
+      );
+      after = kept.after;
+      return {
+        ...f,
+        edits: changingEdits(call.rel, doc.text, kept.edits, encoding, [lineModel]),
+      };
+    })
+    .filter((f) => f.edits.length > 0);
   // the target read as it is on disk: shown only if formatting_apply could write it
-  const planned = editTargets(session.workspace, files, b.max_file_bytes, (rel) =>
+  const planned = editTargets(session.workspace, changing, b.max_file_bytes, (rel) =>
     session.serves(rel),
   );
   const editSet = editSetDigest(
@@ -109,8 +124,14 @@ export async function computeFormatting(
       edits: f.edits,
     })),
   );
-  await call.renameNorm.convert(() => normalizeFileEdits(files, call.renameNorm));
-  return { files, planned, editSet, text: doc.text, broken: layoutBreak(doc.text, after) };
+  await call.renameNorm.convert(() => normalizeFileEdits(changing, call.renameNorm));
+  return {
+    files: changing,
+    planned,
+    editSet,
+    text: doc.text,
+    broken: layoutBreak(doc.text, after),
+  };
 }
 
 /**

@@ -10,9 +10,11 @@ import { BridgeError } from "../../errors.ts";
 import {
   candidateOf,
   findSymbols,
+  matchSymbols,
   nearSymbols,
   type SymbolMatch,
 } from "../../normalize/symbol-path.ts";
+import { fileQualifiers } from "../../normalize/symbol-spelling.ts";
 import { normalizeDocumentSymbols } from "../../normalize/symbols.ts";
 import type { SymbolNode } from "../../normalize/types.ts";
 import { anchorColumn } from "../../text/anchor.ts";
@@ -97,7 +99,7 @@ export async function uniqueSymbol(
 ): Promise<SymbolMatch> {
   checkSymbol(symbol);
   const tree = await documentSymbolTree(call);
-  const matches = findSymbols(tree, symbol);
+  const matches = findSymbols(tree, symbol, fileQualifiers(call.doc.text));
   const [only] = matches;
   if (only === undefined) {
     const near = nearSymbols(tree, symbol);
@@ -127,6 +129,21 @@ export async function uniqueSymbol(
   return only;
 }
 
+/**
+ * `symbol` with `line`, read as a name or path: the document symbols it names whose name
+ * is on that line (declarations beside definitions: the line tells them apart).
+ */
+export async function symbolsOnLine(
+  call: FileCall,
+  symbol: string,
+  line: number,
+): Promise<SymbolMatch[]> {
+  checkSymbol(symbol);
+  const tree = await documentSymbolTree(call);
+  const matches = matchSymbols(tree, symbol, fileQualifiers(call.doc.text));
+  return matches.filter((m) => m.node.selection.line === line);
+}
+
 /** SymbolNotFound for a position that no document symbol's range holds. */
 export function noSymbolAt(call: FileCall, line: number, column: number): BridgeError {
   return new BridgeError("SymbolNotFound", `no symbol holds ${line}:${column} in ${call.rel}`, {
@@ -144,6 +161,30 @@ function checkSymbol(symbol: string): void {
       `\`symbol\` is ${symbol.length} characters, over ${MAX_SYMBOL_LENGTH}`,
       "pass the name (or the text to anchor on), not a longer excerpt",
     );
+  }
+}
+
+/**
+ * `symbol` on `line`: where the text is on the line; text that is not there, the name of
+ * the one document symbol it names on that line (the `line` an AmbiguousSymbol candidate
+ * gives, with a path such as `Box.over`), else SymbolNotOnLine.
+ */
+async function anchorOrName(
+  call: FileCall,
+  line: number,
+  symbol: string,
+  occurrence: number | undefined,
+  unit: ColumnUnit,
+): Promise<number> {
+  try {
+    return anchorColumn(call.doc.index, line, symbol, occurrence, unit);
+  } catch (e) {
+    if (!(e instanceof BridgeError) || e.code !== "SymbolNotOnLine" || occurrence !== undefined) {
+      throw e;
+    }
+    const [only, more] = await symbolsOnLine(call, symbol, line);
+    if (only === undefined || more !== undefined) throw e;
+    return nameAt(call, only, unit).column;
   }
 }
 
@@ -187,7 +228,7 @@ export async function resolvePosition(
         "pass `column` (1-based) or `symbol` (exact text on the line)",
       );
     }
-    column = anchorColumn(call.doc.index, line, args.symbol, args.occurrence, unit);
+    column = await anchorOrName(call, line, args.symbol, args.occurrence, unit);
   }
   const lsp = clientToLsp(call.doc.index, line, column, unit, call.session.process.encoding);
   return { line, column, lsp };

@@ -7,11 +7,22 @@
 import { z } from "zod";
 import { BridgeError } from "../../errors.ts";
 import type { SymbolMatch } from "../../normalize/symbol-path.ts";
-import { MAX_SOURCE_CONTEXT, sourceText, symbolAt } from "../../normalize/symbol-source.ts";
+import {
+  fromKeyword,
+  MAX_SOURCE_CONTEXT,
+  sourceText,
+  symbolAt,
+} from "../../normalize/symbol-source.ts";
 import { locFields, positionShape, rangeOut } from "../conventions.ts";
 import { type CallContext, defineTool, measureAnswer, READ_ONLY } from "../tool.ts";
 import { type FileCall, sessionMarks, withFile } from "./common.ts";
-import { documentSymbolTree, noSymbolAt, resolvePosition, uniqueSymbol } from "./position.ts";
+import {
+  documentSymbolTree,
+  noSymbolAt,
+  resolvePosition,
+  symbolsOnLine,
+  uniqueSymbol,
+} from "./position.ts";
 
 const input = z.object({ ...positionShape, context: z.number().int().optional() }).strict();
 
@@ -45,12 +56,19 @@ function checkContext(context: number | undefined): number {
 
 type Args = z.infer<typeof input>;
 
-/** The symbol the arguments name: by `symbol` alone, else the innermost one at the position. */
+/**
+ * The symbol the arguments name: by `symbol` alone; by `symbol` with `line`, the one it
+ * names whose name is on that line; else the innermost one at the position.
+ */
 async function symbolOf(ctx: CallContext, call: FileCall, args: Args): Promise<SymbolMatch> {
   const unit = ctx.bridge.config.bridge.column_unit;
-  const byName =
-    args.line === undefined && args.column === undefined && args.occurrence === undefined;
-  if (byName && args.symbol !== undefined) return uniqueSymbol(call, args.symbol, unit);
+  const { line, symbol } = args;
+  const named = symbol !== undefined && args.column === undefined && args.occurrence === undefined;
+  if (named && line === undefined) return uniqueSymbol(call, symbol, unit);
+  if (named && line !== undefined) {
+    const [only, more] = await symbolsOnLine(call, symbol, line);
+    if (only !== undefined && more === undefined) return only;
+  }
   const at = await resolvePosition(ctx, call, args);
   const found = symbolAt(await documentSymbolTree(call), at.line, at.column);
   if (found === undefined) throw noSymbolAt(call, at.line, at.column);
@@ -74,13 +92,14 @@ export const symbolSourceTool = defineTool({
       const { node } = m;
       // the document the range was converted in: the server's text of the file
       const doc = call.session.documents.byPath(call.doc.abs) ?? call.doc;
-      const source = sourceText(doc.index, node.range, context, bridge.column_unit);
+      const range = fromKeyword(doc.index, node.range, bridge.column_unit);
+      const source = sourceText(doc.index, range, context, bridge.column_unit);
       const result = {
         file: call.rel,
         name: node.name,
         kind: node.kind,
         ...(m.ancestors.length > 0 ? { container: m.ancestors.join(".") } : {}),
-        range: node.range,
+        range,
         ...source,
         ...sessionMarks(call.session, call.rel),
       };

@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { layoutBreak, notLayoutOnly } from "../../../src/apply/format-rule.ts";
+import {
+  keptLineBreaks,
+  layoutBreak,
+  lineBreaks,
+  notLayoutOnly,
+} from "../../../src/apply/format-rule.ts";
 import { editedText } from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
+import { lineModel } from "../../../src/text/line-model.ts";
 import { thrown } from "../../support/thrown.ts";
 
 describe("layoutBreak: a formatting may change only white space", () => {
@@ -79,5 +85,67 @@ describe("editedText: the text a writer would write", () => {
         code: "EditInvalid",
       });
     }
+  });
+});
+
+describe("a file's one kind of line break stays its only one", () => {
+  const r = (l0: number, c0: number, l1: number, c1: number) => ({
+    start: { line: l0, character: c0 },
+    end: { line: l1, character: c1 },
+  });
+  type Edit = { range: ReturnType<typeof r>; newText: string };
+  const edited = (text: string) => (edits: readonly Edit[]) =>
+    editedText("f", text, edits, "utf-16");
+
+  test("lineBreaks: the one kind a text uses, mixed, or none", () => {
+    expect(lineBreaks("a\r\nb\r\n")).toBe("\r\n");
+    expect(lineBreaks("a\nb")).toBe("\n");
+    expect(lineBreaks("a\rb\r")).toBe("\r");
+    expect(lineBreaks("a\r\nb\n")).toBe("mixed");
+    expect(lineBreaks("a\r\r\n")).toBe("mixed");
+    expect(lineBreaks("ab")).toBeUndefined();
+  });
+
+  test("tsserver's `\\n` into a CRLF file is written `\\r\\n`; the result has CRLF only", () => {
+    // `return a + 1 }` → `return a + 1\n}`: the edit tsserver answers
+    const text = "function f(a) {\r\n  return a + 1 }\r\n";
+    const edits = [{ range: r(1, 14, 1, 15), newText: "\n" }];
+    const kept = keptLineBreaks("f.ts", text, edits, edited(text));
+    expect(kept.edits).toEqual([{ range: r(1, 14, 1, 15), newText: "\r\n" }]);
+    expect(kept.after).toBe("function f(a) {\r\n  return a + 1\r\n}\r\n");
+    expect(lineBreaks(kept.after)).toBe("\r\n");
+  });
+
+  test("CRLF breaks into an LF file are written `\\n`; CR and CRLF alike", () => {
+    const text = "a\nb\n";
+    const edits = [{ range: r(0, 1, 0, 1), newText: "\r\n\r" }];
+    expect(keptLineBreaks("f", text, edits, edited(text)).after).toBe("a\n\n\nb\n");
+  });
+
+  test("edits that convert every break, a mixed file, a file without breaks: as they came", () => {
+    const crlf = "a\r\nb\r\n";
+    const toLf = [
+      { range: r(0, 1, 1, 0), newText: "\n" },
+      { range: r(1, 1, 2, 0), newText: "\n" },
+    ];
+    expect(keptLineBreaks("f", crlf, toLf, edited(crlf))).toEqual({ edits: toLf, after: "a\nb\n" });
+    const mixed = "a\r\nb\n";
+    const split = [{ range: r(0, 0, 0, 0), newText: "x\n" }];
+    expect(keptLineBreaks("f", mixed, split, edited(mixed)).edits).toBe(split);
+    expect(keptLineBreaks("f", "ab", split, edited("ab")).after).toBe("x\nab");
+  });
+
+  test("two kinds even with the file's breaks written: EditInvalid, reason line_breaks", () => {
+    // a server counting lines at LF alone (gopls) removes the first line's CR
+    const text = "a\r\nb\r\n";
+    const edits = [{ range: r(0, 1, 0, 2), newText: "" }];
+    const lf = [lineModel(["lf"])];
+    const e = thrown(() =>
+      keptLineBreaks("f.go", text, edits, (es) => editedText("f", text, es, "utf-16", lf)),
+    );
+    expect(e).toMatchObject({
+      code: "EditInvalid",
+      details: { file: "f.go", reason: "line_breaks", line_break: "\r\n" },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import {
+  changingEdits,
   checkRenameEdits,
   type FileSnapshot,
   type PlannedWrite,
@@ -416,5 +417,27 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
     expect(message).toBe(
       'edit set rejected: a.ts:1:1: the rename writes "barX" there, which is no rename of "foo" to "bar"',
     );
+  });
+});
+
+describe("changingEdits: edits that change nothing are left out", () => {
+  test("an empty insert and a text replaced by itself go; the rest stay, in order", () => {
+    // gopls on a CRLF file: zero-width empty edits at the lines' ends
+    const text = "package lib\r\n\r\nfunc  F() {}\r\n";
+    const edits = [
+      { range: r(0, 11, 0, 11), newText: "" },
+      { range: r(1, 0, 1, 0), newText: "" },
+      { range: r(2, 4, 2, 6), newText: " " },
+      { range: r(2, 12, 3, 0), newText: "\r\n" },
+      { range: r(2, 0, 2, 4), newText: "func" },
+    ];
+    expect(changingEdits("f.go", text, edits, "utf-16")).toEqual(edits.slice(2, 3));
+  });
+
+  test("validated as a writer validates: a range outside the file is EditInvalid", () => {
+    const d = rejected(() =>
+      changingEdits("f", "ab\n", [{ range: r(4, 0, 4, 0), newText: "" }], "utf-16"),
+    );
+    expect(d).toMatchObject({ file: "f", index: 0 });
   });
 });

@@ -3,8 +3,7 @@ import { describe, expect, test } from "bun:test";
 import {
   candidateOf,
   findSymbols,
-  goMethod,
-  implSelfType,
+  matchSymbols,
   nearSymbols,
 } from "../../../src/normalize/symbol-path.ts";
 import type { SymbolNode } from "../../../src/normalize/types.ts";
@@ -134,16 +133,87 @@ describe("names as each language writes them", () => {
     expect(at(findSymbols(cpp, "Box::volume"))).toEqual(["/Box::volume@9"]);
   });
 
-  test("goMethod and implSelfType parse only what they recognise", () => {
-    expect(goMethod("(*Decoder).Decode")).toEqual({ receiver: "Decoder", method: "Decode" });
-    expect(goMethod("(Decoder).Decode")).toEqual({ receiver: "Decoder", method: "Decode" });
-    expect(goMethod("Decoder.Decode")).toBeUndefined();
-    expect(goMethod("(a b).c")).toBeUndefined();
-    expect(implSelfType("impl ParserI<'s, P>")).toBe("ParserI");
-    expect(implSelfType("impl<T: Into<U>> From<T> for Vec<U>")).toBe("Vec");
-    expect(implSelfType("impl Trait for &mut Thing")).toBe("Thing");
-    expect(implSelfType("implement")).toBeUndefined();
-    expect(implSelfType("impl [u8]")).toBeUndefined();
+  test("Rust: an impl as written names that block only; generic impls by either spelling", () => {
+    // rust-analyzer's names: an inherent and a trait impl of one type, a generic impl
+    const rs = [
+      node("Parse", "interface", 2, [node("parse", "method", 2)]),
+      node("impl Parser", "object", 3, [node("parse", "method", 4)]),
+      node("impl Parse for Parser", "object", 6, [node("parse", "method", 7)]),
+      node("impl W<T>", "object", 10, [node("get", "method", 11)]),
+      node("impl From<u8> for W<u8>", "object", 13, [node("from", "function", 14)]),
+      node("impl From<u16> for W<u16>", "object", 16, [node("from", "function", 17)]),
+    ];
+    expect(at(findSymbols(rs, "impl Parser::parse"))).toEqual(["impl Parser/parse@4"]);
+    expect(at(findSymbols(rs, "impl Parser.parse"))).toEqual(["impl Parser/parse@4"]);
+    expect(at(findSymbols(rs, "impl Parse for Parser::parse"))).toEqual([
+      "impl Parse for Parser/parse@7",
+    ]);
+    expect(at(findSymbols(rs, "impl  Parse  for Parser::parse"))).toHaveLength(1);
+    // by the type alone both impls' methods: the caller is told they are two
+    expect(at(findSymbols(rs, "Parser::parse"))).toEqual([
+      "impl Parser/parse@4",
+      "impl Parse for Parser/parse@7",
+    ]);
+    for (const q of ["impl<T> W<T>::get", "impl W<T>::get", "impl W::get", "W::get", "W<T>::get"]) {
+      expect(at(findSymbols(rs, q))).toEqual(["impl W<T>/get@11"]);
+    }
+    expect(at(findSymbols(rs, "impl From<u16> for W<u16>::from"))).toEqual([
+      "impl From<u16> for W<u16>/from@17",
+    ]);
+    expect(findSymbols(rs, "impl From for W::from")).toHaveLength(2);
+    expect(findSymbols(rs, "impl Parse::parse")).toEqual([]);
+  });
+
+  test("C++: a declaration and its out-of-line definition are one symbol, the definition", () => {
+    // clangd: `S` declares m() and m(int); `S::m` defines m() in b, `a::b::S::m` m(int) outside
+    const decl = (name: string, line: number, detail: string) => ({
+      ...node(name, "method", line),
+      detail,
+    });
+    const cpp = [
+      node("a", "namespace", 1, [
+        node("b", "namespace", 1, [
+          node("S", "struct", 2, [
+            decl("m", 3, "void () const"),
+            decl("m", 4, "void (int) const"),
+            decl("k", 5, "int () const"),
+          ]),
+          decl("S::m", 7, "void () const"),
+        ]),
+      ]),
+      decl("a::b::S::m", 9, "void (int) const"),
+      decl("k", 11, "int ()"),
+    ];
+    for (const q of ["a::b::S::m", "S::m", "b::S::m", "S.m", "a.b.S.m", "m"]) {
+      expect(at(findSymbols(cpp, q)), q).toEqual(["a.b/S::m@7", "/a::b::S::m@9"]);
+    }
+    // no definition matches: the declaration; another function of the name stays apart
+    expect(at(findSymbols(cpp, "S::k"))).toEqual(["a.b.S/k@5"]);
+    expect(at(findSymbols(cpp, "k"))).toEqual(["a.b.S/k@5", "/k@11"]);
+    expect(findSymbols(cpp, "T::m")).toEqual([]);
+    // every match, declarations too, for the caller that filters them (by line)
+    expect(at(matchSymbols(cpp, "S::m"))).toEqual([
+      "a.b.S/m@3",
+      "a.b.S/m@4",
+      "a.b/S::m@7",
+      "/a::b::S::m@9",
+    ]);
+  });
+
+  test("Go: generic receivers as written, the pointer spelling, the package qualifier", () => {
+    const go = [
+      node("List", "struct", 4),
+      node("(*List[T]).Push", "method", 8),
+      node("(List[T]).Len", "method", 10),
+      node("Add", "function", 12),
+    ];
+    expect(at(findSymbols(go, "List[T].Len"))).toEqual(["/(List[T]).Len@10"]);
+    expect(at(findSymbols(go, "(*List).Push"))).toEqual(["/(*List[T]).Push@8"]);
+    expect(at(findSymbols(go, "(List).Push"))).toEqual(["/(*List[T]).Push@8"]);
+    expect(at(findSymbols(go, "lib.Add", ["lib"]))).toEqual(["/Add@12"]);
+    expect(at(findSymbols(go, "lib.List.Len", ["lib"]))).toEqual(["/(List[T]).Len@10"]);
+    expect(findSymbols(go, "lib.Add")).toEqual([]);
+    expect(findSymbols(go, "other.Add", ["lib"])).toEqual([]);
   });
 });
 

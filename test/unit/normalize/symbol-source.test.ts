@@ -1,6 +1,11 @@
 /** symbol_source (SPEC §4.3): the symbol at a position, and the text over its range. */
 import { describe, expect, test } from "bun:test";
-import { sourceText, symbolAt, symbolPathOf } from "../../../src/normalize/symbol-source.ts";
+import {
+  fromKeyword,
+  sourceText,
+  symbolAt,
+  symbolPathOf,
+} from "../../../src/normalize/symbol-source.ts";
 import type { Range, SymbolNode } from "../../../src/normalize/types.ts";
 import { LineIndex } from "../../../src/text/positions.ts";
 
@@ -82,5 +87,28 @@ describe("sourceText", () => {
   test("an empty or inverted range is empty text", () => {
     expect(sourceText(index, rng(3, 3, 3, 3), 0, "code-point").text).toBe("");
     expect(sourceText(index, rng(3, 5, 3, 3), 0, "code-point").text).toBe("");
+  });
+});
+
+describe("fromKeyword", () => {
+  // gopls: a type's range starts at its name; in a group, the line holds no keyword
+  const text =
+    "type List[T any] struct {\r\n}\r\n\ttype  B int\r\ntype (\r\n\tA int\r\n)\r\nvar typed int\r\n";
+  const index = new LineIndex(text);
+
+  test("a range after `type` alone on its line starts at `type`", () => {
+    expect(fromKeyword(index, rng(1, 6, 2, 2), "utf-16")).toEqual(rng(1, 1, 2, 2));
+    expect(fromKeyword(index, rng(3, 8, 3, 13), "utf-8")).toEqual(rng(3, 2, 3, 13));
+    expect(sourceText(index, fromKeyword(index, rng(1, 6, 2, 2), "utf-16"), 0, "utf-16").text).toBe(
+      "type List[T any] struct {\r\n}",
+    );
+  });
+
+  test("anything else before the range, or none: the range as it is", () => {
+    expect(fromKeyword(index, rng(5, 2, 5, 7), "utf-16")).toEqual(rng(5, 2, 5, 7));
+    expect(fromKeyword(index, rng(7, 5, 7, 14), "utf-16")).toEqual(rng(7, 5, 7, 14));
+    expect(fromKeyword(index, rng(7, 10, 7, 14), "utf-16")).toEqual(rng(7, 10, 7, 14));
+    expect(fromKeyword(index, rng(1, 1, 2, 2), "utf-16")).toEqual(rng(1, 1, 2, 2));
+    expect(fromKeyword(index, rng(99, 1, 99, 2), "utf-16")).toEqual(rng(99, 1, 99, 2));
   });
 });
