@@ -25,6 +25,7 @@ import {
   firstMatch,
   globPath,
   matchingEvents,
+  watcherReach,
 } from "../workspace/file-events.ts";
 import { realRoot } from "../workspace/files.ts";
 import type { OutsideSubscription } from "../workspace/outside-watch.ts";
@@ -122,12 +123,11 @@ export class DiskChanges {
   private dependOutside(): void {
     if (this.outside === null) return;
     const { server } = this.ctx;
-    const registered = this.outsideWatchers().map((w) => ({
-      path: w.scope as string,
-      kind: "tree" as const,
-      source: "a watcher the server registered",
-      ownRead: true as const,
-    }));
+    const registered = this.outsideWatchers().flatMap((w) => {
+      const reach = watcherReach(w);
+      const source = "a watcher the server registered";
+      return reach === null ? [] : [{ ...reach, source, ownRead: true as const }];
+    });
     const programs = [
       server.name,
       ...(typeof server.command === "string" ? [basename(server.command)] : []),

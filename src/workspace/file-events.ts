@@ -55,6 +55,22 @@ function literalPrefix(start: string, pattern: string): string {
   return join(start, ...literal);
 }
 
+/**
+ * What a watcher whose scope lies outside the root reaches there (SPEC §5.3): the one path
+ * a pattern without a wildcard names (a directory a server waits for, like its user
+ * configuration's), the entries of its scope when only the last segment has one, else the
+ * whole tree below its scope.
+ */
+export function watcherReach(
+  w: CompiledWatcher,
+): { path: string; kind: "file" | "entries" | "tree" } | null {
+  if (w.scope === null) return null;
+  if (!GLOB_META.test(w.pattern)) return { path: w.pattern, kind: "file" };
+  const last = w.pattern.slice(w.pattern.lastIndexOf("/") + 1);
+  const onlyLast = !GLOB_META.test(w.pattern.slice(0, -last.length)) && !last.includes("**");
+  return { path: w.scope, kind: onlyLast ? "entries" : "tree" };
+}
+
 function trimSlash(p: string): string {
   return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
 }

@@ -14,6 +14,7 @@ import {
   firstMatch,
   matchingEvents,
   watcherMatches,
+  watcherReach,
 } from "../../../src/workspace/file-events.ts";
 
 const ROOT = "/ws";
@@ -43,6 +44,24 @@ describe("compileWatchers", () => {
       ["/ws/Cargo.toml", "/ws", 7, "/ws"],
       ["/ws/pkg/**/*", null, 7, "/ws/pkg"],
     ]);
+  });
+
+  test("what a watcher outside the root reaches: one path, its scope's entries, or a tree", () => {
+    const reach = (globPattern: unknown) =>
+      compileWatchers([registration([{ globPattern }])]).map(watcherReach)[0];
+    // a directory a server waits for (rust-analyzer's user configuration): that path alone,
+    // not everything its parent holds
+    expect(reach("/home/u/.config/rust-analyzer")).toEqual({
+      path: "/home/u/.config/rust-analyzer",
+      kind: "file",
+    });
+    expect(reach("/venv/lib/*.pth")).toEqual({ path: "/venv/lib", kind: "entries" });
+    expect(reach("/venv/lib/**/*.py")).toEqual({ path: "/venv/lib", kind: "tree" });
+    expect(reach({ baseUri: "file:///opt/sdk", pattern: "*/api.d.ts" })).toEqual({
+      path: "/opt/sdk",
+      kind: "tree",
+    });
+    expect(reach("**/*.py")).toBeNull();
   });
 
   test("anything malformed is ignored, as are other registrations", () => {
