@@ -1,12 +1,16 @@
 /**
- * What a preview cannot show (SPEC §6.2), besides runs over the disk (preview.ts): a
- * server reads some files from disk and never as documents — its configuration
- * (`restart_on`, `reload_on`, `package_manifest`) — so another server's document of such a
- * file is not what it answers from; and a server looks on disk for what a file names, where
- * a new file is not, so what imports or includes a new file may be reported unresolved.
- * Pure: the routing and the files' existence are given.
+ * What a preview cannot show (SPEC §6.2), besides runs over the disk (preview.ts). A
+ * proposed text reaches one server, as a document; every other server that may read the
+ * file reads it from disk, where it has not changed: one whose `reads` name it, one that
+ * serves its language, one (reading everything) with sources in its directory or above —
+ * a cgo header, an embedded file, a JSON file a C file includes — and one whose
+ * configuration it is (`restart_on`, `reload_on`, `package_manifest`). The server that gets
+ * it reads its own configuration from disk too (gopls's `go.mod`), though not the sources
+ * it follows as documents (clangd's headers). And a new file is not on disk, where a
+ * server looks for what a file names. Pure: the routing, the files' existence and the
+ * directories' listings are given.
  */
-import { basename } from "node:path";
+import { basename, dirname, extname } from "node:path";
 import type { ServerConfig } from "../config/types.ts";
 
 export const NEW_FILES =
@@ -30,22 +34,19 @@ export interface ProposedFile {
   exists: boolean;
 }
 
-/** Of `rels`, those `server` reads as its own configuration. */
-export function readFromDisk(server: ServerConfig, rels: readonly string[]): string[] {
-  const globs = [...server.restart_on, ...server.reload_on].map((g) => new Bun.Glob(g));
-  const manifest = server.package_manifest;
-  return rels.filter((rel) => globs.some((g) => g.match(rel)) || basename(rel) === manifest);
-}
+/** Whether a workspace-relative directory ("." the root) holds a file with one of `exts`. */
+export type HoldsSource = (dir: string, exts: ReadonlySet<string>) => boolean;
 
-/** What each of the workspace's servers cannot be shown by this preview, by server name. */
+/** What each of the workspace's servers cannot be shown by this preview. */
 export function diskUncovered(
   servers: readonly ServerConfig[],
   proposed: readonly ProposedFile[],
+  holdsSource: HoldsSource,
 ): DiskUncovered[] {
   const out: DiskUncovered[] = [];
   for (const server of servers) {
-    const others = proposed.filter((p) => p.server !== server.name).map((p) => p.rel);
-    const read = readFromDisk(server, others);
+    const reader = readerOf(server, holdsSource);
+    const read = proposed.filter((p) => reader(p.rel, p.server === server.name)).map((p) => p.rel);
     if (read.length > 0) out.push(entry(server.name, read, READ_FROM_DISK));
     const fresh = proposed.filter((p) => p.server === server.name && !p.exists);
     if (fresh.length > 0)
@@ -58,6 +59,34 @@ export function diskUncovered(
       );
   }
   return out;
+}
+
+/** Whether `server` reads a file from disk: as its own document (`own`), or another's. */
+function readerOf(server: ServerConfig, holdsSource: HoldsSource) {
+  const glob = (list: readonly string[]) => list.map((g) => new Bun.Glob(g));
+  const restart = glob(server.restart_on);
+  const reload = glob(server.reload_on);
+  const reads = glob(server.reads);
+  const exts = new Set(Object.keys(server.extensions));
+  const matches = (globs: Bun.Glob[], rel: string) => globs.some((g) => g.match(rel));
+  return (rel: string, own: boolean): boolean => {
+    const source = exts.has(extname(rel).slice(1));
+    const configuration =
+      matches(reload, rel) ||
+      basename(rel) === server.package_manifest ||
+      (matches(restart, rel) && !(own && source));
+    if (own || configuration) return configuration;
+    if (!server.reads.includes("**")) return matches(reads, rel);
+    return source || aboveSources(rel, exts, holdsSource);
+  };
+}
+
+/** Whether the file's directory, or one above it in the workspace, holds such sources. */
+function aboveSources(rel: string, exts: ReadonlySet<string>, holds: HoldsSource): boolean {
+  for (let dir = dirname(rel); ; dir = dirname(dir)) {
+    if (holds(dir, exts)) return true;
+    if (dir === ".") return false;
+  }
 }
 
 function entry(server: string, files: string[], reason: string): DiskUncovered {

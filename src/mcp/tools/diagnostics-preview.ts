@@ -6,7 +6,8 @@
  * alone while its texts are in (session/preview.ts), and the disk's texts are back before
  * anything else runs on it.
  */
-import { extname } from "node:path";
+import { readdirSync } from "node:fs";
+import { extname, join } from "node:path";
 import { z } from "zod";
 import { shebangInterpreter } from "../../config/server-files.ts";
 import { BridgeError } from "../../errors.ts";
@@ -22,6 +23,7 @@ import { Preview, type Proposed, uncoveredChannel } from "../../session/preview.
 import {
   type DiskUncovered,
   diskUncovered,
+  type HoldsSource,
   type ProposedFile,
 } from "../../session/preview-cover.ts";
 import type { Session } from "../../session/session.ts";
@@ -111,8 +113,12 @@ function plan(
     const open = p.proposed.length + p.also.length;
     if (open > max) throw tooManyOpen(open, max);
   }
-  const servers = config.servers.filter((sv) => ws.config.servers.includes(sv.name));
-  return { planned: [...planned.values()], disk: diskUncovered(servers, routed) };
+  // the servers whose diagnostics the written files may change
+  const servers = config.servers.filter(
+    (sv) => ws.config.servers.includes(sv.name) && sv.roles.includes("diagnostics"),
+  );
+  const disk = diskUncovered(servers, routed, holdsSourceIn(ws.rootReal));
+  return { planned: [...planned.values()], disk };
 }
 
 /** The preview's answer and the disk's, collected per session, and what none could cover. */
@@ -214,3 +220,22 @@ export async function previewAnswer(
 }
 
 const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Directory listings for preview-cover.ts, each read once (names only, never followed). */
+function holdsSourceIn(root: string): HoldsSource {
+  const listed = new Map<string, string[]>();
+  return (dir, exts) => {
+    let names = listed.get(dir);
+    if (names === undefined) {
+      try {
+        names = readdirSync(join(root, dir), { withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name);
+      } catch {
+        names = []; // not there yet (a new file's directory)
+      }
+      listed.set(dir, names);
+    }
+    return names.some((n) => exts.has(extname(n).slice(1)));
+  };
+}

@@ -182,7 +182,8 @@ async function anchorOrName(
     if (!(e instanceof BridgeError) || e.code !== "SymbolNotOnLine" || occurrence !== undefined) {
       throw e;
     }
-    const [only, more] = await symbolsOnLine(call, symbol, line);
+    // a server that cannot list the document's symbols leaves the text's own answer
+    const [only, more] = await symbolsOnLine(call, symbol, line).catch(() => []);
     if (only === undefined || more !== undefined) throw e;
     return nameAt(call, only, unit).column;
   }
