@@ -6,8 +6,9 @@
  * a cgo header, an embedded file, a JSON file a C file includes — and one whose
  * configuration it is (`restart_on`, `reload_on`, `package_manifest`). The server that gets
  * it reads its own configuration from disk too (gopls's `go.mod`), though not the sources
- * it follows as documents (clangd's headers). And a new file is not on disk, where a
- * server looks for what a file names. Pure: the routing, the files' existence and the
+ * it follows as documents (clangd's headers), and a data-file server reads other data
+ * files (a JSON schema) from disk. A data-file server reads only data files. And a new
+ * file is not on disk, where a server looks for what a file names. Pure: the routing, the files' existence and the
  * directories' listings are given.
  */
 import { basename, dirname, extname } from "node:path";
@@ -75,9 +76,12 @@ function readerOf(server: ServerConfig, holdsSource: HoldsSource) {
       matches(reload, rel) ||
       basename(rel) === server.package_manifest ||
       (matches(restart, rel) && !(own && source));
-    if (own || configuration) return configuration;
+    // a data-file server reads other data files from disk (a JSON schema, a `$ref`)
+    if (own) return configuration || server.data_files;
+    if (configuration) return true;
     if (!server.reads.includes("**")) return matches(reads, rel);
-    return source || aboveSources(rel, exts, holdsSource);
+    // sources read what lies beside or below them; data files name only data files
+    return source || (!server.data_files && aboveSources(rel, exts, holdsSource));
   };
 }
 

@@ -18,6 +18,7 @@ const server = (name: string, extensions: string[], more: Partial<ServerConfig> 
     restart_on: [],
     reload_on: [],
     reads: ["**"],
+    data_files: false,
     package_manifest: null,
     ...more,
   }) as unknown as ServerConfig;
@@ -30,8 +31,9 @@ const TSLS = server("tsls", ["ts"], {
 const CLANGD = server("clangd", ["c", "h", "cpp"], {
   restart_on: ["**/compile_commands.json", "**/*.h"],
 });
-const JSON_LS = server("json", ["json"], { reads: [] });
-const ALL = [GOPLS, TSLS, CLANGD, JSON_LS];
+const JSON_LS = server("json", ["json"], { data_files: true });
+const TAPLO = server("taplo", ["toml"], { data_files: true });
+const ALL = [GOPLS, TSLS, CLANGD, JSON_LS, TAPLO];
 
 /** Directories holding sources: "dir:ext" pairs. */
 function holding(...pairs: string[]) {
@@ -66,19 +68,19 @@ describe("diskUncovered", () => {
       "a JSON module tsserver imports",
       [to("ts/data.json", "json")],
       holding(),
-      ["tsls ts/data.json disk"],
+      ["tsls ts/data.json disk", "json ts/data.json disk"],
     ],
     [
       "a tsconfig to the JSON server",
       [to("tsconfig.json", "json")],
       holding(),
-      ["tsls tsconfig.json disk"],
+      ["tsls tsconfig.json disk", "json tsconfig.json disk"],
     ],
     [
       "a package's package.json",
       [to("pkg/package.json", "json")],
       holding(),
-      ["tsls pkg/package.json disk"],
+      ["tsls pkg/package.json disk", "json pkg/package.json disk"],
     ],
     [
       "a cgo header beside Go sources",
@@ -88,7 +90,7 @@ describe("diskUncovered", () => {
     ],
     [
       "a file an embedding package above may read",
-      [to("lib/em/static/x.txt", "json")],
+      [to("lib/em/static/x.txt", "text")],
       holding("lib/em:go"),
       ["gopls lib/em/static/x.txt disk"],
     ],
@@ -96,10 +98,22 @@ describe("diskUncovered", () => {
       "a JSON file beside C sources",
       [to("cpp/x.json", "json")],
       holding("cpp:cpp"),
-      ["tsls cpp/x.json disk", "clangd cpp/x.json disk"],
+      ["tsls cpp/x.json disk", "clangd cpp/x.json disk", "json cpp/x.json disk"],
     ],
     ["a header to clangd: followed as a document", [to("src/a.h", "clangd")], holding("src:c"), []],
     ["a TypeScript file far from Go sources", [to("web/a.ts", "tsls")], holding("lib:go"), []],
+    [
+      "a Go edit beside data files at the root: no data-file server named",
+      [to("lib/a.go", "gopls")],
+      holding(".:toml", ".:json", "lib:go"),
+      [],
+    ],
+    [
+      "a JSON schema: the JSON server reads it from disk for the files it validates",
+      [to("j/s.schema.json", "json")],
+      holding(),
+      ["tsls j/s.schema.json disk", "json j/s.schema.json disk"],
+    ],
     [
       "a new file: its server is told",
       [to("ts/new.ts", "tsls", false)],
