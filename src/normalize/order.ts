@@ -71,7 +71,38 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
 
 /** `locs` in compareLoc's order without duplicates (locations equal in every field it compares). */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  return withoutAdjacentDuplicates(locs.slice().sort(compareLoc), compareLoc);
+  return sortedUniqueByTarget(locs, compareRange);
+}
+
+/**
+ * `items` by target (compareTarget), then `compareInTarget`, without duplicates (items equal
+ * in both), the first of equal ones kept. Grouped by target first: a reference list names a
+ * few hundred files a few times each, so each target's key is sorted once, by the runtime's
+ * own code-unit order (the order compareStrings keeps), and only a target's few items by a
+ * comparator.
+ */
+function sortedUniqueByTarget<T extends Target>(
+  items: readonly T[],
+  compareInTarget: (a: T, b: T) => number,
+): T[] {
+  // by targetRank: workspace files, files outside, non-file URIs
+  const ranks = [new Map<string, T[]>(), new Map<string, T[]>(), new Map<string, T[]>()];
+  for (const item of items) {
+    const groups = ranks[targetRank(item)] as Map<string, T[]>;
+    const key = targetKey(item);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [item]);
+    else group.push(item);
+  }
+  const out: T[] = [];
+  for (const groups of ranks) {
+    for (const key of [...groups.keys()].sort()) {
+      const group = groups.get(key) as T[];
+      if (group.length === 1) out.push(group[0] as T);
+      else out.push(...withoutAdjacentDuplicates(group.sort(compareInTarget), compareInTarget));
+    }
+  }
+  return out;
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {
@@ -125,10 +156,7 @@ export function compareSymbolNode(a: SymbolNode, b: SymbolNode): number {
 export function sortedUniqueWorkspaceSymbols<T extends WorkspaceSymbolOut>(
   symbols: readonly T[],
 ): T[] {
-  return withoutAdjacentDuplicates(
-    symbols.slice().sort(compareWorkspaceSymbol),
-    compareWorkspaceSymbol,
-  );
+  return sortedUniqueByTarget(symbols, compareWorkspaceSymbolInTarget);
 }
 
 function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
@@ -137,10 +165,14 @@ function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
 
 /** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
 export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
+  return compareTarget(a, b) || compareWorkspaceSymbolInTarget(a, b);
+}
+
+/** compareWorkspaceSymbol of two symbols of one target. */
+function compareWorkspaceSymbolInTarget(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
   const ra = rangeOf(a);
   const rb = rangeOf(b);
   return (
-    compareTarget(a, b) ||
     (ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0) ||
     compareStrings(a.name, b.name) ||
     compareStrings(a.kind, b.kind) ||

@@ -21,6 +21,7 @@ import { LineTables } from "./line-tables.ts";
 import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { Turns } from "./turns.ts";
+import { type UriName, UriNames } from "./uri-names.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { WatchStatus } from "./watch-status.ts";
 
@@ -40,6 +41,7 @@ export class Workspace implements WorkspaceRoot {
   /** its realpath: what every file is confined beneath */
   readonly rootReal: string;
   private readonly lineTables: LineTables;
+  private readonly uriNames: UriNames;
   /** turns of the event loop for the work on large files, one call at a time (turns.ts) */
   readonly turns = new Turns();
   private watcher: WorkspaceWatcher | undefined;
@@ -54,6 +56,7 @@ export class Workspace implements WorkspaceRoot {
     this.name = config.name;
     this.root = config.root;
     this.rootReal = realRoot(config.root);
+    this.uriNames = new UriNames(this);
     this.lineTables = new LineTables({
       identify: (abs) => this.tryIdentify(abs),
       read: (abs) => this.tryRead(abs),
@@ -112,6 +115,11 @@ export class Workspace implements WorkspaceRoot {
   /** How results name `abs`: workspace-relative inside the root, else absolute. */
   display(abs: string): string {
     return displayPath(this, abs);
+  }
+
+  /** What a server's URI names, and how results name it (kept across calls: uri-names.ts). */
+  nameOf(uri: string): UriName {
+    return this.uriNames.of(uri);
   }
 
   /**
