@@ -41,6 +41,8 @@ export function withoutAdjacentDuplicates<T>(
   return out;
 }
 
+const SLASH = 0x2f;
+
 /**
  * Workspace files first, then files outside the workspace (absolute: a leading slash, the
  * bridge runs on Linux), then non-file URIs.
@@ -88,18 +90,26 @@ function sortedUniqueByTarget<T extends Target>(
   // by targetRank: workspace files, files outside, non-file URIs
   const ranks = [new Map<string, T[]>(), new Map<string, T[]>(), new Map<string, T[]>()];
   for (const item of items) {
-    const groups = ranks[targetRank(item)] as Map<string, T[]>;
-    const key = targetKey(item);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [item]);
+    // targetRank and targetKey, inline: this runs per item
+    const file = "file" in item ? item.file : undefined;
+    const groups = ranks[file === undefined ? 2 : file.charCodeAt(0) === SLASH ? 1 : 0];
+    const key = file ?? (item as { uri: string }).uri;
+    const group = groups?.get(key);
+    if (group === undefined) groups?.set(key, [item]);
     else group.push(item);
   }
   const out: T[] = [];
   for (const groups of ranks) {
-    for (const key of [...groups.keys()].sort()) {
+    for (const key of Array.from(groups.keys()).sort()) {
       const group = groups.get(key) as T[];
-      if (group.length === 1) out.push(group[0] as T);
-      else out.push(...withoutAdjacentDuplicates(group.sort(compareInTarget), compareInTarget));
+      if (group.length > 1) group.sort(compareInTarget);
+      // withoutAdjacentDuplicates, into `out`
+      let last: T | undefined;
+      for (const item of group) {
+        if (last !== undefined && compareInTarget(last, item) === 0) continue;
+        out.push(item);
+        last = item;
+      }
     }
   }
   return out;

@@ -132,10 +132,17 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       name.run = run;
     }
     const table = name.table;
-    const line0 = safe(range?.start?.line);
-    const character = safe(range?.start?.character);
-    const endLine0 = safe(range?.end?.line);
-    const endCharacter = safe(range?.end?.character);
+    const start0 = range?.start;
+    const end0 = range?.end;
+    // a non-negative integer (nearly every server number) is safe as it is: no call
+    const l = start0?.line;
+    const line0 = typeof l === "number" && l >>> 0 === l ? l : safe(l);
+    const c = start0?.character;
+    const character = typeof c === "number" && c >>> 0 === c ? c : safe(c);
+    const el = end0?.line;
+    const endLine0 = typeof el === "number" && el >>> 0 === el ? el : safe(el);
+    const ec = end0?.character;
+    const endCharacter = typeof ec === "number" && ec >>> 0 === ec ? ec : safe(ec);
     // ASCII text (most files): its columns without the position objects
     if (table instanceof AsciiLines) {
       return asciiRangeToClient(table, line0, character, endLine0, endCharacter);
