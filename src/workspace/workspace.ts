@@ -2,8 +2,9 @@
  * One configured workspace and what the bridge keeps about its files (SPEC §5, §8.1): the
  * root's realpath, taken once; which file a path means, and its confined read; the watcher
  * its sessions share (one inotify instance per root); the line tables of the files results
- * point into. The session manager makes one per configured workspace, passes it to the
- * sessions and tools that need it, and closes it.
+ * point into, and what the URIs naming them name (uri-names.ts). The session manager makes
+ * one per configured workspace, passes it to the sessions and tools that need it, and
+ * closes it.
  */
 import { join } from "node:path";
 import type { WorkspaceConfig } from "../config/types.ts";
