@@ -7,8 +7,8 @@
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { uriToPath } from "./uri.ts";
 
-/** URIs remembered: more than any answer within the size caps names. */
-export const MAX_URI_NAMES = 16_384;
+/** URIs remembered: more files than a page of the default `max_result_bytes` can name. */
+export const MAX_URI_NAMES = 4096;
 
 /** What a URI names: its path (null for a non-file URI) and how results name that path. */
 export interface UriName {
