@@ -7,6 +7,8 @@
 import { lstatSync } from "node:fs";
 import { type FileIdentity, identityOf } from "./confined.ts";
 
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** The path's identity now, or null when it is gone or no longer a regular file (never followed). */
 export function currentIdentity(abs: string): FileIdentity | null {
   try {
@@ -16,8 +18,6 @@ export function currentIdentity(abs: string): FileIdentity | null {
     return null;
   }
 }
-
-const NO_THROW = { throwIfNoEntry: false } as const;
 
 /**
  * Whether the path still shows `known`: a regular file (never followed) of that identity.
