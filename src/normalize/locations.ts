@@ -49,14 +49,25 @@ export function withoutVanished<T extends Target>(
   exists: (file: string) => boolean,
 ): { kept: T[]; vanished: number } {
   const known = new Map<string, boolean>();
-  const kept = items.filter((item) => {
-    if (!("file" in item)) return true;
-    let there = known.get(item.file);
-    if (there === undefined) {
-      there = exists(item.file);
-      known.set(item.file, there);
+  const kept: T[] = [];
+  // a file's items usually lie side by side (canonical order): the last answer stands
+  let last: string | undefined;
+  let lastThere = true;
+  for (const item of items) {
+    if (!("file" in item)) {
+      kept.push(item);
+      continue;
     }
-    return there;
-  });
+    if (item.file !== last) {
+      let there = known.get(item.file);
+      if (there === undefined) {
+        there = exists(item.file);
+        known.set(item.file, there);
+      }
+      last = item.file;
+      lastThere = there;
+    }
+    if (lastThere) kept.push(item);
+  }
   return { kept, vanished: items.length - kept.length };
 }

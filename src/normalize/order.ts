@@ -41,6 +41,8 @@ export function withoutAdjacentDuplicates<T>(
   return out;
 }
 
+const SLASH = 0x2f;
+
 /**
  * Workspace files first, then files outside the workspace (absolute: a leading slash, the
  * bridge runs on Linux), then non-file URIs.
@@ -71,7 +73,46 @@ export function compareLoc(a: Target & Range, b: Target & Range): number {
 
 /** `locs` in compareLoc's order without duplicates (locations equal in every field it compares). */
 export function sortedUniqueLocs<T extends Target & Range>(locs: readonly T[]): T[] {
-  return withoutAdjacentDuplicates(locs.slice().sort(compareLoc), compareLoc);
+  return sortedUniqueByTarget(locs, compareRange);
+}
+
+/**
+ * `items` by target (compareTarget), then `compareInTarget`, without duplicates (items equal
+ * in both), the first of equal ones kept. Grouped by target first: a reference list names a
+ * few hundred files a few times each, so each target's key is sorted once, by the runtime's
+ * own code-unit order (the order compareStrings keeps), and only a target's few items by a
+ * comparator.
+ */
+function sortedUniqueByTarget<T extends Target>(
+  items: readonly T[],
+  compareInTarget: (a: T, b: T) => number,
+): T[] {
+  // by targetRank: workspace files, files outside, non-file URIs
+  const ranks = [new Map<string, T[]>(), new Map<string, T[]>(), new Map<string, T[]>()];
+  for (const item of items) {
+    // targetRank and targetKey, inline: this runs per item
+    const file = "file" in item ? item.file : undefined;
+    const groups = ranks[file === undefined ? 2 : file.charCodeAt(0) === SLASH ? 1 : 0];
+    const key = file ?? (item as { uri: string }).uri;
+    const group = groups?.get(key);
+    if (group === undefined) groups?.set(key, [item]);
+    else group.push(item);
+  }
+  const out: T[] = [];
+  for (const groups of ranks) {
+    for (const key of Array.from(groups.keys()).sort()) {
+      const group = groups.get(key) as T[];
+      if (group.length > 1) group.sort(compareInTarget);
+      // withoutAdjacentDuplicates, into `out`
+      let last: T | undefined;
+      for (const item of group) {
+        if (last !== undefined && compareInTarget(last, item) === 0) continue;
+        out.push(item);
+        last = item;
+      }
+    }
+  }
+  return out;
 }
 
 const SEVERITY_RANK: Record<SeverityName, number> = {
@@ -125,10 +166,7 @@ export function compareSymbolNode(a: SymbolNode, b: SymbolNode): number {
 export function sortedUniqueWorkspaceSymbols<T extends WorkspaceSymbolOut>(
   symbols: readonly T[],
 ): T[] {
-  return withoutAdjacentDuplicates(
-    symbols.slice().sort(compareWorkspaceSymbol),
-    compareWorkspaceSymbol,
-  );
+  return sortedUniqueByTarget(symbols, compareWorkspaceSymbolInTarget);
 }
 
 function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
@@ -137,10 +175,14 @@ function rangeOf(s: WorkspaceSymbolOut): Range | undefined {
 
 /** Workspace symbols: file/uri, position (range-less first), name, kind, container. */
 export function compareWorkspaceSymbol(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
+  return compareTarget(a, b) || compareWorkspaceSymbolInTarget(a, b);
+}
+
+/** compareWorkspaceSymbol of two symbols of one target. */
+function compareWorkspaceSymbolInTarget(a: WorkspaceSymbolOut, b: WorkspaceSymbolOut): number {
   const ra = rangeOf(a);
   const rb = rangeOf(b);
   return (
-    compareTarget(a, b) ||
     (ra && rb ? compareRange(ra, rb) : ra ? 1 : rb ? -1 : 0) ||
     compareStrings(a.name, b.name) ||
     compareStrings(a.kind, b.kind) ||

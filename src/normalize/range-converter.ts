@@ -20,7 +20,7 @@ import { LineIndex } from "../text/line-index.ts";
 import { type LineModel, LSP_LINES } from "../text/line-model.ts";
 import { type LspRange, type PositionEncoding, unitToEncoding } from "../text/positions.ts";
 import { displayPath } from "../workspace/paths.ts";
-import { uriToPath } from "../workspace/uri.ts";
+import { type UriName as NamedUri, uriName } from "../workspace/uri-names.ts";
 import { compareStrings } from "./order.ts";
 import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
 
@@ -40,6 +40,8 @@ export interface NormalizeContextOptions {
   load?: (paths: string[]) => Promise<void>;
   /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
   present?: (abs: string) => boolean;
+  /** what a URI names under the root (default: worked out per call; uri-names.ts) */
+  name?: (uri: string) => NamedUri;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -51,6 +53,9 @@ function safe(n: unknown): number {
 interface UriName {
   path: string | null;
   target: Target;
+  /** its table (tableOf) in the conversion run `run`: looked up once per file a run */
+  run: number;
+  table: LineColumns | null;
 }
 
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
@@ -65,13 +70,16 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   /** inside convert's first run: tables that cost a read are asked for, not read */
   let peeking = false;
   let pending = false;
+  /** the conversion run: each starts with no table known */
+  let run = 0;
 
   function nameFor(uri: string): UriName {
     let name = names.get(uri);
     if (name === undefined) {
-      const path = uriToPath(uri);
-      name = { path, target: path === null ? { uri } : { file: displayPath(opts, path) } };
-      if (path !== null && "file" in name.target) paths.set(name.target.file, path);
+      const { path, file } = opts.name?.(uri) ?? uriName(opts, uri);
+      const target = path === null || file === null ? { uri } : { file };
+      name = { path, target, run: -1, table: null };
+      if (path !== null && file !== null) paths.set(file, path);
       names.set(uri, name);
     }
     return name;
@@ -119,11 +127,22 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function rangeOf(name: UriName, range: LspRange): Range {
-    const table = tableOf(name);
-    const line0 = safe(range?.start?.line);
-    const character = safe(range?.start?.character);
-    const endLine0 = safe(range?.end?.line);
-    const endCharacter = safe(range?.end?.character);
+    if (name.run !== run) {
+      name.table = tableOf(name);
+      name.run = run;
+    }
+    const table = name.table;
+    const start0 = range?.start;
+    const end0 = range?.end;
+    // a non-negative integer (nearly every server number) is safe as it is: no call
+    const l = start0?.line;
+    const line0 = typeof l === "number" && l >>> 0 === l ? l : safe(l);
+    const c = start0?.character;
+    const character = typeof c === "number" && c >>> 0 === c ? c : safe(c);
+    const el = end0?.line;
+    const endLine0 = typeof el === "number" && el >>> 0 === el ? el : safe(el);
+    const ec = end0?.character;
+    const endCharacter = typeof ec === "number" && ec >>> 0 === ec ? ec : safe(ec);
     // ASCII text (most files): its columns without the position objects
     if (table instanceof AsciiLines) {
       return asciiRangeToClient(table, line0, character, endLine0, endCharacter);
@@ -158,25 +177,27 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       : { uri: t.uri, line, column, end_line, end_column };
   }
 
-  async function convert<T>(run: () => T | Promise<T>): Promise<T> {
-    if (asIs) return await run();
+  async function convert<T>(conversion: () => T | Promise<T>): Promise<T> {
+    if (asIs) return await conversion();
     indexes = new Map();
     unconverted = new Set();
+    run += 1;
     peeking = true;
     pending = false;
     let first: T;
     try {
       // a run may yield (time slices): the context is the call's own, nothing else peeks
-      first = await run();
+      first = await conversion();
     } finally {
       peeking = false;
+      run += 1;
     }
     if (!pending) return first;
     // every file this answer names, asked for by the first run: loaded, then converted again
     await opts.load?.([...indexes.keys()]);
     indexes = new Map();
     unconverted = new Set();
-    return await run();
+    return await conversion();
   }
 
   const roots = [...new Set([opts.rootReal, opts.root])].sort((a, b) => b.length - a.length);

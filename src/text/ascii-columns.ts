@@ -36,10 +36,18 @@ export function asciiRangeToClient(
   endLine0: number,
   endCharacter: number,
 ): { line: number; column: number; end_line: number; end_column: number } {
-  const line = asciiClientLine(lines, line0);
-  const column = asciiClientColumn(lines, line0, character);
-  const endLine = asciiClientLine(lines, endLine0);
-  const endColumn = asciiClientColumn(lines, endLine0, endCharacter);
+  // asciiClientLine and asciiClientColumn of both ends, inline: this runs per location
+  const count = lines.lineCount;
+  const line = line0 >= count ? count : line0 + 1;
+  const column =
+    line0 >= count
+      ? lines.lineLength(count - 1) + 1
+      : Math.min(character, lines.lineLength(line0)) + 1;
+  const endLine = endLine0 >= count ? count : endLine0 + 1;
+  const endColumn =
+    endLine0 >= count
+      ? lines.lineLength(count - 1) + 1
+      : Math.min(endCharacter, lines.lineLength(endLine0)) + 1;
   return endLine < line || (endLine === line && endColumn < column)
     ? { line, column, end_line: line, end_column: column }
     : { line, column, end_line: endLine, end_column: endColumn };

@@ -50,6 +50,8 @@ export class CallLines {
   private ownKey: string | null | undefined;
   /** paths seen in this call as a regular file beneath the root (their identity taken) */
   private readonly found = new Set<string>();
+  /** the lines `decide` decided last (peek's answer without a second lookup) */
+  private latest: FileLines;
 
   constructor(
     private readonly tables: LineTables,
@@ -67,8 +69,7 @@ export class CallLines {
     if (this.loaded) return this.get(abs);
     const known = this.byPath.get(abs);
     if (known !== undefined || this.byPath.has(abs)) return known;
-    const decided = this.resolve(abs, false);
-    return decided === PENDING ? PENDING : this.byPath.get(abs);
+    return this.resolve(abs, false) === PENDING ? PENDING : this.latest;
   }
 
   /** The tables of every file in `paths`, afresh in canonical order, one read per turn. */
@@ -105,9 +106,7 @@ export class CallLines {
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
     const doc = this.open(abs);
     const how = this.decide(abs, read, doc);
-    if (how !== PENDING && doc === undefined && this.byPath.get(abs) !== undefined) {
-      this.found.add(abs);
-    }
+    if (how !== PENDING && doc === undefined && this.latest !== undefined) this.found.add(abs);
     return how;
   }
 
@@ -116,16 +115,12 @@ export class CallLines {
     read: boolean,
     doc: OpenLines | undefined,
   ): "read" | "kept" | typeof PENDING {
-    const identity = doc !== undefined ? doc.identity : this.tables.identity(abs);
-    if (doc === undefined && identity === undefined) {
-      this.byPath.set(abs, undefined);
-      return "kept";
-    }
-    const file = fileKeyOf(abs, identity ?? null);
-    if (this.byFile.has(file)) {
-      this.byPath.set(abs, this.byFile.get(file));
-      return "kept";
-    }
+    const seen = doc === undefined ? this.tables.look(abs) : undefined;
+    if (doc === undefined && seen === undefined) return this.decided(abs, null, undefined, "kept");
+    const identity = doc !== undefined ? doc.identity : seen?.identity;
+    const file = seen?.file ?? fileKeyOf(abs, identity ?? null);
+    const same = this.byFile.get(file);
+    if (same !== undefined || this.byFile.has(file)) return this.decided(abs, null, same, "kept");
     const own = this.ownLines(file);
     if (own !== undefined) return this.decided(abs, file, own, "kept");
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
@@ -149,20 +144,22 @@ export class CallLines {
     return this.decided(abs, file, lines, this.tables.reads !== reads ? "read" : "kept");
   }
 
-  private decided<T>(abs: string, file: string, lines: FileLines, how: T): T {
-    this.byFile.set(file, lines);
+  /** `abs`'s lines decided (and its file's, unless null: already decided, or none). */
+  private decided<T>(abs: string, file: string | null, lines: FileLines, how: T): T {
+    if (file !== null) this.byFile.set(file, lines);
     this.byPath.set(abs, lines);
+    this.latest = lines;
     return how;
   }
 
   /** The call's own document's table, when `file` is its file. */
   private ownLines(file: string): LineColumns | undefined {
     if (this.own === undefined) return undefined;
-    const doc = this.open(this.own);
     if (this.ownKey === undefined) {
+      const doc = this.open(this.own);
       this.ownKey = doc === undefined ? null : fileKeyOf(this.own, doc.identity);
     }
-    return file === this.ownKey ? doc?.index : undefined;
+    return file === this.ownKey ? this.open(this.own)?.index : undefined;
   }
 }
 

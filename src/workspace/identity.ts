@@ -7,13 +7,29 @@
 import { lstatSync } from "node:fs";
 import { type FileIdentity, identityOf } from "./confined.ts";
 
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** The path's identity now, or null when it is gone or no longer a regular file (never followed). */
 export function currentIdentity(abs: string): FileIdentity | null {
   try {
-    const s = lstatSync(abs, { throwIfNoEntry: false });
+    const s = lstatSync(abs, NO_THROW);
     return s?.isFile() ? identityOf(s) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Whether the path still shows `known`: a regular file (never followed) of that identity.
+ * currentIdentity compared, without the identity object made (a reference list looks at
+ * hundreds of paths a call).
+ */
+export function unchanged(abs: string, known: FileIdentity): boolean {
+  try {
+    const s = lstatSync(abs, NO_THROW);
+    return s?.isFile() === true && sameIdentity(known, s);
+  } catch {
+    return false;
   }
 }
 

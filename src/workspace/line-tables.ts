@@ -15,7 +15,7 @@
 import { columnsSize, type LineColumns, lineColumnsWithin } from "../text/line-columns.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
-import { currentIdentity, sameIdentity } from "./identity.ts";
+import { sameIdentity, unchanged } from "./identity.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
 export const RACY_MARGIN_MS = 100;
@@ -29,6 +29,13 @@ export interface TableSource {
   identify(abs: string): FileIdentity | undefined;
   /** its text and the identity it was read with */
   read(abs: string): { text: string; identity: FileIdentity } | undefined;
+}
+
+/** A path opened beneath the root: the identity it showed then, and that file's key. */
+export interface SeenPath {
+  identity: FileIdentity;
+  /** fileKey(identity), made once per identity rather than once per call */
+  file: string;
 }
 
 interface Entry {
@@ -56,7 +63,7 @@ export class LineTables {
   /** insertion order is recency order: the first entry is the least recently used */
   private readonly entries = new Map<string, Entry>();
   /** each path opened beneath the root, with the identity it had then (recency order) */
-  private readonly paths = new Map<string, FileIdentity>();
+  private readonly paths = new Map<string, SeenPath>();
   private bytes = 0;
   private readCount = 0;
 
@@ -72,18 +79,22 @@ export class LineTables {
    * the root: one `lstat` while the path shows what it showed when it was last opened.
    */
   identity(abs: string): FileIdentity | undefined {
+    return this.look(abs)?.identity;
+  }
+
+  /** `identity`, with the file's key (fileKey) beside it. */
+  look(abs: string): SeenPath | undefined {
     const known = this.paths.get(abs);
     if (known !== undefined) {
       this.paths.delete(abs);
-      const now = currentIdentity(abs);
-      if (now !== null && sameIdentity(known, now)) {
-        this.paths.set(abs, now);
-        return now;
+      // the path shows what it showed: the record (identity and key) stands as it is
+      if (unchanged(abs, known.identity)) {
+        this.paths.set(abs, known);
+        return known;
       }
     }
     const opened = this.source.identify(abs);
-    if (opened !== undefined) this.remember(abs, opened);
-    return opened;
+    return opened === undefined ? undefined : this.remember(abs, opened);
   }
 
   /**
@@ -97,9 +108,9 @@ export class LineTables {
   ): LineColumns | undefined {
     const key = `${file}:${model.key}`;
     const cached = this.entries.get(key);
-    if (cached === undefined || !cached.settled || !sameIdentity(cached.identity, identity)) {
-      return undefined;
-    }
+    // a path's identity as it was remembered is the very object its table was read with
+    const same = cached?.identity === identity || sameIdentity(cached?.identity ?? null, identity);
+    if (cached === undefined || !cached.settled || !same) return undefined;
     this.entries.delete(key);
     this.entries.set(key, cached);
     return cached.lines;
@@ -148,13 +159,15 @@ export class LineTables {
     return { entries: this.entries.size, bytes: this.bytes, paths: this.paths.size };
   }
 
-  private remember(abs: string, identity: FileIdentity): void {
+  private remember(abs: string, identity: FileIdentity): SeenPath {
+    const seen = { identity, file: fileKey(identity) };
     this.paths.delete(abs);
-    this.paths.set(abs, identity);
+    this.paths.set(abs, seen);
     for (const old of this.paths.keys()) {
       if (this.paths.size <= MAX_PATHS) break;
       this.paths.delete(old);
     }
+    return seen;
   }
 
   private keep(key: string, entry: Entry): void {

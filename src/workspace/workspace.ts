@@ -2,7 +2,8 @@
  * One configured workspace and what the bridge keeps about its files (SPEC §5, §8.1): the
  * root's realpath, taken once; which file a path means, and its confined read; the watcher
  * its sessions share (its watches in the bridge's one inotify instance, watch-hub.ts); the
- * line tables of the files results point into. The session manager makes one per configured workspace, passes it to the
+ * line tables of the files results point into, and what the URIs naming them name
+ * (uri-names.ts). The session manager makes one per configured workspace, passes it to the
  * sessions and tools that need it, and closes it.
  */
 import { join } from "node:path";
@@ -21,6 +22,7 @@ import { LineTables } from "./line-tables.ts";
 import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { Turns } from "./turns.ts";
+import { type UriName, UriNames } from "./uri-names.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { InotifyHub } from "./watch-hub.ts";
 import type { WatchStatus } from "./watch-status.ts";
@@ -41,6 +43,7 @@ export class Workspace implements WorkspaceRoot {
   /** its realpath: what every file is confined beneath */
   readonly rootReal: string;
   private readonly lineTables: LineTables;
+  private readonly uriNames: UriNames;
   /** turns of the event loop for the work on large files, one call at a time (turns.ts) */
   readonly turns = new Turns();
   private watcher: WorkspaceWatcher | undefined;
@@ -57,6 +60,7 @@ export class Workspace implements WorkspaceRoot {
     this.name = config.name;
     this.root = config.root;
     this.rootReal = realRoot(config.root);
+    this.uriNames = new UriNames(this);
     this.lineTables = new LineTables({
       identify: (abs) => this.tryIdentify(abs),
       read: (abs) => this.tryRead(abs),
@@ -115,6 +119,11 @@ export class Workspace implements WorkspaceRoot {
   /** How results name `abs`: workspace-relative inside the root, else absolute. */
   display(abs: string): string {
     return displayPath(this, abs);
+  }
+
+  /** What a server's URI names, and how results name it (kept across calls: uri-names.ts). */
+  nameOf(uri: string): UriName {
+    return this.uriNames.of(uri);
   }
 
   /**
