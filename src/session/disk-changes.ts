@@ -297,7 +297,9 @@ export class DiskChanges {
         restartOn: matches(this.restartGlobs),
         reloadOn: matches(this.reloadGlobs),
         watched: sent.has(c.abs),
-        open: open.has(c.abs),
+        // a data-file server checks other files against a document (a JSON schema) as it
+        // read them, not again when the document changes: no proof for those (SPEC §5.3)
+        open: open.has(c.abs) && !this.ctx.server.data_files,
         opened: opened.has(c.abs),
         // what `follows` names is shown followed inside the root; outside it, no proof
         follows: rel !== null && this.followsGlobs.some((g) => g.match(rel)),

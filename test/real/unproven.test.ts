@@ -12,6 +12,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { answer, GATED } from "../support/coherence.ts";
+import { findLanguageServer } from "../support/language-servers.ts";
 import { startRealBridge } from "../support/real-bridge.ts";
 import {
   findClangd,
@@ -34,6 +35,7 @@ const FOUND: Record<string, RealServer | null> = {
   pyright: await findPyright(),
   "typescript-language-server": await findTypescriptLanguageServer(),
   "rust-analyzer": await findRustAnalyzer(),
+  "vscode-json-language-server": await findLanguageServer("vscode-json-language-server"),
 };
 
 const HOVER_F = { tool: "hover", args: { file: "main.py", line: 3, symbol: "f" } } as const;
@@ -53,7 +55,21 @@ const MACRO_FILES = {
 };
 const C_FILES = ["impl.c", "user.c", "main.c"];
 
+const schema = (type: string) =>
+  `{ "type": "object", "properties": { "n": { "type": "${type}" } } }\n`;
+
 const CASES: Record<string, Case> = {
+  "vscode-json-language-server: a schema it has open, changed on disk": {
+    server: "vscode-json-language-server",
+    files: {
+      "proj/s.schema.json": schema("string"),
+      "proj/a.json": '{ "$schema": "./s.schema.json", "n": "x" }\n',
+    },
+    // the schema open (a call on it, or a preview of it): its change is sent as a document
+    warm: [diag("s.schema.json"), diag("a.json")],
+    change: (dir) => write(dir, "proj/s.schema.json", schema("number")),
+    probes: [diag("a.json")],
+  },
   "clangd: a header's macro flips which function an unopened file calls": {
     server: "clangd",
     files: MACRO_FILES,
