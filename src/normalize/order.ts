@@ -103,13 +103,7 @@ function sortedUniqueByTarget<T extends Target>(
     for (const key of Array.from(groups.keys()).sort()) {
       const group = groups.get(key) as T[];
       if (group.length > 1) group.sort(compareInTarget);
-      // withoutAdjacentDuplicates, into `out`
-      let last: T | undefined;
-      for (const item of group) {
-        if (last !== undefined && compareInTarget(last, item) === 0) continue;
-        out.push(item);
-        last = item;
-      }
+      for (const item of withoutAdjacentDuplicates(group, compareInTarget)) out.push(item);
     }
   }
   return out;

@@ -24,6 +24,7 @@ import {
   type FileChange,
   firstMatch,
   globPath,
+  globs,
   matchingEvents,
   watcherReach,
 } from "../workspace/file-events.ts";
@@ -54,10 +55,6 @@ export interface Unsettled {
 /** Why a marked change leaves an answer unsettled (SPEC §5.3). */
 export const UNPROVEN_REASON =
   "changed since the server started; the server is not known to follow it (session_restart)";
-
-function globs(patterns: readonly string[]): Bun.Glob[] {
-  return patterns.map((g) => new Bun.Glob(g));
-}
 
 export class DiskChanges {
   private pending: FileChange[] = [];

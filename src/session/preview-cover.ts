@@ -13,6 +13,7 @@
  */
 import { basename, dirname, extname } from "node:path";
 import type { ServerConfig } from "../config/types.ts";
+import { globs } from "../workspace/file-events.ts";
 
 export const NEW_FILES =
   "new files: the server looks on disk for what a file names, where these are not; errors resolving them may not hold";
@@ -64,10 +65,9 @@ export function diskUncovered(
 
 /** Whether `server` reads a file from disk: as its own document (`own`), or another's. */
 function readerOf(server: ServerConfig, holdsSource: HoldsSource) {
-  const glob = (list: readonly string[]) => list.map((g) => new Bun.Glob(g));
-  const restart = glob(server.restart_on);
-  const reload = glob(server.reload_on);
-  const reads = glob(server.reads);
+  const restart = globs(server.restart_on);
+  const reload = globs(server.reload_on);
+  const reads = globs(server.reads);
   const exts = new Set(Object.keys(server.extensions));
   const matches = (globs: Bun.Glob[], rel: string) => globs.some((g) => g.match(rel));
   return (rel: string, own: boolean): boolean => {

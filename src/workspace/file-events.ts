@@ -189,6 +189,11 @@ export function coalesce(changes: FileChange[]): FileChange[] {
   return out;
 }
 
+/** A configuration's glob patterns, compiled (matched by `globPath`). */
+export function globs(patterns: readonly string[]): Bun.Glob[] {
+  return patterns.map((g) => new Bun.Glob(g));
+}
+
 /**
  * What a configuration's globs match a file by: its root-relative path, or outside the
  * root (a dependency, SPEC §5.3) its absolute path without the `/`, so `**`-globs apply

@@ -18,6 +18,7 @@ import {
   sinceAnswer,
 } from "../../normalize/diagnostics-answer.ts";
 import type { KeyedDiagnostics } from "../../normalize/diagnostics-diff.ts";
+import { compareStrings } from "../../normalize/order.ts";
 import { routeOne } from "../../router.ts";
 import { Preview, type Proposed, uncoveredChannel } from "../../session/preview.ts";
 import {
@@ -202,7 +203,9 @@ export async function previewAnswer(
     slices,
   );
   ctx.bridge.built(m.bytes + before.bytes);
-  uncovered.sort((a, b) => order(a.server, b.server) || order(a.channel, b.channel));
+  uncovered.sort(
+    (a, b) => compareStrings(a.server, b.server) || compareStrings(a.channel, b.channel),
+  );
   const extra = uncovered.length > 0 ? { uncovered } : {};
   const fields = resultFields(preview, m.snapshot, extra);
   const maxBytes = ctx.bridge.config.bridge.max_result_bytes;
@@ -218,8 +221,6 @@ export async function previewAnswer(
     return { answer, snapshot: m.snapshot, keyed: m.keyed };
   }
 }
-
-const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Directory listings for preview-cover.ts, each read once (names only, never followed). */
 function holdsSourceIn(root: string): HoldsSource {
