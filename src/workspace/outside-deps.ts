@@ -101,6 +101,27 @@ export function covering(a: OutsideDependency, b: OutsideDependency): OutsideDep
   return { ...a, names: new RegExp(`(?:${a.names.source})|(?:${b.names.source})`) };
 }
 
+/**
+ * The dependencies only some owners read (their own: a server's registered watchers, its
+ * programs' configuration), and whose they are; one `everyone` names too is everyone's.
+ */
+export function ownersOf<S extends { own: readonly OutsideDependency[] }>(
+  everyone: readonly OutsideDependency[],
+  owners: Iterable<S>,
+): Map<string, Set<S>> {
+  const common = new Set(everyone.map((d) => d.path));
+  const out = new Map<string, Set<S>>();
+  for (const s of owners) {
+    for (const d of s.own) {
+      if (common.has(d.path)) continue;
+      const set = out.get(d.path) ?? new Set<S>();
+      set.add(s);
+      out.set(d.path, set);
+    }
+  }
+  return out;
+}
+
 /** Each path once, covering every dependency named there, in the order first named. */
 export function byPath(deps: readonly OutsideDependency[]): OutsideDependency[] {
   const out = new Map<string, OutsideDependency>();

@@ -4,10 +4,11 @@
  * was; one that appears there is told as its files, what a server's globs and watchers match.
  */
 import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { FileChange } from "./file-events.ts";
 import { isSystemPath, type OutsideDependency } from "./outside-deps.ts";
 import { resolveOutside } from "./outside-resolve.ts";
+import { atOrBelow } from "./paths.ts";
 
 /** A watched directory: the path it was reached by, where that led, and what it was. */
 export interface Place {
@@ -15,6 +16,30 @@ export interface Place {
   dir: string;
   /** device and inode: what an inotify watch is bound to */
   identity: string;
+}
+
+/** A watched directory and the paths to nothing yet that would appear below it. */
+interface Awaiting {
+  dir: string;
+  awaiting: ReadonlySet<string>;
+}
+
+/** The entry of `w`'s directory on the way to `path`, or null when it is not below it. */
+export function stepOf(w: Awaiting, path: string): string | null {
+  const step = join(w.dir, relative(w.dir, path).split("/")[0] ?? "");
+  return step === w.dir || !atOrBelow(w.dir, step) ? null : step;
+}
+
+/** Whether `abs`, in `w`'s directory, is the first step of a path `w` awaits. */
+export function awaitedStep(w: Awaiting, abs: string): boolean {
+  for (const path of w.awaiting) if (stepOf(w, path) === abs) return true;
+  return false;
+}
+
+/** Whether a path `w` awaits through `step` is there now (`~/.config` alone is not). */
+export function reached(w: Awaiting, step: string): boolean {
+  for (const path of w.awaiting) if (stepOf(w, path) === step && existsSync(path)) return true;
+  return false;
 }
 
 /** The place `followed` leads to now; throws when it leads nowhere. */
@@ -54,6 +79,21 @@ export function filesBelow(dir: string): FileChange[] {
       else if (out.push({ abs, kind: "created" }) >= MAX_APPEARED_FILES) return out;
     }
   }
+  return out;
+}
+
+/**
+ * What a directory's path changed when it came to lead elsewhere, under the path's names:
+ * the files it led to (`before`, real paths below `place.dir`) gone, those it leads to now
+ * created, a name in both changed.
+ */
+export function repointed(place: Place, before: readonly string[]): FileChange[] {
+  const was = new Set(before.map((abs) => join(place.followed, relative(place.dir, abs))));
+  const out: FileChange[] = filesBelow(place.followed).map(({ abs }) => ({
+    abs,
+    kind: was.delete(abs) ? "changed" : "created",
+  }));
+  for (const abs of was) out.push({ abs, kind: "deleted" });
   return out;
 }
 

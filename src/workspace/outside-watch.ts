@@ -5,10 +5,12 @@
  * that climbs out). A directory with everything below it, a directory's own entries, or a
  * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
  * and at most OUTSIDE_MAX_WATCHES directories, in the bridge's one inotify instance
- * (watch-hub.ts). Found again when a session starts and when a change below the root
- * touches a file they came from; one found later is watched for every subscriber from then on. A dependency that cannot be watched whole — gone,
- * unreadable, past its bound, no inotify — is named, and every answer that may depend on
- * it says so (`outside_unwatched`); so is a survey stopped at its bound.
+ * (watch-hub.ts), with what each path is looked up through (outside-lookups.ts). Found
+ * again when a session starts and when a change below the root touches a file they came
+ * from; one found later is watched for every subscriber from then on. A dependency that
+ * cannot be watched whole — gone, unreadable, past its bound, no inotify — is named, and
+ * every answer that may depend on it says so (`outside_unwatched`); so is a survey
+ * stopped at its bound.
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
@@ -21,9 +23,21 @@ import {
   MAX_OUTSIDE_DEPENDENCIES,
   type OutsideDependency,
   outsideDependencies,
+  ownersOf,
   reachOf,
 } from "./outside-deps.ts";
-import { filesBelow, type Place, placeOf, stillAt, whereItWouldAppear } from "./outside-places.ts";
+import { LookupWatches } from "./outside-lookups.ts";
+import {
+  awaitedStep,
+  filesBelow,
+  type Place,
+  placeOf,
+  reached,
+  repointed,
+  stepOf,
+  stillAt,
+  whereItWouldAppear,
+} from "./outside-places.ts";
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
 import { atOrBelow } from "./paths.ts";
 import { type Subscription, WorkspaceWatcher } from "./watch.ts";
@@ -50,6 +64,8 @@ interface Watched extends Place {
   watcher: WorkspaceWatcher;
   /** paths to nothing yet that would appear below `dir` (`OutsideDependency.awaits`) */
   awaiting: Set<string>;
+  /** what its path is looked up through could not all be watched */
+  lookupsUnwatched: boolean;
 }
 
 /** One session's view: what changed outside, and what it cannot see. */
@@ -84,6 +100,8 @@ export class OutsideWatch {
   private stale = false;
   private readonly survey: OutsideSurvey;
   private readonly beyond: OutsideBeyond;
+  /** where each watched path leads: a link pointed elsewhere, a directory on the way replaced */
+  private readonly lookups: LookupWatches<Watched>;
 
   constructor(
     /** the bridge's inotify instance, every dependency's watches in it */
@@ -102,6 +120,7 @@ export class OutsideWatch {
       readAbove: (abs) => readTextOutsideWorkspace(abs, MAX_CONFIGURATION_ABOVE),
       isSystem: isSystemPath,
     });
+    this.lookups = new LookupWatches(hub, rootReal);
     this.beyond = new OutsideBeyond({
       rootReal,
       sourceExtensions,
@@ -151,15 +170,18 @@ export class OutsideWatch {
       ],
     );
     const deps = byPath([...named, ...this.beyond.further(named, 4 * MAX_OUTSIDE_DEPENDENCIES)]);
-    this.owners = this.ownership();
+    this.owners = ownersOf(
+      [...this.survey.dependencies(), ...this.survey.ancestors()],
+      this.subscribers,
+    );
     const wanted = new Set<string>();
     for (const found of deps) {
       wanted.add(found.path);
-      // named again with a wider reach (a tree where only entries were awaited), or moved
-      // away (a watch follows its directory, not the path): watched anew
+      // named again with a wider reach (a tree where only entries were awaited): watched
+      // anew; one whose path leads elsewhere now (a watch follows its directory) is a change
       const before = this.watched.get(found.path);
-      if (before !== undefined && (reachOf(before.dep) !== reachOf(found) || !stillAt(before)))
-        this.unwatch(before);
+      if (before !== undefined && !stillAt(before)) this.repoint(before);
+      else if (before !== undefined && reachOf(before.dep) !== reachOf(found)) this.unwatch(before);
       if (this.awaitedBy(found)) continue;
       const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
       let w = room ? this.watch(found) : null;
@@ -176,6 +198,7 @@ export class OutsideWatch {
       else {
         this.failed.delete(dep.path);
         this.watched.set(dep.path, w);
+        w.lookupsUnwatched = !this.lookups.add(w, dep.path);
         // what changes there may name further ways out, or be the path a dependency awaits
         this.attach(w, (changes) => this.changedOutside(w.dep, changes));
         for (const s of this.subscribers) s.subs.push(this.attach(w, this.toldTo(s, w)));
@@ -184,10 +207,7 @@ export class OutsideWatch {
     this.forget(wanted);
   }
 
-  /**
-   * What nothing names any more is no longer watched (a link out of the root removed): a
-   * busy directory it led to would otherwise be a change on every call.
-   */
+  /** What nothing names any more is no longer watched (a link out of the root removed). */
   private forget(wanted: ReadonlySet<string>): void {
     for (const path of [...this.failed.keys()]) if (!wanted.has(path)) this.failed.delete(path);
     for (const w of [...this.watched.values()]) if (!wanted.has(w.dep.path)) this.unwatch(w);
@@ -195,6 +215,7 @@ export class OutsideWatch {
 
   private unwatch(w: Watched): void {
     this.watched.delete(w.dep.path);
+    this.lookups.remove(w);
     for (const s of this.subscribers) {
       for (const { sub } of s.subs.filter((x) => x.w === w)) sub.close();
       s.subs = s.subs.filter((x) => x.w !== w);
@@ -202,42 +223,14 @@ export class OutsideWatch {
     w.watcher.close();
   }
 
-  /**
-   * The dependencies only some servers read (their own: registered watchers, their
-   * programs' configuration), and whose they are; one the workspace names too is everyone's.
-   */
-  private ownership(): Map<string, Set<Subscriber>> {
-    const everyone = new Set([
-      ...this.survey.dependencies().map((d) => d.path),
-      ...this.survey.ancestors().map((d) => d.path),
-    ]);
-    const out = new Map<string, Set<Subscriber>>();
-    for (const s of this.subscribers) {
-      for (const d of s.own) {
-        if (everyone.has(d.path)) continue;
-        const set = out.get(d.path) ?? new Set<Subscriber>();
-        set.add(s);
-        out.set(d.path, set);
-      }
-    }
-    return out;
-  }
-
   /** Changes in `w`, for the subscriber whose server reads it (another's own are not). */
   private toldTo(s: Subscriber, w: Watched): (changes: FileChange[]) => void {
     const awaitedOnly = w.dep.kind === "entries" && w.dep.awaits !== undefined;
     return (changes) => {
       // a directory on the way to an awaited path is no change yet: the watch moves deeper
-      const told = awaitedOnly ? changes.filter((c) => this.reached(w, c.abs)) : changes;
+      const told = awaitedOnly ? changes.filter((c) => reached(w, c.abs)) : changes;
       if (told.length > 0 && this.concerns(s, w.dep.path)) s.deliver(told);
     };
-  }
-
-  /** Whether a path `w` awaits through `step` is there now (`~/.config` alone is not). */
-  private reached(w: Watched, step: string): boolean {
-    for (const path of w.awaiting)
-      if (this.stepOf(w, path) === step && existsSync(path)) return true;
-    return false;
   }
 
   /** Whether what is named at `path` is the subscriber's to be told of. */
@@ -282,7 +275,7 @@ export class OutsideWatch {
       const file =
         dep.kind === "file" ? join(place.dir, relative(dirname(dep.path), dep.path)) : null;
       const watcher = new WorkspaceWatcher(place.dir, tree ? OUTSIDE_MAX_WATCHES : 1, this.hub);
-      return { dep, file, watcher, awaiting, ...place };
+      return { dep, file, watcher, awaiting, lookupsUnwatched: false, ...place };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
@@ -300,7 +293,8 @@ export class OutsideWatch {
         const out = [...this.failed.keys()].filter((p) => this.concerns(subscriber, p));
         for (const { w, sub } of subscriber.subs) {
           if (!this.concerns(subscriber, w.dep.path)) continue;
-          if (w.watcher.failed() !== null || sub.unwatched() > 0) out.push(w.dep.path);
+          if (w.watcher.failed() !== null || sub.unwatched() > 0 || w.lookupsUnwatched)
+            out.push(w.dep.path);
         }
         if (this.survey.incomplete) out.push(`${this.rootReal} (${SURVEY_INCOMPLETE})`);
         for (const dep of this.beyond.incomplete) out.push(`${dep} (${BEYOND_INCOMPLETE})`);
@@ -329,7 +323,7 @@ export class OutsideWatch {
         w.file !== null
           ? changes.filter((c) => c.abs === w.file)
           : awaitedOnly
-            ? changes.filter((c) => this.awaitedStep(w, c.abs))
+            ? changes.filter((c) => awaitedStep(w, c.abs))
             : names !== undefined
               ? changes.filter((c) => names.test(basename(c.abs)))
               : changes;
@@ -338,30 +332,20 @@ export class OutsideWatch {
     return { w, sub: w.watcher.subscribe(interest, only) };
   }
 
-  /** Whether `abs`, in `w`'s directory, is the first step of a path `w` awaits. */
-  private awaitedStep(w: Watched, abs: string): boolean {
-    for (const path of w.awaiting) if (this.stepOf(w, path) === abs) return true;
-    return false;
-  }
-
-  /** The entry of `w`'s directory on the way to `path`, or null when it is not below it. */
-  private stepOf(w: Watched, path: string): string | null {
-    const step = join(w.dir, relative(w.dir, path).split("/")[0] ?? "");
-    return step === w.dir || !atOrBelow(w.dir, step) ? null : step;
-  }
-
   /** Drain every outside watcher (before a call's first request, like the root's). */
   poll(): void {
     // the one queue read once, each watcher then takes its own
     this.hub.read();
     for (const w of this.watched.values()) w.watcher.poll(false);
+    for (const w of this.lookups.poll())
+      if (this.watched.get(w.dep.path) === w && !stillAt(w)) this.repoint(w);
     // a directory made where an awaited path leads is no entry change a watcher reports
     // (its files are the new tree's): looked for here, then watched as what it now is
     for (const w of [...this.watched.values()]) {
       for (const path of w.awaiting) {
-        const step = this.stepOf(w, path);
+        const step = stepOf(w, path);
         if (step === null || !existsSync(step)) continue;
-        this.appeared(w, { abs: step, kind: "created" }, this.reached(w, step));
+        this.appeared(w, { abs: step, kind: "created" }, reached(w, step));
         break;
       }
     }
@@ -369,6 +353,21 @@ export class OutsideWatch {
       this.stale = false;
       this.update();
     }
+  }
+
+  /**
+   * `w`'s path leads elsewhere now: what it led to and what it leads to are told as changes
+   * under the path's names, and it is found again.
+   */
+  private repoint(w: Watched): void {
+    const changes =
+      w.file !== null
+        ? [{ abs: w.dep.path, kind: "changed" as const }]
+        : repointed(w, w.watcher.indexedFiles());
+    for (const s of this.subscribers)
+      if (s.subs.some((x) => x.w === w) && this.concerns(s, w.dep.path)) s.deliver(changes);
+    this.unwatch(w);
+    this.changedOutside(w.dep, changes);
   }
 
   /** A step to an awaited path appeared: told as a change once `reached`, found again. */
@@ -392,6 +391,7 @@ export class OutsideWatch {
 
   close(): void {
     this.closed = true;
+    this.lookups.close();
     for (const w of this.watched.values()) w.watcher.close();
     this.subscribers.clear();
     this.watched.clear();

@@ -13,7 +13,7 @@
  * directories of the subscribers' open documents first, again whenever one is opened in
  * an unwatched directory — and the rest is counted (`status()`, `Subscription.unwatched`).
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { IN_IGNORED, IN_Q_OVERFLOW } from "../ffi/inotify.ts";
 import { coalesce, type FileChange } from "./file-events.ts";
 import { atOrBelow } from "./paths.ts";
@@ -190,6 +190,14 @@ export class WorkspaceWatcher {
       const mine = out.filter((c) => s.interest(dirname(c.abs)));
       if (mine.length > 0) s.deliver(mine);
     }
+  }
+
+  /** The files indexed now (absolute paths): what a directory held before it moved. */
+  indexedFiles(): string[] {
+    const out: string[] = [];
+    for (const [dir, e] of this.index?.dirs ?? [])
+      for (const name of e.files) out.push(join(dir, name));
+    return out;
   }
 
   /** Why nothing is watched (no inotify instance at the last try), or null. */

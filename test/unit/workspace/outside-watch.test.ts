@@ -9,6 +9,29 @@ import { waitForValue } from "../../support/wait.ts";
 
 afterAll(removeTempDirs);
 
+/** An outside watch of `root` with one subscriber: what it is told, and a wait for a change. */
+function watching(root: string) {
+  const watch = new OutsideWatch(
+    new InotifyHub(),
+    root,
+    () => undefined,
+    () => [],
+    new Set(),
+  );
+  const got: FileChange[] = [];
+  const s = watch.subscribe((c) => got.push(...c));
+  const told = (what: string, seen: (c: FileChange) => boolean) =>
+    waitForValue(
+      () => {
+        watch.poll();
+        return got.some(seen) ? true : undefined;
+      },
+      5000,
+      { what },
+    );
+  return { watch, got, s, told };
+}
+
 describe("OutsideWatch", () => {
   test("a dependency no longer named is no longer watched: its changes stop", async () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
@@ -156,27 +179,9 @@ describe("OutsideWatch: a watched directory moved away", () => {
       "proj/a.ts": "\n",
       "shared/util.ts": "export const a = 1;\n",
     });
-    const root = join(base, "proj");
-    const watch = new OutsideWatch(
-      new InotifyHub(),
-      root,
-      () => undefined,
-      () => [],
-      new Set(["ts"]),
-    );
     const shared = join(base, "shared");
-    const got: FileChange[] = [];
-    const told = (what: string, seen: (c: FileChange) => boolean) =>
-      waitForValue(
-        () => {
-          watch.poll();
-          return got.some(seen) ? true : undefined;
-        },
-        5000,
-        { what },
-      );
+    const { watch, got, s, told } = watching(join(base, "proj"));
     try {
-      const s = watch.subscribe((c) => got.push(...c));
       s.depend([{ path: shared, kind: "tree", source: "tsconfig paths" }]);
       renameSync(shared, join(base, "shared.gone"));
       await told("the move away", (c) => c.kind === "deleted");
@@ -195,6 +200,66 @@ describe("OutsideWatch: a watched directory moved away", () => {
       watch.poll();
       expect(got).toEqual([]);
       s.close();
+    } finally {
+      watch.close();
+    }
+  });
+});
+
+describe("OutsideWatch: a path that comes to lead elsewhere", () => {
+  test("a link on the way pointed elsewhere: told as the files it leads to now", async () => {
+    const base = tempDir(undefined, {
+      "proj/main.py": "\n",
+      "lib-a/util.py": "def g() -> int: ...\n",
+      "lib-a/old.py": "\n",
+      "lib-b/util.py": "def g() -> str: ...\n",
+    });
+    symlinkSync("lib-a", join(base, "lib"));
+    const { watch, got, s, told } = watching(join(base, "proj"));
+    try {
+      s.depend([{ path: join(base, "lib"), kind: "tree", source: "extraPaths" }]);
+      // what `ln -sfn lib-b lib` does: a new link renamed over the old
+      symlinkSync("lib-b", join(base, "lib.new"));
+      renameSync(join(base, "lib.new"), join(base, "lib"));
+      await told("the link pointed elsewhere", (c) => c.abs === join(base, "lib/util.py"));
+      expect(got).toContainEqual({ abs: join(base, "lib/util.py"), kind: "changed" });
+      expect(got).toContainEqual({ abs: join(base, "lib/old.py"), kind: "deleted" });
+      got.length = 0;
+      writeFileSync(join(base, "lib-b/util.py"), "def g() -> bytes: ...\n");
+      await told("an edit where it leads now", (c) => c.abs.endsWith("/util.py"));
+      got.length = 0;
+      writeFileSync(join(base, "lib-a/util.py"), "def g() -> float: ...\n");
+      watch.poll();
+      expect(got).toEqual([]);
+    } finally {
+      watch.close();
+    }
+  });
+
+  test("a directory on the way renamed and made again: told, the old one no more", async () => {
+    const base = tempDir(undefined, {
+      "proj/main.ts": "\n",
+      "vendor/shared/util.ts": "export const a = 1;\n",
+    });
+    const { watch, got, s, told } = watching(join(base, "proj"));
+    try {
+      s.depend([{ path: join(base, "vendor/shared"), kind: "tree", source: "tsconfig paths" }]);
+      // a re-vendoring: the old tree moved aside, a new one made where it was
+      renameSync(join(base, "vendor"), join(base, "vendor.old"));
+      mkdirSync(join(base, "vendor/shared"), { recursive: true });
+      writeFileSync(join(base, "vendor/shared/util.ts"), "export const a = 'x';\n");
+      await told("the path leading to a new directory", (c) =>
+        c.abs.startsWith(join(base, "vendor/shared")),
+      );
+      got.length = 0;
+      writeFileSync(join(base, "vendor.old/shared/util.ts"), "export const a = 3;\n");
+      watch.poll();
+      expect(got.filter((c) => c.abs.includes("vendor.old"))).toEqual([]);
+      writeFileSync(join(base, "vendor/shared/util.ts"), "export const a = 4;\n");
+      await told(
+        "an edit in the new directory",
+        (c) => c.abs === join(base, "vendor/shared/util.ts"),
+      );
     } finally {
       watch.close();
     }
