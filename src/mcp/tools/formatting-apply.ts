@@ -4,8 +4,9 @@
  * on disk, refuses edits that change more than layout (apply/format-rule.ts), and
  * writes through the one applier (SPEC §7.4): proven against the current text, journaled.
  */
+
+import { notPreviewed } from "../../apply/edit-set-errors.ts";
 import { notLayoutOnly } from "../../apply/format-rule.ts";
-import { notPreviewed } from "../../apply/rename-rule.ts";
 import { BridgeError } from "../../errors.ts";
 import { echoText } from "../conventions.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";

@@ -7,8 +7,9 @@
  * its own stale copy of a file, or never loaded a new one, thus gets every such file before
  * the edit that is written is computed; rename-proof.ts then checks the result.
  */
-import { driftError } from "../../apply/apply-edits.ts";
-import { incompleteError, mentions, overlaps, wordAt } from "../../apply/complete.ts";
+import { changedSinceComputed } from "../../apply/apply-errors.ts";
+import { mentions, overlaps, wordAt } from "../../apply/complete.ts";
+import { incompleteError } from "../../apply/incomplete-errors.ts";
 import { BridgeError } from "../../errors.ts";
 import type { FileEdits } from "../../normalize/workspace-edit.ts";
 import { awaitLoaded } from "../../session/catch-up.ts";
@@ -123,7 +124,7 @@ export async function computeRenameOnDisk(
     // every target and suspect was already the server's open copy of the disk
     if (sent.length === 0) return { files, suspects, names };
     if (computed >= MAX_COMPUTATIONS) {
-      throw driftError(
+      throw changedSinceComputed(
         sent.map((d) => call.session.workspace.display(d.abs)).sort(),
         "the files kept changing while the rename was computed; call rename_apply again",
       );
