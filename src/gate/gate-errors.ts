@@ -1,6 +1,7 @@
 /**
  * The gate's refusal (SPEC §7.2), built in one place: `GateDenied` with the reason in
- * details and what to do for it.
+ * details and what to do for it; and the bug of an apply the gate let through without
+ * the handle it consumed.
  */
 import { BridgeError } from "../errors.ts";
 import type { GateReason } from "./decide.ts";
@@ -23,4 +24,9 @@ export function gateDenied(tool: string, reason: DenyReason): BridgeError {
     hint: HINTS[reason],
     details: { reason },
   });
+}
+
+/** The gate allowed an apply whose handle, session or targets are not there: a bug. */
+export function allowedWithoutHandle(): BridgeError {
+  return new BridgeError("Internal", "the gate allowed an apply without its handle");
 }

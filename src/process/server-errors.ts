@@ -1,5 +1,5 @@
 /**
- * What starting a server reports (SPEC §3.2, §4.6), built in one place: a command that is
+ * What starting a server reports (SPEC §3, §4.6), built in one place: a command that is
  * no executable (`ServerNotFound`), a version output other than the pinned one, a version
  * check that failed or was cancelled, and a supervised start that failed.
  */
