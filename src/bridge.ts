@@ -24,7 +24,7 @@ import { bounded } from "./bounded.ts";
 import { loadConfigFile, resolveConfigPath } from "./config/load.ts";
 import type { Config } from "./config/types.ts";
 import type { RootsAnswer } from "./discovery/client-roots.ts";
-import { refusedError } from "./discovery/root-guard.ts";
+import { refusedError } from "./discovery/root-errors.ts";
 import type { BridgeError } from "./errors.ts";
 import { judgeApply } from "./gate/admit.ts";
 import { applyClassRegistered } from "./gate/decide.ts";

@@ -7,7 +7,8 @@
  * (EnvironmentUnsupported, checked before serving), 1 internal failure. stdout carries
  * nothing but MCP messages (or the output a command exists to print).
  */
-import { BridgeError, toEnvelope } from "./errors.ts";
+import { environmentUnsupported, usageError } from "./commands/cli-errors.ts";
+import { toEnvelope } from "./errors.ts";
 import { provenance, versionLine } from "./version.ts";
 
 const USAGE = `theodolite — a headless, deterministic LSP bridge over MCP stdio
@@ -47,9 +48,6 @@ interface Cli {
   args?: string;
   format?: "json" | "sarif";
 }
-
-const usageError = (message: string): BridgeError =>
-  new BridgeError("InvalidArgument", message, { hint: "see theodolite --help" });
 
 /**
  * The words that are no option, wherever the options stand: `init [DIR]`, `call TOOL
@@ -96,9 +94,7 @@ export function parseCli(args: string[]): Cli {
     const value = (): string => {
       const v = args[++i];
       if (v === undefined || v.startsWith("--")) {
-        throw new BridgeError("InvalidArgument", `${arg} needs a value`, {
-          hint: "see theodolite --help",
-        });
+        throw usageError(`${arg} needs a value`);
       }
       return v;
     };
@@ -124,9 +120,7 @@ export function parseCli(args: string[]): Cli {
   if (cli.isolated === true && cli.command !== "serve" && cli.command !== "call")
     throw usageError("--isolated goes with serving or call");
   if (cli.json === true && cli.command !== "version") {
-    throw new BridgeError("InvalidArgument", "--json goes with --version only", {
-      hint: "see theodolite --help",
-    });
+    throw usageError("--json goes with --version only");
   }
   return cli;
 }
@@ -142,10 +136,7 @@ async function refuseUnsupportedEnvironment(): Promise<void> {
   const { environmentProblems } = await import("./process/environment.ts");
   const problems = environmentProblems();
   if (problems.length === 0) return;
-  const err = new BridgeError("EnvironmentUnsupported", problems.map((p) => p.message).join("; "), {
-    hint: problems.map((p) => p.hint).join("; "),
-    details: { missing: problems.map((p) => p.what) },
-  });
+  const err = environmentUnsupported(problems);
   process.stderr.write(`${JSON.stringify(err.toEnvelope())}\n`);
   process.exit(3);
 }

@@ -8,27 +8,26 @@ import { languageOfFile } from "./config/server-files.ts";
 import { standings, type Tier } from "./config/standing.ts";
 import type { Config, Role, ServerConfig, WorkspaceConfig } from "./config/types.ts";
 import { zeroConfigNoServerHint } from "./discovery/no-server-hint.ts";
-import { BridgeError } from "./errors.ts";
+import {
+  ambiguousServer,
+  noServerForFile,
+  unknownServer,
+  unknownWorkspace,
+  workspaceRequired,
+} from "./router-errors.ts";
 
 export function resolveWorkspace(config: Config, name: string | undefined): WorkspaceConfig {
   if (name === undefined) {
     const only = config.workspaces.length === 1 ? config.workspaces[0] : undefined;
     if (only) return only;
-    throw new BridgeError(
-      "InvalidArgument",
-      "`workspace` is required: more than one workspace is configured",
-      {
-        hint: `pass one of: ${config.workspaces.map((w) => w.name).join(", ")}`,
-        details: { workspaces: config.workspaces.map((w) => w.name) },
-      },
-    );
+    throw workspaceRequired(config.workspaces.map((w) => w.name));
   }
   const ws = config.workspaces.find((w) => w.name === name);
   if (!ws) {
-    throw new BridgeError("UnknownWorkspace", `workspace "${name}" is not configured`, {
-      hint: `configured workspaces: ${config.workspaces.map((w) => w.name).join(", ")}`,
-      details: { workspace: name },
-    });
+    throw unknownWorkspace(
+      name,
+      config.workspaces.map((w) => w.name),
+    );
   }
   return ws;
 }
@@ -80,13 +79,10 @@ export function candidateServers(
   if (req.server !== undefined) {
     const chosen = all.find((s) => s.name === req.server);
     if (!chosen) {
-      throw new BridgeError(
-        "UnknownServer",
-        `server "${req.server}" is not configured for workspace "${ws.name}"`,
-        {
-          hint: `servers of "${ws.name}": ${all.map((s) => s.name).join(", ")}`,
-          details: { workspace: ws.name, server: req.server },
-        },
+      throw unknownServer(
+        ws.name,
+        req.server,
+        all.map((s) => s.name),
       );
     }
     return [chosen];
@@ -99,18 +95,9 @@ export function candidateServers(
   const matching =
     file === undefined ? byRole : byRole.filter((s) => serverHandlesFile(s, file, req.interpreter));
   if (matching.length === 0) {
-    throw new BridgeError(
-      "NoServerForFile",
-      file === undefined
-        ? `no server with role "${req.role}" in workspace "${ws.name}"`
-        : `no server with role "${req.role}" handles "${file}" in workspace "${ws.name}"`,
-      {
-        hint:
-          (config.discovery && zeroConfigNoServerHint(config.discovery, file, req.interpreter)) ??
-          "check the servers' `extensions` and `roles` in the config, or pass `server`",
-        details: { workspace: ws.name, role: req.role, ...(file !== undefined ? { file } : {}) },
-      },
-    );
+    const zeroHint =
+      config.discovery && zeroConfigNoServerHint(config.discovery, file, req.interpreter);
+    throw noServerForFile(ws.name, req.role, file, zeroHint);
   }
   return matching;
 }
@@ -143,13 +130,9 @@ export function routeOne(config: Config, ws: WorkspaceConfig, req: RouteRequest)
   const [first, ...rest] = candidates;
   if (!first) throw new Error("unreachable: candidateServers never returns empty");
   if (rest.length > 0) {
-    throw new BridgeError(
-      "AmbiguousServer",
-      `${candidates.length} servers could answer; pass \`server\``,
-      {
-        hint: `pass server: one of ${candidates.map((s) => s.name).join(", ")}`,
-        details: { workspace: ws.name, candidates: candidates.map((s) => s.name) },
-      },
+    throw ambiguousServer(
+      ws.name,
+      candidates.map((s) => s.name),
     );
   }
   return first;

@@ -14,7 +14,7 @@ import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { hashWorkspaceFile, readWorkspaceText } from "../workspace/confined.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";
-import { driftedError } from "./apply-errors.ts";
+import { driftedError, noSnapshot } from "./apply-errors.ts";
 import type { ApplyJournal } from "./journal.ts";
 import type { ApplyLane } from "./lane.ts";
 import { type PlannedWrite, planWrite, refuseRepeated } from "./validate.ts";
@@ -77,17 +77,6 @@ export function readTargets(
   return { snapshots, drifted: drifted.sort(compareStrings) };
 }
 
-export function driftError(files: string[], hint: string): BridgeError {
-  return new BridgeError(
-    "WorkspaceDrift",
-    `files changed since the edit was computed: ${files.join(", ")}`,
-    {
-      hint,
-      details: { files },
-    },
-  );
-}
-
 /**
  * One edit set to write: the edits, the texts they were checked against, their encoding
  * and the server's lines they count in.
@@ -143,7 +132,7 @@ async function planEach(req: ApplyRequest): Promise<PlannedWrite[]> {
   const drifted: string[] = [];
   for (const f of files) {
     const snap = snapshots.get(f.abs);
-    if (!snap) throw new BridgeError("EditInvalid", `no snapshot for ${f.abs}`);
+    if (!snap) throw noSnapshot(f.abs);
     let now: { text: string; sha256: string; bytes: number } | undefined;
     try {
       now = readWorkspaceText(ws.rootReal, f.abs, maxFileBytes);

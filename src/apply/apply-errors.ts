@@ -48,6 +48,35 @@ export function driftedError(files: string[], when: string): BridgeError {
   );
 }
 
+/** Targets that changed after their edit was computed (`hint`: what to compute again). */
+export function changedSinceComputed(files: string[], hint: string): BridgeError {
+  return new BridgeError(
+    "WorkspaceDrift",
+    `files changed since the edit was computed: ${files.join(", ")}`,
+    {
+      hint,
+      details: { files },
+    },
+  );
+}
+
+/** A target the applier has no snapshot of: a bug of its caller. */
+export function noSnapshot(abs: string): BridgeError {
+  return new BridgeError("EditInvalid", `no snapshot for ${abs}`);
+}
+
+/** The private directory of the apply records, refused (journal.ts). */
+export function stateDirRefused(dir: string, why: string): BridgeError {
+  return new BridgeError(
+    "ApplyFailed",
+    `the apply's record directory ${dir} cannot be used (${why}); nothing was written`,
+    {
+      hint: "set bridge.state_dir to a directory only the bridge's user can enter",
+      details: { failed: dir, error: why, restored: [], written: [] },
+    },
+  );
+}
+
 /** Targets the bridge may not replace without changing what they are; nothing written. */
 export function refusedError(refused: { file: string; reason: string }[]): BridgeError {
   const first = refused[0] as { file: string; reason: string };

@@ -6,11 +6,12 @@
  * commas or comments are refused by it too (docs/LANGUAGE-SERVERS.md#formatting-changes-more-than-layout):
  * `formatting` shows them with `layout_only: false`. A file's one kind of line break stays
  * its only one (formatters write `\n` into CRLF files). The refusals are `EditInvalid`,
- * built here.
+ * built in edit-set-errors.ts.
  */
-import { BridgeError } from "../errors.ts";
+import type { BridgeError } from "../errors.ts";
 import { LineIndex } from "../text/line-index.ts";
 import { measure } from "../text/positions.ts";
+import { layoutChanged, mixedLineBreaks } from "./edit-set-errors.ts";
 
 /** The label a formatting's `edit_set` digest carries in place of a rename's new name. */
 export const FORMATTING_EDIT_SET = "(formatting)";
@@ -52,21 +53,7 @@ export function notLayoutOnly(file: string, text: string, at: LayoutBreak): Brid
   const lines = new LineIndex(text);
   const line = lines.lineOf(at.offset);
   const column = measure(text.slice(lines.lineStart(line), at.offset), "utf-32") + 1;
-  return new BridgeError(
-    "EditInvalid",
-    `edit set rejected: ${file}:${line + 1}:${column}: the formatting changes more than white space (${JSON.stringify(at.found)} becomes ${JSON.stringify(at.written)})`,
-    {
-      hint: "nothing was written; formatting_apply writes only changes of white space and line breaks; this formatter also changes code (sorted imports, added commas or comments: apply formatting's edits by hand if they are wanted) or its positions do not match the file",
-      details: {
-        file,
-        reason: "not_layout",
-        line: line + 1,
-        column,
-        found: at.found,
-        written: at.written,
-      },
-    },
-  );
+  return layoutChanged(file, line + 1, column, at.found, at.written);
 }
 
 /** The line break a text uses, when it uses one kind only; "mixed"; undefined when none. */
@@ -93,22 +80,6 @@ export function withLineBreaks<E extends { newText: string }>(
   br: string,
 ): E[] {
   return edits.map((e) => ({ ...e, newText: e.newText.split(BREAK).join(br) }));
-}
-
-/**
- * The refusal of a formatting that would leave `file`, whose line breaks are all `kind`,
- * with line breaks of two kinds even with its new text's breaks written as `kind`.
- */
-export function mixedLineBreaks(file: string, kind: string): BridgeError {
-  const name = JSON.stringify(kind);
-  return new BridgeError(
-    "EditInvalid",
-    `edit set rejected: ${file}: the formatting would mix line breaks in a file whose line breaks are all ${name}`,
-    {
-      hint: "nothing was written; the formatter's edits split or remove line breaks in a way the file's own breaks cannot keep: apply them by hand, or convert the file's line breaks first",
-      details: { file, reason: "line_breaks", line_break: kind },
-    },
-  );
 }
 
 /**

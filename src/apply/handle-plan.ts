@@ -6,11 +6,8 @@
  */
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { HandleStore, HandleVouch, PlannedFileEdit } from "../gate/handles.ts";
-import {
-  type FileEdits,
-  flattenWorkspaceEdit,
-  nonFileTarget,
-} from "../normalize/workspace-edit.ts";
+import { nonFileTarget } from "../normalize/edit-errors.ts";
+import { type FileEdits, flattenWorkspaceEdit } from "../normalize/workspace-edit.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { PositionEncoding } from "../text/positions.ts";
 import { displayPath, type WorkspaceRoot } from "../workspace/paths.ts";

@@ -11,9 +11,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { BridgeError } from "../errors.ts";
 import { OPEN, openAt, tryLockExclusive, unlinkAt } from "../ffi/syscalls.ts";
 import { atOrBelow } from "../workspace/paths.ts";
+import { stateDirRefused } from "./apply-errors.ts";
 
 /** One file of an apply, as the record names it. */
 export interface RecordEntry {
@@ -105,10 +105,10 @@ export function baseChecked(base: string): void {
   try {
     stat = lstatSync(base);
   } catch {
-    throw stateDirError(base, "it cannot be created");
+    throw stateDirRefused(base, "it cannot be created");
   }
   const why = notPrivate(stat, process.geteuid?.() ?? -1, false);
-  if (why !== undefined) throw stateDirError(base, why);
+  if (why !== undefined) throw stateDirRefused(base, why);
 }
 
 /**
@@ -120,23 +120,12 @@ export function privateDirExists(dir: string, mustExist = false): boolean {
   try {
     stat = lstatSync(dir);
   } catch {
-    if (mustExist) throw stateDirError(dir, "it cannot be created");
+    if (mustExist) throw stateDirRefused(dir, "it cannot be created");
     return false;
   }
   const why = notPrivate(stat, process.geteuid?.() ?? -1);
-  if (why !== undefined) throw stateDirError(dir, why);
+  if (why !== undefined) throw stateDirRefused(dir, why);
   return true;
-}
-
-function stateDirError(dir: string, why: string): BridgeError {
-  return new BridgeError(
-    "ApplyFailed",
-    `the apply's record directory ${dir} cannot be used (${why}); nothing was written`,
-    {
-      hint: "set bridge.state_dir to a directory only the bridge's user can enter",
-      details: { failed: dir, error: why, restored: [], written: [] },
-    },
-  );
 }
 
 /** An apply's record while the apply runs: locked, marked once every file is swapped. */
@@ -211,7 +200,7 @@ export class ApplyJournal {
     for (const base of this.dirs) {
       const dir = join(base, "applies");
       // the workspace is anyone's to write (SPEC §8): a record there could be moved or forged
-      if (atOrBelow(rootReal, dir)) throw stateDirError(dir, "it lies inside the workspace");
+      if (atOrBelow(rootReal, dir)) throw stateDirRefused(dir, "it lies inside the workspace");
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
       } catch (err) {
@@ -222,7 +211,7 @@ export class ApplyJournal {
       privateDirExists(dir, true);
       return dir;
     }
-    throw stateDirError(this.dirs.join(", "), why);
+    throw stateDirRefused(this.dirs.join(", "), why);
   }
 
   /** Write and lock the record of an apply about to begin; it holds every name it will use. */
@@ -255,7 +244,7 @@ export class ApplyJournal {
         }
       }
       closeSync(dirFd);
-      throw stateDirError(dir, (err as Error).message);
+      throw stateDirRefused(dir, (err as Error).message);
     }
   }
 }

@@ -5,10 +5,9 @@
  * spelled out: docs/LANGUAGE-SERVERS.md) — nothing else, however it holds the new name.
  * And the digest of an edit set, which ties `rename_apply` to the `rename_preview` a client
  * reviewed: the apply asks the server again, and writes only when its edit set is the one
- * previewed. The refusals are `EditInvalid`, built here.
+ * previewed. The refusals are `EditInvalid`, built in edit-set-errors.ts.
  */
 import { createHash } from "node:crypto";
-import { BridgeError } from "../errors.ts";
 import type { LspRange } from "../text/positions.ts";
 
 /** What a renamed site may write in place of `o`, renamed to `n`. */
@@ -41,50 +40,6 @@ export function judgeSite(
   return RENAME_FORMS.some((f) => f.write(oldName, newName) === written)
     ? "rename"
     : "not_a_rename";
-}
-
-/** A text an error repeats, bounded. */
-function shown(text: string): string {
-  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
-}
-
-/** Where a refused site is: its file, edit index and 1-based line and column (code points). */
-export interface SitePlace {
-  file: string;
-  index: number;
-  line: number;
-  column: number;
-}
-
-/** The refusal of a rename whose site is no rename of `oldName` to `newName`. */
-export function siteRefused(
-  verdict: Exclude<SiteVerdict, "rename">,
-  at: SitePlace,
-  replaced: string,
-  written: string,
-  oldName: string,
-  newName: string,
-): BridgeError {
-  const where = `${at.file}:${at.line}:${at.column}`;
-  const base = { ...at, replaced: shown(replaced), expected: oldName };
-  if (verdict === "other_text") {
-    return new BridgeError(
-      "EditInvalid",
-      `edit set rejected: ${where}: the rename replaces ${JSON.stringify(shown(replaced))} there, not the renamed name ${JSON.stringify(oldName)}`,
-      {
-        hint: "nothing was written; the server's positions do not match the file's text (its line model or a stale copy); rename again, or check the server's `line_terminators`",
-        details: base,
-      },
-    );
-  }
-  return new BridgeError(
-    "EditInvalid",
-    `edit set rejected: ${where}: the rename writes ${JSON.stringify(shown(written))} there, which is no rename of ${JSON.stringify(oldName)} to ${JSON.stringify(newName)}`,
-    {
-      hint: `nothing was written; a rename edit may write only the new name (or \`old as new\`, \`new as old\`, \`old: new\`, \`new: old\`); the server wrote other text`,
-      details: { ...base, written: shown(written) },
-    },
-  );
 }
 
 /**
@@ -127,24 +82,4 @@ export function editSetDigest(newName: string, files: readonly DigestFile[]): st
   return createHash("sha256")
     .update(JSON.stringify([newName, canonical]))
     .digest("hex");
-}
-
-/**
- * The refusal of an apply whose edit set is not the one the client previewed: a rename's
- * (rename_preview), or another edit's and the tool that previews it (formatting).
- */
-export function notPreviewed(
-  previewed: string,
-  now: string,
-  what = "rename",
-  preview = "rename_preview",
-): BridgeError {
-  return new BridgeError(
-    "EditInvalid",
-    `edit set rejected: the ${what} computed now differs from the one ${preview} showed (edit_set)`,
-    {
-      hint: `nothing was written; files changed since the preview, or the server answers differently; call ${preview} again, review it, and pass its edit_set`,
-      details: { reason: "not_previewed", previewed, edit_set: now },
-    },
-  );
 }

@@ -10,7 +10,6 @@
  * they may count in either of two models, only where both agree.
  */
 
-import { BridgeError } from "../errors.ts";
 import { LineIndex } from "../text/line-index.ts";
 import { type LineModel, LSP_LINES, sameLineStarts } from "../text/line-model.ts";
 import { PositionReader } from "../text/line-rule.ts";
@@ -22,7 +21,8 @@ import {
   type PositionEncoding,
 } from "../text/positions.ts";
 import { wordSpan } from "./complete.ts";
-import { judgeSite, siteRefused } from "./rename-rule.ts";
+import { editInvalid, siteRefused } from "./edit-set-errors.ts";
+import { judgeSite } from "./rename-rule.ts";
 
 export interface FileSnapshot {
   abs: string;
@@ -65,13 +65,6 @@ interface Span {
   newText: string;
   /** position in the file's edit array, for error details */
   index: number;
-}
-
-function editInvalid(file: string, index: number | null, reason: string): BridgeError {
-  return new BridgeError("EditInvalid", `edit set rejected: ${file}: ${reason}`, {
-    hint: "the language server produced an edit that does not fit the current file; request the action or rename again",
-    details: { file, index, reason },
-  });
 }
 
 function isLspPosition(p: unknown): p is LspPosition {

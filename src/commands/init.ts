@@ -12,7 +12,7 @@ import type { ChosenServer } from "../discovery/choose.ts";
 import { discover } from "../discovery/discover.ts";
 import { configDocument, discoveredConfig } from "../discovery/document.ts";
 import { lookAtTop, placesOf, refusal } from "../discovery/root-guard.ts";
-import { BridgeError } from "../errors.ts";
+import { initNoDirectory, initNoServer, initRefused } from "./cli-errors.ts";
 
 function checkDir(dir: string): string {
   const abs = resolve(dir);
@@ -21,14 +21,7 @@ function checkDir(dir: string): string {
   } catch {
     // reported below
   }
-  throw new BridgeError(
-    "ConfigInvalid",
-    `workspace directory ${abs} does not exist or is not a directory`,
-    {
-      hint: "pass an existing directory",
-      details: { path: "workspace.root", expected: "an existing directory" },
-    },
-  );
+  throw initNoDirectory(abs);
 }
 
 export async function runInit(dirArg: string): Promise<string> {
@@ -36,24 +29,15 @@ export async function runInit(dirArg: string): Promise<string> {
   // the directories zero-config refuses: a configuration over them is no better
   const refused = refusal(dir, placesOf(process.env), () => lookAtTop(dir));
   if (refused) {
-    throw new BridgeError(
-      "ConfigInvalid",
-      `theodolite init does not configure ${dir}: ${refused.reason}`,
-      {
-        hint: "pass the project's directory: theodolite init DIR",
-        details: { path: "workspace.root", reason: refused.reason },
-      },
-    );
+    throw initRefused(dir, refused.reason);
   }
   const { chosen, report } = await discover(dir);
   const leftOut = report.servers.filter((s) => s.status === "left_out");
   if (chosen.length === 0) {
-    throw new BridgeError(
-      "ConfigInvalid",
-      `no usable language server was found for ${dir} (left out: ${leftOut.map((s) => `${s.name}: ${s.why}`).join("; ")})`,
-      {
-        hint: `install one of: ${PRESETS.map((p) => p.binaries.join("/")).join(", ")}; or write a bridge.toml (see bridge.toml.example)`,
-      },
+    throw initNoServer(
+      dir,
+      leftOut,
+      PRESETS.map((p) => p.binaries.join("/")),
     );
   }
   return pinnedToml(dir, chosen, leftOut);

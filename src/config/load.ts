@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
-import { BridgeError } from "../errors.ts";
+import { configNotUtf8, configUnreadable, tomlSyntaxError } from "./config-errors.ts";
 import type { Config } from "./types.ts";
 import { validateConfig } from "./validate.ts";
 
@@ -31,14 +31,7 @@ export function parseConfigText(text: string, source: string): Config {
   } catch (err) {
     if (err instanceof TomlError) {
       const reason = err.message.split("\n")[0]?.replace(/^Invalid TOML document: /, "") ?? "";
-      throw new BridgeError(
-        "ConfigInvalid",
-        `${source}:${err.line}:${err.column}: TOML syntax error: ${reason}`,
-        {
-          hint: "fix the TOML syntax at that line and column (https://toml.io)",
-          details: { source, line: err.line, column: err.column, codeblock: err.codeblock },
-        },
-      );
+      throw tomlSyntaxError(source, err.line, err.column, reason, err.codeblock);
     }
     throw err;
   }
@@ -53,20 +46,13 @@ export function loadConfigFile(path: string): Config {
     bytes = readFileSync(absolute);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? "EIO";
-    const what = code === "ENOENT" ? "does not exist" : `cannot be read (${code})`;
-    throw new BridgeError("ConfigInvalid", `config file ${absolute} ${what}`, {
-      hint: "pass an existing bridge.toml with --config or THEODOLITE_CONFIG (see bridge.toml.example)",
-      details: { path: absolute, expected: "a readable TOML file", errno: code },
-    });
+    throw configUnreadable(absolute, code);
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    throw new BridgeError("ConfigInvalid", `config file ${absolute} is not valid UTF-8`, {
-      hint: "TOML files must be UTF-8 encoded",
-      details: { path: absolute, expected: "UTF-8 text" },
-    });
+    throw configNotUtf8(absolute);
   }
   return parseConfigText(text, absolute);
 }

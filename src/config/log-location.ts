@@ -6,7 +6,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, sep } from "node:path";
-import { BridgeError } from "../errors.ts";
+import { logOutsideAllowed } from "./config-errors.ts";
 import type { Config } from "./types.ts";
 
 function inside(dir: string, base: string): boolean {
@@ -32,16 +32,6 @@ export function checkLogLocation(config: Config): void {
   const dir = realExisting(dirname(file));
   const allowed = [realExisting(tmpdir()), ...config.workspaces.map((w) => realExisting(w.root))];
   if (!allowed.some((base) => inside(dir, base))) {
-    throw new BridgeError(
-      "ConfigInvalid",
-      `bridge.log.file: the directory ${dirname(file)} is outside every workspace and the system temp directory`,
-      {
-        hint: "put the log file inside a workspace root or the system temp directory",
-        details: {
-          path: "bridge.log.file",
-          expected: "a path inside a workspace or the temp directory",
-        },
-      },
-    );
+    throw logOutsideAllowed(dirname(file));
   }
 }

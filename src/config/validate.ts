@@ -8,7 +8,8 @@
  * secret names).
  */
 import type { z } from "zod";
-import { BridgeError } from "../errors.ts";
+import type { BridgeError } from "../errors.ts";
+import { keysRejected } from "./config-errors.ts";
 import { checkLogLocation } from "./log-location.ts";
 import { FileSchema, MOVED_SERVER_KEYS } from "./schema.ts";
 import { crossFieldProblems, describeValue, type Problem, renderPath } from "./schema-rules.ts";
@@ -99,10 +100,12 @@ function configInvalid(problems: Problem[], raw: unknown, source: string): Bridg
     source,
   };
   if (formatted.length > 1) details.problems = formatted.slice(0, 20).map((f) => f.message);
-  return new BridgeError("ConfigInvalid", `${first.message}${more}`, {
-    hint: `${firstProblem?.fix ?? `fix ${first.path}`} in ${source} (SPEC §3); theodolite --check-config ${source} validates it`,
+  return keysRejected(
+    `${first.message}${more}`,
+    firstProblem?.fix ?? `fix ${first.path}`,
+    source,
     details,
-  });
+  );
 }
 
 /** The `[bridge]` settings of a file that sets none: what zero-config runs with (SPEC §2.1). */

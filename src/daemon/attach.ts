@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Socket, SocketHandler } from "bun";
 import type { Config } from "../config/types.ts";
-import { BridgeError, type ErrorEnvelope } from "../errors.ts";
+import type { ErrorEnvelope } from "../errors.ts";
 import { reexecEnv, selfCommand, spawnable } from "../process/self.ts";
 import type { Announcement } from "./daemon.ts";
 import { BridgeFileEvents } from "./dir-events.ts";
@@ -22,6 +22,7 @@ import { identityOf, socketName } from "./identity.ts";
 import { ping } from "./liveness.ts";
 import { bridgeStartFailed, bridgeUnresponsive } from "./shared-errors.ts";
 import { assertPrivate, privateSocketDir } from "./socket-dir.ts";
+import { announcedError } from "./start-errors.ts";
 
 /** How long a client waits for a shared bridge to accept it. */
 export const ATTACH_TIMEOUT_MS = 20_000;
@@ -168,11 +169,7 @@ export async function attach<T>(
           closeSync(lock); // the daemon holds it now, or it is let go
         }
         if ("error" in said) {
-          const env = said.error as ErrorEnvelope;
-          throw new BridgeError(env.code, env.message, {
-            ...(env.hint !== undefined ? { hint: env.hint } : {}),
-            ...(env.details !== undefined ? { details: env.details } : {}),
-          });
+          throw announcedError(said.error as ErrorEnvelope);
         }
       } else if (events === undefined) {
         events = new BridgeFileEvents(dir, target.files); // then look again: nothing is missed

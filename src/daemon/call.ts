@@ -14,10 +14,11 @@ import type { Socket } from "bun";
 import { bounded } from "../bounded.ts";
 import { loadStart } from "../bridge.ts";
 import type { Config } from "../config/types.ts";
-import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
+import { type BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import { reexecEnv, selfCommand, spawnable } from "../process/self.ts";
 import { VERSION } from "../version.ts";
 import { attach, sharedTarget } from "./attach.ts";
+import { callUsage, dedicatedClosed, sarifColumnsUnsaid } from "./call-errors.ts";
 import { QUIET_MARGIN_MS, Watchdog } from "./liveness.ts";
 import { configPathFor, sharedChoice } from "./mode.ts";
 import { BridgeLines } from "./relay-book.ts";
@@ -52,12 +53,6 @@ const ISOLATED_EXIT_MS = 10_000;
 
 type Reply = { result?: Record<string, unknown>; error?: { message?: string; data?: unknown } };
 
-function usage(message: string): BridgeError {
-  return new BridgeError("InvalidArgument", message, {
-    hint: 'theodolite call TOOL \'{"file":"src/x.ts"}\' [--format json|sarif] [--config FILE] [--isolated]',
-  });
-}
-
 /** The arguments as a JSON object, or a usage error (pure). */
 export function parseToolArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
@@ -65,10 +60,10 @@ export function parseToolArgs(text: string | undefined): Record<string, unknown>
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw usage(`JSON-ARGS is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw callUsage(`JSON-ARGS is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
-    throw usage("JSON-ARGS must be a JSON object");
+    throw callUsage("JSON-ARGS must be a JSON object");
   return value as Record<string, unknown>;
 }
 
@@ -170,11 +165,7 @@ function isolatedChannel(opts: CallOptions, on: ChannelEvents): Channel {
   });
   void (async () => {
     for await (const chunk of proc.stdout) take(chunk);
-    on.end(
-      new BridgeError("SessionDead", "the dedicated bridge closed before it answered", {
-        hint: "see its log on stderr; call again",
-      }),
-    );
+    on.end(dedicatedClosed());
   })();
   return {
     send: (m) => {
@@ -222,7 +213,7 @@ export async function runCall(opts: CallOptions): Promise<number> {
   try {
     args = parseToolArgs(opts.args);
     if (opts.format === "sarif" && opts.tool !== "diagnostics")
-      throw usage("--format sarif goes with diagnostics only");
+      throw callUsage("--format sarif goes with diagnostics only");
     const { config } = await loadStart(opts.config);
     if (opts.format === "sarif") columnKind = sarifColumns(config);
     channel = sharedChoice(opts.isolated, config).shared
@@ -267,15 +258,7 @@ export async function runCall(opts: CallOptions): Promise<number> {
 function sarifColumns(config: Config): string {
   const unit = config.bridge.column_unit;
   const kind = sarifColumnKind(unit);
-  if (kind === undefined)
-    throw new BridgeError(
-      "InvalidArgument",
-      `--format sarif cannot say columns in ${unit} (SARIF counts UTF-16 code units or code points)`,
-      {
-        hint: 'set bridge.column_unit = "code-point" (or "utf-16") in the configuration for SARIF, or use --format json',
-        details: { column_unit: unit },
-      },
-    );
+  if (kind === undefined) throw sarifColumnsUnsaid(unit);
   return kind;
 }
 

@@ -15,7 +15,7 @@ import { basename, dirname } from "node:path";
 import type { Socket, UnixSocketListener } from "bun";
 import { loadStart, SharedBridge } from "../bridge.ts";
 import { Collector } from "../collector.ts";
-import { BridgeError, toEnvelope } from "../errors.ts";
+import { toEnvelope } from "../errors.ts";
 import { peerOf } from "../ffi/peer.ts";
 import { closeOnExec, duplicateFd } from "../ffi/process.ts";
 import { log, parseLogLevel } from "../log.ts";
@@ -31,6 +31,7 @@ import { type ControlAnswer, serveControl, statusOf } from "./control.ts";
 import { daemonFiles, HANDED_LOCK_FD, handedLock, holdLock, writeLockInfo } from "./files.ts";
 import { identityOf, type SharedIdentity, socketName } from "./identity.ts";
 import { Refusals } from "./refusals.ts";
+import { configChangedAtStart, daemonUsage } from "./start-errors.ts";
 import { sweepStale } from "./sweep.ts";
 
 /** SPEC §8.2: clients one shared bridge serves at once; one more is closed at once. */
@@ -54,7 +55,7 @@ function announce(what: Announcement): void {
 export function parseDaemonArgs(args: readonly string[]): { socket: string; config?: string } {
   const [socket, flag, config] = args;
   if (socket === undefined || (flag !== undefined && (flag !== "--config" || config === undefined)))
-    throw new BridgeError("InvalidArgument", "usage: theodolite --daemon SOCKET [--config FILE]");
+    throw daemonUsage();
   return config === undefined ? { socket } : { socket, config };
 }
 
@@ -88,9 +89,7 @@ export async function runDaemon(args: readonly string[]): Promise<void> {
     identity = identityOf(start.config, process.env);
     const expected = socketName(identity);
     if (basename(opts.socket) !== expected) {
-      throw new BridgeError("ConfigInvalid", "the configuration changed while the bridge started", {
-        hint: "start the client again",
-      });
+      throw configChangedAtStart();
     }
   } catch (err) {
     announce({ error: toEnvelope(err) });

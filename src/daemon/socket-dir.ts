@@ -8,7 +8,7 @@
  */
 import { lstatSync, mkdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { BridgeError } from "../errors.ts";
+import { socketDirRefused } from "./start-errors.ts";
 
 /** What `lstat` says of a directory, as far as privacy goes. */
 export interface DirFacts {
@@ -57,13 +57,6 @@ function facts(path: string): DirFacts | null {
   } catch {
     return null;
   }
-}
-
-export function socketDirRefused(dir: string, why: string): BridgeError {
-  return new BridgeError("ConfigInvalid", `the shared bridges' directory ${dir} ${why}`, {
-    hint: `remove ${dir} (theodolite creates it again, 0700), point XDG_RUNTIME_DIR or TMPDIR elsewhere, or run with --isolated`,
-    details: { directory: dir },
-  });
 }
 
 /** The user's private socket directory, created when missing, checked always; or ConfigInvalid. */

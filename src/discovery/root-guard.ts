@@ -10,7 +10,6 @@ import { type Dirent, readdirSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { PRESETS } from "../config/presets.ts";
-import { BridgeError } from "../errors.ts";
 import { extensionsOf } from "./choose.ts";
 import { skippedByName } from "./ignore.ts";
 
@@ -129,13 +128,4 @@ function realOrNull(path: string | undefined): string | null {
 export function placesOf(env: NodeJS.ProcessEnv): Places {
   const temp = [tmpdir(), "/tmp", "/var/tmp"].map(realOrNull).filter((p) => p !== null);
   return { home: realOrNull(env.HOME), temp: [...new Set(temp)] };
-}
-
-/** Every tool call but session_status, in a refused zero-config directory (`workspace`: its name). */
-export function refusedError(workspace: string, r: Refusal): BridgeError {
-  return new BridgeError(
-    "WorkspaceRefused",
-    `zero-config does not serve the directory it was started in (workspace "${workspace}"): ${r.reason}`,
-    { hint: r.hint, details: { workspace, reason: r.reason } },
-  );
 }

@@ -4,14 +4,9 @@
  * record the decision in the transcript, and refuse with `GateDenied`.
  */
 import type { MutationMode } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
-import {
-  decide,
-  type GateDecision,
-  type GateReason,
-  type HandleState,
-  type VersionState,
-} from "./decide.ts";
+import type { BridgeError } from "../errors.ts";
+import { decide, type GateDecision, type HandleState, type VersionState } from "./decide.ts";
+import { type DenyReason, gateDenied } from "./gate-errors.ts";
 import type { GateTool, GateTranscript } from "./transcript.ts";
 
 /** What the configuration says about mutation (the bridge config satisfies it). */
@@ -35,18 +30,6 @@ export interface ApplyCall {
    */
   claim?: () => boolean;
 }
-
-export type DenyReason = Exclude<GateReason, "allowed">;
-
-const HINTS: Record<DenyReason, string> = {
-  mutation_off: 'edits need bridge.mutation = "gated" and an allowlisted client (SPEC §7.1)',
-  no_identity: "the client sent no clientInfo.name; only allowlisted clients may apply (SPEC §7.1)",
-  not_allowlisted: "this client name is not in bridge.mutation_allowlist (SPEC §7.1)",
-  unknown: "call code_actions again for a fresh handle",
-  used: "call code_actions again for a fresh handle",
-  foreign_session: "call code_actions again for a fresh handle",
-  drift: "a target file changed since the listing; call code_actions again",
-};
 
 /** Decide, claim, record: the decision as the transcript holds it. */
 export function judgeApply(
@@ -88,11 +71,5 @@ export function admitApply(
   const decision = judgeApply(policy, transcript, call);
   if (decision.allow) return;
   const reason = decision.reason as DenyReason;
-  throw (
-    refusal?.(reason) ??
-    new BridgeError("GateDenied", `${call.tool} denied: ${reason}`, {
-      hint: HINTS[reason],
-      details: { reason },
-    })
-  );
+  throw refusal?.(reason) ?? gateDenied(call.tool, reason);
 }

@@ -5,10 +5,11 @@
  * (tool descriptions do not repeat them, so tools/list stays small, SPEC §4.1).
  */
 import { z } from "zod";
-import { BridgeError, type ErrorCode } from "../errors.ts";
+import type { ErrorCode } from "../errors.ts";
 import type { Paging } from "../normalize/paging.ts";
 import { cutText } from "./envelope.ts";
 import type { CallContext } from "./tool.ts";
+import { negativeOffset, outsideBounds } from "./tools/tool-errors.ts";
 
 // Bounds the handlers check anyway with a typed error and a hint (an empty name or path,
 // `symbol` length, `occurrence`, `limit` 1..max_limit, `offset`) are not repeated in the
@@ -83,16 +84,11 @@ export function checkPaging(
   const max = ctx.bridge.config.bridge.max_limit;
   const { limit, offset = 0 } = args;
   if (limit !== undefined && (limit < 1 || limit > max)) {
-    throw new BridgeError("InvalidArgument", `limit must be within 1..${max}, got ${limit}`, {
-      hint: `page with limit 1..${max} and offset, or leave limit out for every item`,
-      details: { limit, max_limit: max },
-    });
+    const hint = `page with limit 1..${max} and offset, or leave limit out for every item`;
+    throw outsideBounds("limit", 1, max, limit, hint);
   }
   if (offset < 0) {
-    throw new BridgeError("InvalidArgument", `offset must be 0 or more, got ${offset}`, {
-      hint: "pass the previous page's next_offset, or leave offset out to start at the first item",
-      details: { offset },
-    });
+    throw negativeOffset(offset);
   }
   return { limit, offset };
 }

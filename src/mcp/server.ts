@@ -14,6 +14,7 @@ import { log } from "../log.ts";
 import { isJsonObject } from "../normalize/json.ts";
 import { callWorkspaceRoot } from "../router.ts";
 import { VERSION } from "../version.ts";
+import { argumentsNotObject, schemaRejected, toolUnavailable } from "./call-errors.ts";
 import { echoList, echoText, INSTRUCTIONS } from "./conventions.ts";
 import { describeTools } from "./describe.ts";
 import { errorResult, resultFromJson } from "./envelope.ts";
@@ -117,17 +118,7 @@ export function createMcpConnection(
         bridge.recordUnregisteredApply(name as GateTool, client);
       }
       if (!tool || (tool.toolClass === "apply" && !bridge.applyClassFor(client))) {
-        throw new BridgeError(
-          "UnsupportedMethod",
-          `tool "${echoText(name)}" is not available to this client`,
-          {
-            hint:
-              tool?.toolClass === "apply"
-                ? 'edit tools are listed only with mutation = "gated" and an allowlisted client name (SPEC §7.1)'
-                : "call tools/list for the tools this bridge offers",
-            details: { tool: echoText(name) },
-          },
-        );
+        throw toolUnavailable(echoText(name), tool?.toolClass === "apply");
       }
       // zero-config: the discovered servers are in place (SPEC §2.1)
       await bridge.ready();
@@ -136,18 +127,12 @@ export function createMcpConnection(
       // absent is no arguments; null, arrays and scalars are refused
       const raw = request.params?.arguments === undefined ? {} : request.params.arguments;
       if (!isJsonObject(raw)) {
-        throw new BridgeError(
-          "InvalidArgument",
-          `arguments must be an object, not ${describeJsonType(raw)}`,
-          { hint: `pass the arguments of "${name}" as a JSON object (see tools/list)` },
-        );
+        throw argumentsNotObject(describeJsonType(raw), name);
       }
       tool.preValidate?.(raw);
       const parsed = tool.input.safeParse(raw);
       if (!parsed.success) {
-        throw new BridgeError("InvalidArgument", describeZodError(parsed.error), {
-          hint: `see the input schema of "${name}" in tools/list`,
-        });
+        throw schemaRejected(describeZodError(parsed.error), name);
       }
       const token = request.params?._meta?.progressToken;
       let step = 0;

@@ -1,6 +1,6 @@
 /** The result size cap (SPEC §4.4): measured on the canonical serialization (json.ts). */
 
-import { BridgeError } from "../errors.ts";
+import { resultTooLarge, type TooLargeHelp } from "./cap-errors.ts";
 import { canonicalJson, utf8Length } from "./json.ts";
 import { fittingLimit, type PagedList, summarize } from "./too-large.ts";
 
@@ -39,45 +39,6 @@ export function enforceSizeCap(
     summary,
     hint: help.hint,
   });
-}
-
-/** What ResultTooLarge tells besides the sizes: a `limit` known to fit, a summary. */
-export interface TooLargeHelp {
-  limit: number | undefined;
-  /** the call's offset, for the hint with a `limit` */
-  offset: number;
-  summary: Record<string, unknown>;
-  /** what to do when no `limit` helps (default: narrow the request) */
-  hint: string | undefined;
-}
-
-/** ResultTooLarge (SPEC §4.4): the real size and item count, and the help the answer carries. */
-export function resultTooLarge(
-  bytes: number,
-  count: number,
-  maxBytes: number,
-  help: TooLargeHelp,
-): BridgeError {
-  const { limit } = help;
-  const hint =
-    limit !== undefined
-      ? `page with limit=${limit} and offset=${help.offset} (every page of that size fits), or narrow the request`
-      : (help.hint ??
-        "narrow the request (another file, position or query); max_result_bytes bounds every result");
-  return new BridgeError(
-    "ResultTooLarge",
-    `result is ${bytes} bytes (${count} items), over the ${maxBytes}-byte limit`,
-    {
-      hint,
-      details: {
-        count,
-        bytes,
-        max_bytes: maxBytes,
-        ...(limit !== undefined ? { limit } : {}),
-        ...help.summary,
-      },
-    },
-  );
 }
 
 /** A list of a result whose items' JSON sizes are known: `bytes`, their sum. */

@@ -4,8 +4,8 @@
  */
 
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
-import { BridgeError } from "../errors.ts";
 import { uriToPath } from "../workspace/uri.ts";
+import { nonFileTarget, resourceRejected, unappliableEdit } from "./edit-errors.ts";
 import { compareRange, compareStrings, compareTarget } from "./order.ts";
 import { isLspRange } from "./range-converter.ts";
 import type { NormalizeContext, Range } from "./types.ts";
@@ -15,41 +15,15 @@ export interface FileEdits {
   edits: TextEdit[];
 }
 
-function resourceRejected(kind: string, uri: string): BridgeError {
-  return new BridgeError(
-    "ResourceOperationRejected",
-    `the edit wants to ${kind} ${uri}; file create/rename/delete operations are refused`,
-    {
-      hint: "theodolite only applies text edits to existing files; do the file operation yourself",
-      details: { kind, uri },
-    },
-  );
-}
-
-function editInvalid(message: string, uri: string): BridgeError {
-  return new BridgeError("EditInvalid", message, {
-    hint: "the server returned an edit theodolite cannot apply as plain text; nothing was changed",
-    details: { uri },
-  });
-}
-
-/** An edit of a document that is no file: not a target the applier can check (SPEC §7.4). */
-export function nonFileTarget(uri: string): BridgeError {
-  return new BridgeError("EditInvalid", `the edit changes ${uri}, which is not a file`, {
-    hint: "edits may only change existing regular UTF-8 files inside the workspace; nothing was changed",
-    details: { uri },
-  });
-}
-
 /** TextEdit or AnnotatedTextEdit (the annotation is dropped); a SnippetTextEdit is refused. */
 function toTextEdit(e: unknown, uri: string): TextEdit {
-  if (typeof e !== "object" || e === null) throw editInvalid("malformed text edit", uri);
+  if (typeof e !== "object" || e === null) throw unappliableEdit("malformed text edit", uri);
   const edit = e as { range?: unknown; newText?: unknown; snippet?: unknown };
   if (edit.snippet !== undefined) {
-    throw editInvalid("snippet edits are interactive and cannot be applied headless", uri);
+    throw unappliableEdit("snippet edits are interactive and cannot be applied headless", uri);
   }
   if (!isLspRange(edit.range) || typeof edit.newText !== "string") {
-    throw editInvalid("text edit without a range or newText", uri);
+    throw unappliableEdit("text edit without a range or newText", uri);
   }
   return { range: edit.range, newText: edit.newText };
 }
@@ -64,7 +38,7 @@ export function flattenWorkspaceEdit(edit: WorkspaceEdit | null | undefined): Fi
   if (edit === null || edit === undefined) return [];
   const byUri = new Map<string, TextEdit[]>();
   const push = (uri: string, edits: unknown) => {
-    if (!Array.isArray(edits)) throw editInvalid("document edits are not a list", uri);
+    if (!Array.isArray(edits)) throw unappliableEdit("document edits are not a list", uri);
     const list = byUri.get(uri) ?? [];
     for (const e of edits) list.push(toTextEdit(e, uri));
     byUri.set(uri, list);
@@ -72,7 +46,8 @@ export function flattenWorkspaceEdit(edit: WorkspaceEdit | null | undefined): Fi
   if (Array.isArray(edit.documentChanges)) {
     // Refuse before collecting anything: a resource operation anywhere rejects the whole edit.
     for (const change of edit.documentChanges as unknown[]) {
-      if (typeof change !== "object" || change === null) throw editInvalid("malformed change", "");
+      if (typeof change !== "object" || change === null)
+        throw unappliableEdit("malformed change", "");
       const c = change as { kind?: unknown; uri?: unknown; oldUri?: unknown };
       if (typeof c.kind === "string") {
         const uri =
@@ -83,7 +58,7 @@ export function flattenWorkspaceEdit(edit: WorkspaceEdit | null | undefined): Fi
     for (const change of edit.documentChanges as unknown[]) {
       const c = change as { textDocument?: { uri?: unknown }; edits?: unknown };
       const uri = c.textDocument?.uri;
-      if (typeof uri !== "string") throw editInvalid("text document edit without a uri", "");
+      if (typeof uri !== "string") throw unappliableEdit("text document edit without a uri", "");
       push(uri, c.edits);
     }
   } else if (typeof edit.changes === "object" && edit.changes !== null) {

@@ -17,7 +17,6 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import type { FileSink, Subprocess } from "bun";
 import { bounded } from "../bounded.ts";
-import { BridgeError } from "../errors.ts";
 import { log } from "../log.ts";
 import { keepChild, reapAdoptedOrphans, releaseChild } from "./orphans.ts";
 import {
@@ -29,6 +28,7 @@ import {
 import { makePrivateTmp, removePrivateTmp, thisProcessAsOwner } from "./private-tmp.ts";
 import { readProc, reapTree } from "./proctree.ts";
 import { selfCommand, spawnable, supervisorEnv } from "./self.ts";
+import { startFailed } from "./server-errors.ts";
 import { StderrCollector } from "./stderr-collector.ts";
 import { formatSupervisorArgs, LIFELINE_FD, NO_SUBREAPER, NOTE_PREFIX } from "./supervisor.ts";
 
@@ -118,10 +118,6 @@ export function endSink(sink: FileSink): void {
   } catch {
     // already closed with the process
   }
-}
-
-function startFailed(message: string, hint: string, details: Record<string, unknown>): BridgeError {
-  return new BridgeError("ServerStartFailed", message, { hint, details });
 }
 
 /** The server's own TMPDIR beneath the one its environment names, or none (said in the log). */

@@ -6,9 +6,14 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { bounded } from "../bounded.ts";
 import type { ServerConfig } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
 import { type CheckRun, startCheck } from "./check-run.ts";
 import { sanitizedEnv } from "./env.ts";
+import {
+  serverNotFound,
+  versionCheckCancelled,
+  versionCheckFailed,
+  versionMismatch,
+} from "./server-errors.ts";
 
 export const VERSION_TIMEOUT_MS = 10_000;
 /** Bytes kept per stream; the rest is read and dropped so the child never blocks on a pipe. */
@@ -42,10 +47,7 @@ export function executableProblem(path: string): string | null {
 export function assertExecutable(path: string, serverName: string): void {
   const problem = executableProblem(path);
   if (problem !== null) {
-    throw new BridgeError("ServerNotFound", `server ${serverName}: ${path} ${problem}`, {
-      hint: `install the server or fix the path for server "${serverName}" in the config (it must be an absolute path to an executable)`,
-      details: { server: serverName, command: path },
-    });
+    throw serverNotFound(serverName, path, problem);
   }
 }
 
@@ -103,15 +105,8 @@ export async function readServerVersion(
   const command = argv[0] ?? server.command;
   assertExecutable(command, server.name);
   const failed = (message: string, details: Record<string, unknown>) =>
-    new BridgeError("ServerStartFailed", `server ${server.name}: ${message}`, {
-      hint: `check that \`${argv.join(" ")}\` runs and prints the version (theodolite --check-config shows it)`,
-      details: { server: server.name, command, args: argv.slice(1), ...details },
-    });
-  const cancelled = () =>
-    new BridgeError("Cancelled", `server ${server.name}: the version command was cancelled`, {
-      hint: "the bridge is shutting down",
-      details: { server: server.name, command },
-    });
+    versionCheckFailed(server.name, argv, command, message, details);
+  const cancelled = () => versionCheckCancelled(server.name, command);
   if (signal?.aborted) throw cancelled();
 
   let run: CheckRun;
@@ -182,14 +177,7 @@ export async function verifyVersionPin(
 ): Promise<string> {
   const actual = await readServerVersion(server, cwd, VERSION_TIMEOUT_MS, signal);
   if (actual !== server.version) {
-    throw new BridgeError(
-      "ServerVersionMismatch",
-      `server ${server.name}: version is ${JSON.stringify(actual)}, config pins ${JSON.stringify(server.version)}`,
-      {
-        hint: `if this binary is the one you want, set version = ${JSON.stringify(actual)} for server "${server.name}" in the config; otherwise restore the pinned binary`,
-        details: { server: server.name, expected: server.version, actual },
-      },
-    );
+    throw versionMismatch(server.name, server.version, actual);
   }
   return actual;
 }

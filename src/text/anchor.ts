@@ -4,8 +4,8 @@
  * it (positions.ts).
  */
 import type { ColumnUnit } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
 import type { LineIndex } from "./line-index.ts";
+import { anchorEmpty, occurrenceInvalid, symbolNotOnLine } from "./position-errors.ts";
 import { isLowSurrogate, measure, requireLine, unitToEncoding } from "./positions.ts";
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}\p{M}_$]/u;
@@ -42,14 +42,10 @@ export function anchorColumn(
 ): number {
   const nth = occurrence ?? 1;
   if (symbol.length === 0) {
-    throw new BridgeError("InvalidArgument", "`symbol` must not be empty", {
-      hint: "pass the exact text of the identifier on that line, or a `column`",
-    });
+    throw anchorEmpty();
   }
   if (!Number.isInteger(nth) || nth < 1) {
-    throw new BridgeError("InvalidArgument", "`occurrence` must be an integer >= 1", {
-      hint: "occurrence counts matches on the line from 1, left to right",
-    });
+    throw occurrenceInvalid();
   }
   requireLine(index, line, null, unit);
   const text = index.lineText(line - 1);
@@ -66,17 +62,7 @@ export function anchorColumn(
   const matches = whole.length > 0 ? whole : all;
   const at = matches[nth - 1];
   if (at === undefined) {
-    const message =
-      matches.length === 0
-        ? `\`${symbol}\` does not occur on line ${line}`
-        : `\`${symbol}\` occurs ${matches.length} time(s) on line ${line}, not ${nth}`;
-    throw new BridgeError("SymbolNotOnLine", message, {
-      hint:
-        matches.length === 0
-          ? "symbol must be the exact text as it appears on that line (case-sensitive); check the line number"
-          : `pass occurrence between 1 and ${matches.length}`,
-      details: { line, symbol, occurrence: nth, found: matches.length },
-    });
+    throw symbolNotOnLine(line, symbol, nth, matches.length);
   }
   return measure(text.slice(0, at), unitToEncoding(unit)) + 1;
 }

@@ -11,9 +11,10 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { BridgeError } from "../errors.ts";
+import type { BridgeError } from "../errors.ts";
 import { asciiToClient } from "./ascii-columns.ts";
 import type { LineIndex } from "./line-index.ts";
+import { positionOutOfRange } from "./position-errors.ts";
 
 export { LineIndex, NON_ASCII } from "./line-index.ts";
 
@@ -196,13 +197,7 @@ export function outOfRange(
     Number.isInteger(line) && line >= 1 && line <= index.lineCount
       ? measure(index.lineText(line - 1), unitToEncoding(unit))
       : null;
-  const where = column === null ? `line ${line}` : `position ${line}:${column}`;
-  return new BridgeError("PositionOutOfRange", `${where} ${why}`, {
-    hint:
-      `lines are 1..${index.lineCount}; columns are 1-based in ${unit} units and may be at most ` +
-      "the line length + 1; or pass `symbol` instead of `column`",
-    details: { line, column, line_count: index.lineCount, line_length: lineLength },
-  });
+  return positionOutOfRange(line, column, why, unit, index.lineCount, lineLength);
 }
 
 export function requireLine(

@@ -9,6 +9,14 @@ export function outsideError(file: string, workspace: string | undefined): Bridg
   });
 }
 
+/** A `file` argument that is empty or holds a NUL: no path at all. */
+export function emptyPathError(file: string): BridgeError {
+  return new BridgeError("InvalidArgument", "`file` must be a non-empty path", {
+    hint: "pass a workspace-relative path such as src/main.c",
+    details: { file },
+  });
+}
+
 export function notFoundError(file: string, hint: string): BridgeError {
   return new BridgeError("FileNotFound", `${file} does not exist or is not a regular file`, {
     hint,

@@ -6,8 +6,7 @@
 import { createHash } from "node:crypto";
 import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { BridgeError } from "../errors.ts";
-import { errnoCode, HINT, notFoundError, outsideError } from "./file-errors.ts";
+import { emptyPathError, errnoCode, HINT, notFoundError, outsideError } from "./file-errors.ts";
 import { candidatePath, relativeInside, type WorkspaceRoot } from "./paths.ts";
 
 export function sha256Hex(data: string | Uint8Array): string {
@@ -80,10 +79,7 @@ export function resolveWorkspaceFile(
   workspace?: string,
 ): ResolvedFile {
   if (file.length === 0 || file.includes("\0")) {
-    throw new BridgeError("InvalidArgument", "`file` must be a non-empty path", {
-      hint: "pass a workspace-relative path such as src/main.c",
-      details: { file },
-    });
+    throw emptyPathError(file);
   }
   // absolute paths are only judged after realpath
   const candidate = candidatePath(rootReal, file);

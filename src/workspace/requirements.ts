@@ -17,6 +17,7 @@ import { log } from "../log.ts";
 import { checkCompileCommands } from "./compile-commands.ts";
 import { readWorkspaceText, statWorkspaceFile } from "./confined.ts";
 import { realRoot } from "./files.ts";
+import { requiredFileInvalid, requiredFileMissing } from "./requirement-errors.ts";
 
 /**
  * A compile database larger than this is not parsed by the bridge (the server still reads
@@ -39,26 +40,11 @@ export function checkRequirement(
 ): string {
   const dir = requirementDir(workspace, req);
   const path = join(dir, req.file);
-  const base = { workspace: workspace.name, server: server.name, file: path };
-  // the session is not started: once the file is right, the next call (or session_restart)
-  // starts it (SPEC §3.4)
-  const hint = `${req.hint}; then call again, or session_restart with server "${server.name}"`;
-  const missing = (err: unknown): unknown => {
-    if (!(err instanceof BridgeError)) return err;
-    return new BridgeError(
-      "WorkspaceFileMissing",
-      `${server.name} needs ${path}, and there is none`,
-      {
-        hint,
-        details: { ...base, reason: err.message },
-      },
-    );
-  };
+  const required = { workspace: workspace.name, server: server.name, file: path, fix: req.hint };
+  const missing = (err: unknown): unknown =>
+    err instanceof BridgeError ? requiredFileMissing(required, err.message) : err;
   const invalid = (reason: string, entry: number | null) =>
-    new BridgeError("WorkspaceFileInvalid", `${path}: ${reason}`, {
-      hint,
-      details: { ...base, reason, entry },
-    });
+    requiredFileInvalid(required, reason, entry);
   // opened beneath the root (SPEC §8.1): a link leading out, a FIFO or a device is missing
   if (req.format !== "compile_commands") {
     try {

@@ -9,13 +9,14 @@
 import { z } from "zod";
 import { applyEdits, readTargets } from "../../apply/apply-edits.ts";
 import { judgeAction } from "../../apply/complete.ts";
-import { BridgeError } from "../../errors.ts";
 import { admitApply } from "../../gate/admit.ts";
+import { allowedWithoutHandle } from "../../gate/gate-errors.ts";
 import type { HandleEntry } from "../../gate/handles.ts";
 import { catchUp } from "../../session/catch-up.ts";
 import { echoList, echoNames } from "../conventions.ts";
 import { defineTool, WRITES_FILES } from "../tool.ts";
 import { waitContext } from "./common.ts";
+import { payloadRejected } from "./tool-errors.ts";
 
 const input = z.object({ handle: z.string().min(1).max(256) }).strict();
 
@@ -37,15 +38,7 @@ export const codeActionApplyTool = defineTool({
   preValidate: (raw) => {
     const extra = Object.keys(raw).filter((k) => k !== "handle");
     if (extra.length > 0) {
-      const { names, count } = echoNames(extra);
-      throw new BridgeError(
-        "PayloadRejected",
-        `code_action_apply takes only a handle; got ${echoList(extra)}`,
-        {
-          hint: "pass {handle} from code_actions; edits are never accepted from the caller (SPEC §7.3)",
-          details: { fields: names, count },
-        },
-      );
+      throw payloadRejected(echoList(extra), echoNames(extra));
     }
   },
   handler: async (args, ctx) => {
@@ -99,7 +92,7 @@ export const codeActionApplyTool = defineTool({
     });
     // allowed means a valid handle of a live session, whose targets were read above
     if (!entry || !session || !read) {
-      throw new BridgeError("Internal", "the gate allowed an apply without its handle");
+      throw allowedWithoutHandle();
     }
     const changes = await applyEdits(
       {

@@ -10,7 +10,6 @@ import {
   CompletionTriggerKind,
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { BridgeError } from "../../errors.ts";
 import {
   type CompletionEntry,
   normalizeCompletion,
@@ -29,6 +28,7 @@ import {
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { type FileCall, resolveOrKeep, sessionMarks, withFile } from "./common.ts";
 import { textDocumentPosition } from "./position.ts";
+import { outsideBounds } from "./tool-errors.ts";
 
 /** A page without `limit`: completion lists run to thousands of items. */
 export const COMPLETION_PAGE = 50;
@@ -47,14 +47,8 @@ const output = z.object({
 function checkResolve(resolve: number | undefined): number {
   if (resolve === undefined) return 0;
   if (resolve < 0 || resolve > MAX_RESOLVE) {
-    throw new BridgeError(
-      "InvalidArgument",
-      `resolve must be within 0..${MAX_RESOLVE}, got ${resolve}`,
-      {
-        hint: `resolve at most ${MAX_RESOLVE} items of a page; page with offset for more`,
-        details: { resolve, max_resolve: MAX_RESOLVE },
-      },
-    );
+    const hint = `resolve at most ${MAX_RESOLVE} items of a page; page with offset for more`;
+    throw outsideBounds("resolve", 0, MAX_RESOLVE, resolve, hint);
   }
   return resolve;
 }

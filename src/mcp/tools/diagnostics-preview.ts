@@ -33,6 +33,7 @@ import { uriToPath } from "../../workspace/uri.ts";
 import { fileArg } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 import { normalizeContext, unprovenEntries, waitContext } from "./common.ts";
+import { tooManyOpen } from "./contents-errors.ts";
 import {
   type Collected,
   collect,
@@ -40,13 +41,7 @@ import {
   noteLimits,
   resultFields,
 } from "./diagnostics-collect.ts";
-import {
-  type Content,
-  checkOnce,
-  checkSizes,
-  MAX_CONTENTS,
-  tooManyOpen,
-} from "./preview-contents.ts";
+import { type Content, checkOnce, checkSizes, MAX_CONTENTS } from "./preview-contents.ts";
 
 export const contentsArg = z
   .array(z.object({ file: fileArg, text: z.string() }).strict())

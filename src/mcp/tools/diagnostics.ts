@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { BridgeError } from "../../errors.ts";
 import {
   canonicalOrder,
   measureDiagnostics,
@@ -22,6 +21,7 @@ import {
 } from "../conventions.ts";
 import { type CallContext, defineTool, READ_ONLY } from "../tool.ts";
 import { normalizeContext, unprovenEntries, waitContext, withFile } from "./common.ts";
+import { contentsWith } from "./contents-errors.ts";
 import {
   type Collected,
   collect,
@@ -30,7 +30,7 @@ import {
   resultFields,
 } from "./diagnostics-collect.ts";
 import { contentsArg, previewAnswer } from "./diagnostics-preview.ts";
-import { contentsWith } from "./preview-contents.ts";
+import { combinationRefused, snapshotUnknown } from "./tool-errors.ts";
 
 /** At most this many files in one call (SPEC §6.1). */
 export const MAX_FILES = 64;
@@ -149,13 +149,6 @@ async function collectWorkspace(
   return out;
 }
 
-function snapshotUnknown(since: string): BridgeError {
-  return new BridgeError("SnapshotUnknown", `no diagnostics snapshot "${since}" in this bridge`, {
-    hint: "snapshots live in memory (the last 32 results); call diagnostics without `since` for a fresh one",
-    details: { since },
-  });
-}
-
 export const diagnosticsTool = defineTool({
   name: "diagnostics",
   title: "Diagnostics",
@@ -176,14 +169,13 @@ export const diagnosticsTool = defineTool({
       return p.answer;
     }
     if (args.file !== undefined && args.files !== undefined) {
-      throw new BridgeError("InvalidArgument", "give `file` or `files`, not both", {
-        hint: "put every file in `files`",
-      });
+      throw combinationRefused("give `file` or `files`, not both", "put every file in `files`");
     }
     if (args.since !== undefined && (args.limit !== undefined || args.offset !== undefined)) {
-      throw new BridgeError("InvalidArgument", "`since` answers are not paged", {
-        hint: "drop `limit` and `offset`, or narrow `files`",
-      });
+      throw combinationRefused(
+        "`since` answers are not paged",
+        "drop `limit` and `offset`, or narrow `files`",
+      );
     }
     const paging = checkPaging(ctx, args);
     const store = ctx.bridge.snapshots;

@@ -4,9 +4,9 @@
  * on disk, refuses edits that change more than layout (apply/format-rule.ts), and
  * writes through the one applier (SPEC §7.4): proven against the current text, journaled.
  */
+
+import { notPreviewed } from "../../apply/edit-set-errors.ts";
 import { notLayoutOnly } from "../../apply/format-rule.ts";
-import { notPreviewed } from "../../apply/rename-rule.ts";
-import { BridgeError } from "../../errors.ts";
 import { echoText } from "../conventions.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
@@ -17,14 +17,12 @@ import {
   formattingApplyOutput,
 } from "./formatting-compute.ts";
 import { admitAndWrite } from "./gated-write.ts";
+import { editSetMalformed } from "./tool-errors.ts";
 
 /** An `edit_set` is a SHA-256 in hex, as formatting answers it. */
 function checkEditSet(editSet: string): void {
   if (/^[0-9a-f]{64}$/.test(editSet)) return;
-  throw new BridgeError("InvalidArgument", "edit_set must be the edit_set formatting answered", {
-    hint: "pass formatting's edit_set as it came (64 hex digits), or leave it out",
-    details: { edit_set: echoText(editSet) },
-  });
+  throw editSetMalformed(echoText(editSet));
 }
 
 export const formattingApplyTool = defineTool({

@@ -4,7 +4,8 @@
  * is not the text the server computed on is drift, answered `WorkspaceDrift` — and the one
  * applier writes every target or none, its edits counted in the lines the server reads.
  */
-import { applyEdits, driftError } from "../../apply/apply-edits.ts";
+import { applyEdits } from "../../apply/apply-edits.ts";
+import { changedSinceComputed } from "../../apply/apply-errors.ts";
 import type { EditTargets } from "../../apply/handle-plan.ts";
 import { admitApply } from "../../gate/admit.ts";
 import type { GateTool } from "../../gate/transcript.ts";
@@ -35,7 +36,7 @@ export async function admitAndWrite(
     },
     (reason) =>
       reason === "drift"
-        ? driftError(stale.map((t) => ws.display(t.abs)).sort(), `call ${tool} again`)
+        ? changedSinceComputed(stale.map((t) => ws.display(t.abs)).sort(), `call ${tool} again`)
         : undefined,
   );
   if (planned.files.length === 0) return;

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import type { ColumnUnit } from "../../config/types.ts";
-import { BridgeError } from "../../errors.ts";
 import {
   clientToLsp,
   type LineIndex,
@@ -15,6 +14,7 @@ import {
   unitToEncoding,
 } from "../../text/positions.ts";
 import type { FileCall } from "./common.ts";
+import { linesReversed } from "./tool-errors.ts";
 
 // a line outside the file is PositionOutOfRange, with the file's line count (lineRange)
 export const lineRangeShape = {
@@ -39,10 +39,7 @@ export function lineRange(call: FileCall, unit: ColumnUnit, args: LineRangeArgs)
   const first = args.start_line ?? 1;
   const last = args.end_line ?? index.lineCount;
   if (first > last) {
-    throw new BridgeError("InvalidArgument", `start_line ${first} is after end_line ${last}`, {
-      hint: "give start_line ≤ end_line (both 1-based, inclusive), or leave either out",
-      details: { start_line: first, end_line: last },
-    });
+    throw linesReversed(first, last);
   }
   const enc = call.session.process.encoding;
   return {

@@ -29,6 +29,13 @@ import {
 import { MAX_SYMBOL_LENGTH, type PositionArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 import type { FileCall } from "./common.ts";
+import {
+  ambiguousSymbol,
+  combinationRefused,
+  symbolEmpty,
+  symbolNotFound,
+  symbolTooLong,
+} from "./tool-errors.ts";
 
 /** A resolved position: the client's 1-based line and column, and the server's. */
 export interface ResolvedPosition {
@@ -39,10 +46,6 @@ export interface ResolvedPosition {
 
 /** At most this many candidates in AmbiguousSymbol's details (the count says how many). */
 const MAX_CANDIDATES = 20;
-
-function invalid(message: string, hint: string): BridgeError {
-  return new BridgeError("InvalidArgument", message, { hint });
-}
 
 /** textDocument/documentSymbol for the call's document, as one normalized tree. */
 export async function documentSymbolTree(call: FileCall): Promise<SymbolNode[]> {
@@ -103,28 +106,13 @@ export async function uniqueSymbol(
   const [only] = matches;
   if (only === undefined) {
     const near = nearSymbols(tree, symbol);
-    const nearHint = near.length > 0 ? `; near: ${near.map((n) => `\`${n}\``).join(", ")}` : "";
-    throw new BridgeError("SymbolNotFound", `no symbol \`${symbol}\` in ${call.rel}`, {
-      hint: `names are exact and case-sensitive; a nested symbol or a method as a dotted path (\`Type.method\`, for Go receivers and Rust impl blocks too); document_symbols lists them; or pass \`line\`${nearHint}`,
-      details: { file: call.rel, symbol },
-    });
+    throw symbolNotFound(call.rel, symbol, near);
   }
   if (matches.length > 1) {
-    throw new BridgeError(
-      "AmbiguousSymbol",
-      `\`${symbol}\` names ${matches.length} symbols in ${call.rel}`,
-      {
-        hint: "use a dotted path with the container (`container.name`), or pass the `line` of one candidate",
-        details: {
-          file: call.rel,
-          symbol,
-          count: matches.length,
-          candidates: matches
-            .slice(0, MAX_CANDIDATES)
-            .map((m) => candidateOf(m, nameAt(call, m, unit))),
-        },
-      },
-    );
+    const candidates = matches
+      .slice(0, MAX_CANDIDATES)
+      .map((m) => candidateOf(m, nameAt(call, m, unit)));
+    throw ambiguousSymbol(call.rel, symbol, matches.length, candidates);
   }
   return only;
 }
@@ -144,23 +132,12 @@ export async function symbolsOnLine(
   return matches.filter((m) => m.node.selection.line === line);
 }
 
-/** SymbolNotFound for a position that no document symbol's range holds. */
-export function noSymbolAt(call: FileCall, line: number, column: number): BridgeError {
-  return new BridgeError("SymbolNotFound", `no symbol holds ${line}:${column} in ${call.rel}`, {
-    hint: "pass a position inside a symbol (document_symbols lists their ranges), or `symbol` by name",
-    details: { file: call.rel, line, column },
-  });
-}
-
 function checkSymbol(symbol: string): void {
   if (symbol.length === 0) {
-    throw invalid("`symbol` must not be empty", "pass the symbol's name, or a `column`");
+    throw symbolEmpty();
   }
   if (symbol.length > MAX_SYMBOL_LENGTH) {
-    throw invalid(
-      `\`symbol\` is ${symbol.length} characters, over ${MAX_SYMBOL_LENGTH}`,
-      "pass the name (or the text to anchor on), not a longer excerpt",
-    );
+    throw symbolTooLong(symbol.length, MAX_SYMBOL_LENGTH);
   }
 }
 
@@ -197,13 +174,13 @@ export async function resolvePosition(
 ): Promise<ResolvedPosition> {
   const unit = ctx.bridge.config.bridge.column_unit;
   if (args.column !== undefined && args.symbol !== undefined) {
-    throw invalid(
+    throw combinationRefused(
       "give either `column` or `symbol`, not both",
       "use `symbol` to anchor on text, or `column` for an exact position",
     );
   }
   if (args.occurrence !== undefined && (args.symbol === undefined || args.line === undefined)) {
-    throw invalid(
+    throw combinationRefused(
       "`occurrence` needs `line` and `symbol`",
       "pass `line` and `symbol` with `occurrence`, or drop `occurrence`",
     );
@@ -213,10 +190,10 @@ export async function resolvePosition(
   let column = args.column;
   if (line === undefined) {
     if (column !== undefined) {
-      throw invalid("`column` needs `line`", "pass `line` too, or `symbol` alone");
+      throw combinationRefused("`column` needs `line`", "pass `line` too, or `symbol` alone");
     }
     if (args.symbol === undefined) {
-      throw invalid(
+      throw combinationRefused(
         "a position needs `line` with `column` or `symbol`, or `symbol` alone",
         "pass `symbol` (a name or dotted path) without `line`, or `line` with `column`",
       );
@@ -224,7 +201,7 @@ export async function resolvePosition(
     ({ line, column } = nameAt(call, await uniqueSymbol(call, args.symbol, unit), unit));
   } else if (column === undefined) {
     if (args.symbol === undefined) {
-      throw invalid(
+      throw combinationRefused(
         "a position needs `column` or `symbol`",
         "pass `column` (1-based) or `symbol` (exact text on the line)",
       );

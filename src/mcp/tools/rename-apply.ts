@@ -6,8 +6,9 @@
  * (rename-proof.ts), re-hashes every target between compute and write, and
  * writes all files or none (SPEC §7.4).
  */
-import { incompleteError } from "../../apply/complete.ts";
-import { notPreviewed } from "../../apply/rename-rule.ts";
+
+import { notPreviewed } from "../../apply/edit-set-errors.ts";
+import { incompleteError } from "../../apply/incomplete-errors.ts";
 import { defineTool, measureAnswer, WRITES_FILES } from "../tool.ts";
 import { withFile } from "./common.ts";
 import { admitAndWrite } from "./gated-write.ts";

@@ -7,9 +7,9 @@
  * its own stale copy of a file, or never loaded a new one, thus gets every such file before
  * the edit that is written is computed; rename-proof.ts then checks the result.
  */
-import { driftError } from "../../apply/apply-edits.ts";
-import { incompleteError, mentions, overlaps, wordAt } from "../../apply/complete.ts";
-import { BridgeError } from "../../errors.ts";
+import { changedSinceComputed } from "../../apply/apply-errors.ts";
+import { mentions, overlaps, wordAt } from "../../apply/complete.ts";
+import { incompleteError } from "../../apply/incomplete-errors.ts";
 import type { FileEdits } from "../../normalize/workspace-edit.ts";
 import { awaitLoaded } from "../../session/catch-up.ts";
 import type { OpenDocument } from "../../session/documents.ts";
@@ -19,6 +19,7 @@ import type { PositionArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
 import type { FileCall } from "./common.ts";
 import { type ComputedRename, computeRename } from "./rename-compute.ts";
+import { renameTooWide } from "./rename-errors.ts";
 import { fits, load, unloaded } from "./vouch.ts";
 
 /** Computations before giving up on a workspace that keeps changing. */
@@ -87,14 +88,7 @@ function loadAll(call: FileCall, files: FileEdits[], suspects: string[]): Promis
   const max = call.session.bridge.max_open_documents;
   const needed = new Set([call.doc.abs, ...targets]);
   if (!fits(call.session, needed)) {
-    throw new BridgeError(
-      "EditInvalid",
-      `rename_apply computes a rename with every file it edits open in the server, and the file it is called on: ${needed.size} files here, over bridge.max_open_documents = ${max}`,
-      {
-        hint: `nothing was written; rename_preview shows the edits; a rename this wide needs bridge.max_open_documents ≥ ${needed.size}`,
-        details: { files: needed.size, max_open_documents: max },
-      },
-    );
+    throw renameTooWide(needed.size, max);
   }
   if (!fits(call.session, [...needed, ...suspects])) {
     const missing = unloaded(call.session, suspects);
@@ -123,7 +117,7 @@ export async function computeRenameOnDisk(
     // every target and suspect was already the server's open copy of the disk
     if (sent.length === 0) return { files, suspects, names };
     if (computed >= MAX_COMPUTATIONS) {
-      throw driftError(
+      throw changedSinceComputed(
         sent.map((d) => call.session.workspace.display(d.abs)).sort(),
         "the files kept changing while the rename was computed; call rename_apply again",
       );

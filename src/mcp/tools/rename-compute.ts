@@ -10,7 +10,6 @@ import { wordAt } from "../../apply/complete.ts";
 import { type EditTargets, editTargets } from "../../apply/handle-plan.ts";
 import { editSetDigest } from "../../apply/rename-rule.ts";
 import { checkRenameEdits, inReadLines } from "../../apply/validate.ts";
-import { BridgeError } from "../../errors.ts";
 import {
   type FileEdits,
   flattenWorkspaceEdit,
@@ -24,6 +23,7 @@ import { type PositionArgs, positionShape } from "../conventions.ts";
 import type { CallContext, ToolAnswer } from "../tool.ts";
 import { type FileCall, sessionTextReader, unconvertedField, usesMarks } from "./common.ts";
 import { type ResolvedPosition, resolvePosition } from "./position.ts";
+import { nothingRenamable, renameMissesPosition } from "./rename-errors.ts";
 
 export const renameInput = z
   .object({
@@ -82,14 +82,7 @@ export async function computeRename(
   if (offersPrepare(call)) {
     const prep = await call.session.request(PrepareRenameRequest.type, at, call.wait);
     if (prep === null || prep === undefined) {
-      throw new BridgeError(
-        "InvalidArgument",
-        "the server says nothing at this position can be renamed",
-        {
-          hint: "point at the symbol's name (use `symbol` to anchor on its text)",
-          details: { file: call.rel, line: pos.line, column: pos.column },
-        },
-      );
+      throw nothingRenamable(call.rel, pos.line, pos.column);
     }
   }
   const edit = await call.session.request(
@@ -168,14 +161,7 @@ async function checkSites(
 ): Promise<void> {
   if (files.length === 0) return;
   if (name === undefined) {
-    throw new BridgeError(
-      "EditInvalid",
-      "the rename's edits do not cover the position it was asked at",
-      {
-        hint: "point at the symbol's name (use `symbol` to anchor on its text); nothing was written",
-        details: { file: call.rel },
-      },
-    );
+    throw renameMissesPosition(call.rel);
   }
   const ws = call.session.workspace;
   const slices = new TimeSlices({ turn: () => ws.turns.next() });

@@ -7,14 +7,9 @@
  * lands on the renamed symbol. Otherwise `EditIncomplete` names the files, nothing written.
  */
 import { DefinitionRequest } from "vscode-languageserver-protocol";
-import { driftError } from "../../apply/apply-edits.ts";
-import {
-  definitionTargets,
-  incompleteError,
-  landsOnEdit,
-  occurrences,
-  uncovered,
-} from "../../apply/complete.ts";
+import { changedSinceComputed } from "../../apply/apply-errors.ts";
+import { definitionTargets, landsOnEdit, occurrences, uncovered } from "../../apply/complete.ts";
+import { incompleteError } from "../../apply/incomplete-errors.ts";
 import type { LspRange } from "../../text/positions.ts";
 import { answerToRead, lspToClient, offsetToLspPosition } from "../../text/positions.ts";
 import { uriToPath } from "../../workspace/uri.ts";
@@ -67,7 +62,7 @@ export async function proveRenameComplete(call: FileCall, rename: RenameOnDisk):
   // loaded before the last computation, and not as they are now: they changed meanwhile
   const missing = unloaded(session, rename.suspects);
   if (missing.length > 0) {
-    throw driftError(
+    throw changedSinceComputed(
       missing.map((abs) => session.workspace.display(abs)).sort(),
       "files changed while the rename was computed; call rename_apply again",
     );

@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import type { BridgeContext } from "../../bridge.ts";
-import { BridgeError, type ErrorEnvelope, toEnvelope } from "../../errors.ts";
+import { type ErrorEnvelope, toEnvelope } from "../../errors.ts";
 import { resolveWorkspace } from "../../router.ts";
+import { unknownStatusServer } from "../../router-errors.ts";
 import { boundedWatchers } from "../../session/registrations.ts";
 import type { Session } from "../../session/session.ts";
 import { COMMIT, VERSION } from "../../version.ts";
@@ -132,11 +133,7 @@ export const sessionStatusTool = defineTool({
     const ws = args.workspace === undefined ? undefined : resolveWorkspace(config, args.workspace);
     const known = ws ? ws.servers : config.servers.map((s) => s.name);
     if (args.server !== undefined && !known.includes(args.server)) {
-      const where = ws ? ` for workspace "${ws.name}"` : "";
-      throw new BridgeError("UnknownServer", `server "${args.server}" is not configured${where}`, {
-        hint: `servers${where}: ${known.join(", ")}`,
-        details: { ...(ws ? { workspace: ws.name } : {}), server: args.server },
-      });
+      throw unknownStatusServer(args.server, known, ws?.name);
     }
     const selected = bridge.sessions
       .all()

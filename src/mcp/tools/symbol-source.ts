@@ -5,7 +5,6 @@
  * server was given, with `context` whole lines around.
  */
 import { z } from "zod";
-import { BridgeError } from "../../errors.ts";
 import type { SymbolMatch } from "../../normalize/symbol-path.ts";
 import {
   fromKeyword,
@@ -16,13 +15,8 @@ import {
 import { locFields, positionShape, rangeOut } from "../conventions.ts";
 import { type CallContext, defineTool, measureAnswer, READ_ONLY } from "../tool.ts";
 import { type FileCall, sessionMarks, withFile } from "./common.ts";
-import {
-  documentSymbolTree,
-  noSymbolAt,
-  resolvePosition,
-  symbolsOnLine,
-  uniqueSymbol,
-} from "./position.ts";
+import { documentSymbolTree, resolvePosition, symbolsOnLine, uniqueSymbol } from "./position.ts";
+import { noSymbolAt, outsideBounds } from "./tool-errors.ts";
 
 const input = z.object({ ...positionShape, context: z.number().int().optional() }).strict();
 
@@ -42,14 +36,8 @@ const TOO_LARGE_HINT =
 function checkContext(context: number | undefined): number {
   if (context === undefined) return 0;
   if (context < 0 || context > MAX_SOURCE_CONTEXT) {
-    throw new BridgeError(
-      "InvalidArgument",
-      `context must be within 0..${MAX_SOURCE_CONTEXT}, got ${context}`,
-      {
-        hint: `pass 0..${MAX_SOURCE_CONTEXT} lines of context, or leave it out for none`,
-        details: { context, max_context: MAX_SOURCE_CONTEXT },
-      },
-    );
+    const hint = `pass 0..${MAX_SOURCE_CONTEXT} lines of context, or leave it out for none`;
+    throw outsideBounds("context", 0, MAX_SOURCE_CONTEXT, context, hint);
   }
   return context;
 }
@@ -71,7 +59,7 @@ async function symbolOf(ctx: CallContext, call: FileCall, args: Args): Promise<S
   }
   const at = await resolvePosition(ctx, call, args);
   const found = symbolAt(await documentSymbolTree(call), at.line, at.column);
-  if (found === undefined) throw noSymbolAt(call, at.line, at.column);
+  if (found === undefined) throw noSymbolAt(call.rel, at.line, at.column);
   return found;
 }
 

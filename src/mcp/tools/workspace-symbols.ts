@@ -2,7 +2,6 @@
 
 import { WorkspaceSymbolRequest } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { BridgeError } from "../../errors.ts";
 import { withoutVanished } from "../../normalize/locations.ts";
 import { page } from "../../normalize/paging.ts";
 import { normalizeWorkspaceSymbols } from "../../normalize/symbols.ts";
@@ -25,6 +24,7 @@ import {
   waitContext,
   workspaceMarks,
 } from "./common.ts";
+import { queryLength } from "./tool-errors.ts";
 
 const input = z
   .object({
@@ -59,17 +59,7 @@ export const workspaceSymbolsTool = defineTool({
     const { config, sessions } = ctx.bridge;
     const max = config.bridge.max_query_length;
     if (args.query.length < 1 || args.query.length > max) {
-      throw new BridgeError(
-        "InvalidArgument",
-        `query must be 1..${max} characters, got ${args.query.length}`,
-        {
-          hint:
-            args.query.length === 0
-              ? "pass a symbol name or fragment"
-              : `shorten the query to at most ${max} characters`,
-          details: { length: args.query.length, max_query_length: max },
-        },
-      );
+      throw queryLength(args.query.length, max);
     }
     const paging = checkPaging(ctx, args);
     const ws = resolveWorkspace(config, args.workspace);

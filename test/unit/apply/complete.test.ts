@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import {
   type ActionVouching,
   definitionTargets,
-  incompleteError,
   judgeAction,
   landsOnEdit,
   mentions,
@@ -12,6 +11,7 @@ import {
   uncovered,
   wordAt,
 } from "../../../src/apply/complete.ts";
+import { incompleteError } from "../../../src/apply/incomplete-errors.ts";
 
 const r = (line: number, from: number, to: number, endLine = line) => ({
   start: { line, character: from },

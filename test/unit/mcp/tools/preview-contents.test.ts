@@ -1,11 +1,10 @@
 /** `diagnostics {contents}`'s checks before any server is asked (SPEC §6.2). */
 import { expect, test } from "bun:test";
+import { contentsWith, tooManyOpen } from "../../../../src/mcp/tools/contents-errors.ts";
 import {
   checkOnce,
   checkSizes,
-  contentsWith,
   MAX_CONTENTS_BYTES,
-  tooManyOpen,
 } from "../../../../src/mcp/tools/preview-contents.ts";
 import { thrown } from "../../../support/thrown.ts";
 
