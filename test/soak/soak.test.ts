@@ -9,7 +9,7 @@
  * default 1); every mismatch fails with its seed and step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { findBaconLs, findGopls } from "../support/built-servers.ts";
@@ -29,6 +29,7 @@ const STEPS = Number(process.env.SOAK_STEPS ?? 4);
 /** `diagnostics {contents}` previews per step on typescript-language-server and pyright */
 const PROPOSALS = Number(process.env.SOAK_PROPOSALS ?? 1);
 const SEED = Number(process.env.SOAK_SEED ?? 2026);
+const progress = process.env.SOAK_PROGRESS;
 
 const dirs: string[] = [];
 let burners: Bun.Subprocess[] = [];
@@ -65,6 +66,10 @@ async function run(
     proposals,
     ...(extra ? { bridge: { extraServers: extra } } : {}),
     ...(zeroConfig ? { zeroConfig } : {}),
+    // SOAK_PROGRESS=FILE: a line per step, the mismatches so far (a long run read as it goes)
+    log: (line) => {
+      if (progress !== undefined) appendFileSync(progress, `${name}: ${line}\n`);
+    },
   });
   console.log(
     `${name}: ${result.steps} steps, ${result.compared} comparisons, kinds ${JSON.stringify(result.kinds)}, renames ${JSON.stringify(result.renames)}, proposals ${JSON.stringify(result.proposals)}`,
