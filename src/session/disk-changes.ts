@@ -12,7 +12,7 @@
  */
 
 import { existsSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { findPreset } from "../config/presets.ts";
 import { languageOfFile } from "../config/server-files.ts";
 import { sanitizedEnv } from "../process/env.ts";
@@ -74,6 +74,11 @@ export class DiskChanges {
   private readonly ownGlobs: Bun.Glob[];
   /** null: the server may read every file */
   private readonly readsGlobs: Bun.Glob[] | null;
+  /**
+   * A data-file server's documents name data files (a schema, a `$ref`), never the other
+   * servers' sources: extensions (no dot) it does not read whatever its `reads`.
+   */
+  private readonly othersSources: ReadonlySet<string>;
   /** unproven changes since the server started (`unproven = "mark"`) */
   private readonly marks = new Set<string>();
   private markCount = 0;
@@ -96,6 +101,10 @@ export class DiskChanges {
     this.followsGlobs = globs(server.follows);
     this.ownGlobs = globs(server.own_files);
     this.readsGlobs = server.reads.includes("**") ? null : globs(server.reads);
+    const programs = [...ctx.workspace.programExtensions];
+    this.othersSources = new Set(
+      server.data_files ? programs.filter((e) => !(e in server.extensions)) : [],
+    );
   }
 
   /** Whether the server registered file watchers (it is told of changes through them). */
@@ -266,6 +275,7 @@ export class DiskChanges {
    * answers, so it is never judged (events its watchers asked for still go).
    */
   private unread(abs: string): boolean {
+    if (this.othersSources.has(extname(abs).slice(1))) return true;
     return (
       this.readsGlobs !== null && !this.readsGlobs.some((g) => g.match(globPath(this.root, abs)))
     );

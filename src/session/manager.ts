@@ -40,12 +40,15 @@ export class SessionManager {
     const { max_file_bytes: maxFileBytes, max_watches: maxWatches } = config.bridge;
     const ranked: { session: Session; tier: Tier; position: number; ws: number }[] = [];
     for (const [wsIndex, wsConfig] of config.workspaces.entries()) {
-      const sourceExtensions = new Set(
-        config.servers
-          .filter((s) => wsConfig.servers.includes(s.name))
-          .flatMap((s) => Object.keys(s.extensions)),
-      );
-      const limits = { maxFileBytes, maxWatches, sourceExtensions };
+      const servers = config.servers.filter((s) => wsConfig.servers.includes(s.name));
+      const extensionsOf = (list: typeof servers) =>
+        new Set(list.flatMap((s) => Object.keys(s.extensions)));
+      const limits = {
+        maxFileBytes,
+        maxWatches,
+        sourceExtensions: extensionsOf(servers),
+        programExtensions: extensionsOf(servers.filter((s) => !s.data_files)),
+      };
       const ws = new Workspace(wsConfig, limits, hub, hooks.took);
       this.workspaces.set(ws.name, ws);
       for (const { server, tier, position } of standings(config, wsConfig)) {

@@ -34,6 +34,8 @@ export interface WorkspaceLimits {
   maxWatches: number;
   /** extensions (no dot) of the files its servers read as sources (outside-survey.ts) */
   sourceExtensions?: ReadonlySet<string>;
+  /** … of its servers other than data-file servers: what those never read (SPEC §5.3) */
+  programExtensions?: ReadonlySet<string>;
 }
 
 export class Workspace implements WorkspaceRoot {
@@ -46,6 +48,8 @@ export class Workspace implements WorkspaceRoot {
   private readonly uriNames: UriNames;
   /** turns of the event loop for the work on large files, one call at a time (turns.ts) */
   readonly turns = new Turns();
+  /** extensions (no dot) of its servers' sources, data-file servers' aside */
+  readonly programExtensions: ReadonlySet<string>;
   private watcher: WorkspaceWatcher | undefined;
   private outsideWatch: OutsideWatch | undefined;
 
@@ -59,6 +63,7 @@ export class Workspace implements WorkspaceRoot {
   ) {
     this.name = config.name;
     this.root = config.root;
+    this.programExtensions = limits.programExtensions ?? new Set();
     this.rootReal = realRoot(config.root);
     this.uriNames = new UriNames(this);
     this.lineTables = new LineTables({

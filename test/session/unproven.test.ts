@@ -91,6 +91,38 @@ describe("unproven = mark", () => {
   });
 });
 
+describe("a data-file server", () => {
+  test("never reads the other servers' sources: their changes are no change to it; a data file's is", async () => {
+    const ws = workspace({ "a.fake": "a\n", "conf.data": "{}\n" });
+    const code = new FakeProbe("fake");
+    const data = new FakeProbe("data");
+    const { bridge } = await bridgeFor({
+      ws,
+      servers: [
+        code.server(SCENARIO),
+        // it reads every file but for the rule under test
+        data.server(SCENARIO, {
+          languages: ["data"],
+          extensions: { data: "data" },
+          data_files: true,
+          reads: ["**"],
+        }),
+      ],
+    });
+    const onData = { file: "conf.data", line: 1, column: 1 };
+    expect((await bridge.call("hover", onData)).isError).toBe(false);
+    ws.write("a.fake", "edited");
+    ws.write("src/b.fake", "new");
+    expect((await bridge.call("hover", onData)).isError).toBe(false);
+    const restartsOf = async () =>
+      ((await sessionOf(bridge, "w", "data")).restarts as { count: number }).count;
+    expect(await restartsOf()).toBe(0);
+    ws.write("schema.json", "{}");
+    expect((await bridge.call("hover", onData)).isError).toBe(false);
+    expect(await restartsOf()).toBe(1);
+  });
+});
+
 describe("a workspace-wide answer across a restart", () => {
   // late on purpose: the new server's publishes come after the answer would have been read
   const LATE = {
