@@ -18,6 +18,11 @@ export interface OutsideDependency {
   kind: "file" | "tree" | "entries";
   /** which configuration named it, for answers and session_status */
   source: string;
+  /**
+   * the path as named, when it reached `path` through a link (a link inside the root):
+   * where it leads is watched, not only where it led (outside-lookups.ts)
+   */
+  via?: string;
   /** `entries` only: the names whose changes count (else every entry's) */
   names?: RegExp;
   /** a path to nothing yet, watched where it would appear: found again when it does */

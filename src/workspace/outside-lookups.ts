@@ -8,6 +8,7 @@
 import { readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  IN_ATTRIB,
   IN_CREATE,
   IN_DELETE,
   IN_DELETE_SELF,
@@ -79,9 +80,16 @@ export function lookupsToWatch(path: string, rootReal: string, readlink = linkTa
   });
 }
 
-/** Entry changes that may point a name elsewhere, and the directory itself going. */
+/** Entry changes that may point a name elsewhere (its mode too), and the directory going. */
 const ENTRY_EVENTS =
-  IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+  IN_CREATE |
+  IN_DELETE |
+  IN_MOVED_FROM |
+  IN_MOVED_TO |
+  IN_ATTRIB |
+  IN_DELETE_SELF |
+  IN_MOVE_SELF |
+  IN_ONLYDIR;
 const DIRECTORY_GONE = IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED;
 
 interface DirectoryWatch {

@@ -3,7 +3,15 @@
  * directory, not the path, so a directory moved away or replaced is watched anew where it
  * was; one that appears there is told as its files, what a server's globs and watchers match.
  */
-import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  type Dirent,
+  existsSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import type { FileChange } from "./file-events.ts";
 import { isSystemPath, type OutsideDependency } from "./outside-deps.ts";
@@ -46,7 +54,20 @@ export function reached(w: Awaiting, step: string): boolean {
 export function placeOf(followed: string): Place {
   const dir = realpathSync(followed);
   const st = statSync(dir);
+  // a directory the bridge may not list is no place to watch (chmod 000 on the way)
+  accessSync(dir, constants.R_OK | constants.X_OK);
   return { followed, dir, identity: `${st.dev}:${st.ino}` };
+}
+
+/** Where `path` leads now, or null when it leads nowhere the bridge may read. */
+export function leadsTo(path: string): string | null {
+  try {
+    const real = realpathSync(path);
+    accessSync(real, constants.R_OK);
+    return real;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether the path still leads to the directory the watch follows. */
@@ -82,19 +103,29 @@ export function filesBelow(dir: string): FileChange[] {
   return out;
 }
 
+/** The path a dependency was named by, and where it led when its watch was made. */
+export interface Followed {
+  via: string;
+  viaReal: string | null;
+}
+
+/** Whether a watched path leads elsewhere than where it is watched. */
+export function movedOn(w: Place & Followed): boolean {
+  return !stillAt(w) || leadsTo(w.via) !== w.viaReal;
+}
+
 /**
- * What a directory's path changed when it came to lead elsewhere, under the path's names:
- * the files it led to (`before`, real paths below `place.dir`) gone, those it leads to now
- * created, a name in both changed.
+ * What changed for a path that came to lead elsewhere: the files it led to (`before`, the
+ * watch's index; null: the path names one file) and those it leads to now, by their real
+ * paths — changes outside the root, which no server is shown to follow (SPEC §5.3).
  */
-export function repointed(place: Place, before: readonly string[]): FileChange[] {
-  const was = new Set(before.map((abs) => join(place.followed, relative(place.dir, abs))));
-  const out: FileChange[] = filesBelow(place.followed).map(({ abs }) => ({
-    abs,
-    kind: was.delete(abs) ? "changed" : "created",
-  }));
-  for (const abs of was) out.push({ abs, kind: "deleted" });
-  return out;
+export function repointed(w: Followed, before: readonly string[] | null): FileChange[] {
+  const now = leadsTo(w.via);
+  const was = before ?? (w.viaReal === null ? [] : [w.viaReal]);
+  const is = now === null ? [] : before === null ? [now] : filesBelow(now).map((c) => c.abs);
+  const out = new Map<string, FileChange>(was.map((abs) => [abs, { abs, kind: "changed" }]));
+  for (const abs of is) if (!out.has(abs)) out.set(abs, { abs, kind: "created" });
+  return [...out.values()];
 }
 
 /** A path to nothing yet: the entries of the nearest directory that exists, or null. */

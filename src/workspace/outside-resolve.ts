@@ -56,8 +56,10 @@ export function resolveOutside(
     } catch {
       return null;
     }
-    if (!module) return { path: real, kind: dir ? "tree" : "file", source };
-    if (dir) return atOrBelow(real, ctx.rootReal) ? null : { path: real, kind: "tree", source };
+    const via = real === path ? {} : { via: path };
+    if (!module) return { path: real, kind: dir ? "tree" : "file", source, ...via };
+    if (dir)
+      return atOrBelow(real, ctx.rootReal) ? null : { path: real, kind: "tree", source, ...via };
     const parent = dirname(real);
     return atOrBelow(parent, ctx.rootReal) || parent === "/"
       ? { path: real, kind: "file", source }

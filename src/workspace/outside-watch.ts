@@ -6,11 +6,10 @@
  * file through a watch on its directory alone, each with a watcher of its own (watch.ts)
  * and at most OUTSIDE_MAX_WATCHES directories, in the bridge's one inotify instance
  * (watch-hub.ts), with what each path is looked up through (outside-lookups.ts). Found
- * again when a session starts and when a change below the root touches a file they came
- * from; one found later is watched for every subscriber from then on. A dependency that
- * cannot be watched whole — gone, unreadable, past its bound, no inotify — is named, and
- * every answer that may depend on it says so (`outside_unwatched`); so is a survey
- * stopped at its bound.
+ * again at a session's start and when a change below the root touches a file they came
+ * from, then watched for every subscriber. One that cannot be watched whole — gone,
+ * unreadable, past its bound, no inotify — or a survey stopped at its bound is named in
+ * every answer that may depend on it (`outside_unwatched`).
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
@@ -29,13 +28,15 @@ import {
 import { LookupWatches } from "./outside-lookups.ts";
 import {
   awaitedStep,
+  type Followed,
   filesBelow,
+  leadsTo,
+  movedOn,
   type Place,
   placeOf,
   reached,
   repointed,
   stepOf,
-  stillAt,
   whereItWouldAppear,
 } from "./outside-places.ts";
 import { MAX_SURVEYED_FILE, OutsideSurvey } from "./outside-survey.ts";
@@ -57,7 +58,7 @@ const MAX_CONFIGURATION_ABOVE = 1024 * 1024;
 export const OUTSIDE_MAX_WATCHES = 1024;
 
 /** `dir` (the place's directory) is the watcher's root: the directory, or the file's. */
-interface Watched extends Place {
+interface Watched extends Place, Followed {
   dep: OutsideDependency;
   /** the file, for a file dependency */
   file: string | null;
@@ -180,7 +181,7 @@ export class OutsideWatch {
       // named again with a wider reach (a tree where only entries were awaited): watched
       // anew; one whose path leads elsewhere now (a watch follows its directory) is a change
       const before = this.watched.get(found.path);
-      if (before !== undefined && !stillAt(before)) this.repoint(before);
+      if (before !== undefined && movedOn(before)) this.repoint(before);
       else if (before !== undefined && reachOf(before.dep) !== reachOf(found)) this.unwatch(before);
       if (this.awaitedBy(found)) continue;
       const room = this.watched.size < MAX_OUTSIDE_DEPENDENCIES;
@@ -198,7 +199,7 @@ export class OutsideWatch {
       else {
         this.failed.delete(dep.path);
         this.watched.set(dep.path, w);
-        w.lookupsUnwatched = !this.lookups.add(w, dep.path);
+        w.lookupsUnwatched = !this.lookups.add(w, w.via);
         // what changes there may name further ways out, or be the path a dependency awaits
         this.attach(w, (changes) => this.changedOutside(w.dep, changes));
         for (const s of this.subscribers) s.subs.push(this.attach(w, this.toldTo(s, w)));
@@ -210,7 +211,9 @@ export class OutsideWatch {
   /** What nothing names any more is no longer watched (a link out of the root removed). */
   private forget(wanted: ReadonlySet<string>): void {
     for (const path of [...this.failed.keys()]) if (!wanted.has(path)) this.failed.delete(path);
-    for (const w of [...this.watched.values()]) if (!wanted.has(w.dep.path)) this.unwatch(w);
+    // one named no more because a link it came through leads elsewhere is a change
+    for (const w of [...this.watched.values()])
+      if (!wanted.has(w.dep.path)) movedOn(w) ? this.repoint(w) : this.unwatch(w);
   }
 
   private unwatch(w: Watched): void {
@@ -275,7 +278,9 @@ export class OutsideWatch {
       const file =
         dep.kind === "file" ? join(place.dir, relative(dirname(dep.path), dep.path)) : null;
       const watcher = new WorkspaceWatcher(place.dir, tree ? OUTSIDE_MAX_WATCHES : 1, this.hub);
-      return { dep, file, watcher, awaiting, lookupsUnwatched: false, ...place };
+      const via = dep.via ?? dep.path;
+      const viaReal = leadsTo(via);
+      return { dep, file, watcher, awaiting, lookupsUnwatched: false, via, viaReal, ...place };
     } catch {
       return null; // gone or unreadable: named as not watched
     }
@@ -338,7 +343,7 @@ export class OutsideWatch {
     this.hub.read();
     for (const w of this.watched.values()) w.watcher.poll(false);
     for (const w of this.lookups.poll())
-      if (this.watched.get(w.dep.path) === w && !stillAt(w)) this.repoint(w);
+      if (this.watched.get(w.dep.path) === w && movedOn(w)) this.repoint(w);
     // a directory made where an awaited path leads is no entry change a watcher reports
     // (its files are the new tree's): looked for here, then watched as what it now is
     for (const w of [...this.watched.values()]) {
@@ -355,18 +360,13 @@ export class OutsideWatch {
     }
   }
 
-  /**
-   * `w`'s path leads elsewhere now: what it led to and what it leads to are told as changes
-   * under the path's names, and it is found again.
-   */
+  /** `w`'s path leads elsewhere now: told as a change of both places; found again. */
   private repoint(w: Watched): void {
-    const changes =
-      w.file !== null
-        ? [{ abs: w.dep.path, kind: "changed" as const }]
-        : repointed(w, w.watcher.indexedFiles());
+    const changes = repointed(w, w.file === null ? w.watcher.indexedFiles() : null);
     for (const s of this.subscribers)
       if (s.subs.some((x) => x.w === w) && this.concerns(s, w.dep.path)) s.deliver(changes);
     this.unwatch(w);
+    if (w.dep.via !== undefined) this.survey.note([{ abs: w.dep.via, kind: "changed" }]);
     this.changedOutside(w.dep, changes);
   }
 

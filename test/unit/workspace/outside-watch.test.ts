@@ -221,9 +221,10 @@ describe("OutsideWatch: a path that comes to lead elsewhere", () => {
       // what `ln -sfn lib-b lib` does: a new link renamed over the old
       symlinkSync("lib-b", join(base, "lib.new"));
       renameSync(join(base, "lib.new"), join(base, "lib"));
-      await told("the link pointed elsewhere", (c) => c.abs === join(base, "lib/util.py"));
-      expect(got).toContainEqual({ abs: join(base, "lib/util.py"), kind: "changed" });
-      expect(got).toContainEqual({ abs: join(base, "lib/old.py"), kind: "deleted" });
+      // both places, by their real paths: what it led to, and what it leads to now
+      await told("the link pointed elsewhere", (c) => c.abs === join(base, "lib-b/util.py"));
+      expect(got).toContainEqual({ abs: join(base, "lib-b/util.py"), kind: "created" });
+      expect(got).toContainEqual({ abs: join(base, "lib-a/old.py"), kind: "changed" });
       got.length = 0;
       writeFileSync(join(base, "lib-b/util.py"), "def g() -> bytes: ...\n");
       await told("an edit where it leads now", (c) => c.abs.endsWith("/util.py"));
@@ -231,6 +232,33 @@ describe("OutsideWatch: a path that comes to lead elsewhere", () => {
       writeFileSync(join(base, "lib-a/util.py"), "def g() -> float: ...\n");
       watch.poll();
       expect(got).toEqual([]);
+    } finally {
+      watch.close();
+    }
+  });
+
+  test("a link inside the root to a link outside it, that one pointed elsewhere", async () => {
+    const base = tempDir(undefined, {
+      "proj/main.py": "\n",
+      "lib-a/util.py": "def g() -> int: ...\n",
+      "lib-b/util.py": "def g() -> str: ...\n",
+    });
+    symlinkSync("lib-a", join(base, "lib"));
+    const root = join(base, "proj");
+    symlinkSync("../lib", join(root, "libs"));
+    const { watch, got, told } = watching(root);
+    try {
+      watch.noteChanges([{ abs: join(root, "libs"), kind: "created" }]);
+      expect(watch.status().map((s) => s.path)).toContain(join(base, "lib-a"));
+      symlinkSync("lib-b", join(base, "lib.new"));
+      renameSync(join(base, "lib.new"), join(base, "lib"));
+      await told(
+        "the outside link pointed elsewhere",
+        (c) => c.abs === join(base, "lib-b/util.py"),
+      );
+      got.length = 0;
+      writeFileSync(join(base, "lib-b/util.py"), "def g() -> bytes: ...\n");
+      await told("an edit where it leads now", (c) => c.abs === join(base, "lib-b/util.py"));
     } finally {
       watch.close();
     }
