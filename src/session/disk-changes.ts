@@ -209,12 +209,16 @@ export class DiskChanges {
   take(): { changes: FileChange[]; events: FileChange[] } {
     this.start();
     this.ctx.workspace.poll();
-    const changes = this.pending.splice(0).filter((c) => !this.noChange(c.abs));
+    const first = this.pending.splice(0).filter((c) => !this.noChange(c.abs));
+    this.ctx.workspace.noteChanges(first);
+    // what the outside watch found through these (a link re-pointed) is this delivery's too
+    const then = this.pending.splice(0).filter((c) => !this.noChange(c.abs));
+    if (then.length > 0) this.ctx.workspace.noteChanges(then);
+    const changes = [...first, ...then];
     this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
     this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
     this.changed.note(changes.filter((c) => languageOfFile(this.ctx.server, c.abs) !== undefined));
     this.ctx.program.noteChanges(changes);
-    this.ctx.workspace.noteChanges(changes);
     const events = matchingEvents(this.watchers, changes, this.root);
     const manifest = this.manifestFor(events);
     if (manifest !== undefined)

@@ -71,6 +71,39 @@ const CASES: Record<string, Case> = {
     },
     probes: [{ tool: "hover", args: { file: "src/a.ts", line: 2, symbol: "v" } }],
   },
+  "pyright: a link in the root to a link outside it, that one pointed elsewhere": {
+    server: "pyright",
+    files: {
+      "lib-a/mod.py": "def g() -> int:\n    return 1\n",
+      "lib-b/mod.py": 'def g() -> str:\n    return "b"\n',
+      "proj/pyrightconfig.json": '{ "extraPaths": ["libs"] }\n',
+      "proj/main.py": "from mod import g\n\nn: int = g()\n",
+    },
+    prepare: (dir) => {
+      linked("lib", "lib-a")(dir);
+      linked("proj/libs", "../lib")(dir);
+    },
+    warm: [diag("main.py")],
+    change: (dir) => repoint(dir, "lib", "lib-b"),
+    probes: [diag("main.py")],
+  },
+  "typescript-language-server: a package in node_modules that is a link, pointed elsewhere": {
+    server: "typescript-language-server",
+    files: {
+      "shared-a/package.json": '{ "name": "shared", "version": "1.0.0", "types": "index.d.ts" }\n',
+      "shared-a/index.d.ts": "export declare const LIMIT: number;\n",
+      "shared-b/package.json": '{ "name": "shared", "version": "2.0.0", "types": "index.d.ts" }\n',
+      "shared-b/index.d.ts": "export declare const LIMIT: string;\n",
+      "proj/node_modules/.keep": "",
+      "proj/tsconfig.json":
+        '{ "compilerOptions": { "strict": true, "moduleResolution": "node" }, "include": ["src"] }\n',
+      "proj/src/main.ts": 'import { LIMIT } from "shared";\nexport const n: number = LIMIT;\n',
+    },
+    prepare: linked("proj/node_modules/shared", "../../shared-a"),
+    warm: [diag("src/main.ts")],
+    change: (dir) => repoint(dir, "proj/node_modules/shared", "../../shared-b"),
+    probes: [diag("src/main.ts")],
+  },
   "gopls: a replace directory reached through a link, pointed elsewhere": {
     server: "gopls",
     files: {
