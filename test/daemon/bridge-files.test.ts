@@ -82,8 +82,10 @@ describe("attach", () => {
     const { socket, lock } = daemonFiles((await world.only()).socket);
     const stop = await world.run(["daemon", "stop"]);
     expect(JSON.parse(stop.out).stopped).toEqual([expect.objectContaining({ exited: true })]);
-    const held = holdLock(lock);
-    if (held === null) throw new Error("the lock is held");
+    // the stopped bridge's children let go of the lock as they end, a moment after it
+    const held = await waitForValue(() => holdLock(lock) ?? undefined, 10_000, {
+      what: "the stopped bridge's lock let go",
+    });
     const inotify = Inotify.open();
     if ("error" in inotify) throw new Error(inotify.error);
     let released = false;

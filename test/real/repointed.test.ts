@@ -90,18 +90,18 @@ const CASES: Record<string, Case> = {
   "typescript-language-server: a package in node_modules that is a link, pointed elsewhere": {
     server: "typescript-language-server",
     files: {
-      "shared-a/package.json": '{ "name": "shared", "version": "1.0.0", "types": "index.d.ts" }\n',
-      "shared-a/index.d.ts": "export declare const LIMIT: number;\n",
-      "shared-b/package.json": '{ "name": "shared", "version": "2.0.0", "types": "index.d.ts" }\n',
-      "shared-b/index.d.ts": "export declare const LIMIT: string;\n",
+      "pkg-a/package.json": '{ "name": "shared", "version": "1.0.0", "types": "index.d.ts" }\n',
+      "pkg-a/index.d.ts": "export declare const LIMIT: number;\n",
+      "pkg-b/package.json": '{ "name": "shared", "version": "2.0.0", "types": "index.d.ts" }\n',
+      "pkg-b/index.d.ts": "export declare const LIMIT: string;\n",
       "proj/node_modules/.keep": "",
       "proj/tsconfig.json":
         '{ "compilerOptions": { "strict": true, "moduleResolution": "node" }, "include": ["src"] }\n',
       "proj/src/main.ts": 'import { LIMIT } from "shared";\nexport const n: number = LIMIT;\n',
     },
-    prepare: linked("proj/node_modules/shared", "../../shared-a"),
+    prepare: linked("proj/node_modules/shared", "../../pkg-a"),
     warm: [diag("src/main.ts")],
-    change: (dir) => repoint(dir, "proj/node_modules/shared", "../../shared-b"),
+    change: (dir) => repoint(dir, "proj/node_modules/shared", "../../pkg-b"),
     probes: [diag("src/main.ts")],
   },
   "gopls: a replace directory reached through a link, pointed elsewhere": {
