@@ -33,6 +33,7 @@ const load = lazyLibc({
     returns: FFIType.i32,
   },
   fremovexattr: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+  fstatfs: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
   __errno_location: { args: [], returns: FFIType.ptr },
 } as const);
 
@@ -75,6 +76,18 @@ export function setFlags(fd: number, flags: number): void {
   new DataView(buf.buffer).setInt32(0, flags | 0, true);
   const errno = attempt(l, () => l.ioctl(fd, FS_IOC_SETFLAGS, buf));
   if (errno !== null) fail(errno, "ioctl FS_IOC_SETFLAGS");
+}
+
+/**
+ * The type of the file system an open file lies on (statfs(2) `f_type`, the first field of
+ * `struct statfs` on x86-64 and aarch64), or null when it cannot be had.
+ */
+export function fileSystemType(fd: number): number | null {
+  const l = load();
+  if (l === null) return null;
+  const buf = new Uint8Array(128);
+  if (attempt(l, () => l.fstatfs(fd, buf)) !== null) return null;
+  return Number(new DataView(buf.buffer).getBigUint64(0, true));
 }
 
 /** Every extended attribute of an open file, name → value; empty where there are none. */

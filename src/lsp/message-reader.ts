@@ -22,6 +22,8 @@ import { excessText, type JsonBounds, JsonScan, scanned } from "../json-bounds.t
 
 /** SPEC §8: the longest LSP header, its blank line included. */
 export const MAX_HEADER_BYTES = 8192;
+/** Bodies up to this size are read into one buffer kept for the next (a large answer a call). */
+const REUSED_BODY_BYTES = 1024 * 1024;
 const CR = 0x0d;
 const LF = 0x0a;
 /**
@@ -97,6 +99,8 @@ export class BoundedMessageReader extends AbstractMessageReader {
   /** how much of CR LF CR LF the header's last bytes matched */
   private ending = 0;
   private body: Uint8Array | null = null;
+  /** the bytes bodies up to REUSED_BODY_BYTES are read into, kept between messages */
+  private spare: Uint8Array | null = null;
   private bodyLength = 0;
   /** what the body would parse into, counted as its bytes arrive (large bodies only) */
   private scan: JsonScan | null = null;
@@ -159,13 +163,21 @@ export class BoundedMessageReader extends AbstractMessageReader {
       this.refuse(length);
       return chunk.length;
     }
-    this.body = Buffer.allocUnsafe(length); // every byte is written before it is read
+    // every byte is written before it is read; the text is decoded before the next message
+    this.body = length <= REUSED_BODY_BYTES ? this.spareOf(length) : Buffer.allocUnsafe(length);
     this.bodyLength = 0;
     this.scan = scanned(SERVER_JSON_BOUNDS, length)
       ? new JsonScan(SERVER_JSON_BOUNDS, length)
       : null;
     if (length === 0) this.deliver();
     return i;
+  }
+
+  private spareOf(length: number): Uint8Array {
+    if (this.spare === null || this.spare.length < length) {
+      this.spare = new Uint8Array(Math.min(REUSED_BODY_BYTES, Math.max(length, 64 * 1024)));
+    }
+    return this.spare.subarray(0, length);
   }
 
   /** Body bytes, counted as they arrive: past SERVER_JSON_BOUNDS, refused before the rest. */

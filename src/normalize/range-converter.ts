@@ -20,7 +20,7 @@ import { LineIndex } from "../text/line-index.ts";
 import { type LineModel, LSP_LINES } from "../text/line-model.ts";
 import { type LspRange, type PositionEncoding, unitToEncoding } from "../text/positions.ts";
 import { displayPath } from "../workspace/paths.ts";
-import { type UriName as NamedUri, uriName } from "../workspace/uri-names.ts";
+import { type UriName, UriNames } from "../workspace/uri-names.ts";
 import { compareStrings } from "./order.ts";
 import type { Loc, NormalizeContext, Range, Target } from "./types.ts";
 
@@ -40,8 +40,8 @@ export interface NormalizeContextOptions {
   load?: (paths: string[]) => Promise<void>;
   /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
   present?: (abs: string) => boolean;
-  /** what a URI names under the root (default: worked out per call; uri-names.ts) */
-  name?: (uri: string) => NamedUri;
+  /** what URIs name under the root, kept across calls (default: this context's own) */
+  names?: Pick<UriNames, "of" | "byFile" | "nextRun">;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -49,52 +49,27 @@ function safe(n: unknown): number {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.trunc(n) : 0;
 }
 
-/** What a URI names under the root: its path (null for a non-file URI) and its target. */
-interface UriName {
-  path: string | null;
-  target: Target;
-  /** its table (tableOf) in the conversion run `run`: looked up once per file a run */
-  run: number;
-  table: LineColumns | null;
-}
-
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
-  // one name and one line table per URI and path in a result: every range of a file is
-  // converted against the same text
-  const names = new Map<string, UriName>();
-  /** the path each file a result names was met under */
-  const paths = new Map<string, string>();
-  let indexes = new Map<string, FileLines | null>();
+  // one name per URI (its table looked up once a run), one line table per path in a result
+  const names = opts.names ?? new UriNames(opts);
+  /** the paths this run asked tables of (a path two URIs name, twice) */
+  let asked: string[] = [];
+  /** this run's tables, at each name's slot: the names are shared, the tables the call's */
+  let slots: (LineColumns | null)[] = [];
   /** files whose positions stayed the server's: the call's budget was spent before them */
   let unconverted = new Set<string>();
   /** inside convert's first run: tables that cost a read are asked for, not read */
   let peeking = false;
   let pending = false;
   /** the conversion run: each starts with no table known */
-  let run = 0;
-
-  function nameFor(uri: string): UriName {
-    let name = names.get(uri);
-    if (name === undefined) {
-      const { path, file } = opts.name?.(uri) ?? uriName(opts, uri);
-      const target = path === null || file === null ? { uri } : { file };
-      name = { path, target, run: -1, table: null };
-      if (path !== null && file !== null) paths.set(file, path);
-      names.set(uri, name);
-    }
-    return name;
-  }
+  let run = names.nextRun();
 
   function indexOf(name: UriName): FileLines | null {
     if (name.path === null) return null;
-    let index = indexes.get(name.path);
-    if (index === undefined) {
-      const got = peeking && opts.peek ? opts.peek(name.path) : opts.lines(name.path);
-      if (got === "pending") pending = true;
-      index = got === "pending" ? null : (got ?? null);
-      indexes.set(name.path, index);
-    }
-    return index;
+    asked.push(name.path);
+    const got = peeking && opts.peek ? opts.peek(name.path) : opts.lines(name.path);
+    if (got === "pending") pending = true;
+    return got === "pending" ? null : (got ?? null);
   }
 
   const sameUnit = unitToEncoding(opts.unit) === opts.encoding;
@@ -127,11 +102,15 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function rangeOf(name: UriName, range: LspRange): Range {
-    if (name.run !== run) {
-      name.table = tableOf(name);
-      name.run = run;
+    // spellings of one path share a table: the stamps are their canon's
+    const canon = name.canon;
+    let table: LineColumns | null;
+    if (canon.run === run) table = slots[canon.slot] ?? null;
+    else {
+      table = tableOf(name);
+      canon.run = run;
+      canon.slot = slots.push(table) - 1;
     }
-    const table = name.table;
     const start0 = range?.start;
     const end0 = range?.end;
     // a non-negative integer (nearly every server number) is safe as it is: no call
@@ -157,18 +136,18 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   }
 
   function toRange(uri: string, range: LspRange): Range {
-    return rangeOf(nameFor(uri), range);
+    return rangeOf(names.of(uri), range);
   }
 
   function toTarget(uri: string): Target {
-    const target = nameFor(uri).target;
+    const target = names.of(uri).target;
     // a fresh object per location: results are built from it
     return "file" in target ? { file: target.file } : { uri: target.uri };
   }
 
   /** The target's key first, then the range's: one object, built once (a list's hot path). */
   function toLoc(uri: string, range: LspRange): Loc {
-    const name = nameFor(uri);
+    const name = names.of(uri);
     const r = rangeOf(name, range);
     const { line, column, end_line, end_column } = r;
     const t = name.target;
@@ -179,9 +158,10 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
 
   async function convert<T>(conversion: () => T | Promise<T>): Promise<T> {
     if (asIs) return await conversion();
-    indexes = new Map();
+    asked = [];
+    slots = [];
     unconverted = new Set();
-    run += 1;
+    run = names.nextRun();
     peeking = true;
     pending = false;
     let first: T;
@@ -190,12 +170,13 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
       first = await conversion();
     } finally {
       peeking = false;
-      run += 1;
+      run = names.nextRun();
+      slots = [];
     }
     if (!pending) return first;
     // every file this answer names, asked for by the first run: loaded, then converted again
-    await opts.load?.([...indexes.keys()]);
-    indexes = new Map();
+    await opts.load?.(asked);
+    asked = [];
     unconverted = new Set();
     return await conversion();
   }
@@ -209,8 +190,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     convert,
     unconverted: () => [...unconverted].sort(compareStrings),
     found: (file) => {
-      const path = paths.get(file);
-      return path !== undefined && opts.present?.(path) === true;
+      const path = names.byFile(file)?.path;
+      return path !== undefined && path !== null && opts.present?.(path) === true;
     },
   };
 }

@@ -40,16 +40,16 @@ function nextTurn(): Promise<void> {
 }
 
 export class CallLines {
-  private byPath = new Map<string, FileLines>();
-  /** by file (device and inode): the links of one file share one table and one count */
+  /**
+   * by file (device and inode): the links of one file share one table and one count, and a
+   * path asked again is decided again to the same lines, never paid for twice
+   */
   private byFile = new Map<string, FileLines>();
   private spent = 0;
   /** canonical order taken: tables may be read */
   private loaded = false;
   /** the file key of the call's own document, once asked */
   private ownKey: string | null | undefined;
-  /** paths seen in this call as a regular file beneath the root (their identity taken) */
-  private readonly found = new Set<string>();
   /** the lines `decide` decided last (peek's answer without a second lookup) */
   private latest: FileLines;
 
@@ -62,26 +62,28 @@ export class CallLines {
     private readonly open: (abs: string) => OpenLines | undefined,
     /** the path of the call's own document */
     private readonly own?: string,
-  ) {}
+    /** events taken (file-vouches.ts): at the start, and after each turn given away */
+    private readonly sync: () => void = () => {},
+  ) {
+    sync();
+  }
 
   /** A file's lines without reading any, or PENDING (before `load` only). */
   peek(abs: string): FileLines | typeof PENDING {
     if (this.loaded) return this.get(abs);
-    const known = this.byPath.get(abs);
-    if (known !== undefined || this.byPath.has(abs)) return known;
     return this.resolve(abs, false) === PENDING ? PENDING : this.latest;
   }
 
   /** The tables of every file in `paths`, afresh in canonical order, one read per turn. */
   async load(paths: Iterable<string>): Promise<void> {
-    this.byPath = new Map();
     this.byFile = new Map();
-    this.found.clear();
     this.spent = 0;
     this.loaded = true;
     for (const abs of [...new Set(paths)].sort()) {
-      if (this.byPath.has(abs)) continue;
-      if (this.resolve(abs, true) === "read") await nextTurn();
+      if (this.resolve(abs, true) === "read") {
+        await nextTurn();
+        this.sync();
+      }
     }
   }
 
@@ -90,13 +92,13 @@ export class CallLines {
    * no second look needed (an answer's vanished files, SPEC §4.3).
    */
   present(abs: string): boolean {
-    return this.found.has(abs);
+    return this.tables.seen(abs)?.foundBy === this;
   }
 
   /** A file's lines for this call, read now if need be (in turn, after those loaded). */
   get(abs: string): FileLines {
-    if (!this.byPath.has(abs)) this.resolve(abs, true);
-    return this.byPath.get(abs);
+    this.resolve(abs, true);
+    return this.latest;
   }
 
   /**
@@ -106,7 +108,10 @@ export class CallLines {
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
     const doc = this.open(abs);
     const how = this.decide(abs, read, doc);
-    if (how !== PENDING && doc === undefined && this.latest !== undefined) this.found.add(abs);
+    if (how !== PENDING && doc === undefined && this.latest !== undefined) {
+      const seen = this.tables.seen(abs);
+      if (seen !== undefined) seen.foundBy = this;
+    }
     return how;
   }
 
@@ -116,38 +121,42 @@ export class CallLines {
     doc: OpenLines | undefined,
   ): "read" | "kept" | typeof PENDING {
     const seen = doc === undefined ? this.tables.look(abs) : undefined;
-    if (doc === undefined && seen === undefined) return this.decided(abs, null, undefined, "kept");
+    if (doc === undefined && seen === undefined) return this.decided(null, undefined, "kept");
     const identity = doc !== undefined ? doc.identity : seen?.identity;
     const file = seen?.file ?? fileKeyOf(abs, identity ?? null);
     const same = this.byFile.get(file);
-    if (same !== undefined || this.byFile.has(file)) return this.decided(abs, null, same, "kept");
+    if (same !== undefined || this.byFile.has(file)) return this.decided(null, same, "kept");
     const own = this.ownLines(file);
-    if (own !== undefined) return this.decided(abs, file, own, "kept");
+    if (own !== undefined) return this.decided(file, own, "kept");
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
     const left = this.budgetBytes - this.spent;
     const id = identity as FileIdentity;
     // not open: `file` is the identity's key
     const cached =
-      size > left ? undefined : (doc?.index ?? this.tables.cached(id, this.model, file));
+      size > left
+        ? undefined
+        : (doc?.index ??
+          (seen !== undefined
+            ? this.tables.cachedFor(seen, this.model)
+            : this.tables.cached(id, this.model, file)));
     const cost = cached === undefined ? 0 : callCost(cached);
     // the order met decides which files fit: only canonical order may
     if (!read && (size > left || cached === undefined || cost > left)) return PENDING;
-    if (size > left) return this.decided(abs, file, "budget", "kept");
+    if (size > left) return this.decided(file, "budget", "kept");
     if (cached !== undefined) {
       this.spent += cost > left ? size : cost;
-      return this.decided(abs, file, cost > left ? "budget" : cached, "kept");
+      return this.decided(file, cost > left ? "budget" : cached, "kept");
     }
     const reads = this.tables.reads;
     let lines = this.tables.get(abs, id, this.model, left);
     if (lines !== undefined && lines !== "budget" && callCost(lines) > left) lines = "budget";
     this.spent += lines === undefined || lines === "budget" ? size : callCost(lines);
-    return this.decided(abs, file, lines, this.tables.reads !== reads ? "read" : "kept");
+    return this.decided(file, lines, this.tables.reads !== reads ? "read" : "kept");
   }
 
-  /** `abs`'s lines decided (and its file's, unless null: already decided, or none). */
-  private decided<T>(abs: string, file: string | null, lines: FileLines, how: T): T {
+  /** The lines decided (and its file's, unless null: already decided, or none). */
+  private decided<T>(file: string | null, lines: FileLines, how: T): T {
     if (file !== null) this.byFile.set(file, lines);
-    this.byPath.set(abs, lines);
     this.latest = lines;
     return how;
   }

@@ -280,9 +280,26 @@ export function statWorkspaceFile(
   rootReal: string,
   file: string,
 ): { abs: string; rel: string; identity: FileIdentity } {
-  const opened = openWorkspaceFile(rootReal, file);
-  closeSync(opened.fd);
-  return { abs: opened.abs, rel: opened.rel, identity: identityOf(opened.stat) };
+  return statWorkspaceFileWith(rootReal, file, undefined, () => undefined);
+}
+
+/**
+ * statWorkspaceFile, `atOpen` given the opened descriptor before it is closed (a watch on
+ * that very inode, file-vouches.ts); `resolved`: the resolution the caller has just made.
+ */
+export function statWorkspaceFileWith<T>(
+  rootReal: string,
+  file: string,
+  resolved: ResolvedFile | undefined,
+  atOpen: (fd: number) => T,
+): { abs: string; rel: string; identity: FileIdentity; got: T } {
+  const opened = openWorkspaceFile(rootReal, file, resolved);
+  try {
+    const got = atOpen(opened.fd);
+    return { abs: opened.abs, rel: opened.rel, identity: identityOf(opened.stat), got };
+  } finally {
+    closeSync(opened.fd);
+  }
 }
 
 /**

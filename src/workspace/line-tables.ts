@@ -15,6 +15,7 @@
 import { columnsSize, type LineColumns, lineColumnsWithin } from "../text/line-columns.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
+import type { FileVouches, Vouch } from "./file-vouches.ts";
 import { sameIdentity, unchanged } from "./identity.ts";
 
 /** Coarser than any kernel timestamp tick (a jiffy is at most 10 ms). */
@@ -29,6 +30,10 @@ export interface TableSource {
   identify(abs: string): FileIdentity | undefined;
   /** its text and the identity it was read with */
   read(abs: string): { text: string; identity: FileIdentity } | undefined;
+  /** `identify`, with a vouch that the path keeps showing that file, where one can be had */
+  identifyVouched?(abs: string): { identity: FileIdentity; vouch?: Vouch } | undefined;
+  /** the watches vouches rest on (file-vouches.ts) */
+  vouches?: Pick<FileVouches, "holds" | "release">;
 }
 
 /** A path opened beneath the root: the identity it showed then, and that file's key. */
@@ -36,9 +41,21 @@ export interface SeenPath {
   identity: FileIdentity;
   /** fileKey(identity), made once per identity rather than once per call */
   file: string;
+  /** while it holds, the path shows `identity`: no look at the disk (file-vouches.ts) */
+  vouch?: Vouch;
+  /** no vouch could be had for it (a link on the way, another file system, the bound) */
+  unvouched?: true;
+  /** the table last used through it, reused without a lookup while it stands */
+  entry?: Entry;
+  /** the call that last found it a regular file beneath the root (call-lines.ts `present`) */
+  foundBy?: object;
 }
 
 interface Entry {
+  /** the line model's key */
+  model: string;
+  /** still held (not dropped for the budget) */
+  live: boolean;
   identity: FileIdentity;
   /** may be reused on a later call (see settledAt) */
   settled: boolean;
@@ -82,19 +99,54 @@ export class LineTables {
     return this.look(abs)?.identity;
   }
 
+  /** What is remembered of a path, without a look at it. */
+  seen(abs: string): SeenPath | undefined {
+    return this.paths.get(abs);
+  }
+
   /** `identity`, with the file's key (fileKey) beside it. */
   look(abs: string): SeenPath | undefined {
     const known = this.paths.get(abs);
     if (known !== undefined) {
+      const vouch = known.vouch;
+      if (vouch !== undefined && this.source.vouches?.holds(vouch)) return known;
       this.paths.delete(abs);
       // the path shows what it showed: the record (identity and key) stands as it is
       if (unchanged(abs, known.identity)) {
         this.paths.set(abs, known);
+        // looked at twice: worth a vouch, so that later calls need no look
+        if (known.unvouched === undefined) this.vouchFor(abs, known);
         return known;
       }
+      if (vouch !== undefined) this.source.vouches?.release(vouch);
     }
     const opened = this.source.identify(abs);
     return opened === undefined ? undefined : this.remember(abs, opened);
+  }
+
+  private vouchFor(abs: string, known: SeenPath): void {
+    const got = this.source.identifyVouched?.(abs);
+    if (known.vouch !== undefined) this.source.vouches?.release(known.vouch);
+    known.vouch = undefined;
+    if (got?.vouch !== undefined && sameIdentity(got.identity, known.identity)) {
+      known.vouch = got.vouch;
+      return;
+    }
+    if (got?.vouch !== undefined) this.source.vouches?.release(got.vouch);
+    known.unvouched = true;
+  }
+
+  /** `cached` for the file a path was seen as, through the table last used by it. */
+  cachedFor(seen: SeenPath, model: LineModel): LineColumns | undefined {
+    const e = seen.entry;
+    const same =
+      e !== undefined && (e.identity === seen.identity || sameIdentity(e.identity, seen.identity));
+    if (same && e.live && e.settled && e.model === model.key) {
+      return e.lines;
+    }
+    const lines = this.cached(seen.identity, model, seen.file);
+    if (lines !== undefined) seen.entry = this.entries.get(`${seen.file}:${model.key}`);
+    return lines;
   }
 
   /**
@@ -139,6 +191,8 @@ export class LineTables {
     if (lines === "budget") return lines;
     const readKey = `${fileKey(got.identity)}:${model.key}`;
     const entry: Entry = {
+      model: model.key,
+      live: true,
       identity: got.identity,
       settled: settledAt(got.identity.ctimeMs, readAt),
       lines,
@@ -160,11 +214,14 @@ export class LineTables {
   }
 
   private remember(abs: string, identity: FileIdentity): SeenPath {
-    const seen = { identity, file: fileKey(identity) };
+    const seen: SeenPath = { identity, file: fileKey(identity) };
+    const before = this.paths.get(abs);
+    if (before?.vouch !== undefined) this.source.vouches?.release(before.vouch);
     this.paths.delete(abs);
     this.paths.set(abs, seen);
-    for (const old of this.paths.keys()) {
+    for (const [old, record] of this.paths) {
       if (this.paths.size <= MAX_PATHS) break;
+      if (record.vouch !== undefined) this.source.vouches?.release(record.vouch);
       this.paths.delete(old);
     }
     return seen;
@@ -182,6 +239,7 @@ export class LineTables {
   private drop(key: string): void {
     const entry = this.entries.get(key);
     if (entry === undefined) return;
+    entry.live = false;
     this.entries.delete(key);
     this.bytes -= entry.bytes;
   }

@@ -17,12 +17,13 @@ import {
   type WorkspaceText,
 } from "./confined.ts";
 import type { FileChange } from "./file-events.ts";
+import { FileVouches } from "./file-vouches.ts";
 import { type ResolvedFile, realRoot, resolveMaybeNewFile, resolveWorkspaceFile } from "./files.ts";
 import { LineTables } from "./line-tables.ts";
 import { OutsideWatch } from "./outside-watch.ts";
 import { displayPath, type WorkspaceRoot } from "./paths.ts";
 import { Turns } from "./turns.ts";
-import { type UriName, UriNames } from "./uri-names.ts";
+import { UriNames } from "./uri-names.ts";
 import { type SubscriberHints, type Subscription, WorkspaceWatcher } from "./watch.ts";
 import type { InotifyHub } from "./watch-hub.ts";
 import type { WatchStatus } from "./watch-status.ts";
@@ -45,7 +46,10 @@ export class Workspace implements WorkspaceRoot {
   /** its realpath: what every file is confined beneath */
   readonly rootReal: string;
   private readonly lineTables: LineTables;
-  private readonly uriNames: UriNames;
+  /** watches that let line tables stand without a look at the disk (file-vouches.ts) */
+  private readonly vouches: FileVouches;
+  /** what server URIs name, and how results name it (kept across calls: uri-names.ts) */
+  readonly uriNames: UriNames;
   /** turns of the event loop for the work on large files, one call at a time (turns.ts) */
   readonly turns = new Turns();
   /** extensions (no dot) of its servers' sources, data-file servers' aside */
@@ -66,9 +70,12 @@ export class Workspace implements WorkspaceRoot {
     this.programExtensions = limits.programExtensions ?? new Set();
     this.rootReal = realRoot(config.root);
     this.uriNames = new UriNames(this);
+    this.vouches = new FileVouches(this.rootReal, hub);
     this.lineTables = new LineTables({
       identify: (abs) => this.tryIdentify(abs),
       read: (abs) => this.tryRead(abs),
+      identifyVouched: (abs) => this.vouches.identify(abs),
+      vouches: this.vouches,
     });
   }
 
@@ -118,17 +125,12 @@ export class Workspace implements WorkspaceRoot {
     own?: string,
   ): CallLines {
     const budget = Math.max(CALL_BUDGET_BYTES, this.limits.maxFileBytes);
-    return new CallLines(this.lineTables, model, budget, open, own);
+    return new CallLines(this.lineTables, model, budget, open, own, () => this.vouches.sync());
   }
 
   /** How results name `abs`: workspace-relative inside the root, else absolute. */
   display(abs: string): string {
     return displayPath(this, abs);
-  }
-
-  /** What a server's URI names, and how results name it (kept across calls: uri-names.ts). */
-  nameOf(uri: string): UriName {
-    return this.uriNames.of(uri);
   }
 
   /**
@@ -180,6 +182,7 @@ export class Workspace implements WorkspaceRoot {
 
   /** Stop watching (the bridge is exiting, or discovery replaced the configuration). */
   close(): void {
+    this.vouches.close();
     this.outsideWatch?.close();
     this.outsideWatch = undefined;
     this.watcher?.close();

@@ -134,7 +134,7 @@ export function normalizeContext(
     peek: (abs) => call().peek(abs),
     load: (paths) => call().load(paths),
     present: (abs) => tables?.present(abs) === true,
-    name: (uri) => ws.nameOf(uri),
+    names: ws.uriNames,
   });
 }
 
