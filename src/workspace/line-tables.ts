@@ -7,10 +7,12 @@
  * the line model it counts the server's lines in, so the links of one file share it. A path
  * is looked at with one `lstat` when it was opened beneath the root before with the identity
  * (device, inode, size, mtime, ctime) that `lstat` shows; otherwise it is opened beneath the
- * root again. A table is reused only while that identity is the one it was read with, and
- * only when that ctime was older than the read by more than a timestamp tick: a change in
- * the tick of the read could leave every timestamp as it was (git's "racy" index entries).
- * Bounded by total bytes, least recently used out first; the paths seen, by count.
+ * root again. Looked at twice, it is vouched for by watches (file-vouches.ts) and not looked
+ * at while the vouch holds. A table is reused only while that identity is the one it was
+ * read with, and only when that ctime was older than the read by more than a timestamp
+ * tick: a change in the tick of the read could leave every timestamp as it was (git's
+ * "racy" index entries). Bounded by total bytes, least recently looked up out first (a
+ * vouched path or a table reused through it keeps its place); the paths seen, by count.
  */
 import { columnsSize, type LineColumns, lineColumnsWithin } from "../text/line-columns.ts";
 import type { LineModel } from "../text/line-model.ts";
