@@ -43,6 +43,17 @@ export function r(line: number, character: number, endLine: number, endChar: num
   return { start: { line, character }, end: { line: endLine, character: endChar } };
 }
 
+/** A TextEdit putting `newText` in place of that range. */
+export function edit(
+  line: number,
+  character: number,
+  endLine: number,
+  endChar: number,
+  newText: string,
+) {
+  return { range: r(line, character, endLine, endChar), newText };
+}
+
 /** Deterministic shuffle (reverse + rotate) so order tests do not depend on input order. */
 export function shuffled<T>(items: T[], seed: number): T[] {
   const out = [...items];
