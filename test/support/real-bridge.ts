@@ -298,6 +298,17 @@ export function range(line: number, column: number, end_line: number, end_column
   return { line, column, end_line, end_column };
 }
 
+/** One expected diagnostic: in `file` at a 1-based range, as it came (`channel`), and the rest. */
+export function diagnosticAt(
+  channel: "pull" | "push",
+  file: string,
+  at: [number, number, number, number],
+  severity: string,
+  rest: Record<string, unknown> = {},
+) {
+  return { file, ...range(...at), severity, ...rest, channels: [channel] };
+}
+
 /** A rename answer's `edit_set` (SPEC §7.3): a SHA-256, whatever the texts hashed. */
 export const anyEditSet = () => expect.stringMatching(/^[0-9a-f]{64}$/);
 
