@@ -9,6 +9,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, fakeBridge, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
+import { range } from "../support/normalize-context.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
 afterEach(closeAllBridges);
@@ -55,10 +56,7 @@ describe("server → client requests", () => {
       diagnostics: [
         {
           file: "a.fake",
-          line: 1,
-          column: 7,
-          end_line: 1,
-          end_column: 11,
+          ...range(1, 7, 1, 11),
           severity: "warning",
           message: "unused name",
           channels: ["pull"],

@@ -38,6 +38,11 @@ export function fixtureContext(
   return { ctx, reads };
 }
 
+/** A range as the bridge answers it: 1-based lines and columns in the client's unit. */
+export function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
+}
+
 /** LSP range from 0-based numbers. */
 export function r(line: number, character: number, endLine: number, endChar: number): LspRange {
   return { start: { line, character }, end: { line: endLine, character: endChar } };

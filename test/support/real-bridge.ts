@@ -18,8 +18,11 @@ import {
   type ToolResult,
   writeConfig,
 } from "./bridge.ts";
+import { range } from "./normalize-context.ts";
 import { copyFixture, type RealServer, SETUP_HINT, skipLoudly } from "./real-servers.ts";
 import { removeTempDir, removeTempDirs, tempDir } from "./temp-dirs.ts";
+
+export { range };
 
 export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 
@@ -292,10 +295,6 @@ export function diagnosticsFor(files: string[], diagnostics: unknown[], complete
     ...(complete === undefined ? {} : { complete }),
     snapshot: SNAPSHOT,
   };
-}
-
-export function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
 }
 
 /** One expected diagnostic: in `file` at a 1-based range, as it came (`channel`), and the rest. */

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const OK = "fn main(){\n  let x=1;\n}\n";
 const FORMATTED = "fn main() {\n    let x = 1;\n}\n";
@@ -106,10 +106,7 @@ const GATED = {
   state_dir: tempDir("theodolite-state-"),
 };
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 let bridge: BridgeHandle;
 beforeAll(async () => {

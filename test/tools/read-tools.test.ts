@@ -10,8 +10,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { range } from "../support/normalize-context.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const SOURCE = "fn alpha() {}\nfn beta() {\n  alpha();\n}\n";
 const ws = workspace({
@@ -171,17 +172,8 @@ beforeAll(async () => {
   // startBridge lists the tools, so the SDK validates every result against its output schema
   ({ bridge } = await bridgeFor({ ws, servers: SERVERS }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
-const range = (line: number, column: number, end_line: number, end_column: number) => ({
-  line,
-  column,
-  end_line,
-  end_column,
-});
 const AT = { file: "a.fake", line: 3, column: 3 };
 const EXPECTED_LOCATIONS = {
   locations: [
