@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
 import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
-import { range } from "../support/normalize-context.ts";
+import { r, range } from "../support/normalize-context.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const SOURCE = "fn alpha() {}\nfn beta() {\n  alpha();\n}\n";
@@ -40,10 +40,6 @@ const sym = (name: string, kind: number, uri: string, range: ReturnType<typeof l
   name,
   kind,
   location: { uri, range },
-});
-const multiLine = (l0: number, c0: number, l1: number, c1: number) => ({
-  start: { line: l0, character: c0 },
-  end: { line: l1, character: c1 },
 });
 
 const CAPABILITIES = {
@@ -94,8 +90,8 @@ const SERVERS = [
           {
             name: "beta",
             kind: 12,
-            range: multiLine(1, 0, 3, 1),
-            selectionRange: multiLine(1, 0, 3, 1),
+            range: r(1, 0, 3, 1),
+            selectionRange: r(1, 0, 3, 1),
             children: [
               {
                 name: "inner",
@@ -158,7 +154,7 @@ const SERVERS = [
       responses: {
         "textDocument/documentSymbol": [
           sym("inner", 13, FLAT, lspRange(2, 2, 9)),
-          sym("beta", 12, FLAT, multiLine(1, 0, 3, 1)),
+          sym("beta", 12, FLAT, r(1, 0, 3, 1)),
           sym("alpha", 12, FLAT, lspRange(0, 0, 13)),
         ],
       },
