@@ -5,20 +5,18 @@
  * name's previous log one generation; and a client that finds another process holding
  * a bridge's lock waits for the event that ends the wait, not by polling.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { closeSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { daemonFiles, holdLock } from "../../src/daemon/files.ts";
 import { Inotify } from "../../src/ffi/inotify.ts";
 import { gone } from "../support/processes.ts";
-import { fakeWorkspace, SharedWorld } from "../support/shared-bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { fakeWorkspace, type SharedWorld, worldPerTest } from "../support/shared-bridge.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
 
 let world: SharedWorld;
-afterEach(async () => {
-  await world.cleanup();
-  removeTempDirs();
+worldPerTest((w) => {
+  world = w;
 });
 
 /** inotify(7): the file was opened. */
@@ -26,7 +24,6 @@ const IN_OPEN = 0x20;
 
 describe("stale files", () => {
   test("a starting bridge removes the files of bridges that no longer run, keeping a dead one's log one sweep", async () => {
-    world = new SharedWorld();
     const start = async (idle: number) => {
       const { config } = fakeWorkspace({ shared_idle_seconds: idle });
       expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
@@ -60,7 +57,6 @@ describe("stale files", () => {
   });
 
   test("a bridge started again keeps the log of the one before it as .log.1", async () => {
-    world = new SharedWorld();
     const { config } = fakeWorkspace();
     expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
     const first = await world.only();
@@ -75,7 +71,6 @@ describe("stale files", () => {
 
 describe("attach", () => {
   test("while another holds the lock, a client waits on events: it checks again only when something happens", async () => {
-    world = new SharedWorld();
     const { config } = fakeWorkspace();
     // learn the bridge's files, then stop it
     expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);

@@ -6,14 +6,14 @@
  * directory open to others, someone else's or a link is refused (exit 2), and a
  * process of another user that reaches the socket is closed without an answer.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { livePidsTagged } from "../support/processes.ts";
 import { sarifProblems } from "../support/sarif.ts";
-import { fakeWorkspace, SharedWorld } from "../support/shared-bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { fakeWorkspace, type SharedWorld, worldPerTest } from "../support/shared-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { runningAsRoot, unprivilegedPrefix } from "../support/unprivileged.ts";
 
 function workspace(): { root: string; config: string } {
@@ -48,14 +48,12 @@ const sarifCall = (config: string) => [
 ];
 
 let world: SharedWorld;
-afterEach(async () => {
-  await world.cleanup();
-  removeTempDirs();
+worldPerTest((w) => {
+  world = w;
 });
 
 describe("theodolite call", () => {
   test("exit 0 with the JSON result, 1 with a typed error on stderr, 2 for usage and configuration", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const ok = await world.run([
       "call",
@@ -91,7 +89,6 @@ describe("theodolite call", () => {
   });
 
   test("--format sarif writes a valid SARIF 2.1.0 log of the diagnostics", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const r = await world.run(sarifCall(config));
     expect(r.code).toBe(0);
@@ -121,7 +118,6 @@ describe("theodolite call", () => {
   });
 
   test("--format sarif says columns in UTF-16 code units for utf-16, and refuses utf-8 (SARIF has no kind for it)", async () => {
-    world = new SharedWorld();
     const sarif = async (unit: string) => {
       const { config } = fakeWorkspace({ column_unit: unit });
       return await world.run(sarifCall(config));
@@ -138,7 +134,6 @@ describe("theodolite call", () => {
   });
 
   test("--isolated runs a dedicated bridge and leaves none", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const r = await world.run(["call", "session_status", "--isolated", "--config", config]);
     expect(r.code).toBe(0);
@@ -151,7 +146,6 @@ describe("theodolite call", () => {
 
 describe("the private directory", () => {
   test("a socket directory open to others, someone else's or a link is refused, exit 2", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     mkdirSync(world.socketDir, { mode: 0o755 });
     chmodSync(world.socketDir, 0o755);
@@ -188,7 +182,6 @@ describe("the private directory", () => {
   test.skipIf(!runningAsRoot())(
     "another user that reaches the socket is closed without an answer",
     async () => {
-      world = new SharedWorld();
       const { config } = workspace();
       expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
       const bridge = await world.only();

@@ -5,17 +5,20 @@
  * the bridge mid-call gives the relay's envelope; and a client whose servers would get
  * another environment (`env_passthrough`) gets a bridge of its own.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { gone } from "../support/processes.ts";
-import { fakeWorkspace, HOVER_ARGS, SharedWorld } from "../support/shared-bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import {
+  fakeWorkspace,
+  HOVER_ARGS,
+  type SharedWorld,
+  worldPerTest,
+} from "../support/shared-bridge.ts";
 import { waitFor, within } from "../support/wait.ts";
 
 let world: SharedWorld;
-afterEach(async () => {
-  await world.cleanup();
-  removeTempDirs();
+worldPerTest((w) => {
+  world = w;
 });
 
 /** Lines the bridge answers with `id: null`, not at all, or by id; then stdin's end. */
@@ -29,7 +32,6 @@ const MALFORMED = [
 
 describe("the relay adds nothing", () => {
   test("malformed lines, then stdin's end: the same bytes as a dedicated bridge's, no answer invented", async () => {
-    world = new SharedWorld();
     const { config } = fakeWorkspace();
     const answers = async (args: string[]): Promise<string[]> => {
       const c = world.client(args);
@@ -48,7 +50,6 @@ describe("the relay adds nothing", () => {
 
 describe("theodolite call", () => {
   test("a bridge lost mid-call: exit 1 with the relay's envelope, shared_bridge exited", async () => {
-    world = new SharedWorld();
     const { config, record } = fakeWorkspace(
       {},
       { response_delay_ms: { "textDocument/hover": 60_000 } },
@@ -73,7 +74,6 @@ describe("theodolite call", () => {
 
 describe("whose environment", () => {
   test("another value of a passed-through variable is another bridge; the same one shares", async () => {
-    world = new SharedWorld();
     const { config } = fakeWorkspace({}, {}, { env_passthrough: ["PYTHONPATH"] });
     const call = (pythonpath: string) =>
       world.run(["call", "session_status", "--config", config], undefined, 60_000, {

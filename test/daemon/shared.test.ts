@@ -6,20 +6,21 @@
  * nothing of the old tree is left; idle exit; two clients starting at once make one
  * bridge.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { lspRange } from "../fake-server/harness.ts";
 import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
-import { conversation, type LineClient, SharedWorld } from "../support/shared-bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import {
+  conversation,
+  type LineClient,
+  type SharedWorld,
+  worldPerTest,
+} from "../support/shared-bridge.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor, within } from "../support/wait.ts";
-
-const range = (line: number, a: number, b: number) => ({
-  start: { line, character: a },
-  end: { line, character: b },
-});
 
 /** A workspace with two files and a fake server with canned answers; `extra` merged into its scenario. */
 function workspace(bridge: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
@@ -40,15 +41,15 @@ function workspace(bridge: Record<string, unknown> = {}, extra: Record<string, u
     responses: {
       "textDocument/hover": {
         contents: { kind: "markdown", value: "**alpha**" },
-        range: range(0, 0, 5),
+        range: lspRange(0, 0, 5),
       },
-      "textDocument/definition": [{ uri: B, range: range(0, 0, 5) }],
+      "textDocument/definition": [{ uri: B, range: lspRange(0, 0, 5) }],
       "textDocument/references": [
-        { uri: A, range: range(1, 0, 5) },
-        { uri: B, range: range(0, 0, 5) },
+        { uri: A, range: lspRange(1, 0, 5) },
+        { uri: B, range: lspRange(0, 0, 5) },
       ],
       "textDocument/documentSymbol": [
-        { name: "alpha", kind: 12, range: range(0, 0, 10), selectionRange: range(0, 0, 5) },
+        { name: "alpha", kind: 12, range: lspRange(0, 0, 10), selectionRange: lspRange(0, 0, 5) },
       ],
     },
     publish_on_sync: [
@@ -91,14 +92,12 @@ const READS: [string, Record<string, unknown>][] = [
 ];
 
 let world: SharedWorld;
-afterEach(async () => {
-  await world.cleanup();
-  removeTempDirs();
+worldPerTest((w) => {
+  world = w;
 });
 
 describe("attach", () => {
   test("a second client reuses the bridge: one daemon, one server tree, answers byte-identical to --isolated", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const dedicated = await conversation(world.client(["--config", config, "--isolated"]), READS);
     const first = await conversation(world.client(["--config", config]), READS);
@@ -114,7 +113,6 @@ describe("attach", () => {
   });
 
   test("a changed configuration is another bridge", async () => {
-    world = new SharedWorld();
     const { root } = workspace();
     const config = (idle: number) =>
       writeConfig({
@@ -132,7 +130,6 @@ describe("attach", () => {
   });
 
   test("two clients starting at once end with one bridge", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const [a, b] = await Promise.all([
       world.run(["call", "session_status", "--config", config]),
@@ -147,7 +144,6 @@ describe("attach", () => {
 
 describe("each connection is its own client", () => {
   test("the gate lists and records per connection", async () => {
-    world = new SharedWorld();
     const { config } = workspace({ mutation: "gated", mutation_allowlist: ["allowed"] });
     const allowed = world.client(["--config", config]);
     const other = world.client(["--config", config]);
@@ -179,7 +175,6 @@ describe("each connection is its own client", () => {
 
 describe("the relay", () => {
   test("at stdin's end what was asked is still answered, then it exits 0", async () => {
-    world = new SharedWorld();
     const { config } = workspace({}, { response_delay_ms: { "textDocument/hover": 300 } });
     const c = world.client(["--config", config]);
     c.send({
@@ -203,7 +198,6 @@ describe("the relay", () => {
 
 describe("one client's faults cost that client only", () => {
   test("an oversized message is refused on its connection, a crash mid-message ends only its own", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const rude = world.client(["--config", config]);
     const calm = world.client(["--config", config]);
@@ -229,7 +223,6 @@ describe("one client's faults cost that client only", () => {
 
 describe("bounds", () => {
   test("past 32 clients one more is refused at once, told the limit: its call and its relay fail typed, nothing hangs", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
     const bridge = await world.only();
@@ -269,7 +262,6 @@ describe("bounds", () => {
 
 describe("lifecycle", () => {
   test("a bridge killed mid-call: every relay answers typed, the next call works, nothing of the old tree is left", async () => {
-    world = new SharedWorld();
     const { config, record } = workspace(
       {},
       { response_delay_ms: { "textDocument/references": 60_000 } },
@@ -314,7 +306,6 @@ describe("lifecycle", () => {
   });
 
   test("when no new bridge can be had, the message fails typed and the relay goes on", async () => {
-    world = new SharedWorld();
     const { config } = workspace();
     const c = world.client(["--config", config]);
     await c.initialize("c");
@@ -346,7 +337,6 @@ describe("lifecycle", () => {
   });
 
   test("idle exit: with no client for shared_idle_seconds the bridge and its tree exit", async () => {
-    world = new SharedWorld();
     const { config } = workspace({ shared_idle_seconds: 1 });
     const r = await world.run([
       "call",
@@ -363,7 +353,6 @@ describe("lifecycle", () => {
   });
 
   test("a stale socket file from a killed bridge is replaced; daemon stop ends one", async () => {
-    world = new SharedWorld();
     const { config, root } = workspace();
     expect((await world.run(["call", "session_status", "--config", config])).code).toBe(0);
     const first = await world.only();

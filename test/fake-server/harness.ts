@@ -165,6 +165,25 @@ export async function bridgeFor(opts: {
   return { bridge, config };
 }
 
+/**
+ * The usual opening: workspace "w" of `files` (or one made already), one fake server "fake"
+ * playing `scenario` with the [[server]] keys `extra`, and a bridge with the keys `bridge`.
+ */
+export async function fakeBridge(
+  files: Record<string, string> | Workspace,
+  scenario: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+  bridge: Record<string, unknown> = {},
+): Promise<{ ws: Workspace; fake: FakeProbe; bridge: BridgeHandle }> {
+  const ws =
+    typeof files.root === "string"
+      ? (files as Workspace)
+      : workspace(files as Record<string, string>);
+  const fake = new FakeProbe("fake");
+  const started = await bridgeFor({ ws, bridge, servers: [fake.server(scenario, extra)] });
+  return { ws, fake, bridge: started.bridge };
+}
+
 /** The entry of session_status for one pair. */
 export async function sessionOf(
   bridge: BridgeHandle,

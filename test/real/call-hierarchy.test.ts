@@ -48,6 +48,11 @@ function at(
   return { name, kind, file, ...range(l, c, el, ec) };
 }
 
+/** A call_hierarchy's arguments: `symbol` in `file`, on `line` where given. */
+function callArgs(direction: string, file: string, symbol: string, line?: number) {
+  return { file, symbol, direction, ...(line === undefined ? {} : { line }) };
+}
+
 /** One bridge per server for the describe block, on a fixture copy removed afterwards. */
 function bridgeOn(name: string, found: RealServer | null, fixture: () => string) {
   const suite = realSuite(name, found);
@@ -69,12 +74,7 @@ describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   const get = bridgeOn("clangd", clangd, () => materializeCFixture(undefined, "c"));
 
   test("incoming from the call on the emoji line: the prototype, called by main", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "main.c",
-      line: 6,
-      symbol: "manhattan",
-      direction: "incoming",
-    });
+    const r = await ok(get(), "call_hierarchy", callArgs("incoming", "main.c", "manhattan", 6));
     expect(r).toEqual({
       item: at("manhattan", "function", "geometry.h", 10, 23, 10, 32),
       calls: [{ ...at("main", "function", "main.c", 3, 5, 3, 9), sites: [range(6, 29, 6, 38)] }],
@@ -83,11 +83,7 @@ describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   });
 
   test("by name without a line: the definition, the same caller", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "util.c",
-      symbol: "manhattan",
-      direction: "incoming",
-    });
+    const r = await ok(get(), "call_hierarchy", callArgs("incoming", "util.c", "manhattan"));
     expect(r.item).toEqual(at("manhattan", "function", "util.c", 5, 5, 5, 14));
     expect((r.calls as CallOut[]).map((c) => [c.name, c.file, c.sites])).toEqual([
       ["main", "main.c", [range(6, 29, 6, 38)]],
@@ -95,11 +91,7 @@ describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   });
 
   test("outgoing: clangd 14 answers MethodNotFound → ServerLacksCapability", async () => {
-    const e = await fails(get(), "call_hierarchy", {
-      file: "util.c",
-      symbol: "manhattan",
-      direction: "outgoing",
-    });
+    const e = await fails(get(), "call_hierarchy", callArgs("outgoing", "util.c", "manhattan"));
     expect(e.code).toBe("ServerLacksCapability");
     expect(e.details).toEqual({ server: "clangd", method: "callHierarchy/outgoingCalls" });
   });
@@ -117,11 +109,7 @@ describe.skipIf(!pyright)("pyright", () => {
   const get = bridgeOn("pyright", pyright, () => copyFixture("python"));
 
   test("incoming: the module-level callers, both calls on one line as two sites", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "geometry.py",
-      symbol: "make_circle",
-      direction: "incoming",
-    });
+    const r = await ok(get(), "call_hierarchy", callArgs("incoming", "geometry.py", "make_circle"));
     expect(r).toEqual({
       item: at("make_circle", "function", "geometry.py", 14, 5, 14, 16),
       calls: [
@@ -139,12 +127,7 @@ describe.skipIf(!pyright)("pyright", () => {
   });
 
   test("outgoing: the method in the workspace, then builtins.pyi's sum overloads", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "app.py",
-      line: 9,
-      symbol: "total_area",
-      direction: "outgoing",
-    });
+    const r = await ok(get(), "call_hierarchy", callArgs("outgoing", "app.py", "total_area", 9));
     expect(r.item).toEqual(at("total_area", "function", "app.py", 4, 5, 4, 15));
     const calls = r.calls as CallOut[];
     expect(calls[0]).toEqual({
@@ -179,12 +162,11 @@ function typescriptCalls(
   const get = bridgeOn(name, found, () => copyFixture("ts"));
 
   test("incoming from the use on the emoji line: the two importing modules", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "src/main.ts",
-      line: 4,
-      symbol: "totalArea",
-      direction: "incoming",
-    });
+    const r = await ok(
+      get(),
+      "call_hierarchy",
+      callArgs("incoming", "src/main.ts", "totalArea", 4),
+    );
     expect(r).toEqual({
       item: at("totalArea", "function", "src/shape.ts", 14, 17, 14, 26),
       calls: ["src/errors.ts", "src/main.ts"].map((file) => ({
@@ -196,11 +178,7 @@ function typescriptCalls(
   });
 
   test("outgoing by name: the interface method, then Array.reduce in TypeScript's lib", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "src/shape.ts",
-      symbol: "totalArea",
-      direction: "outgoing",
-    });
+    const r = await ok(get(), "call_hierarchy", callArgs("outgoing", "src/shape.ts", "totalArea"));
     const calls = r.calls as CallOut[];
     expect(calls[0]).toEqual({
       ...at("area", "method", "src/shape.ts", 3, 3, 3, 7),
@@ -245,12 +223,11 @@ describe.skipIf(!ra)("rust-analyzer", () => {
   const get = bridgeOn("rust-analyzer", ra, () => copyFixture("rust"));
 
   test("incoming from the use on the emoji line: main", async () => {
-    const r = await ok(get(), "call_hierarchy", {
-      file: "src/main.rs",
-      line: 6,
-      symbol: "total_area",
-      direction: "incoming",
-    });
+    const r = await ok(
+      get(),
+      "call_hierarchy",
+      callArgs("incoming", "src/main.rs", "total_area", 6),
+    );
     expect(r).toEqual({
       item: at("total_area", "function", "src/report.rs", 4, 8, 4, 18),
       calls: [
@@ -261,22 +238,18 @@ describe.skipIf(!ra)("rust-analyzer", () => {
   });
 
   test("outgoing: main calls total_area; total_area calls the impl method and std", async () => {
-    const main = await ok(get(), "call_hierarchy", {
-      file: "src/main.rs",
-      symbol: "main",
-      direction: "outgoing",
-    });
+    const main = await ok(get(), "call_hierarchy", callArgs("outgoing", "src/main.rs", "main"));
     expect(main.calls).toEqual([
       {
         ...at("total_area", "function", "src/report.rs", 4, 8, 4, 18),
         sites: [range(6, 39, 6, 49)],
       },
     ]);
-    const total = await ok(get(), "call_hierarchy", {
-      file: "src/report.rs",
-      symbol: "total_area",
-      direction: "outgoing",
-    });
+    const total = await ok(
+      get(),
+      "call_hierarchy",
+      callArgs("outgoing", "src/report.rs", "total_area"),
+    );
     const calls = total.calls as CallOut[];
     expect(calls[0]).toEqual({
       ...at("area", "function", "src/shapes.rs", 13, 8, 13, 12),

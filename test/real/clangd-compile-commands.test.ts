@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { closeAllBridges, ensureBinary, writeConfig } from "../support/bridge.ts";
+import { closeBridgesAndTempDirs, ensureBinary, writeConfig } from "../support/bridge.ts";
 import {
   fails,
   locs,
@@ -19,7 +19,6 @@ import {
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { copyFixture, findClangd, materializeCFixture } from "../support/real-servers.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const clangd = await findClangd();
 
@@ -30,10 +29,7 @@ function config(): ServerConfig {
   return clangd.config;
 }
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 /** A c fixture copy with its compile_commands.json written, removed after the tests. */
 function cFixture(): string {

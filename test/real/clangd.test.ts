@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 import { languageSuite } from "../support/language-suite.ts";
 import {
   anyEditSet,
@@ -16,6 +16,7 @@ import {
   fails,
   locs,
   ok,
+  range,
   readyByState,
   renameEdit,
   span,
@@ -23,7 +24,6 @@ import {
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
@@ -33,10 +33,7 @@ function config(): ServerConfig {
   return clangd.config;
 }
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 /** A fixture copy removed after the file's tests. */
 function cFixture(fixture: "c" | "c-errors" = "c"): string {
@@ -194,10 +191,6 @@ languageSuite(
     });
   },
 );
-
-function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
-}
 
 /**
  * The two errors of broken.c as the bridge reports them. The bridge advertises

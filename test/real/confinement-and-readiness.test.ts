@@ -10,7 +10,7 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
+import { closeBridgesAndTempDirs, startBridge, writeConfig } from "../support/bridge.ts";
 import { fails, ok, present, readyByState } from "../support/real-bridge.ts";
 import {
   copyFixture,
@@ -21,12 +21,9 @@ import {
   materializeCFixture,
   type RealServer,
 } from "../support/real-servers.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const clangd = await findClangd();
 

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { closeAllBridges } from "../support/bridge.ts";
+import { closeBridgesAndTempDirs } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { ok, realSuite, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
 import {
@@ -18,12 +18,9 @@ import {
   findTypescriptLanguageServer,
   type RealServer,
 } from "../support/real-servers.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 interface Case {
   name: string;

@@ -9,7 +9,7 @@
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
 import { blockComment, lineComment, PYTHON_PROBE } from "../support/line-probe.ts";
-import { range } from "../support/real-bridge.ts";
+import { diagnosticAt, range } from "../support/real-bridge.ts";
 
 const APP = "service/app.py";
 const AT_TOTAL_AREA = { file: APP, line: 6, symbol: "total_area" };
@@ -18,14 +18,6 @@ const TOTAL_AREA_REFS = [
   "service/app.py 6:13–6:23",
   "service/geometry.py 16:5–16:15",
 ];
-
-const diag = (
-  at: [number, number, number, number],
-  severity: string,
-  rest: Record<string, unknown>,
-  channel: "pull" | "push",
-  file = APP,
-) => ({ file, ...range(...at), severity, ...rest, channels: [channel] });
 
 const ALTERNATIVES: LanguageCase[] = [
   {
@@ -44,22 +36,16 @@ const ALTERNATIVES: LanguageCase[] = [
       file: APP,
       settled: true,
       items: [
-        diag(
-          [1, 8, 1, 10],
-          "warning",
-          {
-            code: "F401",
-            source: "Ruff",
-            message: "`os` imported but unused\n\nhelp: Remove unused import: `os`",
-          },
-          "pull",
-        ),
-        diag(
-          [8, 13, 8, 25],
-          "error",
-          { code: "F821", source: "Ruff", message: "Undefined name `missing_name`" },
-          "pull",
-        ),
+        diagnosticAt("pull", APP, [1, 8, 1, 10], "warning", {
+          code: "F401",
+          source: "Ruff",
+          message: "`os` imported but unused\n\nhelp: Remove unused import: `os`",
+        }),
+        diagnosticAt("pull", APP, [8, 13, 8, 25], "error", {
+          code: "F821",
+          source: "Ruff",
+          message: "Undefined name `missing_name`",
+        }),
       ],
     },
   },
@@ -93,30 +79,20 @@ const ALTERNATIVES: LanguageCase[] = [
       settled: true,
       items: [
         {
-          ...diag(
-            [7, 14, 7, 21],
-            "error",
-            {
-              code: "invalid-assignment",
-              source: "ty",
-              message:
-                'Object of type `Literal["three"]` is not assignable to `int`: Incompatible value of type `Literal["three"]`',
-            },
-            "pull",
-          ),
+          ...diagnosticAt("pull", APP, [7, 14, 7, 21], "error", {
+            code: "invalid-assignment",
+            source: "ty",
+            message:
+              'Object of type `Literal["three"]` is not assignable to `int`: Incompatible value of type `Literal["three"]`',
+          }),
           related: [{ file: APP, ...range(7, 8, 7, 11), message: "Declared type" }],
           channels: ["pull"],
         },
-        diag(
-          [8, 13, 8, 25],
-          "error",
-          {
-            code: "unresolved-reference",
-            source: "ty",
-            message: "Name `missing_name` used when not defined",
-          },
-          "pull",
-        ),
+        diagnosticAt("pull", APP, [8, 13, 8, 25], "error", {
+          code: "unresolved-reference",
+          source: "ty",
+          message: "Name `missing_name` used when not defined",
+        }),
       ],
     },
   },
@@ -138,48 +114,28 @@ const ALTERNATIVES: LanguageCase[] = [
       file: APP,
       settled: true,
       items: [
-        diag(
-          [1, 8, 1, 10],
-          "warning",
-          {
-            code: "reportUnusedImport",
-            source: "basedpyright",
-            message: 'Import "os" is not accessed',
-          },
-          "pull",
-        ),
-        diag(
-          [7, 14, 7, 21],
-          "error",
-          {
-            code: "reportAssignmentType",
-            source: "basedpyright",
-            message:
-              'Type "Literal[\'three\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'three\']" is not assignable to "int"',
-          },
-          "pull",
-        ),
-        diag(
-          [8, 13, 8, 25],
-          "error",
-          {
-            code: "reportUndefinedVariable",
-            source: "basedpyright",
-            message: '"missing_name" is not defined',
-          },
-          "pull",
-        ),
-        diag(
-          [8, 13, 8, 25],
-          "warning",
-          {
-            code: "reportUnknownArgumentType",
-            source: "basedpyright",
-            message:
-              'Argument type is unknown\n\u00a0\u00a0Argument corresponds to parameter "values" in function "print"',
-          },
-          "pull",
-        ),
+        diagnosticAt("pull", APP, [1, 8, 1, 10], "warning", {
+          code: "reportUnusedImport",
+          source: "basedpyright",
+          message: 'Import "os" is not accessed',
+        }),
+        diagnosticAt("pull", APP, [7, 14, 7, 21], "error", {
+          code: "reportAssignmentType",
+          source: "basedpyright",
+          message:
+            'Type "Literal[\'three\']" is not assignable to declared type "int"\n\u00a0\u00a0"Literal[\'three\']" is not assignable to "int"',
+        }),
+        diagnosticAt("pull", APP, [8, 13, 8, 25], "error", {
+          code: "reportUndefinedVariable",
+          source: "basedpyright",
+          message: '"missing_name" is not defined',
+        }),
+        diagnosticAt("pull", APP, [8, 13, 8, 25], "warning", {
+          code: "reportUnknownArgumentType",
+          source: "basedpyright",
+          message:
+            'Argument type is unknown\n\u00a0\u00a0Argument corresponds to parameter "values" in function "print"',
+        }),
       ],
     },
   },
@@ -206,18 +162,14 @@ const ALTERNATIVES: LanguageCase[] = [
       file: APP,
       settled: false,
       items: [
-        diag(
-          [1, 1, 1, 11],
-          "warning",
-          { source: "pyflakes", message: "'os' imported but unused" },
-          "push",
-        ),
-        diag(
-          [8, 19, 8, 27],
-          "error",
-          { source: "pyflakes", message: "undefined name 'missing_name'" },
-          "push",
-        ),
+        diagnosticAt("push", APP, [1, 1, 1, 11], "warning", {
+          source: "pyflakes",
+          message: "'os' imported but unused",
+        }),
+        diagnosticAt("push", APP, [8, 19, 8, 27], "error", {
+          source: "pyflakes",
+          message: "undefined name 'missing_name'",
+        }),
       ],
     },
   },
@@ -277,27 +229,19 @@ const ALTERNATIVES: LanguageCase[] = [
       settled: false,
       items: [
         {
-          ...diag(
-            [7, 24, 7, 29],
-            "error",
-            {
-              code: "2",
-              source: "ccls",
-              message: "use of undeclared identifier 'cuont'; did you mean 'count'?",
-            },
-            "push",
-            "broken.c",
-          ),
+          ...diagnosticAt("push", "broken.c", [7, 24, 7, 29], "error", {
+            code: "2",
+            source: "ccls",
+            message: "use of undeclared identifier 'cuont'; did you mean 'count'?",
+          }),
           related: [{ file: "broken.c", ...range(6, 7, 6, 12), message: "'count' declared here" }],
           channels: ["push"],
         },
-        diag(
-          [11, 13, 11, 17],
-          "error",
-          { code: "2", source: "ccls", message: "no member named 'size' in 'struct counter'" },
-          "push",
-          "broken.c",
-        ),
+        diagnosticAt("push", "broken.c", [11, 13, 11, 17], "error", {
+          code: "2",
+          source: "ccls",
+          message: "no member named 'size' in 'struct counter'",
+        }),
       ],
     },
   },

@@ -9,14 +9,7 @@
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
 import { lineComment } from "../support/line-probe.ts";
-import { range } from "../support/real-bridge.ts";
-
-const diag = (
-  file: string,
-  at: [number, number, number, number],
-  severity: string,
-  rest: Record<string, unknown>,
-) => ({ file, ...range(...at), severity, ...rest, channels: ["push"] });
+import { diagnosticAt, range } from "../support/real-bridge.ts";
 
 const SC2086 = {
   code: "SC2086",
@@ -88,7 +81,7 @@ const TOOLS: LanguageCase[] = [
     diagnostics: {
       file: "scripts/release",
       settled: true,
-      items: [diag("scripts/release", [7, 27, 7, 35], "information", SC2086)],
+      items: [diagnosticAt("push", "scripts/release", [7, 27, 7, 35], "information", SC2086)],
     },
   },
   {
@@ -139,12 +132,12 @@ const TOOLS: LanguageCase[] = [
       file: "infra/Dockerfile",
       settled: false,
       items: [
-        diag("infra/Dockerfile", [7, 1, 7, 11], "warning", {
+        diagnosticAt("push", "infra/Dockerfile", [7, 1, 7, 11], "warning", {
           code: "45",
           source: "dockerfile-utils",
           message: "MAINTAINER has been deprecated",
         }),
-        diag("infra/Dockerfile", [8, 11, 8, 15], "error", {
+        diagnosticAt("push", "infra/Dockerfile", [8, 11, 8, 15], "error", {
           code: "25",
           source: "dockerfile-utils",
           message: "Invalid proto: tcpx",
@@ -192,14 +185,14 @@ const TOOLS: LanguageCase[] = [
       file: "config/app.toml",
       settled: false,
       items: [
-        diag("config/app.toml", [9, 1, 9, 5], "hint", {
+        diagnosticAt("push", "config/app.toml", [9, 1, 9, 5], "hint", {
           source: "Even Better TOML",
           message: "conflicting keys",
           related: [
             { file: "config/app.toml", ...range(10, 1, 10, 5), message: "other key defined here" },
           ],
         }),
-        diag("config/app.toml", [10, 1, 10, 5], "error", {
+        diagnosticAt("push", "config/app.toml", [10, 1, 10, 5], "error", {
           source: "Even Better TOML",
           message: "conflicting keys",
           related: [
@@ -299,7 +292,7 @@ const TOOLS: LanguageCase[] = [
       file: "native/main.f90",
       settled: false,
       items: [
-        diag("native/main.f90", [3, 7, 3, 21], "information", {
+        diagnosticAt("push", "native/main.f90", [3, 7, 3, 21], "information", {
           message: 'Module "missing_module" not found in project',
         }),
       ],
@@ -351,7 +344,7 @@ const TOOLS: LanguageCase[] = [
       file: "docs/paper.tex",
       settled: false,
       items: [
-        diag("docs/paper.tex", [19, 1, 19, 1], "error", {
+        diagnosticAt("push", "docs/paper.tex", [19, 1, 19, 1], "error", {
           code: "2",
           source: "texlab",
           message: 'Missing "}" inserted',

@@ -10,15 +10,7 @@
  */
 import { type LanguageCase, languageCases } from "../support/language-suite.ts";
 import { blockComment, lineComment } from "../support/line-probe.ts";
-import { range } from "../support/real-bridge.ts";
-
-const diag = (
-  file: string,
-  at: [number, number, number, number],
-  severity: string,
-  rest: Record<string, unknown>,
-  channel: "pull" | "push",
-) => ({ file, ...range(...at), severity, ...rest, channels: [channel] });
+import { diagnosticAt, range } from "../support/real-bridge.ts";
 
 const WEB: LanguageCase[] = [
   {
@@ -85,13 +77,10 @@ const WEB: LanguageCase[] = [
       file: "web/index.html",
       settled: true,
       items: [
-        diag(
-          "web/index.html",
-          [20, 29, 20, 30],
-          "error",
-          { source: "javascript", message: "Expression expected." },
-          "pull",
-        ),
+        diagnosticAt("pull", "web/index.html", [20, 29, 20, 30], "error", {
+          source: "javascript",
+          message: "Expression expected.",
+        }),
       ],
     },
   },
@@ -174,13 +163,11 @@ const WEB: LanguageCase[] = [
       file: "web/styles/theme.scss",
       settled: true,
       items: [
-        diag(
-          "web/styles/theme.scss",
-          [15, 3, 15, 7],
-          "warning",
-          { code: "unknownProperties", source: "scss", message: "Unknown property: 'colr'" },
-          "pull",
-        ),
+        diagnosticAt("pull", "web/styles/theme.scss", [15, 3, 15, 7], "warning", {
+          code: "unknownProperties",
+          source: "scss",
+          message: "Unknown property: 'colr'",
+        }),
       ],
     },
   },
@@ -212,13 +199,11 @@ const WEB: LanguageCase[] = [
       file: "web/styles/legacy.less",
       settled: true,
       items: [
-        diag(
-          "web/styles/legacy.less",
-          [15, 3, 15, 7],
-          "warning",
-          { code: "unknownProperties", source: "less", message: "Unknown property: 'colr'" },
-          "pull",
-        ),
+        diagnosticAt("pull", "web/styles/legacy.less", [15, 3, 15, 7], "warning", {
+          code: "unknownProperties",
+          source: "less",
+          message: "Unknown property: 'colr'",
+        }),
       ],
     },
   },
@@ -267,20 +252,12 @@ const WEB: LanguageCase[] = [
       file: "config/settings.json",
       settled: true,
       items: [
-        diag(
-          "config/settings.json",
-          [4, 3, 4, 10],
-          "warning",
-          { message: "Property label is not allowed." },
-          "pull",
-        ),
-        diag(
-          "config/settings.json",
-          [4, 26, 4, 34],
-          "warning",
-          { message: 'Incorrect type. Expected "integer".' },
-          "pull",
-        ),
+        diagnosticAt("pull", "config/settings.json", [4, 3, 4, 10], "warning", {
+          message: "Property label is not allowed.",
+        }),
+        diagnosticAt("pull", "config/settings.json", [4, 26, 4, 34], "warning", {
+          message: 'Incorrect type. Expected "integer".',
+        }),
       ],
     },
   },
@@ -335,17 +312,11 @@ const WEB: LanguageCase[] = [
       file: "ci/pipeline.yaml",
       settled: false,
       items: [
-        diag(
-          "ci/pipeline.yaml",
-          [9, 44, 9, 47],
-          "error",
-          {
-            code: "0",
-            source: "yaml-schema: Pipeline",
-            message: 'Incorrect type. Expected "integer".',
-          },
-          "push",
-        ),
+        diagnosticAt("push", "ci/pipeline.yaml", [9, 44, 9, 47], "error", {
+          code: "0",
+          source: "yaml-schema: Pipeline",
+          message: 'Incorrect type. Expected "integer".',
+        }),
       ],
     },
   },
@@ -407,46 +378,26 @@ const WEB: LanguageCase[] = [
       file: "web/components/Badge.svelte",
       settled: true,
       items: [
-        diag(
-          "web/components/Badge.svelte",
-          [9, 9, 9, 14],
-          "error",
-          {
-            code: "2322",
-            source: "ts",
-            message: "Type 'string' is not assignable to type 'number'.",
-          },
-          "pull",
-        ),
-        diag(
-          "web/components/Badge.svelte",
-          [9, 9, 9, 14],
-          "hint",
-          {
-            code: "6133",
-            source: "ts",
-            message: "'count' is declared but its value is never read.",
-          },
-          "pull",
-        ),
-        diag(
-          "web/components/Badge.svelte",
-          [13, 5, 13, 17],
-          "error",
-          { code: "2304", source: "ts", message: "Cannot find name 'missingValue'." },
-          "pull",
-        ),
-        diag(
-          "web/components/Badge.svelte",
-          [13, 5, 13, 17],
-          "warning",
-          {
-            code: "missing-declaration",
-            source: "svelte",
-            message: "'missingValue' is not defined",
-          },
-          "pull",
-        ),
+        diagnosticAt("pull", "web/components/Badge.svelte", [9, 9, 9, 14], "error", {
+          code: "2322",
+          source: "ts",
+          message: "Type 'string' is not assignable to type 'number'.",
+        }),
+        diagnosticAt("pull", "web/components/Badge.svelte", [9, 9, 9, 14], "hint", {
+          code: "6133",
+          source: "ts",
+          message: "'count' is declared but its value is never read.",
+        }),
+        diagnosticAt("pull", "web/components/Badge.svelte", [13, 5, 13, 17], "error", {
+          code: "2304",
+          source: "ts",
+          message: "Cannot find name 'missingValue'.",
+        }),
+        diagnosticAt("pull", "web/components/Badge.svelte", [13, 5, 13, 17], "warning", {
+          code: "missing-declaration",
+          source: "svelte",
+          message: "'missingValue' is not defined",
+        }),
       ],
     },
   },
@@ -504,35 +455,21 @@ const WEB: LanguageCase[] = [
       settled: true,
       pushToo: true,
       items: [
-        diag(
-          "web/pages/index.astro",
-          [11, 7, 11, 12],
-          "error",
-          {
-            code: "2322",
-            source: "ts",
-            message: "Type 'string' is not assignable to type 'number'.",
-          },
-          "pull",
-        ),
-        diag(
-          "web/pages/index.astro",
-          [11, 7, 11, 12],
-          "hint",
-          {
-            code: "6133",
-            source: "ts",
-            message: "'total' is declared but its value is never read.",
-          },
-          "pull",
-        ),
-        diag(
-          "web/pages/index.astro",
-          [15, 5, 15, 17],
-          "error",
-          { code: "2304", source: "ts", message: "Cannot find name 'missingValue'." },
-          "pull",
-        ),
+        diagnosticAt("pull", "web/pages/index.astro", [11, 7, 11, 12], "error", {
+          code: "2322",
+          source: "ts",
+          message: "Type 'string' is not assignable to type 'number'.",
+        }),
+        diagnosticAt("pull", "web/pages/index.astro", [11, 7, 11, 12], "hint", {
+          code: "6133",
+          source: "ts",
+          message: "'total' is declared but its value is never read.",
+        }),
+        diagnosticAt("pull", "web/pages/index.astro", [15, 5, 15, 17], "error", {
+          code: "2304",
+          source: "ts",
+          message: "Cannot find name 'missingValue'.",
+        }),
       ],
     },
   },
@@ -589,16 +526,10 @@ const WEB: LanguageCase[] = [
       file: "web/graphql/queries.graphql",
       settled: false,
       items: [
-        diag(
-          "web/graphql/queries.graphql",
-          [10, 31, 10, 37],
-          "error",
-          {
-            source: "GraphQL: Validation",
-            message: 'Cannot query field "depth" on type "Rect". Did you mean "width"?',
-          },
-          "push",
-        ),
+        diagnosticAt("push", "web/graphql/queries.graphql", [10, 31, 10, 37], "error", {
+          source: "GraphQL: Validation",
+          message: 'Cannot query field "depth" on type "Rect". Did you mean "width"?',
+        }),
       ],
     },
   },
@@ -660,17 +591,11 @@ const WEB: LanguageCase[] = [
       file: "api/broken.php",
       settled: false,
       items: [
-        diag(
-          "api/broken.php",
-          [6, 13, 6, 26],
-          "error",
-          {
-            code: "P1010",
-            source: "intelephense",
-            message: "Undefined function 'App\\missing_total'.",
-          },
-          "push",
-        ),
+        diagnosticAt("push", "api/broken.php", [6, 13, 6, 26], "error", {
+          code: "P1010",
+          source: "intelephense",
+          message: "Undefined function 'App\\missing_total'.",
+        }),
       ],
     },
   },
@@ -696,17 +621,11 @@ const WEB: LanguageCase[] = [
       file: "db/schema.sql",
       settled: true,
       items: [
-        diag(
-          "db/schema.sql",
-          [11, 1, 11, 53],
-          "error",
-          {
-            code: "syntax",
-            source: "pg",
-            message: 'Invalid statement: syntax error at or near ";"',
-          },
-          "push",
-        ),
+        diagnosticAt("push", "db/schema.sql", [11, 1, 11, 53], "error", {
+          code: "syntax",
+          source: "pg",
+          message: 'Invalid statement: syntax error at or near ";"',
+        }),
       ],
     },
   },

@@ -7,8 +7,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { closeAllBridges } from "../support/bridge.ts";
-import { anyEditSet, ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { closeBridgesAndTempDirs } from "../support/bridge.ts";
+import {
+  anyEditSet,
+  ok,
+  renameEdit,
+  requiredUnderCI,
+  startRealBridge,
+} from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -16,7 +22,6 @@ import {
   fixturePath,
   materializeCFixture,
 } from "../support/real-servers.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const GATED = {
   bridge: { mutation: "gated", mutation_allowlist: ["ci-gate"] },
@@ -29,10 +34,7 @@ const ra = await findRustAnalyzer();
 requiredUnderCI("clangd", clangd);
 requiredUnderCI("rust-analyzer", ra);
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 describe.skipIf(!clangd)("clangd quick-fix through code_action_apply", () => {
   test("the handle applies the fix; the file and clangd's diagnostics change accordingly", async () => {
@@ -133,13 +135,7 @@ describe.skipIf(!ra)("rust-analyzer rename_apply across files", () => {
         symbol: "total_area",
         new_name: "sum_area",
       });
-      const edit = (line: number, column: number, end_column: number) => ({
-        line,
-        column,
-        end_line: line,
-        end_column,
-        new_text: "sum_area",
-      });
+      const edit = renameEdit("sum_area");
       expect(r).toEqual({
         applied: true,
         new_name: "sum_area",

@@ -10,7 +10,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { rmSync, unlinkSync } from "node:fs";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { type FakeProbe, fakeBridge, sessionOf, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
@@ -85,9 +85,7 @@ async function watchersInEffect(bridge: Parameters<typeof sessionOf>[0], count: 
 
 describe("file watchers (workspace/didChangeWatchedFiles)", () => {
   test("the client capability is advertised: dynamic registration with relative patterns", async () => {
-    const ws = workspace({ "a.fake": "a\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER })] });
+    const { fake, bridge } = await fakeBridge({ "a.fake": "a\n" }, { responses: HOVER });
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     const init = fake.requests("initialize")[0]?.params as {
       capabilities: { workspace: { didChangeWatchedFiles: unknown } };
@@ -99,12 +97,10 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
   });
 
   test("changes made before a call reach the server before the call's request, matching files only", async () => {
-    const ws = workspace({ "a.fake": "a\n", "lib/old.txt": "x", "lib/keep.txt": "k", "n.md": "n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "a\n", "lib/old.txt": "x", "lib/keep.txt": "k", "n.md": "n" },
+      watching([{ globPattern: "**/*.txt" }]),
+    );
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
     const from = fake.records().length;
@@ -123,12 +119,10 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
   });
 
   test("no race: twenty writes, each delivered before the very next request", async () => {
-    const ws = workspace({ "a.fake": "a\n", "f.txt": "0" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server(watching([{ globPattern: "**/*.txt", kind: 2 }]))],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "a\n", "f.txt": "0" },
+      watching([{ globPattern: "**/*.txt", kind: 2 }]),
+    );
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     await watchersInEffect(bridge, 1);
     for (let i = 1; i <= 20; i++) {
@@ -141,7 +135,6 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
 
   test("a RelativePattern with kind bits: deletions below its base only; unregistration stops delivery", async () => {
     const ws = workspace({ "a.fake": "a\n", "sub/x.txt": "x", "sub/y.txt": "y", "top.txt": "t" });
-    const fake = new FakeProbe("fake");
     const scenario = watching([
       { globPattern: { baseUri: ws.uri("sub"), pattern: "*.txt" }, kind: 4 },
     ]);
@@ -152,7 +145,7 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
       } as never,
       on: "textDocument/hover",
     } as never);
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server(scenario)] });
+    const { fake, bridge } = await fakeBridge(ws, scenario);
     await bridge.call("session_status", { start: true });
     await watchersInEffect(bridge, 1);
     const from = fake.records().length;
@@ -174,13 +167,12 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
   });
 
   test("session_status: the watchers, the watched directories against max_watches, what is not watched", async () => {
-    const ws = workspace({ "a.fake": "a\n", "d1/x.txt": "", "d2/y.txt": "", "d2/deep/z.txt": "" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { max_watches: 3 },
-      servers: [fake.server(watching([{ globPattern: "**/*.txt" }]))],
-    });
+    const { bridge } = await fakeBridge(
+      { "a.fake": "a\n", "d1/x.txt": "", "d2/y.txt": "", "d2/deep/z.txt": "" },
+      watching([{ globPattern: "**/*.txt" }]),
+      {},
+      { max_watches: 3 },
+    );
     await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     const s = await watchersInEffect(bridge, 1);
     const c = s.coherence as Record<string, unknown>;
@@ -199,9 +191,10 @@ describe("file watchers (workspace/didChangeWatchedFiles)", () => {
 
 describe("open documents follow the disk", () => {
   test("every open document is checked before each call: changed → didChange, gone → didClose", async () => {
-    const ws = workspace({ "a.fake": "a\n", "b.fake": "b\n", "c.fake": "c\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER })] });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "a\n", "b.fake": "b\n", "c.fake": "c\n" },
+      { responses: HOVER },
+    );
     for (const f of ["a.fake", "b.fake", "c.fake"]) {
       await bridge.call("hover", { file: f, line: 1, column: 1 });
     }
@@ -225,14 +218,10 @@ describe("open documents follow the disk", () => {
 
 describe("a push server catches up with the workspace", () => {
   test("diagnostics after a change elsewhere: closed, barrier, reopened; the answer is the reopened version's publish", async () => {
-    const ws = workspace({ "a.fake": "uses dep\n", "dep.fake": "v1\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({ publish_matches: { pattern: "dep", message: "about dep", severity: 1 } }),
-      ],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "uses dep\n", "dep.fake": "v1\n" },
+      { publish_matches: { pattern: "dep", message: "about dep", severity: 1 } },
+    );
     const first = await bridge.call("diagnostics", { file: "a.fake" });
     expect(first.isError).toBe(false);
     // nothing changed: no refresh, the stored publish answers
@@ -273,15 +262,9 @@ describe("dependencies outside the root the bridge cannot watch whole", () => {
     });
     ws.write("compile_commands.json", ws.read("compile_commands.json").replace("<root>", ws.root));
     const parent = ws.root.slice(0, ws.root.lastIndexOf("/"));
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          responses: HOVER,
-          publish_matches: { pattern: "dep", message: "about dep", severity: 1 },
-        }),
-      ],
+    const { bridge } = await fakeBridge(ws, {
+      responses: HOVER,
+      publish_matches: { pattern: "dep", message: "about dep", severity: 1 },
     });
     const hover = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(hover.structured.outside_unwatched).toEqual([parent]);

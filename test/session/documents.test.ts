@@ -9,7 +9,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
+import { bridgeFor, FakeProbe, fakeBridge, lspRange, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
@@ -30,9 +30,7 @@ function syncLog(fake: FakeProbe): [string, string, number | null][] {
 
 describe("document sync", () => {
   test("didOpen once; didChange with version + 1 only when the content changed", async () => {
-    const ws = workspace({ "a.fake": "one\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER })] });
+    const { ws, fake, bridge } = await fakeBridge({ "a.fake": "one\n" }, { responses: HOVER });
     const at = { file: "a.fake", line: 1, column: 1 };
     const a = ws.uri("a.fake");
     expect((await bridge.call("hover", at)).isError).toBe(false);
@@ -58,13 +56,12 @@ describe("document sync", () => {
   });
 
   test("past max_open_documents the least recently used document is closed; a reopen continues its versions", async () => {
-    const ws = workspace({ "a.fake": "a\n", "b.fake": "b\n", "c.fake": "c\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { max_open_documents: 2 },
-      servers: [fake.server({ responses: HOVER })],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "a\n", "b.fake": "b\n", "c.fake": "c\n" },
+      { responses: HOVER },
+      {},
+      { max_open_documents: 2 },
+    );
     for (const f of ["a.fake", "b.fake", "c.fake", "b.fake", "a.fake"]) {
       const r = await bridge.call("hover", { file: f, line: 1, column: 1 });
       expect(r.isError).toBe(false);

@@ -7,7 +7,7 @@
  * wait on a server that shows no activity never ends with "call again".
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { fakeBridge, sessionOf } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
@@ -32,14 +32,13 @@ const READY = {
 
 describe("project_files", () => {
   test("a directory without tsconfig.json: ready without the progress, which never comes", async () => {
-    const ws = workspace({ "src/a.ts": "export const a = 1;\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      // far beyond the test's own bound: a wait for the progress would fail the test
-      bridge: { ready_timeout_ms: 60_000 },
-      servers: [fake.server({ responses: HOVER }, { ...TS, ready: READY })],
-    });
+    // far beyond the test's own bound: a wait for the progress would fail the test
+    const { bridge } = await fakeBridge(
+      { "src/a.ts": "export const a = 1;\n" },
+      { responses: HOVER },
+      { ...TS, ready: READY },
+      { ready_timeout_ms: 60_000 },
+    );
     const r = await bridge.call("hover", { file: "src/a.ts", line: 1, column: 14 });
     expect(r.isError).toBe(false);
     const s = await sessionOf(bridge, "w", "fake");
@@ -49,16 +48,15 @@ describe("project_files", () => {
   }, 20_000);
 
   test("with tsconfig.json: the file it includes is opened, and its loading is waited for", async () => {
-    const ws = workspace({
-      "compile.d.ts": "export declare const x: number;\n",
-      "tsconfig.json": '{ "include": ["src"] }\n',
-      "src/a.ts": "export const a = 1;\n",
-    });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server({ progress: [LOADING], responses: HOVER }, { ...TS, ready: READY })],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      {
+        "compile.d.ts": "export declare const x: number;\n",
+        "tsconfig.json": '{ "include": ["src"] }\n',
+        "src/a.ts": "export const a = 1;\n",
+      },
+      { progress: [LOADING], responses: HOVER },
+      { ...TS, ready: READY },
+    );
     const r = await bridge.call("hover", { file: "src/a.ts", line: 1, column: 14 });
     expect(r.isError).toBe(false);
     const opens = fake.events("textDocument/didOpen", "in").map((e) => e.detail);
@@ -72,17 +70,11 @@ describe("project_files", () => {
 
 describe("warmup_publish", () => {
   test("the first request waits for the warm-up file's first publish", async () => {
-    const ws = workspace({ "a.ts": "export const a = 1;\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          { publish_on_sync: [], publish_delay_ms: 300, responses: HOVER },
-          { ...TS, ready: { warmup_open: "**/*.ts", warmup_publish: true } },
-        ),
-      ],
-    });
+    const { fake, bridge } = await fakeBridge(
+      { "a.ts": "export const a = 1;\n" },
+      { publish_on_sync: [], publish_delay_ms: 300, responses: HOVER },
+      { ...TS, ready: { warmup_open: "**/*.ts", warmup_publish: true } },
+    );
     const r = await bridge.call("hover", { file: "a.ts", line: 1, column: 14 });
     expect(r.isError).toBe(false);
     const publish = fake.events("textDocument/publishDiagnostics", "out")[0];
@@ -93,24 +85,12 @@ describe("warmup_publish", () => {
 
 describe("waits that cannot end", () => {
   test("a required progress only an open begins, and nothing to open: ServerInitFailed at once", async () => {
-    const ws = workspace({ "notes.txt": "no source here\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { ready_timeout_ms: 60_000 },
-      servers: [
-        fake.server(
-          { progress: [LOADING] },
-          {
-            ready: {
-              warmup_open: "**/*.fake",
-              progress: ["^Initializing"],
-              progress_required: true,
-            },
-          },
-        ),
-      ],
-    });
+    const { bridge } = await fakeBridge(
+      { "notes.txt": "no source here\n" },
+      { progress: [LOADING] },
+      { ready: { warmup_open: "**/*.fake", progress: ["^Initializing"], progress_required: true } },
+      { ready_timeout_ms: 60_000 },
+    );
     const r = await bridge.call("workspace_symbols", { query: "a" });
     expect(r.structured.code).toBe("ServerInitFailed");
     expect(String(r.structured.message)).toContain("cannot become ready");
@@ -123,13 +103,11 @@ describe("waits that cannot end", () => {
   }, 20_000);
 
   test("a server whose start failed: SessionDead's hint says what to fix before restarting", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
     const failing = { code: -32603, message: "Could not find a valid TypeScript installation" };
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server({ error_on: { initialize: failing } })],
-    });
+    const { bridge } = await fakeBridge(
+      { "a.fake": "alpha\n" },
+      { error_on: { initialize: failing } },
+    );
     const first = await bridge.call("workspace_symbols", { query: "a" });
     expect(first.structured.code).toBe("ServerInitFailed");
     const again = await bridge.call("workspace_symbols", { query: "a" });
@@ -139,13 +117,12 @@ describe("waits that cannot end", () => {
   });
 
   test("ReadyTimeout while the server shows nothing: no call-again hint", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { ready_timeout_ms: 3000 },
-      servers: [fake.server({}, { ready: { log_message: "never printed" } })],
-    });
+    const { bridge } = await fakeBridge(
+      { "a.fake": "alpha\n" },
+      {},
+      { ready: { log_message: "never printed" } },
+      { ready_timeout_ms: 3000 },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.structured.code).toBe("ReadyTimeout");
     expect(String(r.structured.hint)).not.toContain("call again");

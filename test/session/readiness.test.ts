@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { type FakeProbe, fakeBridge, sessionOf } from "../fake-server/harness.ts";
 import type { FakeEvent } from "../fake-server/state.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
@@ -34,17 +34,16 @@ async function hoverSeq(fake: FakeProbe): Promise<number> {
 
 describe("start-up conditions, each alone", () => {
   test("quiescent: an initial quiescent:true before any busy status does not count (rust-analyzer trap)", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
     const server_status = [
       { health: "ok", quiescent: true, after_ms: 0 },
       { health: "ok", quiescent: false, after_ms: 150 },
       { health: "ok", quiescent: true, message: "loaded", after_ms: 400 },
     ];
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server({ server_status, responses: HOVER }, { ready: { quiescent: true } })],
-    });
+    const { fake, bridge } = await fakeBridge(
+      FILES,
+      { server_status, responses: HOVER },
+      { ready: { quiescent: true } },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     expect(r.structured).toEqual({ text: "hello", range: null });
@@ -65,16 +64,15 @@ describe("start-up conditions, each alone", () => {
   });
 
   test('quiescent with health "error": ServerInitFailed with the message, and the session is dead', async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
     const server_status = [
       { health: "warning", quiescent: false, after_ms: 0 },
       { health: "error", quiescent: true, message: "failed to find any Cargo.toml", after_ms: 100 },
     ];
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server({ server_status, responses: HOVER }, { ready: { quiescent: true } })],
-    });
+    const { fake, bridge } = await fakeBridge(
+      FILES,
+      { server_status, responses: HOVER },
+      { ready: { quiescent: true } },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(true);
     expect(r.structured.code).toBe("ServerInitFailed");
@@ -99,8 +97,6 @@ describe("start-up conditions, each alone", () => {
   });
 
   test("progress + progress_required: waits for a matching task to begin (after the create request is answered) and end", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
     const progress = [
       {
         token: "backgroundIndexProgress",
@@ -110,15 +106,11 @@ describe("start-up conditions, each alone", () => {
         end_after_ms: 300,
       },
     ];
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          { progress, responses: HOVER },
-          { ready: { progress: ["^indexing$"], progress_required: true } },
-        ),
-      ],
-    });
+    const { fake, bridge } = await fakeBridge(
+      FILES,
+      { progress, responses: HOVER },
+      { ready: { progress: ["^indexing$"], progress_required: true } },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     const state = fake.state();
@@ -130,27 +122,19 @@ describe("start-up conditions, each alone", () => {
   });
 
   test("warmup_open: the first sorted matching file is opened, and the other conditions are evaluated after it", async () => {
-    const ws = workspace({
-      "zz.fake": "z\n",
-      "src/b.fake": "b\n",
-      "a/z.fake": "az\n",
-      "a/y.fake": "ay\n",
-      ".hidden/0.fake": "hidden\n",
-      "node_modules/0.fake": "module\n",
-    });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          {
-            // like typescript-language-server: loading starts only with the first didOpen
-            log_messages: [{ text: "project loaded", on: "textDocument/didOpen" }],
-          },
-          { ready: { warmup_open: "**/*.fake", log_message: "^project loaded$" } },
-        ),
-      ],
-    });
+    // like typescript-language-server: loading starts only with the first didOpen
+    const { ws, fake, bridge } = await fakeBridge(
+      {
+        "zz.fake": "z\n",
+        "src/b.fake": "b\n",
+        "a/z.fake": "az\n",
+        "a/y.fake": "ay\n",
+        ".hidden/0.fake": "hidden\n",
+        "node_modules/0.fake": "module\n",
+      },
+      { log_messages: [{ text: "project loaded", on: "textDocument/didOpen" }] },
+      { ready: { warmup_open: "**/*.fake", log_message: "^project loaded$" } },
+    );
     const r = await bridge.call("session_status", { start: true });
     expect(r.isError).toBe(false);
     const s = (r.structured.sessions as Record<string, unknown>[])[0] as Record<string, unknown>;
@@ -162,21 +146,15 @@ describe("start-up conditions, each alone", () => {
   });
 
   test("log_message: ready on the first matching window/logMessage", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
     const log_messages = [
       { text: "starting up", after_ms: 0 },
       { text: "Found 3 source files", after_ms: 300 },
     ];
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          { log_messages, responses: HOVER },
-          { ready: { log_message: "Found \\d+ source files?" } },
-        ),
-      ],
-    });
+    const { fake, bridge } = await fakeBridge(
+      FILES,
+      { log_messages, responses: HOVER },
+      { ready: { log_message: "Found \\d+ source files?" } },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     const found = fake
@@ -186,22 +164,16 @@ describe("start-up conditions, each alone", () => {
   });
 
   test("probe: fails twice, retried only on the next server event, then ready", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          {
-            probe_fail_times: 2,
-            // the server's own activity: one log line 100 ms after each probe
-            log_messages: [{ text: "loading", on: "workspace/symbol", after_ms: 100 }],
-            responses: { ...HOVER, "workspace/symbol": [] },
-          },
-          { ready: { probe: { method: "workspace/symbol", params: { query: "" } } } },
-        ),
-      ],
-    });
+    // the server's own activity: one log line 100 ms after each probe
+    const { fake, bridge } = await fakeBridge(
+      FILES,
+      {
+        probe_fail_times: 2,
+        log_messages: [{ text: "loading", on: "workspace/symbol", after_ms: 100 }],
+        responses: { ...HOVER, "workspace/symbol": [] },
+      },
+      { ready: { probe: { method: "workspace/symbol", params: { query: "" } } } },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     const events = fake.state().events;
@@ -226,21 +198,13 @@ describe("start-up conditions, each alone", () => {
   });
 
   test("never ready: ReadyTimeout names every pending condition", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      // the handshake counts toward it too: room for a slow start on a loaded machine
-      bridge: { ready_timeout_ms: 4000 },
-      servers: [
-        fake.server(
-          { progress: [{ token: "t1", title: "Indexing", end_on: "never/sent" }] },
-          {
-            ready: { quiescent: true, progress: ["^Indexing"], log_message: "never printed" },
-          },
-        ),
-      ],
-    });
+    // the handshake counts toward it too: room for a slow start on a loaded machine
+    const { bridge } = await fakeBridge(
+      FILES,
+      { progress: [{ token: "t1", title: "Indexing", end_on: "never/sent" }] },
+      { ready: { quiescent: true, progress: ["^Indexing"], log_message: "never printed" } },
+      { ready_timeout_ms: 4000 },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(true);
     expect(r.structured.code).toBe("ReadyTimeout");
@@ -254,27 +218,21 @@ describe("start-up conditions, each alone", () => {
 
 describe("readiness after start-up and MCP progress", () => {
   test("a matching progress task begun after ready holds the next request until it ends", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
+    const { ws, fake, bridge } = await fakeBridge(
+      FILES,
+      {
+        progress: [
           {
-            progress: [
-              {
-                token: "reindex",
-                title: "Reindexing",
-                begin_on: "textDocument/didChange",
-                end_after_ms: 1200,
-              },
-            ],
-            responses: HOVER,
+            token: "reindex",
+            title: "Reindexing",
+            begin_on: "textDocument/didChange",
+            end_after_ms: 1200,
           },
-          { ready: { progress: ["^Reindexing$"] } },
-        ),
-      ],
-    });
+        ],
+        responses: HOVER,
+      },
+      { ready: { progress: ["^Reindexing$"] } },
+    );
     const at = { file: "a.fake", line: 1, column: 1 };
     expect((await bridge.call("hover", at)).isError).toBe(false);
     ws.write("a.fake", "alpha beta gamma\n");
@@ -300,30 +258,24 @@ describe("readiness after start-up and MCP progress", () => {
   });
 
   test("a tool call with a progressToken receives notifications/progress while it waits", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
+    const { bridge } = await fakeBridge(
+      FILES,
+      {
+        progress: [
           {
-            progress: [
-              {
-                token: "load",
-                title: "indexing",
-                steps: [
-                  { message: "1/2", percentage: 50, after_ms: 100 },
-                  { message: "2/2", percentage: 100, after_ms: 100 },
-                ],
-                end_after_ms: 500,
-              },
+            token: "load",
+            title: "indexing",
+            steps: [
+              { message: "1/2", percentage: 50, after_ms: 100 },
+              { message: "2/2", percentage: 100, after_ms: 100 },
             ],
-            responses: HOVER,
+            end_after_ms: 500,
           },
-          { ready: { progress: ["^indexing$"], progress_required: true } },
-        ),
-      ],
-    });
+        ],
+        responses: HOVER,
+      },
+      { ready: { progress: ["^indexing$"], progress_required: true } },
+    );
     const seen: Progress[] = [];
     const r = await bridge.client.callTool(
       { name: "hover", arguments: { file: "a.fake", line: 1, column: 1 } },

@@ -6,7 +6,7 @@
  * (docs/LANGUAGE-SERVERS.md#void-requests-without-params).
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
+import { type FakeProbe, fakeBridge } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
@@ -21,18 +21,11 @@ const AT = { file: "a.fake", line: 1, column: 1 };
  * A bridge over one `a.fake` file served by a fake with `scenario` (hover answered with
  * HOVER unless the scenario says otherwise), and the probe that watches the fake.
  */
-async function fakeBridge(scenario: Record<string, unknown>, bridge?: Record<string, unknown>) {
-  const fake = new FakeProbe("fake");
-  const { bridge: handle } = await bridgeFor({
-    ws: workspace({ "a.fake": "alpha\n" }),
-    ...(bridge === undefined ? {} : { bridge }),
-    servers: [fake.server({ responses: HOVER, ...scenario })],
-  });
-  return { fake, bridge: handle };
-}
+const hoverBridge = (scenario: Record<string, unknown>, bridge?: Record<string, unknown>) =>
+  fakeBridge({ "a.fake": "alpha\n" }, { responses: HOVER, ...scenario }, {}, bridge);
 
 /** Resolves once the session has no call in flight (bounded: 5 s). */
-function noCallInFlight(bridge: Awaited<ReturnType<typeof fakeBridge>>["bridge"], what: string) {
+function noCallInFlight(bridge: Awaited<ReturnType<typeof hoverBridge>>["bridge"], what: string) {
   return waitFor(
     async () => {
       const r = await bridge.call("session_status");
@@ -52,7 +45,7 @@ function hoverId(fake: FakeProbe): number | string {
 
 describe("timeouts and cancellation", () => {
   test("request_timeout_ms: RequestTimeout, and the server gets $/cancelRequest", async () => {
-    const { fake, bridge } = await fakeBridge(
+    const { fake, bridge } = await hoverBridge(
       { response_delay_ms: { "textDocument/hover": 60_000 } },
       { request_timeout_ms: 400 },
     );
@@ -71,7 +64,7 @@ describe("timeouts and cancellation", () => {
   });
 
   test("an MCP cancellation cancels the LSP request", async () => {
-    const { fake, bridge } = await fakeBridge({
+    const { fake, bridge } = await hoverBridge({
       response_delay_ms: { "textDocument/hover": 60_000 },
     });
     const abort = new AbortController();
@@ -95,7 +88,7 @@ describe("timeouts and cancellation", () => {
 
 describe("server errors", () => {
   test("ContentModified twice: retried once the server is idle, then answered", async () => {
-    const { fake, bridge } = await fakeBridge({
+    const { fake, bridge } = await hoverBridge({
       content_modified_times: { "textDocument/hover": 2 },
       log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 50 }],
     });
@@ -106,7 +99,7 @@ describe("server errors", () => {
   });
 
   test("ContentModified more often than the retry bound: ServerError keeping -32801", async () => {
-    const { fake, bridge } = await fakeBridge({
+    const { fake, bridge } = await hoverBridge({
       content_modified_times: { "textDocument/hover": 100 },
       log_messages: [{ text: "reloaded", on: "textDocument/hover", after_ms: 20 }],
     });
@@ -119,7 +112,7 @@ describe("server errors", () => {
   test("ContentModified as the server's last word: retried at once, no wait for an event", async () => {
     // nothing follows the error: a retry that waited for the next server event would end
     // only at the 60 s bound (the test's own timeout is shorter)
-    const { fake, bridge } = await fakeBridge(
+    const { fake, bridge } = await hoverBridge(
       { content_modified_times: { "textDocument/hover": 1 } },
       { request_timeout_ms: 60_000 },
     );
@@ -129,7 +122,7 @@ describe("server errors", () => {
   }, 20_000);
 
   test("ContentModified while a load runs: the retry comes after its progress ended", async () => {
-    const { fake, bridge } = await fakeBridge({
+    const { fake, bridge } = await hoverBridge({
       content_modified_times: { "textDocument/hover": 1 },
       progress: [
         { token: "load", title: "Loading", begin_on: "textDocument/hover", end_after_ms: 300 },
@@ -152,7 +145,7 @@ describe("server errors", () => {
   test("a cancellation while waiting to retry after ContentModified ends the call at once", async () => {
     // the load never ends: only the bound (60 s here) or the client's cancellation can end
     // the wait for the server to be idle again
-    const { fake, bridge } = await fakeBridge(
+    const { fake, bridge } = await hoverBridge(
       {
         content_modified_times: { "textDocument/hover": 1 },
         progress: [
@@ -184,7 +177,7 @@ describe("server errors", () => {
   });
 
   test("an LSP error is ServerError with details.lsp_code", async () => {
-    const { bridge } = await fakeBridge({
+    const { bridge } = await hoverBridge({
       error_on: { "textDocument/hover": { code: -32603, message: "boom in hover" } },
     });
     const r = await bridge.call("hover", AT);
@@ -200,7 +193,7 @@ describe("server errors", () => {
 
 describe("void requests", () => {
   test("shutdown and exit are sent without a params key", async () => {
-    const { fake, bridge } = await fakeBridge({});
+    const { fake, bridge } = await hoverBridge({});
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const restarted = await bridge.call("session_restart", { server: "fake" });
     expect(restarted.structured).toEqual({ workspace: "w", server: "fake", state: "ready" });

@@ -7,8 +7,9 @@
  * unknown request answered MethodNotFound instead of silence.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
+import { bridgeFor, FakeProbe, fakeBridge, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
+import { range } from "../support/normalize-context.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
 afterEach(closeAllBridges);
@@ -37,34 +38,25 @@ describe("server → client requests", () => {
   });
 
   test("client/registerCapability for pull diagnostics is tracked: diagnostics are pulled", async () => {
-    const ws = workspace({ "a.fake": "alpha beta\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          {
-            register_pull_diagnostics: true,
-            // like pyright: it registers, then logs that it found its files
-            log_messages: [{ text: "registered", after_ms: 0 }],
-            pull_diagnostics: [
-              { message: "unused name", severity: 2, line: 0, character: 6, end_character: 10 },
-            ],
-          },
-          { ready: { log_message: "^registered$" } },
-        ),
-      ],
-    });
+    // like pyright: it registers, then logs that it found its files
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "alpha beta\n" },
+      {
+        register_pull_diagnostics: true,
+        log_messages: [{ text: "registered", after_ms: 0 }],
+        pull_diagnostics: [
+          { message: "unused name", severity: 2, line: 0, character: 6, end_character: 10 },
+        ],
+      },
+      { ready: { log_message: "^registered$" } },
+    );
     const r = await bridge.call("diagnostics", { file: "a.fake" });
     expect(r.isError).toBe(false);
     expect(r.structured).toEqual({
       diagnostics: [
         {
           file: "a.fake",
-          line: 1,
-          column: 7,
-          end_line: 1,
-          end_column: 11,
+          ...range(1, 7, 1, 11),
           severity: "warning",
           message: "unused name",
           channels: ["pull"],
@@ -83,12 +75,10 @@ describe("server → client requests", () => {
   });
 
   test("workspace/applyEdit is answered applied:false and nothing is written", async () => {
-    const ws = workspace({ "a.fake": "alpha beta\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server({ apply_edit_on: "textDocument/hover", responses: HOVER })],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "alpha beta\n" },
+      { apply_edit_on: "textDocument/hover", responses: HOVER },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     const answers = fake.state().applyEditAnswers as { applied: boolean; failureReason: string }[];
@@ -99,20 +89,16 @@ describe("server → client requests", () => {
   });
 
   test("an unknown server request gets MethodNotFound; workspaceFolders gets the root", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          server_requests: [
-            { method: "fake/somethingUnheardOf", params: { x: 1 }, on: "textDocument/hover" },
-            { method: "workspace/workspaceFolders", on: "textDocument/hover" },
-          ],
-          responses: HOVER,
-        }),
-      ],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "alpha\n" },
+      {
+        server_requests: [
+          { method: "fake/somethingUnheardOf", params: { x: 1 }, on: "textDocument/hover" },
+          { method: "workspace/workspaceFolders", on: "textDocument/hover" },
+        ],
+        responses: HOVER,
+      },
+    );
     const r = await bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
     expect(r.isError).toBe(false);
     const answers = fake.state().serverRequestAnswers;

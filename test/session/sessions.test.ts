@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { isDead, readProc } from "../../src/process/proctree.ts";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { bridgeFor, FakeProbe, fakeBridge, sessionOf, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
@@ -137,19 +137,15 @@ describe("standing (SPEC §9.1)", () => {
 
 describe("crash", () => {
   test("a crashed server is SessionDead (exit code, stderr tail) until session_restart", async () => {
-    const ws = workspace({ "a.fake": "alpha\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server({
-          responses: HOVER,
-          crash_on: ["textDocument/definition"],
-          exit_code: 7,
-          stderr_lines: ["fake-ls: about to explode", "fake-ls: last words"],
-        }),
-      ],
-    });
+    const { bridge } = await fakeBridge(
+      { "a.fake": "alpha\n" },
+      {
+        responses: HOVER,
+        crash_on: ["textDocument/definition"],
+        exit_code: 7,
+        stderr_lines: ["fake-ls: about to explode", "fake-ls: last words"],
+      },
+    );
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const during = await bridge.call("definition", AT);
     expect(during.structured.code).toBe("SessionDead");

@@ -8,7 +8,7 @@
  * reported on before it are covered and waited for, as they would have been without it.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { bridgeFor, FakeProbe, fakeBridge, sessionOf, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
@@ -27,17 +27,11 @@ async function restarts(bridge: Parameters<typeof sessionOf>[0]) {
 
 describe("unproven = restart (the default)", () => {
   test("a file nothing vouches for restarts the session before the answer; the server's own, a file it never reads and the applier's are no change", async () => {
-    const ws = workspace({ "a.fake": "a\n", "docs/README.md": "r\n", "src/b.py": "b\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(SCENARIO, {
-          reads: ["**/*.{fake,md,txt}", ".cache/**"],
-          own_files: [".cache/**"],
-        }),
-      ],
-    });
+    const { ws, bridge } = await fakeBridge(
+      { "a.fake": "a\n", "docs/README.md": "r\n", "src/b.py": "b\n" },
+      SCENARIO,
+      { reads: ["**/*.{fake,md,txt}", ".cache/**"], own_files: [".cache/**"] },
+    );
     expect((await bridge.call("hover", AT)).isError).toBe(false);
     const epoch = (await sessionOf(bridge, "w", "fake")).epoch as number;
 
@@ -66,11 +60,9 @@ describe("unproven = restart (the default)", () => {
 
 describe("unproven = mark", () => {
   test("every answer says settled: false and names the files, until the session starts again", async () => {
-    const ws = workspace({ "a.fake": "a\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [fake.server(SCENARIO, { reads: ["**"], unproven: "mark" })],
+    const { ws, bridge } = await fakeBridge({ "a.fake": "a\n" }, SCENARIO, {
+      reads: ["**"],
+      unproven: "mark",
     });
     const clean = await bridge.call("hover", AT);
     expect(clean.structured.settled).toBeUndefined();
@@ -134,9 +126,11 @@ describe("a workspace-wide answer across a restart", () => {
     "the server has not published for this open document yet; ask for it with `file`";
 
   test("covers the files reported on before it, each settled by the new server", async () => {
-    const ws = workspace({ "a.fake": "TODO one\n", "b.fake": "fine\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server(LATE, READS)] });
+    const { ws, bridge } = await fakeBridge(
+      { "a.fake": "TODO one\n", "b.fake": "fine\n" },
+      LATE,
+      READS,
+    );
     const before = await bridge.call("diagnostics", { files: ["a.fake", "b.fake"] });
     expect(before.structured).toMatchObject({ total: 1, files: ["a.fake", "b.fake"] });
 
@@ -155,9 +149,7 @@ describe("a workspace-wide answer across a restart", () => {
   });
 
   test("an open document the server never published for is still not waited for", async () => {
-    const ws = workspace({ "a.fake": "a\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ responses: HOVER }, READS)] });
+    const { ws, bridge } = await fakeBridge({ "a.fake": "a\n" }, { responses: HOVER }, READS);
     for (const change of [() => {}, () => ws.write("docs/README.md", "changed")]) {
       change();
       expect((await bridge.call("hover", AT)).isError).toBe(false);

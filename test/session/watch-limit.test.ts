@@ -6,7 +6,7 @@
  * field is absent. The order itself: test/unit/workspace/watch-order.test.ts.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { type FakeProbe, fakeBridge, sessionOf } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
@@ -60,13 +60,7 @@ const FILES = {
 
 describe("past bridge.max_watches", () => {
   test("answers say unwatched; an opened document's directory gets watched; counts stay exact", async () => {
-    const ws = workspace(FILES);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      bridge: { max_watches: 4 },
-      servers: [fake.server(WATCHING)],
-    });
+    const { ws, fake, bridge } = await fakeBridge(FILES, WATCHING, {}, { max_watches: 4 });
     const first = await bridge.call("hover", { file: "main.fake", line: 1, column: 1 });
     expect(first.isError).toBe(false);
     const watch = await waitForValue(
@@ -111,9 +105,7 @@ describe("past bridge.max_watches", () => {
   });
 
   test("everything watched: no field in the answers", async () => {
-    const ws = workspace({ "main.fake": "m\n", "src/util.fake": "u\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server(WATCHING)] });
+    const { bridge } = await fakeBridge({ "main.fake": "m\n", "src/util.fake": "u\n" }, WATCHING);
     const hover = await bridge.call("hover", { file: "main.fake", line: 1, column: 1 });
     expect(hover.structured).toEqual({ text: "hello", range: null });
   });

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { stringify } from "smol-toml";
-import { removeTempDir, tempDir } from "./temp-dirs.ts";
+import { removeTempDir, removeTempDirs, tempDir } from "./temp-dirs.ts";
 
 export const REPO = join(import.meta.dir, "..", "..");
 export const BINARY = join(REPO, "dist", "theodolite");
@@ -179,4 +179,10 @@ export async function startBridge(opts: {
 /** For afterEach/afterAll: close every bridge a test left open, even on failure. */
 export async function closeAllBridges(): Promise<void> {
   await Promise.all([...open].map((h) => h.close()));
+}
+
+/** A file's afterAll: every bridge it started closed, then every temp dir it made removed. */
+export async function closeBridgesAndTempDirs(): Promise<void> {
+  await closeAllBridges();
+  removeTempDirs();
 }

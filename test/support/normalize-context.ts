@@ -38,9 +38,25 @@ export function fixtureContext(
   return { ctx, reads };
 }
 
+/** A range as the bridge answers it: 1-based lines and columns in the client's unit. */
+export function range(line: number, column: number, end_line: number, end_column: number) {
+  return { line, column, end_line, end_column };
+}
+
 /** LSP range from 0-based numbers. */
 export function r(line: number, character: number, endLine: number, endChar: number): LspRange {
   return { start: { line, character }, end: { line: endLine, character: endChar } };
+}
+
+/** A TextEdit putting `newText` in place of that range. */
+export function edit(
+  line: number,
+  character: number,
+  endLine: number,
+  endChar: number,
+  newText: string,
+) {
+  return { range: r(line, character, endLine, endChar), newText };
 }
 
 /** Deterministic shuffle (reverse + rotate) so order tests do not depend on input order. */

@@ -18,8 +18,11 @@ import {
   type ToolResult,
   writeConfig,
 } from "./bridge.ts";
+import { range } from "./normalize-context.ts";
 import { copyFixture, type RealServer, SETUP_HINT, skipLoudly } from "./real-servers.ts";
 import { removeTempDir, removeTempDirs, tempDir } from "./temp-dirs.ts";
+
+export { range };
 
 export const UNDER_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
 
@@ -294,8 +297,15 @@ export function diagnosticsFor(files: string[], diagnostics: unknown[], complete
   };
 }
 
-export function range(line: number, column: number, end_line: number, end_column: number) {
-  return { line, column, end_line, end_column };
+/** One expected diagnostic: in `file` at a 1-based range, as it came (`channel`), and the rest. */
+export function diagnosticAt(
+  channel: "pull" | "push",
+  file: string,
+  at: [number, number, number, number],
+  severity: string,
+  rest: Record<string, unknown> = {},
+) {
+  return { file, ...range(...at), severity, ...rest, channels: [channel] };
 }
 
 /** A rename answer's `edit_set` (SPEC §7.3): a SHA-256, whatever the texts hashed. */

@@ -5,6 +5,7 @@
  * `daemon status`), and the cleanup that kills by pid every daemon tagged with that
  * dir and the trees they run, on failure too.
  */
+import { afterEach, beforeEach } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import type { Config } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
 import { ensureBinary, fakeServer, writeConfig } from "./bridge.ts";
 import { gone, livePidsTagged, treeOf } from "./processes.ts";
-import { tempDir } from "./temp-dirs.ts";
+import { removeTempDirs, tempDir } from "./temp-dirs.ts";
 import { waitFor, waitForValue, within } from "./wait.ts";
 
 export interface DaemonStatus {
@@ -113,6 +114,22 @@ export class SharedWorld {
 }
 
 /** An MCP client over raw stdio: requests written as lines, every stdout line kept as bytes. */
+/**
+ * A fresh SharedWorld for every test of the file, given to `use`; after each test its
+ * bridges and clients are ended and the file's temp dirs removed.
+ */
+export function worldPerTest(use: (world: SharedWorld) => void): void {
+  let world: SharedWorld | undefined;
+  beforeEach(() => {
+    world = new SharedWorld();
+    use(world);
+  });
+  afterEach(async () => {
+    await world?.cleanup();
+    removeTempDirs();
+  });
+}
+
 export class LineClient {
   readonly lines: string[] = [];
   /** the first answer line to each id, parsed once as it arrives (many clients share a loop) */

@@ -8,13 +8,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const GATED = { mutation: "gated", mutation_allowlist: ["ci-gate"] };
 const DEF = "def compute\n"; // `compute` at 4..11

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { range } from "../support/normalize-context.ts";
 
 const ws = workspace({
   "main.fake": "fn main() {\n  run(); run();\n}\n",
@@ -59,20 +59,14 @@ beforeAll(async () => {
   ws.write("a.plain", "x\n");
   ({ bridge } = await bridgeFor({ ws, servers: SERVERS }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const at = { file: "lib.fake", line: 1, symbol: "run" };
 const RUN_OUT = {
   name: "run",
   kind: "function",
   file: "lib.fake",
-  line: 1,
-  column: 4,
-  end_line: 1,
-  end_column: 7,
+  ...range(1, 4, 1, 7),
 };
 
 describe("call_hierarchy", () => {
@@ -85,20 +79,14 @@ describe("call_hierarchy", () => {
           name: "other",
           kind: "function",
           file: "lib.fake",
-          line: 4,
-          column: 4,
-          end_line: 4,
-          end_column: 9,
+          ...range(4, 4, 4, 9),
           sites: [{ line: 4, column: 14, end_line: 4, end_column: 17 }],
         },
         {
           name: "main",
           kind: "function",
           file: "main.fake",
-          line: 1,
-          column: 4,
-          end_line: 1,
-          end_column: 8,
+          ...range(1, 4, 1, 8),
           sites: [
             { line: 2, column: 3, end_line: 2, end_column: 6 },
             { line: 2, column: 10, end_line: 2, end_column: 13 },
@@ -120,10 +108,7 @@ describe("call_hierarchy", () => {
         name: "helper",
         kind: "function",
         file: "lib.fake",
-        line: 6,
-        column: 4,
-        end_line: 6,
-        end_column: 10,
+        ...range(6, 4, 6, 10),
         sites: [{ line: 2, column: 3, end_line: 2, end_column: 9 }],
       },
     ]);

@@ -5,13 +5,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { closeBridgesAndTempDirs } from "../support/bridge.ts";
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const ws = workspace({ "a.fake": "alpha\n" });
 const LAZY = [{ title: "Lazy fix", kind: "quickfix", data: { id: 1 } }];

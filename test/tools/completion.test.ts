@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 
 const ws = workspace({
   "a.fake": "/*🎯*/ obj.ar\n",
@@ -116,10 +115,7 @@ beforeAll(async () => {
     bridge: { max_result_bytes: 2600, max_limit: 100 },
   }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const AT = { file: "a.fake", line: 1, column: 11 };
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
-import { bridgeFor, FakeProbe, sessionOf, workspace } from "../fake-server/harness.ts";
+import { bridgeFor, FakeProbe, fakeBridge, sessionOf, workspace } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue } from "../support/wait.ts";
@@ -29,12 +29,9 @@ async function start(
   extra: Record<string, unknown> = {},
   bridgeKeys: Record<string, unknown> = {},
 ) {
-  const ws = workspace(files);
-  const fake = new FakeProbe("fake");
-  const { bridge } = await bridgeFor({
-    ws,
-    servers: [fake.server(scenario, extra)],
-    bridge: { request_timeout_ms: 20_000, ...bridgeKeys },
+  const { ws, fake, bridge } = await fakeBridge(files, scenario, extra, {
+    request_timeout_ms: 20_000,
+    ...bridgeKeys,
   });
   return { ws, fake, bridge };
 }

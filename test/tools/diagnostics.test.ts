@@ -6,7 +6,7 @@
  * The fake publishes one diagnostic per "TODO", late on purpose.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
+import { fakeBridge } from "../fake-server/harness.ts";
 import { closeAllBridges } from "../support/bridge.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
@@ -40,14 +40,11 @@ describe("settling after a change", () => {
   ];
   for (const [label, scenario, extra] of rules) {
     test(label, async () => {
-      const ws = workspace({ "a.fake": "TODO one\n", "b.fake": "fine\n" });
-      const fake = new FakeProbe("fake");
-      const { bridge } = await bridgeFor({
-        ws,
-        servers: [
-          fake.server({ publish_matches: TODO, publish_delay_ms: 300, ...scenario }, extra),
-        ],
-      });
+      const { ws, fake, bridge } = await fakeBridge(
+        { "a.fake": "TODO one\n", "b.fake": "fine\n" },
+        { publish_matches: TODO, publish_delay_ms: 300, ...scenario },
+        extra,
+      );
       // without versions nothing proves the publish the last one: the answer says so
       const UNVERSIONED =
         "the server's publishes carry no version and no end signal: a later publish may differ";
@@ -125,9 +122,7 @@ describe("a change set: files, snapshot and since", () => {
   }
 
   async function start(files: Record<string, string>) {
-    const ws = workspace(files);
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({ ws, servers: [fake.server({ publish_matches: ERR })] });
+    const { ws, bridge } = await fakeBridge(files, { publish_matches: ERR });
     return { ws, bridge };
   }
 
@@ -208,8 +203,6 @@ describe("a change set: files, snapshot and since", () => {
 
 describe('"progress": settled by the end of a check run (bacon-ls)', () => {
   test("after a change, only a run begun after it settles; the change is followed by didSave", async () => {
-    const ws = workspace({ "a.fake": "TODO one\n" });
-    const fake = new FakeProbe("fake");
     // like bacon-ls: a check run on start, another on each save, and publishes that come
     // while a run is active (here 300 ms after each sync; the runs outlast them)
     const scenario = {
@@ -224,14 +217,9 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
         { token: "save", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 800 },
       ],
     };
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(scenario, {
-          diagnostics_settle: "progress",
-          diagnostics_runs: { progress: ["^checking$"] },
-        }),
-      ],
+    const { ws, fake, bridge } = await fakeBridge({ "a.fake": "TODO one\n" }, scenario, {
+      diagnostics_settle: "progress",
+      diagnostics_runs: { progress: ["^checking$"] },
     });
     const first = await bridge.call("diagnostics", { file: "a.fake" });
     expect(first.structured).toEqual({
@@ -264,29 +252,23 @@ describe('"progress": settled by the end of a check run (bacon-ls)', () => {
 
 describe("workspace-wide, a check-run server that also answers pulls (rust-analyzer)", () => {
   test("a file the run reported on but nobody pulled is pulled: its own diagnostics are listed", async () => {
-    const ws = workspace({ "a.fake": "TODO a\n", "b.fake": "TODO b\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          {
-            capabilities: {
-              textDocumentSync: { openClose: true, change: 1, save: true },
-              hoverProvider: true,
-              diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
-            },
-            responses: { "textDocument/hover": { contents: "h" } },
-            publish_matches: TODO,
-            pull_diagnostics: [
-              { message: "own", severity: 1, line: 0, character: 0, end_character: 4 },
-            ],
-            progress: [{ token: "start", title: "checking", end_after_ms: 100 }],
-          },
-          { diagnostics_settle: "progress", diagnostics_runs: { progress: ["^checking$"] } },
-        ),
-      ],
-    });
+    const { fake, bridge } = await fakeBridge(
+      { "a.fake": "TODO a\n", "b.fake": "TODO b\n" },
+      {
+        capabilities: {
+          textDocumentSync: { openClose: true, change: 1, save: true },
+          hoverProvider: true,
+          diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
+        },
+        responses: { "textDocument/hover": { contents: "h" } },
+        publish_matches: TODO,
+        pull_diagnostics: [
+          { message: "own", severity: 1, line: 0, character: 0, end_character: 4 },
+        ],
+        progress: [{ token: "start", title: "checking", end_after_ms: 100 }],
+      },
+      { diagnostics_settle: "progress", diagnostics_runs: { progress: ["^checking$"] } },
+    );
     // b.fake is opened (a hover) and pushed for, never pulled
     expect((await bridge.call("hover", { file: "b.fake", line: 1, column: 1 })).isError).toBe(
       false,
@@ -322,42 +304,31 @@ describe("a server that publishes a run's results after answering a barrier (rus
     rounds: number,
     crossed?: { republish: boolean },
   ): Promise<number[]> {
-    const ws = workspace({ "a.fake": "TODO one\n" });
-    const fake = new FakeProbe("fake");
-    const { bridge } = await bridgeFor({
-      ws,
-      servers: [
-        fake.server(
-          {
-            capabilities: {
-              textDocumentSync: { openClose: true, change: 1, save: true },
-              hoverProvider: true,
-            },
-            publish_matches: TODO,
-            publish_pool: { method: "fake/pool", delay_ms: 1500, crossed: crossed !== undefined },
-            republish_on_close: crossed !== undefined,
-            progress: [
-              { token: "start", title: "checking", end_after_ms: 100 },
-              {
-                token: "save",
-                title: "checking",
-                begin_on: "textDocument/didSave",
-                end_after_ms: 200,
-              },
-            ],
-          },
-          {
-            diagnostics_settle: "progress",
-            diagnostics_runs: {
-              progress: ["^checking$"],
-              ...(poolBarrier
-                ? { barrier: { method: "fake/pool", republish: crossed?.republish === true } }
-                : {}),
-            },
-          },
-        ),
-      ],
-    });
+    const { ws, fake, bridge } = await fakeBridge(
+      { "a.fake": "TODO one\n" },
+      {
+        capabilities: {
+          textDocumentSync: { openClose: true, change: 1, save: true },
+          hoverProvider: true,
+        },
+        publish_matches: TODO,
+        publish_pool: { method: "fake/pool", delay_ms: 1500, crossed: crossed !== undefined },
+        republish_on_close: crossed !== undefined,
+        progress: [
+          { token: "start", title: "checking", end_after_ms: 100 },
+          { token: "save", title: "checking", begin_on: "textDocument/didSave", end_after_ms: 200 },
+        ],
+      },
+      {
+        diagnostics_settle: "progress",
+        diagnostics_runs: {
+          progress: ["^checking$"],
+          ...(poolBarrier
+            ? { barrier: { method: "fake/pool", republish: crossed?.republish === true } }
+            : {}),
+        },
+      },
+    );
     const totals: number[] = [];
     await bridge.call("diagnostics", { file: "a.fake" });
     // the opening's publish is in before the first edit (it comes 1.5 s late without a pool request)

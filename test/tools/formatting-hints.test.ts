@@ -9,22 +9,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { edit, r } from "../support/normalize-context.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const OK = "fn main(){\n  let x=1;\n}\n";
 const FORMATTED = "fn main() {\n    let x = 1;\n}\n";
 const EVIL = "fn main() {}\n";
 const ws = workspace({ "ok.fake": OK, "evil.evil": EVIL, "none.none": "x\n", "odd.odd": "y\n" });
 
-const r = (l0: number, c0: number, l1: number, c1: number) => ({
-  start: { line: l0, character: c0 },
-  end: { line: l1, character: c1 },
-});
-const edit = (l0: number, c0: number, l1: number, c1: number, newText: string) => ({
-  range: r(l0, c0, l1, c1),
-  newText,
-});
 // what a formatter makes of OK, as minimal edits in the server's order
 const FORMAT_EDITS = [
   edit(1, 8, 1, 8, " "),
@@ -106,10 +99,7 @@ const GATED = {
   state_dir: tempDir("theodolite-state-"),
 };
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 let bridge: BridgeHandle;
 beforeAll(async () => {

@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 import { ALL_TERMINATORS, oracleLines, oraclePosition, widthOf } from "../support/line-oracle.ts";
 import { Prng } from "../support/prng.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
 
 const MARKER = "x";
 const LSP = ["cr", "lf", "crlf"];
@@ -59,10 +58,7 @@ beforeAll(async () => {
   ({ bridge } = await bridgeFor({ ws, servers }));
 }, 60_000);
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 /** Offsets a client position can name: code point boundaries outside LSP's terminators. */
 function clientOffsets(text: string): number[] {

@@ -9,8 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 
 const ws = workspace();
 ws.write("a.fake", "alpha beta\r\ngamma\r\n", 0o640);
@@ -125,10 +124,7 @@ const SERVERS = [
 const GATED = { mutation: "gated", mutation_allowlist: ["ci-gate"] };
 const APPLY_TOOLS = ["code_action_apply", "rename_apply", "formatting_apply"];
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 async function toolNames(bridge: BridgeHandle): Promise<string[]> {
   return (await bridge.client.listTools()).tools.map((t) => t.name);

@@ -10,8 +10,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { r, range } from "../support/normalize-context.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
 const SOURCE = "fn alpha() {}\nfn beta() {\n  alpha();\n}\n";
 const ws = workspace({
@@ -39,10 +40,6 @@ const sym = (name: string, kind: number, uri: string, range: ReturnType<typeof l
   name,
   kind,
   location: { uri, range },
-});
-const multiLine = (l0: number, c0: number, l1: number, c1: number) => ({
-  start: { line: l0, character: c0 },
-  end: { line: l1, character: c1 },
 });
 
 const CAPABILITIES = {
@@ -93,8 +90,8 @@ const SERVERS = [
           {
             name: "beta",
             kind: 12,
-            range: multiLine(1, 0, 3, 1),
-            selectionRange: multiLine(1, 0, 3, 1),
+            range: r(1, 0, 3, 1),
+            selectionRange: r(1, 0, 3, 1),
             children: [
               {
                 name: "inner",
@@ -157,7 +154,7 @@ const SERVERS = [
       responses: {
         "textDocument/documentSymbol": [
           sym("inner", 13, FLAT, lspRange(2, 2, 9)),
-          sym("beta", 12, FLAT, multiLine(1, 0, 3, 1)),
+          sym("beta", 12, FLAT, r(1, 0, 3, 1)),
           sym("alpha", 12, FLAT, lspRange(0, 0, 13)),
         ],
       },
@@ -171,17 +168,8 @@ beforeAll(async () => {
   // startBridge lists the tools, so the SDK validates every result against its output schema
   ({ bridge } = await bridgeFor({ ws, servers: SERVERS }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
-const range = (line: number, column: number, end_line: number, end_column: number) => ({
-  line,
-  column,
-  end_line,
-  end_column,
-});
 const AT = { file: "a.fake", line: 3, column: 3 };
 const EXPECTED_LOCATIONS = {
   locations: [

@@ -6,8 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 
 const LINES = 600;
 const ws = workspace({
@@ -29,10 +28,7 @@ beforeAll(async () => {
     ],
   }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 /** What the fake generates for references: line i, characters 0..5. */
 function location(i: number) {

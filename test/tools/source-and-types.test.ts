@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
+import { range } from "../support/normalize-context.ts";
 
 const LINES = [
   "class Outer {", // 0
@@ -126,17 +126,7 @@ beforeAll(async () => {
   for (const ext of ["plain", "bad", "many"]) ws.write(`a.${ext}`, "x\n");
   ({ bridge } = await bridgeFor({ ws, servers: SERVERS, bridge: { max_result_bytes: 1024 } }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
-
-const range = (line: number, column: number, end_line: number, end_column: number) => ({
-  line,
-  column,
-  end_line,
-  end_column,
-});
+afterAll(closeBridgesAndTempDirs);
 
 describe("symbol_source", () => {
   test("by dotted path: the text over the server's range, code points across the emoji", async () => {

@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
-import { type BridgeHandle, closeAllBridges } from "../support/bridge.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 
 const SOURCE = [
   "class Box {", // 0
@@ -68,10 +67,7 @@ beforeAll(async () => {
     ],
   }));
 });
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const lastPosition = (method: string) =>
   (fake.requests(method).at(-1)?.params as { position: unknown } | undefined)?.position;

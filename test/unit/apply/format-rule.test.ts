@@ -8,6 +8,7 @@ import {
 import { editedText } from "../../../src/apply/validate.ts";
 import { BridgeError } from "../../../src/errors.ts";
 import { lineModel } from "../../../src/text/line-model.ts";
+import { edit, type r } from "../../support/normalize-context.ts";
 import { thrown } from "../../support/thrown.ts";
 
 describe("layoutBreak: a formatting may change only white space", () => {
@@ -58,29 +59,15 @@ describe("layoutBreak: a formatting may change only white space", () => {
 });
 
 describe("editedText: the text a writer would write", () => {
-  const r = (l0: number, c0: number, l1: number, c1: number) => ({
-    start: { line: l0, character: c0 },
-    end: { line: l1, character: c1 },
-  });
-
   test("edits in any order, applied to the text as it is", () => {
     const text = "a\r\nbb\ncc\n";
-    const edits = [
-      { range: r(2, 0, 2, 0), newText: "  " },
-      { range: r(0, 1, 1, 0), newText: "\n" },
-    ];
+    const edits = [edit(2, 0, 2, 0, "  "), edit(0, 1, 1, 0, "\n")];
     expect(editedText("f", text, edits, "utf-16")).toBe("a\nbb\n  cc\n");
   });
 
   test("overlapping edits or a range outside the file: EditInvalid", () => {
     const text = "abc\n";
-    for (const edits of [
-      [
-        { range: r(0, 0, 0, 2), newText: "" },
-        { range: r(0, 1, 0, 3), newText: "" },
-      ],
-      [{ range: r(5, 0, 5, 1), newText: "" }],
-    ]) {
+    for (const edits of [[edit(0, 0, 0, 2, ""), edit(0, 1, 0, 3, "")], [edit(5, 0, 5, 1, "")]]) {
       expect(thrown(() => editedText("f", text, edits, "utf-16"))).toMatchObject({
         code: "EditInvalid",
       });
@@ -89,10 +76,6 @@ describe("editedText: the text a writer would write", () => {
 });
 
 describe("a file's one kind of line break stays its only one", () => {
-  const r = (l0: number, c0: number, l1: number, c1: number) => ({
-    start: { line: l0, character: c0 },
-    end: { line: l1, character: c1 },
-  });
   type Edit = { range: ReturnType<typeof r>; newText: string };
   const edited = (text: string) => (edits: readonly Edit[]) =>
     editedText("f", text, edits, "utf-16");
@@ -109,28 +92,25 @@ describe("a file's one kind of line break stays its only one", () => {
   test("tsserver's `\\n` into a CRLF file is written `\\r\\n`; the result has CRLF only", () => {
     // `return a + 1 }` → `return a + 1\n}`: the edit tsserver answers
     const text = "function f(a) {\r\n  return a + 1 }\r\n";
-    const edits = [{ range: r(1, 14, 1, 15), newText: "\n" }];
+    const edits = [edit(1, 14, 1, 15, "\n")];
     const kept = keptLineBreaks("f.ts", text, edits, edited(text));
-    expect(kept.edits).toEqual([{ range: r(1, 14, 1, 15), newText: "\r\n" }]);
+    expect(kept.edits).toEqual([edit(1, 14, 1, 15, "\r\n")]);
     expect(kept.after).toBe("function f(a) {\r\n  return a + 1\r\n}\r\n");
     expect(lineBreaks(kept.after)).toBe("\r\n");
   });
 
   test("CRLF breaks into an LF file are written `\\n`; CR and CRLF alike", () => {
     const text = "a\nb\n";
-    const edits = [{ range: r(0, 1, 0, 1), newText: "\r\n\r" }];
+    const edits = [edit(0, 1, 0, 1, "\r\n\r")];
     expect(keptLineBreaks("f", text, edits, edited(text)).after).toBe("a\n\n\nb\n");
   });
 
   test("edits that convert every break, a mixed file, a file without breaks: as they came", () => {
     const crlf = "a\r\nb\r\n";
-    const toLf = [
-      { range: r(0, 1, 1, 0), newText: "\n" },
-      { range: r(1, 1, 2, 0), newText: "\n" },
-    ];
+    const toLf = [edit(0, 1, 1, 0, "\n"), edit(1, 1, 2, 0, "\n")];
     expect(keptLineBreaks("f", crlf, toLf, edited(crlf))).toEqual({ edits: toLf, after: "a\nb\n" });
     const mixed = "a\r\nb\n";
-    const split = [{ range: r(0, 0, 0, 0), newText: "x\n" }];
+    const split = [edit(0, 0, 0, 0, "x\n")];
     expect(keptLineBreaks("f", mixed, split, edited(mixed)).edits).toBe(split);
     expect(keptLineBreaks("f", "ab", split, edited("ab")).after).toBe("x\nab");
   });
@@ -138,7 +118,7 @@ describe("a file's one kind of line break stays its only one", () => {
   test("two kinds even with the file's breaks written: EditInvalid, reason line_breaks", () => {
     // a server counting lines at LF alone (gopls) removes the first line's CR
     const text = "a\r\nb\r\n";
-    const edits = [{ range: r(0, 1, 0, 2), newText: "" }];
+    const edits = [edit(0, 1, 0, 2, "")];
     const lf = [lineModel(["lf"])];
     const e = thrown(() =>
       keptLineBreaks("f.go", text, edits, (es) => editedText("f", text, es, "utf-16", lf)),

@@ -11,6 +11,7 @@ import { BridgeError } from "../../../src/errors.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts";
 import { sha256Hex } from "../../../src/workspace/files.ts";
+import { edit, r } from "../../support/normalize-context.ts";
 
 function snap(abs: string, text: string): FileSnapshot {
   return { abs, text, sha256: sha256Hex(text) };
@@ -19,10 +20,6 @@ function snap(abs: string, text: string): FileSnapshot {
 /** The text the writer writes for `plan` over `text`: the old bytes with its pieces. */
 function written(text: string, plan: PlannedWrite | undefined): string {
   return Buffer.concat(writtenParts(Buffer.from(text), plan!.pieces)).toString("utf8");
-}
-
-function r(l1: number, c1: number, l2: number, c2: number): LspRange {
-  return { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } };
 }
 
 function one(
@@ -53,14 +50,14 @@ describe("planWrites (SPEC §7.4)", () => {
     // the server renames `f` in its line 1; a lone CR earlier makes that the client's line 2
     const c = "int f;\n/* a\rb */ f();\n";
     const lf = lineModel(["lf"]);
-    const edits = [{ range: r(1, 10, 1, 11), newText: "g" }];
+    const edits = [edit(1, 10, 1, 11, "g")];
     const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", [lf]);
     expect(written(c, clangd)).toBe("int f;\n/* a\rb */ g();\n");
     // counted in LSP's lines, line 1 is "/* a": refused, never written elsewhere
     expect(rejected(() => one(c, edits)).reason).toContain("outside the file");
     const ts = "let f;\n/* a\u2028b */ f();\n";
     const tsserver = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
-    const call = [{ range: r(2, 5, 2, 6), newText: "g" }];
+    const call = [edit(2, 5, 2, 6, "g")];
     const [tsPlan] = planWrites([{ snapshot: snap("/ws/a.ts", ts), edits: call }], "utf-16", [
       tsserver,
     ]);
@@ -72,9 +69,9 @@ describe("planWrites (SPEC §7.4)", () => {
   test("applies several edits to a file regardless of their order in the array", () => {
     const text = "int a = 1;\nint b = 2;\nreturn a;\n";
     const edits = [
-      { range: r(2, 7, 2, 8), newText: "total" },
-      { range: r(0, 4, 0, 5), newText: "total" },
-      { range: r(1, 0, 1, 0), newText: "// b\n" },
+      edit(2, 7, 2, 8, "total"),
+      edit(0, 4, 0, 5, "total"),
+      edit(1, 0, 1, 0, "// b\n"),
     ];
     const [plan] = planWrites([{ snapshot: snap("/ws/a.c", text), edits }], "utf-16");
     expect(written(text, plan)).toBe("int total = 1;\n// b\nint b = 2;\nreturn total;\n");
@@ -87,11 +84,11 @@ describe("planWrites (SPEC §7.4)", () => {
       [
         {
           snapshot: snap("/ws/a.h", "int f(void);\n"),
-          edits: [{ range: r(0, 4, 0, 5), newText: "g" }],
+          edits: [edit(0, 4, 0, 5, "g")],
         },
         {
           snapshot: snap("/ws/a.c", "int f(void) { return 0; }\n"),
-          edits: [{ range: r(0, 4, 0, 5), newText: "g" }],
+          edits: [edit(0, 4, 0, 5, "g")],
         },
         { snapshot: snap("/ws/b.c", "untouched\n"), edits: [] },
       ],
@@ -108,73 +105,33 @@ describe("planWrites (SPEC §7.4)", () => {
   test("touching edits are fine, including inserts at either edge of a replaced range", () => {
     const text = "abcdef";
     expect(
-      one(text, [
-        { range: r(0, 2, 0, 4), newText: "XY" },
-        { range: r(0, 0, 0, 2), newText: "__" },
-        { range: r(0, 4, 0, 6), newText: "!!" },
-      ]),
+      one(text, [edit(0, 2, 0, 4, "XY"), edit(0, 0, 0, 2, "__"), edit(0, 4, 0, 6, "!!")]),
     ).toBe("__XY!!");
     // insert at the start of a replaced range lands before the replacement
-    expect(
-      one(text, [
-        { range: r(0, 1, 0, 3), newText: "R" },
-        { range: r(0, 1, 0, 1), newText: "I" },
-      ]),
-    ).toBe("aIRdef");
+    expect(one(text, [edit(0, 1, 0, 3, "R"), edit(0, 1, 0, 1, "I")])).toBe("aIRdef");
     // insert at the end of a replaced range lands after it
-    expect(
-      one(text, [
-        { range: r(0, 3, 0, 3), newText: "I" },
-        { range: r(0, 1, 0, 3), newText: "R" },
-      ]),
-    ).toBe("aRIdef");
+    expect(one(text, [edit(0, 3, 0, 3, "I"), edit(0, 1, 0, 3, "R")])).toBe("aRIdef");
   });
 
   test("overlapping ranges are rejected, naming the later edit", () => {
     const text = "abcdef\nghij\n";
-    const d = rejected(() =>
-      one(text, [
-        { range: r(0, 0, 0, 3), newText: "x" },
-        { range: r(0, 2, 0, 5), newText: "y" },
-      ]),
-    );
+    const d = rejected(() => one(text, [edit(0, 0, 0, 3, "x"), edit(0, 2, 0, 5, "y")]));
     expect(d).toEqual({ file: "/ws/f.txt", index: 1, reason: "overlaps edit 0" });
     // across lines, given in reverse order
-    expect(
-      rejected(() =>
-        one(text, [
-          { range: r(1, 1, 1, 2), newText: "y" },
-          { range: r(0, 4, 1, 2), newText: "x" },
-        ]),
-      ).index,
-    ).toBe(1);
+    expect(rejected(() => one(text, [edit(1, 1, 1, 2, "y"), edit(0, 4, 1, 2, "x")])).index).toBe(1);
     // an insert strictly inside a replaced range
-    expect(
-      rejected(() =>
-        one(text, [
-          { range: r(0, 1, 0, 4), newText: "x" },
-          { range: r(0, 2, 0, 2), newText: "y" },
-        ]),
-      ).reason,
-    ).toBe("overlaps edit 0");
+    expect(rejected(() => one(text, [edit(0, 1, 0, 4, "x"), edit(0, 2, 0, 2, "y")])).reason).toBe(
+      "overlaps edit 0",
+    );
     // identical ranges
-    expect(
-      rejected(() =>
-        one(text, [
-          { range: r(0, 1, 0, 2), newText: "x" },
-          { range: r(0, 1, 0, 2), newText: "x" },
-        ]),
-      ).reason,
-    ).toBe("overlaps edit 0");
+    expect(rejected(() => one(text, [edit(0, 1, 0, 2, "x"), edit(0, 1, 0, 2, "x")])).reason).toBe(
+      "overlaps edit 0",
+    );
   });
 
   test("two inserts at the same point are rejected (ambiguous order)", () => {
     const d = rejected(() =>
-      one("abc", [
-        { range: r(0, 1, 0, 1), newText: "x" },
-        { range: r(0, 2, 0, 2), newText: "z" },
-        { range: r(0, 1, 0, 1), newText: "y" },
-      ]),
+      one("abc", [edit(0, 1, 0, 1, "x"), edit(0, 2, 0, 2, "z"), edit(0, 1, 0, 1, "y")]),
     );
     expect(d).toEqual({
       file: "/ws/f.txt",
@@ -185,35 +142,27 @@ describe("planWrites (SPEC §7.4)", () => {
 
   test("positions are strict: a line or character past the end is rejected, the line end is fine", () => {
     const text = "ab\ncd";
-    expect(one(text, [{ range: r(0, 2, 0, 2), newText: "!" }])).toBe("ab!\ncd");
-    expect(one(text, [{ range: r(1, 2, 1, 2), newText: "!" }])).toBe("ab\ncd!");
-    expect(rejected(() => one(text, [{ range: r(0, 3, 0, 3), newText: "!" }])).reason).toContain(
-      "start 0:3",
-    );
-    expect(rejected(() => one(text, [{ range: r(0, 0, 0, 3), newText: "!" }])).reason).toContain(
-      "end 0:3",
-    );
-    expect(rejected(() => one(text, [{ range: r(2, 0, 2, 0), newText: "!" }])).reason).toContain(
-      "start 2:0",
-    );
-    expect(rejected(() => one(text, [{ range: r(0, 0, 5, 0), newText: "!" }])).reason).toContain(
-      "end 5:0",
-    );
+    expect(one(text, [edit(0, 2, 0, 2, "!")])).toBe("ab!\ncd");
+    expect(one(text, [edit(1, 2, 1, 2, "!")])).toBe("ab\ncd!");
+    expect(rejected(() => one(text, [edit(0, 3, 0, 3, "!")])).reason).toContain("start 0:3");
+    expect(rejected(() => one(text, [edit(0, 0, 0, 3, "!")])).reason).toContain("end 0:3");
+    expect(rejected(() => one(text, [edit(2, 0, 2, 0, "!")])).reason).toContain("start 2:0");
+    expect(rejected(() => one(text, [edit(0, 0, 5, 0, "!")])).reason).toContain("end 5:0");
   });
 
   test("a trailing newline makes one more (empty) line addressable", () => {
-    expect(one("ab\n", [{ range: r(1, 0, 1, 0), newText: "cd" }])).toBe("ab\ncd");
+    expect(one("ab\n", [edit(1, 0, 1, 0, "cd")])).toBe("ab\ncd");
   });
 
   test("start after end, negative or fractional positions and a missing range are rejected", () => {
     const text = "abcdef";
-    expect(rejected(() => one(text, [{ range: r(0, 4, 0, 2), newText: "" }])).reason).toBe(
+    expect(rejected(() => one(text, [edit(0, 4, 0, 2, "")])).reason).toBe(
       "range start is after its end",
     );
-    expect(rejected(() => one(text, [{ range: r(0, -1, 0, 2), newText: "" }])).reason).toContain(
+    expect(rejected(() => one(text, [edit(0, -1, 0, 2, "")])).reason).toContain(
       "non-negative integers",
     );
-    expect(rejected(() => one(text, [{ range: r(0, 1.5, 0, 2), newText: "" }])).reason).toContain(
+    expect(rejected(() => one(text, [edit(0, 1.5, 0, 2, "")])).reason).toContain(
       "non-negative integers",
     );
     expect(
@@ -229,57 +178,51 @@ describe("planWrites (SPEC §7.4)", () => {
   test("astral characters: columns count per the encoding, splitting a character is rejected", () => {
     const text = "a😀b"; // 😀 is 2 UTF-16 units, 1 code point, 4 UTF-8 bytes
     // replace the "b" after the emoji
-    expect(one(text, [{ range: r(0, 3, 0, 4), newText: "B" }], "utf-16")).toBe("a😀B");
-    expect(one(text, [{ range: r(0, 2, 0, 3), newText: "B" }], "utf-32")).toBe("a😀B");
-    expect(one(text, [{ range: r(0, 5, 0, 6), newText: "B" }], "utf-8")).toBe("a😀B");
+    expect(one(text, [edit(0, 3, 0, 4, "B")], "utf-16")).toBe("a😀B");
+    expect(one(text, [edit(0, 2, 0, 3, "B")], "utf-32")).toBe("a😀B");
+    expect(one(text, [edit(0, 5, 0, 6, "B")], "utf-8")).toBe("a😀B");
     // replace the emoji itself
-    expect(one(text, [{ range: r(0, 1, 0, 3), newText: "x" }], "utf-16")).toBe("axb");
-    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "x" }], "utf-32")).toBe("axb");
+    expect(one(text, [edit(0, 1, 0, 3, "x")], "utf-16")).toBe("axb");
+    expect(one(text, [edit(0, 1, 0, 2, "x")], "utf-32")).toBe("axb");
     // the same numbers mean different things per encoding
-    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "x" }], "utf-32")).not.toBe(
-      one(text, [{ range: r(0, 2, 0, 3), newText: "x" }], "utf-32"),
+    expect(one(text, [edit(0, 1, 0, 2, "x")], "utf-32")).not.toBe(
+      one(text, [edit(0, 2, 0, 3, "x")], "utf-32"),
     );
     // utf-16 column 2 is between the surrogates; utf-8 column 3 is inside the emoji's bytes
-    expect(
-      rejected(() => one(text, [{ range: r(0, 2, 0, 2), newText: "x" }], "utf-16")).index,
-    ).toBe(0);
-    expect(
-      rejected(() => one(text, [{ range: r(0, 1, 0, 3), newText: "x" }], "utf-8")).reason,
-    ).toContain("end 0:3");
+    expect(rejected(() => one(text, [edit(0, 2, 0, 2, "x")], "utf-16")).index).toBe(0);
+    expect(rejected(() => one(text, [edit(0, 1, 0, 3, "x")], "utf-8")).reason).toContain("end 0:3");
     // past the end in utf-32 that would still be inside the line in utf-16
-    expect(
-      rejected(() => one(text, [{ range: r(0, 4, 0, 4), newText: "x" }], "utf-32")).reason,
-    ).toContain("start 0:4");
+    expect(rejected(() => one(text, [edit(0, 4, 0, 4, "x")], "utf-32")).reason).toContain(
+      "start 0:4",
+    );
   });
 
   test("newText with a lone surrogate is rejected (it would not survive UTF-8)", () => {
-    expect(rejected(() => one("abc", [{ range: r(0, 0, 0, 1), newText: "\ud83d" }])).reason).toBe(
+    expect(rejected(() => one("abc", [edit(0, 0, 0, 1, "\ud83d")])).reason).toBe(
       "newText is not well-formed Unicode",
     );
   });
 
   test("CRLF files keep their CRLF; nothing is normalized", () => {
     const text = "one\r\ntwo\r\nthree\r\n";
-    expect(one(text, [{ range: r(1, 0, 1, 3), newText: "TWO" }])).toBe("one\r\nTWO\r\nthree\r\n");
+    expect(one(text, [edit(1, 0, 1, 3, "TWO")])).toBe("one\r\nTWO\r\nthree\r\n");
     // a whole-line replacement carrying the server's own line ending
-    expect(one(text, [{ range: r(0, 0, 1, 0), newText: "uno\n" }])).toBe("uno\ntwo\r\nthree\r\n");
+    expect(one(text, [edit(0, 0, 1, 0, "uno\n")])).toBe("uno\ntwo\r\nthree\r\n");
     // the column just before "\r" is the line end; one more would split the CRLF
-    expect(one(text, [{ range: r(0, 3, 0, 3), newText: "!" }])).toBe("one!\r\ntwo\r\nthree\r\n");
-    expect(rejected(() => one(text, [{ range: r(0, 4, 0, 4), newText: "!" }])).index).toBe(0);
+    expect(one(text, [edit(0, 3, 0, 3, "!")])).toBe("one!\r\ntwo\r\nthree\r\n");
+    expect(rejected(() => one(text, [edit(0, 4, 0, 4, "!")])).index).toBe(0);
   });
 
   test("a lone CR ends a line too", () => {
     const text = "a\rbb\rc";
-    expect(one(text, [{ range: r(1, 1, 2, 0), newText: "-" }])).toBe("a\rb-c");
-    expect(one(text, [{ range: r(2, 1, 2, 1), newText: "!" }])).toBe("a\rbb\rc!");
-    expect(rejected(() => one(text, [{ range: r(3, 0, 3, 0), newText: "!" }])).reason).toContain(
-      "start 3:0",
-    );
+    expect(one(text, [edit(1, 1, 2, 0, "-")])).toBe("a\rb-c");
+    expect(one(text, [edit(2, 1, 2, 1, "!")])).toBe("a\rbb\rc!");
+    expect(rejected(() => one(text, [edit(3, 0, 3, 0, "!")])).reason).toContain("start 3:0");
   });
 
   test("a BOM is ordinary text: column 0 is before it, edits never drop it", () => {
     const text = "\ufeffx = 1\n";
-    expect(one(text, [{ range: r(0, 1, 0, 2), newText: "y" }])).toBe("\ufeffy = 1\n");
+    expect(one(text, [edit(0, 1, 0, 2, "y")])).toBe("\ufeffy = 1\n");
   });
 
   test("one bad edit anywhere rejects the whole set, naming its file", () => {
@@ -288,9 +231,9 @@ describe("planWrites (SPEC §7.4)", () => {
         [
           {
             snapshot: snap("/ws/good.c", "ok\n"),
-            edits: [{ range: r(0, 0, 0, 2), newText: "fine" }],
+            edits: [edit(0, 0, 0, 2, "fine")],
           },
-          { snapshot: snap("/ws/bad.c", "x\n"), edits: [{ range: r(0, 0, 0, 9), newText: "y" }] },
+          { snapshot: snap("/ws/bad.c", "x\n"), edits: [edit(0, 0, 0, 9, "y")] },
         ],
         "utf-16",
       ),
@@ -303,8 +246,8 @@ describe("planWrites (SPEC §7.4)", () => {
     const d = rejected(() =>
       planWrites(
         [
-          { snapshot: snap("/ws/a.c", "x\n"), edits: [{ range: r(0, 0, 0, 1), newText: "y" }] },
-          { snapshot: snap("/ws/a.c", "x\n"), edits: [{ range: r(1, 0, 1, 0), newText: "z" }] },
+          { snapshot: snap("/ws/a.c", "x\n"), edits: [edit(0, 0, 0, 1, "y")] },
+          { snapshot: snap("/ws/a.c", "x\n"), edits: [edit(1, 0, 1, 0, "z")] },
         ],
         "utf-16",
       ),
@@ -339,34 +282,25 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
     checkRenameEdits("src/main.rs", text, edits, "utf-16", LSP_LINES, oldName, "sum_area");
 
   test("each edit replacing the name with the new one", () => {
-    check([
-      { range: r(0, 19, 0, 29), newText: "sum_area" },
-      { range: r(1, 12, 1, 22), newText: "sum_area" },
-    ]);
+    check([edit(0, 19, 0, 29, "sum_area"), edit(1, 12, 1, 22, "sum_area")]);
   });
 
   test("a minimal difference: an insertion after the name (rust-analyzer's `as` alias)", () => {
-    check([
-      { range: r(0, 29, 0, 29), newText: " as sum_area" },
-      { range: r(1, 12, 1, 22), newText: "sum_area" },
-    ]);
+    check([edit(0, 29, 0, 29, " as sum_area"), edit(1, 12, 1, 22, "sum_area")]);
   });
 
   test("two edits inside one word are one site", () => {
     const toSumAreas = rename("totalArea;\n", "totalArea", "sumAreas");
-    toSumAreas([
-      { range: r(0, 0, 0, 5), newText: "sum" },
-      { range: r(0, 9, 0, 9), newText: "s" },
-    ]);
+    toSumAreas([edit(0, 0, 0, 5, "sum"), edit(0, 9, 0, 9, "s")]);
   });
 
   test("a shorthand property: the name kept, the new one written beside it", () => {
-    rename("const o = { foo };\n", "foo", "bar")([{ range: r(0, 12, 0, 15), newText: "foo: bar" }]);
+    rename("const o = { foo };\n", "foo", "bar")([edit(0, 12, 0, 15, "foo: bar")]);
   });
 
   test("an edit on other text (a server counting lines differently) is refused with where and what", () => {
     // one line too low: the edit lands in `fn main() {` instead of on the import
-    const d = refused(() => check([{ range: r(1, 0, 1, 10), newText: "sum_area" }]));
+    const d = refused(() => check([edit(1, 0, 1, 10, "sum_area")]));
     expect(d).toEqual({
       file: "src/main.rs",
       index: 0,
@@ -378,11 +312,11 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
   });
 
   test("the name replaced, but the new name not written there, is refused", () => {
-    refused(() => check([{ range: r(0, 19, 0, 29), newText: "other" }]));
+    refused(() => check([edit(0, 19, 0, 29, "other")]));
   });
 
   test("an insertion touching no word is refused", () => {
-    refused(() => check([{ range: r(0, 3, 0, 3), newText: "sum_area" }]));
+    refused(() => check([edit(0, 3, 0, 3, "sum_area")]));
   });
 
   test("tsserver's export and shorthand forms: the other name kept beside the new one", () => {
@@ -396,7 +330,7 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
 
   test("the new name among other text is refused, naming what it writes (nothing is written)", () => {
     const hostile = 'sum_area; rm -rf "$HOME" #';
-    const e = thrown(() => check([{ range: r(1, 12, 1, 22), newText: hostile }]));
+    const e = thrown(() => check([edit(1, 12, 1, 22, hostile)]));
     expect(e.message).toContain("which is no rename of");
     expect(e.details).toEqual({
       file: "src/main.rs",
@@ -407,13 +341,13 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
       expected: "total_area",
       written: hostile,
     });
-    refused(() => check([{ range: r(1, 12, 1, 22), newText: "sum_area\ncurl x | sh #" }]));
+    refused(() => check([edit(1, 12, 1, 22, "sum_area\ncurl x | sh #")]));
   });
 
   test("an insertion right after the renamed word: refused for what it writes, not what it replaces", () => {
     const toBar = rename("foo foo\n", "foo", "bar");
-    const bar = { range: r(0, 0, 0, 3), newText: "bar" };
-    const { message } = thrown(() => toBar([bar, { range: r(0, 3, 0, 3), newText: "X" }]));
+    const bar = edit(0, 0, 0, 3, "bar");
+    const { message } = thrown(() => toBar([bar, edit(0, 3, 0, 3, "X")]));
     expect(message).toBe(
       'edit set rejected: a.ts:1:1: the rename writes "barX" there, which is no rename of "foo" to "bar"',
     );
@@ -425,19 +359,17 @@ describe("changingEdits: edits that change nothing are left out", () => {
     // gopls on a CRLF file: zero-width empty edits at the lines' ends
     const text = "package lib\r\n\r\nfunc  F() {}\r\n";
     const edits = [
-      { range: r(0, 11, 0, 11), newText: "" },
-      { range: r(1, 0, 1, 0), newText: "" },
-      { range: r(2, 4, 2, 6), newText: " " },
-      { range: r(2, 12, 3, 0), newText: "\r\n" },
-      { range: r(2, 0, 2, 4), newText: "func" },
+      edit(0, 11, 0, 11, ""),
+      edit(1, 0, 1, 0, ""),
+      edit(2, 4, 2, 6, " "),
+      edit(2, 12, 3, 0, "\r\n"),
+      edit(2, 0, 2, 4, "func"),
     ];
     expect(changingEdits("f.go", text, edits, "utf-16")).toEqual(edits.slice(2, 3));
   });
 
   test("validated as a writer validates: a range outside the file is EditInvalid", () => {
-    const d = rejected(() =>
-      changingEdits("f", "ab\n", [{ range: r(4, 0, 4, 0), newText: "" }], "utf-16"),
-    );
+    const d = rejected(() => changingEdits("f", "ab\n", [edit(4, 0, 4, 0, "")], "utf-16"));
     expect(d).toMatchObject({ file: "f", index: 0 });
   });
 });

@@ -24,6 +24,7 @@ import { getFlags, readXattrs, setFlags, writeXattr } from "../../../src/ffi/fil
 import type { LspRange } from "../../../src/text/positions.ts";
 import { readWorkspaceText } from "../../../src/workspace/confined.ts";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
+import { edit } from "../../support/normalize-context.ts";
 import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 import { rejected } from "../../support/thrown.ts";
 
@@ -34,10 +35,6 @@ function put(path: string, text: string, mode = 0o644): string {
   writeFileSync(path, text);
   chmodSync(path, mode);
   return path;
-}
-
-function r(l1: number, c1: number, l2: number, c2: number): LspRange {
-  return { start: { line: l1, character: c1 }, end: { line: l2, character: c2 } };
 }
 
 /** Plan edits against the file as it is now on disk, the way the bridge does. */
@@ -83,10 +80,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     mkdirSync(join(root, "bin"));
     const a = put(join(root, "a.c"), "int x;\r\nint y;\r\n", 0o640);
     const b = put(join(root, "bin", "run.sh"), "#!/bin/sh\necho hi\n", 0o755);
-    const plans = [
-      plan(a, [{ range: r(1, 4, 1, 5), newText: "z" }]),
-      plan(b, [{ range: r(1, 5, 1, 7), newText: "bye" }]),
-    ];
+    const plans = [plan(a, [edit(1, 4, 1, 5, "z")]), plan(b, [edit(1, 5, 1, 7, "bye")])];
     const { written } = await apply(root, plans);
     expect(written).toEqual([a, b]);
     expect(readFileSync(a, "utf8")).toBe("int x;\r\nint z;\r\n");
@@ -101,7 +95,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "old\n");
     const reader = openSync(a, "r");
     try {
-      await apply(root, [plan(a, [{ range: r(0, 0, 0, 3), newText: "new" }])]);
+      await apply(root, [plan(a, [edit(0, 0, 0, 3, "new")])]);
       expect(readFileSync(reader, "utf8")).toBe("old\n");
       expect(readFileSync(a, "utf8")).toBe("new\n");
     } finally {
@@ -115,8 +109,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const b = put(join(root, "b.txt"), "bbb\n");
     const inode = statSync(a).ino;
     const { written } = await apply(root, [
-      plan(a, [{ range: r(0, 0, 0, 4), newText: "same" }]),
-      plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
+      plan(a, [edit(0, 0, 0, 4, "same")]),
+      plan(b, [edit(0, 0, 0, 1, "B")]),
     ]);
     expect(written).toEqual([b]);
     expect(statSync(a).ino).toBe(inode);
@@ -127,7 +121,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const real = put(join(root, "real.txt"), "abc\n", 0o600);
     const link = join(root, "link.txt");
     symlinkSync("real.txt", link);
-    const p = plan(link, [{ range: r(0, 0, 0, 1), newText: "A" }]);
+    const p = plan(link, [edit(0, 0, 0, 1, "A")]);
     const { written } = await apply(root, [p]);
     expect(written).toEqual([real]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
@@ -138,7 +132,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   test("a very long file name still gets a valid temp file name", async () => {
     const root = tempDir("theodolite-long-");
     const a = put(join(root, `${"n".repeat(250)}.c`), "x\n");
-    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "y" }])]);
+    await apply(root, [plan(a, [edit(0, 0, 0, 1, "y")])]);
     expect(readFileSync(a, "utf8")).toBe("y\n");
     expect(tempFiles(root)).toEqual([]);
   });
@@ -147,10 +141,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const root = tempDir("theodolite-drift-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
-    const plans = [
-      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
-      plan(b, [{ range: r(0, 0, 0, 1), newText: "B" }]),
-    ];
+    const plans = [plan(a, [edit(0, 0, 0, 1, "A")]), plan(b, [edit(0, 0, 0, 1, "B")])];
     writeFileSync(b, "bbb changed\n");
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
@@ -165,7 +156,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     const c = put(join(root, "c.txt"), "ccc\n");
-    const plans = [a, b, c].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const plans = [a, b, c].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     rmSync(b);
     rmSync(c);
     mkdirSync(c);
@@ -183,10 +174,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const link = join(root, "escape.txt");
     symlinkSync(secret, link);
     // planned while the link still looked harmless (the planner reads through it)
-    const plans = [
-      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
-      plan(link, [{ range: r(0, 0, 0, 4), newText: "PWNED" }]),
-    ];
+    const plans = [plan(a, [edit(0, 0, 0, 1, "A")]), plan(link, [edit(0, 0, 0, 4, "PWNED")])];
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
     expect((err.details as { file: string }).file).toBe("escape.txt");
@@ -201,8 +189,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     symlinkSync("a.txt", join(root, "alias.txt"));
     const plans = [
-      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
-      plan(join(root, "alias.txt"), [{ range: r(0, 1, 0, 2), newText: "B" }]),
+      plan(a, [edit(0, 0, 0, 1, "A")]),
+      plan(join(root, "alias.txt"), [edit(0, 1, 0, 2, "B")]),
     ];
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
@@ -216,8 +204,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const hook = put(join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\nfoo\n", 0o755);
     symlinkSync(".git/hooks", join(root, "hooks"));
     const plans = [
-      plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]),
-      plan(join(root, "hooks", "pre-commit"), [{ range: r(1, 0, 1, 3), newText: "bar" }]),
+      plan(a, [edit(0, 0, 0, 1, "A")]),
+      plan(join(root, "hooks", "pre-commit"), [edit(1, 0, 1, 3, "bar")]),
     ];
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("EditInvalid");
@@ -242,9 +230,9 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
         const b = put(join(root, "sub", "b.txt"), "second\n", 0o644);
         const c = put(join(root, "c.txt"), "third\n", 0o644);
         const plans = [
-          plan(a, [{ range: r(0, 0, 0, 5), newText: "FIRST" }]),
-          plan(b, [{ range: r(0, 0, 0, 6), newText: "SECOND" }]),
-          plan(c, [{ range: r(0, 0, 0, 5), newText: "THIRD" }]),
+          plan(a, [edit(0, 0, 0, 5, "FIRST")]),
+          plan(b, [edit(0, 0, 0, 6, "SECOND")]),
+          plan(c, [edit(0, 0, 0, 5, "THIRD")]),
         ];
         const seen: string[] = [];
         const err = await rejected(
@@ -274,7 +262,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
         const root = tempDir("theodolite-inplace-");
         const a = put(join(root, "a.txt"), "aaa\n");
         const b = put(join(root, "b.txt"), "bbb\n");
-        const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+        const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
         const inode = statSync(b).ino;
         const err = await rejected(
           apply(root, plans, {
@@ -295,7 +283,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
         const root = tempDir("theodolite-refused-");
         const a = put(join(root, "a.txt"), "aaa\n", 0o600);
         const b = put(join(root, "b.txt"), "bbb\n");
-        const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+        const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
         try {
           const err = await rejected(
             apply(root, plans, {
@@ -324,7 +312,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const root = tempDir("theodolite-fd-before-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
-    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     const held = openSync(a, "a");
     try {
       const err = await rejected(
@@ -352,7 +340,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     chmodSync(join(root, "shared"), 0o2775);
     const a = put(join(root, "shared", "a.txt"), "aaa\n", 0o644);
     chownSync(a, 0, 0);
-    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])]);
+    await apply(root, [plan(a, [edit(0, 0, 0, 1, "A")])]);
     expect(readFileSync(a, "utf8")).toBe("Aaa\n");
     expect([statSync(a).uid, statSync(a).gid, mode(a)]).toEqual([0, 0, 0o644]);
   });
@@ -362,15 +350,10 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const state = tempDir("theodolite-record-state-");
     const journal = new ApplyJournal([state]);
     const a = put(join(root, "a.txt"), "aaa\n");
-    await applyPlannedWrites(
-      workspaceRoot(root),
-      [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])],
-      MAX,
-      journal,
-    );
+    await applyPlannedWrites(workspaceRoot(root), [plan(a, [edit(0, 0, 0, 1, "A")])], MAX, journal);
     expect(readdirSync(join(state, "applies"))).toEqual([]);
     expect(statSync(join(state, "applies")).mode & 0o777).toBe(0o700);
-    const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "B" }]);
+    const p = plan(a, [edit(0, 0, 0, 1, "B")]);
     writeFileSync(a, "changed\n");
     await rejected(applyPlannedWrites(workspaceRoot(root), [p], MAX, journal));
     expect(readdirSync(join(state, "applies"))).toEqual([]);
@@ -382,7 +365,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     mkdirSync(join(state, "applies"), { mode: 0o755 });
     chmodSync(join(state, "applies"), 0o755);
     const a = put(join(root, "a.txt"), "aaa\n");
-    const p = plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }]);
+    const p = plan(a, [edit(0, 0, 0, 1, "A")]);
     const err = await rejected(
       applyPlannedWrites(workspaceRoot(root), [p], MAX, new ApplyJournal([state])),
     );
@@ -397,7 +380,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "b.txt"), "bbb\n");
     linkSync(b, join(root, "b-other-name.txt"));
-    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "b.txt", restored: [], written: [] });
@@ -413,7 +396,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const a = put(join(root, "a.txt"), "aaa\n");
     const b = put(join(root, "logs", "b.txt"), "bbb\n");
     const c = put(join(root, "c.txt"), "ccc\n");
-    const plans = [a, b, c].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const plans = [a, b, c].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     chattr(join(root, "logs"), FLAG_APPEND, true);
     chattr(c, FLAG_IMMUTABLE, true);
     try {
@@ -442,7 +425,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       closeSync(fd);
     }
     chattr(a, FLAG_NODUMP, true);
-    await apply(root, [plan(a, [{ range: r(0, 0, 0, 1), newText: "A" }])]);
+    await apply(root, [plan(a, [edit(0, 0, 0, 1, "A")])]);
     expect(readFileSync(a, "utf8")).toBe("Aaa\n");
     const after = openSync(a, "r");
     try {
@@ -460,7 +443,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const root = tempDir("theodolite-readonly-");
     const a = put(join(root, "a.txt"), "aaa\n");
     const locked = put(join(root, "locked.txt"), "lll\n", 0o444);
-    const plans = [a, locked].map((f) => plan(f, [{ range: r(0, 0, 0, 1), newText: "X" }]));
+    const plans = [a, locked].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "locked.txt", restored: [], written: [] });
@@ -479,7 +462,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
     const b = put(join(root, "sub", "b.txt"), "bbb\n");
     const decoyA = put(join(outside, "a.txt"), "outside a\n");
     const decoyB = put(join(outside, "b.txt"), "outside b\n");
-    const plans = [a, b].map((f) => plan(f, [{ range: r(0, 0, 0, 3), newText: "NEW" }]));
+    const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 3, "NEW")]));
     await apply(root, plans, {
       beforeReplace: (_abs, index) => {
         if (index !== 0) return;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { diagnosticsToSarif, sarifColumnKind } from "../../../src/daemon/sarif.ts";
+import { range } from "../../support/normalize-context.ts";
 import { sarifProblems } from "../../support/sarif.ts";
 
 describe("diagnosticsToSarif (SPEC §2.2)", () => {
@@ -7,10 +8,7 @@ describe("diagnosticsToSarif (SPEC §2.2)", () => {
     diagnostics: [
       {
         file: "src/a.ts",
-        line: 2,
-        column: 3,
-        end_line: 2,
-        end_column: 9,
+        ...range(2, 3, 2, 9),
         severity: "error",
         code: "TS2304",
         source: "ts",
@@ -18,10 +16,7 @@ describe("diagnosticsToSarif (SPEC §2.2)", () => {
       },
       {
         file: "src/b.ts",
-        line: 1,
-        column: 1,
-        end_line: 3,
-        end_column: 1,
+        ...range(1, 1, 3, 1),
         severity: "hint",
         message: "unused",
       },

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CallHierarchyItem } from "vscode-languageserver-protocol";
 import { normalizeCalls, pickCallItem } from "../../../src/normalize/call-hierarchy.ts";
-import { fileUri, fixtureContext, ROOT, r } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, ROOT, r, range } from "../../support/normalize-context.ts";
 
 const FILES = {
   "a.ts": "function caller() {\n  target(); target();\n}\n",
@@ -36,10 +36,7 @@ describe("pickCallItem", () => {
       name: "target",
       kind: "function",
       file: "t.ts",
-      line: 1,
-      column: 17,
-      end_line: 1,
-      end_column: 23,
+      ...range(1, 17, 1, 23),
     });
     expect(pickCallItem(null, ctx)).toBeUndefined();
     expect(pickCallItem([], ctx)).toBeUndefined();
@@ -66,10 +63,7 @@ describe("normalizeCalls", () => {
         name: "caller",
         kind: "function",
         file: "a.ts",
-        line: 1,
-        column: 10,
-        end_line: 1,
-        end_column: 16,
+        ...range(1, 10, 1, 16),
         sites: [
           { line: 2, column: 3, end_line: 2, end_column: 9 },
           { line: 2, column: 13, end_line: 2, end_column: 19 },
@@ -79,10 +73,7 @@ describe("normalizeCalls", () => {
         name: "other",
         kind: "function",
         file: "b.ts",
-        line: 2,
-        column: 10,
-        end_line: 2,
-        end_column: 15,
+        ...range(2, 10, 2, 15),
         sites: [{ line: 2, column: 20, end_line: 2, end_column: 26 }],
       },
     ]);

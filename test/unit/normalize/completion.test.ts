@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { normalizeCompletion, withDocumentation } from "../../../src/normalize/completion.ts";
-import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, r, range, shuffled } from "../../support/normalize-context.ts";
 
 const URI = fileUri("a.ts");
 // "🎯" is two UTF-16 units, one code point: ranges after it differ by one column
@@ -99,12 +99,7 @@ describe("normalizeCompletion", () => {
   test("an InsertReplaceEdit: its insert range", () => {
     const edit = { newText: "area", insert: r(0, 11, 0, 13), replace: r(0, 11, 0, 14) };
     const got = normalizeCompletion([{ label: "area", textEdit: edit }], AT, URI, ctx);
-    expect(got?.entries[0]?.out.range).toEqual({
-      line: 1,
-      column: 11,
-      end_line: 1,
-      end_column: 13,
-    });
+    expect(got?.entries[0]?.out.range).toEqual(range(1, 11, 1, 13));
   });
 
   test("untrusted answers: malformed items dropped, no list at all undefined, null empty", () => {

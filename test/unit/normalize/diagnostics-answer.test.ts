@@ -21,6 +21,7 @@ import { page } from "../../../src/normalize/paging.ts";
 import type { DiagnosticOut } from "../../../src/normalize/types.ts";
 import { LineIndex } from "../../../src/text/positions.ts";
 import { TimeSlices } from "../../../src/time-slice.ts";
+import { range } from "../../support/normalize-context.ts";
 import { Prng } from "../../support/prng.ts";
 
 const TEXT = "int x = bad; // ünïcode 😀\nint y = worse;\n";
@@ -29,10 +30,7 @@ const TEXT = "int x = bad; // ünïcode 😀\nint y = worse;\n";
 const ITEMS: DiagnosticOut[] = [
   {
     file: "a.c",
-    line: 1,
-    column: 9,
-    end_line: 1,
-    end_column: 12,
+    ...range(1, 9, 1, 12),
     severity: "error",
     code: "E1",
     source: "clang",
@@ -41,19 +39,13 @@ const ITEMS: DiagnosticOut[] = [
   },
   {
     file: "a.c",
-    line: 1,
-    column: 17,
-    end_line: 2,
-    end_column: 4,
+    ...range(1, 17, 2, 4),
     severity: "warning",
     message: 'a.c:1:17: spans "lines"\n  1 | x',
     related: [
       {
         file: "b.h",
-        line: 3,
-        column: 1,
-        end_line: 3,
-        end_column: 5,
+        ...range(3, 1, 3, 5),
         message: "declared here at b.h:3:1",
       },
       { uri: "untitled:x", line: 1, column: 1, end_line: 1, end_column: 1, message: "" },
@@ -62,10 +54,7 @@ const ITEMS: DiagnosticOut[] = [
   },
   {
     uri: "untitled:y",
-    line: 1,
-    column: 1,
-    end_line: 1,
-    end_column: 2,
+    ...range(1, 1, 1, 2),
     severity: "hint",
     source: "s",
     message: "😀 non-file",

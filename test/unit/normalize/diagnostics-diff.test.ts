@@ -19,6 +19,7 @@ import {
 import type { DiagnosticOut } from "../../../src/normalize/types.ts";
 import { LineIndex } from "../../../src/text/positions.ts";
 import { TimeSlices } from "../../../src/time-slice.ts";
+import { range } from "../../support/normalize-context.ts";
 
 const everywhere = () => true;
 
@@ -144,10 +145,7 @@ describe("diffDiagnostics", () => {
       related: [
         {
           file: "a.c",
-          line: noteLine,
-          column: 8,
-          end_line: noteLine,
-          end_column: 12,
+          ...range(noteLine, 8, noteLine, 12),
           message: says,
         },
       ],

@@ -9,7 +9,7 @@ import {
 } from "../../../src/normalize/diagnostics.ts";
 import type { NormalizeContext } from "../../../src/normalize/types.ts";
 import { TimeSlices } from "../../../src/time-slice.ts";
-import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, r, range, shuffled } from "../../support/normalize-context.ts";
 
 const URI = fileUri("d.c");
 const FILES = { "d.c": "int main() {\n  return x;\n}\n" };
@@ -166,18 +166,12 @@ describe("notes (relatedInformation)", () => {
     expect(out?.related).toEqual([
       {
         file: "a.h",
-        line: 4,
-        column: 8,
-        end_line: 4,
-        end_column: 12,
+        ...range(4, 8, 4, 12),
         message: "also declared here",
       },
       {
         file: "m.c",
-        line: 1,
-        column: 8,
-        end_line: 1,
-        end_column: 12,
+        ...range(1, 8, 1, 12),
         message: "forward declaration of 'struct nope'",
       },
     ]);

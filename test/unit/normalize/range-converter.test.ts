@@ -5,7 +5,7 @@ import type { NormalizeContext } from "../../../src/normalize/types.ts";
 import { lineColumnsOf } from "../../../src/text/line-columns.ts";
 import { lineModel } from "../../../src/text/line-model.ts";
 import { LineIndex, lspToClient } from "../../../src/text/positions.ts";
-import { fileUri, fixtureContext, ROOT, r } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, ROOT, r, range } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
 
@@ -70,31 +70,16 @@ describe("makeNormalizeContext", () => {
       unit: "code-point",
       lines: (abs) => (abs.endsWith("big.ts") ? "budget" : lineColumnsOf("x😀y\n")),
     });
-    expect(ctx.toRange(fileUri("big.ts"), r(0, 3, 0, 4))).toEqual({
-      line: 1,
-      column: 4,
-      end_line: 1,
-      end_column: 5,
-    });
+    expect(ctx.toRange(fileUri("big.ts"), r(0, 3, 0, 4))).toEqual(range(1, 4, 1, 5));
     expect(ctx.toRange(fileUri("small.ts"), r(0, 3, 0, 4)).column).toBe(3);
     expect(ctx.unconverted()).toEqual(["big.ts"]);
   });
 
   test("converts through the file's text (astral character, CRLF)", () => {
     const { ctx } = fixtureContext(FILES, { encoding: "utf-16", unit: "code-point" });
-    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 3, 1, 1))).toEqual({
-      line: 1,
-      column: 3,
-      end_line: 2,
-      end_column: 2,
-    });
+    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 3, 1, 1))).toEqual(range(1, 3, 2, 2));
     const utf8 = fixtureContext(FILES, { encoding: "utf-8", unit: "utf-16" }).ctx;
-    expect(utf8.toRange(fileUri("src/a.ts"), r(0, 5, 0, 6))).toEqual({
-      line: 1,
-      column: 4,
-      end_line: 1,
-      end_column: 5,
-    });
+    expect(utf8.toRange(fileUri("src/a.ts"), r(0, 5, 0, 6))).toEqual(range(1, 4, 1, 5));
   });
 
   test("locations: relative inside, absolute outside, uri for non-file", () => {
@@ -105,17 +90,11 @@ describe("makeNormalizeContext", () => {
     // unreadable: the documented character + 1 fallback
     expect(ctx.toLoc("file:///elsewhere/lib.d.ts", r(4, 7, 4, 9))).toEqual({
       file: "/elsewhere/lib.d.ts",
-      line: 5,
-      column: 8,
-      end_line: 5,
-      end_column: 10,
+      ...range(5, 8, 5, 10),
     });
     expect(ctx.toLoc("untitled:Untitled-1", r(0, 2, 0, 3))).toEqual({
       uri: "untitled:Untitled-1",
-      line: 1,
-      column: 3,
-      end_line: 1,
-      end_column: 4,
+      ...range(1, 3, 1, 4),
     });
     expect(ctx.toTarget(fileUri("src/a.ts"))).toEqual({ file: "src/a.ts" });
     expect(ctx.toTarget("untitled:x")).toEqual({ uri: "untitled:x" });
@@ -133,10 +112,7 @@ describe("makeNormalizeContext", () => {
     expect(second.ctx.toTarget(uri)).toEqual({ file: "src/a.ts" });
     expect(second.ctx.toLoc(uri, r(0, 0, 0, 1))).toEqual({
       file: "src/a.ts",
-      line: 1,
-      column: 1,
-      end_line: 1,
-      end_column: 2,
+      ...range(1, 1, 1, 2),
     });
     // the line tables are the context's own: each context asks for the text again
     expect(second.reads).toEqual([`/nonexistent-theodolite-root/ws/src/a.ts`]);
@@ -160,24 +136,9 @@ describe("makeNormalizeContext", () => {
 
   test("untrusted server ranges: past the end clamps, reversed collapses", () => {
     const { ctx } = fixtureContext(FILES);
-    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 99, 5, 0))).toEqual({
-      line: 1,
-      column: 9,
-      end_line: 2,
-      end_column: 2,
-    });
-    expect(ctx.toRange(fileUri("src/a.ts"), r(1, 1, 0, 0))).toEqual({
-      line: 2,
-      column: 2,
-      end_line: 2,
-      end_column: 2,
-    });
-    expect(ctx.toRange(fileUri("src/a.ts"), r(-3, -1, 0, 1))).toEqual({
-      line: 1,
-      column: 1,
-      end_line: 1,
-      end_column: 2,
-    });
+    expect(ctx.toRange(fileUri("src/a.ts"), r(0, 99, 5, 0))).toEqual(range(1, 9, 2, 2));
+    expect(ctx.toRange(fileUri("src/a.ts"), r(1, 1, 0, 0))).toEqual(range(2, 2, 2, 2));
+    expect(ctx.toRange(fileUri("src/a.ts"), r(-3, -1, 0, 1))).toEqual(range(1, 1, 1, 2));
   });
 
   test("an ASCII file's ranges (the text-free table, an open document's index) are the full conversion's, out of range and reversed included", () => {

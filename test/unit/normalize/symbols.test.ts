@@ -11,7 +11,7 @@ import {
   normalizeWorkspaceSymbols,
   symbolKindName,
 } from "../../../src/normalize/symbols.ts";
-import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, r, range, shuffled } from "../../support/normalize-context.ts";
 
 const TEXT = "class A {\n  m() {}\n  n() {}\n}\nfunction f() {}\n";
 const URI = fileUri("s.ts");
@@ -165,38 +165,26 @@ describe("normalizeWorkspaceSymbols", () => {
       name: "Alpha",
       kind: "function",
       file: "a.ts",
-      line: 2,
-      column: 1,
-      end_line: 2,
-      end_column: 4,
+      ...range(2, 1, 2, 4),
     },
     {
       name: "alpha",
       kind: "function",
       file: "a.ts",
-      line: 2,
-      column: 1,
-      end_line: 2,
-      end_column: 4,
+      ...range(2, 1, 2, 4),
     },
     {
       name: "Zed",
       kind: "struct",
       container: "ns",
       file: "b.ts",
-      line: 1,
-      column: 1,
-      end_line: 1,
-      end_column: 2,
+      ...range(1, 1, 1, 2),
     },
     {
       name: "ext",
       kind: "variable",
       file: "/abs/lib.ts",
-      line: 1,
-      column: 1,
-      end_line: 1,
-      end_column: 4,
+      ...range(1, 1, 1, 4),
     },
   ];
 

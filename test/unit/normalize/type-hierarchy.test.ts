@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import type { TypeHierarchyItem } from "vscode-languageserver-protocol";
 import { normalizeTypes, pickTypeItem } from "../../../src/normalize/type-hierarchy.ts";
-import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
+import { fileUri, fixtureContext, r, range } from "../../support/normalize-context.ts";
 
 const FILES = {
   "a.go": "type Shape interface{}\n// 😀 type Rect struct{}\ntype Rect struct{}\n",
@@ -37,10 +37,7 @@ describe("pickTypeItem", () => {
       name: "Rect",
       kind: "struct",
       file: "a.go",
-      line: 3,
-      column: 6,
-      end_line: 3,
-      end_column: 10,
+      ...range(3, 6, 3, 10),
     });
     expect(picked?.raw).toBe(RECT);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { flattenWorkspaceEdit, normalizeFileEdits } from "../../../src/normalize/workspace-edit.ts";
-import { fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
+import { edit, fileUri, fixtureContext, r } from "../../support/normalize-context.ts";
 import { thrown } from "../../support/thrown.ts";
 
 const A = fileUri("a.ts");
@@ -10,43 +10,40 @@ const FILES = { "a.ts": "let old = 1;\nold++;\n", "b.ts": "import { old } from '
 
 describe("flattenWorkspaceEdit", () => {
   test("`changes`: sorted by uri, empty documents dropped", () => {
-    const edit: WorkspaceEdit = {
+    const given: WorkspaceEdit = {
       changes: {
-        [B]: [{ range: r(0, 9, 0, 12), newText: "neu" }],
-        [A]: [{ range: r(0, 4, 0, 7), newText: "neu" }],
+        [B]: [edit(0, 9, 0, 12, "neu")],
+        [A]: [edit(0, 4, 0, 7, "neu")],
         [fileUri("c.ts")]: [],
       },
     };
-    expect(flattenWorkspaceEdit(edit)).toEqual([
-      { uri: A, edits: [{ range: r(0, 4, 0, 7), newText: "neu" }] },
-      { uri: B, edits: [{ range: r(0, 9, 0, 12), newText: "neu" }] },
+    expect(flattenWorkspaceEdit(given)).toEqual([
+      { uri: A, edits: [edit(0, 4, 0, 7, "neu")] },
+      { uri: B, edits: [edit(0, 9, 0, 12, "neu")] },
     ]);
   });
 
   test("`documentChanges`: the same document twice is merged in order; annotations dropped", () => {
-    const edit: WorkspaceEdit = {
+    const given: WorkspaceEdit = {
       documentChanges: [
         {
           textDocument: { uri: B, version: 1 },
-          edits: [{ range: r(0, 9, 0, 12), newText: "neu" }],
+          edits: [edit(0, 9, 0, 12, "neu")],
         },
-        { textDocument: { uri: A, version: 3 }, edits: [{ range: r(1, 0, 1, 3), newText: "neu" }] },
+        { textDocument: { uri: A, version: 3 }, edits: [edit(1, 0, 1, 3, "neu")] },
         {
           textDocument: { uri: A, version: 3 },
           edits: [{ range: r(0, 4, 0, 7), newText: "neu", annotationId: "rename" }],
         },
       ],
-      changes: { [fileUri("ignored.ts")]: [{ range: r(0, 0, 0, 0), newText: "x" }] },
+      changes: { [fileUri("ignored.ts")]: [edit(0, 0, 0, 0, "x")] },
     };
-    expect(flattenWorkspaceEdit(edit)).toEqual([
+    expect(flattenWorkspaceEdit(given)).toEqual([
       {
         uri: A,
-        edits: [
-          { range: r(1, 0, 1, 3), newText: "neu" },
-          { range: r(0, 4, 0, 7), newText: "neu" },
-        ],
+        edits: [edit(1, 0, 1, 3, "neu"), edit(0, 4, 0, 7, "neu")],
       },
-      { uri: B, edits: [{ range: r(0, 9, 0, 12), newText: "neu" }] },
+      { uri: B, edits: [edit(0, 9, 0, 12, "neu")] },
     ]);
   });
 
@@ -93,14 +90,11 @@ describe("normalizeFileEdits", () => {
     const { ctx } = fixtureContext(FILES);
     const out = normalizeFileEdits(
       [
-        { uri: "file:///outside/x.ts", edits: [{ range: r(2, 0, 2, 3), newText: "neu" }] },
-        { uri: B, edits: [{ range: r(0, 9, 0, 12), newText: "neu" }] },
+        { uri: "file:///outside/x.ts", edits: [edit(2, 0, 2, 3, "neu")] },
+        { uri: B, edits: [edit(0, 9, 0, 12, "neu")] },
         {
           uri: A,
-          edits: [
-            { range: r(1, 0, 1, 3), newText: "neu" },
-            { range: r(0, 4, 0, 7), newText: "neu" },
-          ],
+          edits: [edit(1, 0, 1, 3, "neu"), edit(0, 4, 0, 7, "neu")],
         },
       ],
       ctx,
@@ -130,10 +124,7 @@ describe("normalizeFileEdits", () => {
       [
         {
           uri: A,
-          edits: [
-            { range: r(0, 0, 0, 0), newText: "b" },
-            { range: r(0, 0, 0, 0), newText: "a" },
-          ],
+          edits: [edit(0, 0, 0, 0, "b"), edit(0, 0, 0, 0, "a")],
         },
       ],
       ctx,
@@ -144,10 +135,7 @@ describe("normalizeFileEdits", () => {
   test("non-file URIs → EditInvalid (not a target the applier can check)", () => {
     const { ctx } = fixtureContext(FILES);
     const err = thrown(() =>
-      normalizeFileEdits(
-        [{ uri: "untitled:1", edits: [{ range: r(0, 0, 0, 0), newText: "x" }] }],
-        ctx,
-      ),
+      normalizeFileEdits([{ uri: "untitled:1", edits: [edit(0, 0, 0, 0, "x")] }], ctx),
     );
     expect(err.code).toBe("EditInvalid");
     expect(err.details).toEqual({ uri: "untitled:1" });

@@ -10,6 +10,7 @@ import {
   SnapshotStore,
   snapshotWeight,
 } from "../../../src/session/snapshots.ts";
+import { range } from "../../support/normalize-context.ts";
 
 const empty: Snapshot = { items: [], texts: Buffer.alloc(0) };
 
@@ -29,10 +30,7 @@ test("keeps the last 32; a lookup keeps a snapshot alive", () => {
 test("bounded in bytes: large snapshots push the least recent out; the newest stays", () => {
   const item = {
     file: "a.ts",
-    line: 1,
-    column: 1,
-    end_line: 1,
-    end_column: 2,
+    ...range(1, 1, 1, 2),
     severity: "error" as const,
     message: "m".repeat(1000),
     channels: ["push" as const],

@@ -1,5 +1,5 @@
 /** SPEC §8.1: every workspace read is opened beneath the root, bounded, and never blocks. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { closeSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPEN } from "../../../src/ffi/syscalls.ts";
@@ -11,13 +11,7 @@ import {
 import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
-let base = "";
-let ws = "";
-let outside = "";
-
-beforeAll(() => {
-  ({ base, ws, outside } = confinementTree());
-});
+const { base, ws, outside } = confinementTree();
 afterAll(removeTempDirs);
 
 describe("readWorkspaceText", () => {

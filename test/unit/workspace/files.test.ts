@@ -1,5 +1,5 @@
 /** SPEC §4.2, §8: which file a path means (realpath confinement), paths and URIs. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import {
   realRoot,
@@ -10,13 +10,7 @@ import {
 import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 import { thrown } from "../../support/thrown.ts";
 
-let base = "";
-let ws = "";
-let outside = "";
-
-beforeAll(() => {
-  ({ base, ws, outside } = confinementTree());
-});
+const { base, ws, outside } = confinementTree();
 afterAll(removeTempDirs);
 
 describe("resolveWorkspaceFile", () => {

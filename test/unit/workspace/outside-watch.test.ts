@@ -9,15 +9,16 @@ import { waitForValue } from "../../support/wait.ts";
 
 afterAll(removeTempDirs);
 
-/** An outside watch of `root` with one subscriber: what it is told, and a wait for a change. */
-function watching(root: string) {
-  const watch = new OutsideWatch(
-    new InotifyHub(),
-    root,
-    () => undefined,
-    () => [],
-    new Set(),
-  );
+/**
+ * An outside watch of `root` (reading workspace files with `read`, source files by `exts`)
+ * with one subscriber: what it is told, and a wait for a change.
+ */
+function watching(
+  root: string,
+  exts: string[] = [],
+  read = (_rel: string): string | undefined => undefined,
+) {
+  const watch = new OutsideWatch(new InotifyHub(), root, read, () => [], new Set(exts));
   const got: FileChange[] = [];
   const s = watch.subscribe((c) => got.push(...c));
   const told = (what: string, seen: (c: FileChange) => boolean) =>
@@ -36,35 +37,20 @@ describe("OutsideWatch", () => {
   test("a dependency no longer named is no longer watched: its changes stop", async () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "busy/x.h": "#define X 1\n" });
     const root = join(base, "proj");
-    const watch = new OutsideWatch(
-      new InotifyHub(),
-      root,
-      (rel) => {
-        try {
-          return readFileSync(join(root, rel), "utf8");
-        } catch {
-          return undefined;
-        }
-      },
-      () => [],
-      new Set(["c", "h"]),
-    );
+    const { watch, got, told } = watching(root, ["c", "h"], (rel) => {
+      try {
+        return readFileSync(join(root, rel), "utf8");
+      } catch {
+        return undefined;
+      }
+    });
     try {
-      const got: FileChange[] = [];
-      watch.subscribe((changes) => got.push(...changes));
       symlinkSync(join(base, "busy"), join(root, "link"));
       watch.noteChanges([{ abs: join(root, "link"), kind: "created" }]);
       const busy = join(base, "busy");
       expect(watch.status().map((s) => s.path)).toContain(busy);
       writeFileSync(join(busy, "x.h"), "#define X 2\n");
-      await waitForValue(
-        () => {
-          watch.poll();
-          return got.some((c) => c.abs === join(busy, "x.h")) ? true : undefined;
-        },
-        5000,
-        { what: "the change in the linked directory" },
-      );
+      await told("the change in the linked directory", (c) => c.abs === join(busy, "x.h"));
       // the link is gone: nothing names the directory, its changes are no one's
       rmSync(join(root, "link"));
       watch.noteChanges([{ abs: join(root, "link"), kind: "deleted" }]);
@@ -83,18 +69,9 @@ describe("OutsideWatch", () => {
 describe("OutsideWatch: what one server alone reads", () => {
   test("is that subscriber's: its changes and what cannot be watched are told to it alone", async () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "lib/m.py": "x = 1\n" });
-    const root = join(base, "proj");
-    const watch = new OutsideWatch(
-      new InotifyHub(),
-      root,
-      () => undefined,
-      () => [],
-      new Set(["c"]),
-    );
+    const { watch, s: a, told } = watching(join(base, "proj"), ["c"]);
     try {
-      const mine: FileChange[] = [];
       const theirs: FileChange[] = [];
-      const a = watch.subscribe((c) => mine.push(...c));
       const b = watch.subscribe((c) => theirs.push(...c));
       const lib = join(base, "lib");
       // a holds the root: it cannot be watched whole, and is named
@@ -109,14 +86,7 @@ describe("OutsideWatch: what one server alone reads", () => {
       expect(a.unwatched()).toEqual([base]);
       expect(b.unwatched()).toEqual([]);
       writeFileSync(join(lib, "m.py"), "x = 2\n");
-      await waitForValue(
-        () => {
-          watch.poll();
-          return mine.length > 0 ? true : undefined;
-        },
-        5000,
-        { what: "the change told to the server that reads it" },
-      );
+      await told("the change told to the server that reads it", () => true);
       expect(theirs).toEqual([]);
       b.close();
       a.close();
@@ -129,17 +99,8 @@ describe("OutsideWatch: what one server alone reads", () => {
 describe("OutsideWatch: a path to nothing yet", () => {
   test("a directory made on its way is no change; the path itself appearing is one", async () => {
     const base = tempDir(undefined, { "proj/a.c": "int a;\n", "home/.profile": "\n" });
-    const root = join(base, "proj");
-    const watch = new OutsideWatch(
-      new InotifyHub(),
-      root,
-      () => undefined,
-      () => [],
-      new Set(["c"]),
-    );
+    const { watch, got, s, told } = watching(join(base, "proj"), ["c"]);
     try {
-      const got: FileChange[] = [];
-      const s = watch.subscribe((c) => got.push(...c));
       const wanted = join(base, "home/.config/tool/config.toml");
       s.depend([{ path: wanted, kind: "file", source: "the tool's user configuration" }]);
       // another program's configuration makes ~/.config: watched deeper, nothing told
@@ -158,14 +119,7 @@ describe("OutsideWatch: a path to nothing yet", () => {
       expect(got).toEqual([]);
       mkdirSync(join(base, "home/.config/tool"));
       writeFileSync(wanted, "x = 1\n");
-      await waitForValue(
-        () => {
-          watch.poll();
-          return got.length > 0 ? true : undefined;
-        },
-        5000,
-        { what: "the configuration's appearance, told" },
-      );
+      await told("the configuration's appearance, told", () => true);
       s.close();
     } finally {
       watch.close();

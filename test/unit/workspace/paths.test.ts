@@ -1,17 +1,11 @@
 /** SPEC §4.3, §8: paths as strings — what lies below what, and how results name a path. */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { workspaceRoot } from "../../../src/workspace/files.ts";
 import { atOrBelow, displayPath } from "../../../src/workspace/paths.ts";
 import { confinementTree, removeTempDirs } from "../../support/temp-dirs.ts";
 
-let base = "";
-let ws = "";
-let outside = "";
-
-beforeAll(() => {
-  ({ base, ws, outside } = confinementTree());
-});
+const { base, ws, outside } = confinementTree();
 afterAll(removeTempDirs);
 
 test("displayPath: relative inside, absolute outside", () => {
