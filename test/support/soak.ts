@@ -108,6 +108,15 @@ function withoutLine(text: string, line: string): string {
   return lines.join("\n");
 }
 
+/**
+ * A comment holding an astral character (two UTF-16 units, one code point): put before a
+ * use of the compared symbol, it moves that use's columns differently in the server's unit
+ * and the client's, so an answer converted with a table of the file's older text is off.
+ */
+const ACCENT = "/*\u{1D4B3}*/";
+/** Files whose languages take a block comment anywhere a space may stand. */
+const BLOCK_COMMENTS = /\.(ts|tsx|js|c|h|cc|cpp|hpp|go|rs)$/;
+
 const appendLine = (text: string, line: string) =>
   `${text.endsWith("\n") ? text : `${text}\n`}${line}\n`;
 
@@ -128,6 +137,7 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
   ];
   if (lang.flip) kinds.push("flip");
   if (lang.depend) kinds.push("depend");
+  if (lang.files.some((f) => BLOCK_COMMENTS.test(f))) kinds.push("accent");
   for (;;) {
     const kind = rng.pick(kinds);
     const file = rng.pick(lang.files);
@@ -181,6 +191,19 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
         rmSync(join(m.root, c.path), { force: true });
         m.texts.delete(c.path);
         return { kind, detail: c.path };
+      }
+      case "accent": {
+        const symbol = lang.references.symbol;
+        const uses = lang.files.flatMap((f) =>
+          BLOCK_COMMENTS.test(f)
+            ? occurrences(m.texts.get(f) ?? "", symbol).map((at) => ({ f, at }))
+            : [],
+        );
+        const use = uses.length === 0 ? undefined : rng.pick(uses);
+        if (use === undefined) continue;
+        const text = m.texts.get(use.f) ?? "";
+        m.write(use.f, `${text.slice(0, use.at)}${ACCENT}${text.slice(use.at)}`);
+        return { kind, detail: use.f };
       }
       case "flip": {
         if (!lang.flip) continue;
