@@ -1,10 +1,7 @@
 /**
- * Documents a session has open (SPEC §5): `didOpen` the first time,
- * `didChange` with the full text and version + 1 when the content hash
- * changed (its range named where the server's lines are not LSP's, documents.ts), nothing otherwise; least recently used documents are closed past
- * `max_open_documents`. Versions of a URI only ever grow, across closes and
- * reopens, so a publish for an earlier opening can never pass for the current
- * one (SPEC §6).
+ * Documents a session has open (SPEC §5): didOpen, didChange of the whole text when its hash
+ * changed, LRU didClose past `max_open_documents`. A URI's versions only grow, across
+ * reopens, so a publish for an earlier opening never passes for the current one (SPEC §6).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { LineIndex } from "../text/line-index.ts";
@@ -48,10 +45,8 @@ interface SinkServer {
 }
 
 /**
- * The notifications of a server's documents. A change sends the whole text, and its range
- * where the old text's lines, as the server reads them, are not LSP's (SPEC §5,
- * text/line-rule.ts): a server that turns a full-text change into a ranged one counts
- * that end in LSP's lines, and hands it to a reader of others (typescript-language-server).
+ * The notifications of a server's documents; a change names its range where the server's
+ * lines are not LSP's (SPEC §5, text/line-rule.ts).
  */
 export function serverSink(server: SinkServer): DocumentSink {
   return {

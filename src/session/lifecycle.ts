@@ -1,8 +1,7 @@
 /**
- * A session's state machine (SPEC §9.1): the state it is in and the moves allowed out of
- * it, what each server life leaves behind (its exit, the last error), and the use counters
- * the manager evicts by. Every change goes through a method here and waiters re-check on
- * `changes`; nothing outside this file writes a field of it.
+ * A session's state machine (SPEC §9.1), what each server life leaves behind and the use
+ * counters eviction reads. Only the methods here write its fields; waiters re-check on
+ * `changes`.
  */
 import type { BridgeError, ErrorEnvelope } from "../errors.ts";
 import type { ExitInfo } from "../process/launch.ts";
@@ -18,11 +17,7 @@ export type SessionState =
   | "stopping"
   | "dead";
 
-/**
- * Every allowed move; staying in the same state is always allowed. A session starts lazily,
- * leaves `stopping` only once its tree is gone (SPEC §9.2), and a dead one comes back only
- * through an explicit stop to `not_started` (session_restart, eviction), never by itself.
- */
+/** Every allowed move besides staying (SPEC §9.1, §9.2): dead returns only explicitly. */
 export const TRANSITIONS: Readonly<Record<SessionState, readonly SessionState[]>> = {
   not_started: ["starting"],
   // back to not_started when nothing ran (version pin, prerequisites): the next call retries;

@@ -1,8 +1,4 @@
-/**
- * The typed errors a session reports (SPEC §4.6), built in one place so their
- * messages, hints and details stay consistent. Pure: they take what they say.
- */
-
+/** The typed errors a session reports (SPEC §4.6), built in one place. */
 import type { ResponseError } from "vscode-languageserver-protocol";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import type { ServerStatus } from "./readiness.ts";
@@ -25,10 +21,7 @@ export function shuttingDownError(s: SessionLabel): BridgeError {
   });
 }
 
-/**
- * `working`: the server shows it is still at work (a progress task, a busy status); only
- * then is waiting longer a way out (SPEC §3.3).
- */
+/** `working`: the server shows it is at work; only then is waiting longer a way out (§3.3). */
 export function readyTimeoutError(
   s: SessionLabel,
   timeoutMs: number,
@@ -142,11 +135,7 @@ export function asBridgeError(err: unknown): BridgeError {
   });
 }
 
-/**
- * Every slot is held (SPEC §9.1): by sessions in use (`busy`), or by idle ones the incoming
- * session's standing may not evict (`held`: a main server, for a data-file server; a
- * session ranked before it, for a warm-up).
- */
+/** Every slot is held (SPEC §9.1): `busy` ones, or `held` ones its standing may not evict. */
 export function sessionLimitError(
   max: number,
   why: { busy: string[]; held: string[]; mode: "call" | "warmup"; tier: string },

@@ -1,15 +1,6 @@
 /**
  * One language-server session keyed by (workspace, server) (SPEC §9.1), its parts plain
- * readonly fields. Where its state lives, and what changes it:
- *   lifecycle  state, epoch, times, last exit and error: server-process.ts, and
- *              readiness-driver.ts (ready, a failed load); use counters, shutdown: here
- *   process    connection, capabilities, encoding, pids of the current life: server-process.ts
- *   driver     readiness and warm-up, replaced at each start: readiness-driver.ts
- *   documents  open documents with their `disk`, `saves`, `republish`: documents.ts
- *              (`sync`, `write`), reset at each start
- *   progress, diagnostics, registrations  what the server sends (server-process.ts installs
- *              the handlers; pulls: diagnostics-settle.ts), cleared at each start (context.ts)
- *   restarts   `restartFor` here; `calls`: call-lock.ts
+ * readonly fields over one SessionContext (docs/ARCHITECTURE.md, "Where state lives").
  * Tools never talk to the connection: `request` waits for readiness, bounds the call and
  * maps failures to SPEC §4.6 codes.
  */
@@ -174,10 +165,7 @@ export class Session {
     await this.driver.waitReady(ctx);
   }
 
-  /**
-   * A semantic request (`HoverRequest.type`…): ready, not held by re-indexing, bounded,
-   * ContentModified retried.
-   */
+  /** A semantic request: ready, not held by re-indexing, bounded, ContentModified retried. */
   async request<P, R>(request: LspRequest<P, R>, params: P, wait: WaitContext = {}): Promise<R> {
     await this.ensureReady(wait);
     await this.driver.holdForSemantic(wait);
@@ -189,10 +177,7 @@ export class Session {
     return this.ctx.waitUntil(check, what, signal);
   }
 
-  /**
-   * Make the server's copy of a file equal to content just read from disk (SPEC §5):
-   * didOpen, or didChange + didSave (the applier's resync, SPEC §7.4).
-   */
+  /** Content just read from disk becomes the server's copy (the applier's resync, SPEC §7.4). */
   syncDocument(content: DiskContent): OpenDocument {
     return this.documents.write(content).doc;
   }
@@ -202,11 +187,7 @@ export class Session {
     return this.requests.barrier(signal, via);
   }
 
-  /**
-   * The bridge is exiting (SPEC §9.2): a start in progress is abandoned at once (a server
-   * that never answers `initialize` does not hold the exit), calls waiting on the session
-   * fail, the tree is stopped, and the session never starts again.
-   */
+  /** The bridge is exiting (SPEC §9.2): a start is abandoned, waiters fail, no start again. */
   shutdown(deadline?: number): Promise<void> {
     this.lifecycle.close();
     this.lifecycle.changes.notify();

@@ -1,10 +1,7 @@
 /**
- * The stop ladder of one server (SPEC §9.2), every step within one deadline: LSP `shutdown`
- * and `exit`, each given half of the time left (a server that stops reading its input
- * leaves both writes pending for ever), then the supervisor's ladder with the rest
- * (process/launch.ts: wait, close stdin, kill the whole tree), which ends at most
- * KILL_BOUND_MS past the deadline. What the session forgets once the process is gone is not
- * here: that teardown runs in one place whoever ended the server (`ServerProcess.release`).
+ * The stop ladder of one server (SPEC §9.2) within one deadline: LSP `shutdown` and `exit`,
+ * each given half of the time left (a server that stops reading leaves both pending), then
+ * the supervisor's ladder (process/launch.ts) with the rest.
  */
 import type { MessageConnection } from "vscode-languageserver-protocol";
 import { bounded } from "../bounded.ts";
