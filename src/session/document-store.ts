@@ -37,18 +37,28 @@ export interface DocumentSink {
   close(uri: string): void;
 }
 
-/** What the sink needs of the server (documents.ts ServerLink). */
-interface SinkServer {
+/** What the documents need of the running server. */
+export interface ServerLink {
+  /** a notification to the server of the current life; dropped when there is none */
   notify(method: string, params: unknown): void;
   capabilities(): ServerCapabilities | undefined;
+  /** the encoding of the positions it reads */
   encoding(): PositionEncoding;
+  /** resolves once the server has handled every notification sent before it */
+  barrier(signal?: AbortSignal): Promise<void>;
+  /** the server has loaded its project (readiness.ts `loaded`) */
+  loaded(): boolean;
 }
+
+export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
 
 /**
  * The notifications of a server's documents; a change names its range where the server's
  * lines are not LSP's (SPEC §5, text/line-rule.ts).
  */
-export function serverSink(server: SinkServer): DocumentSink {
+export function serverSink(
+  server: Pick<ServerLink, "notify" | "capabilities" | "encoding">,
+): DocumentSink {
   return {
     open: (d) =>
       server.notify("textDocument/didOpen", {
@@ -97,12 +107,7 @@ export class DocumentStore {
   ) {}
 
   /** Make the server's copy equal to `content`; returns the document and what was sent. */
-  sync(
-    uri: string,
-    languageId: string,
-    content: DiskContent,
-    stamp: SyncStamp,
-  ): { doc: OpenDocument; sent: "open" | "change" | "none" } {
+  sync(uri: string, languageId: string, content: DiskContent, stamp: SyncStamp): SyncResult {
     const { abs } = content;
     const existing = this.docs.get(uri);
     if (existing) {

@@ -5,10 +5,8 @@
  * document as the file is now, `write()` makes content just read the server's copy.
  */
 import { dirname } from "node:path";
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
-import type { PositionEncoding } from "../text/positions.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { FILE_CHANGE_TYPE, type FileChange } from "../workspace/file-events.ts";
 import type { ResolvedFile } from "../workspace/files.ts";
@@ -22,6 +20,8 @@ import {
   type DiskContent,
   DocumentStore,
   type OpenDocument,
+  type ServerLink,
+  type SyncResult,
   type SyncStamp,
   serverSink,
 } from "./document-store.ts";
@@ -29,20 +29,7 @@ import { Republisher } from "./republish.ts";
 import { Saves } from "./saves.ts";
 import type { Refresh } from "./settle/rule.ts";
 
-export type { DiskContent, OpenDocument } from "./document-store.ts";
-
-/** What the documents need of the running server. */
-export interface ServerLink {
-  /** a notification to the server of the current life; dropped when there is none */
-  notify(method: string, params: unknown): void;
-  capabilities(): ServerCapabilities | undefined;
-  /** the encoding of the positions it reads */
-  encoding(): PositionEncoding;
-  /** resolves once the server has handled every notification sent before it */
-  barrier(signal?: AbortSignal): Promise<void>;
-  /** the server has loaded its project (readiness.ts `loaded`) */
-  loaded(): boolean;
-}
+export type { DiskContent, OpenDocument, ServerLink } from "./document-store.ts";
 
 /** What session_status says of the documents (SPEC §10), keys as shown there. */
 export interface CoherenceStatus {
@@ -63,8 +50,6 @@ export interface CoherenceStatus {
   outside_unwatched: string[];
 }
 
-export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
-
 /** What a `sync` sent: documents changed, and files opened because they changed. */
 export interface Synced {
   sent: OpenDocument[];
@@ -84,14 +69,16 @@ export class Documents {
   readonly disk: DiskChanges;
   /** republish rounds after a check run (republish.ts) */
   readonly republish: Republisher;
-  private store: DocumentStore;
+  private readonly store: DocumentStore;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly server: ServerLink,
   ) {
-    this.store = this.newStore();
+    const { lines, answerLines } = ctx;
+    const max = ctx.bridge.max_open_documents;
+    this.store = new DocumentStore(max, serverSink(server), lines, answerLines);
     this.saves = new Saves(ctx, server);
     this.republish = new Republisher(ctx, {
       notify: (method, params) => server.notify(method, params),
@@ -100,20 +87,9 @@ export class Documents {
     this.disk = new DiskChanges(ctx, () => this.store.all().map((d) => dirname(d.abs)));
   }
 
-  private newStore(): DocumentStore {
-    const { bridge, lines, answerLines } = this.ctx;
-    return new DocumentStore(
-      bridge.max_open_documents,
-      serverSink(this.server),
-      lines,
-      answerLines,
-    );
-  }
-
   /** A new server life: nothing is open, nothing is watched yet. */
   reset(): void {
     this.clear();
-    this.store = this.newStore();
     this.disk.reset();
     this.generation = 0;
     this.saves.reset();

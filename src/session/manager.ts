@@ -115,7 +115,7 @@ export class SessionManager {
     ctx: WaitContext,
     fn: (s: Session) => Promise<T>,
   ): Promise<T> {
-    session.beginUse(++this.useCounter);
+    session.lifecycle.beginUse(++this.useCounter);
     try {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
@@ -132,7 +132,7 @@ export class SessionManager {
       }
       return await fn(session);
     } finally {
-      session.endUse(++this.useCounter);
+      session.lifecycle.endUse(++this.useCounter);
     }
   }
 
@@ -187,7 +187,7 @@ export class SessionManager {
       // the victim's tree is reaped before anyone else is admitted; then decide again
       tried.add(decision.victim);
       log.info(`evicting idle session ${decision.victim.key} to start ${incoming.key}`);
-      await decision.victim.stop("not_started").catch((err: unknown) => {
+      await decision.victim.process.stop("not_started").catch((err: unknown) => {
         log.warn(`evicting ${decision.victim.key} failed: ${String(err)}`);
       });
     }
@@ -207,7 +207,7 @@ export class SessionManager {
         // gone or unreadable now is reported by the next call on it; never into a preview
         await session.calls.shared(async () => {
           const content = session.workspace.tryRead(abs);
-          if (content !== undefined) session.syncDocument(content);
+          if (content !== undefined) session.documents.write(content);
         });
         // a file at a time: the bridge reads its input between two (SPEC §8.2)
         await session.workspace.turns.next();

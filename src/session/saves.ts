@@ -1,21 +1,6 @@
-/**
- * The didSaves and diagnostics runs a session asks for (SPEC §5.3). A run-based server
- * (settle/runs.ts) checks again on a save only, so a change told otherwise is paid with a
- * didSave; with a run `start` the bridge starts each run itself, once loaded and one at a
- * time, so the run answering for a change is known. `mark`: the progress a run must follow.
- */
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
 import type { SessionContext } from "./context.ts";
-import type { OpenDocument } from "./document-store.ts";
-
-/** What saving needs of the running server (documents.ts ServerLink). */
-interface SaveLink {
-  notify(method: string, params: unknown): void;
-  capabilities(): ServerCapabilities | undefined;
-  /** the server has loaded its project (readiness.ts `loaded`) */
-  loaded(): boolean;
-}
+import type { OpenDocument, ServerLink } from "./document-store.ts";
 
 export class Saves {
   /** progress mark at the last didSave or run request of this life; undefined: none */
@@ -29,7 +14,7 @@ export class Saves {
 
   constructor(
     private readonly ctx: SessionContext,
-    private readonly server: SaveLink,
+    private readonly server: Pick<ServerLink, "notify" | "capabilities" | "loaded">,
   ) {
     this.reset();
   }

@@ -30,12 +30,7 @@ import {
   shuttingDownError,
 } from "./session-errors.ts";
 import { runsOnWithoutStdout, STDOUT_CLOSED } from "./stdout-end.ts";
-import { stopServer } from "./stop.ts";
-
-/** What is left before `deadline` (Date.now()), in ms. */
-function remaining(deadline: number): number {
-  return Math.max(0, deadline - Date.now());
-}
+import { remaining, stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
 export interface SessionParts {

@@ -53,14 +53,11 @@ const START_FAILURES = new Set([
 ]);
 
 export function stateTimeoutError(s: SessionLabel, timeoutMs: number, what: string): BridgeError {
-  return new BridgeError(
-    "RequestTimeout",
-    `${s.key}: ${what} did not happen within ${timeoutMs} ms`,
-    {
-      hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
-      details: { workspace: s.workspace, server: s.server, waiting_for: what },
-    },
-  );
+  const message = `${s.key}: ${what} did not happen within ${timeoutMs} ms`;
+  return new BridgeError("RequestTimeout", message, {
+    hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
+    details: { workspace: s.workspace, server: s.server, waiting_for: what },
+  });
 }
 
 export function initFailedError(s: SessionLabel, err: unknown): BridgeError {
@@ -187,12 +184,9 @@ export function lacksCapability(server: string, method: string): BridgeError {
 }
 
 export function unknownServerError(workspace: string, server: string): BridgeError {
-  return new BridgeError(
-    "UnknownServer",
-    `server "${server}" is not configured for workspace "${workspace}"`,
-    {
-      hint: "session_status lists the configured (workspace, server) pairs",
-      details: { workspace, server },
-    },
-  );
+  const message = `server "${server}" is not configured for workspace "${workspace}"`;
+  return new BridgeError("UnknownServer", message, {
+    hint: "session_status lists the configured (workspace, server) pairs",
+    details: { workspace, server },
+  });
 }
