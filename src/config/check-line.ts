@@ -1,8 +1,4 @@
-/**
- * One line of `--check-config` output (SPEC §2): `ok` or `FAIL`, the configuration key
- * checked, what was found. The commands print them; checks other modules own (required
- * workspace files, SPEC §3.4) build them too.
- */
+/** One line of `--check-config` output (SPEC §2): `ok` or `FAIL`, the key, what was found. */
 export interface CheckResult {
   ok: boolean;
   line: string;

@@ -1,8 +1,4 @@
-/**
- * The configuration's `ConfigInvalid` errors (SPEC §3, §4.6), built in one place: a file
- * that cannot be read or is no UTF-8, TOML that does not parse, a key the schema or a
- * cross-key rule rejects, a log file outside where the bridge may write.
- */
+/** The configuration's `ConfigInvalid` errors (SPEC §3, §4.6), built in one place. */
 import { BridgeError } from "../errors.ts";
 
 /** `codeblock`: smol-toml's excerpt of the lines around the error. */
@@ -13,14 +9,11 @@ export function tomlSyntaxError(
   reason: string,
   codeblock: string,
 ): BridgeError {
-  return new BridgeError(
-    "ConfigInvalid",
-    `${source}:${line}:${column}: TOML syntax error: ${reason}`,
-    {
-      hint: "fix the TOML syntax at that line and column (https://toml.io)",
-      details: { source, line, column, codeblock },
-    },
-  );
+  const message = `${source}:${line}:${column}: TOML syntax error: ${reason}`;
+  return new BridgeError("ConfigInvalid", message, {
+    hint: "fix the TOML syntax at that line and column (https://toml.io)",
+    details: { source, line, column, codeblock },
+  });
 }
 
 /** `code`: the errno code of the failed read. */
@@ -54,15 +47,10 @@ export function keysRejected(
 
 /** `bridge.log.file` in a directory (`dir`) outside every workspace and the temp directory. */
 export function logOutsideAllowed(dir: string): BridgeError {
-  return new BridgeError(
-    "ConfigInvalid",
-    `bridge.log.file: the directory ${dir} is outside every workspace and the system temp directory`,
-    {
-      hint: "put the log file inside a workspace root or the system temp directory",
-      details: {
-        path: "bridge.log.file",
-        expected: "a path inside a workspace or the temp directory",
-      },
-    },
-  );
+  const path = "bridge.log.file";
+  const message = `${path}: the directory ${dir} is outside every workspace and the system temp directory`;
+  return new BridgeError("ConfigInvalid", message, {
+    hint: "put the log file inside a workspace root or the system temp directory",
+    details: { path, expected: "a path inside a workspace or the temp directory" },
+  });
 }

@@ -1,21 +1,13 @@
 /**
  * Environment variable names the configuration may not hand to a child (SPEC §3
- * "Environment", §9.1). Data and pure checks: the schema refuses such names in `env` and
- * `env_passthrough`, and process/env.ts strips the forbidden ones from every child's
- * environment.
+ * "Environment", §9.1): the schema refuses them, process/env.ts strips the forbidden ones.
  */
+import { starPattern } from "./server-files.ts";
 
-/**
- * Never passed to a child, even when configured: a compiled bridge honours both, and a
- * child that is itself a Bun executable would change behaviour
- * (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time).
- */
+/** Never passed to a child (docs/TOOLCHAIN.md#the-compiled-binary-at-run-time). */
 export const FORBIDDEN_ENV_NAMES: readonly string[] = ["BUN_BE_BUN", "BUN_OPTIONS"];
 
-/**
- * SPEC §3: `env_passthrough` names that look like secrets are refused (case-insensitive
- * globs; `*` matches any run of characters).
- */
+/** SPEC §3: `env_passthrough` names that look like secrets are refused (case-insensitive). */
 export const SECRET_NAME_PATTERNS: readonly string[] = [
   "*TOKEN*",
   "*SECRET*",
@@ -24,15 +16,7 @@ export const SECRET_NAME_PATTERNS: readonly string[] = [
   "*CREDENTIAL*",
 ];
 
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split("*")
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${body}$`, "i");
-}
-
-const SECRET_REGEXPS = SECRET_NAME_PATTERNS.map((glob) => ({ glob, re: globToRegExp(glob) }));
+const SECRET_REGEXPS = SECRET_NAME_PATTERNS.map((glob) => ({ glob, re: starPattern(glob, "i") }));
 
 /** The first secret pattern `name` matches, or null. */
 export function secretPatternMatching(name: string): string | null {

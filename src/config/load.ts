@@ -1,7 +1,4 @@
-/**
- * Reading `bridge.toml` (SPEC §2, §3): where the path comes from, reading it as UTF-8,
- * parsing with smol-toml, then `validateConfig`. Every failure is `ConfigInvalid`.
- */
+/** Reading `bridge.toml` (SPEC §2, §3) as UTF-8 TOML, then `validateConfig`; every failure ConfigInvalid. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse, TomlError } from "smol-toml";
@@ -25,8 +22,7 @@ export function resolveConfigPath(
 export function parseConfigText(text: string, source: string): Config {
   let raw: unknown;
   try {
-    // Integers beyond 2^53 become bigint so the schema rejects them instead of rounding;
-    // `__proto__`-style keys are refused outright.
+    // integers beyond 2^53 become bigint, which the schema rejects; `__proto__` keys throw
     raw = parse(text, { integersAsBigInt: "asNeeded", unsafeKeyBehaviour: "throw" });
   } catch (err) {
     if (err instanceof TomlError) {

@@ -1,8 +1,4 @@
-/**
- * SPEC §3 (`bridge.log.file`): the log file's directory must lie inside a workspace or
- * the system temp directory; anything else is ConfigInvalid (a bridge must not write
- * where its configuration did not clearly allow).
- */
+/** SPEC §3 (`bridge.log.file`): the log directory lies in a workspace or the temp directory. */
 import { existsSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, relative, sep } from "node:path";
@@ -31,7 +27,5 @@ export function checkLogLocation(config: Config): void {
   if (file === null) return;
   const dir = realExisting(dirname(file));
   const allowed = [realExisting(tmpdir()), ...config.workspaces.map((w) => realExisting(w.root))];
-  if (!allowed.some((base) => inside(dir, base))) {
-    throw logOutsideAllowed(dirname(file));
-  }
+  if (!allowed.some((base) => inside(dir, base))) throw logOutsideAllowed(dirname(file));
 }

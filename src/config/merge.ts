@@ -1,11 +1,7 @@
 /**
- * How one configuration table is laid over another (SPEC §2.1): what discovery finds over a
- * preset's `initialization_options` and `settings`, a test's own keys over what discovery
- * configured. Nested tables merge key by key, so a discovered `tsserver.path` keeps the
- * preset's `tsserver.useClientFileWatcher`; arrays and scalars replace. The one merge of
- * configuration tables: neither argument is modified, nor shared with the result.
+ * The one merge of configuration tables (SPEC §2.1): nested tables key by key, arrays and
+ * scalars replaced; neither argument is modified, nor shared with the result.
  */
-
 export type Table = Record<string, unknown>;
 
 export function isTable(value: unknown): value is Table {

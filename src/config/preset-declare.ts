@@ -1,9 +1,6 @@
 /**
  * What a preset is (SPEC §1, §2.1) and how one is declared: the `[[server]]` keys that differ
- * from the schema's defaults, validated by the schema when the declaring module loads, and
- * what discovery needs to find the server — its binary names, and where its version comes
- * from when the binary cannot print it. The presets themselves are in presets.ts and the
- * presets-*.ts files beside it; each server's traps are in docs/LANGUAGE-SERVERS.md.
+ * from the schema's defaults, validated as the module loads, and how discovery finds it.
  */
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -12,13 +9,9 @@ import { ServerSchema } from "./schema.ts";
 import type { ServerConfig } from "./types.ts";
 
 /** What discovery finds on the machine; everything else is in the preset. */
-export type MachineKeys = "name" | "command" | "version" | "version_command";
-const PresetServerSchema = ServerSchema.omit({
-  name: true,
-  command: true,
-  version: true,
-  version_command: true,
-});
+const MACHINE_KEYS = { name: true, command: true, version: true, version_command: true } as const;
+export type MachineKeys = keyof typeof MACHINE_KEYS;
+const PresetServerSchema = ServerSchema.omit(MACHINE_KEYS);
 
 export interface Preset {
   name: string;
@@ -30,11 +23,7 @@ export interface Preset {
   versionCommand?: (commandPath: string) => string[] | null;
   /** a binary whose version does not match is not this server (TypeScript 5's `tsc`) */
   versionPattern?: RegExp;
-  /**
-   * The initialization options that point the server at a TypeScript library directory
-   * (`node_modules/typescript/lib`): discovery passes the workspace's, or the one installed
-   * beside the server (Astro's `typescript.tsdk`, which it cannot start without)
-   */
+  /** the initialization options pointing it at a TypeScript library (`typescript.tsdk`) */
   typescriptLib?: (lib: string) => Record<string, unknown>;
   /** programs it runs beside itself, whose per-user configuration it reads (SPEC §5.3) */
   runs?: string[];
@@ -55,10 +44,7 @@ export interface WorkspaceFacts {
   serving: (group: string) => string | undefined;
 }
 
-/**
- * A preset's part in discovery, as data and hooks in its own file, so that discovery names
- * no server (SPEC §2.1).
- */
+/** A preset's part in discovery, as data and hooks, so that discovery names no server. */
 export interface DiscoveryRules {
   /** presets serving the same files with the same roles: the lowest `rank` found serves */
   alternatives?: { group: string; files: string; language: string; rank: number };
@@ -78,6 +64,12 @@ export interface DiscoveryRules {
 export type PresetDeclaration = Omit<Preset, "server"> & {
   server: Omit<z.input<typeof ServerSchema>, MachineKeys>;
 };
+
+/** `line_terminators` where a lone CR is no line break (docs/LANGUAGE-SERVERS.md#the-servers-lines). */
+export const LF_LINES = ["lf"] as const;
+
+/** A server of configuration and build files, offering no workspace/symbol (SPEC §9.1). */
+export const DATA_FILES = { workspace_symbols: false, data_files: true } as const;
 
 export function preset(declared: PresetDeclaration): Preset {
   return { ...declared, server: PresetServerSchema.parse(declared.server) };
@@ -101,10 +93,7 @@ function packageJsonOf(path: string, name: string): string | null {
   return null;
 }
 
-/**
- * For a language server whose binary has no version flag but whose sibling CLI prints it
- * (`pyright-langserver` beside `pyright`): `[sibling, "--version"]`, null without one.
- */
+/** A binary without a version flag whose sibling CLI prints it: `[sibling, "--version"]`. */
 export function siblingVersion(cli: string): (commandPath: string) => string[] | null {
   return (commandPath) => {
     const sibling = join(dirname(commandPath), cli);
@@ -112,12 +101,7 @@ export function siblingVersion(cli: string): (commandPath: string) => string[] |
   };
 }
 
-/**
- * For npm servers: `node -p` reading the `version` of the package the binary belongs to —
- * for those whose binary prints no version (`--version` starts the server, or prints
- * nothing), and for those whose `--version` loads the whole server first, which a machine
- * starting twenty version runs at once cannot always finish in time.
- */
+/** npm servers: `node -p` reads their package's version (`--version` prints none, or is slow). */
 export function npmPackageVersion(packageName: string): (commandPath: string) => string[] | null {
   return (commandPath) => {
     let real: string;

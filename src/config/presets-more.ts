@@ -1,12 +1,14 @@
 /**
- * Presets for languages already served, as alternatives (SPEC §2.1): ruff (Python
- * diagnostics beside a Python server), basedpyright, ty and pylsp (Python), ccls (C/C++);
- * and presets this project does not exercise against their real servers, for languages
- * whose servers no registry its machines reach carries (Java, C#, Ruby, Kotlin), with their
- * install routes in docs/LANGUAGE-SERVERS.md. Discovery configures one server per language
- * and role (discovery/choose.ts).
+ * Presets for languages already served, as alternatives (SPEC §2.1: one server per language
+ * and role), and the untested presets (docs/LANGUAGE-SERVERS.md has their install routes).
  */
-import { type Preset, preset, siblingVersion, type WorkspaceFacts } from "./preset-declare.ts";
+import {
+  type Preset,
+  type PresetDeclaration,
+  preset,
+  siblingVersion,
+  type WorkspaceFacts,
+} from "./preset-declare.ts";
 
 /** TypeScript 7's inlay hint settings, asked in its `typescript` and `javascript` sections. */
 const TSGO_HINTS = {
@@ -18,12 +20,7 @@ const TSGO_HINTS = {
   enumMemberValues: { enabled: true },
 } as const;
 
-/**
- * The inlay hints `inlay_hints` answers, which typescript-language-server (its tsserver
- * preferences), typescript-native (its `inlayHints` settings) and gopls (its `hints`
- * settings) leave off by default; they change no other answer
- * (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for).
- */
+/** The inlay hints `inlay_hints` answers (docs/LANGUAGE-SERVERS.md#inlay-hints-are-off-until-asked-for). */
 export const INLAY_HINTS = {
   tsgo: { typescript: { inlayHints: TSGO_HINTS }, javascript: { inlayHints: TSGO_HINTS } },
   tsserver: {
@@ -45,13 +42,6 @@ export const INLAY_HINTS = {
   },
 } as const;
 
-/** What pyright reads (SPEC §5.3 `reads`); basedpyright is the same program. */
-export const PYRIGHT_READS = [
-  "**/*.{py,pyi,pth,json,toml}",
-  "**/py.typed",
-  "**/{site,dist}-packages/*",
-];
-
 export const TYPESCRIPT_EXTENSIONS = {
   ts: "typescript",
   mts: "typescript",
@@ -69,8 +59,26 @@ export const TYPESCRIPT_READS = [
   "**/node_modules/{*,@*/*}",
 ];
 
-const PYTHON = { py: "python", pyi: "python" };
-const PYTHON_SCRIPTS = { python: "python", python3: "python" };
+/** The files every Python server serves. */
+const PYTHON_FILES = {
+  languages: ["python"],
+  extensions: { py: "python", pyi: "python" },
+  shebangs: { python: "python", python3: "python" },
+};
+
+/** pyright and basedpyright, one program (docs/LANGUAGE-SERVERS.md#pyright-configuration). */
+export const PYRIGHT_SERVER = {
+  args: ["--stdio"],
+  ...PYTHON_FILES,
+  roles: ["semantics", "diagnostics"],
+  env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
+  ready: { log_message: "Found \\d+ source file" },
+  // it takes a new file in only on a timer: changed and new files are opened (SPEC §5.2)
+  open_changed_files: true,
+  // sources, stubs, `.pth` files, configuration (JSON, TOML), packages (SPEC §5.3)
+  reads: ["**/*.{py,pyi,pth,json,toml}", "**/py.typed", "**/{site,dist}-packages/*"],
+  program: "pyrightconfig",
+} satisfies PresetDeclaration["server"];
 
 /** C and C++ by extension (clangd takes the language from compile flags; this only routes). */
 export const C_FAMILY = {
@@ -85,35 +93,23 @@ export const C_FAMILY = {
   hxx: "cpp",
 };
 
-export const cargoEnv = () => [
-  "CARGO_HOME",
-  "RUSTUP_HOME",
-  "RUSTUP_TOOLCHAIN",
-  "RUST_SRC_PATH",
-  "CARGO_NET_OFFLINE",
-];
+/** cargo's and rustup's environment, passed through to the Rust servers. */
+export const CARGO_ENV = [
+  ["CARGO_HOME", "RUSTUP_HOME", "RUSTUP_TOOLCHAIN"],
+  ["RUST_SRC_PATH", "CARGO_NET_OFFLINE"],
+].flat();
 
 /** bacon-ls runs cargo in the root: beside rust-analyzer only when a crate is there. */
 export function baconGivesWay(here: WorkspaceFacts): string | null {
-  if (here.cargoAtRoot) return null;
-  return (
-    "bacon-ls checks the crate in the workspace root and there is no Cargo.toml there " +
-    "(rust-analyzer diagnoses the .rs files)"
-  );
+  const why = "bacon-ls checks the crate in the workspace root and there is no Cargo.toml there";
+  return here.cargoAtRoot ? null : `${why} (rust-analyzer diagnoses the .rs files)`;
 }
 
 /** The go command's environment, passed through to gopls. */
 export const GO_ENV = [
-  "GOPATH",
-  "GOROOT",
-  "GOFLAGS",
-  "GOMODCACHE",
-  "GOCACHE",
-  "GOPROXY",
-  "GOPRIVATE",
-  "GOTOOLCHAIN",
-  "GOWORK",
-];
+  ["GOPATH", "GOROOT", "GOFLAGS", "GOMODCACHE", "GOCACHE"],
+  ["GOPROXY", "GOPRIVATE", "GOTOOLCHAIN", "GOWORK"],
+].flat();
 
 export const GO_NEEDED =
   "which it loads packages with: install Go and put its bin directory on PATH";
@@ -135,10 +131,7 @@ export const LUA_SERVER = { group: "lua", files: ".lua", language: "Lua" };
 /** A Python server pointed at the root's virtual environment. */
 export const pythonVenv = (python: string) => ({ python: { pythonPath: python } });
 
-/**
- * ruff diagnoses beside a Python server only when the workspace configures it: beside
- * pyright it would take the type checker's diagnostics away otherwise.
- */
+/** ruff joins a Python server only where the workspace configures it (else it takes its place). */
 function ruffGivesWay(here: WorkspaceFacts): string | null {
   const python = here.serving(PYTHON_SERVER.group);
   if (python === undefined || here.ruffConfig !== null) return null;
@@ -163,9 +156,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     discovery: { givesWay: ruffGivesWay, chosenFor: ruffChosenFor },
     server: {
       args: ["server"],
-      languages: ["python"],
-      extensions: { ...PYTHON },
-      shebangs: { ...PYTHON_SCRIPTS },
+      ...PYTHON_FILES,
       roles: ["diagnostics"],
       diagnostics_settle: "pull",
     },
@@ -177,19 +168,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       "Python (PyPI basedpyright, a pyright fork); ready once it logs `Found N source " +
       "files`; version from the sibling `basedpyright --version`.",
     discovery: { alternatives: { ...PYTHON_SERVER, rank: 2 }, venv: pythonVenv },
-    server: {
-      args: ["--stdio"],
-      languages: ["python"],
-      extensions: { ...PYTHON },
-      shebangs: { ...PYTHON_SCRIPTS },
-      roles: ["semantics", "diagnostics"],
-      env_passthrough: ["VIRTUAL_ENV", "CONDA_PREFIX", "PYTHONPATH"],
-      ready: { log_message: "Found \\d+ source file" },
-      // like pyright, it adds new files to its program on a timer (SPEC §5.2)
-      open_changed_files: true,
-      reads: [...PYRIGHT_READS],
-      program: "pyrightconfig",
-    },
+    server: PYRIGHT_SERVER,
     versionCommand: siblingVersion("basedpyright"),
   }),
   preset({
@@ -199,9 +178,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
     discovery: { alternatives: { ...PYTHON_SERVER, rank: 3 } },
     server: {
       args: ["server"],
-      languages: ["python"],
-      extensions: { ...PYTHON },
-      shebangs: { ...PYTHON_SCRIPTS },
+      ...PYTHON_FILES,
       roles: ["semantics", "diagnostics"],
       diagnostics_settle: "pull",
     },
@@ -214,9 +191,7 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       "points, pyflakes diagnostics when installed.",
     discovery: { alternatives: { ...PYTHON_SERVER, rank: 4 } },
     server: {
-      languages: ["python"],
-      extensions: { ...PYTHON },
-      shebangs: { ...PYTHON_SCRIPTS },
+      ...PYTHON_FILES,
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
       env_passthrough: ["VIRTUAL_ENV", "PYTHONPATH"],
@@ -238,14 +213,10 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       roles: ["semantics", "diagnostics"],
       // an empty cache directory: the index lives in memory, nothing is written to the root
       initialization_options: { cache: { directory: "" } },
-      // no readiness condition: its `index` task is reported only when indexing spans a turn
-      // of its main loop, and was once left open (docs/LANGUAGE-SERVERS.md#ccls)
-      // it counts code points and announces none (docs/LANGUAGE-SERVERS.md#ccls)
+      // no readiness condition, code points (docs/LANGUAGE-SERVERS.md#ccls)
       position_encoding: "utf-32",
       diagnostics_settle: "publish",
-      // a changed or new file of its languages is opened (it indexes what it opens); a
-      // restart would leave it answering "not indexed" with nothing saying when it is
-      // done: a change it is not known to follow marks the answers instead (SPEC §5.3)
+      // it indexes what it opens; a restart would leave it "not indexed": marks (SPEC §5.3)
       open_changed_files: true,
       unproven: "mark",
       requires: [

@@ -1,10 +1,8 @@
 /**
- * Presets for a repository's tooling languages (SPEC §2.1): shell scripts, Dockerfiles,
- * TOML, Terraform, CMake, Fortran and LaTeX. Files known by name (`Dockerfile`,
- * `CMakeLists.txt`, `.bashrc`) and scripts known by their `#!` line route here too
- * (SPEC §4.5). The measurements behind each choice are in docs/LANGUAGE-SERVERS.md.
+ * Presets for a repository's tooling languages (SPEC §2.1), files known by name or `#!` line
+ * among them (SPEC §4.5); docs/LANGUAGE-SERVERS.md has one section each.
  */
-import { npmPackageVersion, type Preset, preset } from "./preset-declare.ts";
+import { DATA_FILES, LF_LINES, npmPackageVersion, type Preset, preset } from "./preset-declare.ts";
 
 export const TOOL_PRESETS: readonly Preset[] = [
   preset({
@@ -33,8 +31,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       ready: { log_message: "BackgroundAnalysis: Completed" },
       // its publish carries the document version, also an empty one without shellcheck
       diagnostics_settle: "version",
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      line_terminators: [...LF_LINES],
     },
   }),
   preset({
@@ -53,8 +50,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
         "Containerfile.*": "dockerfile",
       },
       roles: ["semantics", "diagnostics"],
-      workspace_symbols: false, // it offers no workspace/symbol
-      data_files: true, // configuration and build files: started last (SPEC §9.1)
+      ...DATA_FILES,
       diagnostics_settle: "publish",
     },
   }),
@@ -69,13 +65,11 @@ export const TOOL_PRESETS: readonly Preset[] = [
       languages: ["toml"],
       extensions: { toml: "toml" },
       roles: ["semantics", "diagnostics"],
-      workspace_symbols: false, // it offers no workspace/symbol
-      data_files: true, // configuration and build files: started last (SPEC §9.1)
+      ...DATA_FILES,
       initialization_options: { configurationSection: "evenBetterToml" },
       settings: { evenBetterToml: { schema: { enabled: false, catalogs: [] } } },
       diagnostics_settle: "publish",
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      line_terminators: [...LF_LINES],
     },
   }),
   preset({
@@ -105,10 +99,8 @@ export const TOOL_PRESETS: readonly Preset[] = [
       extensions: { cmake: "cmake" },
       filenames: { "CMakeLists.txt": "cmake" },
       roles: ["semantics"],
-      workspace_symbols: false, // it offers no workspace/symbol
-      data_files: true, // configuration and build files: started last (SPEC §9.1)
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      ...DATA_FILES,
+      line_terminators: [...LF_LINES],
     },
   }),
   preset({
@@ -143,8 +135,7 @@ export const TOOL_PRESETS: readonly Preset[] = [
       extensions: { tex: "latex", sty: "latex", cls: "latex", bib: "bibtex" },
       roles: ["semantics", "diagnostics"],
       diagnostics_settle: "publish",
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      line_terminators: [...LF_LINES],
     },
   }),
 ];

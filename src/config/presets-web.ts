@@ -1,11 +1,8 @@
 /**
- * Presets for the web's languages (SPEC §2.1): HTML, CSS/SCSS/Less and JSON
- * (vscode-langservers-extracted), YAML, Svelte, Vue, Astro, GraphQL, PHP and SQL. Each
- * declares only what differs from the schema's defaults, with the settings it needs to run
- * headless (no schema store, no telemetry, local schemas only); the measurements behind
- * each choice are in docs/LANGUAGE-SERVERS.md, one section per server.
+ * Presets for the web's languages (SPEC §2.1), each with the settings it needs to run
+ * headless (no schema store, no telemetry); docs/LANGUAGE-SERVERS.md has one section each.
  */
-import { npmPackageVersion, type Preset, preset } from "./preset-declare.ts";
+import { DATA_FILES, LF_LINES, npmPackageVersion, type Preset, preset } from "./preset-declare.ts";
 
 const EXTRACTED = "vscode-langservers-extracted";
 
@@ -61,10 +58,8 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["json", "jsonc"],
       extensions: { json: "json", jsonc: "jsonc" },
       roles: ["semantics", "diagnostics"],
-      workspace_symbols: false, // it offers no workspace/symbol
-      data_files: true, // configuration and build files: started last (SPEC §9.1)
-      // it reads file: schemas itself; an http(s) schema is asked of the client, which
-      // refuses (docs/LANGUAGE-SERVERS.md#vscode-json-language-server)
+      ...DATA_FILES,
+      // local schemas only (docs/LANGUAGE-SERVERS.md#vscode-json-language-server)
       initialization_options: { provideFormatter: false, handledSchemaProtocols: ["file"] },
       settings: { json: { validate: { enable: true } } },
       diagnostics_settle: "pull",
@@ -82,8 +77,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["yaml"],
       extensions: { yaml: "yaml", yml: "yaml" },
       roles: ["semantics", "diagnostics"],
-      workspace_symbols: false, // it offers no workspace/symbol
-      data_files: true, // configuration and build files: started last (SPEC §9.1)
+      ...DATA_FILES,
       settings: {
         yaml: { schemaStore: { enable: false }, validate: true, hover: true, completion: true },
         redhat: { telemetry: { enabled: false } },
@@ -118,8 +112,7 @@ export const WEB_PRESETS: readonly Preset[] = [
       languages: ["astro"],
       extensions: { astro: "astro" },
       roles: ["semantics", "diagnostics"],
-      // it publishes partial sets under one version and answers pulls it does not announce:
-      // the pull is complete (docs/LANGUAGE-SERVERS.md#astro-ls)
+      // its pull is complete, its publishes not (docs/LANGUAGE-SERVERS.md#astro-ls)
       diagnostics_settle: "pull",
     },
   }),
@@ -157,8 +150,7 @@ export const WEB_PRESETS: readonly Preset[] = [
         log_message: "caches initialized",
       },
       diagnostics_settle: "publish",
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      line_terminators: [...LF_LINES],
     },
   }),
   preset({
@@ -191,12 +183,10 @@ export const WEB_PRESETS: readonly Preset[] = [
       extensions: { sql: "sql" },
       roles: ["semantics", "diagnostics"],
       workspace_symbols: false, // it offers no workspace/symbol
-      // its daemon's socket lives under $XDG_CACHE_HOME/pgls, shared by every proxy of the
-      // user (docs/LANGUAGE-SERVERS.md#postgres-language-server)
+      // its daemon's socket (docs/LANGUAGE-SERVERS.md#postgres-language-server)
       env_passthrough: ["XDG_CACHE_HOME"],
       diagnostics_settle: "version",
-      // a lone CR is no line break to it (docs/LANGUAGE-SERVERS.md#the-servers-lines)
-      line_terminators: ["lf"],
+      line_terminators: [...LF_LINES],
     },
   }),
 ];

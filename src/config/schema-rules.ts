@@ -1,8 +1,6 @@
 /**
- * SPEC §3 rules that span more than one key (zod checks each key alone in schema.ts), and the
- * rendering of problem paths in TOML terms. Pure except for the workspace-root check, which
- * must look at the file system (a root that does not exist is a config error, not a
- * start-time surprise).
+ * SPEC §3 rules that span keys (schema.ts checks each alone), and problem paths in TOML
+ * terms. Pure but for the workspace roots, which must exist.
  */
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
@@ -52,10 +50,7 @@ function quoteKey(key: string): string {
   return BARE_KEY.test(key) ? key : JSON.stringify(key);
 }
 
-/**
- * `server.<name>` when the entry has a valid name no other entry shares, else `server[<i>]`;
- * then `.key` for tables and `[i]` for arrays.
- */
+/** `server.<name>` when that name is valid and unique, else `server[<i>]`; then `.key`, `[i]`. */
 export function renderPath(path: readonly (string | number)[], raw: unknown): string {
   let out = "";
   let i = 0;
@@ -80,19 +75,23 @@ export function renderPath(path: readonly (string | number)[], raw: unknown): st
   return out === "" ? "(document)" : out;
 }
 
-/** Indexes of entries equal to an earlier entry, with the earlier index. */
-function duplicates(values: readonly string[]): { index: number; first: number }[] {
-  const seen = new Map<string, number>();
-  const out: { index: number; first: number }[] = [];
+/** `got`, when given, is the value found there (described for the message). */
+type Add = (path: (string | number)[], expected: string, ...got: [unknown?]) => void;
+
+/** Each entry equal to an earlier one is refused: at `path(index)`, `expected(first)`. */
+function eachOnce(
+  values: readonly (string | undefined)[],
+  path: (index: number) => (string | number)[],
+  expected: (first: number) => string,
+  add: Add,
+): void {
+  const seen = new Map<string | undefined, number>();
   values.forEach((v, index) => {
     const first = seen.get(v);
     if (first === undefined) seen.set(v, index);
-    else out.push({ index, first });
+    else add(path(index), expected(first), v);
   });
-  return out;
 }
-
-type Add = (path: (string | number)[], expected: string, got?: string) => void;
 
 function envNameProblem(name: string): string | null {
   if (!ENV_NAME_PATTERN.test(name))
@@ -108,32 +107,23 @@ function checkBridge(file: ParsedFile, raw: unknown, add: Add): void {
   const written = asRecord(asRecord(raw)?.bridge)?.mutation_allowlist !== undefined;
   const path = ["bridge", "mutation_allowlist"];
   if (mutation === "off") {
-    if (written) {
-      add(
-        path,
-        'expected no mutation_allowlist while bridge.mutation = "off" (SPEC §7.1; set mutation = "gated" to use it)',
-        describeValue(list),
-      );
-    }
+    const off =
+      'expected no mutation_allowlist while bridge.mutation = "off" (SPEC §7.1; set mutation = "gated" to use it)';
+    if (written) add(path, off, list);
     return;
   }
   if (list.length === 0) {
-    add(
-      path,
-      'expected a non-empty list of client names when bridge.mutation = "gated" (SPEC §7.1)',
-      written ? "[]" : undefined,
-    );
+    const gated =
+      'expected a non-empty list of client names when bridge.mutation = "gated" (SPEC §7.1)';
+    if (written) add(path, gated, list);
+    else add(path, gated);
     return;
   }
   list.forEach((n, j) => {
-    if (n.trim() === "") add([...path, j], "expected a non-empty client name", describeValue(n));
+    if (n.trim() === "") add([...path, j], "expected a non-empty client name", n);
   });
-  for (const d of duplicates(list))
-    add(
-      [...path, d.index],
-      `expected unique client names; same as mutation_allowlist[${d.first}]`,
-      describeValue(list[d.index]),
-    );
+  const sameAs = (first: number) => `expected unique client names; same as ${path[1]}[${first}]`;
+  eachOnce(list, (j) => [...path, j], sameAs, add);
 }
 
 /** `filenames` and `shebangs`: well-formed keys, each naming one of the server's languages. */
@@ -147,25 +137,27 @@ function checkNames(
 ): void {
   for (const [name, lang] of Object.entries(s[key])) {
     if (!pattern.test(name)) add(at(key, name), expected);
-    else if (!s.languages.includes(lang))
-      add(
-        at(key, name),
-        `expected one of this server's languages (${s.languages.join(", ")})`,
-        describeValue(lang),
-      );
+    else if (!s.languages.includes(lang)) add(at(key, name), languageOf(s), lang);
   }
 }
 
+const languageOf = (s: ServerConfig) =>
+  `expected one of this server's languages (${s.languages.join(", ")})`;
+
 function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
   const at = (...rest: (string | number)[]) => ["server", i, ...rest];
-  for (const d of duplicates(s.roles))
-    add(at("roles", d.index), "expected each role once", describeValue(s.roles[d.index]));
-  for (const d of duplicates(s.languages))
-    add(
-      at("languages", d.index),
-      "expected each languageId once",
-      describeValue(s.languages[d.index]),
-    );
+  eachOnce(
+    s.roles,
+    (j) => at("roles", j),
+    () => "expected each role once",
+    add,
+  );
+  eachOnce(
+    s.languages,
+    (j) => at("languages", j),
+    () => "expected each languageId once",
+    add,
+  );
   for (const [ext, lang] of Object.entries(s.extensions)) {
     if (ext.startsWith("."))
       add(
@@ -174,12 +166,7 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
       );
     else if (ext === "" || /[\s/\\]/.test(ext))
       add(at("extensions", ext), "expected a file extension (no white space or slashes)");
-    else if (!s.languages.includes(lang))
-      add(
-        at("extensions", ext),
-        `expected one of this server's languages (${s.languages.join(", ")})`,
-        describeValue(lang),
-      );
+    else if (!s.languages.includes(lang)) add(at("extensions", ext), languageOf(s), lang);
   }
   checkNames(
     s,
@@ -204,24 +191,19 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
   s.env_passthrough.forEach((envName, j) => {
     const problem = envNameProblem(envName);
     const secret = secretPatternMatching(envName);
-    if (problem) add(at("env_passthrough", j), problem, describeValue(envName));
-    else if (secret)
-      add(
-        at("env_passthrough", j),
-        `expected a non-secret variable name; it matches ${secret} (SPEC §3: write needed values in env instead)`,
-        describeValue(envName),
-      );
+    const notSecret = `expected a non-secret variable name; it matches ${secret} (SPEC §3: write needed values in env instead)`;
+    if (problem) add(at("env_passthrough", j), problem, envName);
+    else if (secret) add(at("env_passthrough", j), notSecret, envName);
   });
-  for (const d of duplicates(s.env_passthrough))
-    add(
-      at("env_passthrough", d.index),
-      "expected each name once",
-      describeValue(s.env_passthrough[d.index]),
-    );
+  eachOnce(
+    s.env_passthrough,
+    (j) => at("env_passthrough", j),
+    () => "expected each name once",
+    add,
+  );
   if (s.version_command !== null) {
     const first = s.version_command[0] ?? "";
-    if (!isAbsolute(first))
-      add(at("version_command", 0), "expected an absolute path", describeValue(first));
+    if (!isAbsolute(first)) add(at("version_command", 0), "expected an absolute path", first);
     if (rawEntry(raw, "server", i)?.version_args !== undefined)
       add(
         at("version_args"),
@@ -249,14 +231,11 @@ function checkServer(s: ServerConfig, i: number, raw: unknown, add: Add): void {
     add(
       at("diagnostics_settle"),
       'expected "quiescent" only with ready.quiescent = true',
-      '"quiescent"',
+      "quiescent",
     );
-  for (const d of duplicates(s.requires.map((r) => r.file)))
-    add(
-      at("requires", d.index, "file"),
-      `expected each required file once; same as requires[${d.first}]`,
-      describeValue(s.requires[d.index]?.file),
-    );
+  const files = s.requires.map((r) => r.file);
+  const sameAs = (first: number) => `expected each required file once; same as requires[${first}]`;
+  eachOnce(files, (j) => at("requires", j, "file"), sameAs, add);
 }
 
 function checkWorkspace(w: WorkspaceConfig, i: number, servers: ServerConfig[], add: Add): void {
@@ -269,15 +248,15 @@ function checkWorkspace(w: WorkspaceConfig, i: number, servers: ServerConfig[], 
         `names unknown server ${JSON.stringify(serverName)} (configured: ${[...byName.keys()].join(", ")})`,
       );
   });
-  for (const d of duplicates(w.servers))
-    add(at("servers", d.index), "expected each server once", describeValue(w.servers[d.index]));
+  eachOnce(
+    w.servers,
+    (j) => at("servers", j),
+    () => "expected each server once",
+    add,
+  );
+  const ofThis = `expected a server of this workspace (${w.servers.join(", ")})`;
   w.incidental.forEach((serverName, j) => {
-    if (!w.servers.includes(serverName))
-      add(
-        at("incidental", j),
-        `expected a server of this workspace (${w.servers.join(", ")})`,
-        describeValue(serverName),
-      );
+    if (!w.servers.includes(serverName)) add(at("incidental", j), ofThis, serverName);
   });
   const required = new Set(
     w.servers.flatMap((n) => byName.get(n)?.requires.map((r) => r.file) ?? []),
@@ -289,46 +268,36 @@ function checkWorkspace(w: WorkspaceConfig, i: number, servers: ServerConfig[], 
         `expected a file that a server of this workspace requires (${[...required].join(", ") || "none"})`,
       );
   }
+  const directory = "expected an existing directory";
   try {
     if (!statSync(w.root).isDirectory())
-      add(
-        at("root"),
-        "expected an existing directory (it is not a directory)",
-        describeValue(w.root),
-      );
+      add(at("root"), `${directory} (it is not a directory)`, w.root);
   } catch {
-    add(
-      at("root"),
-      "expected an existing directory (it does not exist or cannot be read)",
-      describeValue(w.root),
-    );
+    add(at("root"), `${directory} (it does not exist or cannot be read)`, w.root);
   }
 }
 
 /** Every cross-key problem, in document order (bridge, servers, workspaces). */
 export function crossFieldProblems(file: ParsedFile, raw: unknown): Problem[] {
   const problems: Problem[] = [];
-  const add: Add = (path, expected, got) => {
-    problems.push(got === undefined ? { path, expected } : { path, expected, got });
+  const add: Add = (path, expected, ...got) => {
+    problems.push(
+      got.length === 0 ? { path, expected } : { path, expected, got: describeValue(got[0]) },
+    );
+  };
+  const uniqueNames = (key: "server" | "workspace", entries: readonly { name: string }[]) => {
+    const sameAs = (first: number) => `expected a unique ${key} name; same as ${key}[${first}]`;
+    eachOnce(
+      entries.map((e) => e.name),
+      (j) => [key, j, "name"],
+      sameAs,
+      add,
+    );
   };
   checkBridge(file, raw, add);
-  for (const d of duplicates(file.server.map((s) => s.name)))
-    add(
-      ["server", d.index, "name"],
-      `expected a unique server name; same as server[${d.first}]`,
-      describeValue(file.server[d.index]?.name),
-    );
-  file.server.forEach((s, i) => {
-    checkServer(s, i, raw, add);
-  });
-  for (const d of duplicates(file.workspace.map((w) => w.name)))
-    add(
-      ["workspace", d.index, "name"],
-      `expected a unique workspace name; same as workspace[${d.first}]`,
-      describeValue(file.workspace[d.index]?.name),
-    );
-  file.workspace.forEach((w, i) => {
-    checkWorkspace(w, i, file.server, add);
-  });
+  uniqueNames("server", file.server);
+  for (const [i, s] of file.server.entries()) checkServer(s, i, raw, add);
+  uniqueNames("workspace", file.workspace);
+  for (const [i, w] of file.workspace.entries()) checkWorkspace(w, i, file.server, add);
   return problems;
 }

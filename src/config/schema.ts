@@ -1,9 +1,7 @@
 /**
- * SPEC §3: the shape of `bridge.toml` (zod 4, strict everywhere): every key, its type, its
- * bounds, its default and the message when it is wrong. The validated configuration's types
- * are inferred from these schemas (types.ts), so a key is added here and nowhere else. Keys
- * are checked one at a time here; schema-rules.ts checks what spans keys, and validate.ts
- * runs both.
+ * SPEC §3: the shape of `bridge.toml` (zod 4, strict everywhere): every key with its type,
+ * bounds, default and message; the types are inferred from it (types.ts), so a key is added
+ * here only. What spans keys is schema-rules.ts; validate.ts runs both.
  */
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
@@ -11,11 +9,7 @@ import { z } from "zod";
 /** Workspace and server names: usable in tool arguments and key paths as they are. */
 export const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
-/**
- * The line terminators a server may break lines at (SPEC §5): CR, LF, CR LF as one, LINE
- * SEPARATOR, PARAGRAPH SEPARATOR, NEXT LINE, vertical tab, form feed, and the file, group
- * and record separators (U+001C..U+001E, which Python's `splitlines` counts).
- */
+/** The line terminators a server may break lines at (SPEC §5, text/line-model.ts). */
 export const LINE_TERMINATORS = [
   "cr",
   "lf",
@@ -93,10 +87,9 @@ function isValidRegex(s: string): boolean {
   }
 }
 
-const regex = z.string().refine(isValidRegex, { error: "expected a valid regular expression" });
-const nonEmptyRegex = nonEmptyString.refine(isValidRegex, {
-  error: "expected a valid regular expression",
-});
+const VALID_REGEX = { error: "expected a valid regular expression" };
+const regex = z.string().refine(isValidRegex, VALID_REGEX);
+const nonEmptyRegex = nonEmptyString.refine(isValidRegex, VALID_REGEX);
 const stringList = () => z.array(z.string()).default(() => []);
 
 /** TOML has no null: an absent optional key reads as null downstream. */
@@ -123,15 +116,10 @@ export const BridgeSchema = z.strictObject({
   max_open_documents: intIn(1, 100_000, 64),
   column_unit: z.enum(["code-point", "utf-16", "utf-8"]).default("code-point"),
   mutation: z.enum(["off", "gated"]).default("off"),
-  // Presence matters (SPEC §3: "off with a list" is invalid): schema-rules.ts reads it from
-  // the document itself.
+  // presence matters ("off with a list" is invalid, SPEC §3): schema-rules.ts reads the document
   mutation_allowlist: stringList(),
-  /**
-   * Unused, accepted so that files written for earlier releases stay valid: servers get
-   * their parent-death signal from theodolite itself (SPEC §9.2), no `setpriv` is run.
-   */
+  /** unused, accepted so that files written for earlier releases stay valid (SPEC §9.2) */
   setpriv: absolutePath.optional(),
-  /** workspace_symbols query length bound */
   max_query_length: intIn(1, 4096, 128),
   /** upper bound for `limit` on list tools */
   max_limit: intIn(1, 10_000, 200),
@@ -155,11 +143,7 @@ export const WorkspaceSchema = z.strictObject({
   servers: z.array(nonEmptyString).min(1, { error: "expected a non-empty list of server names" }),
   /** directories of required files, e.g. { "compile_commands.json" = "build" } */
   file_dirs: z.record(z.string(), relativePath).default(() => ({})),
-  /**
-   * minor servers: their files here lie only in test data or tooling (`testdata/`,
-   * `scripts/`), or are few; started after the others, evicted before them, asked without
-   * `server` only when no other server answers (SPEC §4.5, §9.1)
-   */
+  /** minor servers: started after the others, evicted first, asked last (SPEC §4.5, §9.1) */
   incidental: z.array(nonEmptyString).default(() => []),
 });
 
@@ -182,7 +166,7 @@ const ReadySchema = z.strictObject({
   progress: z.array(regex).default(() => []),
   progress_required: z.boolean().default(false),
   warmup_open: absentAsNull(relativePath),
-  /** files that make a project (tsconfig.json): the warm-up prefers a file one includes, and progress is expected only in one */
+  /** files that make a project: the warm-up prefers a file one includes (SPEC §3.3) */
   project_files: z.array(fileName).default(() => []),
   /** wait for the server's first publishDiagnostics of the warm-up file */
   warmup_publish: z.boolean().default(false),
@@ -190,11 +174,7 @@ const ReadySchema = z.strictObject({
   probe: absentAsNull(z.strictObject(lspMessage)),
 });
 
-/**
- * A file the workspace must contain before the server can answer correctly (clangd's
- * compile_commands.json). `dir_arg` is appended to the server's args with `{dir}` replaced
- * by the absolute directory found.
- */
+/** A file the workspace must contain before the server can answer correctly (SPEC §3.4). */
 const RequirementSchema = z
   .strictObject({
     file: relativePath,
@@ -219,17 +199,9 @@ const RequirementSchema = z
 const RunsSchema = z.strictObject({
   /** $/progress title or token patterns of the runs */
   progress: z.array(regex).min(1, { error: "expected at least one $/progress pattern" }),
-  /**
-   * The notification that starts a run, for a server set not to start runs of its own: the
-   * bridge then starts every run, one at a time (SPEC §5.3)
-   */
+  /** the notification that starts a run: the bridge starts every run (SPEC §5.3) */
   start: absentAsNull(z.strictObject(lspMessage)),
-  /**
-   * A request the server answers in order after the publishes of a run that ended, for a
-   * server that sends them from worker threads: asked before a run's results are read.
-   * `republish`: then every file published since is closed (and reopened where open) so the
-   * server publishes it again, last — for publishes of one file that can cross
-   */
+  /** a request answered after a run's publishes; `republish`: files asked again (SPEC §6) */
   barrier: absentAsNull(z.strictObject({ ...lspMessage, republish: z.boolean().default(false) })),
 });
 
@@ -268,42 +240,18 @@ export const ServerSchema = z.strictObject({
   initialization_options: table(),
   settings: table(),
   ready: ReadySchema.prefault({}),
-  /**
-   * How the bridge knows a file's diagnostics are settled after a sync (SPEC §6): `version`
-   * (a publish carrying the synced version), `publish` (any publish after the sync),
-   * `quiescent` (`experimental/serverStatus`), `pull` (the pull response alone), `progress`
-   * (one of `diagnostics_runs` ended, none active), `tsserver` (asked of tsserver through
-   * typescript-language-server's command). Whatever the rule, a running check run is
-   * waited for.
-   */
+  /** how a file's diagnostics are known settled after a sync (SPEC §6, session/settle/) */
   diagnostics_settle: z
     .enum(["version", "publish", "quiescent", "pull", "progress", "tsserver"])
     .default("version"),
   diagnostics_runs: absentAsNull(RunsSchema),
-  /**
-   * The encoding the server really counts columns in, overriding what it negotiates
-   * (SPEC §5): for a server that announces none, or a wrong one (emmylua_ls counts code
-   * points and announces nothing, so LSP's UTF-16 would apply)
-   */
+  /** the encoding the server really counts columns in, over what it negotiates (SPEC §5) */
   position_encoding: absentAsNull(z.enum(["utf-8", "utf-16", "utf-32"])),
-  /**
-   * Where the server breaks lines in the positions it reads (SPEC §5, the line model):
-   * LSP's CR, LF and CRLF unless it counts otherwise (clangd, gopls, rust-analyzer: LF
-   * alone; tsserver: U+2028 and U+2029 too).
-   */
+  /** where the server breaks lines in the positions it reads (SPEC §5, the line model) */
   line_terminators: terminatorList.default(() => [...LSP_TERMINATORS]),
-  /**
-   * Where it breaks lines in the positions of its answers (locations, symbols, hover
-   * ranges, call hierarchy, diagnostics), when not as it reads: clangd reads LF alone and
-   * reports in its compiler's lines, CR, LF and CRLF (SPEC §5)
-   */
+  /** … in the positions of its answers, when not as it reads (SPEC §5) */
   answer_line_terminators: absentAsNull(terminatorList),
-  /**
-   * Which of those two its edits count in — `read`, `answer`, or `either` where it makes
-   * them both ways and the bridge cannot tell — per kind: a rename's edits in the file asked
-   * about, in the other files, a code action's (SPEC §5; the clangd preset:
-   * read, answer, either)
-   */
+  /** which of those two its edits count in, per kind (SPEC §5) */
   edit_lines: z
     .strictObject({
       rename: z.enum(LINE_SOURCES).default(DEFAULT_EDIT_LINES.rename),
@@ -311,55 +259,28 @@ export const ServerSchema = z.strictObject({
       code_action: z.enum(LINE_SOURCES).default(DEFAULT_EDIT_LINES.code_action),
     })
     .default(() => ({ ...DEFAULT_EDIT_LINES })),
-  /**
-   * Files of the server's languages that its watchers report created or changed are also
-   * opened (SPEC §5.2): for servers that read watched files on a timer or a thread of their
-   * own (pyright, rust-analyzer), so the content is theirs before the request.
-   */
+  /** open the files of its languages its watchers report created or changed (SPEC §5.2) */
   open_changed_files: z.boolean().default(false),
-  /** false: the server does not answer workspace/symbol, so it is no candidate for a workspace_symbols call without `server` (SPEC §4.5) */
+  /** false: no candidate for a workspace_symbols call without `server` (SPEC §4.5) */
   workspace_symbols: z.boolean().default(true),
-  /**
-   * it serves data and build files (JSON, YAML, TOML, Dockerfiles, CMake), not a program's
-   * source: started last, evicted first, never stopping a workspace's main server (SPEC §9.1)
-   */
+  /** it serves data and build files, not a program's source (SPEC §9.1) */
   data_files: z.boolean().default(false),
   /** workspace-relative globs of files the server does not reload: a change restarts it (SPEC §5.3) */
   restart_on: stringList(),
-  /**
-   * workspace-relative globs of files outside the server's languages and watchers whose
-   * changes it is shown (by a test) to follow; every other such change is unproven (SPEC §5.3)
-   */
+  /** workspace-relative globs of files whose changes it is shown to follow (SPEC §5.3) */
   follows: stringList(),
-  /**
-   * workspace-relative globs of files the server writes itself (its caches): no change to it
-   * (SPEC §5.3); none by default — a user's own files may lie in any directory
-   */
+  /** workspace-relative globs of files the server writes itself: no change (SPEC §5.3) */
   own_files: z.array(z.string()).default(() => []),
-  /**
-   * workspace-relative globs of every file the server may read: a change to any other file
-   * is no change to it (SPEC §5.3); by default every file
-   */
+  /** workspace-relative globs of every file the server may read (SPEC §5.3) */
   reads: z.array(z.string()).default(() => ["**"]),
-  /**
-   * What a change the server is not known to follow does (SPEC §5.3): `restart` the session
-   * before the next answer, or `mark` every answer until the next start
-   */
+  /** what a change the server is not known to follow does (SPEC §5.3) */
   unproven: z.enum(["restart", "mark"]).default("restart"),
-  /**
-   * workspace-relative globs of files the server reads but reloads late (a dependency in a
-   * Python environment): a change has it reload its configuration first (SPEC §5.2)
-   */
+  /** workspace-relative globs whose change has it reload its configuration (SPEC §5.2) */
   reload_on: stringList(),
   /** the file defining its package set (gopls: go.mod), reported changed for a new package (SPEC §5.2) */
   package_manifest: absentAsNull(nonEmptyString),
   requires: z.array(RequirementSchema).default(() => []),
-  /**
-   * How the bridge tells which files the server sees as part of the whole program it answers
-   * about (SPEC §4.3 `outside_program`): `tsconfig` (a tsconfig.json or jsconfig.json
-   * includes the file), `compile_commands` (the compile database names it), `pyrightconfig`
-   * (pyrightconfig.json or `[tool.pyright]`: include, exclude); absent: it sees every file
-   */
+  /** which files the server sees as its whole program (SPEC §4.3 `outside_program`) */
   program: absentAsNull(z.enum(["tsconfig", "compile_commands", "pyrightconfig"])),
 });
 

@@ -1,9 +1,7 @@
 /**
- * Which files a server serves (SPEC §4.5), pure: by file name first (`filenames`: an exact
- * name or a pattern with `*`, for `Dockerfile` or `CMakeLists.txt`), then by extension
- * (`extensions`), then — for a file without an extension — by the interpreter its `#!` line
- * names (`shebangs`). The tables are plain objects parsed from TOML, so a name such as
- * `x.constructor` or `x.toString` must not find what every object inherits.
+ * Which files a server serves (SPEC §4.5), pure: by `filenames`, then `extensions`, then for
+ * a file without an extension the `#!` interpreter (`shebangs`). The tables are parsed from
+ * TOML, so a name such as `x.constructor` must not find what every object inherits.
  */
 import { basename, extname } from "node:path";
 import type { ServerConfig } from "./types.ts";
@@ -11,11 +9,15 @@ import type { ServerConfig } from "./types.ts";
 type FileTables = Pick<ServerConfig, "extensions"> &
   Partial<Pick<ServerConfig, "filenames" | "shebangs">>;
 
-/** A `filenames` key as a matcher: `*` stands for any run of characters, nothing else is special. */
-export function nameMatches(pattern: string, name: string): boolean {
-  if (!pattern.includes("*")) return pattern === name;
+/** A pattern in which `*` stands for any run of characters and nothing else is special. */
+export function starPattern(pattern: string, flags = ""): RegExp {
   const parts = pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${parts.join(".*")}$`).test(name);
+  return new RegExp(`^${parts.join(".*")}$`, flags);
+}
+
+/** A `filenames` key as a matcher (starPattern). */
+export function nameMatches(pattern: string, name: string): boolean {
+  return pattern.includes("*") ? starPattern(pattern).test(name) : pattern === name;
 }
 
 function byName(server: FileTables, file: string): string | undefined {
@@ -26,10 +28,7 @@ function byName(server: FileTables, file: string): string | undefined {
   return pattern === undefined ? undefined : table[pattern];
 }
 
-/**
- * The interpreter a script's first line names: `#!/bin/bash` → `bash`, `#!/usr/bin/env -S
- * python3 -u` → `python3`; undefined when the line is no `#!` line.
- */
+/** The interpreter a `#!` line names (`#!/usr/bin/env -S python3 -u` → `python3`). */
 export function shebangInterpreter(firstLine: string): string | undefined {
   const m = /^#!\s*(\S+)(.*)$/.exec(firstLine.replace(/\r$/, ""));
   if (!m) return undefined;
@@ -54,10 +53,7 @@ function byInterpreter(server: FileTables, interpreter: string): string | undefi
   return undefined;
 }
 
-/**
- * The languageId the server's tables give `file`, or undefined: not its file. `interpreter`
- * is what the file's `#!` line names, when the caller read it (files without an extension).
- */
+/** The languageId the server's tables give `file` (`interpreter`: its `#!`), or undefined. */
 export function languageOfFile(
   server: FileTables,
   file: string,

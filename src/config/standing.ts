@@ -1,13 +1,7 @@
 /**
  * Where each server of a workspace stands (SPEC §9.1), pure, from the configuration alone:
- * `main` — the first server of the workspace's `servers` list that serves neither data
- * files (`data_files`) nor only test data or tooling (`incidental`), with the servers
- * sharing a file kind with it (its diagnostics partner); `source` — every other such
- * server; then `incidental` (minor: files only in test data or tooling, or few), then
- * `data`. Tiers, then the list's order, rank the servers:
- * `session_status {start: true}` starts them in that order, eviction takes the last first,
- * and a data-file server never evicts a main one. Zero-config writes the list ranked
- * (discovery/rank.ts).
+ * `main` (the first source server and those sharing a file kind with it), `source`,
+ * `incidental`, `data`. Tiers, then the workspace's list, rank the servers.
  */
 import type { Config, ServerConfig, Tier, WorkspaceConfig } from "./types.ts";
 

@@ -1,8 +1,6 @@
 /**
- * Validated configuration back in TOML terms (SPEC §3): the one mapping that `theodolite
- * init` prints and the tests write. TOML has no null, so a key whose validated value is null
- * is left out (the schema reads an absent key back as null); `version_args` is left out
- * beside a `version_command`, which replaces it (giving both is ConfigInvalid).
+ * Validated configuration back in TOML terms (SPEC §3): null keys left out (TOML has none),
+ * and `version_args` beside a `version_command` (giving both is ConfigInvalid).
  */
 import type { ServerConfig } from "./types.ts";
 

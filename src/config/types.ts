@@ -1,7 +1,6 @@
 /**
- * The validated configuration (SPEC §3), as inferred from the schema (schema.ts): defaults
- * filled in, absent optional keys null. `validateConfig` turns TOML into these types;
- * everything downstream reads only these, never raw TOML.
+ * The validated configuration (SPEC §3), inferred from schema.ts: defaults filled in, absent
+ * optional keys null. Everything downstream reads only these, never raw TOML.
  */
 import type { z } from "zod";
 import type { BridgeSchema, ServerSchema, WorkspaceSchema } from "./schema.ts";
@@ -76,9 +75,6 @@ export interface DiscoveryReport {
   error?: string;
   /** zero-config does not serve this directory: why, and how to point it at a workspace */
   refused?: { reason: string; hint: string };
-  /**
-   * the working directory was refused: the client's roots, as asked of it (`null` when it
-   * offers none), and the directory it was started in
-   */
+  /** the working directory was refused: the client's roots (`null`: none offered) */
   roots?: { started_in: string; asked: string; listed: ClientRoot[] | null };
 }

@@ -1,11 +1,7 @@
 /**
- * SPEC §3: `validateConfig` turns a parsed TOML table into the `Config` of types.ts or throws
- * one `ConfigInvalid` that names the offending key path in TOML terms
- * (`server.clangd.command`).
- *
- * Two phases: zod checks shape, types and defaults (schema.ts); `crossFieldProblems`
- * (schema-rules.ts) checks what spans keys (unique names, references, the mutation gate,
- * secret names).
+ * SPEC §3: `validateConfig` turns a parsed TOML table into the `Config` of types.ts, or
+ * throws one `ConfigInvalid` naming the key path in TOML terms (`server.clangd.command`):
+ * zod checks each key (schema.ts), then schema-rules.ts what spans keys.
  */
 import type { z } from "zod";
 import type { BridgeError } from "../errors.ts";
@@ -115,10 +111,7 @@ export function defaultBridgeConfig(): BridgeConfig {
 
 /** SPEC §3: validate a parsed TOML document; throws `ConfigInvalid` naming the key path. */
 export function validateConfig(raw: unknown, source: string): Config {
-  const parsed = FileSchema.safeParse(raw, {
-    reportInput: true,
-    error: (iss) => expectationFor(iss),
-  });
+  const parsed = FileSchema.safeParse(raw, { reportInput: true, error: expectationFor });
   if (!parsed.success) throw configInvalid(zodProblems(parsed.error.issues), raw, source);
   const problems = crossFieldProblems(parsed.data, raw);
   if (problems.length > 0) throw configInvalid(problems, raw, source);

@@ -1,9 +1,6 @@
 /**
- * One server per language and role (SPEC §2.1), pure: of presets that serve the same files
- * with the same roles (a group of alternatives, in each preset's `discovery` rules), the
- * one of lowest rank that was found serves and the others are left out, or every call would
- * be AmbiguousServer (SPEC §4.5). A server that joins beside others (a diagnostics-only
- * one) says itself, from what the workspace is, when it gives way.
+ * One server per language and role (SPEC §2.1, §4.5), pure: of a group of alternatives the
+ * one of lowest rank found serves; a server that joins beside others says when it gives way.
  */
 import type { Preset, WorkspaceFacts } from "../config/preset-declare.ts";
 
@@ -22,11 +19,10 @@ export function workspaceFacts(
 
 /** The presets of `group` found here, by rank. */
 function membersFound(presets: readonly Preset[], found: ReadonlySet<string>, group: string) {
+  const rank = (p: Preset) => p.discovery?.alternatives?.rank ?? 0;
   return presets
     .filter((p) => p.discovery?.alternatives?.group === group && found.has(p.name))
-    .sort(
-      (a, b) => (a.discovery?.alternatives?.rank ?? 0) - (b.discovery?.alternatives?.rank ?? 0),
-    );
+    .sort((a, b) => rank(a) - rank(b));
 }
 
 /** Who gives way to whom: `{ name, why }` for each preset found but not to serve. */
@@ -36,18 +32,13 @@ export function givingWay(
   here: WorkspaceFacts,
 ): { name: string; why: string }[] {
   const out: { name: string; why: string }[] = [];
-  const groups = new Set(presets.map((p) => p.discovery?.alternatives?.group));
-  for (const group of groups) {
+  for (const group of new Set(presets.map((p) => p.discovery?.alternatives?.group))) {
     if (group === undefined) continue;
     const [first, ...rest] = membersFound(presets, found, group);
     const alt = first?.discovery?.alternatives;
     if (first === undefined || alt === undefined) continue;
-    for (const p of rest) {
-      out.push({
-        name: p.name,
-        why: `${first.name} serves the ${alt.files} files (one ${alt.language} server per workspace)`,
-      });
-    }
+    const why = `${first.name} serves the ${alt.files} files (one ${alt.language} server per workspace)`;
+    for (const p of rest) out.push({ name: p.name, why });
   }
   for (const p of presets) {
     const why = found.has(p.name) ? p.discovery?.givesWay?.(here) : null;

@@ -1,15 +1,8 @@
 /**
  * Which presets serve a workspace (SPEC §2.1), pure: `planProbes` says which binaries are
- * worth looking for given the files present and the workspace's toolchain; `choose` turns
- * what was found into the configured servers and one report row per preset, each with why.
- *
- * TypeScript: the workspace's own `typescript` decides. 7.x is served by typescript-native
- * (its own `tsc --lsp`); older by typescript-language-server driving the workspace's
- * tsserver. Without a workspace TypeScript, typescript-language-server when there is one,
- * typescript-native only when the binaries offer nothing but TypeScript 7.
- * Python: pyright uses the root's virtual environment when there is one. One server per
- * language and role (alternatives.ts). Astro (and Vue) get a TypeScript library: the
- * workspace's, else the one installed beside the server (discover.ts finds it).
+ * worth looking for, `choose` turns what was found into the configured servers and a report
+ * row per preset, each with why. The workspace's own TypeScript decides its server: 7.x its
+ * own `tsc --lsp`, older a tsserver-driving one (which is also preferred without one).
  */
 import type { WorkspaceFacts } from "../config/preset-declare.ts";
 import type { Preset } from "../config/presets.ts";
@@ -25,8 +18,6 @@ import {
 } from "./files-served.ts";
 import type { WorkspaceToolchain } from "./toolchain.ts";
 
-export { extensionsOf } from "./files-served.ts";
-
 /** Which TypeScript a preset serves (its discovery rules): none, a tsserver, or 7.x's own. */
 const servesTs = (p: Preset) => p.discovery?.typescript;
 
@@ -39,7 +30,7 @@ export interface Found {
   command: string;
   version: string;
   versionCommand: string[] | null;
-  /** typescript-language-server without a workspace TypeScript: the one it will drive (tsserver.ts) */
+  /** typescript-language-server without a workspace TypeScript: the one it will drive (servable.ts) */
   typescript?: { version: string; tsserver: string; from: string };
 
   /** presets with `typescriptLib`: the library found for it, null when none was */
@@ -117,19 +108,14 @@ export function planProbes(
   const ts = toolchain.typescript;
   const tls = tsServer(presets, "tsserver");
   const native = tsServer(presets, "native");
+  const its = ts && `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)})`;
   for (const preset of presets) {
     if (!fallback && !relevant.includes(preset)) {
       plan.notProbed.push({ preset, why: `no ${describeServes(preset)} here` });
     } else if (ts !== null && servesTs(preset) === "tsserver" && ts.major >= 7) {
-      plan.notProbed.push({
-        preset,
-        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is 7.x: ${native} serves it`,
-      });
+      plan.notProbed.push({ preset, why: `${its} is 7.x: ${native} serves it` });
     } else if (ts !== null && servesTs(preset) === "native" && ts.major < 7) {
-      plan.notProbed.push({
-        preset,
-        why: `the workspace's TypeScript ${ts.version} (${shown(root, ts.package)}) is not 7.x: ${tls} serves it`,
-      });
+      plan.notProbed.push({ preset, why: `${its} is not 7.x: ${tls} serves it` });
     } else if (ts !== null && servesTs(preset) === "native") {
       if (ts.tsc === null) {
         plan.notProbed.push({ preset, why: `${shown(root, ts.package)} has no bin/tsc` });
@@ -163,59 +149,43 @@ function whyChosen(
     (plan.fallback
       ? "no file here matches a server found, so every server found is configured"
       : filesHere(preset, plan.files)) + fromWorkspace(found, toolchain, root);
-  const base = { initializationOptions: {}, settings: {} };
+  const chosen = (why: string, initializationOptions = {}, settings = {}) => ({
+    why: `${files}; ${why}`,
+    initializationOptions,
+    settings,
+  });
   const tsLib = found.typescriptLib;
   if (preset.typescriptLib && tsLib) {
-    return {
-      ...base,
-      why: `${files}; TypeScript library ${shown(root, tsLib.lib)} (${tsLib.whose})`,
-      initializationOptions: preset.typescriptLib(tsLib.lib),
-    };
+    const lib = `TypeScript library ${shown(root, tsLib.lib)} (${tsLib.whose})`;
+    return chosen(lib, preset.typescriptLib(tsLib.lib));
   }
-  if (servesTs(preset) === "tsserver" && ts !== null && ts.tsserver !== null) {
-    return {
-      why: `${files}; the workspace's TypeScript ${ts.version}, through its ${shown(root, ts.tsserver)}`,
-      initializationOptions: { tsserver: { path: ts.tsserver } },
-      settings: {},
-    };
+  const drives = servesTs(preset) === "tsserver";
+  if (drives && ts !== null && ts.tsserver !== null) {
+    const why = `the workspace's TypeScript ${ts.version}, through its ${shown(root, ts.tsserver)}`;
+    return chosen(why, { tsserver: { path: ts.tsserver } });
   }
-  if (servesTs(preset) === "tsserver" && found.typescript !== undefined) {
+  if (drives && found.typescript !== undefined) {
     const { version, tsserver, from } = found.typescript;
-    return {
-      why: `${files}; no workspace TypeScript: TypeScript ${version} ${from}, through its ${shown(root, tsserver)}`,
-      initializationOptions: { tsserver: { path: tsserver } },
-      settings: {},
-    };
+    const why = `no workspace TypeScript: TypeScript ${version} ${from}, through its ${shown(root, tsserver)}`;
+    return chosen(why, { tsserver: { path: tsserver } });
   }
-  if (servesTs(preset) === "tsserver") {
-    return { ...base, why: `${files}; no workspace TypeScript: the one the server finds itself` };
-  }
-  if (servesTs(preset) === "native" && ts !== null) {
-    return {
-      ...base,
-      why: `${files}; the workspace's TypeScript ${ts.version} (${shown(root, found.command)})`,
-    };
-  }
+  if (drives) return chosen("no workspace TypeScript: the one the server finds itself");
   if (servesTs(preset) === "native") {
-    return {
-      ...base,
-      why: `${files}; no workspace TypeScript and no ${tsServer(plan.presets, "tsserver")} with a TypeScript it can drive: ${found.version} found`,
-    };
+    return chosen(
+      ts !== null
+        ? `the workspace's TypeScript ${ts.version} (${shown(root, found.command)})`
+        : `no workspace TypeScript and no ${tsServer(plan.presets, "tsserver")} with a TypeScript it can drive: ${found.version} found`,
+    );
   }
   const because = preset.discovery?.chosenFor?.(here);
-  if (because) return { ...base, why: `${files}; ${because}` };
+  if (because) return chosen(because);
   const venv = preset.discovery?.venv;
   if (venv !== undefined && toolchain.venv !== null) {
-    return {
-      why: `${files}; the workspace's virtual environment ${shown(root, toolchain.venv.python)}`,
-      initializationOptions: {},
-      settings: venv(toolchain.venv.python),
-    };
+    const why = `the workspace's virtual environment ${shown(root, toolchain.venv.python)}`;
+    return chosen(why, {}, venv(toolchain.venv.python));
   }
-  if (venv !== undefined) {
-    return { ...base, why: `${files}; no .venv or venv here: the interpreter on PATH` };
-  }
-  return { ...base, why: files };
+  if (venv !== undefined) return chosen("no .venv or venv here: the interpreter on PATH");
+  return { why: files, initializationOptions: {}, settings: {} };
 }
 
 export function choose(
@@ -226,35 +196,32 @@ export function choose(
 ): Choice {
   const found = new Map<string, Found>();
   const missing = new Map<string, string>();
+  const leaveOut = (name: string, why: string) => {
+    found.delete(name);
+    missing.set(name, why);
+  };
   plan.probe.forEach((p, i) => {
     const outcome = outcomes[i];
     if (outcome && "found" in outcome) found.set(p.preset.name, outcome.found);
     else missing.set(p.preset.name, outcome?.missing ?? "not looked for");
   });
-  // without a workspace TypeScript, typescript-native only when nothing else serves .ts
   for (const p of plan.probe) {
-    if (p.unless !== undefined && found.has(p.unless) && found.has(p.preset.name)) {
-      found.delete(p.preset.name);
-      missing.set(p.preset.name, notNeeded(p));
-    }
-  }
-  for (const p of plan.probe) {
-    const f = found.get(p.preset.name);
-    if (p.preset.typescriptLib && f?.typescriptLib === null) {
-      found.delete(p.preset.name);
-      missing.set(
-        p.preset.name,
-        `it needs a TypeScript library (typescript.tsdk): no TypeScript below 7.x in the workspace or beside ${f.command}`,
-      );
+    const { name } = p.preset;
+    const f = found.get(name);
+    // without a workspace TypeScript, typescript-native only when nothing else serves .ts
+    if (p.unless !== undefined && found.has(p.unless) && f) leaveOut(name, notNeeded(p));
+    else if (p.preset.typescriptLib && f?.typescriptLib === null) {
+      const why = `it needs a TypeScript library (typescript.tsdk): no TypeScript below 7.x in the workspace or beside ${f.command}`;
+      leaveOut(name, why);
     }
   }
   const ruffConfig = toolchain.ruffConfig === null ? null : shown(root, toolchain.ruffConfig);
-  const facts = (names: Iterable<string>) =>
-    workspaceFacts(plan.presets, new Set(names), { ...toolchain, ruffConfig });
-  for (const { name, why } of givingWay(plan.presets, new Set(found.keys()), facts(found.keys()))) {
-    found.delete(name);
-    missing.set(name, why);
+  const facts = () =>
+    workspaceFacts(plan.presets, new Set(found.keys()), { ...toolchain, ruffConfig });
+  for (const { name, why } of givingWay(plan.presets, new Set(found.keys()), facts())) {
+    leaveOut(name, why);
   }
+  const here = facts();
   const notProbed = new Map(plan.notProbed.map((n) => [n.preset.name, n.why]));
   const chosen: ChosenServer[] = [];
   const rows: DiscoveredPreset[] = [];
@@ -267,7 +234,6 @@ export function choose(
     };
     if (f) {
       const files = filesCounted(preset, plan.files.counts);
-      const here = facts(found.keys());
       const c = { preset, ...f, ...whyChosen(preset, f, toolchain, root, plan, here), files };
       chosen.push(c);
       rows.push({

@@ -1,10 +1,7 @@
 /**
- * The MCP client's roots as the workspace (SPEC §2.1): a bridge started zero-config in a
- * directory it does not serve (root-guard.ts) serves instead the first root the client
- * lists that it would serve — a local directory that is a project — looking at the
- * first MAX_ROOTS_LOOKED in the client's order (the rest are neither looked at nor listed). One workspace: the roots after it are
- * listed in the report, not served. Without roots (a client that offers none, or does not
- * answer in time) the refusal stands, the report saying why.
+ * The MCP client's roots as the workspace (SPEC §2.1): zero-config started in a directory it
+ * refuses (root-guard.ts) serves instead the first of the client's first MAX_ROOTS_LOOKED
+ * roots that it would serve; the others are listed in the report, not served.
  */
 import { realpathSync, statSync } from "node:fs";
 import type { ClientRoot, Config } from "../config/types.ts";
@@ -33,10 +30,7 @@ function directoryOf(uri: string): { dir: string } | { why: string } {
   }
 }
 
-/**
- * The shell to discover for: `start`'s when it is served (roots are not asked), else the
- * first served root's, else `start`'s refusal with the roots in its report.
- */
+/** The shell to discover for: `start`'s if served, else the first served root's, else the refusal. */
 export async function shellForRoots(
   start: Config,
   ask: () => Promise<RootsAnswer>,

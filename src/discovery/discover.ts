@@ -1,9 +1,7 @@
 /**
  * Discovery (SPEC §2.1), the one flow behind zero-config and `init`: the workspace's
- * toolchain and files (no process runs), then the version command of each preset worth
- * looking for, a few at a time, then the choice with a reason per preset.
+ * toolchain and files, the version commands of the presets worth looking for, the choice.
  */
-import { realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { PRESETS, type Preset } from "../config/presets.ts";
 import type { DiscoveryReport } from "../config/types.ts";
@@ -12,27 +10,29 @@ import {
   type Choice,
   type ChosenServer,
   choose,
-  extensionsOf,
   notNeeded,
   type PlannedProbe,
   type ProbeOutcome,
   type ProbePlan,
   planProbes,
 } from "./choose.ts";
+import { extensionsOf } from "./files-served.ts";
 import { probePreset } from "./probe.ts";
 import { scanExtensions } from "./scan.ts";
 import { servable } from "./servable.ts";
-import { typescriptLibFrom, type WorkspaceToolchain, workspaceToolchain } from "./toolchain.ts";
+import {
+  realOrNull,
+  typescriptLibFrom,
+  type WorkspaceToolchain,
+  workspaceToolchain,
+} from "./toolchain.ts";
 
 export interface Discovery {
   chosen: ChosenServer[];
   report: DiscoveryReport;
 }
 
-/**
- * Version commands run at once, at most: each starts a runtime (Node, Python), and a
- * polyglot workspace looks for twenty servers; all at once they outran their bound.
- */
+/** Version commands run at once, at most: each starts a runtime, twenty outran their bound. */
 const MAX_VERSION_RUNS = 6;
 
 /** Every preset's files are present: scanning further cannot change the choice. */
@@ -40,10 +40,7 @@ function everyPresetMatched(extensions: ReadonlySet<string>): boolean {
   return PRESETS.every((p) => extensionsOf(p).some((e) => extensions.has(e)));
 }
 
-/**
- * For a preset that needs a TypeScript library: the workspace's (below 7.x), else the one
- * Node would resolve beside the server's real path (installed with it); null when neither.
- */
+/** A preset's TypeScript library: the workspace's (below 7.x), else the one beside the server. */
 function withTypescriptLib(
   preset: Preset,
   outcome: ProbeOutcome,
@@ -54,23 +51,18 @@ function withTypescriptLib(
   const own = ts !== null ? typescriptLibFrom(dirname(ts.package)) : null;
   if (own !== null)
     return { found: { ...outcome.found, typescriptLib: { lib: own, whose: "the workspace's" } } };
-  let beside: string | null = null;
-  try {
-    beside = typescriptLibFrom(dirname(realpathSync(outcome.found.command)));
-  } catch {
-    // the binary vanished since its version run: no library either
-  }
+  // the binary may have vanished since its version run: no library either
+  const real = realOrNull(outcome.found.command);
+  const beside = real === null ? null : typescriptLibFrom(dirname(real));
   const typescriptLib =
     beside === null ? null : { lib: beside, whose: "installed beside the server" };
   return { found: { ...outcome.found, typescriptLib } };
 }
 
 /**
- * The plan carried out (the flow after the scan): each planned binary looked for and its
- * version command run, a few at a time — a fallback (typescript-native) only when what it
- * falls back from is missing, one version run (a Node start) fewer in the common case —
- * whether it can serve here, its TypeScript library, then the choice. A probe with its
- * `command` set checks that binary instead of looking one up by name.
+ * The plan carried out: each planned binary looked for and its version run, a few at a time
+ * (a probe with `unless` only when what it falls back from is missing), whether it can serve
+ * here, its TypeScript library, then the choice.
  */
 export async function carryOut(
   plan: ProbePlan,
@@ -109,6 +101,7 @@ export async function discover(
   const scan = await scanExtensions(root, undefined, everyPresetMatched);
   const plan = planProbes(PRESETS, scan, toolchain, root);
   const { chosen, rows } = await carryOut(plan, toolchain, root, path, signal);
+  const ts = toolchain.typescript;
   return {
     chosen,
     report: {
@@ -121,9 +114,7 @@ export async function discover(
         interpreters: [...scan.interpreters].sort(),
       },
       toolchain: {
-        typescript: toolchain.typescript
-          ? { version: toolchain.typescript.version, package: toolchain.typescript.package }
-          : null,
+        typescript: ts ? { version: ts.version, package: ts.package } : null,
         python: toolchain.venv ? { interpreter: toolchain.venv.python } : null,
       },
       servers: rows,

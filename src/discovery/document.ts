@@ -1,10 +1,7 @@
 /**
- * The configuration discovery produces (SPEC §2.1), as a TOML-shaped document: what
- * zero-config validates and serves, what `init` prints, and what the real-server tests run.
- * All come from here, so they are one effective configuration. What discovery found (a
- * tsserver, a virtual environment, a TypeScript library) is laid over the preset's tables
- * key by key (config/merge.ts): it adds to the preset's options, never drops them. The
- * workspace lists its servers ranked (rank.ts): the main server first (SPEC §9.1).
+ * The configuration discovery produces (SPEC §2.1), as a TOML-shaped document: the one that
+ * zero-config serves, `init` prints and the real-server tests run. What discovery found is
+ * laid over the preset's tables (config/merge.ts); the servers are listed ranked (rank.ts).
  */
 import { basename } from "node:path";
 import { mergeTables } from "../config/merge.ts";

@@ -1,8 +1,6 @@
 /**
- * Which of a workspace's files a preset would serve (SPEC §2.1, §4.5), pure: by extension,
- * by file name (`Dockerfile`, `CMakeLists.txt`, `.bashrc`) and by the interpreter a
- * script's `#!` line names — the same tables routing reads (config/server-files.ts). The
- * labels say it in the report: `.sh`, `Dockerfile`, `#!bash`.
+ * Which of a workspace's files a preset would serve (SPEC §2.1, §4.5), pure, by the tables
+ * routing reads (config/server-files.ts); labelled `.sh`, `Dockerfile`, `#!bash`.
  */
 import type { Preset } from "../config/presets.ts";
 import { languageOfFile, nameMatches } from "../config/server-files.ts";
@@ -18,10 +16,6 @@ export interface FileCounts {
   extensions: Map<string, FileCount>;
   names: Map<string, FileCount>;
   interpreters: Map<string, FileCount>;
-}
-
-export function newFileCounts(): FileCounts {
-  return { extensions: new Map(), names: new Map(), interpreters: new Map() };
 }
 
 /** What the scan found (scan.ts). */
@@ -65,10 +59,7 @@ export function describeServes(preset: Preset): string {
     : (parts[0] ?? "files");
 }
 
-/**
- * How many of the files counted `preset` serves: by extension, by name (a name whose
- * extension it serves already counted), by `#!` interpreter.
- */
+/** How many of the files counted `preset` serves (a name by its extension counted once). */
 export function filesCounted(preset: Preset, counts: FileCounts | undefined): FileCount {
   const total: FileCount = { project: 0, aside: 0 };
   if (counts === undefined) return total;

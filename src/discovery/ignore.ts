@@ -1,24 +1,20 @@
 /**
- * What the discovery scan never walks (SPEC §2.1), pure: vendored and generated trees by
- * name, dot-directories, and the directories the workspace's root `.gitignore` names. Only
- * the common subset of gitignore is read — plain and glob patterns, a leading `/` anchoring
- * to the root, a trailing `/` for directories only; negations (`!`) are not honoured, so a
- * re-included path stays skipped (the scan only looks for file extensions, and skipping
- * more is the safe side).
+ * What the discovery scan never walks (SPEC §2.1), pure: vendored and generated trees, dot
+ * directories, and what the root `.gitignore` names in gitignore's common subset (negations
+ * not honoured: skipping more is the safe side).
  */
 
 /** Directory names that hold dependencies or build output, never the project's own sources. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  "node_modules",
-  "bower_components",
-  "jspm_packages",
-  "vendor",
-  "target",
-  "build",
-  "dist",
-  "out",
-  "__pycache__",
-  "site-packages",
+  ...[
+    "node_modules",
+    "bower_components",
+    "jspm_packages",
+    "vendor",
+    "site-packages",
+    "__pycache__",
+  ],
+  ...["target", "build", "dist", "out"],
 ]);
 
 /** Build-tree prefixes (CMake's IDE trees, Bazel's output links). */
@@ -41,10 +37,7 @@ interface Pattern {
   dirOnly: boolean;
 }
 
-/**
- * Trailing white space removed unless a backslash quotes its first character (gitignore's
- * rule), in one pass: the file is workspace content, no backtracking pattern runs over it.
- */
+/** Trailing white space removed unless backslash-quoted, in one pass (no backtracking). */
 export function trimUnescaped(line: string): string {
   let end = line.length;
   while (end > 0 && /\s/.test(line[end - 1] as string)) end -= 1;

@@ -1,8 +1,6 @@
 /**
- * The hint of `NoServerForFile` in zero-config mode (SPEC §2.1, §4.6), pure: a file no
- * configured server handles gets the preset(s) that would serve its extension and why
- * discovery left each out — usually "install this" — instead of advice about a
- * configuration file the user never wrote.
+ * The hint of `NoServerForFile` in zero-config mode (SPEC §2.1, §4.6), pure: the presets
+ * that would serve the file and why discovery left each out.
  */
 import { basename, extname } from "node:path";
 import { findPreset, PRESETS } from "../config/presets.ts";

@@ -1,18 +1,14 @@
 /**
- * Looking for one preset's binary (SPEC §2.1): by name in the workspace's node_modules/.bin
- * directories, then on PATH (or the one path the workspace's toolchain names), and running
- * its version command. A binary whose version command fails (a rustup proxy that cannot
- * run offline) or prints another server's version (TypeScript 5's `tsc`) does not count.
+ * Looking for one preset's binary (SPEC §2.1) on the search path and running its version
+ * command; one whose version command fails or names another server does not count.
  */
 import type { Preset } from "../config/presets.ts";
 import type { ServerConfig } from "../config/types.ts";
 import { log } from "../log.ts";
 import { readServerVersion } from "../process/version-pin.ts";
-import type { PlannedProbe, ProbeOutcome } from "./choose.ts";
+import type { Found, PlannedProbe, ProbeOutcome } from "./choose.ts";
 
-type Attempt =
-  | { found: { command: string; version: string; versionCommand: string[] | null } }
-  | { why: string };
+type Attempt = { found: Found } | { why: string };
 
 async function tryBinary(
   preset: Preset,

@@ -1,38 +1,17 @@
 /**
  * The order zero-config and `init` list a workspace's servers in (SPEC §2.1, §9.1), pure:
- * the servers of the project's own sources first, most files first — the first is the
- * workspace's main server (config/standing.ts) — then the minor ones (`incidental`): files
- * only under test data or tooling directories, or fewer than a tenth of the first's (the
- * web assets of a Go tool); then the data-file servers (`data_files`: JSON, YAML, TOML,
- * Dockerfiles, CMake). Ties keep the presets' order, so a tree always ranks the same.
+ * the project's sources by most files, then the minor (`incidental`: only aside, or under
+ * MINOR_SHARE of the first's), then data files; ties keep the presets' order.
  */
 import type { Preset } from "../config/presets.ts";
 import type { FileCount } from "./files-served.ts";
 
-/**
- * Directories of test data, fixtures, scripts, tools, docs and examples: files there do not
- * make a language the project's, wherever the directory lies.
- */
+/** Directories whose files do not make a language the project's, wherever they lie. */
 export const ASIDE_DIRS: ReadonlySet<string> = new Set([
-  "testdata",
-  "test_data",
-  "test-data",
-  "fixtures",
-  "__fixtures__",
-  "scripts",
-  "script",
-  "tools",
-  "tooling",
-  "hack",
-  "docs",
-  "doc",
-  "examples",
-  "example",
+  ...["testdata", "test_data", "test-data", "fixtures", "__fixtures__"],
+  ...["scripts", "script", "tools", "tooling", "hack"],
+  ...["docs", "doc", "examples", "example"],
 ]);
-
-export function isAsideDir(name: string): boolean {
-  return ASIDE_DIRS.has(name);
-}
 
 export interface RankedServer {
   preset: Preset;

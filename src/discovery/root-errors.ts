@@ -1,7 +1,4 @@
-/**
- * What zero-config answers in a directory it refuses (SPEC §2.1), built in one place:
- * `WorkspaceRefused`, with root-guard.ts's reason and hint.
- */
+/** What zero-config answers in a directory it refuses (SPEC §2.1): `WorkspaceRefused`. */
 import { BridgeError } from "../errors.ts";
 import type { Refusal } from "./root-guard.ts";
 

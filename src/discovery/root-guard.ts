@@ -1,45 +1,26 @@
 /**
- * What zero-config refuses to serve (SPEC §2.1): the file system's root, the home
- * directory, the system temp directory, and a directory with neither a project marker
- * nor a source file near the top (in it or one level below). A client that ignores `cwd`
- * starts the bridge in such places, and discovery would then start servers over all of
- * it (gopls over the Go module cache in the home directory). `refusal` decides, pure;
- * `lookAtTop` reads what it needs, bounded.
+ * What zero-config refuses to serve (SPEC §2.1): the root, home and temp directories, and a
+ * directory with neither a project marker nor a source file near the top. `refusal`
+ * decides, pure; `lookAtTop` reads what it needs, bounded.
  */
-import { type Dirent, readdirSync, realpathSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { PRESETS } from "../config/presets.ts";
-import { extensionsOf } from "./choose.ts";
+import { extensionsOf } from "./files-served.ts";
 import { skippedByName } from "./ignore.ts";
+import { realOrNull } from "./toolchain.ts";
 
 /** Names that say a directory is a project's root (files or directories). */
 export const PROJECT_MARKERS: ReadonlySet<string> = new Set([
-  ".git",
-  ".hg",
-  ".svn",
-  "package.json",
-  "tsconfig.json",
-  "jsconfig.json",
-  "deno.json",
-  "Cargo.toml",
-  "go.mod",
-  "go.work",
-  "pyproject.toml",
-  "setup.py",
-  "setup.cfg",
-  "requirements.txt",
-  "Pipfile",
-  "pyrightconfig.json",
-  "compile_commands.json",
-  "compile_flags.txt",
-  "CMakeLists.txt",
-  "meson.build",
-  "Makefile",
-  "configure.ac",
-  ".luarc.json",
-  ".emmyrc.json",
-  "bridge.toml",
+  ...[".git", ".hg", ".svn", "bridge.toml"],
+  ...["package.json", "tsconfig.json", "jsconfig.json", "deno.json"],
+  ...["Cargo.toml", "go.mod", "go.work"],
+  ...["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"],
+  ...["Pipfile", "pyrightconfig.json"],
+  ...["compile_commands.json", "compile_flags.txt", "CMakeLists.txt"],
+  ...["meson.build", "Makefile", "configure.ac"],
+  ...[".luarc.json", ".emmyrc.json"],
 ]);
 
 /** Entries looked at in the root, and in each of the first subdirectories. */
@@ -113,15 +94,6 @@ export function lookAtTop(root: string): Top {
   const subdirs = look(list(root, TOP_ENTRIES)).slice(0, SUBDIRS);
   for (const d of subdirs) look(list(join(root, d.name), SUBDIR_ENTRIES));
   return { markers, sources };
-}
-
-function realOrNull(path: string | undefined): string | null {
-  if (path === undefined || path === "") return null;
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /** The home and temp directories of this process, as real paths. */

@@ -1,21 +1,18 @@
 /**
- * The files present in a workspace (SPEC §2.1): their extensions, their names, and the
- * interpreters that the `#!` lines of files without an extension name. A breadth-first walk
- * that never enters an ignored or vendored tree (ignore.ts), never follows a symlink, and
- * stops after `maxEntries` directory entries — so its cost is bounded by the project's own
- * files however large node_modules or .git are. Shallow files are seen first; at most
- * MAX_SCRIPT_HEADS first lines are read, each beneath the root and bounded. Files are
- * counted, those under test data or tooling directories apart (rank.ts).
+ * The files present in a workspace (SPEC §2.1): extensions, names and `#!` interpreters,
+ * counted (those aside apart, rank.ts). Breadth-first, never into an ignored tree
+ * (ignore.ts) or through a symlink, bounded by `maxEntries` and MAX_SCRIPT_HEADS.
  */
 import { closeSync, readSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { shebangInterpreter } from "../config/server-files.ts";
-import { openWorkspaceFileInDir, readWorkspaceText } from "../workspace/confined.ts";
+import { openWorkspaceFileInDir } from "../workspace/confined.ts";
 import { realRoot } from "../workspace/files.ts";
-import { type FileCount, type FileCounts, newFileCounts } from "./files-served.ts";
+import type { FileCount, FileCounts } from "./files-served.ts";
 import { gitignoreMatcher, skippedByName } from "./ignore.ts";
-import { isAsideDir } from "./rank.ts";
+import { ASIDE_DIRS } from "./rank.ts";
+import { rootText } from "./toolchain.ts";
 
 export interface ScanResult {
   /** extensions without the dot */
@@ -38,17 +35,6 @@ export const MAX_SCAN_ENTRIES = 20_000;
 export const MAX_SCRIPT_HEADS = 200;
 const HEAD_BYTES = 256;
 
-/** A `.gitignore` larger than this is not honoured (it is workspace content: SPEC §8.1). */
-const MAX_GITIGNORE_BYTES = 1 << 20;
-
-function readGitignore(root: string): string {
-  try {
-    return readWorkspaceText(realRoot(root), ".gitignore", MAX_GITIGNORE_BYTES).text;
-  } catch {
-    return "";
-  }
-}
-
 /** The `#!` interpreter of a workspace file, read beneath the root; undefined if none. */
 function scriptInterpreter(rootReal: string, rel: string): string | undefined {
   let opened: ReturnType<typeof openWorkspaceFileInDir>;
@@ -70,30 +56,24 @@ function scriptInterpreter(rootReal: string, rel: string): string | undefined {
 }
 
 function count(table: Map<string, FileCount>, key: string, aside: boolean): void {
-  let c = table.get(key);
-  if (c === undefined) {
-    c = { project: 0, aside: 0 };
-    table.set(key, c);
-  }
-  if (aside) c.aside += 1;
-  else c.project += 1;
+  const c = table.get(key) ?? { project: 0, aside: 0 };
+  table.set(key, c);
+  c[aside ? "aside" : "project"] += 1;
 }
 
-/**
- * Walk `root`. `enough(extensions)` may end the walk early once nothing more could change
- * the caller's decision.
- */
+/** Walk `root`; `enough(extensions)` ends it once nothing more could change the decision. */
 export async function scanExtensions(
   root: string,
   maxEntries = MAX_SCAN_ENTRIES,
   enough: (extensions: ReadonlySet<string>) => boolean = () => false,
 ): Promise<ScanResult> {
-  const ignored = gitignoreMatcher(readGitignore(root));
+  // a larger `.gitignore` than rootText's bound is not honoured (workspace content, SPEC §8.1)
+  const ignored = gitignoreMatcher(rootText(root, ".gitignore"));
   const found: ScanResult = {
     extensions: new Set<string>(),
     names: new Set<string>(),
     interpreters: new Set<string>(),
-    counts: newFileCounts(),
+    counts: { extensions: new Map(), names: new Map(), interpreters: new Map() },
     entries: 0,
     truncated: false,
   };
@@ -121,7 +101,7 @@ export async function scanExtensions(
       if (entry.isDirectory()) {
         if (!skippedByName(entry.name) && !ignored(rel, true)) {
           queue.push(rel);
-          if (aside || isAsideDir(entry.name)) asideDirs.add(rel);
+          if (aside || ASIDE_DIRS.has(entry.name)) asideDirs.add(rel);
         }
       } else if (entry.isFile() && !ignored(rel, false)) {
         names.add(entry.name);

@@ -1,11 +1,8 @@
 /**
- * The workspace's own toolchain (SPEC §2.1), read from disk without running anything:
- * the `typescript` package Node would resolve from the root (its version decides which
- * TypeScript server serves the workspace), the `node_modules/.bin` directories and the
- * virtual environment's `bin` searched before PATH, a Python virtual environment at the
- * root, and whether the workspace configures ruff.
+ * The workspace's own toolchain (SPEC §2.1), read from disk without running anything: its
+ * TypeScript, the bin directories searched before PATH, a virtual environment, ruff's file.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readTextOutsideWorkspace, readWorkspaceText } from "../workspace/confined.ts";
 import { realRoot } from "../workspace/files.ts";
@@ -46,21 +43,25 @@ function ancestors(root: string): string[] {
   }
 }
 
-function isFile(path: string): boolean {
+function statOf(path: string) {
   try {
-    return statSync(path).isFile();
+    return statSync(path);
   } catch {
-    return false;
+    return undefined; // absent, unreadable, or beneath a file
+  }
+}
+/** `path` with every link resolved, or null when it names nothing (or nothing was given). */
+export function realOrNull(path: string | undefined): string | null {
+  if (path === undefined || path === "") return null;
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
   }
 }
 
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
+const isFile = (path: string): boolean => statOf(path)?.isFile() ?? false;
+const isDir = (path: string): boolean => statOf(path)?.isDirectory() ?? false;
 
 const MAX_PACKAGE_JSON_BYTES = 1 << 20;
 
@@ -117,25 +118,24 @@ export function workspaceVenv(root: string): WorkspaceVenv | null {
 
 const RUFF_SECTION = /^\s*\[tool\.ruff[\].]/m;
 
+/** A file at the root as text, read beneath it and bounded (SPEC §8.1); "" when unreadable. */
+export function rootText(root: string, name: string, max = MAX_PACKAGE_JSON_BYTES): string {
+  try {
+    return readWorkspaceText(realRoot(root), name, max).text;
+  } catch {
+    return "";
+  }
+}
+
 /** The root's ruff configuration file, if any. */
 export function workspaceRuffConfig(root: string): string | null {
   for (const name of ["ruff.toml", ".ruff.toml"]) {
     if (isFile(join(root, name))) return join(root, name);
   }
-  let text: string;
-  try {
-    // workspace content: read beneath the root, bounded (SPEC §8.1)
-    text = readWorkspaceText(realRoot(root), "pyproject.toml", MAX_PACKAGE_JSON_BYTES).text;
-  } catch {
-    return null;
-  }
-  return RUFF_SECTION.test(text) ? join(root, "pyproject.toml") : null;
+  return RUFF_SECTION.test(rootText(root, "pyproject.toml")) ? join(root, "pyproject.toml") : null;
 }
 
-/**
- * The TypeScript library (`…/typescript/lib`) Node would resolve from `dir`: a server's
- * `typescript.tsdk`. Only below 7.x, which has no `lib/typescript.js`.
- */
+/** The TypeScript library (`typescript.tsdk`) Node would resolve from `dir`, below 7.x. */
 export function typescriptLibFrom(dir: string): string | null {
   const ts = workspaceTypescript(dir);
   if (ts === null || ts.major >= 7) return null;
@@ -145,16 +145,11 @@ export function typescriptLibFrom(dir: string): string | null {
 
 export function workspaceToolchain(root: string): WorkspaceToolchain {
   const venv = workspaceVenv(root);
-  const venvBin = venv === null ? [] : [join(venv.dir, "bin")];
+  const nodeBins = ancestors(root).map((dir) => join(dir, "node_modules", ".bin"));
   return {
     typescript: workspaceTypescript(root),
     venv,
-    bins: [
-      ...ancestors(root)
-        .map((dir) => join(dir, "node_modules", ".bin"))
-        .filter(isDir),
-      ...venvBin,
-    ],
+    bins: [...nodeBins.filter(isDir), ...(venv === null ? [] : [join(venv.dir, "bin")])],
     ruffConfig: workspaceRuffConfig(root),
     cargoAtRoot: isFile(join(root, "Cargo.toml")),
   };

@@ -1,14 +1,8 @@
 /**
- * Zero-config mode (SPEC §2.1): serving the current directory without a configuration
- * file. The shell — that directory as the only workspace, default bridge settings, no
- * server yet — exists at once, so MCP `initialize` never waits for discovery; discovery
- * fills the servers in after the handshake. It never fails: with no usable server the
- * bridge serves with none, and the report says what was looked for and why each preset
- * was left out. A directory it does not serve (the root, the home directory, …) starts
- * no discovery at all — unless the MCP client lists a root it serves (client-roots.ts):
- * then the first such root is the workspace. ConfigInvalid stays for configuration files.
+ * Zero-config mode (SPEC §2.1): the shell (the directory as the only workspace, no server
+ * yet) exists at once, so `initialize` never waits; discovery fills the servers in after,
+ * and never fails. A refused directory (root-guard.ts) starts no discovery.
  */
-import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { standings } from "../config/standing.ts";
 import type { Config, DiscoveryReport } from "../config/types.ts";
@@ -17,20 +11,14 @@ import { log } from "../log.ts";
 import { discover } from "./discover.ts";
 import { discoveredConfig, workspaceNameFor } from "./document.ts";
 import { lookAtTop, placesOf, refusal } from "./root-guard.ts";
+import { realOrNull } from "./toolchain.ts";
 
 export const ZERO_CONFIG_SOURCE = "zero-config";
 
-/**
- * The shell for `cwd`. A directory zero-config does not serve (root-guard.ts) gets its
- * report at once, with the refusal: discovery then runs nothing there.
- */
+/** The shell for `cwd`; a refused directory gets its report at once, with the refusal. */
 export function zeroConfigShell(cwd: string, env: NodeJS.ProcessEnv = process.env): Config {
-  let root = resolve(cwd);
-  try {
-    root = realpathSync(root);
-  } catch {
-    // a directory removed under us: discovery will find nothing there
-  }
+  // a directory removed under us keeps its name: discovery will find nothing there
+  const root = realOrNull(resolve(cwd)) ?? resolve(cwd);
   const refused = refusal(root, placesOf(env), () => lookAtTop(root));
   return {
     bridge: defaultBridgeConfig(),
@@ -53,14 +41,7 @@ export function emptyReport(root: string): DiscoveryReport {
   };
 }
 
-function failedReport(root: string, err: unknown): DiscoveryReport {
-  return { ...emptyReport(root), error: err instanceof Error ? err.message : String(err) };
-}
-
-/**
- * The shell with the servers discovery chose (or none), and the report. Never throws;
- * `signal` (the bridge shutting down) stops the version commands still running.
- */
+/** The shell with the servers discovery chose, and the report; never throws. */
 export async function discoverZeroConfig(
   shell: Config,
   signal?: AbortSignal,
@@ -68,10 +49,12 @@ export async function discoverZeroConfig(
 ): Promise<Config> {
   const root = shell.workspaces[0]?.root ?? resolve(".");
   if (shell.discovery?.refused) return shell; // said at start (serve.ts); nothing runs here
+  // the client's roots as the shell's report holds them (a shell for a root it listed)
+  const roots = shell.discovery?.roots ? { roots: shell.discovery.roots } : {};
   try {
     const found = await discover(root, path, signal);
     const { chosen } = found;
-    const report = { ...found.report, ...rootsOf(shell) };
+    const report = { ...found.report, ...roots };
     if (signal?.aborted) return { ...shell, discovery: report }; // shutting down: say nothing
     for (const row of report.servers) {
       if (row.status === "left_out") log.info(`zero-config: left out ${row.name}: ${row.why}`);
@@ -88,17 +71,12 @@ export async function discoverZeroConfig(
         "nothing is pinned by you — run `theodolite init` and use --config for a pinned setup",
     );
     const config = discoveredConfig(root, chosen, ZERO_CONFIG_SOURCE);
-    return { ...config, discovery: { ...withTiers(report, config), ...rootsOf(shell) } };
+    return { ...config, discovery: withTiers(report, config) };
   } catch (err) {
     log.error(`zero-config: discovery failed: ${String(err)}`);
-    return { ...shell, discovery: { ...failedReport(root, err), ...rootsOf(shell) } };
+    const error = err instanceof Error ? err.message : String(err);
+    return { ...shell, discovery: { ...emptyReport(root), error, ...roots } };
   }
-}
-
-/** The client's roots as the shell's report holds them (a shell for a root it listed). */
-function rootsOf(shell: Config): Pick<DiscoveryReport, "roots"> {
-  const roots = shell.discovery?.roots;
-  return roots ? { roots } : {};
 }
 
 /** Each configured row with where its server stands in the workspace (SPEC §9.1). */

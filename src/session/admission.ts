@@ -1,12 +1,8 @@
 /**
- * Who may start a server tree (SPEC §9.1): a pure decision over the sessions as the
- * manager sees them at one moment. A session occupies a slot from the moment it is
- * admitted until its tree is gone — starting, live and stopping trees all count. When
- * every slot is taken, an idle session is evicted: one already stopping first (it frees
- * its slot soonest), then the lowest standing (data files, incidental, source, main:
- * config/standing.ts), then the least recently used. A data-file server never evicts a
- * main one; a warm-up (`session_status {start: true}`) evicts only sessions ranked after
- * its own. When no session may go, SessionLimit.
+ * Who may start a server tree (SPEC §9.1), pure over the sessions as the manager sees them:
+ * a session holds a slot from admission until its tree is gone. With every slot taken an
+ * idle one is evicted (stopping first, then the lowest standing, then least recently used);
+ * when none may go, SessionLimit.
  */
 import { TIER_RANK, type Tier } from "../config/standing.ts";
 

@@ -1,10 +1,7 @@
 /**
- * Calls on one session side by side, and a call that must be alone (SPEC §6.2): a
- * `diagnostics {contents}` preview holds the server's documents in proposed texts, so no
- * other call may answer from them. `shared` calls run together and wait only while an
- * exclusive one runs; an `exclusive` call waits until no call runs. A shared call never
- * waits for an exclusive one that is merely waiting, so a call made inside another on the
- * same session cannot deadlock; a preview waits for a moment without calls.
+ * Calls on one session side by side, and a preview that must be alone (SPEC §6.2). A
+ * shared call waits only while an exclusive one runs (never for one merely waiting), so a
+ * call made inside another cannot deadlock.
  */
 export class CallLock {
   private running = 0;

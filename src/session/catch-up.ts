@@ -9,22 +9,12 @@ import type { OpenDocument } from "./documents.ts";
 import type { Session, WaitContext } from "./session.ts";
 import type { Refresh } from "./settle/rule.ts";
 
-/**
- * How the document a call is about is brought up to a workspace that changed around it
- * (SPEC §5.3). A pulled server answers from its own state. A push server may not rebuild,
- * nor publish, for a new version of unchanged text, so for diagnostics, and for every call
- * to a server that registered no file watchers (it was not told what changed), the document
- * is opened afresh. A server whose publishes carry no version may skip the publish after a
- * change of the document's own text too: its diagnostics always come from an opening.
- */
+/** How the call's document is brought up to a workspace that changed around it (SPEC §5.3). */
 export function documentRefresh(session: Session, role: Role): Refresh {
   return session.settle.refresh(offersPull(session), role, session.disk.watching());
 }
 
-/**
- * Before a call (SPEC §5): everything changed on disk reaches the server, and a server
- * that publishes per version has published for what changed (its index caught up).
- */
+/** Before a call (SPEC §5): the disk reaches the server, and a per-version one published. */
 export async function catchUp(session: Session, wait: WaitContext): Promise<void> {
   const before = session.documents.generation;
   const { sent, opened } = session.documents.sync();
@@ -37,11 +27,9 @@ export async function catchUp(session: Session, wait: WaitContext): Promise<void
 }
 
 /**
- * After documents changed (SPEC §5.3): a server that publishes per version (and is not
- * pulled) has published for the new versions before the call goes on — for documents it
- * has published for before in this life, and for files opened because they changed once it
- * has published at all, so a server that never publishes is never waited for. clangd
- * updates its index from the rebuilt file in the same step.
+ * After documents changed (SPEC §5.3): a per-version, unpulled server has published for
+ * the new versions (files opened for it only once it publishes at all: a server that never
+ * publishes is never waited for).
  */
 export async function awaitPublishes(
   session: Session,
@@ -61,12 +49,9 @@ export async function awaitPublishes(
 }
 
 /**
- * Documents the bridge opened or changed so the server loads them (SPEC §7.3): before an
- * edit is computed on them, a server that publishes per version (and is not pulled) has
- * published for each — also for one it never published for, once it published for any in
- * this life (clangd indexes a file it opened in that step; a server that never publishes
- * is never waited for); a quiescent server is quiescent again. Other servers read their
- * documents in order with the requests that follow.
+ * Documents opened so the server loads them (SPEC §7.3): before an edit is computed on them,
+ * a per-version server has published as its settle rule's `loaded` says, a quiescent one is
+ * quiescent again; others read them in order with the requests that follow.
  */
 export async function awaitLoaded(
   session: Session,

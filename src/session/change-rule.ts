@@ -1,17 +1,8 @@
 /**
- * Which changes on disk a server is known to follow (SPEC §5.3 "changes nobody vouches
- * for"): the rule is inverted — a change counts as followed only when the bridge can say
- * how the server learns of it: it restarts the server (`restart_on`), has it reload its
- * configuration (`reload_on`), sends it as a document (open, or opened for it), or sends it
- * as an event a registered watcher asked for where the server is shown to act on such
- * events before its next answer (`follows`, each preset entry backed by a test). An event
- * alone is no proof: pyright watches `**`, takes a new file in on a timer, and answered
- * from an old base config after its event. Files the server writes itself
- * (`own_files`) and the bridge's own files are no change. Everything else is *unproven*:
- * the session restarts before its next answer, or every answer says so (`unproven`).
- * Pure: a table test decides every case.
+ * Which changes on disk a server is known to follow (SPEC §5.3), pure: only those the bridge
+ * can say how it learns of (a restart, a reload, a document, an event it is shown to follow:
+ * an event alone is no proof). Everything else is *unproven*.
  */
-
 export type Verdict =
   /** no change to the server: its own files, the bridge's log and apply temp files */
   | "ignored"

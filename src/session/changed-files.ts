@@ -1,8 +1,7 @@
 /**
- * The files of a server's languages that changed on disk in its current life (SPEC §7.3):
- * the ones it may not have loaded as they are now. Each is kept with the number of the
- * drain that last saw it change, so a code action's handle can tell what changed after its
- * listing. Bounded: past `max` files the record is no longer whole, and says so.
+ * The files of a server's languages changed on disk in its current life (SPEC §7.3), each
+ * with the drain that last saw it change (a handle tells what changed after its listing);
+ * past `max` files the record says it is no longer whole.
  */
 import type { FileChange } from "../workspace/file-events.ts";
 

@@ -1,8 +1,6 @@
 /**
- * What every part of one session shares (SPEC §9.1): who it is, its workspace, server and
- * bridge configuration, the effects injected from outside, and the state the server feeds
- * (lifecycle, progress, diagnostics, registrations). Each part (readiness-driver.ts,
- * requests.ts, server-process.ts, documents.ts) receives this one object.
+ * What every part of one session shares (SPEC §9.1): who it is, its configuration, the
+ * injected effects and the state the server feeds; each part receives this one object.
  */
 import type { Registration } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
@@ -21,8 +19,8 @@ import {
   shuttingDownError,
   stateTimeoutError,
 } from "./session-errors.ts";
-import { settleRule } from "./settle/choose.ts";
 import type { SettleRule } from "./settle/rule.ts";
+import { settleRule } from "./settle/rules.ts";
 import { type Runs, runsOf } from "./settle/runs.ts";
 
 export function sessionKey(workspace: string, server: string): string {
@@ -82,10 +80,7 @@ export class SessionContext {
     this.registrations.clear();
   }
 
-  /**
-   * Wait until `check` returns a value, re-checked on every session event; bounded by
-   * request_timeout_ms, failed at once when the session dies or the bridge exits.
-   */
+  /** Until `check` gives a value, on session events; request_timeout_ms, dying fails it. */
   waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
     const { life, bridge } = this;
     return life.changes.until(

@@ -1,11 +1,7 @@
 /**
  * What the bridge keeps of one diagnostic a server sent (SPEC §6, §8.2): a copy of the
- * fields LSP defines, each bounded, holding nothing else of the message it came in —
- * texts cut to DIAGNOSTIC_CAPS (cut texts copied, src/session/kept-text.ts), at most
- * DIAGNOSTIC_CAPS.related notes and .tags tags, and `data` (which goes back to the server
- * with code action requests) only while its JSON is within DIAGNOSTIC_CAPS.data bytes and
- * .dataDepth levels. A diagnostic without a range is not kept (no answer could show it).
- * Its weight estimates the memory the copy holds: what the session's total bound counts.
+ * fields LSP defines, each within DIAGNOSTIC_CAPS, holding nothing else of its message;
+ * none without a range. Its weight estimates the memory the copy holds.
  */
 import type { Diagnostic, DiagnosticRelatedInformation } from "vscode-languageserver-protocol";
 import { isLspRange } from "../normalize/range-converter.ts";
@@ -27,11 +23,7 @@ export const DIAGNOSTIC_CAPS = {
   dataDepth: 32,
 } as const;
 
-/**
- * What the weight counts (docs/PERFORMANCE.md, "Hostile input"): the runtime's cost of an
- * object, of a property or element, of a string besides its characters, which count two
- * bytes each (one for the Latin-1 strings most servers send).
- */
+/** What the weight counts per object, slot and string (docs/PERFORMANCE.md, "Hostile input"). */
 const OBJECT_BYTES = 80;
 const SLOT_BYTES = 8;
 const STRING_BYTES = 32;
@@ -125,9 +117,8 @@ export function keptDiagnostic(raw: unknown): KeptDiagnostic | undefined {
   }
   if (typeof d.source === "string") out.source = text(d.source, caps.label);
   out.message = messageOf(d.message, text);
-  if (Array.isArray(d.tags)) {
+  if (Array.isArray(d.tags))
     out.tags = d.tags.filter((t) => typeof t === "number").slice(0, caps.tags);
-  }
   if (Array.isArray(d.relatedInformation)) {
     const related: DiagnosticRelatedInformation[] = [];
     for (const r of d.relatedInformation.slice(0, caps.related)) {

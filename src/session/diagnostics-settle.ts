@@ -1,8 +1,4 @@
-/**
- * Settled diagnostics for a synced document (SPEC §6): pull where the server
- * offers it, and wait for what the server's settle rule (settle/) says belongs to the
- * synced content — state, never a sleep.
- */
+/** Settled diagnostics for a synced document (SPEC §6): pulled, or awaited as settle/ says. */
 import {
   type Diagnostic,
   type DocumentDiagnosticReport,
@@ -74,22 +70,16 @@ export async function settlePush(
 }
 
 /**
- * A diagnostics run of the server (settle/runs.ts: bacon's check, rust-analyzer's cargo
- * check) publishes partial snapshots while it runs: wait until none is running; where the
- * rule says so until at least one has completed; and after a didSave (the disk changed,
- * SPEC §5.3) until a run that began after that save has completed. Then a barrier: what
- * the server published in the turn that ended the run is in — and for a server that
- * publishes from worker threads, the runs' `barrier` request as well, and with `republish`
- * a last publish of every file the run published.
+ * A server's diagnostics runs (settle/runs.ts) publish partial snapshots: wait until none
+ * runs (one completed, where the rule says so; one begun after the last save, SPEC §5.3),
+ * then a barrier, the runs' own `barrier` and `republish` where configured.
  */
 export async function settleRuns(session: Session, wait: WaitContext): Promise<void> {
-  const { runs } = session;
+  const { runs, saves, progress } = session;
   if (runs === null) return;
   const { patterns } = runs;
   const needCompleted = session.settle.runs === "completed";
-  const { saves } = session;
   saves.requestIfWanted();
-  const { progress } = session;
   // read at each check: a run the bridge requests moves the mark (saves.ts)
   const done = () =>
     !saves.runOwed &&
@@ -133,8 +123,6 @@ export async function fileDiagnostics(
   if (how.ask === "tsserver") return askTsserver(session, doc, wait);
   if (how.waitFirst) await settlePush(session, doc, wait);
   const pull = how.ask === "pull" ? await pullDocument(session, doc.uri, wait) : undefined;
-  // A server that answers pulls is settled by the pull response (SPEC §6); its pushes, if
-  // any, are merged as accumulated. pyright, once it registers pull, pushes nothing.
   if (how.waitAfter) {
     try {
       await settlePush(session, doc, wait, !runs);

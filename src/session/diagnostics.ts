@@ -1,14 +1,8 @@
 /**
- * Diagnostics a session has received (SPEC §6): pushes accumulated per URI
- * (each publish replaces that URI's set) and the latest pull result per URI.
- * Merging and normalization are pure (src/normalize/diagnostics.ts).
- *
- * Bounded (SPEC §8.2): diagnostics for a URI outside the workspace root (or not a file) are
- * dropped; each kept diagnostic is a bounded copy (diagnostic-caps.ts); at most
- * DIAGNOSTIC_LIMITS.uris URIs, .items diagnostics and .bytes of their estimated weight are
- * kept, a report for a URI beyond the first bound is dropped and one passing the others is
- * cut to what fits. Every drop is counted (`dropped()`, in session_status), and a
- * workspace-wide answer after one of a report's diagnostics says it is not complete.
+ * Diagnostics a session has received (SPEC §6): the latest publish and the latest pull per
+ * URI. Bounded (SPEC §8.2): URIs outside the root are dropped, each diagnostic is a bounded
+ * copy (diagnostic-caps.ts), and DIAGNOSTIC_LIMITS caps URIs, items and weight; every drop
+ * is counted (`dropped()`), and a workspace answer after one says it is not complete.
  */
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { atOrBelow, type WorkspaceRoot } from "../workspace/paths.ts";
@@ -63,10 +57,7 @@ const NOTHING_DROPPED: DroppedDiagnostics = Object.freeze({
 });
 
 /** What a report keeps: its bounded copies and their weight. */
-interface Admitted {
-  items: Diagnostic[];
-  bytes: number;
-}
+type Admitted = Pick<PushEntry, "items" | "bytes">;
 
 export class DiagnosticStore {
   private readonly pushed = new Map<string, PushEntry>();
@@ -81,10 +72,7 @@ export class DiagnosticStore {
   private readonly drops: DroppedDiagnostics = { ...NOTHING_DROPPED };
   /** URIs already judged inside the root (a server publishes the same few over and over) */
   private readonly inside = new Set<string>();
-  /**
-   * URIs reported on in an earlier server life of the session (SPEC §6): a restart narrows
-   * no workspace answer, and the server is known to publish for them. At most .uris.
-   */
+  /** URIs reported on in an earlier server life (SPEC §6): a restart narrows no answer. */
   private readonly earlier = new Set<string>();
 
   /** `workspace`: whose root the URIs must lie under; without one (tests), every URI is kept. */
@@ -116,11 +104,7 @@ export class DiagnosticStore {
   }
 
   /** What to keep for `uri` in place of `replacing`, or undefined: nothing kept. */
-  private admit(
-    uri: string,
-    list: unknown,
-    replacing: { items: Diagnostic[]; bytes: number } | undefined,
-  ): Admitted | undefined {
+  private admit(uri: string, list: unknown, replacing: Admitted | undefined): Admitted | undefined {
     if (!this.insideRoot(uri)) {
       this.drops.outside_root += 1;
       return undefined;

@@ -1,16 +1,10 @@
 /**
- * What changed on disk that one session's server cares about (SPEC §5.2, §5.3): its
- * subscription to the workspace watcher (every directory the watcher covers), the changes
- * gathered since the last `take()` coalesced per file, and which of them are events it
- * asked for. Writes to the bridge's own log file, the applier's side files, the server's
- * own files (`own_files`) and files it never reads (`reads`) are no change. A change to a
- * file matching `restart_on` is remembered as the reason the session must restart, one
- * matching `reload_on` as the reason the server must reload its configuration; every
- * change nothing vouches for (change-rule.ts) restarts it too, or marks its answers
- * (`unproven`). Changed files of the server's languages are recorded for the apply tools
- * (changed-files.ts).
+ * What changed on disk that one session's server cares about (SPEC §5.2, §5.3): the changes
+ * its watcher subscription gathered since the last `take()`, which of them are events it
+ * asked for, and why it must restart or reload (`restart_on`, `reload_on`, a change nothing
+ * vouches for: change-rule.ts). The bridge's own files, `own_files` and files it never
+ * `reads` are no change.
  */
-
 import { existsSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import { findPreset } from "../config/presets.ts";
@@ -63,8 +57,8 @@ export class DiskChanges {
   /** the dependencies outside the root its configuration names (SPEC §5.3) */
   private outside: OutsideSubscription | null = null;
   private closed = false;
-  private restartReason: string | undefined;
-  private reloadReason: string | undefined;
+  /** why the session must restart (`restart_on`, unproven) or reload (`reload_on`) */
+  private readonly reasons: { restart?: string | undefined; reload?: string | undefined } = {};
   private readonly root: string;
   /** the bridge's own log file, when it lies in the workspace: its writes are no change */
   private readonly logFile: string | null;
@@ -121,10 +115,8 @@ export class DiskChanges {
   }
 
   /**
-   * What the server reads outside the root that no file of the workspace names (SPEC §5.3):
-   * the directories its registered watchers cover there (pyright: its interpreter's search
-   * paths, a `.pth`'s directory, a virtual environment elsewhere), and the per-user
-   * configuration of the programs it runs — watched like every other dependency.
+   * What the server reads outside the root that no workspace file names (SPEC §5.3): what
+   * its registered watchers cover there, and its programs' per-user configuration.
    */
   private dependOutside(): void {
     if (this.outside === null) return;
@@ -151,17 +143,15 @@ export class DiskChanges {
   start(): void {
     if (this.closed || this.subscription) return;
     const { server } = this.ctx;
-    this.subscription = this.ctx.workspace.watch(
-      this.interest,
-      (changes) => {
-        // coalesced as it grows: an idle session holds one change per file, not a history
-        this.pending = coalesce([...this.pending, ...changes]);
-      },
-      { focus: this.focus, isSource: (name) => languageOfFile(server, name) !== undefined },
-    );
-    this.outside = this.ctx.workspace.outside().subscribe((changes) => {
+    // coalesced as it grows: an idle session holds one change per file, not a history
+    const gather = (changes: FileChange[]) => {
       this.pending = coalesce([...this.pending, ...changes]);
+    };
+    this.subscription = this.ctx.workspace.watch(this.interest, gather, {
+      focus: this.focus,
+      isSource: (name) => languageOfFile(server, name) !== undefined,
     });
+    this.outside = this.ctx.workspace.outside().subscribe(gather);
     this.dependOutside();
   }
 
@@ -175,19 +165,14 @@ export class DiskChanges {
     this.subscription?.focusChanged();
   }
 
-  /**
-   * Directories the server asks about that are not watched (the bound, paths too long):
-   * an answer may depend on what changed there unseen (SPEC §5.2, the `unwatched` field).
-   */
+  /** Directories the server asks about that are not watched (SPEC §5.2 `unwatched`). */
   unwatched(): number {
     return this.subscription?.unwatched() ?? 0;
   }
 
   /**
-   * Every directory the workspace watcher covers, hidden ones too: a change nothing
-   * vouches for must be seen to be judged (SPEC §5.3). A server that reads only some
-   * files (`reads`) hears only the directories those could lie in, and those its
-   * registered watchers ask about.
+   * Every directory the watcher covers (an unvouched change must be seen to be judged, SPEC
+   * §5.3); with `reads`, only where those files could lie and its watchers ask about.
    */
   private interest = (dir: string): boolean =>
     this.readsGlobs === null ||
@@ -215,8 +200,8 @@ export class DiskChanges {
     const then = this.pending.splice(0).filter((c) => !this.noChange(c.abs));
     if (then.length > 0) this.ctx.workspace.noteChanges(then);
     const changes = [...first, ...then];
-    this.restartReason ??= firstMatch(this.restartGlobs, changes, this.root);
-    this.reloadReason ??= firstMatch(this.reloadGlobs, changes, this.root);
+    this.reasons.restart ??= firstMatch(this.restartGlobs, changes, this.root);
+    this.reasons.reload ??= firstMatch(this.reloadGlobs, changes, this.root);
     this.changed.note(changes.filter((c) => languageOfFile(this.ctx.server, c.abs) !== undefined));
     this.ctx.program.noteChanges(changes);
     const events = matchingEvents(this.watchers, changes, this.root);
@@ -227,10 +212,8 @@ export class DiskChanges {
   }
 
   /**
-   * `package_manifest`: a file of the server's languages created in a directory it has not
-   * seen one created in may start a package it does not know (gopls loads a new package
-   * directory only when its module reloads): the nearest enclosing manifest is reported
-   * changed too, once per directory.
+   * `package_manifest`: a file created in a directory not seen before may start a package,
+   * so the nearest enclosing manifest is reported changed too, once per directory.
    */
   private manifestFor(events: FileChange[]): FileChange | undefined {
     const name = this.ctx.server.package_manifest;
@@ -250,17 +233,10 @@ export class DiskChanges {
     return found !== undefined && !events.some((e) => e.abs === found.abs) ? found : undefined;
   }
 
-  /** Why the session must restart before it answers (`restart_on`), once; else undefined. */
-  takeRestartReason(): string | undefined {
-    const why = this.restartReason;
-    this.restartReason = undefined;
-    return why;
-  }
-
-  /** Why the server must reload its configuration before it answers (`reload_on`), once. */
-  takeReloadReason(): string | undefined {
-    const why = this.reloadReason;
-    this.reloadReason = undefined;
+  /** Why the session must restart, or its server reload, before it answers; once. */
+  takeReason(kind: "restart" | "reload"): string | undefined {
+    const why = this.reasons[kind];
+    this.reasons[kind] = undefined;
     return why;
   }
 
@@ -274,10 +250,7 @@ export class DiskChanges {
     return this.ownGlobs.some((g) => g.match(name));
   }
 
-  /**
-   * A file the server never reads (`reads`): what happens to it changes none of its
-   * answers, so it is never judged (events its watchers asked for still go).
-   */
+  /** A file the server never reads (`reads`): never judged (its events still go). */
   private unread(abs: string): boolean {
     if (this.othersSources.has(extname(abs).slice(1))) return true;
     return (
@@ -286,10 +259,8 @@ export class DiskChanges {
   }
 
   /**
-   * Judge what a delivery left unvouched for (change-rule.ts): `open` are the open
-   * documents' paths (their changes are sent as documents), `opened` the files opened for
-   * the server in this delivery, `events` what its watchers were sent. An unproven change
-   * makes the session restart before it answers, or is kept as a mark (`unproven`).
+   * Judge what a delivery left unvouched for (change-rule.ts): `open` the open documents'
+   * paths, `opened` files opened for it now, `events` what its watchers were sent.
    */
   judge(
     changes: readonly FileChange[],
@@ -317,7 +288,7 @@ export class DiskChanges {
       });
       if (verdict !== "unproven") continue;
       if (this.ctx.server.unproven === "restart") {
-        this.restartReason ??= `${rel ?? c.abs} ${c.kind}, which the server is not known to follow`;
+        this.reasons.restart ??= `${rel ?? c.abs} ${c.kind}, which the server is not known to follow`;
       } else {
         this.markCount += 1;
         if (this.marks.size < MAX_MARKS_KEPT) this.marks.add(rel ?? c.abs);
@@ -351,10 +322,7 @@ export class DiskChanges {
     return this.subscription ? this.ctx.workspace.watchStatus() : null;
   }
 
-  /**
-   * Why the record of changed files may miss some (SPEC §7.3), or null when it holds every
-   * change the watcher saw in this life and the watcher sees the whole workspace.
-   */
+  /** Why the record of changed files may miss some (SPEC §7.3); null: it is whole. */
   untracked(): string | null {
     if (!this.changed.whole) return `more than ${MAX_CHANGED_FILES} files changed in this session`;
     const w = this.watchStatus();
@@ -384,7 +352,7 @@ export class DiskChanges {
     this.outside?.close();
     this.outside = null;
     this.pending = [];
-    this.restartReason = undefined;
-    this.reloadReason = undefined;
+    this.reasons.restart = undefined;
+    this.reasons.reload = undefined;
   }
 }

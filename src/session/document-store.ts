@@ -1,10 +1,7 @@
 /**
- * Documents a session has open (SPEC §5): `didOpen` the first time,
- * `didChange` with the full text and version + 1 when the content hash
- * changed (its range named where the server's lines are not LSP's, documents.ts), nothing otherwise; least recently used documents are closed past
- * `max_open_documents`. Versions of a URI only ever grow, across closes and
- * reopens, so a publish for an earlier opening can never pass for the current
- * one (SPEC §6).
+ * Documents a session has open (SPEC §5): didOpen, didChange of the whole text when its hash
+ * changed, LRU didClose past `max_open_documents`. A URI's versions only grow, across
+ * reopens, so a publish for an earlier opening never passes for the current one (SPEC §6).
  */
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { LineIndex } from "../text/line-index.ts";
@@ -40,20 +37,28 @@ export interface DocumentSink {
   close(uri: string): void;
 }
 
-/** What the sink needs of the server (documents.ts ServerLink). */
-interface SinkServer {
+/** What the documents need of the running server. */
+export interface ServerLink {
+  /** a notification to the server of the current life; dropped when there is none */
   notify(method: string, params: unknown): void;
   capabilities(): ServerCapabilities | undefined;
+  /** the encoding of the positions it reads */
   encoding(): PositionEncoding;
+  /** resolves once the server has handled every notification sent before it */
+  barrier(signal?: AbortSignal): Promise<void>;
+  /** the server has loaded its project (readiness.ts `loaded`) */
+  loaded(): boolean;
 }
 
+export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
+
 /**
- * The notifications of a server's documents. A change sends the whole text, and its range
- * where the old text's lines, as the server reads them, are not LSP's (SPEC §5,
- * text/line-rule.ts): a server that turns a full-text change into a ranged one counts
- * that end in LSP's lines, and hands it to a reader of others (typescript-language-server).
+ * The notifications of a server's documents; a change names its range where the server's
+ * lines are not LSP's (SPEC §5, text/line-rule.ts).
  */
-export function serverSink(server: SinkServer): DocumentSink {
+export function serverSink(
+  server: Pick<ServerLink, "notify" | "capabilities" | "encoding">,
+): DocumentSink {
   return {
     open: (d) =>
       server.notify("textDocument/didOpen", {
@@ -102,12 +107,7 @@ export class DocumentStore {
   ) {}
 
   /** Make the server's copy equal to `content`; returns the document and what was sent. */
-  sync(
-    uri: string,
-    languageId: string,
-    content: DiskContent,
-    stamp: SyncStamp,
-  ): { doc: OpenDocument; sent: "open" | "change" | "none" } {
+  sync(uri: string, languageId: string, content: DiskContent, stamp: SyncStamp): SyncResult {
     const { abs } = content;
     const existing = this.docs.get(uri);
     if (existing) {

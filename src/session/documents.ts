@@ -1,20 +1,12 @@
 /**
- * A session's open documents and how the server's view follows the disk (SPEC §5): the
- * editor's part, done by the bridge; document-store.ts keeps the documents themselves.
- * - `sync()`: before a call, drain the workspace watcher and look at every open document
- *   (one `lstat` each; read and hash only when its identity moved or an event named it),
- *   then tell the server, in this order: documents gone (`didClose`), the file events its
- *   watchers asked for (`workspace/didChangeWatchedFiles`), documents whose content changed
- *   (`didChange` version + 1, `didSave` where the server wants saves). Every delivery moves
- *   the workspace generation (SPEC §5.3); catch-up.ts then awaits the server.
- * - `target()`: the document a call is about, as the file is now, refreshed as needed.
- * - `write()`: content just read from disk becomes the server's copy.
+ * A session's open documents and how the server's view follows the disk (SPEC §5), the
+ * editor's part; document-store.ts keeps the documents. `sync()` tells the server what moved
+ * (closes, watched-file events, changes, saves: in that order), `target()` is the call's
+ * document as the file is now, `write()` makes content just read the server's copy.
  */
 import { dirname } from "node:path";
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
-import type { PositionEncoding } from "../text/positions.ts";
 import type { WorkspaceText } from "../workspace/confined.ts";
 import { FILE_CHANGE_TYPE, type FileChange } from "../workspace/file-events.ts";
 import type { ResolvedFile } from "../workspace/files.ts";
@@ -28,28 +20,16 @@ import {
   type DiskContent,
   DocumentStore,
   type OpenDocument,
+  type ServerLink,
+  type SyncResult,
   type SyncStamp,
   serverSink,
 } from "./document-store.ts";
-
 import { Republisher } from "./republish.ts";
 import { Saves } from "./saves.ts";
 import type { Refresh } from "./settle/rule.ts";
 
-export type { DiskContent, OpenDocument } from "./document-store.ts";
-
-/** What the documents need of the running server. */
-export interface ServerLink {
-  /** a notification to the server of the current life; dropped when there is none */
-  notify(method: string, params: unknown): void;
-  capabilities(): ServerCapabilities | undefined;
-  /** the encoding of the positions it reads */
-  encoding(): PositionEncoding;
-  /** resolves once the server has handled every notification sent before it */
-  barrier(signal?: AbortSignal): Promise<void>;
-  /** the server has loaded its project (readiness.ts `loaded`) */
-  loaded(): boolean;
-}
+export type { DiskContent, OpenDocument, ServerLink } from "./document-store.ts";
 
 /** What session_status says of the documents (SPEC §10), keys as shown there. */
 export interface CoherenceStatus {
@@ -70,8 +50,6 @@ export interface CoherenceStatus {
   outside_unwatched: string[];
 }
 
-export type SyncResult = { doc: OpenDocument; sent: "open" | "change" | "none" };
-
 /** What a `sync` sent: documents changed, and files opened because they changed. */
 export interface Synced {
   sent: OpenDocument[];
@@ -91,14 +69,16 @@ export class Documents {
   readonly disk: DiskChanges;
   /** republish rounds after a check run (republish.ts) */
   readonly republish: Republisher;
-  private store: DocumentStore;
+  private readonly store: DocumentStore;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly server: ServerLink,
   ) {
-    this.store = this.newStore();
+    const { lines, answerLines } = ctx;
+    const max = ctx.bridge.max_open_documents;
+    this.store = new DocumentStore(max, serverSink(server), lines, answerLines);
     this.saves = new Saves(ctx, server);
     this.republish = new Republisher(ctx, {
       notify: (method, params) => server.notify(method, params),
@@ -107,17 +87,9 @@ export class Documents {
     this.disk = new DiskChanges(ctx, () => this.store.all().map((d) => dirname(d.abs)));
   }
 
-  private newStore(): DocumentStore {
-    const { server } = this;
-    const sink = serverSink(server);
-    const { lines, answerLines } = this.ctx;
-    return new DocumentStore(this.ctx.bridge.max_open_documents, sink, lines, answerLines);
-  }
-
   /** A new server life: nothing is open, nothing is watched yet. */
   reset(): void {
     this.clear();
-    this.store = this.newStore();
     this.disk.reset();
     this.generation = 0;
     this.saves.reset();
@@ -164,21 +136,17 @@ export class Documents {
   /** The stamp for content that changes the server's view now. */
   private nextStamp(): SyncStamp {
     this.generation += 1;
-    return { seq: this.ctx.diagnostics.seq, generation: this.generation };
+    return this.currentStamp();
   }
 
   private currentStamp(): SyncStamp {
     return { seq: this.ctx.diagnostics.seq, generation: this.generation };
   }
 
-  /**
-   * Bring the server's view up to the disk (SPEC §5.1, §5.2), synchronously; the documents
-   * whose new content was sent (a server that publishes per version is then awaited,
-   * catch-up.ts).
-   */
+  /** Bring the server's view up to the disk (SPEC §5.1, §5.2); catch-up.ts awaits it. */
   sync(): Synced {
     const { changes, events } = this.disk.take();
-    const reload = this.disk.takeReloadReason();
+    const reload = this.disk.takeReason("reload");
     const named = new Set(changes.map((c) => c.abs));
     const gone: OpenDocument[] = [];
     const changed: { doc: OpenDocument; content: WorkspaceText }[] = [];
@@ -254,11 +222,9 @@ export class Documents {
   }
 
   /**
-   * `open_changed_files`: created or changed files of the server's own languages that its
-   * watchers asked about (any, for a server without watchers) are opened too, so their
-   * content reaches the server in order with the request (servers that read watched files
-   * on a timer or another thread; clangd, whose index keeps a changed file's old content).
-   * At most max_open_documents per sync; beyond that the events alone carry them.
+   * `open_changed_files` (SPEC §5.2): changed files of the server's languages are opened too,
+   * so their content reaches it in order with the request; past max_open_documents, the
+   * events alone carry them.
    */
   private toOpen(changes: FileChange[]): FileChange[] {
     const { server, bridge, workspace } = this.ctx;
@@ -297,12 +263,9 @@ export class Documents {
   }
 
   /**
-   * The document a call is about, synced to the file as it is now: `target` is content read
-   * before the session was ready (read again when the disk moved since), or only the
-   * resolved path of a file the session held open then (its document stands for it while
-   * the path's identity is the one its text was read with). With "reopen", a document whose
-   * text is unchanged but that was synced at an older generation is closed and opened
-   * afresh first, so the server builds it again against the workspace as it is now.
+   * The call's document as the file is now (`target`: content read earlier, or the path of
+   * an open document). "reopen" closes and opens afresh a document synced at an older
+   * generation, so the server builds it against the workspace as it is now.
    */
   async target(
     target: WorkspaceText | ResolvedFile,
@@ -348,9 +311,7 @@ export class Documents {
     const uri = pathToUri(content.abs);
     const open = this.store.get(uri);
     const stamp = open && open.sha256 !== content.sha256 ? this.nextStamp() : this.currentStamp();
-    const languageId =
-      open?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, content.abs);
-    const result = this.store.sync(uri, languageId, content, stamp);
+    const result = this.store.sync(uri, this.languageOf(content.abs), content, stamp);
     if (result.sent === "change") {
       this.saves.saved(result.doc);
       this.counts.changed += 1;
@@ -368,9 +329,12 @@ export class Documents {
    */
   propose(content: DiskContent): OpenDocument {
     const uri = pathToUri(content.abs);
-    const languageId =
-      this.store.get(uri)?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, content.abs);
-    return this.store.sync(uri, languageId, content, this.nextStamp()).doc;
+    return this.store.sync(uri, this.languageOf(content.abs), content, this.nextStamp()).doc;
+  }
+
+  private languageOf(abs: string): string {
+    const open = this.store.get(pathToUri(abs));
+    return open?.languageId ?? this.ctx.hooks.languageIdFor(this.ctx.server, abs);
   }
 
   status(): CoherenceStatus {

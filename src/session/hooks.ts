@@ -1,8 +1,4 @@
-/**
- * The effects a session needs from outside the session core, injected so the
- * core is testable and the dependency direction stays one way
- * (session → process, never back).
- */
+/** The effects a session needs from outside its core, injected so tests can replace them. */
 import { languageOfFile } from "../config/server-files.ts";
 import type { ServerConfig, WorkspaceConfig } from "../config/types.ts";
 import { sanitizedEnv } from "../process/env.ts";

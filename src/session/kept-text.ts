@@ -1,8 +1,6 @@
 /**
- * A server's text kept past the message it came in, bounded (SPEC §8.2): at most `max`
- * characters, then an ellipsis. A cut text is a copy: the runtime keeps a string's whole
- * parent alive behind any slice of it, so a short cut of a 30 MiB message kept in a map
- * would hold the 30 MiB (docs/PERFORMANCE.md, "Hostile input").
+ * A server's text kept past its message, bounded (SPEC §8.2). A cut text is a copy: a slice
+ * keeps its whole parent alive (docs/PERFORMANCE.md, "Hostile input").
  */
 
 /** `text`, or a copy of its first `max` characters (never half a surrogate pair) and "…". */

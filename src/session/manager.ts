@@ -1,11 +1,7 @@
 /**
- * Sessions keyed by (workspace, server) (SPEC §9.1): at most `max_sessions`
- * server trees at any moment — starting, live and stopping ones. A session asks
- * for a slot right before a server life begins; admissions are decided one at a
- * time (admission.ts), and an eviction completes, tree reaped, before the slot
- * is handed on. Sessions start lazily and a dead one is never restarted implicitly.
- * The manager also owns one Workspace object per configured workspace, which the
- * sessions of that workspace share.
+ * Sessions keyed by (workspace, server) (SPEC §9.1): at most `max_sessions` server trees
+ * (starting, live, stopping), admitted one at a time (admission.ts), an eviction's tree
+ * reaped before its slot is handed on. Owns one Workspace per configured root.
  */
 import { byStanding, standings, type Tier } from "../config/standing.ts";
 import type { Config } from "../config/types.ts";
@@ -66,8 +62,11 @@ export class SessionManager {
 
   /** `sessions` by standing: main servers first, data-file servers last (SPEC §9.1). */
   byStanding(sessions: readonly Session[]): Session[] {
-    const rank = (s: Session) => this.standing.get(s)?.rank ?? Number.MAX_SAFE_INTEGER;
-    return [...sessions].sort((a, b) => rank(a) - rank(b));
+    return [...sessions].sort((a, b) => this.standingOf(a).rank - this.standingOf(b).rank);
+  }
+
+  private standingOf(s: Session): { tier: Tier; rank: number } {
+    return this.standing.get(s) ?? { tier: "source", rank: Number.MAX_SAFE_INTEGER };
   }
 
   /**
@@ -97,25 +96,16 @@ export class SessionManager {
 
   get(workspace: string, server: string): Session {
     const s = this.sessions.get(sessionKey(workspace, server));
-    if (!s) {
-      throw unknownServerError(workspace, server);
-    }
+    if (!s) throw unknownServerError(workspace, server);
     return s;
   }
 
-  /**
-   * Run `fn` with a ready session, counting it busy meanwhile (busy sessions
-   * are never evicted). Starting it waits for a slot (`admit`). Calls run side by side,
-   * never while a preview holds the session alone (call-lock.ts).
-   */
+  /** Run `fn` with a ready session, busy (never evicted) meanwhile; beside other calls. */
   use<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
     return session.calls.shared(() => this.ready(session, ctx, fn));
   }
 
-  /**
-   * `use`, the session's only call meanwhile: a `diagnostics {contents}` preview holds its
-   * documents in proposed texts (SPEC §6.2).
-   */
+  /** `use`, the session's only call meanwhile (a preview, SPEC §6.2). */
   alone<T>(session: Session, ctx: WaitContext, fn: (s: Session) => Promise<T>): Promise<T> {
     return session.calls.exclusive(() => this.ready(session, ctx, fn));
   }
@@ -125,14 +115,14 @@ export class SessionManager {
     ctx: WaitContext,
     fn: (s: Session) => Promise<T>,
   ): Promise<T> {
-    session.beginUse(++this.useCounter);
+    session.lifecycle.beginUse(++this.useCounter);
     try {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
       await catchUp(session, ctx);
       // a file it does not reload, or that nothing vouches for, changed: a fresh server
       // answers instead (SPEC §5.3)
-      const why = session.disk.takeRestartReason();
+      const why = session.disk.takeReason("restart");
       if (why !== undefined) {
         log.info(`[${session.key}] restarting: ${why}`);
         await session.restartFor(why);
@@ -142,13 +132,17 @@ export class SessionManager {
       }
       return await fn(session);
     } finally {
-      session.endUse(++this.useCounter);
+      session.lifecycle.endUse(++this.useCounter);
     }
   }
 
   /** Sessions holding a slot: admitted, or with a tree (starting … stopping). */
   occupying(): Session[] {
-    return this.all().filter((s) => s.lifecycle.isLive() || this.reserved.has(s));
+    return this.all().filter((s) => this.occupies(s));
+  }
+
+  private occupies(s: Session): boolean {
+    return s.lifecycle.isLive() || this.reserved.has(s);
   }
 
   /**
@@ -169,13 +163,12 @@ export class SessionManager {
       const views = this.all().map(
         (s): SlotView<Session> => ({
           session: s,
-          occupies: s.lifecycle.isLive() || this.reserved.has(s),
+          occupies: this.occupies(s),
           reserved: this.reserved.has(s),
           idle: s.lifecycle.isIdle(),
           stopping: s.lifecycle.state === "stopping",
           lastUsed: s.lifecycle.lastUsed,
-          tier: this.standing.get(s)?.tier ?? "source",
-          rank: this.standing.get(s)?.rank ?? Number.MAX_SAFE_INTEGER,
+          ...this.standingOf(s),
         }),
       );
       const decision = decideAdmission(incoming, views, max, tried, mode);
@@ -188,13 +181,13 @@ export class SessionManager {
           busy: decision.busy.map((s) => s.key),
           held: decision.held.map((s) => s.key),
           mode,
-          tier: this.standing.get(incoming)?.tier ?? "source",
+          tier: this.standingOf(incoming).tier,
         });
       }
       // the victim's tree is reaped before anyone else is admitted; then decide again
       tried.add(decision.victim);
       log.info(`evicting idle session ${decision.victim.key} to start ${incoming.key}`);
-      await decision.victim.stop("not_started").catch((err: unknown) => {
+      await decision.victim.process.stop("not_started").catch((err: unknown) => {
         log.warn(`evicting ${decision.victim.key} failed: ${String(err)}`);
       });
     }
@@ -214,7 +207,7 @@ export class SessionManager {
         // gone or unreadable now is reported by the next call on it; never into a preview
         await session.calls.shared(async () => {
           const content = session.workspace.tryRead(abs);
-          if (content !== undefined) session.syncDocument(content);
+          if (content !== undefined) session.documents.write(content);
         });
         // a file at a time: the bridge reads its input between two (SPEC §8.2)
         await session.workspace.turns.next();

@@ -1,15 +1,8 @@
 /**
- * What a preview cannot show (SPEC §6.2), besides runs over the disk (preview.ts). A
- * proposed text reaches one server, as a document; every other server that may read the
- * file reads it from disk, where it has not changed: one whose `reads` name it, one that
- * serves its language, one (reading everything) with sources in its directory or above —
- * a cgo header, an embedded file, a JSON file a C file includes — and one whose
- * configuration it is (`restart_on`, `reload_on`, `package_manifest`). The server that gets
- * it reads its own configuration from disk too (gopls's `go.mod`), though not the sources
- * it follows as documents (clangd's headers), and a data-file server reads other data
- * files (a JSON schema) from disk. A data-file server reads only data files. And a new
- * file is not on disk, where a server looks for what a file names. Pure: the routing, the files' existence and the
- * directories' listings are given.
+ * What a preview cannot show (SPEC §6.2), besides runs over the disk (preview.ts), pure: a
+ * proposed text reaches one server as a document; every server that may read the file from
+ * disk (by `reads`, language, sources beside or above it, or as its configuration) does not
+ * see it, and a new file is not on disk where a server looks for what a file names.
  */
 import { basename, dirname, extname } from "node:path";
 import type { ServerConfig } from "../config/types.ts";
@@ -51,7 +44,7 @@ export function diskUncovered(
     const read = proposed.filter((p) => reader(p.rel, p.server === server.name)).map((p) => p.rel);
     if (read.length > 0) out.push(entry(server.name, read, READ_FROM_DISK));
     const fresh = proposed.filter((p) => p.server === server.name && !p.exists);
-    if (fresh.length > 0)
+    if (fresh.length > 0) {
       out.push(
         entry(
           server.name,
@@ -59,6 +52,7 @@ export function diskUncovered(
           NEW_FILES,
         ),
       );
+    }
   }
   return out;
 }

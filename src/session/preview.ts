@@ -1,14 +1,7 @@
 /**
- * A preview (SPEC §6.2): proposed texts in place of files, what the server reports with
- * them, and the disk's texts back — nothing is written. The session is held alone
- * (call-lock.ts) from before the texts go in until the disk's answer was taken after them.
- * - `diagnose`: the texts go in as documents (didOpen, or didChange; never a save); a push
- *   server gets every open document afresh from an opening, as `diagnostics` would; then
- *   each open document is settled by the server's rule, without its runs (they check the
- *   files on disk), and the files it published for meanwhile and its workspace report join.
- * - `restore`: synchronous, also after a failure: each proposed document that is still the
- *   preview's gets the disk's text again (didChange), or is closed when there is no file.
- * - `baseline`: the disk's answer for the same files, settled as `diagnostics {files}` is.
+ * A preview (SPEC §6.2): proposed texts in place of files (`diagnose`, never a save), what
+ * the server reports with them, the disk's texts back (`restore`, also after a failure) and
+ * the disk's answer (`baseline`); nothing is written. The session is held alone throughout.
  */
 import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
 import { sha256Hex } from "../workspace/files.ts";
@@ -34,11 +27,7 @@ export interface Proposed {
 export const PUBLISHED_UNOPENED =
   "published for during the preview, not an open document: its last publish, not awaited";
 
-/**
- * The channel a preview cannot cover on this server: its runs (settle/runs.ts:
- * rust-analyzer's cargo check, bacon's) check the files on disk and publish, so a preview
- * answers without that server's pushes, and says so. Undefined when it covers everything.
- */
+/** The channel a preview cannot cover: runs (settle/runs.ts) check the files on disk. */
 export function uncoveredChannel(session: Session): "push" | undefined {
   return session.runs !== null && session.settle.runs !== "ignored" ? "push" : undefined;
 }
@@ -111,9 +100,8 @@ export class Preview {
       // closed meanwhile (the server is gone, a settle failed): nothing of the preview is left
       if (documents.get(uri) !== doc) continue;
       const disk = workspace.tryRead(doc.abs);
-      if (disk !== undefined && disk.abs === doc.abs) {
-        documents.propose(disk);
-      } else {
+      if (disk !== undefined && disk.abs === doc.abs) documents.propose(disk);
+      else {
         documents.close(uri);
         diagnostics.forget(uri);
       }
@@ -141,10 +129,7 @@ export class Preview {
     return this.settle(open, wait, proposed);
   }
 
-  /**
-   * Each document settled as `diagnostics` settles it; a push server's document it never
-   * published for is not waited for unless proposed (workspace-diagnostics.ts).
-   */
+  /** Each settled as `diagnostics` does; a never-published, unproposed one not awaited. */
   private settle(
     docs: OpenDocument[],
     wait: WaitContext,

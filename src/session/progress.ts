@@ -1,16 +1,8 @@
 /**
- * `$/progress` work-done tasks, tracked per token (SPEC §3.3). Readiness and the
- * hold on semantic requests read this; session_status shows the active ones.
- *
- * Bounded (SPEC §8): at most PROGRESS_LIMITS.tasks tasks run at once — a begin beyond
- * that, or with a token longer than PROGRESS_LIMITS.chars, is dropped and counted — and
- * titles and messages are cut to PROGRESS_LIMITS.chars; session_status lists the first
- * PROGRESS_LIMITS.shown with the count of all.
- *
- * A begin on a token whose task is still active replaces it, unless the task matches the
- * `overlapping` patterns: then the earlier task stays active until an end of its own, ends
- * closing the oldest first (rust-analyzer: a load replaces its checker while a request
- * still holds the old one, and both run their check under one token).
+ * `$/progress` work-done tasks per token (SPEC §3.3), bounded by PROGRESS_LIMITS (SPEC §8),
+ * drops counted. A begin on an active token replaces its task, unless that task matches
+ * `overlapping`: then it stays active until an end of its own, oldest first (two runs
+ * under one token).
  */
 import type {
   ProgressToken,
@@ -34,10 +26,7 @@ type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDonePr
 
 export const PROGRESS_LIMITS = { tasks: 256, chars: 256, shown: 20 } as const;
 
-/** A server's text kept to PROGRESS_LIMITS.chars (then an ellipsis), a copy when cut. */
-function cut(text: string): string {
-  return keptText(text, PROGRESS_LIMITS.chars);
-}
+const cut = (text: string): string => keptText(text, PROGRESS_LIMITS.chars);
 
 /** What session_status shows of the tasks: a bounded list, the count of all, the drops. */
 export interface ProgressStatus {

@@ -1,8 +1,7 @@
 /**
- * Driving a starting session to ready (SPEC §3.3): warmup_open, the declared conditions
- * re-evaluated on every server event (readiness.ts decides), the probe — retried on the
- * next event, never on a timer — and an unhealthy load ending the session. Also the waits
- * of callers: until ready at start-up, and while re-indexing holds semantic requests.
+ * Driving a starting session to ready (SPEC §3.3): warmup_open, the conditions re-evaluated
+ * on every server event (readiness.ts decides), the probe retried on the next event, an
+ * unhealthy load ending the session; and the callers' waits for ready and re-indexing.
  */
 import { languageOfFile } from "../config/server-files.ts";
 import { log } from "../log.ts";
@@ -38,7 +37,8 @@ export interface ReadinessActions {
 }
 
 export class ReadinessDriver {
-  private evaluator: Readiness;
+  /** the conditions as evaluated so far in this life (session_status, the settle rules) */
+  readiness: Readiness;
   private probeRunning = false;
   /** the warm-up file whose first publish warmup_publish waits for */
   private publishAwaited: string | undefined;
@@ -48,23 +48,18 @@ export class ReadinessDriver {
     private readonly ctx: SessionContext,
     private readonly actions: ReadinessActions,
   ) {
-    this.evaluator = new Readiness(ctx.server.ready);
+    this.readiness = new Readiness(ctx.server.ready);
   }
 
   /** what the warm-up of the current life opened and skipped (session_status) */
   warmupOutcome: WarmupOutcome | undefined;
-
-  /** The conditions as evaluated so far (session_status, the diagnostics settle rules). */
-  get readiness(): Readiness {
-    return this.evaluator;
-  }
 
   /** A new server life: nothing has been said yet. */
   reset(): void {
     this.detach();
     this.warmupOutcome = undefined;
     this.publishAwaited = undefined;
-    this.evaluator = new Readiness(this.ctx.server.ready);
+    this.readiness = new Readiness(this.ctx.server.ready);
     this.probeRunning = false;
   }
 
@@ -79,21 +74,18 @@ export class ReadinessDriver {
   }
 
   /**
-   * warmup_open (SPEC §3.3): open the matching file that represents the workspace so the
-   * server starts loading. Files that cannot be served are skipped (warmup.ts): never a
-   * failed start. What the server will do decides what is waited for: with project_files,
-   * no progress is expected for a file in no project; a required progress that only an
-   * open begins can never begin when nothing was opened.
+   * warmup_open (SPEC §3.3): open the file that represents the workspace (warmup.ts), never
+   * a failed start; what it opened decides which progress can still be expected.
    */
   async warmup(): Promise<void> {
-    const evaluator = this.evaluator;
+    const evaluator = this.readiness;
     const { ready } = this.ctx.server;
     const pattern = ready.warmup_open;
     if (pattern !== null) {
       const key = this.ctx.key;
       const found = await findWarmupFile(this.ctx.workspace, pattern, this.projectChoice());
       // a life that ended during the scan: its warm-up is not the new life's
-      if (this.evaluator !== evaluator) return;
+      if (this.readiness !== evaluator) return;
       this.warmupOutcome = found.outcome;
       for (const s of found.outcome.skipped) {
         log.warn(`[${key}] warmup_open: skipped ${s.file} (${s.reason})`);
@@ -133,33 +125,30 @@ export class ReadinessDriver {
     return { files: server.ready.project_files, language: order };
   }
 
-  /**
-   * A publish arrived: warmup_publish waits for one about the warm-up file, compared by
-   * path (servers spell URIs their own way).
-   */
+  /** A publish arrived: warmup_publish's, compared by path (servers spell URIs their way). */
   onPublish(uri: string): void {
-    const awaited = this.evaluator.warmupPublish;
+    const awaited = this.readiness.warmupPublish;
     if (awaited === undefined || awaited.seen || this.publishAwaited === undefined) return;
     if (uriToPath(uri) === this.publishAwaited) awaited.seen = true;
   }
 
   private drive(): void {
     const { life } = this.ctx;
-    if (life.state !== "waiting_ready" || !this.evaluator.warmupDone) return;
-    const health = this.evaluator.healthError();
-    const never = this.evaluator.neverHolds;
+    if (life.state !== "waiting_ready" || !this.readiness.warmupDone) return;
+    const health = this.readiness.healthError();
+    const never = this.readiness.neverHolds;
     if (health !== undefined || never !== undefined) {
       life.failLoad(
         never !== undefined
           ? neverReadyError(life.label, never)
-          : unhealthyLoadError(life.label, health as string, this.evaluator.status),
+          : unhealthyLoadError(life.label, health as string, this.readiness.status),
       );
       this.actions.endDead();
       return;
     }
-    if (this.evaluator.pendingBeforeProbe(this.ctx.progress).length > 0) return;
+    if (this.readiness.pendingBeforeProbe(this.ctx.progress).length > 0) return;
     const probe = this.ctx.server.ready.probe;
-    if (probe !== null && !this.evaluator.probeOk) {
+    if (probe !== null && !this.readiness.probeOk) {
       if (!this.probeRunning) this.runProbe(probe.method, probe.params);
       return;
     }
@@ -176,36 +165,26 @@ export class ReadinessDriver {
     if (sent === undefined) return;
     const { life } = this.ctx;
     // the probe belongs to this life: an answer arriving after reset() says nothing of the next
-    const evaluator = this.evaluator;
-    const current = (): boolean => this.evaluator === evaluator;
+    const evaluator = this.readiness;
+    const settle = (ok: boolean, notify: boolean) => {
+      if (this.readiness !== evaluator) return;
+      this.probeRunning = false;
+      if (ok) evaluator.probeOk = true;
+      if (notify) life.changes.notify();
+    };
     this.probeRunning = true;
     sent.then(
-      () => {
-        if (!current()) return;
-        this.probeRunning = false;
-        evaluator.probeOk = true;
-        life.changes.notify();
-      },
+      () => settle(true, true),
       (err: unknown) => {
-        if (!current()) return;
+        if (this.readiness !== evaluator) return;
         log.debug(
           `[${life.label.key}] probe ${method} failed, retrying on the next event: ${String(err)}`,
         );
-        life.changes
-          .next({
-            timeoutMs: this.ctx.bridge.ready_timeout_ms,
-            onTimeout: () => new Error("probe"),
-          })
-          .then(
-            () => {
-              if (!current()) return;
-              this.probeRunning = false;
-              life.changes.notify();
-            },
-            () => {
-              if (current()) this.probeRunning = false;
-            },
-          );
+        const timeoutMs = this.ctx.bridge.ready_timeout_ms;
+        life.changes.next({ timeoutMs, onTimeout: () => new Error("probe") }).then(
+          () => settle(false, true),
+          () => settle(false, false),
+        );
       },
     );
   }
@@ -222,13 +201,13 @@ export class ReadinessDriver {
         return life.state === "ready" ? true : undefined;
       },
       wait,
-      () => this.evaluator.pendingStartup(this.ctx.progress),
+      () => this.readiness.pendingStartup(this.ctx.progress),
     );
   }
 
   /** After start-up: wait while matching progress is active or the server is not quiescent. */
   async holdForSemantic(wait: WaitContext): Promise<void> {
-    const pending = () => this.evaluator.pendingHold(this.ctx.progress);
+    const pending = () => this.readiness.pendingHold(this.ctx.progress);
     if (pending().length === 0) return;
     const { life } = this.ctx;
     await this.waitFor(
@@ -272,7 +251,7 @@ export class ReadinessDriver {
 
   /** The server is visibly at work: a progress task runs, or it reports itself busy. */
   private working(): boolean {
-    return this.ctx.progress.active().length > 0 || this.evaluator.status?.quiescent === false;
+    return this.ctx.progress.active().length > 0 || this.readiness.status?.quiescent === false;
   }
 
   private progressMessage(pending: string[]): string {

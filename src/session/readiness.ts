@@ -1,23 +1,12 @@
 /**
- * Readiness by state (SPEC §3.3). This module only evaluates conditions over
- * what the server has said; the session feeds it events and waits on them.
- *
- * Start-up conditions: `quiescent`, `progress` (+ `progress_required`),
- * `log_message`, `probe` (run by the session once the others hold) and
- * `warmup_open` (done by the session before the others are evaluated). With
- * `project_files`, progress is expected only when the warm-up file lies in a
- * project: the server reports loading one, and loads anything else without a word.
- * After start-up, matching `$/progress` tasks and a non-quiescent server hold
- * semantic requests until they end, so no answer is silently partial.
+ * Readiness by state (SPEC §3.3), pure: the start-up conditions and, after start-up, what
+ * holds semantic requests, evaluated over what the server has said; readiness-driver.ts
+ * feeds it events and waits on them.
  */
 import type { ReadyConfig } from "../config/types.ts";
 import type { ProgressTask, ProgressTracker } from "./progress.ts";
 
-/**
- * SPEC §8: `log_message` is tried on this many leading characters of a message (the
- * pattern is the config's, the text the server's: the text is what is bounded), and
- * pending lists name this many progress tasks, then count the rest.
- */
+/** SPEC §8: the leading characters `log_message` is tried on; progress tasks named. */
 export const LOG_MATCH_CHARS = 4096;
 const PENDING_TASKS_NAMED = 8;
 
@@ -41,18 +30,12 @@ export class Readiness {
   readonly patterns: RegExp[];
   private readonly logPattern: RegExp | null;
   status: ServerStatus | undefined;
-  /**
-   * rust-analyzer reports `quiescent: true` before its workspace load begins
-   * (SPEC §3.3 trap); only a quiescent status after a busy one counts.
-   */
+  /** only a quiescent status after a busy one counts (SPEC §3.3) */
   private sawBusy = false;
   private logMatched = false;
   warmupDone = false;
   probeOk = false;
-  /**
-   * Why the start-up progress conditions do not apply to this life (the warm-up file is in
-   * no project, so the server reports no loading); undefined while they apply.
-   */
+  /** why the start-up progress conditions do not apply to this life; undefined: they do */
   progressNotExpected: string | undefined;
   /** A condition that can never hold in this life, and why; readiness fails with it. */
   neverHolds: string | undefined;
@@ -90,9 +73,7 @@ export class Readiness {
     if (this.config.warmup_open !== null && !this.warmupDone) {
       pending.push(`warmup_open ${this.config.warmup_open}`);
     }
-    if (!this.loaded) {
-      pending.push("quiescent");
-    }
+    if (!this.loaded) pending.push("quiescent");
     if (this.patterns.length > 0 && this.progressNotExpected === undefined) {
       pending.push(...activeTasks(progress.activeMatching(this.patterns)));
       if (this.config.progress_required && !progress.begunMatching(this.patterns)) {
@@ -101,9 +82,8 @@ export class Readiness {
     }
     if (this.logPattern && !this.logMatched)
       pending.push(`log_message /${this.config.log_message}/`);
-    if (this.warmupPublish && !this.warmupPublish.seen) {
+    if (this.warmupPublish && !this.warmupPublish.seen)
       pending.push(`warmup_publish ${this.warmupPublish.file}`);
-    }
     return pending;
   }
 
@@ -124,10 +104,8 @@ export class Readiness {
 
   /** rust-analyzer's `health: "error"` at quiescence: surfaced, never a healthy ready. */
   healthError(): string | undefined {
-    if (this.status?.health === "error" && this.status.quiescent) {
-      return this.status.message ?? "server reported health error";
-    }
-    return undefined;
+    if (this.status?.health !== "error" || !this.status.quiescent) return undefined;
+    return this.status.message ?? "server reported health error";
   }
 
   /** Each declared condition, described, with whether it holds now (session_status). */
@@ -137,9 +115,7 @@ export class Readiness {
     if (c.warmup_open !== null) {
       out.push({ condition: `warmup_open ${c.warmup_open}`, met: this.warmupDone });
     }
-    if (c.quiescent) {
-      out.push({ condition: "quiescent", met: this.sawBusy && this.status?.quiescent === true });
-    }
+    if (c.quiescent) out.push({ condition: "quiescent", met: this.loaded });
     if (c.progress.length > 0) {
       const idle = progress.activeMatching(this.patterns).length === 0;
       const begun = !c.progress_required || progress.begunMatching(this.patterns);
@@ -149,9 +125,8 @@ export class Readiness {
         met: why !== undefined || (idle && begun),
       });
     }
-    if (this.logPattern) {
+    if (this.logPattern)
       out.push({ condition: `log_message /${c.log_message}/`, met: this.logMatched });
-    }
     if (c.warmup_publish) {
       const w = this.warmupPublish;
       out.push({

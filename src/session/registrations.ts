@@ -1,10 +1,7 @@
 /**
- * What a session keeps of the server's `client/registerCapability` registrations, bounded
- * (SPEC §8): at most REGISTRATION_LIMITS.count registrations, .watchers file watchers
- * among them and .chars characters of their options as JSON. A request that would pass a bound is
- * refused whole — answered with an LSP error, nothing of it kept — and counted; the
- * registrations kept so far stay. Each registration is measured once, when it arrives,
- * so a flood costs linear time.
+ * The server's `client/registerCapability` registrations, bounded by REGISTRATION_LIMITS
+ * (SPEC §8): a request that would pass a bound is refused whole and counted. Each is
+ * measured once, when it arrives, so a flood costs linear time.
  */
 import type { Registration } from "vscode-languageserver-protocol";
 
@@ -99,10 +96,7 @@ function shown(patterns: readonly string[]): string[] {
     .map((p) => (p.length > SHOWN.chars ? `${p.slice(0, SHOWN.chars)}…` : p));
 }
 
-/**
- * session_status's coherence entry with the server's watcher patterns bounded: the first
- * SHOWN.watchers of each list, each cut to SHOWN.chars, and the count of all.
- */
+/** session_status's coherence entry with the watcher patterns bounded (SHOWN), and counts. */
 export function boundedWatchers<
   T extends { watchers: readonly string[]; watchers_outside_root: readonly string[] },
 >(status: T): T & { watchers_total: number; watchers_outside_root_total: number } {

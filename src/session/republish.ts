@@ -1,10 +1,7 @@
 /**
- * Republish rounds (SPEC §6, settle/runs.ts `republish`): a server that sends each publish from a worker thread
- * (rust-analyzer) can deliver two publishes of one file out of order — the older last — and
- * the last one received is what the bridge holds. Once a run has ended and its publishes are
- * in, every file published since the last such round is closed (reopened at once where the
- * session has it open): the server answers a close by publishing the file again from its
- * final state, after everything it sent before
+ * Republish rounds (SPEC §6, settle/runs.ts `republish`): publishes sent from worker threads
+ * can arrive out of order, so after a run every file published since the last round is
+ * closed (reopened where open) and published again from the server's final state
  * (docs/LANGUAGE-SERVERS.md#rust-analyzer-cancelled-checks).
  */
 import { log } from "../log.ts";
@@ -35,11 +32,7 @@ export class Republisher {
     this.pending = undefined;
   }
 
-  /**
-   * Called once a run's publishes are in (a barrier passed with none arriving): a round sent
-   * before is confirmed unless a run began since; then any file published after the last
-   * confirmed round is asked for again. True: a round was sent, its publishes are awaited.
-   */
+  /** Once a run's publishes are in: ask again for files published since; true: one sent. */
   round(): boolean {
     if (this.ctx.runs?.republish !== true) return false;
     const { diagnostics, progress } = this.ctx;

@@ -1,8 +1,6 @@
 /**
- * A session's requests to its server (SPEC §4.6, §9.1): each one bounded (rpc.ts: the
- * request timeout and the client's cancellation both send `$/cancelRequest`) and failed at
- * once when the session dies or the server breaks the protocol; ContentModified retried once
- * the server is idle again, a bounded number of times (SPEC §3.3).
+ * A session's requests to its server (SPEC §4.6, §9.1): each bounded (rpc.ts), failed at
+ * once when the session dies or breaks; ContentModified retried once idle (SPEC §3.3).
  */
 import { type MessageConnection, ResponseError } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
@@ -33,10 +31,7 @@ export class Requests {
     return this.ctx.life;
   }
 
-  /**
-   * One bounded request on `conn`; fails at once when the session dies or breaks, and a
-   * handshake fails at once when the bridge is exiting.
-   */
+  /** One bounded request on `conn`; a handshake fails at once when the bridge is exiting. */
   send<R>(
     conn: MessageConnection,
     request: LspRequest<unknown, R> | string,
@@ -84,10 +79,8 @@ export class Requests {
   }
 
   /**
-   * The server answered "content modified" (it is loading, SPEC §3.3): the retry waits until
-   * it is idle again — a barrier first, so what it sent before is in, then quiescence and
-   * the end of its progress tasks where it reports them — never for an event that may not
-   * come. Bounded by request_timeout_ms; the timeout fails as the server's own error.
+   * After "content modified" (SPEC §3.3): a barrier, then until idle, bounded by
+   * request_timeout_ms; the timeout fails as the server's own error.
    */
   private async untilIdle(signal: AbortSignal | undefined, onTimeout: () => Error): Promise<void> {
     await this.barrier(signal);
@@ -100,10 +93,8 @@ export class Requests {
   }
 
   /**
-   * Resolves once the server has handled every notification sent before it (SPEC §5.3): a
-   * request for a method no server has, which JSON-RPC has it answer with MethodNotFound,
-   * in order. Not a `$/` method: some servers drop those unanswered (bacon-ls, measured).
-   * `via`: another request to answer, in the order the server gives it.
+   * Resolves once the server has handled every notification sent before it (SPEC §5.3): an
+   * unknown method, answered MethodNotFound in order (not `$/`: some servers drop those).
    */
   async barrier(signal?: AbortSignal, via: BarrierRequest = MAIN_BARRIER): Promise<void> {
     const conn = this.connection();

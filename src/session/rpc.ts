@@ -1,8 +1,6 @@
 /**
- * One LSP request, bounded (SPEC §9.1): a timeout sends
- * `$/cancelRequest` (vscode-jsonrpc does it when the token is cancelled) and
- * fails with RequestTimeout; the MCP client's cancellation does the same and
- * fails with Cancelled; a session that dies meanwhile fails at once.
+ * One LSP request, bounded (SPEC §9.1): a timeout or the client's cancellation sends
+ * `$/cancelRequest` and fails typed; a session that dies meanwhile fails it at once.
  */
 import {
   CancellationTokenSource,
@@ -72,9 +70,8 @@ export function sendBounded<R>(
           ? conn.sendRequest<R>(method, cts.token)
           : conn.sendRequest<R>(method, params, cts.token);
     } catch {
-      // A connection the server's output ended throws at once. The answer is the session's
-      // verdict on that end — its exit, or a protocol broken (stdout-end.ts), within a
-      // bound — which the watch above delivers; the timer bounds it all the same.
+      // a connection whose output ended throws at once: the session's verdict on that end
+      // (stdout-end.ts) comes through the watch above, the timer bounding it
       const failure = opts.failure();
       if (failure) finish(() => reject(failure));
       return;

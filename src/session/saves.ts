@@ -1,26 +1,6 @@
-/**
- * The didSaves and diagnostics runs a session asks for (SPEC §5.3). Where the server asks
- * for saves, a document whose content changed on disk is saved. A server whose diagnostics
- * come from check runs (settle/runs.ts) checks again on a save only — so a change
- * it was told of otherwise (a file event, a file it never opened) is paid with a didSave
- * of an open document — or, with a run `start`, never of its own accord: the bridge
- * then starts each run itself, after the server has loaded and one at a time, so the run
- * that answers for a change is known and no other run can cancel it.
- * `mark` is the progress mark a diagnostics answer waits past: a run that began after it
- * must have ended (diagnostics-settle.ts).
- */
-import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { log } from "../log.ts";
 import type { SessionContext } from "./context.ts";
-import type { OpenDocument } from "./document-store.ts";
-
-/** What saving needs of the running server (documents.ts ServerLink). */
-interface SaveLink {
-  notify(method: string, params: unknown): void;
-  capabilities(): ServerCapabilities | undefined;
-  /** the server has loaded its project (readiness.ts `loaded`) */
-  loaded(): boolean;
-}
+import type { OpenDocument, ServerLink } from "./document-store.ts";
 
 export class Saves {
   /** progress mark at the last didSave or run request of this life; undefined: none */
@@ -34,7 +14,7 @@ export class Saves {
 
   constructor(
     private readonly ctx: SessionContext,
-    private readonly server: SaveLink,
+    private readonly server: Pick<ServerLink, "notify" | "capabilities" | "loaded">,
   ) {
     this.reset();
   }
@@ -53,10 +33,7 @@ export class Saves {
     this.requested = false;
   }
 
-  /**
-   * A run the bridge starts is still to begin — or the server is loading, and the end of the
-   * load will want one (a load cancels the running check): an answer waits.
-   */
+  /** A run the bridge starts is still to begin, or a load (which cancels runs) goes on. */
   get runOwed(): boolean {
     if (this.runRequest === null) return false;
     return this.wanted || this.requested || !this.server.loaded();
@@ -76,11 +53,7 @@ export class Saves {
     this.want();
   }
 
-  /**
-   * A run-based server that reports quiescence finished a load (rust-analyzer reloading its
-   * workspace): its next run checks what it loaded, and a run requested before may have
-   * been dropped with the load. Without a run `start` it starts that run itself.
-   */
+  /** A run-based server finished a load: a run requested before may have been dropped. */
   loaded(): void {
     if (this.ctx.runs === null) return;
     if (this.runRequest === null) {
@@ -126,11 +99,7 @@ export class Saves {
     });
   }
 
-  /**
-   * Request a run when one is wanted, none requested is still to begin (a request while
-   * one waits out the server's debounce would be merged into it), and the server has
-   * loaded (a load drops the runs requested during it).
-   */
+  /** Request a wanted run once loaded, none still to begin (it would merge into that one). */
   requestIfWanted(): void {
     const run = this.runRequest;
     if (run === null || !this.wanted || this.requested || !this.server.loaded()) return;

@@ -1,8 +1,4 @@
-/**
- * What the server offers (its side of the handshake; what the bridge advertises is
- * lsp/client-capabilities.ts): a method is offered statically in the initialize result,
- * or later by `client/registerCapability` (pyright registers pull diagnostics that way).
- */
+/** What the server offers: in its initialize result, or later by registration. */
 import {
   type Registration,
   type ServerCapabilities,

@@ -1,8 +1,7 @@
 /**
- * The server process behind a session, one life at a time (SPEC §9.1): starting it
- * (workspace prerequisites, version pin, supervised launch, connection, handshake) and
- * ending it (the stop ladder of stop.ts). Whoever ends a life — a crash, a stop, a failed
- * start — the session forgets it in one place: `release`, run when the process exits.
+ * The server process behind a session, one life at a time (SPEC §9.1): starting it and
+ * ending it (stop.ts). Whoever ends a life, the session forgets it in one place: `release`,
+ * run when the process exits.
  */
 import type {
   InitializeResult,
@@ -31,12 +30,7 @@ import {
   shuttingDownError,
 } from "./session-errors.ts";
 import { runsOnWithoutStdout, STDOUT_CLOSED } from "./stdout-end.ts";
-import { stopServer } from "./stop.ts";
-
-/** What is left before `deadline` (Date.now()), in ms. */
-function remaining(deadline: number): number {
-  return Math.max(0, deadline - Date.now());
-}
+import { remaining, stopServer } from "./stop.ts";
 
 /** The parts of a session a server life starts, feeds and resets. */
 export interface SessionParts {
@@ -48,37 +42,23 @@ export interface SessionParts {
 }
 
 export class ServerProcess {
+  // the current life's, written only here
+  connection: MessageConnection | undefined;
+  capabilities: ServerCapabilities | undefined;
+  encoding: PositionEncoding = "utf-16";
+  observedVersion: string | undefined;
+  serverPid: number | undefined;
   private proc: SupervisedProcess | undefined;
-  private conn: MessageConnection | undefined;
   /** resolves once `release` has run for the current process */
   private released: Promise<void> | undefined;
   private startPromise: Promise<void> | undefined;
   private stopPromise: Promise<void> | undefined;
-  private serverCapabilities: ServerCapabilities | undefined;
-  private positionEncoding: PositionEncoding = "utf-16";
-  private versionSeen: string | undefined;
-  private serverPidSeen: number | undefined;
 
   constructor(
     private readonly ctx: SessionContext,
     private readonly parts: SessionParts,
   ) {}
 
-  get connection(): MessageConnection | undefined {
-    return this.conn;
-  }
-  get capabilities(): ServerCapabilities | undefined {
-    return this.serverCapabilities;
-  }
-  get encoding(): PositionEncoding {
-    return this.positionEncoding;
-  }
-  get observedVersion(): string | undefined {
-    return this.versionSeen;
-  }
-  get serverPid(): number | undefined {
-    return this.serverPidSeen;
-  }
   get supervisorPid(): number | undefined {
     return this.proc?.supervisorPid;
   }
@@ -118,10 +98,8 @@ export class ServerProcess {
   }
 
   /**
-   * Stop the tree (SPEC §9.2) by `deadline` (Date.now(); default: the grace from now), at
-   * most KILL_BOUND_MS later. `next` is the state afterwards: not_started (eviction,
-   * restart) or dead. A start in progress settles first (its steps are bounded); when the
-   * bridge exits it is waited for only until the deadline.
+   * Stop the tree (SPEC §9.2) by `deadline`, at most KILL_BOUND_MS later; `next` is the state
+   * afterwards. A start in progress settles first (bounded by the deadline when exiting).
    */
   stop(
     next: "not_started" | "dead",
@@ -151,11 +129,11 @@ export class ServerProcess {
 
   /** A notification to the server of the current life; dropped when there is none. */
   notify(method: string, params: unknown): void {
-    if (!this.conn) return;
+    if (!this.connection) return;
     const notSent = (err: unknown) =>
       log.debug(`[${this.ctx.key}] ${method} not sent: ${String(err)}`);
     try {
-      void this.conn.sendNotification(method, params).catch(notSent);
+      void this.connection.sendNotification(method, params).catch(notSent);
     } catch (err) {
       notSent(err); // a closed connection throws at once
     }
@@ -170,15 +148,15 @@ export class ServerProcess {
     life.changes.notify();
     try {
       const prepared = await hooks.prepare(workspace.config, server);
-      this.versionSeen = await hooks.verifyVersion(server, workspace.root, life.closingSignal);
+      this.observedVersion = await hooks.verifyVersion(server, workspace.root, life.closingSignal);
       // the bridge began to exit meanwhile: nothing starts any more
       if (life.closing) throw shuttingDownError(life.label);
       const conn = this.launch(prepared);
       life.moveTo("initializing");
       life.changes.notify();
       const init = await this.initialize(conn);
-      this.serverCapabilities = init.capabilities ?? {};
-      this.positionEncoding = negotiatedEncoding(init, server.position_encoding);
+      this.capabilities = init.capabilities ?? {};
+      this.encoding = negotiatedEncoding(init, server.position_encoding);
       await this.handshakeNotify(conn, "initialized", {});
       if (Object.keys(server.settings).length > 0) {
         await this.handshakeNotify(conn, "workspace/didChangeConfiguration", {
@@ -220,7 +198,7 @@ export class ServerProcess {
     const holds = mode === "pid_namespace" ? "its own PID namespace" : `a subreaper (${reason})`;
     log.info(`[${key}] supervisor ${proc.supervisorPid}: the tree is held by ${holds}`);
     void proc.serverPid.then((pid) => {
-      if (this.proc === proc) this.serverPidSeen = pid;
+      if (this.proc === proc) this.serverPid = pid;
     });
     proc.onStderrLine((line) => log.debug(`[${key}] stderr: ${line}`));
     this.released = proc.exited.then((exit) => this.release(proc, exit));
@@ -231,7 +209,7 @@ export class ServerProcess {
       bridge.max_server_message_bytes,
       hooks.took,
     );
-    this.conn = conn;
+    this.connection = conn;
     installServerHandlers(conn, {
       label: key,
       settings: server.settings,
@@ -302,18 +280,15 @@ export class ServerProcess {
     }
   }
 
-  /**
-   * The one teardown of a server life, whoever ended it (a crash, the stop ladder, a failed
-   * start): it runs when the process has exited.
-   */
+  /** The one teardown of a server life, whoever ended it; runs once the process exited. */
   private release(proc: SupervisedProcess, exit: ExitInfo): void {
     if (this.proc !== proc) return;
     const { life } = this.ctx;
     life.recordExit({ ...exit, stderr_tail: proc.stderrTail() });
-    this.conn?.dispose();
-    this.conn = undefined;
+    this.connection?.dispose();
+    this.connection = undefined;
     this.proc = undefined;
-    this.serverPidSeen = undefined;
+    this.serverPid = undefined;
     this.parts.driver.detach();
     this.parts.documents.clear();
     if (life.state !== "stopping") {
@@ -343,7 +318,7 @@ export class ServerProcess {
     const exit = await stopServer(proc, {
       // a start abandoned because the bridge exits waits for nothing: stdin EOF at once
       deadline: life.closing && !lspShutdown ? Date.now() : deadline,
-      conn: lspShutdown ? this.conn : undefined,
+      conn: lspShutdown ? this.connection : undefined,
       shutdown: (conn) => requests.send(conn, "shutdown", undefined, undefined),
     });
     // an exit seen has been released by now (its reaction came first)

@@ -1,7 +1,6 @@
 /**
- * Answers to the server's requests and handling of its notifications
- * (SPEC §9.1). Every request gets an answer: an unanswered request stalls real
- * servers (docs/LANGUAGE-SERVERS.md#unanswered-server-requests).
+ * Answers to the server's requests and its notifications (SPEC §9.1): every request is
+ * answered (docs/LANGUAGE-SERVERS.md#unanswered-server-requests).
  */
 import {
   ErrorCodes,
@@ -32,11 +31,7 @@ export interface ServerEventSink {
   notify(): void;
 }
 
-/**
- * SPEC §8.2: items one `workspace/configuration` request may ask for. Each answer may be
- * the whole `settings`, so the answer grows with the items; past the bound the request is
- * refused (LSP error `RequestFailed`). Servers ask for a few sections per folder.
- */
+/** Items one `workspace/configuration` may ask for (each may be all of `settings`, SPEC §8.2). */
 export const MAX_CONFIGURATION_ITEMS = 1024;
 /** A section longer than this names no setting (its answer is null, never a split of it). */
 const MAX_SECTION_CHARS = 1024;
@@ -93,9 +88,8 @@ export function installServerHandlers(conn: MessageConnection, sink: ServerEvent
     return items.map((item) => configurationFor(sink.settings, item?.section));
   });
 
-  // Bounded (SPEC §8), and what follows from a change — the watchers compiled again, the
-  // watched directories refreshed — runs once per burst, after the burst: a flood of
-  // registrations costs linear time, not a recompilation of all the others each.
+  // bounded (SPEC §8); what follows from a change runs once, after a burst: a flood of
+  // registrations costs linear time
   const book = new RegistrationBook(sink.registrations);
   let changeQueued = false;
   const changed = (): void => {

@@ -1,8 +1,4 @@
-/**
- * The typed errors a session reports (SPEC §4.6), built in one place so their
- * messages, hints and details stay consistent. Pure: they take what they say.
- */
-
+/** The typed errors a session reports (SPEC §4.6), built in one place. */
 import type { ResponseError } from "vscode-languageserver-protocol";
 import { BridgeError, type ErrorEnvelope, toEnvelope } from "../errors.ts";
 import type { ServerStatus } from "./readiness.ts";
@@ -25,10 +21,7 @@ export function shuttingDownError(s: SessionLabel): BridgeError {
   });
 }
 
-/**
- * `working`: the server shows it is still at work (a progress task, a busy status); only
- * then is waiting longer a way out (SPEC §3.3).
- */
+/** `working`: the server shows it is at work; only then is waiting longer a way out (§3.3). */
 export function readyTimeoutError(
   s: SessionLabel,
   timeoutMs: number,
@@ -60,14 +53,11 @@ const START_FAILURES = new Set([
 ]);
 
 export function stateTimeoutError(s: SessionLabel, timeoutMs: number, what: string): BridgeError {
-  return new BridgeError(
-    "RequestTimeout",
-    `${s.key}: ${what} did not happen within ${timeoutMs} ms`,
-    {
-      hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
-      details: { workspace: s.workspace, server: s.server, waiting_for: what },
-    },
-  );
+  const message = `${s.key}: ${what} did not happen within ${timeoutMs} ms`;
+  return new BridgeError("RequestTimeout", message, {
+    hint: "the server did not report this state; check the server's diagnostics_settle rule in the config",
+    details: { workspace: s.workspace, server: s.server, waiting_for: what },
+  });
 }
 
 export function initFailedError(s: SessionLabel, err: unknown): BridgeError {
@@ -142,11 +132,7 @@ export function asBridgeError(err: unknown): BridgeError {
   });
 }
 
-/**
- * Every slot is held (SPEC §9.1): by sessions in use (`busy`), or by idle ones the incoming
- * session's standing may not evict (`held`: a main server, for a data-file server; a
- * session ranked before it, for a warm-up).
- */
+/** Every slot is held (SPEC §9.1): `busy` ones, or `held` ones its standing may not evict. */
 export function sessionLimitError(
   max: number,
   why: { busy: string[]; held: string[]; mode: "call" | "warmup"; tier: string },
@@ -198,12 +184,9 @@ export function lacksCapability(server: string, method: string): BridgeError {
 }
 
 export function unknownServerError(workspace: string, server: string): BridgeError {
-  return new BridgeError(
-    "UnknownServer",
-    `server "${server}" is not configured for workspace "${workspace}"`,
-    {
-      hint: "session_status lists the configured (workspace, server) pairs",
-      details: { workspace, server },
-    },
-  );
+  const message = `server "${server}" is not configured for workspace "${workspace}"`;
+  return new BridgeError("UnknownServer", message, {
+    hint: "session_status lists the configured (workspace, server) pairs",
+    details: { workspace, server },
+  });
 }

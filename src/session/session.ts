@@ -1,34 +1,21 @@
 /**
- * One language-server session keyed by (workspace, server) (SPEC §9.1), its parts plain
- * readonly fields. Where its state lives, and what changes it:
- *   lifecycle  state, epoch, times, last exit and error: server-process.ts, and
- *              readiness-driver.ts (ready, a failed load); use counters, shutdown: here
- *   process    connection, capabilities, encoding, pids of the current life: server-process.ts
- *   driver     readiness and warm-up, replaced at each start: readiness-driver.ts
- *   documents  open documents with their `disk`, `saves`, `republish`: documents.ts
- *              (`sync`, `write`), reset at each start
- *   progress, diagnostics, registrations  what the server sends (server-process.ts installs
- *              the handlers; pulls: diagnostics-settle.ts), cleared at each start (context.ts)
- *   restarts   `restartFor` here; `calls`: call-lock.ts
+ * One language-server session keyed by (workspace, server) (SPEC §9.1): the SessionContext
+ * its parts share, and the parts as plain readonly fields.
  * Tools never talk to the connection: `request` waits for readiness, bounds the call and
  * maps failures to SPEC §4.6 codes.
  */
-import type { Registration, ServerCapabilities } from "vscode-languageserver-protocol";
+import type { ServerCapabilities } from "vscode-languageserver-protocol";
 import { languageOfFile } from "../config/server-files.ts";
 import type { BridgeConfig, ServerConfig } from "../config/types.ts";
 import type { LineModel } from "../text/line-model.ts";
 import { type LineMessage, linesFor } from "../text/line-rule.ts";
-import type { Program } from "../workspace/program.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { CallLock } from "./call-lock.ts";
 import type { ChangedFiles } from "./changed-files.ts";
 import { SessionContext } from "./context.ts";
-import type { DiagnosticStore } from "./diagnostics.ts";
 import type { DiskChanges } from "./disk-changes.ts";
-import { type DiskContent, Documents, type OpenDocument } from "./documents.ts";
+import { Documents } from "./documents.ts";
 import type { SessionHooks } from "./hooks.ts";
-import type { Lifecycle } from "./lifecycle.ts";
-import type { ProgressTracker } from "./progress.ts";
 import { ReadinessDriver, type WaitContext } from "./readiness-driver.ts";
 import type { Republisher } from "./republish.ts";
 import { type BarrierRequest, Requests } from "./requests.ts";
@@ -36,51 +23,29 @@ import type { LspRequest } from "./rpc.ts";
 import type { Saves } from "./saves.ts";
 import { offers } from "./server-capabilities.ts";
 import { ServerProcess } from "./server-process.ts";
-import type { SessionLabel } from "./session-errors.ts";
 import { lacksCapability } from "./session-errors.ts";
-import type { SettleRule } from "./settle/rule.ts";
-import type { Runs } from "./settle/runs.ts";
 
 export { sessionKey } from "./context.ts";
 export type { SessionState } from "./lifecycle.ts";
 export type { WaitContext } from "./readiness-driver.ts";
 
-export class Session {
-  // who it is and what it was configured with, fixed for its lifetime
-  readonly key: string;
-  readonly label: SessionLabel;
-  readonly workspace: Workspace;
-  readonly server: ServerConfig;
-  readonly bridge: BridgeConfig;
-  /** when its diagnostics are settled (SPEC §6) */
-  readonly settle: SettleRule;
-  /** the server's diagnostics check runs; null: none */
-  readonly runs: Runs | null;
-  /** which files its server sees as part of the whole program (SPEC §4.3) */
-  readonly program: Program;
-  /** where the server breaks lines in the positions it reads (SPEC §5) */
-  readonly lineModel: LineModel;
-  /** … and in the positions of its other answers */
-  readonly answerLineModel: LineModel;
+export class Session extends SessionContext {
+  /** the context's `life`, `lines` and `answerLines` under the names callers use */
+  readonly lifecycle = this.life;
+  readonly lineModel = this.lines;
+  readonly answerLineModel = this.answerLines;
 
-  // the parts that hold its state (the header says who changes what)
-  readonly lifecycle: Lifecycle;
+  // the parts that hold its state (docs/ARCHITECTURE.md, "Where state lives")
   readonly process: ServerProcess;
   readonly driver: ReadinessDriver;
-  readonly progress: ProgressTracker;
-  readonly diagnostics: DiagnosticStore;
-  readonly registrations: Map<string, Registration>;
   readonly documents: Documents;
   /** the documents' parts callers read: what changed on disk, the didSaves, republishes */
   readonly disk: DiskChanges;
   readonly changedFiles: ChangedFiles;
   readonly saves: Saves;
   readonly republish: Republisher;
-  /** restarts for `restart_on` so far, and the last reason (session_status) */
-  readonly restarts: { count: number; last: string | undefined };
   /** calls side by side, or a preview alone (SPEC §6.2) */
   readonly calls = new CallLock();
-  private readonly ctx: SessionContext;
   private readonly requests: Requests;
 
   constructor(
@@ -91,20 +56,15 @@ export class Session {
     /** the manager's slot under max_sessions (SPEC §9.1); a lone session always gets one */
     admit: (session: Session) => Promise<() => void> = async () => () => {},
   ) {
-    const ctx = new SessionContext(workspace, server, bridge, hooks);
-    this.ctx = ctx;
-    ({ key: this.key, label: this.label, workspace: this.workspace } = ctx);
-    ({ server: this.server, bridge: this.bridge, settle: this.settle, runs: this.runs } = ctx);
-    ({ program: this.program, lines: this.lineModel, answerLines: this.answerLineModel } = ctx);
-    ({ life: this.lifecycle, progress: this.progress, diagnostics: this.diagnostics } = ctx);
-    ({ registrations: this.registrations, restarts: this.restarts } = ctx);
-    // the parts reach the current connection through `process`, created last
+    super(workspace, server, bridge, hooks);
+    // the parts share this context and reach the current connection through `process`
     this.requests = new Requests(
-      ctx,
+      this,
       () => this.process.connection,
-      () => ctx.progress.active().length === 0 && this.driver.readiness.status?.quiescent !== false,
+      () =>
+        this.progress.active().length === 0 && this.driver.readiness.status?.quiescent !== false,
     );
-    this.documents = new Documents(ctx, {
+    this.documents = new Documents(this, {
       notify: (method, params) => this.process.notify(method, params),
       capabilities: () => this.process.capabilities,
       encoding: () => this.process.encoding,
@@ -113,7 +73,7 @@ export class Session {
     });
     ({ disk: this.disk, saves: this.saves, republish: this.republish } = this.documents);
     this.changedFiles = this.disk.changed;
-    this.driver = new ReadinessDriver(ctx, {
+    this.driver = new ReadinessDriver(this, {
       probe: (method, params) => {
         const conn = this.process.connection;
         return conn ? this.requests.send(conn, method, params, undefined) : undefined;
@@ -123,7 +83,7 @@ export class Session {
       },
       endDead: () => void this.process.stop("dead"),
     });
-    this.process = new ServerProcess(ctx, {
+    this.process = new ServerProcess(this, {
       driver: this.driver,
       documents: this.documents,
       requests: this.requests,
@@ -135,7 +95,7 @@ export class Session {
 
   /** The models the positions of `message` may count in (SPEC §5, text/line-rule.ts). */
   linesFor(message: LineMessage): readonly LineModel[] {
-    return linesFor(this.ctx.serverLines, message);
+    return linesFor(this.serverLines, message);
   }
 
   /** Whether a workspace-relative file is one of the server's languages' (SPEC §7.4). */
@@ -160,41 +120,17 @@ export class Session {
 
   // ------------------------------------------------------------ what others do
 
-  /** A call starts or ends using the session (busy sessions are never evicted). */
-  beginUse(seq: number): void {
-    this.lifecycle.beginUse(seq);
-  }
-  endUse(seq: number): void {
-    this.lifecycle.endUse(seq);
-  }
-
   /** Start if needed and wait until ready (bounded by ready_timeout_ms). */
   async ensureReady(ctx: WaitContext = {}): Promise<void> {
     await this.process.ensureStarted();
     await this.driver.waitReady(ctx);
   }
 
-  /**
-   * A semantic request (`HoverRequest.type`…): ready, not held by re-indexing, bounded,
-   * ContentModified retried.
-   */
+  /** A semantic request: ready, not held by re-indexing, bounded, ContentModified retried. */
   async request<P, R>(request: LspRequest<P, R>, params: P, wait: WaitContext = {}): Promise<R> {
     await this.ensureReady(wait);
     await this.driver.holdForSemantic(wait);
     return this.requests.call(request, params, wait.signal);
-  }
-
-  /** Wait on session state (diagnostics settle), bounded by request_timeout_ms. */
-  waitUntil<T>(check: () => T | undefined, what: string, signal?: AbortSignal): Promise<T> {
-    return this.ctx.waitUntil(check, what, signal);
-  }
-
-  /**
-   * Make the server's copy of a file equal to content just read from disk (SPEC §5):
-   * didOpen, or didChange + didSave (the applier's resync, SPEC §7.4).
-   */
-  syncDocument(content: DiskContent): OpenDocument {
-    return this.documents.write(content).doc;
   }
 
   /** Resolves once the server has handled every notification sent before it (SPEC §5.3). */
@@ -202,20 +138,11 @@ export class Session {
     return this.requests.barrier(signal, via);
   }
 
-  /**
-   * The bridge is exiting (SPEC §9.2): a start in progress is abandoned at once (a server
-   * that never answers `initialize` does not hold the exit), calls waiting on the session
-   * fail, the tree is stopped, and the session never starts again.
-   */
+  /** The bridge is exiting (SPEC §9.2): a start is abandoned, waiters fail, no start again. */
   shutdown(deadline?: number): Promise<void> {
     this.lifecycle.close();
     this.lifecycle.changes.notify();
     return this.process.stop("not_started", deadline);
-  }
-
-  /** Stop the tree (SPEC §9.2); afterwards not_started (eviction, restart) or dead. */
-  stop(next: "not_started" | "dead" = "not_started"): Promise<void> {
-    return this.process.stop(next);
   }
 
   /** A file the server does not reload changed (`restart_on`): stop, to start afresh. */

@@ -1,9 +1,7 @@
 /**
- * The diagnostics snapshots a bridge remembers (SPEC §6.1): the last 32
- * results by id, in memory, so `diagnostics {since}` can say what changed.
- * Least recently stored or used goes first. Bounded in bytes too (SPEC §8.2): past
- * MAX_SNAPSHOT_BYTES of their estimated weight the least recent go as well, the newest
- * always kept (it is as large as the answer that made it).
+ * The diagnostics snapshots a bridge remembers for `diagnostics {since}` (SPEC §6.1), least
+ * recently used dropped first, at most MAX_SNAPSHOTS and MAX_SNAPSHOT_BYTES besides the
+ * newest (SPEC §8.2).
  */
 import type { KeyedDiagnostics } from "../normalize/diagnostics-diff.ts";
 
@@ -15,10 +13,7 @@ const ITEM_BYTES = 192;
 /** A note's object. */
 const NOTE_BYTES = 96;
 
-/**
- * What a snapshot holds, estimated: each diagnostic's objects and messages (shared with the
- * session's store while it keeps them, the snapshot's own after).
- */
+/** What a snapshot holds, estimated: each diagnostic's objects and messages. */
 export function snapshotWeight(s: Snapshot): number {
   let bytes = 0;
   for (const item of s.items) {

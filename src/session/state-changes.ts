@@ -1,10 +1,7 @@
 /**
- * Waiting on state, never on time (SPEC §3.3, §6). Whoever changes session
- * state calls `notify()`; a waiter re-evaluates its condition on every
- * notification. The only timer is the bound that ends in a typed error.
- * (Not to be confused with an `AbortSignal`, which `WaitOptions.signal` is.)
+ * Waiting on state, never on time (SPEC §3.3, §6): whoever changes session state calls
+ * `notify()`, and waiters re-check; the only timer is the bound ending in a typed error.
  */
-
 export interface WaitOptions {
   timeoutMs: number;
   signal?: AbortSignal;
@@ -57,13 +54,7 @@ export class StateChanges {
 
   /** Resolves on the next notification (used to retry after ContentModified, SPEC §3.3). */
   next(opts: WaitOptions): Promise<void> {
-    let first = true;
-    return this.until(() => {
-      if (first) {
-        first = false;
-        return undefined;
-      }
-      return true;
-    }, opts).then(() => undefined);
+    let checks = 0;
+    return this.until(() => (++checks > 1 ? true : undefined), opts).then(() => undefined);
   }
 }

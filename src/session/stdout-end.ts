@@ -1,9 +1,7 @@
 /**
- * A server whose stdout ends while its process runs on can never answer again (SPEC §8):
- * its session is broken at once rather than waiting out every request's timeout. A server
- * that exits closes its stdout a moment before the exit is seen, so an end counts as
- * "runs on" only once the server's pid is still alive STDOUT_END_BOUND_MS later — a
- * liveness poll with a deadline, answered at once when the exit shows.
+ * A server whose stdout ends while it runs on can never answer again (SPEC §8): broken at
+ * once. An exiting server closes stdout just before its exit shows, so the end counts only
+ * if its pid still lives STDOUT_END_BOUND_MS later.
  */
 import { isDead, readProc } from "../process/proctree.ts";
 

@@ -1,10 +1,7 @@
 /**
- * The stop ladder of one server (SPEC §9.2), every step within one deadline: LSP `shutdown`
- * and `exit`, each given half of the time left (a server that stops reading its input
- * leaves both writes pending for ever), then the supervisor's ladder with the rest
- * (process/launch.ts: wait, close stdin, kill the whole tree), which ends at most
- * KILL_BOUND_MS past the deadline. What the session forgets once the process is gone is not
- * here: that teardown runs in one place whoever ended the server (`ServerProcess.release`).
+ * The stop ladder of one server (SPEC §9.2) within one deadline: LSP `shutdown` and `exit`,
+ * each given half of the time left (a server that stops reading leaves both pending), then
+ * the supervisor's ladder (process/launch.ts) with the rest.
  */
 import type { MessageConnection } from "vscode-languageserver-protocol";
 import { bounded } from "../bounded.ts";
@@ -19,23 +16,21 @@ export interface StopOptions {
   shutdown: (conn: MessageConnection) => Promise<unknown>;
 }
 
-/** Half of what is left before `deadline`, in ms. */
-function half(deadline: number): number {
-  return Math.max(0, deadline - Date.now()) / 2;
+/** What is left before `deadline` (Date.now()), in ms. */
+export function remaining(deadline: number): number {
+  return Math.max(0, deadline - Date.now());
 }
 
 /** Resolves once the supervisor has exited (its tree reaped), or was killed and not seen to. */
 export async function stopServer(proc: SupervisedProcess, opts: StopOptions): Promise<ExitInfo> {
   const { conn, deadline } = opts;
   if (conn) {
-    // LSP shutdown, then exit either way
-    await bounded(
-      opts.shutdown(conn).catch(() => {}),
-      half(deadline),
-    );
+    // LSP shutdown, then exit either way, each in half of what is left
+    const shutdown = opts.shutdown(conn).catch(() => {});
+    await bounded(shutdown, remaining(deadline) / 2);
     // the write waits behind every pending one; a connection already closed throws at once
     const exit = (async () => conn.sendNotification("exit"))().catch(() => {});
-    await bounded(exit, half(deadline));
+    await bounded(exit, remaining(deadline) / 2);
   }
-  return (await proc.terminate(Math.max(0, deadline - Date.now()))).exit;
+  return (await proc.terminate(remaining(deadline))).exit;
 }

@@ -1,11 +1,8 @@
 /**
  * typescript-language-server's diagnostics asked for, not waited for (SPEC §6, the
- * `tsserver` settle rule): tls publishes once per tsserver diagnostic kind, without a version
- * or an end signal, so no publish proves the set complete. Its `typescript.tsserverRequest`
- * command passes a request to tsserver, which handles requests in order: the syntactic,
- * semantic and suggestion diagnostics of a file asked for after the file's content and the
- * workspace's file events were sent are tsserver's finished check of the files as they are.
- * The answer is converted the way tls converts what it publishes.
+ * `tsserver` settle rule): no publish of it proves the set complete, but tsserver handles
+ * requests in order, so what `typescript.tsserverRequest` answers after the sync is its
+ * finished check. Converted the way tls converts what it publishes.
  */
 import {
   type Diagnostic,
@@ -50,6 +47,11 @@ function position(l: TsLocation): { line: number; character: number } {
   return { line: Math.max(0, l.line - 1), character: Math.max(0, l.offset - 1) };
 }
 
+const range = (start: TsLocation, end: TsLocation) => ({
+  start: position(start),
+  end: position(end),
+});
+
 const SEVERITY: Record<string, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
   warning: DiagnosticSeverity.Warning,
@@ -61,7 +63,7 @@ export function fromTsserver(d: unknown): Diagnostic | undefined {
   const t = d as TsDiagnostic | null;
   if (typeof t !== "object" || t === null || !isLocation(t.start) || !isLocation(t.end)) return;
   const out: Diagnostic = {
-    range: { start: position(t.start), end: position(t.end) },
+    range: range(t.start, t.end),
     message: typeof t.text === "string" ? t.text : "",
     severity: SEVERITY[t.category ?? ""] ?? DiagnosticSeverity.Error,
     source: typeof t.source === "string" ? t.source : "typescript",
@@ -71,10 +73,7 @@ export function fromTsserver(d: unknown): Diagnostic | undefined {
     r?.span && isLocation(r.span.start) && isLocation(r.span.end) && typeof r.span.file === "string"
       ? [
           {
-            location: {
-              uri: pathToUri(r.span.file),
-              range: { start: position(r.span.start), end: position(r.span.end) },
-            },
+            location: { uri: pathToUri(r.span.file), range: range(r.span.start, r.span.end) },
             message: typeof r.message === "string" ? r.message : "",
           },
         ]

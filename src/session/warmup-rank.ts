@@ -1,11 +1,7 @@
 /**
- * Which matching file represents the project, for a server that declares project files
- * (SPEC §3.3 `ready.project_files`), pure. Best first: a file its project includes (the
- * nearest project file in its directory or above, read as tsserver reads it:
- * workspace/tsconfig.ts), then not a declaration file, then not a tool's configuration
- * (`eslint.config.js`, `gulpfile.js`), then the server's first language before its others
- * (TypeScript before JavaScript). Outside any project the server sees only what the file
- * imports, so an entry point (`index.*`, `main.*`) comes first, then the shallowest.
+ * Which matching file represents the project (SPEC §3.3 `ready.project_files`), pure: one
+ * its project includes, not a declaration nor a tool's configuration, of the server's first
+ * language; outside any project an entry point (`index.*`, `main.*`), then the shallowest.
  */
 import { posix } from "node:path";
 

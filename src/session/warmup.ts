@@ -1,11 +1,7 @@
 /**
- * warmup_open (SPEC §3.3): open the first usable file, by sorted workspace-relative path,
- * that matches the glob — or, for a server with `project_files`, the usable match that
- * best represents the project (warmup-rank.ts), and the project it belongs to. Dot
- * directories and node_modules are not searched. A matching file the bridge cannot serve
- * (too large, not UTF-8, unreadable, not a regular file) is skipped and the next one
- * tried: the warm-up never fails a session. What was skipped, and whether the scan hit
- * its bound, is reported in session_status.
+ * warmup_open (SPEC §3.3): the first usable file matching the glob, by sorted path, or
+ * with `project_files` the match that best represents the project (warmup-rank.ts). A
+ * file the bridge cannot serve is skipped and reported: the warm-up never fails a session.
  */
 import { posix } from "node:path";
 import { isBridgeError } from "../errors.ts";
@@ -130,16 +126,13 @@ export async function findWarmupFile(
     if (isBestRank(rank) || ++matches >= WARMUP_RANKED) break;
   }
   for (const { rel } of ranked) if (tryOpen(rel)) break;
+  const { entries, truncated, unreadableDirs: unreadable_dirs } = report;
   const outcome: WarmupOutcome = {
     pattern,
     file: opened?.rel ?? null,
     ...(projects ? { project: opened ? (projects.of(opened.rel)?.file ?? null) : null } : {}),
     skipped,
-    scan: {
-      entries: report.entries,
-      truncated: report.truncated,
-      unreadable_dirs: report.unreadableDirs,
-    },
+    scan: { entries, truncated, unreadable_dirs },
   };
   return opened ? { outcome, opened } : { outcome };
 }

@@ -1,14 +1,8 @@
 /**
- * Workspace-wide diagnostics that are current (SPEC §6): the answer covers every file the
- * server reported on and every open document, each brought to the files as they are now
- * before it is answered — never an earlier list served as if it were current.
- * - A server that offers a workspace pull answers for every file itself.
- * - A server whose diagnostics come from check runs (bacon-ls, rust-analyzer's cargo check)
- *   is current once a run that began after the last change has ended (diagnostics-settle.ts).
- * - Otherwise each file is synced and settled as `diagnostics {file}` does, at most
- *   max_open_documents of them, the files reported on before a restart included; what is
- *   left over is listed as not re-checked.
- * Files that no longer exist are dropped, with what the server said of them.
+ * Workspace-wide diagnostics that are current (SPEC §6): every file the server reported on
+ * and every open document, brought to the disk as it is now: by a workspace pull, by a run
+ * begun after the last change, or else each file settled as `diagnostics {file}` does, at
+ * most max_open_documents of them. Files that no longer exist are dropped.
  */
 import { type Diagnostic, WorkspaceDiagnosticRequest } from "vscode-languageserver-protocol";
 import { FILES_AT_ONCE, sideBySide } from "../side-by-side.ts";
@@ -27,12 +21,7 @@ import {
 } from "./diagnostics-settle.ts";
 import type { Session, WaitContext } from "./session.ts";
 
-/**
- * The reason given for an open document of a pushing server that has never published for
- * it in this session: a server that never publishes for a file would hold every answer
- * until the request timeout, so it is not waited for (`diagnostics {file}` waits). One it
- * published for in an earlier life, before a restart, is waited for.
- */
+/** An open document a push server never published for in this session: not awaited. */
 export const NOT_PUBLISHED =
   "the server has not published for this open document yet; ask for it with `file`";
 
@@ -41,22 +30,14 @@ export const NOT_RECHECKED =
   "not re-checked: more files than bridge.max_open_documents; ask for it with `file`";
 
 function stored(session: Session, uri: string): FileDiagnostics {
-  return {
-    uri,
-    push: session.diagnostics.push(uri)?.items,
-    pull: session.diagnostics.pull(uri)?.items,
-  };
+  const { diagnostics } = session;
+  return { uri, push: diagnostics.push(uri)?.items, pull: diagnostics.pull(uri)?.items };
 }
 
 /** A path that names nothing any more (not merely a file the bridge may not read). */
-function vanished(abs: string): boolean {
-  return currentIdentity(abs) === null;
-}
+const vanished = (abs: string): boolean => currentIdentity(abs) === null;
 
-/**
- * Every file the server reported on and every document it holds open, in order; `earlier`:
- * with the files it reported on in an earlier life of the session (a restart narrows nothing).
- */
+/** Every file reported on and every open document, sorted; `earlier`: earlier lives' too. */
 function reportedOrOpen(session: Session, earlier = false): string[] {
   const { diagnostics, documents } = session;
   const before = earlier ? diagnostics.earlierUris() : [];
@@ -102,9 +83,8 @@ export async function workspaceDiagnostics(
         wait.signal,
       );
     }
-    // a run-based server's own pulled diagnostics are not from the run: each listed file —
-    // reported on, or open — is asked, pulled before or not (a file first reported by the
-    // run has pull diagnostics of its own)
+    // a run-based server's own pulled diagnostics are not from the run: each listed file is
+    // asked, pulled before or not
     const repull = byRuns && offersPull(session) && !offersWorkspacePull(session);
     const uris = repull ? reportedOrOpen(session) : [...diagnostics.uris()];
     const out: (FileDiagnostics | string)[] = [];

@@ -1,18 +1,14 @@
 /**
- * A diagnostics settle rule (SPEC §6): when the bridge may say a file's diagnostics are the
- * server's finished answer for the synced content. One object per `diagnostics_settle`
- * value, chosen once where the session is built (choose.ts). Its decisions are pure; the
- * waits that act on them are in diagnostics-settle.ts, catch-up.ts,
- * workspace-diagnostics.ts and preview.ts. `pulled`: the server offers document pull in
- * this life.
+ * A diagnostics settle rule (SPEC §6): when a file's diagnostics are the server's finished
+ * answer for the synced content (the rules: rules.ts). Its decisions are pure; the waits
+ * acting on them are in the session. `pulled`: the server offers document pull in this life.
  */
 import type { Role } from "../../config/types.ts";
 
 /**
- * How the document a call is about is brought up to the workspace: "reopen" — closed and
- * opened afresh when the workspace changed around it; "fresh" — also when its own text
- * changed since it was opened (a server that publishes only when its answer changed,
- * SPEC §6); "none" — left as it is (a pulled server answers from its own state).
+ * How the call's document is brought up to the workspace: "reopen" — opened afresh when the
+ * workspace changed around it; "fresh" — also when its own text changed since it was opened
+ * (SPEC §6); "none" — left as it is.
  */
 export type Refresh = "reopen" | "fresh" | "none";
 

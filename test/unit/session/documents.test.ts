@@ -122,12 +122,12 @@ describe("sync", () => {
     clangd.docs.sync();
     expect(pyright.take()).toEqual([]);
     expect(clangd.docs.generation).toBe(generation);
-    expect(clangd.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(clangd.docs.disk.takeReason("restart")).toBeUndefined();
     // a header in a hidden include directory (-I.gen) is a change like any other
     clangd.write(".gen/api.h", "int f(void);");
     clangd.docs.sync();
     expect(clangd.docs.generation).toBe(generation + 1);
-    expect(clangd.docs.disk.takeRestartReason()).toBe(
+    expect(clangd.docs.disk.takeReason("restart")).toBe(
       ".gen/api.h created, which the server is not known to follow",
     );
   });
@@ -145,14 +145,14 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
     w.write("new.py", "n");
     w.docs.sync();
     // an open document, and an event for a file it is shown to follow by its events
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
     // an event alone is no proof (pyright's `**` and its base config)
     w.write("conf/base.json", '{"strict": true}');
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBe(
+    expect(w.docs.disk.takeReason("restart")).toBe(
       "conf/base.json changed, which the server is not known to follow",
     );
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
   });
 
   test("follows, reads, own files and the applier's side files are no reason", async () => {
@@ -164,7 +164,7 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
     w.write(".cache/tool/x", "its own");
     w.write(".a.py.theodolite-0123456789abcdef.tmp", "the applier's");
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
   });
 
   test("a file of its languages that no watcher asked for and nobody opened is unproven", async () => {
@@ -172,7 +172,7 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
     await w.open("a.py");
     w.write("lib/new.py", "n");
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBe(
+    expect(w.docs.disk.takeReason("restart")).toBe(
       "lib/new.py created, which the server is not known to follow",
     );
   });
@@ -183,7 +183,7 @@ describe("changes nobody vouches for (SPEC §5.3)", () => {
     expect(w.docs.disk.unsettled()).toBeNull();
     for (let i = 0; i < 10; i++) w.write(`data/${i}.txt`, "x");
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
     expect(w.docs.disk.unsettled()).toEqual({
       files: Array.from({ length: 10 }, (_, i) => `data/${i}.txt`)
         .sort()
@@ -350,11 +350,11 @@ describe("restart_on: a file the server does not reload", () => {
     // an open document's change is followed (sent as text)
     w.write("main.c", "int main(void);");
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
     w.write("build/compile_commands.json", '[{"file": "main.c"}]');
     w.docs.sync();
-    expect(w.docs.disk.takeRestartReason()).toBe("build/compile_commands.json changed");
-    expect(w.docs.disk.takeRestartReason()).toBeUndefined();
+    expect(w.docs.disk.takeReason("restart")).toBe("build/compile_commands.json changed");
+    expect(w.docs.disk.takeReason("restart")).toBeUndefined();
   });
 });
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { tsserverFor } from "../../../src/discovery/tsserver.ts";
+import { tsserverFor } from "../../../src/discovery/servable.ts";
 import { removeTempDirs, tempDir } from "../../support/temp-dirs.ts";
 
 afterAll(removeTempDirs);

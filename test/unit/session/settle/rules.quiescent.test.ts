@@ -1,5 +1,5 @@
-/** The `quiescent` rule's decisions (src/session/settle/quiescent.ts, SPEC §6). */
-import { quiescentRule } from "../../../../src/session/settle/quiescent.ts";
+/** The `quiescent` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+import { quiescentRule } from "../../../../src/session/settle/rules.ts";
 import { PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 ruleTable(quiescentRule, {

@@ -1,5 +1,5 @@
-/** The `version` rule's decisions (src/session/settle/version.ts, SPEC §6). */
-import { versionRule } from "../../../../src/session/settle/version.ts";
+/** The `version` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+import { versionRule } from "../../../../src/session/settle/rules.ts";
 import { PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 ruleTable(versionRule, {

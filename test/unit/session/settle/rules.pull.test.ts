@@ -1,5 +1,5 @@
-/** The `pull` rule's decisions (src/session/settle/pull.ts, SPEC §6). */
-import { pullRule } from "../../../../src/session/settle/pull.ts";
+/** The `pull` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+import { pullRule } from "../../../../src/session/settle/rules.ts";
 import { PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 ruleTable(pullRule, {

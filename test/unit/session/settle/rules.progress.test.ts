@@ -1,5 +1,5 @@
-/** The `progress` rule's decisions (src/session/settle/progress.ts, SPEC §6). */
-import { progressRule } from "../../../../src/session/settle/progress.ts";
+/** The `progress` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+import { progressRule } from "../../../../src/session/settle/rules.ts";
 import { AFTER_ANY_PUBLISH, PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 ruleTable(progressRule, {

@@ -1,6 +1,7 @@
-/** The `publish` rule's decisions (src/session/settle/publish.ts, SPEC §6). */
-import { publishRule } from "../../../../src/session/settle/publish.ts";
+/** The `publish` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+
 import { UNVERSIONED } from "../../../../src/session/settle/rule.ts";
+import { publishRule } from "../../../../src/session/settle/rules.ts";
 import { AFTER_ANY_PUBLISH, PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 ruleTable(publishRule, {

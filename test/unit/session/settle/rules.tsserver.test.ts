@@ -1,5 +1,5 @@
-/** The `tsserver` rule's decisions (src/session/settle/tsserver.ts, SPEC §6). */
-import { tsserverRule } from "../../../../src/session/settle/tsserver.ts";
+/** The `tsserver` rule's decisions (src/session/settle/rules.ts, SPEC §6). */
+import { tsserverRule } from "../../../../src/session/settle/rules.ts";
 import { AFTER_ANY_PUBLISH, PLAIN_ROWS, ruleTable } from "../../../support/settle-table.ts";
 
 const NONE = "none" as const;
