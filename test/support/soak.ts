@@ -193,12 +193,15 @@ function step(m: Model, rng: Prng, n: number, originals: Map<string, string>): S
         return { kind, detail: c.path };
       }
       case "accent": {
-        const symbol = lang.references.symbol;
-        const uses = lang.files.flatMap((f) =>
-          BLOCK_COMMENTS.test(f)
-            ? occurrences(m.texts.get(f) ?? "", symbol).map((at) => ({ f, at }))
-            : [],
-        );
+        // a created file first: no call opens it, so only its line table converts its uses
+        const usesIn = (files: readonly string[]) =>
+          files.flatMap((f) =>
+            BLOCK_COMMENTS.test(f)
+              ? occurrences(m.texts.get(f) ?? "", lang.references.symbol).map((at) => ({ f, at }))
+              : [],
+          );
+        const created = usesIn(m.created.map((c) => c.path));
+        const uses = created.length > 0 ? created : usesIn(lang.files);
         const use = uses.length === 0 ? undefined : rng.pick(uses);
         if (use === undefined) continue;
         const text = m.texts.get(use.f) ?? "";
