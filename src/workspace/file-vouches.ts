@@ -1,8 +1,8 @@
 /**
  * What lets a file's line table stand without a look at the disk on every call (SPEC §5.1,
  * docs/DESIGN-NOTES.md "Line tables vouched by watches"): a watch on the file's own inode,
- * added through the descriptor the confined walk opened, and one on each directory from the
- * root down to it, added before the walk with no link among them. Whatever could make the
+ * added through the descriptor the confined walk opened, and one on each directory from `/`
+ * down to it (the root's own ancestors too), added before the walk with no link among them. Whatever could make the
  * path show other bytes is then an event: a write or truncation through any link (the file's
  * IN_MODIFY), its links made or removed, a rename over it, a chmod (IN_ATTRIB), the file or
  * a directory on the way moved or removed (IN_MOVE_SELF, IN_DELETE_SELF), a directory's
@@ -122,24 +122,23 @@ export class FileVouches {
 
   /**
    * Before the walk to `real` (a path beneath the root that is its own real path): each
-   * directory from the root down to it watched, none a link. False: no vouch for it.
+   * directory from `/` down to it watched, none a link. False: no vouch for it.
    */
   private prepare(real: string): boolean {
     const watches = this.open();
     if (watches === null || this.count >= this.max) return false;
     if (!real.startsWith(`${this.rootReal}/`)) return false;
-    let dir = this.rootReal;
-    const parts = real.slice(this.rootReal.length + 1).split("/");
-    for (let i = 0; ; i++) {
-      if (!this.dirs.has(dir)) {
-        const wd = watches.addWatch(dir, DIR_MASK);
-        if (typeof wd !== "number") return false;
-        this.dirs.set(dir, wd);
-        this.dirWds.add(wd);
-      }
-      if (i >= parts.length - 1) return true;
-      dir = `${dir}/${parts[i]}`;
+    // from "/": a directory above the root renamed or replaced re-points the path too
+    const parts = real.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/") || "/";
+      if (this.dirs.has(dir)) continue;
+      const wd = watches.addWatch(dir, DIR_MASK);
+      if (typeof wd !== "number") return false;
+      this.dirs.set(dir, wd);
+      this.dirWds.add(wd);
     }
+    return true;
   }
 
   /** After the walk: the vouch for the regular file `fd` holds open, or undefined. */

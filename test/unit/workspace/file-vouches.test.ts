@@ -41,8 +41,9 @@ const BEFORE = "const é = 1; let b;\n";
 const AFTER = "const ééé = 22; let b;\n";
 
 function setup(ownerLimit?: number) {
-  const root = realpathSync(tempDir("theodolite-vouches-"));
-  mkdirSync(join(root, "src"));
+  // the root two levels down: its parent can be moved aside and replaced
+  const root = join(realpathSync(tempDir("theodolite-vouches-")), "w", "proj");
+  mkdirSync(join(root, "src"), { recursive: true });
   const abs = join(root, "src", "a.ts");
   writeFileSync(abs, BEFORE);
   const ws = workspaceAt(root);
@@ -149,6 +150,15 @@ const CHANGES: [string, (s: ReturnType<typeof setup>) => void][] = [
       writeFileSync(join(root, "other", "a.ts"), AFTER);
       renameSync(join(root, "src"), join(root, "src-old"));
       symlinkSync(join(root, "other"), join(root, "src"));
+    },
+  ],
+  [
+    "the root's parent moved aside and a copy with other text put in its place",
+    ({ root, abs }) => {
+      const parent = join(root, "..");
+      renameSync(parent, `${parent}-old`);
+      mkdirSync(join(root, "src"), { recursive: true });
+      writeFileSync(abs, AFTER);
     },
   ],
   [
