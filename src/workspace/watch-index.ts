@@ -19,12 +19,14 @@ import {
   IN_CREATE,
   IN_DELETE,
   IN_DELETE_SELF,
+  IN_DONT_FOLLOW,
   IN_IGNORED,
   IN_ISDIR,
   IN_MODIFY,
   IN_MOVE_SELF,
   IN_MOVED_FROM,
   IN_MOVED_TO,
+  IN_ONLYDIR,
   type InotifyEvent,
 } from "../ffi/inotify.ts";
 import type { ChangeKind, FileChange } from "./file-events.ts";
@@ -53,6 +55,8 @@ export interface IndexRules {
 
 /** Directories counted below the watched ones at most (each walk), at least this many. */
 const MIN_COUNT_LIMIT = 65_536;
+/** What the root's ancestors are watched for: themselves moved or removed. */
+const ABOVE_MASK = IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
 
 function readable(abs: string, dir: boolean): boolean {
   try {
@@ -74,6 +78,11 @@ function isLink(abs: string): boolean {
 export class WatchIndex {
   readonly dirs = new Map<string, WatchedDirectory>();
   readonly byWd = new Map<number, string>();
+  /**
+   * The root's ancestors, watched for themselves: one moved or removed leaves the root's
+   * path naming another directory (or none), as if the root itself had moved.
+   */
+  private readonly above = new Map<number, string>();
   /** topmost unwatched directories → directories in each subtree */
   readonly unwatched = new Map<string, number>();
   /** link path → its real target inside the root */
@@ -171,6 +180,7 @@ export class WatchIndex {
     };
     this.dirs.set(dir, entry);
     this.byWd.set(wd, dir);
+    if (dir === this.root) this.watchAbove();
     for (const e of entries) {
       const abs = join(dir, e.name);
       if (e.isDirectory()) {
@@ -265,8 +275,24 @@ export class WatchIndex {
     return true;
   }
 
+  private watchAbove(): void {
+    const known = new Set(this.above.values());
+    for (let dir = dirname(this.root); !known.has(dir); dir = dirname(dir)) {
+      const wd = this.watches.addWatch(dir, ABOVE_MASK);
+      if (typeof wd === "number") this.above.set(wd, dir);
+      if (dir === dirname(dir)) break;
+    }
+  }
+
   /** One kernel event as file changes. */
   apply(e: InotifyEvent, changes: FileChange[]): void {
+    if (this.above.has(e.wd)) {
+      // that watch is on the directory that moved: the path is watched anew with the root
+      if ((e.mask & IN_IGNORED) === 0) this.watches.removeWatch(e.wd);
+      this.above.delete(e.wd);
+      if (this.dirs.has(this.root)) this.removeTree(this.root, changes, true);
+      return;
+    }
     const dir = this.byWd.get(e.wd);
     if (dir === undefined) return; // a watch already dropped
     if (e.name === "") {

@@ -101,6 +101,26 @@ describe("WorkspaceWatcher", () => {
     expect(poll()).toEqual([["created", "e/again.py"]]);
   });
 
+  test("a directory above the root moved: the root's files are gone, and its path is watched anew", () => {
+    const base = tree({ "w/proj/a.py": "a", "w/proj/sub/b.py": "b" });
+    const root = join(base, "w", "proj");
+    const { poll, sub } = watch(root);
+    // the root's path now names another directory: what was watched is not there
+    renameSync(join(base, "w"), join(base, "w-old"));
+    write(root, "a.py", "other");
+    expect(poll().sort()).toEqual([
+      ["deleted", "a.py"],
+      ["deleted", "sub/b.py"],
+    ]);
+    // a change in the old tree is no change of the root's
+    write(join(base, "w-old", "proj"), "a.py", "old again");
+    expect(poll()).toEqual([]);
+    // laid out again (as a restarted session's registrations do): the new directory
+    sub.refresh();
+    write(root, "c.py", "c");
+    expect(poll()).toEqual([["created", "c.py"]]);
+  });
+
   test("an atomic save (temp file renamed over) is one change; delete then create is a change", () => {
     const root = tree({ "m.py": "1" });
     const { poll } = watch(root);
