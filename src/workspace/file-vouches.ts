@@ -60,6 +60,8 @@ const LOCAL_FILE_SYSTEMS = new Set([
 export interface Vouch {
   readonly gen: number;
   readonly wd: number;
+  /** the path it vouches for */
+  readonly path: string;
   valid: boolean;
 }
 
@@ -72,6 +74,8 @@ export class FileVouches {
   private readonly dirs = new Map<string, number>();
   private readonly dirWds = new Set<number>();
   private count = 0;
+  /** paths whose own file's watch heard a change, until the workspace's watch takes them */
+  private heard = new Set<string>();
 
   constructor(
     private readonly rootReal: string,
@@ -92,6 +96,7 @@ export class FileVouches {
       this.byWd.delete(e.wd);
       for (const v of vouches) {
         v.valid = false;
+        this.heard.add(v.path);
         this.count -= 1;
         if ((e.mask & IN_IGNORED) === 0) this.watches.removeWatch(v.wd);
       }
@@ -108,12 +113,24 @@ export class FileVouches {
       const resolved = resolveWorkspaceFile(this.rootReal, abs);
       const may = resolved.abs === abs && this.prepare(abs);
       const { identity, got } = statWorkspaceFileWith(this.rootReal, abs, resolved, (fd) =>
-        may ? this.vouch(fd) : undefined,
+        may ? this.vouch(fd, abs) : undefined,
       );
       return { identity, vouch: got };
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The paths whose file changed as heard by its own watch since the last take: a write
+   * through a link no watched directory names reaches the servers through these (watch.ts).
+   */
+  takeHeard(): string[] {
+    this.sync();
+    if (this.heard.size === 0) return [];
+    const out = [...this.heard];
+    this.heard = new Set();
+    return out;
   }
 
   holds(v: Vouch): boolean {
@@ -142,7 +159,7 @@ export class FileVouches {
   }
 
   /** After the walk: the vouch for the regular file `fd` holds open, or undefined. */
-  private vouch(fd: number): Vouch | undefined {
+  private vouch(fd: number, path: string): Vouch | undefined {
     const watches = this.watches;
     if (!watches || this.count >= this.max) return undefined;
     const type = fileSystemType(fd);
@@ -150,7 +167,7 @@ export class FileVouches {
     // through the descriptor: the very inode the walk opened, whatever the path shows now
     const wd = watches.addWatch(`/proc/self/fd/${fd}`, FILE_MASK);
     if (typeof wd !== "number") return undefined;
-    const v: Vouch = { gen: this.gen, wd, valid: true };
+    const v: Vouch = { gen: this.gen, wd, path, valid: true };
     const set = this.byWd.get(wd) ?? new Set<Vouch>();
     set.add(v);
     this.byWd.set(wd, set);

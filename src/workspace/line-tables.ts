@@ -216,8 +216,10 @@ export class LineTables {
   }
 
   private remember(abs: string, identity: FileIdentity): SeenPath {
-    const seen: SeenPath = { identity, file: fileKey(identity) };
     const before = this.paths.get(abs);
+    // the path shows what it showed: its record (and vouch) stands
+    if (before !== undefined && sameIdentity(before.identity, identity)) return before;
+    const seen: SeenPath = { identity, file: fileKey(identity) };
     if (before?.vouch !== undefined) this.source.vouches?.release(before.vouch);
     this.paths.delete(abs);
     this.paths.set(abs, seen);

@@ -168,12 +168,14 @@ export class WorkspaceWatcher {
    * directories it asks about, each under every path it has. Never blocks. `read`: false
    * when the caller has just read the queue (InotifyHub.read) for many watchers.
    */
-  poll(read = true): void {
+  poll(read = true, heard: readonly string[] = []): void {
     const index = this.index;
     if (index === null) return;
     const events = read ? index.watches.drain() : index.watches.take();
-    if (events.length === 0) return;
-    const changes: FileChange[] = [];
+    if (events.length === 0 && heard.length === 0) return;
+    // files changed as their own watches heard it (file-vouches.ts), maybe through a link
+    // no watched directory names: changes like any other, told once with what was seen
+    const changes: FileChange[] = heard.map((abs) => ({ abs, kind: "changed" }));
     if (events.some((e) => (e.mask & IN_Q_OVERFLOW) !== 0)) {
       // the queue lost events: compare every watched directory with the disk instead; the
       // watches it still reports ended are ended first (their directories are gone)

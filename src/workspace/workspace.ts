@@ -172,7 +172,7 @@ export class Workspace implements WorkspaceRoot {
 
   /** Drain the watcher: every subscriber gets what changed since the last poll. */
   poll(): void {
-    this.watcher?.poll();
+    this.watcher?.poll(true, this.vouches.takeHeard());
     this.outsideWatch?.poll();
   }
 

@@ -239,3 +239,34 @@ test("a path through a link inside the root is never vouched: it is looked at ea
   expect(seen?.vouch).toBeUndefined();
   expect(seen?.unvouched).toBe(true);
 });
+
+test("a write through a link no watched directory names reaches the workspace's subscribers", () => {
+  const root = realpathSync(tempDir("theodolite-vouches-heard-"));
+  mkdirSync(join(root, "src"));
+  const abs = join(root, "src", "a.ts");
+  writeFileSync(abs, BEFORE);
+  const ws = workspaceAt(root);
+  closers.push(() => ws.close());
+  const got: string[] = [];
+  ws.watch(
+    () => true,
+    (changes) => got.push(...changes.map((c) => `${c.kind} ${c.abs.slice(root.length + 1)}`)),
+  );
+  // looked at by two calls: vouched for
+  for (let i = 0; i < 2; i++) ws.callLines(LSP_LINES, () => undefined).get(abs);
+  ws.poll();
+  expect(got).toEqual([]);
+  const elsewhere = join(tempDir("theodolite-vouches-outside-"), "other-name.ts");
+  linkSync(abs, elsewhere);
+  writeFileSync(elsewhere, AFTER);
+  ws.poll();
+  // once, though the link's making and the write were two events
+  expect(got).toEqual(["changed src/a.ts"]);
+  // an ordinary write: the directory's event and the file's own are one change
+  writeFileSync(abs, BEFORE);
+  for (let i = 0; i < 2; i++) ws.callLines(LSP_LINES, () => undefined).get(abs);
+  got.length = 0;
+  writeFileSync(abs, AFTER);
+  ws.poll();
+  expect(got).toEqual(["changed src/a.ts"]);
+});
