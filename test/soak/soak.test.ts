@@ -2,8 +2,9 @@
  * The randomized soak against a fresh bridge (test/support/soak.ts) on every real server
  * with diagnostics: typescript-language-server, pyright, rust-analyzer alone and with
  * bacon-ls, clangd, gopls; on all but clangd each step also renames with rename_apply and
- * back. Two processes burn the CPU beside it (SOAK_BURNERS; one in a parallel worker, beside
- * the other worker's files), so the timing windows where stale answers hide are hit on purpose. The step count is SOAK_STEPS (a few in CI;
+ * back. Two processes burn the CPU beside it (SOAK_BURNERS; none in a parallel worker, where
+ * the other worker's files load the cores), so the timing windows where stale answers hide
+ * are hit on purpose. The step count is SOAK_STEPS (a few in CI;
  * docs/TESTING.md has the long runs), the seed SOAK_SEED; on typescript-language-server
  * and pyright each step also previews SOAK_PROPOSALS proposals (`diagnostics {contents}`,
  * default 1); every mismatch fails with its seed and step.
@@ -36,10 +37,10 @@ let burners: Bun.Subprocess[] = [];
 beforeAll(() => {
   // busy loops (two: the machine's both cores) contended while every server works;
   // SOAK_BURNERS=0 when several soaks run side by side and load each other. In a
-  // `--parallel` worker (.ci/test.ts) the other worker's files load one core: one burner
-  // takes the other, and the CPU a second would burn goes to those files.
+  // `--parallel` worker (.ci/test.ts) the other worker's files are the contention: a
+  // burner there would only take their core (a minute of the suite's time).
   const parallel = process.env.BUN_TEST_WORKER_ID !== undefined;
-  const count = Number(process.env.SOAK_BURNERS ?? (parallel ? 1 : 2));
+  const count = Number(process.env.SOAK_BURNERS ?? (parallel ? 0 : 2));
   burners = Array.from({ length: count }, () =>
     Bun.spawn(["sh", "-c", "while :; do :; done"], { stdout: "ignore", stderr: "ignore" }),
   );
