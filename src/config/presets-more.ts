@@ -211,8 +211,9 @@ export const ALTERNATIVE_PRESETS: readonly Preset[] = [
       languages: ["c", "cpp"],
       extensions: { ...C_FAMILY },
       roles: ["semantics", "diagnostics"],
-      // an empty cache directory: the index lives in memory, nothing is written to the root
-      initialization_options: { cache: { directory: "" } },
+      // an empty cache directory: the index lives in memory, nothing is written to the root;
+      // one indexer: two indexing one file at once abort it (docs/LANGUAGE-SERVERS.md#ccls)
+      initialization_options: { cache: { directory: "" }, index: { threads: 1 } },
       // no readiness condition, code points (docs/LANGUAGE-SERVERS.md#ccls)
       position_encoding: "utf-32",
       diagnostics_settle: "publish",
