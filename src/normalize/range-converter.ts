@@ -103,7 +103,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
 
   function rangeOf(name: UriName, range: LspRange): Range {
     // spellings of one path share a table: the stamps are their canon's
-    const canon = name.canon;
+    const canon = name.canon ?? name;
     let table: LineColumns | null;
     if (canon.run === run) table = slots[canon.slot] ?? null;
     else {

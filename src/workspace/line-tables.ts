@@ -32,10 +32,8 @@ export interface TableSource {
   identify(abs: string): FileIdentity | undefined;
   /** its text and the identity it was read with */
   read(abs: string): { text: string; identity: FileIdentity } | undefined;
-  /** `identify`, with a vouch that the path keeps showing that file, where one can be had */
-  identifyVouched?(abs: string): { identity: FileIdentity; vouch?: Vouch } | undefined;
-  /** the watches vouches rest on (file-vouches.ts) */
-  vouches?: Pick<FileVouches, "holds" | "release">;
+  /** the watches vouches rest on (file-vouches.ts): `identify` with a vouch where one can be had */
+  vouches?: Pick<FileVouches, "identify" | "holds" | "release">;
 }
 
 /** A path opened beneath the root: the identity it showed then, and that file's key. */
@@ -120,15 +118,14 @@ export class LineTables {
         if (known.unvouched === undefined) this.vouchFor(abs, known);
         return known;
       }
-      if (vouch !== undefined) this.source.vouches?.release(vouch);
     }
     const opened = this.source.identify(abs);
     return opened === undefined ? undefined : this.remember(abs, opened);
   }
 
+  /** `known`'s vouch, which does not hold, made again (or the path marked unvouched). */
   private vouchFor(abs: string, known: SeenPath): void {
-    const got = this.source.identifyVouched?.(abs);
-    if (known.vouch !== undefined) this.source.vouches?.release(known.vouch);
+    const got = this.source.vouches?.identify(abs);
     known.vouch = undefined;
     if (got?.vouch !== undefined && sameIdentity(got.identity, known.identity)) {
       known.vouch = got.vouch;

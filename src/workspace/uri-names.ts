@@ -21,8 +21,11 @@ export interface UriName {
   readonly file: string | null;
   /** what results carry for it: the file, or the URI when it names none */
   readonly target: { readonly file: string } | { readonly uri: string };
-  /** the name its path was first given: spellings of one path share its table in a run */
-  canon: UriName;
+  /**
+   * the name its path was first given, null for that name itself: spellings of one path
+   * share its table in a run
+   */
+  canon: UriName | null;
   /** the conversion run that last looked up its table (on `canon`), and where it keeps it */
   run: number;
   slot: number;
@@ -33,16 +36,7 @@ export function uriName(ws: WorkspaceRoot, uri: string): UriName {
   const path = uriToPath(uri);
   const file = path === null ? null : displayPath(ws, path);
   const target = file === null ? { uri } : { file };
-  const name: UriName = {
-    path,
-    file,
-    target,
-    canon: undefined as unknown as UriName,
-    run: -1,
-    slot: -1,
-  };
-  name.canon = name;
-  return name;
+  return { path, file, target, canon: null, run: -1, slot: -1 };
 }
 
 export class UriNames {
@@ -72,7 +66,7 @@ export class UriNames {
       if (name.file !== null) {
         const first = this.files.get(name.file);
         if (first === undefined) this.files.set(name.file, name);
-        else name.canon = first.canon;
+        else name.canon = first.canon ?? first;
       }
     }
     return name;

@@ -287,9 +287,12 @@ export class WatchIndex {
   /** One kernel event as file changes. */
   apply(e: InotifyEvent, changes: FileChange[]): void {
     if (this.above.has(e.wd)) {
-      // that watch is on the directory that moved: the path is watched anew with the root
-      if ((e.mask & IN_IGNORED) === 0) this.watches.removeWatch(e.wd);
-      this.above.delete(e.wd);
+      // those watches are on what the path led through then (the directories below the one
+      // that moved went with it): the path is watched anew, whole, with the root
+      for (const wd of this.above.keys()) {
+        if (wd !== e.wd || (e.mask & IN_IGNORED) === 0) this.watches.removeWatch(wd);
+      }
+      this.above.clear();
       if (this.dirs.has(this.root)) this.removeTree(this.root, changes, true);
       return;
     }

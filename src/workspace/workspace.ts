@@ -74,7 +74,6 @@ export class Workspace implements WorkspaceRoot {
     this.lineTables = new LineTables({
       identify: (abs) => this.tryIdentify(abs),
       read: (abs) => this.tryRead(abs),
-      identifyVouched: (abs) => this.vouches.identify(abs),
       vouches: this.vouches,
     });
   }

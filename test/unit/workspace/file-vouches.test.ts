@@ -58,7 +58,6 @@ function setup(ownerLimit?: number) {
     {
       identify: (p) => ws.tryIdentify(p),
       read: (p) => ws.tryRead(p),
-      identifyVouched: (p) => vouches.identify(p),
       vouches,
     },
     undefined,
