@@ -1,6 +1,11 @@
 /**
  * One language-server session keyed by (workspace, server) (SPEC §9.1): the SessionContext
- * its parts share, and the parts as plain readonly fields.
+ * its parts share, and the parts as plain readonly fields. Where its state changes:
+ *   life (`lifecycle`)  server-process.ts, readiness-driver.ts; use counters here
+ *   process             connection, capabilities, pids of this life: server-process.ts
+ *   driver              readiness and warm-up, made anew at each start
+ *   documents           open documents, `disk`, `saves`, `republish`: documents.ts
+ *   progress, diagnostics, registrations  what the server sends, cleared at each start
  * Tools never talk to the connection: `request` waits for readiness, bounds the call and
  * maps failures to SPEC §4.6 codes.
  */
