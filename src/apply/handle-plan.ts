@@ -60,7 +60,7 @@ export function editTargets(
 /** The session life a handle belongs to (SPEC §7.3): a handle from another is foreign. */
 export interface HandleOrigin {
   readonly key: string;
-  readonly lifecycle: { readonly epoch: number };
+  readonly life: { readonly epoch: number };
   /** the position encoding of the server's ranges */
   readonly process: { readonly encoding: PositionEncoding };
   /** the models its code actions' edits may count in (SPEC §5, text/line-rule.ts) */
@@ -90,7 +90,7 @@ export function planHandle(
   if (planned.files.length === 0) return undefined;
   return handles.issue({
     sessionKey: session.key,
-    sessionEpoch: session.lifecycle.epoch,
+    sessionEpoch: session.life.epoch,
     title,
     encoding: session.process.encoding,
     lines: session.linesFor("code_action"),

@@ -59,7 +59,7 @@ export function statusOf(
     sessions: shared.sessions.all().map((s) => ({
       workspace: s.label.workspace,
       server: s.label.server,
-      state: s.lifecycle.state,
+      state: s.life.state,
       pid: s.process.supervisorPid ?? null,
     })),
     pids: selectTree(scanProcs(), process.pid, 0).map((p) => p.pid),

@@ -115,7 +115,7 @@ export class SessionManager {
     ctx: WaitContext,
     fn: (s: Session) => Promise<T>,
   ): Promise<T> {
-    session.lifecycle.beginUse(++this.useCounter);
+    session.life.beginUse(++this.useCounter);
     try {
       await session.ensureReady(ctx);
       // everything changed on disk before this call reaches the server first (SPEC §5)
@@ -132,7 +132,7 @@ export class SessionManager {
       }
       return await fn(session);
     } finally {
-      session.lifecycle.endUse(++this.useCounter);
+      session.life.endUse(++this.useCounter);
     }
   }
 
@@ -142,7 +142,7 @@ export class SessionManager {
   }
 
   private occupies(s: Session): boolean {
-    return s.lifecycle.isLive() || this.reserved.has(s);
+    return s.life.isLive() || this.reserved.has(s);
   }
 
   /**
@@ -165,9 +165,9 @@ export class SessionManager {
           session: s,
           occupies: this.occupies(s),
           reserved: this.reserved.has(s),
-          idle: s.lifecycle.isIdle(),
-          stopping: s.lifecycle.state === "stopping",
-          lastUsed: s.lifecycle.lastUsed,
+          idle: s.life.isIdle(),
+          stopping: s.life.state === "stopping",
+          lastUsed: s.life.lastUsed,
           ...this.standingOf(s),
         }),
       );

@@ -1,7 +1,7 @@
 /**
  * One language-server session keyed by (workspace, server) (SPEC §9.1): the SessionContext
  * its parts share, and the parts as plain readonly fields. Where its state changes:
- *   life (`lifecycle`)  server-process.ts, readiness-driver.ts; use counters here
+ *   life                server-process.ts, readiness-driver.ts; use counters here
  *   process             connection, capabilities, pids of this life: server-process.ts
  *   driver              readiness and warm-up, made anew at each start
  *   documents           open documents, `disk`, `saves`, `republish`: documents.ts
@@ -35,11 +35,6 @@ export type { SessionState } from "./lifecycle.ts";
 export type { WaitContext } from "./readiness-driver.ts";
 
 export class Session extends SessionContext {
-  /** the context's `life`, `lines` and `answerLines` under the names callers use */
-  readonly lifecycle = this.life;
-  readonly lineModel = this.lines;
-  readonly answerLineModel = this.answerLines;
-
   // the parts that hold its state (docs/ARCHITECTURE.md, "Where state lives")
   readonly process: ServerProcess;
   readonly driver: ReadinessDriver;
@@ -119,7 +114,7 @@ export class Session extends SessionContext {
 
   /** Whether a running server holds `abs` open (it must follow a write, SPEC §7.4). */
   holdsOpen(abs: string): boolean {
-    const running = this.lifecycle.state === "ready" || this.lifecycle.state === "waiting_ready";
+    const running = this.life.state === "ready" || this.life.state === "waiting_ready";
     return running && this.documents.byPath(abs) !== undefined;
   }
 
@@ -145,8 +140,8 @@ export class Session extends SessionContext {
 
   /** The bridge is exiting (SPEC §9.2): a start is abandoned, waiters fail, no start again. */
   shutdown(deadline?: number): Promise<void> {
-    this.lifecycle.close();
-    this.lifecycle.changes.notify();
+    this.life.close();
+    this.life.changes.notify();
     return this.process.stop("not_started", deadline);
   }
 
@@ -161,6 +156,6 @@ export class Session extends SessionContext {
   async reset(): Promise<void> {
     await this.process.stop("not_started");
     // a stop to dead already under way (an unhealthy load) ends dead: revive explicitly
-    if (this.lifecycle.state === "dead") this.lifecycle.moveTo("not_started");
+    if (this.life.state === "dead") this.life.moveTo("not_started");
   }
 }

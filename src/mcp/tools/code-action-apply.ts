@@ -50,11 +50,11 @@ export const codeActionApplyTool = defineTool({
     const session =
       owner === undefined ? undefined : bridge.sessions.all().find((s) => s.key === owner);
     // the session's open documents follow the disk before the targets are checked (SPEC §5)
-    if (session?.lifecycle.state === "ready") await catchUp(session, waitContext(ctx));
+    if (session?.life.state === "ready") await catchUp(session, waitContext(ctx));
     // from here to the claim nothing awaits; the handle is judged as it is now: used by a
     // concurrent apply, or issued before a restart of its session during the wait, it is refused
-    const current = session?.lifecycle.isLive()
-      ? { sessionKey: session.key, sessionEpoch: session.lifecycle.epoch }
+    const current = session?.life.isLive()
+      ? { sessionKey: session.key, sessionEpoch: session.life.epoch }
       : null;
     const inspected = ref.inspect(current);
     // every target read once: the drift check and the text the edit is applied to

@@ -85,11 +85,9 @@ export async function withFile<T>(
     if (large) await ws.turns.next();
     // the rest of the workspace followed the disk already (SPEC §5); now this file
     const doc = await s.documents.target(target, documentRefresh(s, role), wait.signal);
-    const norm = normalizeContext(ctx, s, s.answerLineModel, doc.abs);
+    const norm = normalizeContext(ctx, s, s.answerLines, doc.abs);
     const renameNorm =
-      s.lineModel.key === s.answerLineModel.key
-        ? norm
-        : normalizeContext(ctx, s, s.lineModel, doc.abs);
+      s.lines.key === s.answerLines.key ? norm : normalizeContext(ctx, s, s.lines, doc.abs);
     return fn({ session: s, doc, rel: resolved.rel, norm, renameNorm, wait });
   });
 }
@@ -110,7 +108,7 @@ export function sessionTextReader(session: Session): (abs: string) => string | u
 export function normalizeContext(
   ctx: CallContext,
   session: Session,
-  model: LineModel = session.answerLineModel,
+  model: LineModel = session.answerLines,
   own?: string,
 ): NormalizeContext {
   const ws = session.workspace;
@@ -119,7 +117,7 @@ export function normalizeContext(
   // call's budget (SPEC §5.1); made on first use: most answers convert no other file
   const open = (abs: string): OpenLines | undefined => {
     const doc = session.documents.byPath(abs);
-    if (doc === undefined || model.key === session.answerLineModel.key) return doc;
+    if (doc === undefined || model.key === session.answerLines.key) return doc;
     return { ...doc, index: doc.index.withAnswers(model) };
   };
   let tables: CallLines | undefined;

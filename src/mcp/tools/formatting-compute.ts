@@ -92,7 +92,7 @@ export async function computeFormatting(
   // the answer is untrusted (SPEC §8): a list of text edits, else EditInvalid
   const flat = flattenWorkspaceEdit({ changes: { [doc.uri]: (raw ?? []) as never } });
   const models = session.linesFor("rename");
-  const { lineModel } = session;
+  const { lines: lineModel } = session;
   const { encoding } = session.process;
   const read = flat.map((f) => ({
     ...f,

@@ -47,7 +47,7 @@ export async function admitAndWrite(
       snapshots: planned.snapshots,
       encoding: call.session.process.encoding,
       // its edits, in the lines it reads since they were computed (SPEC §5)
-      lines: [call.session.lineModel],
+      lines: [call.session.lines],
       maxFileBytes: b.max_file_bytes,
       journal: bridge.journal,
       lane: bridge.lane,

@@ -112,7 +112,7 @@ function inServerReadLines(call: FileCall, files: FileEdits[]): FileEdits[] {
     if (abs === null || text === undefined) return f;
     const models = session.linesFor(renameMessage(abs, doc.abs));
     const file = session.workspace.display(abs);
-    const read = session.lineModel;
+    const read = session.lines;
     const enc = session.process.encoding;
     return { ...f, edits: inReadLines(file, text, f.edits, models, read, enc) };
   });
@@ -172,7 +172,7 @@ async function checkSites(
     if (abs === null) return;
     const text = call.session.documents.byPath(abs)?.text ?? ws.tryRead(abs)?.text;
     if (text !== undefined) {
-      const { lineModel } = call.session;
+      const { lines: lineModel } = call.session;
       const { encoding } = call.session.process;
       checkRenameEdits(ws.display(abs), text, f.edits, encoding, lineModel, name, newName);
     }

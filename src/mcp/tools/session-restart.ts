@@ -32,7 +32,7 @@ export const sessionRestartTool = defineTool({
     const server = routeOne(config, ws, { server: args.server, role: "semantics" });
     const session = await sessions.restart(sessions.get(ws.name, server.name), waitContext(ctx));
     return {
-      result: { workspace: ws.name, server: server.name, state: session.lifecycle.state },
+      result: { workspace: ws.name, server: server.name, state: session.life.state },
       count: 1,
     };
   },

@@ -35,7 +35,7 @@ const output = z.object({
 
 export function sessionEntry(s: Session): Record<string, unknown> {
   const now = Date.now();
-  const { lifecycle: life, process: proc } = s;
+  const { life, process: proc } = s;
   const { readiness } = s.driver;
   const conditions = readiness.conditions(s.progress);
   const entry: Record<string, unknown> = {
