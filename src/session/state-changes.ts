@@ -52,7 +52,7 @@ export class StateChanges {
     });
   }
 
-  /** Resolves on the next notification (used to retry after ContentModified, SPEC §3.3). */
+  /** Resolves on the next notification (a failed readiness probe is tried again then). */
   next(opts: WaitOptions): Promise<void> {
     let checks = 0;
     return this.until(() => (++checks > 1 ? true : undefined), opts).then(() => undefined);
