@@ -102,7 +102,12 @@ function sortedUniqueByTarget<T extends Target>(
   for (const groups of ranks) {
     for (const key of Array.from(groups.keys()).sort()) {
       const group = groups.get(key) as T[];
-      if (group.length > 1) group.sort(compareInTarget);
+      // most files of a reference list are named once: nothing to order or drop
+      if (group.length === 1) {
+        out.push(group[0] as T);
+        continue;
+      }
+      group.sort(compareInTarget);
       for (const item of withoutAdjacentDuplicates(group, compareInTarget)) out.push(item);
     }
   }
