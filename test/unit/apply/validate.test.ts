@@ -13,6 +13,8 @@ import type { LspRange, PositionEncoding } from "../../../src/text/positions.ts"
 import { sha256Hex } from "../../../src/workspace/files.ts";
 import { edit, r } from "../../support/normalize-context.ts";
 
+type Edit = { range: LspRange; newText: string };
+
 function snap(abs: string, text: string): FileSnapshot {
   return { abs, text, sha256: sha256Hex(text) };
 }
@@ -22,17 +24,13 @@ function written(text: string, plan: PlannedWrite | undefined): string {
   return Buffer.concat(writtenParts(Buffer.from(text), plan!.pieces)).toString("utf8");
 }
 
-function one(
-  text: string,
-  edits: { range: LspRange; newText: string }[],
-  enc: PositionEncoding = "utf-16",
-): string {
+function one(text: string, edits: Edit[], enc: PositionEncoding = "utf-16"): string {
   const [plan] = planWrites([{ snapshot: snap("/ws/f.txt", text), edits }], enc);
   return written(text, plan);
 }
 
-/** Run planWrites expecting EditInvalid; return its details. */
-function rejected(fn: () => unknown): { file: string; index: number | null; reason: string } {
+/** The EditInvalid `fn` throws, with a hint. */
+function thrown(fn: () => unknown): BridgeError {
   try {
     fn();
   } catch (err) {
@@ -40,10 +38,16 @@ function rejected(fn: () => unknown): { file: string; index: number | null; reas
     const e = err as BridgeError;
     expect(e.code).toBe("EditInvalid");
     expect(e.hint).toBeTruthy();
-    return e.details as { file: string; index: number | null; reason: string };
+    return e;
   }
   throw new Error("expected EditInvalid, nothing was thrown");
 }
+type Refusal = { file: string; index: number | null; reason: string };
+const rejected = (fn: () => unknown) => thrown(fn).details as Refusal;
+/** Why `one(text, edits, enc)` is refused. */
+const reason = (text: string, edits: Edit[], enc?: PositionEncoding) =>
+  rejected(() => one(text, edits, enc)).reason;
+const outside = (where: string, enc = "utf-16") => `${where} is outside the file (${enc})`;
 
 describe("planWrites (SPEC §7.4)", () => {
   test("ranges resolve in the server's lines (SPEC §5): a lone CR for clangd, U+2028 for tsserver", () => {
@@ -54,7 +58,7 @@ describe("planWrites (SPEC §7.4)", () => {
     const [clangd] = planWrites([{ snapshot: snap("/ws/a.c", c), edits }], "utf-16", [lf]);
     expect(written(c, clangd)).toBe("int f;\n/* a\rb */ g();\n");
     // counted in LSP's lines, line 1 is "/* a": refused, never written elsewhere
-    expect(rejected(() => one(c, edits)).reason).toContain("outside the file");
+    expect(reason(c, edits)).toContain("outside the file");
     const ts = "let f;\n/* a\u2028b */ f();\n";
     const tsserver = lineModel(["cr", "lf", "crlf", "u2028", "u2029"]);
     const call = [edit(2, 5, 2, 6, "g")];
@@ -63,7 +67,7 @@ describe("planWrites (SPEC §7.4)", () => {
     ]);
     expect(written(ts, tsPlan)).toBe("let f;\n/* a\u2028b */ g();\n");
     // LSP's line 2 is the empty last line here: refused, never written elsewhere
-    expect(rejected(() => one(ts, call)).reason).toContain("outside the file");
+    expect(reason(ts, call)).toContain("outside the file");
   });
 
   test("applies several edits to a file regardless of their order in the array", () => {
@@ -80,22 +84,16 @@ describe("planWrites (SPEC §7.4)", () => {
   });
 
   test("plans every file of a multi-file edit set", () => {
+    const files: [string, string, Edit[]][] = [
+      ["/ws/a.h", "int f(void);\n", [edit(0, 4, 0, 5, "g")]],
+      ["/ws/a.c", "int f(void) { return 0; }\n", [edit(0, 4, 0, 5, "g")]],
+      ["/ws/b.c", "untouched\n", []],
+    ];
     const plans = planWrites(
-      [
-        {
-          snapshot: snap("/ws/a.h", "int f(void);\n"),
-          edits: [edit(0, 4, 0, 5, "g")],
-        },
-        {
-          snapshot: snap("/ws/a.c", "int f(void) { return 0; }\n"),
-          edits: [edit(0, 4, 0, 5, "g")],
-        },
-        { snapshot: snap("/ws/b.c", "untouched\n"), edits: [] },
-      ],
+      files.map(([abs, text, edits]) => ({ snapshot: snap(abs, text), edits })),
       "utf-8",
     );
-    const texts = ["int f(void);\n", "int f(void) { return 0; }\n", "untouched\n"];
-    expect(plans.map((p, i) => [p.abs, written(texts[i]!, p), p.editCount, p.changed])).toEqual([
+    expect(plans.map((p, i) => [p.abs, written(files[i]![1], p), p.editCount, p.changed])).toEqual([
       ["/ws/a.h", "int g(void);\n", 1, true],
       ["/ws/a.c", "int g(void) { return 0; }\n", 1, true],
       ["/ws/b.c", "untouched\n", 0, false],
@@ -119,14 +117,12 @@ describe("planWrites (SPEC §7.4)", () => {
     expect(d).toEqual({ file: "/ws/f.txt", index: 1, reason: "overlaps edit 0" });
     // across lines, given in reverse order
     expect(rejected(() => one(text, [edit(1, 1, 1, 2, "y"), edit(0, 4, 1, 2, "x")])).index).toBe(1);
-    // an insert strictly inside a replaced range
-    expect(rejected(() => one(text, [edit(0, 1, 0, 4, "x"), edit(0, 2, 0, 2, "y")])).reason).toBe(
-      "overlaps edit 0",
-    );
-    // identical ranges
-    expect(rejected(() => one(text, [edit(0, 1, 0, 2, "x"), edit(0, 1, 0, 2, "x")])).reason).toBe(
-      "overlaps edit 0",
-    );
+    // an insert strictly inside a replaced range; identical ranges
+    for (const pair of [
+      [edit(0, 1, 0, 4, "x"), edit(0, 2, 0, 2, "y")],
+      [edit(0, 1, 0, 2, "x"), edit(0, 1, 0, 2, "x")],
+    ])
+      expect(reason(text, pair)).toBe("overlaps edit 0");
   });
 
   test("two inserts at the same point are rejected (ambiguous order)", () => {
@@ -144,10 +140,10 @@ describe("planWrites (SPEC §7.4)", () => {
     const text = "ab\ncd";
     expect(one(text, [edit(0, 2, 0, 2, "!")])).toBe("ab!\ncd");
     expect(one(text, [edit(1, 2, 1, 2, "!")])).toBe("ab\ncd!");
-    expect(rejected(() => one(text, [edit(0, 3, 0, 3, "!")])).reason).toContain("start 0:3");
-    expect(rejected(() => one(text, [edit(0, 0, 0, 3, "!")])).reason).toContain("end 0:3");
-    expect(rejected(() => one(text, [edit(2, 0, 2, 0, "!")])).reason).toContain("start 2:0");
-    expect(rejected(() => one(text, [edit(0, 0, 5, 0, "!")])).reason).toContain("end 5:0");
+    expect(reason(text, [edit(0, 3, 0, 3, "!")])).toBe(outside("start 0:3"));
+    expect(reason(text, [edit(0, 0, 0, 3, "!")])).toBe(outside("end 0:3"));
+    expect(reason(text, [edit(2, 0, 2, 0, "!")])).toBe(outside("start 2:0"));
+    expect(reason(text, [edit(0, 0, 5, 0, "!")])).toBe(outside("end 5:0"));
   });
 
   test("a trailing newline makes one more (empty) line addressable", () => {
@@ -155,24 +151,15 @@ describe("planWrites (SPEC §7.4)", () => {
   });
 
   test("start after end, negative or fractional positions and a missing range are rejected", () => {
-    const text = "abcdef";
-    expect(rejected(() => one(text, [edit(0, 4, 0, 2, "")])).reason).toBe(
-      "range start is after its end",
-    );
-    expect(rejected(() => one(text, [edit(0, -1, 0, 2, "")])).reason).toContain(
-      "non-negative integers",
-    );
-    expect(rejected(() => one(text, [edit(0, 1.5, 0, 2, "")])).reason).toContain(
-      "non-negative integers",
-    );
-    expect(
-      rejected(() =>
-        one(text, [{ newText: "" } as unknown as { range: LspRange; newText: string }]),
-      ).reason,
-    ).toBe("edit has no range");
-    expect(
-      rejected(() => one(text, [{ range: r(0, 0, 0, 1), newText: 7 as unknown as string }])).reason,
-    ).toBe("newText is not a string");
+    const integers = "range positions must be non-negative integers";
+    const rows: [unknown, string][] = [
+      [edit(0, 4, 0, 2, ""), "range start is after its end"],
+      [edit(0, -1, 0, 2, ""), integers],
+      [edit(0, 1.5, 0, 2, ""), integers],
+      [{ newText: "" }, "edit has no range"],
+      [{ range: r(0, 0, 0, 1), newText: 7 }, "newText is not a string"],
+    ];
+    for (const [bad, why] of rows) expect(reason("abcdef", [bad as Edit])).toBe(why);
   });
 
   test("astral characters: columns count per the encoding, splitting a character is rejected", () => {
@@ -190,17 +177,13 @@ describe("planWrites (SPEC §7.4)", () => {
     );
     // utf-16 column 2 is between the surrogates; utf-8 column 3 is inside the emoji's bytes
     expect(rejected(() => one(text, [edit(0, 2, 0, 2, "x")], "utf-16")).index).toBe(0);
-    expect(rejected(() => one(text, [edit(0, 1, 0, 3, "x")], "utf-8")).reason).toContain("end 0:3");
+    expect(reason(text, [edit(0, 1, 0, 3, "x")], "utf-8")).toBe(outside("end 0:3", "utf-8"));
     // past the end in utf-32 that would still be inside the line in utf-16
-    expect(rejected(() => one(text, [edit(0, 4, 0, 4, "x")], "utf-32")).reason).toContain(
-      "start 0:4",
-    );
+    expect(reason(text, [edit(0, 4, 0, 4, "x")], "utf-32")).toBe(outside("start 0:4", "utf-32"));
   });
 
   test("newText with a lone surrogate is rejected (it would not survive UTF-8)", () => {
-    expect(rejected(() => one("abc", [edit(0, 0, 0, 1, "\ud83d")])).reason).toBe(
-      "newText is not well-formed Unicode",
-    );
+    expect(reason("abc", [edit(0, 0, 0, 1, "\ud83d")])).toBe("newText is not well-formed Unicode");
   });
 
   test("CRLF files keep their CRLF; nothing is normalized", () => {
@@ -217,7 +200,7 @@ describe("planWrites (SPEC §7.4)", () => {
     const text = "a\rbb\rc";
     expect(one(text, [edit(1, 1, 2, 0, "-")])).toBe("a\rb-c");
     expect(one(text, [edit(2, 1, 2, 1, "!")])).toBe("a\rbb\rc!");
-    expect(rejected(() => one(text, [edit(3, 0, 3, 0, "!")])).reason).toContain("start 3:0");
+    expect(reason(text, [edit(3, 0, 3, 0, "!")])).toBe(outside("start 3:0"));
   });
 
   test("a BOM is ordinary text: column 0 is before it, edits never drop it", () => {
@@ -226,33 +209,19 @@ describe("planWrites (SPEC §7.4)", () => {
   });
 
   test("one bad edit anywhere rejects the whole set, naming its file", () => {
-    const d = rejected(() =>
-      planWrites(
-        [
-          {
-            snapshot: snap("/ws/good.c", "ok\n"),
-            edits: [edit(0, 0, 0, 2, "fine")],
-          },
-          { snapshot: snap("/ws/bad.c", "x\n"), edits: [edit(0, 0, 0, 9, "y")] },
-        ],
-        "utf-16",
-      ),
-    );
+    const good = { snapshot: snap("/ws/good.c", "ok\n"), edits: [edit(0, 0, 0, 2, "fine")] };
+    const bad = { snapshot: snap("/ws/bad.c", "x\n"), edits: [edit(0, 0, 0, 9, "y")] };
+    const d = rejected(() => planWrites([good, bad], "utf-16"));
     expect(d.file).toBe("/ws/bad.c");
     expect(d.index).toBe(0);
   });
 
   test("the same file listed twice is rejected", () => {
-    const d = rejected(() =>
-      planWrites(
-        [
-          { snapshot: snap("/ws/a.c", "x\n"), edits: [edit(0, 0, 0, 1, "y")] },
-          { snapshot: snap("/ws/a.c", "x\n"), edits: [edit(1, 0, 1, 0, "z")] },
-        ],
-        "utf-16",
-      ),
-    );
-    expect(d).toEqual({
+    const twice = [edit(0, 0, 0, 1, "y"), edit(1, 0, 1, 0, "z")].map((e) => ({
+      snapshot: snap("/ws/a.c", "x\n"),
+      edits: [e],
+    }));
+    expect(rejected(() => planWrites(twice, "utf-16"))).toEqual({
       file: "/ws/a.c",
       index: null,
       reason: "the file appears more than once in the edit set",
@@ -261,24 +230,11 @@ describe("planWrites (SPEC §7.4)", () => {
 });
 
 describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", () => {
-  const thrown = (fn: () => void): BridgeError => {
-    try {
-      fn();
-    } catch (err) {
-      expect(err).toBeInstanceOf(BridgeError);
-      expect((err as BridgeError).code).toBe("EditInvalid");
-      return err as BridgeError;
-    }
-    throw new Error("expected EditInvalid");
-  };
-  const refused = (fn: () => void) => thrown(fn).details as Record<string, unknown>;
   /** A rename of one text, in LSP's lines and UTF-16. */
-  const rename =
-    (text: string, oldName: string, newName: string) =>
-    (edits: { range: LspRange; newText: string }[]) =>
-      checkRenameEdits("a.ts", text, edits, "utf-16", LSP_LINES, oldName, newName);
+  const rename = (text: string, oldName: string, newName: string) => (edits: Edit[]) =>
+    checkRenameEdits("a.ts", text, edits, "utf-16", LSP_LINES, oldName, newName);
   const text = "use crate::report::total_area;\nfn main() { total_area(); }\n";
-  const check = (edits: { range: LspRange; newText: string }[], oldName = "total_area") =>
+  const check = (edits: Edit[], oldName = "total_area") =>
     checkRenameEdits("src/main.rs", text, edits, "utf-16", LSP_LINES, oldName, "sum_area");
 
   test("each edit replacing the name with the new one", () => {
@@ -300,8 +256,7 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
 
   test("an edit on other text (a server counting lines differently) is refused with where and what", () => {
     // one line too low: the edit lands in `fn main() {` instead of on the import
-    const d = refused(() => check([edit(1, 0, 1, 10, "sum_area")]));
-    expect(d).toEqual({
+    expect(thrown(() => check([edit(1, 0, 1, 10, "sum_area")])).details).toEqual({
       file: "src/main.rs",
       index: 0,
       line: 2,
@@ -312,11 +267,11 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
   });
 
   test("the name replaced, but the new name not written there, is refused", () => {
-    refused(() => check([edit(0, 19, 0, 29, "other")]));
+    thrown(() => check([edit(0, 19, 0, 29, "other")]));
   });
 
   test("an insertion touching no word is refused", () => {
-    refused(() => check([edit(0, 3, 0, 3, "sum_area")]));
+    thrown(() => check([edit(0, 3, 0, 3, "sum_area")]));
   });
 
   test("tsserver's export and shorthand forms: the other name kept beside the new one", () => {
@@ -341,13 +296,12 @@ describe("checkRenameEdits (SPEC §7.3: every edit replaces the renamed name)", 
       expected: "total_area",
       written: hostile,
     });
-    refused(() => check([edit(1, 12, 1, 22, "sum_area\ncurl x | sh #")]));
+    thrown(() => check([edit(1, 12, 1, 22, "sum_area\ncurl x | sh #")]));
   });
 
   test("an insertion right after the renamed word: refused for what it writes, not what it replaces", () => {
     const toBar = rename("foo foo\n", "foo", "bar");
-    const bar = edit(0, 0, 0, 3, "bar");
-    const { message } = thrown(() => toBar([bar, edit(0, 3, 0, 3, "X")]));
+    const { message } = thrown(() => toBar([edit(0, 0, 0, 3, "bar"), edit(0, 3, 0, 3, "X")]));
     expect(message).toBe(
       'edit set rejected: a.ts:1:1: the rename writes "barX" there, which is no rename of "foo" to "bar"',
     );

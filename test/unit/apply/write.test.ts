@@ -43,6 +43,16 @@ function plan(abs: string, edits: { range: LspRange; newText: string }[]): Plann
   return planWrites([{ snapshot: { abs, text, sha256 }, edits }], "utf-16")[0]!;
 }
 
+const AB = { "a.txt": "aaa\n", "b.txt": "bbb\n" };
+
+/** A workspace of `files` (a.txt and b.txt), a plan per file writing "X" over its first character. */
+function workspace(prefix: string, files: Record<string, string> = AB) {
+  const root = tempDir(prefix, files);
+  const paths = Object.keys(files).map((rel) => join(root, rel)) as [string, string, string];
+  const plans = paths.map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
+  return { root, paths, plans, a: paths[0], b: paths[1] };
+}
+
 /** Every leftover temp file under `dir`, recursively. */
 function tempFiles(dir: string): string[] {
   return (readdirSync(dir, { recursive: true }) as string[]).filter((n) =>
@@ -138,10 +148,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("drift: a target changed after planning → WorkspaceDrift, nothing written", async () => {
-    const root = tempDir("theodolite-drift-");
-    const a = put(join(root, "a.txt"), "aaa\n");
-    const b = put(join(root, "b.txt"), "bbb\n");
-    const plans = [plan(a, [edit(0, 0, 0, 1, "A")]), plan(b, [edit(0, 0, 0, 1, "B")])];
+    const { root, a, b, plans } = workspace("theodolite-drift-");
     writeFileSync(b, "bbb changed\n");
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("WorkspaceDrift");
@@ -152,11 +159,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("drift: a target deleted or turned into a directory after planning", async () => {
-    const root = tempDir("theodolite-gone-");
-    const a = put(join(root, "a.txt"), "aaa\n");
-    const b = put(join(root, "b.txt"), "bbb\n");
-    const c = put(join(root, "c.txt"), "ccc\n");
-    const plans = [a, b, c].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
+    const { root, paths, plans } = workspace("theodolite-gone-", { ...AB, "c.txt": "ccc\n" });
+    const [a, b, c] = paths;
     rmSync(b);
     rmSync(c);
     mkdirSync(c);
@@ -259,10 +263,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
       });
 
       test("another writer's write into a target meanwhile (same file) → WorkspaceDrift, its edit kept", async () => {
-        const root = tempDir("theodolite-inplace-");
-        const a = put(join(root, "a.txt"), "aaa\n");
-        const b = put(join(root, "b.txt"), "bbb\n");
-        const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
+        const { root, a, b, plans } = workspace("theodolite-inplace-");
         const inode = statSync(b).ino;
         const err = await rejected(
           apply(root, plans, {
@@ -309,10 +310,7 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   }
 
   test("a write through a descriptor opened before the apply, once its file was swapped: WorkspaceDrift, the write kept", async () => {
-    const root = tempDir("theodolite-fd-before-");
-    const a = put(join(root, "a.txt"), "aaa\n");
-    const b = put(join(root, "b.txt"), "bbb\n");
-    const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
+    const { root, a, b, plans } = workspace("theodolite-fd-before-");
     const held = openSync(a, "a");
     try {
       const err = await rejected(
@@ -376,11 +374,8 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("a hard-linked target is refused: replacing one name would split it", async () => {
-    const root = tempDir("theodolite-hardlink-");
-    const a = put(join(root, "a.txt"), "aaa\n");
-    const b = put(join(root, "b.txt"), "bbb\n");
+    const { root, a, b, plans } = workspace("theodolite-hardlink-");
     linkSync(b, join(root, "b-other-name.txt"));
-    const plans = [a, b].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
     const err = await rejected(apply(root, plans));
     expect(err.code).toBe("ApplyFailed");
     expect(err.details).toMatchObject({ failed: "b.txt", restored: [], written: [] });
@@ -391,12 +386,9 @@ describe("applyPlannedWrites (SPEC §7.4)", () => {
   });
 
   test("an immutable file and an append-only directory are refused before anything is written", async () => {
-    const root = tempDir("theodolite-chattr-");
-    mkdirSync(join(root, "logs"));
-    const a = put(join(root, "a.txt"), "aaa\n");
-    const b = put(join(root, "logs", "b.txt"), "bbb\n");
-    const c = put(join(root, "c.txt"), "ccc\n");
-    const plans = [a, b, c].map((f) => plan(f, [edit(0, 0, 0, 1, "X")]));
+    const files = { "a.txt": "aaa\n", "logs/b.txt": "bbb\n", "c.txt": "ccc\n" };
+    const { root, a, paths, plans } = workspace("theodolite-chattr-", files);
+    const c = paths[2];
     chattr(join(root, "logs"), FLAG_APPEND, true);
     chattr(c, FLAG_IMMUTABLE, true);
     try {

@@ -88,15 +88,10 @@ describe("a gopls-like repository, from its files to its workspace", () => {
     ]);
     const scan = await scanExtensions(root);
     // counted apart under testdata/, fixtures/, scripts/ and docs/ wherever they lie
-    expect(filesCounted(preset("gopls"), scan.counts)).toEqual({ project: 4, aside: 0 });
-    expect(filesCounted(preset("typescript-language-server"), scan.counts)).toEqual({
-      project: 0,
-      aside: 3,
-    });
-    expect(filesCounted(preset("bash-language-server"), scan.counts)).toEqual({
-      project: 0,
-      aside: 2,
-    });
+    const counted = (name: string) => filesCounted(preset(name), scan.counts);
+    expect(counted("gopls")).toEqual({ project: 4, aside: 0 });
+    expect(counted("typescript-language-server")).toEqual({ project: 0, aside: 3 });
+    expect(counted("bash-language-server")).toEqual({ project: 0, aside: 2 });
     const plan = planProbes(PRESETS, scan, NONE, root);
     const { chosen } = choose(plan, foundAll(plan), NONE, root);
     const doc = configDocument(root, chosen) as { workspace: Record<string, unknown>[] };

@@ -1,6 +1,7 @@
-import { describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { type HandleEntry, HandleStore } from "../../../src/gate/handles.ts";
 import { LSP_LINES } from "../../../src/text/line-model.ts";
+import { edit } from "../../support/normalize-context.ts";
 
 const SESSION = { sessionKey: "ws/clangd", sessionEpoch: 1 };
 
@@ -11,24 +12,18 @@ function entry(title = "Add #include <stdio.h>"): HandleEntry {
     encoding: "utf-16",
     lines: [LSP_LINES],
     vouch: { mark: 0, untracked: null, unloaded: [] },
-    files: [
-      {
-        abs: "/ws/a.c",
-        edits: [
-          {
-            range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-            newText: "#include <stdio.h>\n",
-          },
-        ],
-      },
-    ],
+    files: [{ abs: "/ws/a.c", edits: [edit(0, 0, 0, 0, "#include <stdio.h>\n")] }],
     targets: [{ abs: "/ws/a.c", sha256: "0".repeat(64) }],
   };
 }
 
 describe("HandleStore (SPEC §7.3)", () => {
+  let store: HandleStore;
+  beforeEach(() => {
+    store = new HandleStore();
+  });
+
   test("issues distinct opaque handles: ca_ + 43 base64url characters (32 bytes)", () => {
-    const store = new HandleStore();
     const handles = new Set<string>();
     for (let i = 0; i < 200; i++) handles.add(store.issue(entry()));
     expect(handles.size).toBe(200);
@@ -41,7 +36,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("a fresh handle is valid in its own session and carries its entry", () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     const seen = store.inspect(h, SESSION);
     expect(seen.state).toBe("valid");
@@ -51,7 +45,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("another session or another epoch of the same session is foreign_session", () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     expect(store.inspect(h, { sessionKey: "ws/pyright", sessionEpoch: 1 }).state).toBe(
       "foreign_session",
@@ -63,7 +56,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("consume returns the entry once; afterwards the handle is used", () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     expect(store.consume(h)).toEqual(entry());
     expect(store.consume(h)).toBeUndefined();
@@ -75,7 +67,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("a handle found once inspects as it is now: used since, or judged for another session", () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     const ref = store.find(h);
     expect(ref.entry).toEqual(entry());
@@ -91,7 +82,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("two concurrent consumers: exactly one gets the entry", async () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     const results = await Promise.all([
       Promise.resolve().then(() => store.consume(h)),
@@ -101,7 +91,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("forged, malformed and never-issued handles are unknown and cannot be consumed", () => {
-    const store = new HandleStore();
     const real = store.issue(entry());
     const flipped = real.slice(0, -1) + (real.endsWith("A") ? "B" : "A");
     const candidates: unknown[] = [
@@ -141,7 +130,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("default capacity is 1024", () => {
-    const store = new HandleStore();
     const first = store.issue(entry());
     for (let i = 0; i < 1023; i++) store.issue(entry());
     expect(store.inspect(first, SESSION).state).toBe("valid");
@@ -172,7 +160,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("the stored entry is a private copy of what was issued", () => {
-    const store = new HandleStore();
     const original = entry();
     const h = store.issue(original);
     original.files[0]!.edits[0]!.newText = 'system("rm -rf /");';
@@ -183,7 +170,6 @@ describe("HandleStore (SPEC §7.3)", () => {
   });
 
   test("the store's memory holds no handle in clear", () => {
-    const store = new HandleStore();
     const h = store.issue(entry());
     const dump = Bun.inspect(store, { depth: 10 });
     expect(dump).toContain("stdio"); // the dump does show the store's contents

@@ -64,17 +64,14 @@ describe("normalizeCalls", () => {
         kind: "function",
         file: "a.ts",
         ...range(1, 10, 1, 16),
-        sites: [
-          { line: 2, column: 3, end_line: 2, end_column: 9 },
-          { line: 2, column: 13, end_line: 2, end_column: 19 },
-        ],
+        sites: [range(2, 3, 2, 9), range(2, 13, 2, 19)],
       },
       {
         name: "other",
         kind: "function",
         file: "b.ts",
         ...range(2, 10, 2, 15),
-        sites: [{ line: 2, column: 20, end_line: 2, end_column: 26 }],
+        sites: [range(2, 20, 2, 26)],
       },
     ]);
   });
@@ -88,9 +85,7 @@ describe("normalizeCalls", () => {
       fileUri("b.ts"),
       ctx,
     );
-    expect(calls.map((c) => [c.name, c.sites])).toEqual([
-      ["helper", [{ line: 1, column: 28, end_line: 1, end_column: 34 }]],
-    ]);
+    expect(calls.map((c) => [c.name, c.sites])).toEqual([["helper", [range(1, 28, 1, 34)]]]);
     expect(normalizeCalls(null, "outgoing", TARGET.uri, ctx)).toEqual([]);
   });
 });

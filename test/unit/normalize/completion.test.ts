@@ -7,9 +7,8 @@ const URI = fileUri("a.ts");
 const { ctx } = fixtureContext({ "a.ts": "/*🎯*/ obj.ar\n" });
 const AT = { line: 0, character: 11 };
 
-function labels(answer: unknown): string[] {
-  return (normalizeCompletion(answer, AT, URI, ctx)?.entries ?? []).map((e) => e.out.label);
-}
+const complete = (answer: unknown) => normalizeCompletion(answer, AT, URI, ctx);
+const labels = (answer: unknown) => (complete(answer)?.entries ?? []).map((e) => e.out.label);
 
 describe("normalizeCompletion", () => {
   test("order: sortText (else label), then label, kind, insert text — whatever the server's order", () => {
@@ -23,7 +22,7 @@ describe("normalizeCompletion", () => {
     ];
     const expected = ["a", "a", "a", "b", "a", "c"];
     for (const seed of [1, 2, 3]) expect(labels(shuffled(items, seed))).toEqual(expected);
-    const kinds = normalizeCompletion(items, AT, URI, ctx)?.entries.map((e) => e.out);
+    const kinds = complete(items)?.entries.map((e) => e.out);
     expect(kinds?.slice(0, 3)).toEqual([
       { label: "a", kind: "function", insert: "a" },
       { label: "a", kind: "method", insert: "a" },
@@ -47,7 +46,7 @@ describe("normalizeCompletion", () => {
         { label: "y", detail: "" },
       ],
     };
-    const got = normalizeCompletion(answer, AT, URI, ctx);
+    const got = complete(answer);
     expect(got?.isIncomplete).toBe(true);
     expect(got?.entries.map((e) => e.out)).toEqual([
       {
@@ -57,7 +56,7 @@ describe("normalizeCompletion", () => {
         label_details: { detail: "()", description: "Shape" },
         insert: "area",
         // the edit covers `ar` before the cursor: code points after the emoji
-        range: { line: 1, column: 11, end_line: 1, end_column: 13 },
+        range: range(1, 11, 1, 13),
       },
       { label: "side", kind: "field", insert: "side" },
       // an edit at the cursor alone has no range
@@ -67,12 +66,7 @@ describe("normalizeCompletion", () => {
   });
 
   test("snippets become the plain text they insert", () => {
-    const got = normalizeCompletion(
-      [{ label: "f", insertTextFormat: 2, insertText: "f($" + "{1:a})$0" }],
-      AT,
-      URI,
-      ctx,
-    );
+    const got = complete([{ label: "f", insertTextFormat: 2, insertText: "f($" + "{1:a})$0" }]);
     expect(got?.entries[0]?.out.insert).toBe("f(a)");
   });
 
@@ -85,11 +79,11 @@ describe("normalizeCompletion", () => {
         { label: "own", insertTextFormat: 1, insertText: "$own", data: { id: 1 } },
       ],
     };
-    const [area, own] = normalizeCompletion(answer, AT, URI, ctx)?.entries ?? [];
+    const [area, own] = complete(answer)?.entries ?? [];
     expect(area?.out).toEqual({
       label: "area",
       insert: "area()",
-      range: { line: 1, column: 11, end_line: 1, end_column: 13 },
+      range: range(1, 11, 1, 13),
     });
     expect(area?.raw.data).toEqual({ id: 7 });
     expect(own?.out.insert).toBe("$own");
@@ -98,7 +92,7 @@ describe("normalizeCompletion", () => {
 
   test("an InsertReplaceEdit: its insert range", () => {
     const edit = { newText: "area", insert: r(0, 11, 0, 13), replace: r(0, 11, 0, 14) };
-    const got = normalizeCompletion([{ label: "area", textEdit: edit }], AT, URI, ctx);
+    const got = complete([{ label: "area", textEdit: edit }]);
     expect(got?.entries[0]?.out.range).toEqual(range(1, 11, 1, 13));
   });
 
@@ -112,16 +106,14 @@ describe("normalizeCompletion", () => {
       { label: "ok" },
     ];
     expect(labels(items)).toEqual(["ok"]);
-    expect(normalizeCompletion(null, AT, URI, ctx)).toEqual({ entries: [], isIncomplete: false });
-    expect(normalizeCompletion("nonsense", AT, URI, ctx)).toBeUndefined();
-    expect(normalizeCompletion({ items: 3 }, AT, URI, ctx)).toBeUndefined();
+    expect(complete(null)).toEqual({ entries: [], isIncomplete: false });
+    expect(complete("nonsense")).toBeUndefined();
+    expect(complete({ items: 3 })).toBeUndefined();
   });
 });
 
 describe("withDocumentation", () => {
-  const [entry] =
-    normalizeCompletion([{ label: "area", detail: "d", documentation: "raw" }], AT, URI, ctx)
-      ?.entries ?? [];
+  const [entry] = complete([{ label: "area", detail: "d", documentation: "raw" }])?.entries ?? [];
   if (entry === undefined) throw new Error("no entry");
 
   test("the resolved item's documentation as plain text, its detail where it gives one", () => {
@@ -145,9 +137,7 @@ describe("withDocumentation", () => {
       insert: "area",
       documentation: "raw",
     });
-    const [plain] =
-      normalizeCompletion([{ label: "p", documentation: "# not a header" }], AT, URI, ctx)
-        ?.entries ?? [];
+    const [plain] = complete([{ label: "p", documentation: "# not a header" }])?.entries ?? [];
     if (plain === undefined) throw new Error("no entry");
     expect(withDocumentation(plain, null, ctx).documentation).toBe("# not a header");
   });

@@ -60,6 +60,13 @@ function joined(a: KeyedDiagnostics, b: KeyedDiagnostics): KeyedDiagnostics {
   return { items: [...a.items, ...b.items], texts: Buffer.concat([a.texts, b.texts]) };
 }
 
+/** What a diff says: the items added and removed, how many are unchanged. */
+const change = (added: DiagnosticOut[], removed: DiagnosticOut[], unchanged: number) => ({
+  added,
+  removed,
+  unchanged,
+});
+
 /** A diff with its indices as the items they point at. */
 async function diffed(
   before: KeyedDiagnostics,
@@ -96,18 +103,10 @@ test("a list's match keys are made of its items and the digests of their texts",
 describe("textUnder", () => {
   test("the covered text, in code points; tolerant of ranges past the end", async () => {
     const index = new LineIndex("a 😀 bad\nnext\n");
-    expect(textUnder(index, { line: 1, column: 5, end_line: 1, end_column: 8 }, "code-point")).toBe(
-      "bad",
-    );
-    expect(textUnder(index, { line: 1, column: 3, end_line: 2, end_column: 3 }, "code-point")).toBe(
-      "😀 bad\nne",
-    );
-    expect(textUnder(index, { line: 2, column: 3, end_line: 9, end_column: 1 }, "code-point")).toBe(
-      "xt\n",
-    );
-    expect(textUnder(undefined, { line: 1, column: 1, end_line: 1, end_column: 2 }, "utf-16")).toBe(
-      "",
-    );
+    expect(textUnder(index, range(1, 5, 1, 8), "code-point")).toBe("bad");
+    expect(textUnder(index, range(1, 3, 2, 3), "code-point")).toBe("😀 bad\nne");
+    expect(textUnder(index, range(2, 3, 9, 1), "code-point")).toBe("xt\n");
+    expect(textUnder(undefined, range(1, 1, 1, 2), "utf-16")).toBe("");
   });
 });
 
@@ -124,7 +123,7 @@ describe("diffDiagnostics", () => {
       diag("a.c", 2, 9, 3, "undeclared"),
       diag("a.c", 3, 9, 5, "undeclared"),
     ]);
-    expect(await diffed(old, now)).toEqual({ added: [], removed: [], unchanged: 2 });
+    expect(await diffed(old, now)).toEqual(change([], [], 2));
   });
 
   test("insert a line above an error and add one new error: exactly 1 added, 0 removed", async () => {
@@ -132,11 +131,7 @@ describe("diffDiagnostics", () => {
     const after = `\nint x = bad;\nint y = worse;\nint z = awful;\n`;
     const added = diag("a.c", 4, 9, 5, "undeclared");
     const now = keyed(after, [diag("a.c", 2, 9, 3, "undeclared"), added]);
-    expect(await diffed(old, now)).toEqual({
-      added: [added],
-      removed: [],
-      unchanged: 1,
-    });
+    expect(await diffed(old, now)).toEqual(change([added], [], 1));
   });
 
   test("a note that moved with its diagnostic changes nothing; a note that says otherwise does", async () => {
@@ -152,7 +147,7 @@ describe("diffDiagnostics", () => {
     });
     const old = keyed(before, [withNote(1, 2, "declared here")]);
     const now = keyed(`\n${before}`, [withNote(2, 3, "declared here")]);
-    expect(await diffed(old, now)).toEqual({ added: [], removed: [], unchanged: 1 });
+    expect(await diffed(old, now)).toEqual(change([], [], 1));
     const other = keyed(`\n${before}`, [withNote(2, 3, "defined here")]);
     expect((await diffed(old, other)).unchanged).toBe(0);
   });
@@ -163,11 +158,7 @@ describe("diffDiagnostics", () => {
     const after = "int x = fine;\nint y = worse;\n";
     const newItem = diag("a.c", 2, 9, 5, "undeclared");
     const now = keyed(after, [newItem]);
-    expect(await diffed(old, now)).toEqual({
-      added: [newItem],
-      removed: [oldItem],
-      unchanged: 0,
-    });
+    expect(await diffed(old, now)).toEqual(change([newItem], [oldItem], 0));
   });
 
   test("a revert rendered in another order is unchanged; another problem is not", async () => {
@@ -183,11 +174,7 @@ describe("diffDiagnostics", () => {
       );
     const before = await keyed(text, [said(["zeta", "alpha"])]);
     const reverted = await keyed(text, [said(["alpha", "zeta"])]);
-    expect(await diffed(before, reverted)).toEqual({
-      added: [],
-      removed: [],
-      unchanged: 1,
-    });
+    expect(await diffed(before, reverted)).toEqual(change([], [], 1));
     const other = said(["alpha", "beta"]);
     expect(await diffed(before, await keyed(text, [other]))).toEqual({
       added: [other],
@@ -202,7 +189,7 @@ describe("diffDiagnostics", () => {
     const old = joined(keyed(text, three), keyed("zzz\n", [diag("b.c", 1, 1, 3, "other")]));
     const now = keyed(text, three.slice(0, 2));
     const d = await diffed(old, now, (f) => f === "a.c");
-    expect(d).toEqual({ added: [], removed: [three[2] as DiagnosticOut], unchanged: 2 });
+    expect(d).toEqual(change([], [three[2] as DiagnosticOut], 2));
   });
 });
 
@@ -231,12 +218,7 @@ describe("positionsBlanked", () => {
     const message = (line: number) => `mismatched\n --> src/lib.rs:${line}:18\n${line} | let`;
     const before = keyed(text, [diag("src/lib.rs", 3, 18, 7, message(3))]);
     const after = keyed(moved, [diag("src/lib.rs", 5, 18, 7, message(5))]);
-    const d = await diffed(before, after);
-    expect({ added: d.added.length, removed: d.removed.length, unchanged: d.unchanged }).toEqual({
-      added: 0,
-      removed: 0,
-      unchanged: 1,
-    });
+    expect(await diffed(before, after)).toEqual(change([], [], 1));
   });
 });
 

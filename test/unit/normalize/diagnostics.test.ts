@@ -13,6 +13,7 @@ import { fileUri, fixtureContext, r, range, shuffled } from "../../support/norma
 
 const URI = fileUri("d.c");
 const FILES = { "d.c": "int main() {\n  return x;\n}\n" };
+const { ctx } = fixtureContext(FILES);
 const UNDECLARED = "use of undeclared identifier 'x'";
 
 const push: Diagnostic[] = [
@@ -66,12 +67,10 @@ function normalizeDiagnostics(
 
 describe("normalizeDiagnostics", () => {
   test("merges channels, keeps in-channel duplicates once, canonical order", async () => {
-    const { ctx } = fixtureContext(FILES);
     expect(await normalizeDiagnostics(URI, push, pull, ctx)).toEqual(EXPECTED);
   });
 
   test("same bytes whatever the input order", async () => {
-    const { ctx } = fixtureContext(FILES);
     const bytes = canonicalJson(EXPECTED);
     for (const seed of [11, 12, 13]) {
       const out = await normalizeDiagnostics(
@@ -85,7 +84,6 @@ describe("normalizeDiagnostics", () => {
   });
 
   test("no source or code means no key; one channel alone", async () => {
-    const { ctx } = fixtureContext(FILES);
     const [only] = await normalizeDiagnostics(
       URI,
       undefined,
@@ -108,7 +106,6 @@ describe("normalizeDiagnostics", () => {
   });
 
   test("severity order error < warning < information < hint at one range", async () => {
-    const { ctx } = fixtureContext(FILES);
     const same = (severity: 1 | 2 | 3 | 4): Diagnostic => ({
       range: r(0, 0, 0, 1),
       severity,
@@ -119,7 +116,6 @@ describe("normalizeDiagnostics", () => {
   });
 
   test("markup messages keep their text; severity names", async () => {
-    const { ctx } = fixtureContext(FILES);
     const markup = {
       range: r(0, 0, 0, 1),
       message: { kind: "markdown", value: "**x**" },

@@ -6,10 +6,10 @@ import type { Loc } from "../../../src/normalize/types.ts";
 import { fileUri, fixtureContext, r, shuffled } from "../../support/normalize-context.ts";
 
 const FILES = { "a.ts": "let x = 1;\nfoo();\n", "b.ts": "b\n" };
+const { ctx } = fixtureContext(FILES);
 
 describe("normalizeLocations", () => {
   test("Location and LocationLink give the same output", () => {
-    const { ctx } = fixtureContext(FILES);
     const location: Location = { uri: fileUri("a.ts"), range: r(1, 0, 1, 3) };
     const link: LocationLink = {
       targetUri: fileUri("a.ts"),
@@ -24,7 +24,6 @@ describe("normalizeLocations", () => {
   });
 
   test("a link without a selection range uses its target range", () => {
-    const { ctx } = fixtureContext(FILES);
     const link = { targetUri: fileUri("b.ts"), targetRange: r(0, 0, 0, 1) } as LocationLink;
     expect(normalizeLocations([link], ctx)).toEqual([
       { file: "b.ts", line: 1, column: 1, end_line: 1, end_column: 2 },
@@ -47,7 +46,6 @@ describe("normalizeLocations", () => {
       { file: "/abs/lib.ts", line: 3, column: 1, end_line: 3, end_column: 4 },
       { uri: "untitled:z", line: 1, column: 1, end_line: 1, end_column: 2 },
     ];
-    const { ctx } = fixtureContext(FILES);
     expect(normalizeLocations(input, ctx)).toEqual(expected);
     const bytes = canonicalJson(expected);
     for (const seed of [1, 2, 3, 4, 5]) {
@@ -56,7 +54,6 @@ describe("normalizeLocations", () => {
   });
 
   test("empty and malformed results", () => {
-    const { ctx } = fixtureContext(FILES);
     expect(normalizeLocations(null, ctx)).toEqual([]);
     expect(normalizeLocations(undefined, ctx)).toEqual([]);
     const garbage = [null, { uri: 5 }, { targetUri: "file:///x" }, { uri: "file:///y" }];

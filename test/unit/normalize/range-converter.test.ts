@@ -5,6 +5,7 @@ import type { NormalizeContext } from "../../../src/normalize/types.ts";
 import { lineColumnsOf } from "../../../src/text/line-columns.ts";
 import { lineModel } from "../../../src/text/line-model.ts";
 import { LineIndex, lspToClient } from "../../../src/text/positions.ts";
+import { expectAt } from "../../support/expect-where.ts";
 import { fileUri, fixtureContext, ROOT, r, range } from "../../support/normalize-context.ts";
 
 const FILES = { "src/a.ts": "x😀y = 1;\r\nz" };
@@ -171,12 +172,7 @@ describe("makeNormalizeContext", () => {
               end_line: end.line,
               end_column: end.column,
             };
-            expect({ unit, kind, range, got: ctx.toRange(fileUri("a.c"), range) }).toEqual({
-              unit,
-              kind,
-              range,
-              got: want,
-            });
+            expectAt({ unit, kind, range }, ctx.toRange(fileUri("a.c"), range), want);
             expect(ctx.toLoc(fileUri("a.c"), range)).toEqual({ file: "a.c", ...want });
           }
         }

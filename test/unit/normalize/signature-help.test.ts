@@ -3,6 +3,7 @@ import { normalizeSignatureHelp } from "../../../src/normalize/signature-help.ts
 import { fixtureContext } from "../../support/normalize-context.ts";
 
 const { ctx } = fixtureContext({});
+const signature = (help: unknown) => normalizeSignatureHelp(help, ctx);
 
 describe("normalizeSignatureHelp", () => {
   test("label offsets become the substrings (UTF-16), documentation plain text", () => {
@@ -18,7 +19,7 @@ describe("normalizeSignatureHelp", () => {
       activeSignature: 0,
       activeParameter: 1,
     };
-    expect(normalizeSignatureHelp(help, ctx)).toEqual({
+    expect(signature(help)).toEqual({
       signatures: [
         {
           label,
@@ -43,7 +44,7 @@ describe("normalizeSignatureHelp", () => {
       activeSignature: 1,
       activeParameter: 0,
     };
-    const got = normalizeSignatureHelp(help, ctx);
+    const got = signature(help);
     expect(got?.active_signature).toBe(1);
     expect(got?.active_parameter).toBe(1);
     expect(got?.signatures.map((s) => s.parameters.map((p) => p.label))).toEqual([[], ["a", "b"]]);
@@ -51,25 +52,22 @@ describe("normalizeSignatureHelp", () => {
 
   test("indexes: absent ones default as LSP says, ones outside the lists are left out", () => {
     const two = { label: "g(x, y)", parameters: [{ label: "x" }, { label: "y" }] };
-    expect(normalizeSignatureHelp({ signatures: [two] }, ctx)).toMatchObject({
+    expect(signature({ signatures: [two] })).toMatchObject({
       active_signature: 0,
       active_parameter: 0,
     });
-    const past = normalizeSignatureHelp(
-      { signatures: [two], activeSignature: 5, activeParameter: 2 },
-      ctx,
-    );
+    const past = signature({ signatures: [two], activeSignature: 5, activeParameter: 2 });
     expect(past?.active_signature).toBe(0);
     expect(past?.active_parameter).toBeUndefined();
-    const none = normalizeSignatureHelp({ signatures: [{ label: "h()" }] }, ctx);
+    const none = signature({ signatures: [{ label: "h()" }] });
     expect(none).toEqual({ signatures: [{ label: "h()", parameters: [] }], active_signature: 0 });
-    const nulled = normalizeSignatureHelp({ signatures: [two], activeParameter: null }, ctx);
+    const nulled = signature({ signatures: [two], activeParameter: null });
     expect(nulled?.active_parameter).toBeUndefined();
   });
 
   test("nothing there: an empty answer", () => {
-    expect(normalizeSignatureHelp(null, ctx)).toEqual({ signatures: [] });
-    expect(normalizeSignatureHelp({ signatures: [] }, ctx)).toEqual({ signatures: [] });
+    expect(signature(null)).toEqual({ signatures: [] });
+    expect(signature({ signatures: [] })).toEqual({ signatures: [] });
   });
 
   test("untrusted: malformed signatures dropped, the active one followed; no help at all undefined", () => {
@@ -81,16 +79,16 @@ describe("normalizeSignatureHelp", () => {
       ],
       activeSignature: 2,
     };
-    expect(normalizeSignatureHelp(help, ctx)).toEqual({
+    expect(signature(help)).toEqual({
       signatures: [{ label: "ok(a)", parameters: [{ label: "a" }] }],
       active_signature: 0,
       active_parameter: 0,
     });
-    const activeDropped = normalizeSignatureHelp({ ...help, activeSignature: 1 }, ctx);
+    const activeDropped = signature({ ...help, activeSignature: 1 });
     expect(activeDropped?.active_signature).toBeUndefined();
-    expect(normalizeSignatureHelp("x", ctx)).toBeUndefined();
-    expect(normalizeSignatureHelp({ signatures: {} }, ctx)).toBeUndefined();
-    expect(normalizeSignatureHelp({ signatures: [{ label: "f", parameters: 1 }] }, ctx)).toEqual({
+    expect(signature("x")).toBeUndefined();
+    expect(signature({ signatures: {} })).toBeUndefined();
+    expect(signature({ signatures: [{ label: "f", parameters: 1 }] })).toEqual({
       signatures: [],
     });
   });

@@ -16,6 +16,7 @@ import { fileUri, fixtureContext, r, range, shuffled } from "../../support/norma
 const TEXT = "class A {\n  m() {}\n  n() {}\n}\nfunction f() {}\n";
 const URI = fileUri("s.ts");
 const FILES = { "s.ts": TEXT, "a.ts": "x\nfoo();\n", "b.ts": "b\n" };
+const { ctx } = fixtureContext(FILES);
 
 function docSymbol(
   name: string,
@@ -69,7 +70,6 @@ const EXPECTED_TREE = [
 
 describe("normalizeDocumentSymbols", () => {
   test("hierarchical input: children sorted by position at every level", () => {
-    const { ctx } = fixtureContext(FILES);
     const input = [
       docSymbol("f", 12, r(4, 0, 4, 15)),
       docSymbol("A", 5, r(0, 0, 3, 1), [
@@ -83,7 +83,6 @@ describe("normalizeDocumentSymbols", () => {
   });
 
   test("flat SymbolInformation becomes the same tree by containment", () => {
-    const { ctx } = fixtureContext(FILES);
     const flat = [
       info("m", 6, r(1, 2, 1, 8)),
       info("f", 12, r(4, 0, 4, 15)),
@@ -96,7 +95,6 @@ describe("normalizeDocumentSymbols", () => {
   });
 
   test("flat symbols with identical ranges stay siblings", () => {
-    const { ctx } = fixtureContext(FILES);
     const tree = normalizeDocumentSymbols(
       [info("y", 13, r(4, 0, 4, 15)), info("x", 12, r(4, 0, 4, 15))],
       URI,
@@ -109,7 +107,6 @@ describe("normalizeDocumentSymbols", () => {
   });
 
   test("detail and selection range are kept, in a fixed key order", () => {
-    const { ctx } = fixtureContext(FILES);
     const symbol: DocumentSymbol = {
       name: "A",
       detail: "class A",
@@ -125,7 +122,6 @@ describe("normalizeDocumentSymbols", () => {
   });
 
   test("empty results", () => {
-    const { ctx } = fixtureContext(FILES);
     expect(normalizeDocumentSymbols(null, URI, ctx)).toEqual([]);
     expect(normalizeDocumentSymbols(undefined, URI, ctx)).toEqual([]);
     expect(countSymbols([])).toBe(0);
@@ -189,12 +185,10 @@ describe("normalizeWorkspaceSymbols", () => {
   ];
 
   test("canonical order, duplicates dropped, range-less symbols without range fields", () => {
-    const { ctx } = fixtureContext(FILES);
     expect(normalizeWorkspaceSymbols(input as SymbolInformation[], ctx)).toEqual(expected);
   });
 
   test("same bytes whatever the input order", () => {
-    const { ctx } = fixtureContext(FILES);
     const bytes = canonicalJson(expected);
     for (const seed of [7, 8, 9]) {
       const out = normalizeWorkspaceSymbols(shuffled(input, seed) as SymbolInformation[], ctx);
@@ -203,7 +197,6 @@ describe("normalizeWorkspaceSymbols", () => {
   });
 
   test("empty results", () => {
-    const { ctx } = fixtureContext(FILES);
     expect(normalizeWorkspaceSymbols(null, ctx)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { thrown } from "../../support/thrown.ts";
 const A = fileUri("a.ts");
 const B = fileUri("b.ts");
 const FILES = { "a.ts": "let old = 1;\nold++;\n", "b.ts": "import { old } from './a';\n" };
+const { ctx } = fixtureContext(FILES);
 
 describe("flattenWorkspaceEdit", () => {
   test("`changes`: sorted by uri, empty documents dropped", () => {
@@ -87,7 +88,6 @@ describe("flattenWorkspaceEdit", () => {
 
 describe("normalizeFileEdits", () => {
   test("client ranges, canonical order, absolute path for files outside", () => {
-    const { ctx } = fixtureContext(FILES);
     const out = normalizeFileEdits(
       [
         { uri: "file:///outside/x.ts", edits: [edit(2, 0, 2, 3, "neu")] },
@@ -119,7 +119,6 @@ describe("normalizeFileEdits", () => {
   });
 
   test("inserts at one position keep the server's order", () => {
-    const { ctx } = fixtureContext(FILES);
     const out = normalizeFileEdits(
       [
         {
@@ -133,7 +132,6 @@ describe("normalizeFileEdits", () => {
   });
 
   test("non-file URIs → EditInvalid (not a target the applier can check)", () => {
-    const { ctx } = fixtureContext(FILES);
     const err = thrown(() =>
       normalizeFileEdits([{ uri: "untitled:1", edits: [edit(0, 0, 0, 0, "x")] }], ctx),
     );

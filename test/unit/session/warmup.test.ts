@@ -7,20 +7,19 @@ import { workspaceAt } from "../../support/workspace.ts";
 afterAll(removeTempDirs);
 
 const tree = (files: FileMap) => tempDir("theodolite-scan-", files);
+/** The warm-up of every C file of `files`, those above 100 bytes too large. */
+const warmupC = (files: FileMap) =>
+  findWarmupFile(workspaceAt(tree(files), { maxFileBytes: 100 }), "**/*.c");
 
 describe("findWarmupFile (SPEC §3.3)", () => {
   test("matching files that cannot be served are skipped; the next usable one is opened", async () => {
-    const root = tree({
+    const { outcome, opened } = await warmupC({
       "a_big.c": "x".repeat(200),
       "b_latin1.c": new Uint8Array([0x69, 0xe9, 0x0a]),
       "c_good.c": "int main(void) { return 0; }\n",
       "d_later.c": "",
       "notes.txt": "",
     });
-    const { outcome, opened } = await findWarmupFile(
-      workspaceAt(root, { maxFileBytes: 100 }),
-      "**/*.c",
-    );
     expect(opened?.rel).toBe("c_good.c");
     expect(outcome).toMatchObject({
       pattern: "**/*.c",
@@ -33,11 +32,7 @@ describe("findWarmupFile (SPEC §3.3)", () => {
   });
 
   test("nothing usable: no file, every refusal listed, no error", async () => {
-    const root = tree({ "a.c": "x".repeat(200) });
-    const { outcome, opened } = await findWarmupFile(
-      workspaceAt(root, { maxFileBytes: 100 }),
-      "**/*.c",
-    );
+    const { outcome, opened } = await warmupC({ "a.c": "x".repeat(200) });
     expect(opened).toBeUndefined();
     expect(outcome.file).toBeNull();
     expect(outcome.skipped).toEqual([{ file: "a.c", reason: "FileTooLarge" }]);
@@ -51,38 +46,37 @@ describe("findWarmupFile (SPEC §3.3)", () => {
       language: (rel: string) => order[rel.slice(rel.lastIndexOf(".") + 1)] ?? 4,
     };
     const glob = "**/*.{ts,tsx,js,jsx}";
+    const chosen = async (files: FileMap) =>
+      (await findWarmupFile(workspaceAt(tree(files)), glob, choice)).outcome;
 
     test("root config files first in sorted order are passed over for what the tsconfig includes", async () => {
-      const root = tree({
+      const outcome = await chosen({
         "compile.d.ts": "export declare const x: number;\n",
         "eslint.config.js": "export default [];\n",
         "tsconfig.json": '{ // comment\n "include": ["src"], }\n',
         "src/a.ts": "export const a = 1;\n",
       });
-      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
       expect(outcome).toMatchObject({ file: "src/a.ts", project: "tsconfig.json" });
     });
 
     test("no project anywhere: an entry point in TypeScript, not a root declaration or build output", async () => {
-      const root = tree({
+      const outcome = await chosen({
         "compile.d.ts": "",
         "index.js": "",
         "locales/index.js": "",
         "src/compile.ts": "",
         "src/index.ts": "",
       });
-      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
       expect(outcome).toMatchObject({ file: "src/index.ts", project: null });
     });
 
     test("a monorepo without a root tsconfig: a package's included file", async () => {
-      const root = tree({
+      const outcome = await chosen({
         "eslint.config.js": "",
         "packages/a/tsconfig.json": '{"include": ["src"]}',
         "packages/a/src/x.ts": "",
         "scripts/build.ts": "",
       });
-      const { outcome } = await findWarmupFile(workspaceAt(root), glob, choice);
       expect(outcome).toMatchObject({
         file: "packages/a/src/x.ts",
         project: "packages/a/tsconfig.json",

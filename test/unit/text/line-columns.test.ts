@@ -15,6 +15,7 @@ import {
 } from "../../../src/text/line-columns.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
 import { LineIndex, lspToClient, type PositionEncoding } from "../../../src/text/positions.ts";
+import { expectAt } from "../../support/expect-where.ts";
 
 const UNITS: ColumnUnit[] = ["code-point", "utf-16", "utf-8"];
 const ENCODINGS: PositionEncoding[] = ["utf-8", "utf-16", "utf-32"];
@@ -47,13 +48,11 @@ test("AsciiLines converts every position, in range or not, as lspToClient does",
         const pos = { line, character };
         for (const enc of ENCODINGS) {
           for (const unit of UNITS) {
-            expect({ text, pos, enc, unit, got: ascii.toClient(pos) }).toEqual({
-              text,
-              pos,
-              enc,
-              unit,
-              got: lspToClient(full, pos, enc, unit),
-            });
+            expectAt(
+              { text, pos, enc, unit },
+              ascii.toClient(pos),
+              lspToClient(full, pos, enc, unit),
+            );
             expect(columnsToClient(ascii, pos, enc, unit)).toEqual(ascii.toClient(pos));
           }
         }

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { LINE_TERMINATORS } from "../../../src/config/schema.ts";
 import { contentEnd, LSP_LINES, lineModel, sameLineStarts } from "../../../src/text/line-model.ts";
 import { lineStartsOf } from "../../../src/text/line-starts.ts";
+import { expectAt } from "../../support/expect-where.ts";
 import { ALL_TERMINATORS, oracleLines } from "../../support/line-oracle.ts";
 import { Prng } from "../../support/prng.ts";
 
@@ -68,11 +69,7 @@ describe("lineModel", () => {
       ["a\rb\u2028c", "LSP", true],
     ];
     for (const [text, model, same] of cases) {
-      expect({ text, model, same: sameLineStarts(text, MODELS[model]) }).toEqual({
-        text,
-        model,
-        same,
-      });
+      expectAt({ text, model }, sameLineStarts(text, MODELS[model]), same);
     }
   });
 
@@ -84,14 +81,10 @@ describe("lineModel", () => {
       for (let n = rand.int(0, 30); n > 0; n--) text += rand.pick(pieces);
       for (const [name, model] of Object.entries(MODELS)) {
         const want = oracleLines(text, model.names).starts;
-        expect({ text, name, starts: [...lineStartsOf(text, model)] }).toEqual({
-          text,
-          name,
-          starts: want,
-        });
+        expectAt({ text, name }, [...lineStartsOf(text, model)], want);
         const same =
           JSON.stringify(want) === JSON.stringify(oracleLines(text, LSP_LINES.names).starts);
-        expect({ text, name, same: sameLineStarts(text, model) }).toEqual({ text, name, same });
+        expectAt({ text, name }, sameLineStarts(text, model), same);
       }
     }
   });

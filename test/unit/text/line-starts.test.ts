@@ -13,6 +13,7 @@ import {
   LineStarts,
   lineStartsOf,
 } from "../../../src/text/line-starts.ts";
+import { expectAt } from "../../support/expect-where.ts";
 import { ALL_TERMINATORS, oracleLines } from "../../support/line-oracle.ts";
 import { Prng } from "../../support/prng.ts";
 
@@ -32,11 +33,7 @@ function expectOracle(text: string, name: keyof typeof MODELS): void {
   expect(starts).toBeInstanceOf(Uint32Array);
   expect(countLines(text, model)).toBe(want.length);
   // compared whole: one expect per text, with the text in the message
-  expect({ text: text.slice(0, 40), name, same: starts.join() === want.join() }).toEqual({
-    text: text.slice(0, 40),
-    name,
-    same: true,
-  });
+  expectAt({ text: text.slice(0, 40), name }, starts.join() === want.join(), true);
 }
 
 describe("lineStartsOf", () => {
@@ -90,15 +87,11 @@ describe("LineStarts, a block at a time", () => {
       expect(starts.length).toBe(want.length);
       for (let k = 0; k < 300; k++) {
         const line = rand.int(-2, want.length + 1);
-        expect({ name, line, at: starts.at(line) }).toEqual({ name, line, at: want[line] });
+        expectAt({ name, line }, starts.at(line), want[line]);
         const offset = rand.int(0, text.length);
         let wantLine = 0;
         while (wantLine + 1 < want.length && (want[wantLine + 1] as number) <= offset) wantLine++;
-        expect({ name, offset, line: starts.lineOf(offset) }).toEqual({
-          name,
-          offset,
-          line: wantLine,
-        });
+        expectAt({ name, offset }, starts.lineOf(offset), wantLine);
       }
       expect(starts.all().join()).toBe(want.join());
     }

@@ -17,6 +17,7 @@ import {
   type PositionEncoding,
   readToAnswer,
 } from "../../../src/text/positions.ts";
+import { expectAt } from "../../support/expect-where.ts";
 import {
   ALL_TERMINATORS,
   oracleLines,
@@ -58,6 +59,9 @@ function clientOffsets(text: string): number[] {
   return out;
 }
 
+/** An LSP position. */
+const at = (line: number, character: number) => ({ line, character });
+
 /** Every conversion of every client position of `text` agrees with the oracle. */
 function checkText(text: string, model: LineModel): number {
   const index = new LineIndex(text, model);
@@ -68,27 +72,13 @@ function checkText(text: string, model: LineModel): number {
     for (const enc of ENCODINGS) {
       const want = oraclePosition(text, server, offset, enc);
       const where = { text, model: model.key, offset, enc };
-      expect({ ...where, got: offsetToLspPosition(index, offset, enc) }).toEqual({
-        ...where,
-        got: want,
-      });
-      expect({ ...where, got: lspPositionToOffset(index, want, enc) }).toEqual({
-        ...where,
-        got: offset,
-      });
+      expectAt(where, offsetToLspPosition(index, offset, enc), want);
+      expectAt(where, lspPositionToOffset(index, want, enc), offset);
       for (const unit of UNITS) {
         const c = oraclePosition(text, client, offset, unitEnc(unit));
         const at = { line: c.line + 1, column: c.character + 1 };
-        expect({ ...where, unit, got: clientToLsp(index, at.line, at.column, unit, enc) }).toEqual({
-          ...where,
-          unit,
-          got: want,
-        });
-        expect({ ...where, unit, got: lspToClient(index, want, enc, unit) }).toEqual({
-          ...where,
-          unit,
-          got: at,
-        });
+        expectAt({ ...where, unit }, clientToLsp(index, at.line, at.column, unit, enc), want);
+        expectAt({ ...where, unit }, lspToClient(index, want, enc, unit), at);
         checked++;
       }
     }
@@ -103,10 +93,7 @@ test("a table: one of each terminator, an astral character, no final newline", (
   // "d" is on client line 4 (after CR, LF, CRLF); on the LF-only server's line 3
   expect(clientToLsp(lf, 4, 1, "code-point", "utf-16")).toEqual({ line: 2, character: 0 });
   // "b", after the lone CR on the server's first line, starts the client's second
-  expect(lspToClient(lf, { line: 0, character: 2 }, "utf-16", "code-point")).toEqual({
-    line: 2,
-    column: 1,
-  });
+  expect(lspToClient(lf, at(0, 2), "utf-16", "code-point")).toEqual({ line: 2, column: 1 });
   const ts = new LineIndex(text, lineModel(["cr", "lf", "crlf", "u2028", "u2029"]));
   // "j", after the astral character on the last client line (4), is on tsserver's line 6
   const j = clientToLsp(ts, 4, 13, "code-point", "utf-16");
@@ -130,30 +117,15 @@ test("random texts of every terminator: every client position names the offset t
 test("server output between CR and LF, past a line or past the text: clamped on the client's side", () => {
   const lf = new LineIndex("ab\r\ncd\rx", lineModel(["lf"]));
   // the LF-only server's line 0 is "ab\r": character 3 is between CR and LF
-  expect(lspPositionToOffset(lf, { line: 0, character: 3 }, "utf-16")).toBe(3);
-  expect(lspToClient(lf, { line: 0, character: 3 }, "utf-16", "code-point")).toEqual({
-    line: 1,
-    column: 3,
-  });
-  expect(lspToClient(lf, { line: 1, character: 99 }, "utf-16", "code-point")).toEqual({
-    line: 3,
-    column: 2,
-  });
-  expect(lspToClient(lf, { line: 7, character: 0 }, "utf-16", "code-point")).toEqual({
-    line: 3,
-    column: 2,
-  });
+  expect(lspPositionToOffset(lf, at(0, 3), "utf-16")).toBe(3);
+  expect(lspToClient(lf, at(0, 3), "utf-16", "code-point")).toEqual({ line: 1, column: 3 });
+  expect(lspToClient(lf, at(1, 99), "utf-16", "code-point")).toEqual({ line: 3, column: 2 });
+  expect(lspToClient(lf, at(7, 0), "utf-16", "code-point")).toEqual({ line: 3, column: 2 });
   // a position the server's lines do not hold: refused, as for LSP's
-  expect(lspPositionToOffset(lf, { line: 2, character: 0 }, "utf-16")).toBeUndefined();
-  expect(lspPositionToOffset(lf, { line: 1, character: 5 }, "utf-16")).toBeUndefined();
-  expect(
-    oracleOffset(
-      "ab\r\ncd\rx",
-      oracleLines("ab\r\ncd\rx", ["lf"]),
-      { line: 1, character: 4 },
-      "utf-16",
-    ),
-  ).toBe(8);
+  expect(lspPositionToOffset(lf, at(2, 0), "utf-16")).toBeUndefined();
+  expect(lspPositionToOffset(lf, at(1, 5), "utf-16")).toBeUndefined();
+  const text = "ab\r\ncd\rx";
+  expect(oracleOffset(text, oracleLines(text, ["lf"]), at(1, 4), "utf-16")).toBe(8);
 });
 
 test("reads in one model, answers in another (clangd): requests in the first, answers from the second", () => {
@@ -161,20 +133,11 @@ test("reads in one model, answers in another (clangd): requests in the first, an
   const index = new LineIndex(text, lineModel(["lf"]), LSP_LINES);
   // client line 4 (after the lone CR) is the LF-only line 3 clangd reads
   expect(clientToLsp(index, 4, 9, "code-point", "utf-32")).toEqual({ line: 2, character: 8 });
-  expect(offsetToLspPosition(index, text.indexOf("f;\n", 10), "utf-32")).toEqual({
-    line: 2,
-    character: 8,
-  });
+  expect(offsetToLspPosition(index, text.indexOf("f;\n", 10), "utf-32")).toEqual(at(2, 8));
   // what it answers is in LSP's lines: its line 3 is the client's line 4
-  expect(lspToClient(index, { line: 3, character: 8 }, "utf-32", "code-point")).toEqual({
-    line: 4,
-    column: 9,
-  });
+  expect(lspToClient(index, at(3, 8), "utf-32", "code-point")).toEqual({ line: 4, column: 9 });
   // a position it reads, to compare with its answers (a code action's range, its diagnostics)
-  expect(readToAnswer(index, { line: 2, character: 8 }, "utf-32")).toEqual({
-    line: 3,
-    character: 8,
-  });
+  expect(readToAnswer(index, at(2, 8), "utf-32")).toEqual(at(3, 8));
   const same = new LineIndex(text, lineModel(["lf"]));
   const pos = { line: 2, character: 8 };
   expect(readToAnswer(same, pos, "utf-32")).toBe(pos);

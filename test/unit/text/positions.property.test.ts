@@ -16,6 +16,7 @@ import {
   offsetToLspPosition,
   type PositionEncoding,
 } from "../../../src/text/positions.ts";
+import { expectAt } from "../../support/expect-where.ts";
 import { Prng } from "../../support/prng.ts";
 
 const CHARS = ["a", "Z", " ", "_", "é", "ß", "€", "中", "😀", "𝄞"];
@@ -149,11 +150,7 @@ test("lspToClient on pure-ASCII text (its fast path) equals the general walk ove
           for (const unit of UNITS) {
             const got = lspToClient(fast, { line, character }, enc, unit);
             const want = lspToClient(walked, { line: line + 1, character }, enc, unit);
-            expect({ line, character, got }).toEqual({
-              line,
-              character,
-              got: { line: want.line - 1, column: want.column },
-            });
+            expectAt({ line, character }, got, { line: want.line - 1, column: want.column });
             checked += 1;
           }
         }

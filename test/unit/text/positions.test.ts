@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { ColumnUnit } from "../../../src/config/types.ts";
 import {
   clientToLsp,
   LineIndex,
@@ -6,6 +7,7 @@ import {
   lspToClient,
   measure,
   offsetToLspPosition,
+  type PositionEncoding,
   unitToEncoding,
 } from "../../../src/text/positions.ts";
 import { thrown } from "../../support/thrown.ts";
@@ -89,54 +91,42 @@ describe("clientToLsp", () => {
     const past = thrown(() => clientToLsp(index, 5, 1, "utf-16", "utf-16"));
     expect(past.code).toBe("PositionOutOfRange");
     expect(past.details).toEqual({ line: 5, column: 1, line_count: 4, line_length: null });
-    expect(thrown(() => clientToLsp(index, 0, 1, "utf-16", "utf-16")).code).toBe(
-      "PositionOutOfRange",
-    );
-    expect(thrown(() => clientToLsp(index, 1, 0, "utf-16", "utf-16")).code).toBe(
-      "PositionOutOfRange",
-    );
+    const refused = (line: number, column: number) =>
+      thrown(() => clientToLsp(index, line, column, "utf-16", "utf-16")).code;
+    expect(refused(0, 1)).toBe("PositionOutOfRange");
+    expect(refused(1, 0)).toBe("PositionOutOfRange");
   });
 });
 
 describe("lspToClient (server output, tolerant)", () => {
   const index = new LineIndex(MIXED);
+  /** [text, LSP line, character, server encoding, client unit, client line, column] */
+  type Row = [LineIndex, number, number, PositionEncoding, ColumnUnit, number, number];
+  const answers = (rows: Row[]) => {
+    for (const [text, line, character, enc, unit, l, column] of rows)
+      expect(lspToClient(text, { line, character }, enc, unit)).toEqual({ line: l, column });
+  };
 
   test("exact conversion", () => {
-    expect(lspToClient(index, { line: 0, character: 5 }, "utf-8", "code-point")).toEqual({
-      line: 1,
-      column: 3,
-    });
-    expect(lspToClient(index, { line: 1, character: 2 }, "utf-32", "utf-8")).toEqual({
-      line: 2,
-      column: 5,
-    });
+    answers([
+      [index, 0, 5, "utf-8", "code-point", 1, 3],
+      [index, 1, 2, "utf-32", "utf-8", 2, 5],
+    ]);
   });
 
   test("past the line end → line end; past the text → end of text", () => {
-    expect(lspToClient(index, { line: 0, character: 99 }, "utf-16", "utf-16")).toEqual({
-      line: 1,
-      column: 5,
-    });
-    expect(lspToClient(index, { line: 9, character: 0 }, "utf-16", "utf-16")).toEqual({
-      line: 4,
-      column: 1,
-    });
-    const noFinalNewline = new LineIndex("ab\ncd");
-    expect(lspToClient(noFinalNewline, { line: 7, character: 3 }, "utf-16", "utf-8")).toEqual({
-      line: 2,
-      column: 3,
-    });
+    answers([
+      [index, 0, 99, "utf-16", "utf-16", 1, 5],
+      [index, 9, 0, "utf-16", "utf-16", 4, 1],
+      [new LineIndex("ab\ncd"), 7, 3, "utf-16", "utf-8", 2, 3], // no final newline
+    ]);
   });
 
   test("inside a character → that character's start", () => {
-    expect(lspToClient(index, { line: 0, character: 2 }, "utf-16", "code-point")).toEqual({
-      line: 1,
-      column: 2,
-    });
-    expect(lspToClient(index, { line: 0, character: 3 }, "utf-8", "utf-16")).toEqual({
-      line: 1,
-      column: 2,
-    });
+    answers([
+      [index, 0, 2, "utf-16", "code-point", 1, 2],
+      [index, 0, 3, "utf-8", "utf-16", 1, 2],
+    ]);
   });
 });
 
