@@ -9,7 +9,7 @@
  */
 
 import type { ColumnUnit } from "../config/types.ts";
-import { asciiRangeToClient } from "../text/ascii-columns.ts";
+import { asciiRangeToClient, type ClientRange } from "../text/ascii-columns.ts";
 import {
   AsciiLines,
   columnsToClient,
@@ -101,7 +101,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     return columnsToClient(table, { line, character }, opts.encoding, opts.unit);
   }
 
-  function rangeOf(name: UriName, range: LspRange): Range {
+  /** `range` of a file `name` names, in the client's terms, written into `out`. */
+  function rangeInto(name: UriName, range: LspRange, out: ClientRange): void {
     // spellings of one path share a table: the stamps are their canon's
     const canon = name.canon ?? name;
     let table: LineColumns | null;
@@ -124,7 +125,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     const endCharacter = typeof ec === "number" && ec >>> 0 === ec ? ec : safe(ec);
     // ASCII text (most files): its columns without the position objects
     if (table instanceof AsciiLines) {
-      return asciiRangeToClient(table, line0, character, endLine0, endCharacter);
+      asciiRangeToClient(table, line0, character, endLine0, endCharacter, out);
+      return;
     }
     const start = toClient(table, line0, character);
     let end = toClient(table, endLine0, endCharacter);
@@ -132,11 +134,18 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     if (end.line < start.line || (end.line === start.line && end.column < start.column)) {
       end = start;
     }
-    return { line: start.line, column: start.column, end_line: end.line, end_column: end.column };
+    out.line = start.line;
+    out.column = start.column;
+    out.end_line = end.line;
+    out.end_column = end.column;
   }
 
+  /** where rangeInto writes: read at once by the caller, so one serves every location */
+  const at: ClientRange = { line: 0, column: 0, end_line: 0, end_column: 0 };
+
   function toRange(uri: string, range: LspRange): Range {
-    return rangeOf(names.of(uri), range);
+    rangeInto(names.of(uri), range, at);
+    return { line: at.line, column: at.column, end_line: at.end_line, end_column: at.end_column };
   }
 
   function toTarget(uri: string): Target {
@@ -148,12 +157,23 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   /** The target's key first, then the range's: one object, built once (a list's hot path). */
   function toLoc(uri: string, range: LspRange): Loc {
     const name = names.of(uri);
-    const r = rangeOf(name, range);
-    const { line, column, end_line, end_column } = r;
+    rangeInto(name, range, at);
     const t = name.target;
     return "file" in t
-      ? { file: t.file, line, column, end_line, end_column }
-      : { uri: t.uri, line, column, end_line, end_column };
+      ? {
+          file: t.file,
+          line: at.line,
+          column: at.column,
+          end_line: at.end_line,
+          end_column: at.end_column,
+        }
+      : {
+          uri: t.uri,
+          line: at.line,
+          column: at.column,
+          end_line: at.end_line,
+          end_column: at.end_column,
+        };
   }
 
   async function convert<T>(conversion: () => T | Promise<T>): Promise<T> {

@@ -5,6 +5,14 @@
  * text and the text-less AsciiLines (line-columns.ts) both provide them.
  */
 
+/** A client range (1-based, SPEC §5) a conversion writes its result into. */
+export interface ClientRange {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
 /** What converting a position in pure-ASCII text needs: each line's length. */
 export interface LineLengths {
   readonly lineCount: number;
@@ -27,7 +35,7 @@ export function asciiToClient(
 /**
  * asciiToClient of a range's ends, each already non-negative integers, without the position
  * objects (a reference list converts hundreds of ranges): its client line and column, then
- * its end's — an end before the start collapsed to the start.
+ * its end's — an end before the start collapsed to the start — written into `out`.
  */
 export function asciiRangeToClient(
   lines: LineLengths,
@@ -35,7 +43,8 @@ export function asciiRangeToClient(
   character: number,
   endLine0: number,
   endCharacter: number,
-): { line: number; column: number; end_line: number; end_column: number } {
+  out: ClientRange = { line: 0, column: 0, end_line: 0, end_column: 0 },
+): ClientRange {
   // asciiClientLine and asciiClientColumn of both ends, inline: this runs per location
   const count = lines.lineCount;
   const line = line0 >= count ? count : line0 + 1;
@@ -48,9 +57,12 @@ export function asciiRangeToClient(
     endLine0 >= count
       ? lines.lineLength(count - 1) + 1
       : Math.min(endCharacter, lines.lineLength(endLine0)) + 1;
-  return endLine < line || (endLine === line && endColumn < column)
-    ? { line, column, end_line: line, end_column: column }
-    : { line, column, end_line: endLine, end_column: endColumn };
+  const collapsed = endLine < line || (endLine === line && endColumn < column);
+  out.line = line;
+  out.column = column;
+  out.end_line = collapsed ? line : endLine;
+  out.end_column = collapsed ? column : endColumn;
+  return out;
 }
 
 /**
