@@ -63,28 +63,24 @@ async function compareSteps(
   steps: Step[],
   start: Starter = (dir) => startRealBridge(dir, found.config),
 ): Promise<void> {
-  const long: BridgeHandle = await start(root);
-  try {
-    await ok(long, "session_status", { start: true });
-    for (const p of probes) await answer(long, p, root);
-    for (const step of steps) {
-      step.change();
-      const truth = freshAnswersWith(root, start, probes, ["node_modules"]);
-      const got: unknown[] = [];
-      for (const p of probes) got.push(await answer(long, p, root));
-      const fresh = await truth;
-      expect({ step: step.name, answers: got }).toEqual({ step: step.name, answers: fresh });
-      const text = JSON.stringify(got);
-      for (const [fragment, held] of Object.entries(step.holds)) {
-        expect({ step: step.name, fragment, held: text.includes(fragment) }).toEqual({
-          step: step.name,
-          fragment,
-          held,
-        });
-      }
+  await using long: BridgeHandle = await start(root);
+  await ok(long, "session_status", { start: true });
+  for (const p of probes) await answer(long, p, root);
+  for (const step of steps) {
+    step.change();
+    const truth = freshAnswersWith(root, start, probes, ["node_modules"]);
+    const got: unknown[] = [];
+    for (const p of probes) got.push(await answer(long, p, root));
+    const fresh = await truth;
+    expect({ step: step.name, answers: got }).toEqual({ step: step.name, answers: fresh });
+    const text = JSON.stringify(got);
+    for (const [fragment, held] of Object.entries(step.holds)) {
+      expect({ step: step.name, fragment, held: text.includes(fragment) }).toEqual({
+        step: step.name,
+        fragment,
+        held,
+      });
     }
-  } finally {
-    await long.close();
   }
 }
 
