@@ -37,9 +37,7 @@ const NATIVE_PATH = `${join(REPO, "node_modules", ".bin")}:${process.env.PATH}`;
 const FIRST_ANSWER_MS = 20_000;
 
 afterEach(closeAllBridges);
-afterAll(() => {
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** demo-ts (src/greet.ts, src/index.ts) without its tsconfig.json, plus `extra` files. */
 function layout(extra: Record<string, string> = {}, keepTsconfig = false): string {

@@ -50,9 +50,7 @@ const TS7_BIN = join(REPO, "node_modules", ".bin");
 const SYSTEM_PATH = process.env.PATH ?? "";
 
 afterEach(closeAllBridges);
-afterAll(() => {
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** The bridge with no configuration, serving `cwd`, looking for servers on `path`. */
 function zeroConfig(cwd: string, path: string): Promise<BridgeHandle> {

@@ -70,6 +70,8 @@ export interface RealBridgeOptions {
   clientName?: string;
   /** more servers in the same workspace (e.g. bacon-ls beside rust-analyzer) */
   extraServers?: ServerConfig[];
+  /** directories removed with the bridge's config when it closes (its workspace) */
+  ownDirs?: string[];
 }
 
 /** The config for one workspace `ws` at `root` served by `server` (and `extraServers`). */
@@ -100,7 +102,7 @@ export async function startRealBridge(
     const config = writeConfig(realConfig(root, server, opts), dir);
     return await startBridge({
       config,
-      ownDirs: [dir],
+      ownDirs: [dir, ...(opts.ownDirs ?? [])],
       ...(opts.clientName ? { clientName: opts.clientName } : {}),
     });
   } catch (err) {
