@@ -10,12 +10,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { ok, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import { findClangd, materializeCFixture } from "../support/real-servers.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 
 afterAll(removeTempDirs);
 

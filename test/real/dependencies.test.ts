@@ -17,7 +17,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { answer, freshAnswersWith, type Probe, type Starter } from "../support/coherence.ts";
-import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { ok, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import {
   findPyright,
   findTypescriptLanguageServer,
@@ -26,10 +26,8 @@ import {
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { startZeroConfig } from "../support/zero-config-bridge.ts";
 
-const tls = await findTypescriptLanguageServer();
-const pyright = await findPyright();
-requiredUnderCI("typescript-language-server", tls);
-requiredUnderCI("pyright", pyright);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
+const pyright = await requiredServer("pyright", findPyright);
 
 afterAll(removeTempDirs);
 

@@ -13,7 +13,7 @@ import {
   startBridge,
   writeConfig,
 } from "../support/bridge.ts";
-import { requiredUnderCI } from "../support/real-bridge.ts";
+import { requiredServer } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -21,11 +21,8 @@ import {
   materializeCFixture,
 } from "../support/real-servers.ts";
 
-const clangd = await findClangd();
-const pyright = await findPyright();
-
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("pyright", pyright);
+const clangd = await requiredServer("clangd", findClangd);
+const pyright = await requiredServer("pyright", findPyright);
 
 afterAll(closeBridgesAndTempDirs);
 

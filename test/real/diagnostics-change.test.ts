@@ -15,7 +15,7 @@ import {
   ok,
   range,
   realSuite,
-  requiredUnderCI,
+  requiredServer,
   revertLeavesNothing,
   SNAPSHOT,
   startRealBridge,
@@ -37,8 +37,7 @@ function edit(path: string, before: number, line: string, tail: string): void {
 
 afterAll(closeAllBridges);
 
-const pyright = await findPyright();
-requiredUnderCI("pyright", pyright);
+const pyright = await requiredServer("pyright", findPyright);
 describe.skipIf(!pyright)("pyright", () => {
   const suite = realSuite("pyright", pyright);
 
@@ -82,8 +81,7 @@ describe.skipIf(!pyright)("pyright", () => {
   });
 });
 
-const clangd = await findClangd();
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 describe.skipIf(!clangd)("clangd", () => {
   afterAll(removeTempDirs);
 
@@ -121,8 +119,7 @@ describe.skipIf(!clangd)("clangd", () => {
   });
 });
 
-const gopls = await findGopls();
-requiredUnderCI("gopls", gopls);
+const gopls = await requiredServer("gopls", findGopls);
 describe.skipIf(!gopls)("gopls", () => {
   const suite = realSuite("gopls", gopls);
 
@@ -135,8 +132,7 @@ describe.skipIf(!gopls)("gopls", () => {
   });
 });
 
-const tls = await findTypescriptLanguageServer();
-requiredUnderCI("typescript-language-server", tls);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 describe.skipIf(!tls)("typescript-language-server", () => {
   afterAll(removeTempDirs);
 

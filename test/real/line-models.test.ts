@@ -30,7 +30,7 @@ import {
 import {
   fails,
   ok,
-  requiredUnderCI,
+  requiredServer,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
@@ -44,17 +44,13 @@ import {
 } from "../support/real-servers.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-const gopls = await findGopls();
-const rustAnalyzer = await findRustAnalyzer();
-const tls = await findTypescriptLanguageServer();
+const clangd = await requiredServer("clangd", findClangd);
+const gopls = await requiredServer("gopls", findGopls);
+const rustAnalyzer = await requiredServer("rust-analyzer", findRustAnalyzer);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 const emmy = await findEmmyLua();
 const pyright = await findPyright();
 const tsgo = await findTypescriptNative();
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("gopls", gopls);
-requiredUnderCI("rust-analyzer", rustAnalyzer);
-requiredUnderCI("typescript-language-server", tls);
 
 afterAll(closeBridgesAndTempDirs);
 

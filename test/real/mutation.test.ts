@@ -12,7 +12,7 @@ import {
   anyEditSet,
   ok,
   renameEdit,
-  requiredUnderCI,
+  requiredServer,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import {
@@ -28,11 +28,8 @@ const GATED = {
   clientName: "ci-gate",
 };
 
-const clangd = await findClangd();
-const ra = await findRustAnalyzer();
-
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("rust-analyzer", ra);
+const clangd = await requiredServer("clangd", findClangd);
+const ra = await requiredServer("rust-analyzer", findRustAnalyzer);
 
 afterAll(closeBridgesAndTempDirs);
 

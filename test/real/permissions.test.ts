@@ -12,13 +12,12 @@ import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, startBridge, writeConfig } from "../support/bridge.ts";
 import { answers, type Probe } from "../support/coherence.ts";
-import { ok, realConfig, requiredUnderCI } from "../support/real-bridge.ts";
+import { ok, realConfig, requiredServer } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { openTempDir, unprivilegedPrefix } from "../support/unprivileged.ts";
 
-const pyright = await findPyright();
-requiredUnderCI("pyright", pyright);
+const pyright = await requiredServer("pyright", findPyright);
 
 afterAll(removeTempDirs);
 

@@ -20,14 +20,12 @@ import {
   REPO,
   startBridge,
 } from "../support/bridge.ts";
-import { locs, ok, requiredUnderCI } from "../support/real-bridge.ts";
+import { locs, ok, requiredServer } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, findTypescriptNative } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const tls = await findTypescriptLanguageServer();
-const native = await findTypescriptNative();
-requiredUnderCI("typescript-language-server", tls);
-requiredUnderCI("typescript-native", native);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
+const native = await requiredServer("typescript-native", findTypescriptNative);
 
 /** typescript-language-server with its TypeScript 5.9.3 beside it (test/servers) */
 const TLS_PATH = `${join(REPO, "test", "servers", "node_modules", ".bin")}:${process.env.PATH}`;

@@ -10,12 +10,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, fixturePath } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
 
-const tls = await findTypescriptLanguageServer();
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 const FILES = 125;
 afterAll(removeTempDirs);
 
@@ -27,8 +27,6 @@ function source(i: number, comment = ""): string {
     (i % 5 === 0 ? `export const bad${i}: string = ${i};\n` : "")
   );
 }
-
-requiredUnderCI("typescript-language-server", tls);
 
 describe.skipIf(!tls)("typescript-language-server: 125 files, max_open_documents 64", () => {
   test("diagnostics on every file in turn, twice, files rewritten between: no RequestTimeout", async () => {

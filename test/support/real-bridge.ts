@@ -64,6 +64,16 @@ export function requiredUnderCI<T>(
   });
 }
 
+/** The server `find` locates, its requiredUnderCI test declared. */
+export async function requiredServer(
+  name: string,
+  find: () => Promise<RealServer | null>,
+): Promise<RealServer | null> {
+  const found = await find();
+  requiredUnderCI(name, found);
+  return found;
+}
+
 export interface RealBridgeOptions {
   bridge?: Record<string, unknown>;
   workspace?: Record<string, unknown>;
