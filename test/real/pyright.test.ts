@@ -9,7 +9,6 @@ import { expect, test } from "bun:test";
 import { languageSuite } from "../support/language-suite.ts";
 import {
   diagnosticsFor,
-  fails,
   locs,
   ok,
   range,
@@ -151,6 +150,14 @@ const suite = languageSuite(
         ],
       },
     ],
+    // pyright does not offer implementation
+    lacks: [
+      {
+        tool: "implementation",
+        args: { file: "app.py", line: 4, column: 30 },
+        method: "textDocument/implementation",
+      },
+    ],
     // errors.py's two errors by pull, none for the clean files
     diagnostics: { file: "errors.py", items: errorsPy(), settled: true },
     clean: ["app.py", "geometry.py"],
@@ -196,12 +203,6 @@ const suite = languageSuite(
       const rest = await ok(bridge(), "references", { ...MAKE_CIRCLE_AT, limit: 4, offset: 4 });
       expect(locs(rest)).toEqual(MAKE_CIRCLE_REFS.slice(4));
       expect(rest.next_offset).toBeUndefined();
-    });
-
-    test("implementation: pyright does not offer it → ServerLacksCapability", async () => {
-      const err = await fails(bridge(), "implementation", { file: "app.py", line: 4, column: 30 });
-      expect(err.code).toBe("ServerLacksCapability");
-      expect(err.details).toEqual({ server: "pyright", method: "textDocument/implementation" });
     });
 
     test("code_actions: pyright offers none on its errors", async () => {

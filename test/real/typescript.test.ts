@@ -10,15 +10,7 @@ import { realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { answers, freshAnswersWith, type Probe } from "../support/coherence.ts";
 import { languageSuite } from "../support/language-suite.ts";
-import {
-  anyEditSet,
-  fails,
-  locs,
-  ok,
-  range,
-  renameEdit,
-  startAndStatus,
-} from "../support/real-bridge.ts";
+import { anyEditSet, locs, ok, range, renameEdit, startAndStatus } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
 import { expectServed, startZeroConfig } from "../support/zero-config-bridge.ts";
 
@@ -140,6 +132,14 @@ const suite = languageSuite(
         tree: ["squares constant 3:7–3:47 / 3:7–3:14", "total constant 4:27–4:53 / 4:27–4:32"],
       },
     ],
+    // tls does not offer declaration
+    lacks: [
+      {
+        tool: "declaration",
+        args: { file: "src/main.ts", line: 4, column: 35 },
+        method: "textDocument/declaration",
+      },
+    ],
     // tls publishes once per tsserver diagnostic kind with no version and no end signal, so
     // the bridge asks tsserver (the `tsserver` settle rule, SPEC §6): complete on the first
     // call; none elsewhere
@@ -181,19 +181,6 @@ const suite = languageSuite(
   },
   tls,
   (bridge) => {
-    test("declaration: tls does not offer it → ServerLacksCapability", async () => {
-      const err = await fails(bridge(), "declaration", {
-        file: "src/main.ts",
-        line: 4,
-        column: 35,
-      });
-      expect(err.code).toBe("ServerLacksCapability");
-      expect(err.details).toEqual({
-        server: "typescript-language-server",
-        method: "textDocument/declaration",
-      });
-    });
-
     test("type_definition: the workspace class first, TypeScript's lib files as absolute paths", async () => {
       const r = await ok(bridge(), "type_definition", {
         file: "src/main.ts",

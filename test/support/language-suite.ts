@@ -67,8 +67,11 @@ export interface LanguageCase {
    * before the other calls, until these references hold this many locations
    */
   indexed?: { at: Args; count: number };
-  /** calls the server cannot answer: ServerLacksCapability, never an empty answer */
-  lacks?: { tool: string; args: Args }[];
+  /**
+   * calls the server cannot answer: ServerLacksCapability, never an empty answer; `method`:
+   * the LSP method the details name
+   */
+  lacks?: { tool: string; args: Args; method?: string }[];
   /**
    * The settled set of one file; `settled: false` for servers nothing proves current.
    * `pushToo`: the server also pushes what its pull answers, merged when it arrived in time
@@ -314,7 +317,9 @@ export function languageSuite(
     }
     for (const l of c.lacks ?? []) {
       test(`${l.tool}: ServerLacksCapability`, async () => {
-        expect((await fails(bridge, l.tool, l.args)).code).toBe("ServerLacksCapability");
+        const err = await fails(bridge, l.tool, l.args);
+        expect(err.code).toBe("ServerLacksCapability");
+        if (l.method) expect(err.details).toEqual({ server: c.server, method: l.method });
       });
     }
     more?.(
