@@ -7,34 +7,26 @@
  * process of another user that reaches the socket is closed without an answer.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { livePidsTagged } from "../support/processes.ts";
 import { sarifProblems } from "../support/sarif.ts";
 import { fakeWorkspace, type SharedWorld, worldPerTest } from "../support/shared-bridge.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { runningAsRoot, unprivilegedPrefix } from "../support/unprivileged.ts";
 
-function workspace(): { root: string; config: string } {
-  const root = tempDir();
-  writeFileSync(join(root, "a.fake"), "alpha beta\n");
-  const config = writeConfig({
-    workspace: [{ name: "w", root, servers: ["fake"] }],
-    server: [
-      fakeServer("fake", {
-        capabilities: { textDocumentSync: 1, hoverProvider: true },
-        responses: { "textDocument/hover": { contents: "from fake" } },
-        publish_on_sync: [
-          { message: "unused", severity: 2, line: 0, character: 6, end_character: 10, code: "W1" },
-          { message: "bad", severity: 1, line: 0, character: 0, end_character: 5 },
-          { message: "style", severity: 4, line: 0, character: 0, end_character: 5, code: 3 },
-        ],
-      }),
-    ],
-  });
-  return { root, config };
-}
+/** fakeWorkspace's a.fake with a warning, an error and a hint published. */
+const workspace = () =>
+  fakeWorkspace(
+    {},
+    {
+      publish_on_sync: [
+        { message: "unused", severity: 2, line: 0, character: 6, end_character: 10, code: "W1" },
+        { message: "bad", severity: 1, line: 0, character: 0, end_character: 5 },
+        { message: "style", severity: 4, line: 0, character: 0, end_character: 5, code: 3 },
+      ],
+    },
+  );
 
 /** `theodolite call diagnostics` of a.fake as SARIF. */
 const sarifCall = (config: string) => [

@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import { lspRange } from "../fake-server/harness.ts";
 import { fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone } from "../support/processes.ts";
+import { initializeParams } from "../support/raw-bridge.ts";
 import {
   conversation,
   type LineClient,
@@ -177,15 +178,7 @@ describe("the relay", () => {
   test("at stdin's end what was asked is still answered, then it exits 0", async () => {
     const { config } = workspace({}, { response_delay_ms: { "textDocument/hover": 300 } });
     const c = world.client(["--config", config]);
-    c.send({
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "c", version: "1" },
-      },
-    });
+    c.send({ id: 1, method: "initialize", params: initializeParams("c") });
     c.send({ method: "notifications/initialized" });
     c.call(3, "hover", { file: "a.fake", line: 1, column: 1 });
     c.endInput();

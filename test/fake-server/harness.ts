@@ -17,7 +17,12 @@ import { pathToFileURL } from "node:url";
 import { type BridgeHandle, fakeServer, startBridge, writeConfig } from "../support/bridge.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { waitForValue } from "../support/wait.ts";
-import type { FakeEvent, FakeStateSnapshot, ReceivedRequest } from "./state.ts";
+import {
+  emptyFakeState,
+  type FakeEvent,
+  type FakeStateSnapshot,
+  type ReceivedRequest,
+} from "./state.ts";
 
 export interface Workspace {
   /** realpath of the workspace root */
@@ -103,18 +108,7 @@ export class FakeProbe {
   }
 
   state(): FakeStateSnapshot {
-    if (!existsSync(this.stateFile)) {
-      return {
-        documents: {},
-        configurationAnswers: [],
-        applyEditAnswers: [],
-        serverRequestAnswers: [],
-        progressCreateAnswers: [],
-        cancelled: [],
-        requests: [],
-        events: [],
-      };
-    }
+    if (!existsSync(this.stateFile)) return emptyFakeState();
     return JSON.parse(readFileSync(this.stateFile, "utf8")) as FakeStateSnapshot;
   }
 

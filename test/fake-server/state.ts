@@ -55,9 +55,9 @@ export interface FakeStateSnapshot {
 const MAX_EVENTS = 5000;
 const MAX_REQUESTS = 2000;
 
-export class FakeState {
-  private seq = 0;
-  readonly data: FakeStateSnapshot = {
+/** The state of a fake that has seen nothing yet. */
+export function emptyFakeState(): FakeStateSnapshot {
+  return {
     documents: {},
     configurationAnswers: [],
     applyEditAnswers: [],
@@ -67,6 +67,11 @@ export class FakeState {
     requests: [],
     events: [],
   };
+}
+
+export class FakeState {
+  private seq = 0;
+  readonly data: FakeStateSnapshot = emptyFakeState();
 
   constructor(private readonly file: string | undefined) {}
 

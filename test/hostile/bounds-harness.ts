@@ -189,6 +189,41 @@ export function report(label: string, p: Pinged, pid: number, extra = ""): void 
   );
 }
 
+/**
+ * An attack the session absorbs, pinged through to its end (some pings while it ran) and
+ * reported, the bridge under the memory bound: the bridge, the tree's pids, the hover.
+ */
+export async function absorbedAttack(
+  started: Set<number>,
+  plan: HostilePlan,
+  label: string,
+  bridgeKeys: Record<string, unknown> = {},
+) {
+  const attack = await startedHostile(started, plan, bridgeKeys);
+  const p = await pingThrough(attack.h, ended(attack.h));
+  report(label, p, attack.h.bridge.pid);
+  expect(p.during).toBeGreaterThan(0);
+  expect(peakRssMb(attack.h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  return attack;
+}
+
+/**
+ * An attack that breaks the session: pinged through until the server is stopped, reported,
+ * under the memory bound, then the session broken for `why` (expectBroken).
+ */
+export async function attackAndBreak(
+  started: Set<number>,
+  plan: HostilePlan,
+  label: string,
+  why: string,
+): Promise<void> {
+  const { h, pids } = await startedHostile(started, plan);
+  const p = await pingThrough(h, stopped(pids));
+  report(label, p, h.bridge.pid);
+  expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  await expectBroken(h, pids, why);
+}
+
 /** The one session's entry of session_status. */
 export async function sessionEntry(bridge: RawBridge): Promise<Record<string, unknown>> {
   const st = await bridge.call("session_status", {}, 20_000);

@@ -13,6 +13,7 @@ import { type Subprocess, spawn } from "bun";
 import { OUTPUT_STALL_MS } from "../../src/mcp/transport/stdio.ts";
 import { ensureBinary, fakeServer, writeConfig } from "../support/bridge.ts";
 import { gone, treeOf } from "../support/processes.ts";
+import { initializeParams } from "../support/raw-bridge.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor, waitForValue, within } from "../support/wait.ts";
 import {
@@ -44,11 +45,7 @@ const initialize = line({
   jsonrpc: "2.0",
   id: 0,
   method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
+  params: initializeParams("t"),
 });
 const initialized = line({ jsonrpc: "2.0", method: "notifications/initialized" });
 const statusCall = (id: number, args: Record<string, unknown> = {}) =>

@@ -9,7 +9,7 @@
  * (8 Mi lines in 8 MiB) cost a table 4 bytes a line: a hover on one, and `references` into
  * four, stay under the bounds, and the budget pays for lines, not only bytes.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import {
   closeSync,
   ftruncateSync,
@@ -35,7 +35,7 @@ import {
 
 const { started } = cleanupAfterEach();
 
-const TEST_MS = 120_000;
+setDefaultTimeout(120_000);
 const FILE_BYTES = 8_000_000;
 /** The big files' first line: non-ASCII, so a table must keep the text to convert */
 const HEAD = "é😀 target\n";
@@ -128,78 +128,70 @@ function workspaceWith(): string {
 
 describe("hard links of one 8 MB file: one read, one table", () => {
   for (const count of [60, 300]) {
-    test(
-      `references naming ${count} links`,
-      async () => {
-        const root = workspaceWith();
-        sparseFile(join(root, "big.fake"));
-        mkdirSync(join(root, "links"));
-        const links = Array.from({ length: count }, (_, i) => {
-          const link = join(root, "links", `l${String(i).padStart(3, "0")}.fake`);
-          linkSync(join(root, "big.fake"), link);
-          return link;
-        });
-        const bridge = await bridgeAnswering(root, links);
-        const { answer, ms, p } = await referencesPinged(bridge);
-        report(
-          `references of ${count} hard links of an 8 MB file`,
-          p,
-          bridge.pid,
-          `; call ${ms.toFixed(0)} ms`,
-        );
-        expect(answer.isError).toBe(false);
-        const locs = answer.structured.locations as Loc[];
-        expect(locs).toHaveLength(count);
-        // converted: code points, not the server's UTF-16 characters
-        for (const l of locs) expect([l.column, l.end_column]).toEqual([4, 10]);
-        expect(answer.structured.unconverted).toBeUndefined();
-        expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-        expect(ms).toBeLessThan(5000);
-      },
-      TEST_MS,
-    );
+    test(`references naming ${count} links`, async () => {
+      const root = workspaceWith();
+      sparseFile(join(root, "big.fake"));
+      mkdirSync(join(root, "links"));
+      const links = Array.from({ length: count }, (_, i) => {
+        const link = join(root, "links", `l${String(i).padStart(3, "0")}.fake`);
+        linkSync(join(root, "big.fake"), link);
+        return link;
+      });
+      const bridge = await bridgeAnswering(root, links);
+      const { answer, ms, p } = await referencesPinged(bridge);
+      report(
+        `references of ${count} hard links of an 8 MB file`,
+        p,
+        bridge.pid,
+        `; call ${ms.toFixed(0)} ms`,
+      );
+      expect(answer.isError).toBe(false);
+      const locs = answer.structured.locations as Loc[];
+      expect(locs).toHaveLength(count);
+      // converted: code points, not the server's UTF-16 characters
+      for (const l of locs) expect([l.column, l.end_column]).toEqual([4, 10]);
+      expect(answer.structured.unconverted).toBeUndefined();
+      expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+      expect(ms).toBeLessThan(5000);
+    });
   }
 });
 
 describe("distinct large files past the budget", () => {
-  test(
-    "12 files of 8 MB: those within the budget converted in path order, the rest named; the same bytes afresh",
-    async () => {
-      const root = workspaceWith();
-      const files = Array.from({ length: 12 }, (_, i) => {
-        const path = join(root, `big${String(i).padStart(2, "0")}.fake`);
-        sparseFile(path);
-        return path;
-      });
-      const bridge = await bridgeAnswering(root, [...files].reverse());
-      const first = await referencesPinged(bridge);
-      report(
-        "references of 12 distinct 8 MB files",
-        first.p,
-        bridge.pid,
-        `; call ${first.ms.toFixed(0)} ms`,
-      );
-      expect(first.answer.isError).toBe(false);
-      expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      const locs = first.answer.structured.locations as Loc[];
-      const unconverted = first.answer.structured.unconverted as string[];
-      // four files of 8,000,000 bytes fill the call's 32 MiB
-      const converted = ["big00.fake", "big01.fake", "big02.fake", "big03.fake"];
-      expect(unconverted).toEqual(locs.map((l) => l.file).filter((f) => !converted.includes(f)));
-      expect(unconverted).toHaveLength(8);
-      for (const l of locs) {
-        const want = converted.includes(l.file) ? [4, 10] : [5, 11];
-        expect({ file: l.file, at: [l.column, l.end_column] }).toEqual({ file: l.file, at: want });
-      }
-      // cached now: the same answer; and from a bridge started afresh
-      const again = await referencesPinged(bridge);
-      expect(again.answer.structured).toEqual(first.answer.structured);
-      const fresh = await bridgeAnswering(root, files);
-      const cold = await referencesPinged(fresh);
-      expect(cold.answer.structured).toEqual(first.answer.structured);
-    },
-    TEST_MS,
-  );
+  test("12 files of 8 MB: those within the budget converted in path order, the rest named; the same bytes afresh", async () => {
+    const root = workspaceWith();
+    const files = Array.from({ length: 12 }, (_, i) => {
+      const path = join(root, `big${String(i).padStart(2, "0")}.fake`);
+      sparseFile(path);
+      return path;
+    });
+    const bridge = await bridgeAnswering(root, [...files].reverse());
+    const first = await referencesPinged(bridge);
+    report(
+      "references of 12 distinct 8 MB files",
+      first.p,
+      bridge.pid,
+      `; call ${first.ms.toFixed(0)} ms`,
+    );
+    expect(first.answer.isError).toBe(false);
+    expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    const locs = first.answer.structured.locations as Loc[];
+    const unconverted = first.answer.structured.unconverted as string[];
+    // four files of 8,000,000 bytes fill the call's 32 MiB
+    const converted = ["big00.fake", "big01.fake", "big02.fake", "big03.fake"];
+    expect(unconverted).toEqual(locs.map((l) => l.file).filter((f) => !converted.includes(f)));
+    expect(unconverted).toHaveLength(8);
+    for (const l of locs) {
+      const want = converted.includes(l.file) ? [4, 10] : [5, 11];
+      expect({ file: l.file, at: [l.column, l.end_column] }).toEqual({ file: l.file, at: want });
+    }
+    // cached now: the same answer; and from a bridge started afresh
+    const again = await referencesPinged(bridge);
+    expect(again.answer.structured).toEqual(first.answer.structured);
+    const fresh = await bridgeAnswering(root, files);
+    const cold = await referencesPinged(fresh);
+    expect(cold.answer.structured).toEqual(first.answer.structured);
+  });
 });
 
 describe("files of line breaks only: 4 bytes a line, and the budget pays for lines", () => {
@@ -218,22 +210,18 @@ describe("files of line breaks only: 4 bytes a line, and the budget pays for lin
     ],
   ];
   for (const [label, unit, serverKeys, want] of cases) {
-    test(
-      `20. hover in the middle of 8 MiB of ${label}`,
-      async () => {
-        const root = workspaceWith();
-        writeFileSync(join(root, "dense.fake"), unit.repeat(DENSE));
-        const bridge = await bridgeAnswering(root, [], MIDDLE, serverKeys);
-        const args = { file: "dense.fake", line: MIDDLE + 1, column: 1 };
-        const { answer, ms, p } = await pinged(bridge, "hover", args);
-        report(`hover on 8 MiB of ${label}`, p, bridge.pid, `; call ${ms.toFixed(0)} ms`);
-        expect(answer.isError).toBe(false);
-        // converted with the document's own table, whatever the budget
-        expect(answer.structured.range).toEqual({ ...want, end_line: want.line, end_column: 1 });
-        expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      },
-      TEST_MS,
-    );
+    test(`20. hover in the middle of 8 MiB of ${label}`, async () => {
+      const root = workspaceWith();
+      writeFileSync(join(root, "dense.fake"), unit.repeat(DENSE));
+      const bridge = await bridgeAnswering(root, [], MIDDLE, serverKeys);
+      const args = { file: "dense.fake", line: MIDDLE + 1, column: 1 };
+      const { answer, ms, p } = await pinged(bridge, "hover", args);
+      report(`hover on 8 MiB of ${label}`, p, bridge.pid, `; call ${ms.toFixed(0)} ms`);
+      expect(answer.isError).toBe(false);
+      // converted with the document's own table, whatever the budget
+      expect(answer.structured.range).toEqual({ ...want, end_line: want.line, end_column: 1 });
+      expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    });
   }
 
   /** `references` into four files of `text` (d0…d3.fake), pinged through and reported. */
@@ -249,33 +237,25 @@ describe("files of line breaks only: 4 bytes a line, and the budget pays for lin
     return { answer, names: files.map((f) => f.slice(root.length + 1)) };
   }
 
-  test(
-    "20b. references into 4 files of 8 MiB of LF: each read and counted, none converted",
-    async () => {
-      const { answer, names } = await referencesInto("\n".repeat(DENSE), "8 MiB of LF");
-      // 8 MiB and 32 MiB of lines each: past the call's 32 MiB, the server's positions
-      expect(answer.structured.unconverted).toEqual(names);
-      for (const l of answer.structured.locations as Loc[]) {
-        expect([l.column, l.end_column]).toEqual([5, 11]);
-      }
-    },
-    TEST_MS,
-  );
+  test("20b. references into 4 files of 8 MiB of LF: each read and counted, none converted", async () => {
+    const { answer, names } = await referencesInto("\n".repeat(DENSE), "8 MiB of LF");
+    // 8 MiB and 32 MiB of lines each: past the call's 32 MiB, the server's positions
+    expect(answer.structured.unconverted).toEqual(names);
+    for (const l of answer.structured.locations as Loc[]) {
+      expect([l.column, l.end_column]).toEqual([5, 11]);
+    }
+  });
 
-  test(
-    "20c. references into 4 files of 2 MiB of LF: 8 MiB of bytes, 10 MiB of table each, 3 converted",
-    async () => {
-      // the head line makes every file need its table: non-ASCII
-      const { answer } = await referencesInto(HEAD + "\n".repeat(2 * MIB), "2 MiB of LF");
-      expect(answer.structured.unconverted).toEqual(["d3.fake"]);
-      const cols = (answer.structured.locations as Loc[]).map((l) => [l.file, l.column]);
-      expect(cols).toEqual([
-        ["d0.fake", 4],
-        ["d1.fake", 4],
-        ["d2.fake", 4],
-        ["d3.fake", 5],
-      ]);
-    },
-    TEST_MS,
-  );
+  test("20c. references into 4 files of 2 MiB of LF: 8 MiB of bytes, 10 MiB of table each, 3 converted", async () => {
+    // the head line makes every file need its table: non-ASCII
+    const { answer } = await referencesInto(HEAD + "\n".repeat(2 * MIB), "2 MiB of LF");
+    expect(answer.structured.unconverted).toEqual(["d3.fake"]);
+    const cols = (answer.structured.locations as Loc[]).map((l) => [l.file, l.column]);
+    expect(cols).toEqual([
+      ["d0.fake", 4],
+      ["d1.fake", 4],
+      ["d2.fake", 4],
+      ["d3.fake", 5],
+    ]);
+  });
 });

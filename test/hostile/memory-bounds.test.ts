@@ -11,7 +11,7 @@
  * by piece: eight hovered at once stay under the bounds, whether the server reads them or
  * stops reading (then the bound on what waits for it trips before anything of them is made).
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, linkSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_JSON_BOUNDS } from "../../src/lsp/message-reader.ts";
@@ -29,6 +29,7 @@ import { RawBridge, type ToolAnswer } from "../support/raw-bridge.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 import { waitFor } from "../support/wait.ts";
 import {
+  attackAndBreak as breakingAttack,
   cleanupAfterEach,
   ended,
   expectBroken,
@@ -47,7 +48,7 @@ import {
 
 const { started } = cleanupAfterEach();
 
-const TEST_MS = 120_000;
+setDefaultTimeout(120_000);
 /** The bridge's resident size once idle after an attack it absorbed (docs/PERFORMANCE.md). */
 const IDLE_RSS_MB = 100;
 const CONTAINERS = SERVER_JSON_BOUNDS.containers;
@@ -63,55 +64,36 @@ async function givenBack(h: Hostile, boundMb = IDLE_RSS_MB): Promise<number> {
   return now;
 }
 
-async function attackAndBreak(plan: HostilePlan, label: string, why: string): Promise<void> {
-  const { h, pids } = await startedHostile(started, plan);
-  const p = await pingThrough(h, stopped(pids));
-  report(label, p, h.bridge.pid);
-  expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-  await expectBroken(h, pids, why);
-}
+const attackAndBreak = (plan: HostilePlan, label: string, why: string) =>
+  breakingAttack(started, plan, label, why);
 
 describe("past what a message may parse into: the session breaks, the bridge stays small", () => {
-  test(
-    "12. a notification of 31 MiB of {}",
-    () =>
-      attackAndBreak(
-        { actions: [{ do: "shaped", into: "notification", shape: "objects", bytes: 31 * MIB }] },
-        "a notification of 31 MiB of {}",
-        `holds more than ${CONTAINERS} arrays and objects`,
-      ),
-    TEST_MS,
-  );
+  test("12. a notification of 31 MiB of {}", () =>
+    attackAndBreak(
+      { actions: [{ do: "shaped", into: "notification", shape: "objects", bytes: 31 * MIB }] },
+      "a notification of 31 MiB of {}",
+      `holds more than ${CONTAINERS} arrays and objects`,
+    ));
 
-  test(
-    "14. two diagnostics whose data is 30 MiB of {}",
-    () =>
-      attackAndBreak(
-        {
-          actions: [
-            { do: "shaped", into: "publish_data", shape: "objects", bytes: 30 * MIB, count: 2 },
-          ],
-        },
-        "diagnostics with data of 30 MiB of {}",
-        `holds more than ${CONTAINERS} arrays and objects`,
-      ),
-    TEST_MS,
-  );
+  test("14. two diagnostics whose data is 30 MiB of {}", () =>
+    attackAndBreak(
+      {
+        actions: [
+          { do: "shaped", into: "publish_data", shape: "objects", bytes: 30 * MIB, count: 2 },
+        ],
+      },
+      "diagnostics with data of 30 MiB of {}",
+      `holds more than ${CONTAINERS} arrays and objects`,
+    ));
 
-  test(
-    "15. workspace/configuration with 1.4 M items",
-    () =>
-      attackAndBreak(
-        {
-          actions: [
-            { do: "shaped", into: "configuration", shape: "objects", bytes: 3 * 1_400_000 },
-          ],
-        },
-        "workspace/configuration × 1.4 M items",
-        `holds more than ${CONTAINERS} arrays and objects`,
-      ),
-    TEST_MS,
-  );
+  test("15. workspace/configuration with 1.4 M items", () =>
+    attackAndBreak(
+      {
+        actions: [{ do: "shaped", into: "configuration", shape: "objects", bytes: 3 * 1_400_000 }],
+      },
+      "workspace/configuration × 1.4 M items",
+      `holds more than ${CONTAINERS} arrays and objects`,
+    ));
 });
 
 describe("absorbed in bounded bytes, and given back once idle", () => {
@@ -134,58 +116,46 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
     return { diagnostics: d.structured.diagnostics as { message: string }[], session: s };
   }
 
-  test(
-    "13. 24 publishDiagnostics with a 30 MiB message each",
-    async () => {
-      const { diagnostics, session } = await absorbed(
-        {
-          actions: [
-            { do: "shaped", into: "publish_message", shape: "string", bytes: 30 * MIB, count: 24 },
-          ],
-        },
-        "publishDiagnostics × 24, 30 MiB messages",
-      );
-      expect(diagnostics.map((i) => i.message.length)).toEqual([16_385]);
-      expect((session.diagnostics_dropped as { texts_cut: number }).texts_cut).toBe(24);
-    },
-    TEST_MS,
-  );
+  test("13. 24 publishDiagnostics with a 30 MiB message each", async () => {
+    const { diagnostics, session } = await absorbed(
+      {
+        actions: [
+          { do: "shaped", into: "publish_message", shape: "string", bytes: 30 * MIB, count: 24 },
+        ],
+      },
+      "publishDiagnostics × 24, 30 MiB messages",
+    );
+    expect(diagnostics.map((i) => i.message.length)).toEqual([16_385]);
+    expect((session.diagnostics_dropped as { texts_cut: number }).texts_cut).toBe(24);
+  });
 
-  test(
-    "14b. diagnostics whose data passes its cap within the parse bounds: kept without it",
-    async () => {
-      const { diagnostics, session } = await absorbed(
-        {
-          actions: [
-            { do: "shaped", into: "publish_data", shape: "string", bytes: 30 * MIB, count: 2 },
-            { do: "shaped", into: "publish_data", shape: "numbers", bytes: 3 * MIB, count: 2 },
-          ],
-        },
-        "diagnostics with 30 MiB data",
-      );
-      expect(diagnostics).toHaveLength(1);
-      expect((session.diagnostics_dropped as { data: number }).data).toBe(4);
-    },
-    TEST_MS,
-  );
+  test("14b. diagnostics whose data passes its cap within the parse bounds: kept without it", async () => {
+    const { diagnostics, session } = await absorbed(
+      {
+        actions: [
+          { do: "shaped", into: "publish_data", shape: "string", bytes: 30 * MIB, count: 2 },
+          { do: "shaped", into: "publish_data", shape: "numbers", bytes: 3 * MIB, count: 2 },
+        ],
+      },
+      "diagnostics with 30 MiB data",
+    );
+    expect(diagnostics).toHaveLength(1);
+    expect((session.diagnostics_dropped as { data: number }).data).toBe(4);
+  });
 
-  test(
-    "16. the worst that fits: objects, numbers and shapes each just under their bounds",
-    async () => {
-      const { containers, values, shapes } = SERVER_JSON_BOUNDS;
-      await absorbed(
-        {
-          actions: [
-            { do: "shaped", into: "notification", shape: "objects", bytes: 3 * (containers - 8) },
-            { do: "shaped", into: "notification", shape: "numbers", bytes: 2 * (values - 8) },
-            { do: "shaped", into: "notification", shape: "shapes", bytes: 14 * (shapes - 8) },
-          ],
-        },
-        "just under the parse bounds",
-      );
-    },
-    TEST_MS,
-  );
+  test("16. the worst that fits: objects, numbers and shapes each just under their bounds", async () => {
+    const { containers, values, shapes } = SERVER_JSON_BOUNDS;
+    await absorbed(
+      {
+        actions: [
+          { do: "shaped", into: "notification", shape: "objects", bytes: 3 * (containers - 8) },
+          { do: "shaped", into: "notification", shape: "numbers", bytes: 2 * (values - 8) },
+          { do: "shaped", into: "notification", shape: "shapes", bytes: 14 * (shapes - 8) },
+        ],
+      },
+      "just under the parse bounds",
+    );
+  });
 
   /**
    * The diagnostics answers over everything stored, each while pings go on (every one within
@@ -225,36 +195,32 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
     return `; 4 diagnostics answers over them: ${sent} pings, slowest ${slowest.toFixed(0)} ms`;
   }
 
-  test(
-    "17. 100,000 ordinary diagnostics in one publish: kept, and answered under the bounds",
-    async () => {
-      const { h, hover } = await startedHostile(started, {
-        actions: [
-          {
-            do: "shaped",
-            into: "publish_list",
-            shape: "diagnostics",
-            bytes: 100_000 * DIAGNOSTIC_BYTES,
-          },
-        ],
-      });
-      const p = await pingThrough(h, ended(h));
-      expect((await hover).isError).toBe(false);
-      const kept = peakRssMb(h.bridge.pid);
-      const s = await sessionEntry(h.bridge);
-      expect(s.diagnostics).toBe(100_000);
-      expect(s.diagnostics_dropped).toEqual(expect.objectContaining({ items: 0, bytes: 0 }));
-      const answers = await answersOverAll(h, 100_000);
-      report(
-        "100,000 diagnostics in one publish",
-        p,
-        h.bridge.pid,
-        ` (${kept.toFixed(0)} MB before the answers)${answers}`,
-      );
-      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-    },
-    TEST_MS,
-  );
+  test("17. 100,000 ordinary diagnostics in one publish: kept, and answered under the bounds", async () => {
+    const { h, hover } = await startedHostile(started, {
+      actions: [
+        {
+          do: "shaped",
+          into: "publish_list",
+          shape: "diagnostics",
+          bytes: 100_000 * DIAGNOSTIC_BYTES,
+        },
+      ],
+    });
+    const p = await pingThrough(h, ended(h));
+    expect((await hover).isError).toBe(false);
+    const kept = peakRssMb(h.bridge.pid);
+    const s = await sessionEntry(h.bridge);
+    expect(s.diagnostics).toBe(100_000);
+    expect(s.diagnostics_dropped).toEqual(expect.objectContaining({ items: 0, bytes: 0 }));
+    const answers = await answersOverAll(h, 100_000);
+    report(
+      "100,000 diagnostics in one publish",
+      p,
+      h.bridge.pid,
+      ` (${kept.toFixed(0)} MB before the answers)${answers}`,
+    );
+    expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  });
 
   test.each([
     ["capped_with_data", "with `data` at its cap too"],
@@ -289,54 +255,45 @@ describe("absorbed in bounded bytes, and given back once idle", () => {
       );
       expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
     },
-    TEST_MS,
   );
 
-  test(
-    "15b. workspace/configuration with 100,000 items: refused, the session stays ready",
-    async () => {
-      const answers = join(tempDir("theodolite-answers-"), "answers");
-      const { h } = await startedHostile(started, {
-        answers_file: answers,
-        actions: [{ do: "shaped", into: "configuration", shape: "objects", bytes: 300_000 }],
-      });
-      const p = await pingThrough(h, ended(h));
-      const answered = () => existsSync(answers) && readFileSync(answers, "utf8").endsWith("\n");
-      await waitFor(answered, 10_000, { what: "the bridge's answer" });
-      report("workspace/configuration × 100,000 items", p, h.bridge.pid);
-      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      // LSP RequestFailed, naming the bound
-      expect(readFileSync(answers, "utf8")).toMatch(/^\d+ -32803 \d+\n$/);
-      expect((await sessionEntry(h.bridge)).state).toBe("ready");
-      const hover = await h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
-      expect(hover.isError).toBe(false);
-    },
-    TEST_MS,
-  );
+  test("15b. workspace/configuration with 100,000 items: refused, the session stays ready", async () => {
+    const answers = join(tempDir("theodolite-answers-"), "answers");
+    const { h } = await startedHostile(started, {
+      answers_file: answers,
+      actions: [{ do: "shaped", into: "configuration", shape: "objects", bytes: 300_000 }],
+    });
+    const p = await pingThrough(h, ended(h));
+    const answered = () => existsSync(answers) && readFileSync(answers, "utf8").endsWith("\n");
+    await waitFor(answered, 10_000, { what: "the bridge's answer" });
+    report("workspace/configuration × 100,000 items", p, h.bridge.pid);
+    expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    // LSP RequestFailed, naming the bound
+    expect(readFileSync(answers, "utf8")).toMatch(/^\d+ -32803 \d+\n$/);
+    expect((await sessionEntry(h.bridge)).state).toBe("ready");
+    const hover = await h.bridge.call("hover", { file: "a.fake", line: 1, column: 1 });
+    expect(hover.isError).toBe(false);
+  });
 
-  test(
-    "15c. answers to a server that does not read count at their size: the session breaks",
-    async () => {
-      // each answer: MAX_CONFIGURATION_ITEMS copies of 16 KiB of settings, 16 MiB
-      const items = MAX_CONFIGURATION_ITEMS;
-      const { h, pids } = await startedHostile(
-        started,
-        {
-          actions: [
-            { do: "stop_reading" },
-            { do: "shaped", into: "configuration", shape: "objects", bytes: 3 * items, count: 8 },
-          ],
-        },
-        {},
-        { settings: { big: "b".repeat(16 * 1024) } },
-      );
-      const p = await pingThrough(h, stopped(pids));
-      report("answers of 16 MiB to a server that does not read", p, h.bridge.pid);
-      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      await expectBroken(h, pids, "the server does not read its input");
-    },
-    TEST_MS,
-  );
+  test("15c. answers to a server that does not read count at their size: the session breaks", async () => {
+    // each answer: MAX_CONFIGURATION_ITEMS copies of 16 KiB of settings, 16 MiB
+    const items = MAX_CONFIGURATION_ITEMS;
+    const { h, pids } = await startedHostile(
+      started,
+      {
+        actions: [
+          { do: "stop_reading" },
+          { do: "shaped", into: "configuration", shape: "objects", bytes: 3 * items, count: 8 },
+        ],
+      },
+      {},
+      { settings: { big: "b".repeat(16 * 1024) } },
+    );
+    const p = await pingThrough(h, stopped(pids));
+    report("answers of 16 MiB to a server that does not read", p, h.bridge.pid);
+    expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    await expectBroken(h, pids, "the server does not read its input");
+  });
 });
 
 describe("documents of control characters: six bytes of JSON a character", () => {
@@ -365,54 +322,46 @@ describe("documents of control characters: six bytes of JSON a character", () =>
     return { answers, p };
   }
 
-  test(
-    "19. 8 hovered at once, a server that reads: each answered, under the bounds",
-    async () => {
-      const root = tempDir("theodolite-control-");
-      writeFileSync(join(root, "a.fake"), "alpha\n");
-      const names = controlDocuments(root);
-      const config = writeConfig({
-        bridge: { shutdown_grace_ms: 500, request_timeout_ms: 90_000 },
-        workspace: [{ name: "w", root, servers: ["fake"] }],
-        server: [fakeServer("fake", { responses: { "textDocument/hover": { contents: "c" } } })],
-      });
-      const bridge = await RawBridge.start(config);
-      started.add(bridge.pid);
-      const h = { bridge, root, marker: join(root, "no-marker") };
-      const { answers, p } = await hoveredAtOnce(h, names);
-      report(
-        `${DOCUMENTS} control-character documents hovered at once, a server that reads`,
-        { ...p, during: p.pings },
-        bridge.pid,
-      );
-      for (const a of answers) {
-        expect({ error: a.isError, text: a.structured.text }).toEqual({ error: false, text: "c" });
-      }
-      expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-    },
-    TEST_MS,
-  );
+  test("19. 8 hovered at once, a server that reads: each answered, under the bounds", async () => {
+    const root = tempDir("theodolite-control-");
+    writeFileSync(join(root, "a.fake"), "alpha\n");
+    const names = controlDocuments(root);
+    const config = writeConfig({
+      bridge: { shutdown_grace_ms: 500, request_timeout_ms: 90_000 },
+      workspace: [{ name: "w", root, servers: ["fake"] }],
+      server: [fakeServer("fake", { responses: { "textDocument/hover": { contents: "c" } } })],
+    });
+    const bridge = await RawBridge.start(config);
+    started.add(bridge.pid);
+    const h = { bridge, root, marker: join(root, "no-marker") };
+    const { answers, p } = await hoveredAtOnce(h, names);
+    report(
+      `${DOCUMENTS} control-character documents hovered at once, a server that reads`,
+      { ...p, during: p.pings },
+      bridge.pid,
+    );
+    for (const a of answers) {
+      expect({ error: a.isError, text: a.structured.text }).toEqual({ error: false, text: "c" });
+    }
+    expect(peakRssMb(bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+  });
 
-  test(
-    "19b. 8 hovered at once, a server that stops reading: broken once it took nothing for 5 s, memory never grown",
-    async () => {
-      const { h, pids } = await startedHostile(
-        started,
-        { actions: [{ do: "stop_reading" }] },
-        { request_timeout_ms: 30_000 },
-      );
-      const names = controlDocuments(h.root);
-      const { answers, p } = await hoveredAtOnce(h, names, stopped(pids));
-      report(
-        `${DOCUMENTS} control-character documents to a server that stops reading`,
-        { ...p, during: p.pings },
-        h.bridge.pid,
-      );
-      for (const a of answers) expect(a.code).toBe("SessionDead");
-      expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
-      expect(pids.server === null || gone(pids.server)).toBe(true);
-      await expectBroken(h, pids, "the server does not read its input");
-    },
-    TEST_MS,
-  );
+  test("19b. 8 hovered at once, a server that stops reading: broken once it took nothing for 5 s, memory never grown", async () => {
+    const { h, pids } = await startedHostile(
+      started,
+      { actions: [{ do: "stop_reading" }] },
+      { request_timeout_ms: 30_000 },
+    );
+    const names = controlDocuments(h.root);
+    const { answers, p } = await hoveredAtOnce(h, names, stopped(pids));
+    report(
+      `${DOCUMENTS} control-character documents to a server that stops reading`,
+      { ...p, during: p.pings },
+      h.bridge.pid,
+    );
+    for (const a of answers) expect(a.code).toBe("SessionDead");
+    expect(peakRssMb(h.bridge.pid)).toBeLessThan(RSS_BOUND_MB);
+    expect(pids.server === null || gone(pids.server)).toBe(true);
+    await expectBroken(h, pids, "the server does not read its input");
+  });
 });

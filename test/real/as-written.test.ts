@@ -16,17 +16,14 @@ import {
   ok,
   range,
   realSuite,
-  requiredUnderCI,
+  requiredServer,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { findPyright, findRustAnalyzer } from "../support/real-servers.ts";
 
-const gopls = await findGopls();
-const rustAnalyzer = await findRustAnalyzer();
-const pyright = await findPyright();
-requiredUnderCI("gopls", gopls);
-requiredUnderCI("rust-analyzer", rustAnalyzer);
-requiredUnderCI("pyright", pyright);
+const gopls = await requiredServer("gopls", findGopls);
+const rustAnalyzer = await requiredServer("rust-analyzer", findRustAnalyzer);
+const pyright = await requiredServer("pyright", findPyright);
 
 /** Markup and machine paths a plain hover text never holds. */
 function expectPlain(text: string, root: string): void {

@@ -71,35 +71,26 @@ const suite = languageSuite(
     encoding: "utf-16",
     // a clean crate has none, per file (and workspace-wide, below)
     clean: CLEAN_FILES,
+    // workspace-wide: it publishes only for files with diagnostics, so no file is listed
+    workspace: { files: [], items: [] },
     // its first publish holds 1 of the 2 errors: the answer waits for the run's end
     fresh: { fixture: "rust-errors", file: "src/lib.rs", items: [E0308, E0425], ready: [] },
   },
   bacon,
-  (bridge) => {
-    test("workspace-wide: it publishes only for files with diagnostics, so no file is listed", async () => {
-      expect(await ok(bridge(), "diagnostics")).toEqual(diagnosticsFor([], [], false));
-    });
-  },
 );
 
 describe.skipIf(!bacon)("bacon-ls alone", () => {
   test("after a fix on disk: the check of the new content, equal to a fresh bridge's", async () => {
     const root = suite.fixture("rust-errors");
-    const bridge = await startRealBridge(root, suite.config());
-    let fresh: BridgeHandle | undefined;
-    try {
-      expect((await ok(bridge, "diagnostics", { file: "src/lib.rs" })).total).toBe(2);
-      const lib = join(root, "src", "lib.rs");
-      writeFileSync(lib, readFileSync(lib, "utf8").replace('"three"', "3"));
-      // didChange + didSave; bacon-ls checks again on the save, and only that run counts
-      const after = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
-      expect(after).toEqual(diagnosticsFor(["src/lib.rs"], [E0425]));
-      fresh = await startRealBridge(root, suite.config());
-      expect(await ok(fresh, "diagnostics", { file: "src/lib.rs" })).toEqual(after);
-    } finally {
-      await bridge.close();
-      await fresh?.close();
-    }
+    await using bridge = await startRealBridge(root, suite.config());
+    expect((await ok(bridge, "diagnostics", { file: "src/lib.rs" })).total).toBe(2);
+    const lib = join(root, "src", "lib.rs");
+    writeFileSync(lib, readFileSync(lib, "utf8").replace('"three"', "3"));
+    // didChange + didSave; bacon-ls checks again on the save, and only that run counts
+    const after = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
+    expect(after).toEqual(diagnosticsFor(["src/lib.rs"], [E0425]));
+    await using fresh = await startRealBridge(root, suite.config());
+    expect(await ok(fresh, "diagnostics", { file: "src/lib.rs" })).toEqual(after);
   });
 });
 
@@ -108,35 +99,27 @@ describe.skipIf(!bacon)("bacon-ls with no crate at the root (SPEC §3.4)", () =>
     const root = suite.fixture("python");
     mkdirSync(join(root, "ledger"));
     cpSync(suite.fixture("rust-errors"), join(root, "ledger"), { recursive: true });
-    const bridge = await startRealBridge(root, suite.config());
-    try {
-      const err = await fails(bridge, "diagnostics", { file: "ledger/src/lib.rs" });
-      expect(err.code).toBe("WorkspaceFileMissing");
-      expect(err.hint).toContain("Cargo.toml");
-    } finally {
-      await bridge.close();
-    }
+    await using bridge = await startRealBridge(root, suite.config());
+    const err = await fails(bridge, "diagnostics", { file: "ledger/src/lib.rs" });
+    expect(err.code).toBe("WorkspaceFileMissing");
+    expect(err.hint).toContain("Cargo.toml");
   });
 });
 
 describe.skipIf(!bacon)("bacon-ls deltas (SPEC §6.1)", () => {
   test("lines inserted above both errors: its rendered messages name new lines, nothing moves", async () => {
     const root = suite.fixture("rust-errors");
-    const bridge = await startRealBridge(root, suite.config());
-    try {
-      const before = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
-      expect(before.total).toBe(2);
-      const lib = join(root, "src", "lib.rs");
-      writeFileSync(lib, `// one\n// two\n${readFileSync(lib, "utf8")}`);
-      const delta = await ok(bridge, "diagnostics", { file: "src/lib.rs", since: before.snapshot });
-      expect({ added: delta.added, removed: delta.removed, unchanged: delta.unchanged }).toEqual({
-        added: [],
-        removed: [],
-        unchanged: 2,
-      });
-    } finally {
-      await bridge.close();
-    }
+    await using bridge = await startRealBridge(root, suite.config());
+    const before = await ok(bridge, "diagnostics", { file: "src/lib.rs" });
+    expect(before.total).toBe(2);
+    const lib = join(root, "src", "lib.rs");
+    writeFileSync(lib, `// one\n// two\n${readFileSync(lib, "utf8")}`);
+    const delta = await ok(bridge, "diagnostics", { file: "src/lib.rs", since: before.snapshot });
+    expect({ added: delta.added, removed: delta.removed, unchanged: delta.unchanged }).toEqual({
+      added: [],
+      removed: [],
+      unchanged: 2,
+    });
   });
 });
 
@@ -179,44 +162,38 @@ describe.skipIf(!bacon)("bacon-ls: every change reaches its check (SPEC §5.3)",
       `${original["Cargo.toml"]}\n[features]\ndefault = []\nextra = []\n`,
     );
     const cargo = readFileSync(join(root, "Cargo.toml"), "utf8");
-    const bridge = await startRealBridge(root, suite.config());
+    await using bridge = await startRealBridge(root, suite.config());
     const rng = new Prng(Prng.derive(28, "bacon-ls saves"));
     const state: Record<string, boolean> = {};
     const wrong: string[] = [];
-    try {
-      expect(errorsByFile(await ok(bridge, "diagnostics", { file: "src/main.rs" }))).toEqual({});
-      for (let step = 0; step < 40; step++) {
-        const target = rng.pick(TARGETS);
-        state[target] = !state[target];
-        if (target === "Cargo.toml") {
-          const on = cargo.replace("default = []", 'default = ["extra"]');
-          writeFileSync(join(root, target), state[target] ? on : cargo);
-        } else {
-          writeFileSync(join(root, target), original[target] + (state[target] ? BROKEN : ""));
-        }
-        // asked about a file it has open (main.rs), or the whole workspace
-        const r = rng.chance(0.5)
-          ? await ok(bridge, "diagnostics", { file: "src/main.rs" })
-          : await ok(bridge, "diagnostics");
-        const got = r.files && (r.files as string[]).length > 1 ? errorsByFile(r) : undefined;
-        const want = expected(state);
-        if (got !== undefined && canon(got) !== canon(want)) {
-          wrong.push(`step ${step} (${target}): ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
-        }
-        if (got === undefined) {
-          // the file answer holds main.rs only: the workspace answer must agree with the state
-          const all = errorsByFile(await ok(bridge, "diagnostics"));
-          if (canon(all) !== canon(want)) {
-            wrong.push(
-              `step ${step} (${target}): ${JSON.stringify(all)} ≠ ${JSON.stringify(want)}`,
-            );
-          }
+    expect(errorsByFile(await ok(bridge, "diagnostics", { file: "src/main.rs" }))).toEqual({});
+    for (let step = 0; step < 40; step++) {
+      const target = rng.pick(TARGETS);
+      state[target] = !state[target];
+      if (target === "Cargo.toml") {
+        const on = cargo.replace("default = []", 'default = ["extra"]');
+        writeFileSync(join(root, target), state[target] ? on : cargo);
+      } else {
+        writeFileSync(join(root, target), original[target] + (state[target] ? BROKEN : ""));
+      }
+      // asked about a file it has open (main.rs), or the whole workspace
+      const r = rng.chance(0.5)
+        ? await ok(bridge, "diagnostics", { file: "src/main.rs" })
+        : await ok(bridge, "diagnostics");
+      const got = r.files && (r.files as string[]).length > 1 ? errorsByFile(r) : undefined;
+      const want = expected(state);
+      if (got !== undefined && canon(got) !== canon(want)) {
+        wrong.push(`step ${step} (${target}): ${JSON.stringify(got)} ≠ ${JSON.stringify(want)}`);
+      }
+      if (got === undefined) {
+        // the file answer holds main.rs only: the workspace answer must agree with the state
+        const all = errorsByFile(await ok(bridge, "diagnostics"));
+        if (canon(all) !== canon(want)) {
+          wrong.push(`step ${step} (${target}): ${JSON.stringify(all)} ≠ ${JSON.stringify(want)}`);
         }
       }
-      expect(wrong).toEqual([]);
-    } finally {
-      await bridge.close();
     }
+    expect(wrong).toEqual([]);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   ok,
   range,
   realSuite,
-  requiredUnderCI,
+  requiredServer,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import {
@@ -68,8 +68,7 @@ function bridgeOn(name: string, found: RealServer | null, fixture: () => string)
   return () => state.bridge as BridgeHandle;
 }
 
-const clangd = await findClangd();
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   const get = bridgeOn("clangd", clangd, () => materializeCFixture(undefined, "c"));
 
@@ -103,8 +102,7 @@ describe.skipIf(!clangd)("clangd 14: incoming calls only", () => {
   });
 });
 
-const pyright = await findPyright();
-requiredUnderCI("pyright", pyright);
+const pyright = await requiredServer("pyright", findPyright);
 describe.skipIf(!pyright)("pyright", () => {
   const get = bridgeOn("pyright", pyright, () => copyFixture("python"));
 
@@ -203,22 +201,19 @@ function typescriptCalls(
   });
 }
 
-const tls = await findTypescriptLanguageServer();
-requiredUnderCI("typescript-language-server", tls);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 describe.skipIf(!tls)("typescript-language-server", () => {
   // tls names a module caller by its base name
   typescriptCalls("typescript-language-server", tls, (f) => f.slice(f.lastIndexOf("/") + 1));
 });
 
-const tsgo = await findTypescriptNative();
-requiredUnderCI("typescript-native", tsgo);
+const tsgo = await requiredServer("typescript-native", findTypescriptNative);
 describe.skipIf(!tsgo)("typescript-native", () => {
   // tsgo names it by its absolute path, which the bridge gives as the result path
   typescriptCalls("typescript-native", tsgo, (f) => f);
 });
 
-const ra = await findRustAnalyzer();
-requiredUnderCI("rust-analyzer", ra);
+const ra = await requiredServer("rust-analyzer", findRustAnalyzer);
 describe.skipIf(!ra)("rust-analyzer", () => {
   const get = bridgeOn("rust-analyzer", ra, () => copyFixture("rust"));
 

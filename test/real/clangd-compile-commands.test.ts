@@ -14,15 +14,13 @@ import {
   locs,
   ok,
   realConfig,
-  requiredUnderCI,
+  requiredServer,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import { copyFixture, findClangd, materializeCFixture } from "../support/real-servers.ts";
 
-const clangd = await findClangd();
-
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 
 function config(): ServerConfig {
   if (!clangd) throw new Error("clangd missing");

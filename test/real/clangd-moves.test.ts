@@ -10,12 +10,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { ok, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import { findClangd, materializeCFixture } from "../support/real-servers.ts";
 import { removeTempDirs } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 
 afterAll(removeTempDirs);
 
@@ -71,34 +70,30 @@ describe.skipIf(!clangd)("clangd: a moved directory", () => {
     test(`mv util support, ${how}: only existing files named`, async () => {
       if (!clangd) return;
       const root = layout();
-      const bridge = await startRealBridge(root, clangd.config);
-      try {
-        await ok(bridge, "session_status", { start: true });
-        // the index knows util/util.c: the definition is there
-        const before = named(await ok(bridge, "definition", calls[0]?.args));
-        expect(before.files).toContain("util/util.c");
-        renameSync(join(root, "util"), join(root, "support"));
-        if (followed) writeDatabase(root, "support");
-        let dropped = 0;
-        for (const c of calls) {
-          const r = named(await ok(bridge, c.tool, c.args));
-          for (const f of r.files)
-            expect({ call: c.tool, file: f, exists: true }).toEqual({
-              call: c.tool,
-              file: f,
-              exists: existsSync(join(root, f)),
-            });
-          expect(r.files).not.toContain("util/util.c");
-          dropped += r.vanished;
-        }
-        // either way the session restarted, so no stale path was left to drop
-        expect(dropped).toBe(0);
-        const status = await ok(bridge, "session_status", {});
-        const s = (status.sessions as { restarts: { count: number } }[])[0];
-        expect(s?.restarts.count).toBeGreaterThan(0);
-      } finally {
-        await bridge.close();
+      await using bridge = await startRealBridge(root, clangd.config);
+      await ok(bridge, "session_status", { start: true });
+      // the index knows util/util.c: the definition is there
+      const before = named(await ok(bridge, "definition", calls[0]?.args));
+      expect(before.files).toContain("util/util.c");
+      renameSync(join(root, "util"), join(root, "support"));
+      if (followed) writeDatabase(root, "support");
+      let dropped = 0;
+      for (const c of calls) {
+        const r = named(await ok(bridge, c.tool, c.args));
+        for (const f of r.files)
+          expect({ call: c.tool, file: f, exists: true }).toEqual({
+            call: c.tool,
+            file: f,
+            exists: existsSync(join(root, f)),
+          });
+        expect(r.files).not.toContain("util/util.c");
+        dropped += r.vanished;
       }
+      // either way the session restarted, so no stale path was left to drop
+      expect(dropped).toBe(0);
+      const status = await ok(bridge, "session_status", {});
+      const s = (status.sessions as { restarts: { count: number } }[])[0];
+      expect(s?.restarts.count).toBeGreaterThan(0);
     }, 300_000);
   }
 });

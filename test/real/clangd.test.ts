@@ -5,25 +5,20 @@
  * compile_commands.json prerequisite (SPEC §3.4) is in clangd-compile-commands.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 import { languageSuite } from "../support/language-suite.ts";
 import {
-  anyEditSet,
   diagnosticsFor,
-  fails,
   locs,
   ok,
   range,
   readyByState,
-  renameEdit,
   span,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
-import { findClangd, fixturePath, materializeCFixture } from "../support/real-servers.ts";
+import { findClangd, materializeCFixture } from "../support/real-servers.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 
 const clangd = await findClangd();
@@ -42,6 +37,7 @@ function cFixture(fixture: "c" | "c-errors" = "c"): string {
 }
 
 const MANHATTAN = { file: "main.c", line: 6, symbol: "manhattan" };
+const MANHATTAN_REFS = ["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"];
 
 languageSuite(
   {
@@ -78,7 +74,7 @@ languageSuite(
     ],
     // three with the declaration, only the call without (clangd drops both)
     references: [
-      { at: MANHATTAN, locs: ["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"] },
+      { at: MANHATTAN, locs: MANHATTAN_REFS },
       {
         at: { file: "main.c", line: 6, column: 29, include_declaration: false },
         locs: ["main.c 6:29–6:38"],
@@ -115,16 +111,45 @@ languageSuite(
       },
     ],
     clean: ["main.c", "util.c", "geometry.h"],
+    // the files clangd reported on (the open ones)
+    workspace: { files: ["geometry.h", "main.c", "util.c"], items: [] },
+    // the definition and the struct
+    workspaceSymbols: [
+      {
+        query: "manhattan",
+        symbols: [{ name: "manhattan", kind: "function", file: "util.c", ...range(5, 5, 5, 14) }],
+      },
+      {
+        query: "point",
+        symbols: [{ name: "point", kind: "struct", file: "geometry.h", ...range(5, 8, 5, 13) }],
+      },
+    ],
+    // the three places
+    rename: { at: MANHATTAN, new_name: "taxicab", locs: MANHATTAN_REFS },
+    // main.c line 6 `manhattan`: code point 29, UTF-16 offset 30 → 31, UTF-8 offset 34 → 35;
+    // geometry.h line 10 has the same two emoji before the name; util.c 5 is ASCII; column 7
+    // is inside the first emoji (its second UTF-16 unit / UTF-8 byte)
+    units: {
+      units: ["utf-16", "utf-8"],
+      at: MANHATTAN,
+      column: 29,
+      refs: (col) => [
+        `geometry.h 10:${col(23)}–10:${col(32)}`,
+        `main.c 6:${col(29)}–6:${col(38)}`,
+        "util.c 5:5–5:14",
+      ],
+      inside: 7,
+    },
   },
   clangd,
-  (bridge, root) => {
+  (bridge) => {
     test("references: three with the declaration", async () => {
       const all = await ok(bridge(), "references", MANHATTAN);
       expect(all.total).toBe(3);
     });
 
     test("hover carries the signature and the doc comment with its emoji, as plain text", async () => {
-      const r = await ok(bridge(), "hover", { file: "main.c", line: 6, symbol: "manhattan" });
+      const r = await ok(bridge(), "hover", MANHATTAN);
       const text = r.text as string;
       // clangd's markdown header `### function` is plain text here (SPEC §4.3)
       expect(text).toStartWith("function `manhattan`\n");
@@ -143,51 +168,9 @@ languageSuite(
       expect(r.total).toBe(2);
     });
 
-    test("workspace_symbols finds the definition and the struct", async () => {
-      const m = await ok(bridge(), "workspace_symbols", { query: "manhattan" });
-      expect(m.symbols).toEqual([
-        { name: "manhattan", kind: "function", file: "util.c", ...range(5, 5, 5, 14) },
-      ]);
-      const p = await ok(bridge(), "workspace_symbols", { query: "point" });
-      expect(p.symbols).toEqual([
-        { name: "point", kind: "struct", file: "geometry.h", ...range(5, 8, 5, 13) },
-      ]);
-    });
-
     test("implementation of a C function is empty", async () => {
       const i = await ok(bridge(), "implementation", { file: "geometry.h", line: 10, column: 23 });
       expect(i).toEqual({ locations: [], total: 0 });
-    });
-
-    test("rename_preview edits the three places and writes nothing", async () => {
-      const r = await ok(bridge(), "rename_preview", {
-        file: "main.c",
-        line: 6,
-        symbol: "manhattan",
-        new_name: "taxicab",
-      });
-      const edit = renameEdit("taxicab");
-      expect(r).toEqual({
-        applied: false,
-        new_name: "taxicab",
-        edit_set: anyEditSet(),
-        changes: [
-          { file: "geometry.h", edits: [edit(10, 23, 32)] },
-          { file: "main.c", edits: [edit(6, 29, 38)] },
-          { file: "util.c", edits: [edit(5, 5, 14)] },
-        ],
-      });
-      for (const file of ["geometry.h", "main.c", "util.c"]) {
-        expect(readFileSync(join(root(), file), "utf8")).toBe(
-          readFileSync(join(fixturePath("c"), file), "utf8"),
-        );
-      }
-    });
-
-    test("diagnostics workspace-wide: the files clangd reported on (the open ones); no workspace pull", async () => {
-      expect(await ok(bridge(), "diagnostics")).toEqual(
-        diagnosticsFor(["geometry.h", "main.c", "util.c"], [], false),
-      );
     });
   },
 );
@@ -258,45 +241,6 @@ describe.skipIf(!clangd)("clangd on the c-errors fixture", () => {
   });
 });
 
-describe.skipIf(!clangd)("clangd column units on the emoji lines", () => {
-  for (const [unit, col] of [
-    // main.c line 6 `manhattan`: code point 29, UTF-16 offset 30 → 31, UTF-8 offset 34 → 35
-    ["utf-16", (cp: number) => cp + 2],
-    ["utf-8", (cp: number) => cp + 6],
-  ] as const) {
-    test(`column_unit = "${unit}": columns in and out are ${unit}`, async () => {
-      const bridge = await startRealBridge(cFixture(), config(), {
-        bridge: { column_unit: unit },
-      });
-      try {
-        const byColumn = await ok(bridge, "references", {
-          file: "main.c",
-          line: 6,
-          column: col(29),
-        });
-        const bySymbol = await ok(bridge, "references", {
-          file: "main.c",
-          line: 6,
-          symbol: "manhattan",
-        });
-        expect(bySymbol).toEqual(byColumn);
-        // geometry.h line 10 has the same two emoji before the name; util.c 5 is ASCII
-        expect(locs(byColumn)).toEqual([
-          `geometry.h 10:${col(23)}–10:${col(32)}`,
-          `main.c 6:${col(29)}–6:${col(38)}`,
-          "util.c 5:5–5:14",
-        ]);
-        // a column inside the first emoji (its second UTF-16 unit / UTF-8 byte) is refused,
-        // not clamped
-        const inside = await fails(bridge, "references", { file: "main.c", line: 6, column: 7 });
-        expect(inside.code).toBe("PositionOutOfRange");
-      } finally {
-        await bridge.close();
-      }
-    });
-  }
-});
-
 zeroConfigTest(
   "clangd",
   clangd,
@@ -305,9 +249,8 @@ zeroConfigTest(
   async (bridge) => {
     const s = await startAndStatus(bridge, "clangd");
     readyByState(s, ["warmup_open **/*.{c,cc,cpp,cxx}", "progress backgroundIndexProgress"]);
-    const def = await ok(bridge, "definition", { file: "main.c", line: 6, symbol: "manhattan" });
+    const def = await ok(bridge, "definition", MANHATTAN);
     expect(locs(def)).toEqual(["util.c 5:5–5:14"]);
-    const all = await ok(bridge, "references", { file: "main.c", line: 6, symbol: "manhattan" });
-    expect(locs(all)).toEqual(["geometry.h 10:23–10:32", "main.c 6:29–6:38", "util.c 5:5–5:14"]);
+    expect(locs(await ok(bridge, "references", MANHATTAN))).toEqual(MANHATTAN_REFS);
   },
 );

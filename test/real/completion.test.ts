@@ -17,7 +17,7 @@ import { awaitLoaded, openDirect, type SettlePlan, startDirect } from "../parity
 import type { LspClient } from "../parity/lsp-client.ts";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
-import { ok, realSuite, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { ok, realSuite, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -203,8 +203,7 @@ function hasText(doc: unknown): boolean {
 }
 
 for (const c of CASES) {
-  const found = await c.find();
-  requiredUnderCI(c.name, found);
+  const found = await requiredServer(c.name, c.find);
   describe.skipIf(!found)(c.name, () => {
     const suite = realSuite(c.name, found);
     const state: { bridge?: BridgeHandle; direct?: LspClient; root?: string; uris?: string[] } = {};

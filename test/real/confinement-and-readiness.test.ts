@@ -39,27 +39,23 @@ describe.skipIf(!clangd)("confinement on a real workspace", () => {
       workspace: [{ name: "ws", root, servers: ["clangd"] }],
       server: [serverTable(clangd.config)],
     });
-    const bridge = await startBridge({ config });
-    try {
-      for (const file of [
-        "escape.c",
-        "elsewhere/secret.c",
-        "../secret.c",
-        join(outside, "secret.c"),
-      ]) {
-        const err = await fails(bridge, "hover", { file, line: 1, column: 5 });
-        expect(err.code).toBe("PathOutsideWorkspace");
-        expect(err.hint).toBeString();
-      }
-      const status = await ok(bridge, "session_status");
-      expect((status.sessions as { state: string }[]).map((s) => s.state)).toEqual(["not_started"]);
-      // a symlink that stays inside the root is fine
-      symlinkSync(join(root, "util.c"), join(root, "alias.c"));
-      const sym = await ok(bridge, "document_symbols", { file: "alias.c" });
-      expect(sym.total).toBe(2);
-    } finally {
-      await bridge.close();
+    await using bridge = await startBridge({ config });
+    for (const file of [
+      "escape.c",
+      "elsewhere/secret.c",
+      "../secret.c",
+      join(outside, "secret.c"),
+    ]) {
+      const err = await fails(bridge, "hover", { file, line: 1, column: 5 });
+      expect(err.code).toBe("PathOutsideWorkspace");
+      expect(err.hint).toBeString();
     }
+    const status = await ok(bridge, "session_status");
+    expect((status.sessions as { state: string }[]).map((s) => s.state)).toEqual(["not_started"]);
+    // a symlink that stays inside the root is fine
+    symlinkSync(join(root, "util.c"), join(root, "alias.c"));
+    const sym = await ok(bridge, "document_symbols", { file: "alias.c" });
+    expect(sym.total).toBe(2);
   });
 });
 
@@ -104,19 +100,15 @@ describe.skipIf(available.length === 0)("readiness of every installed server", (
       workspace: workspaces,
       server: servers.map(serverTable),
     });
-    const bridge = await startBridge({ config });
-    try {
-      const status = await ok(bridge, "session_status", { start: true });
-      const sessions = status.sessions as Record<string, unknown>[];
-      expect(sessions.map((s) => s.server).sort()).toEqual(available.map(([n]) => n).sort());
-      for (const s of sessions) {
-        readyByState(s, PLAN[s.server as string]?.conditions ?? []);
-        expect(s.start_error).toBeUndefined();
-        console.log(`${s.server}: ready in ${(s.readiness as { ready_ms: number }).ready_ms} ms`);
-      }
-      expect((status.bridge as { live_sessions: number }).live_sessions).toBe(sessions.length);
-    } finally {
-      await bridge.close();
+    await using bridge = await startBridge({ config });
+    const status = await ok(bridge, "session_status", { start: true });
+    const sessions = status.sessions as Record<string, unknown>[];
+    expect(sessions.map((s) => s.server).sort()).toEqual(available.map(([n]) => n).sort());
+    for (const s of sessions) {
+      readyByState(s, PLAN[s.server as string]?.conditions ?? []);
+      expect(s.start_error).toBeUndefined();
+      console.log(`${s.server}: ready in ${(s.readiness as { ready_ms: number }).ready_ms} ms`);
     }
+    expect((status.bridge as { live_sessions: number }).live_sessions).toBe(sessions.length);
   });
 });

@@ -17,7 +17,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { answer, freshAnswersWith, type Probe, type Starter } from "../support/coherence.ts";
-import { ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { ok, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import {
   findPyright,
   findTypescriptLanguageServer,
@@ -26,10 +26,8 @@ import {
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { startZeroConfig } from "../support/zero-config-bridge.ts";
 
-const tls = await findTypescriptLanguageServer();
-const pyright = await findPyright();
-requiredUnderCI("typescript-language-server", tls);
-requiredUnderCI("pyright", pyright);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
+const pyright = await requiredServer("pyright", findPyright);
 
 afterAll(removeTempDirs);
 
@@ -63,28 +61,24 @@ async function compareSteps(
   steps: Step[],
   start: Starter = (dir) => startRealBridge(dir, found.config),
 ): Promise<void> {
-  const long: BridgeHandle = await start(root);
-  try {
-    await ok(long, "session_status", { start: true });
-    for (const p of probes) await answer(long, p, root);
-    for (const step of steps) {
-      step.change();
-      const truth = freshAnswersWith(root, start, probes, ["node_modules"]);
-      const got: unknown[] = [];
-      for (const p of probes) got.push(await answer(long, p, root));
-      const fresh = await truth;
-      expect({ step: step.name, answers: got }).toEqual({ step: step.name, answers: fresh });
-      const text = JSON.stringify(got);
-      for (const [fragment, held] of Object.entries(step.holds)) {
-        expect({ step: step.name, fragment, held: text.includes(fragment) }).toEqual({
-          step: step.name,
-          fragment,
-          held,
-        });
-      }
+  await using long: BridgeHandle = await start(root);
+  await ok(long, "session_status", { start: true });
+  for (const p of probes) await answer(long, p, root);
+  for (const step of steps) {
+    step.change();
+    const truth = freshAnswersWith(root, start, probes, ["node_modules"]);
+    const got: unknown[] = [];
+    for (const p of probes) got.push(await answer(long, p, root));
+    const fresh = await truth;
+    expect({ step: step.name, answers: got }).toEqual({ step: step.name, answers: fresh });
+    const text = JSON.stringify(got);
+    for (const [fragment, held] of Object.entries(step.holds)) {
+      expect({ step: step.name, fragment, held: text.includes(fragment) }).toEqual({
+        step: step.name,
+        fragment,
+        held,
+      });
     }
-  } finally {
-    await long.close();
   }
 }
 

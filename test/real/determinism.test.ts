@@ -7,26 +7,24 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { serverTable } from "../../src/config/toml.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, closeAllBridges, startBridge, writeConfig } from "../support/bridge.ts";
-import { requiredUnderCI } from "../support/real-bridge.ts";
+import {
+  type BridgeHandle,
+  closeBridgesAndTempDirs,
+  startBridge,
+  writeConfig,
+} from "../support/bridge.ts";
+import { requiredServer } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
   findPyright,
   materializeCFixture,
 } from "../support/real-servers.ts";
-import { removeTempDirs } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-const pyright = await findPyright();
+const clangd = await requiredServer("clangd", findClangd);
+const pyright = await requiredServer("pyright", findPyright);
 
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("pyright", pyright);
-
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 type Query = [tool: string, args: Record<string, unknown>];
 
@@ -43,20 +41,15 @@ async function answers(bridge: BridgeHandle, queries: Query[]): Promise<string[]
 
 /** Twice in one bridge, then once in a fresh bridge on the same config and workspace. */
 async function expectDeterministic(configPath: string, queries: Query[]): Promise<string[]> {
-  const first = await startBridge({ config: configPath });
   let once: string[];
-  try {
+  {
+    await using first = await startBridge({ config: configPath });
     once = await answers(first, queries);
     expect(await answers(first, queries)).toEqual(once);
-  } finally {
-    await first.close();
   }
-  const second = await startBridge({ config: configPath });
-  try {
-    expect(await answers(second, queries)).toEqual(once);
-  } finally {
-    await second.close();
-  }
+  // the fresh one once the first has stopped
+  await using second = await startBridge({ config: configPath });
+  expect(await answers(second, queries)).toEqual(once);
   return once;
 }
 

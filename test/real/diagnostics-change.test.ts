@@ -15,7 +15,7 @@ import {
   ok,
   range,
   realSuite,
-  requiredUnderCI,
+  requiredServer,
   revertLeavesNothing,
   SNAPSHOT,
   startRealBridge,
@@ -37,8 +37,7 @@ function edit(path: string, before: number, line: string, tail: string): void {
 
 afterAll(closeAllBridges);
 
-const pyright = await findPyright();
-requiredUnderCI("pyright", pyright);
+const pyright = await requiredServer("pyright", findPyright);
 describe.skipIf(!pyright)("pyright", () => {
   const suite = realSuite("pyright", pyright);
 
@@ -82,8 +81,7 @@ describe.skipIf(!pyright)("pyright", () => {
   });
 });
 
-const clangd = await findClangd();
-requiredUnderCI("clangd", clangd);
+const clangd = await requiredServer("clangd", findClangd);
 describe.skipIf(!clangd)("clangd", () => {
   afterAll(removeTempDirs);
 
@@ -121,8 +119,7 @@ describe.skipIf(!clangd)("clangd", () => {
   });
 });
 
-const gopls = await findGopls();
-requiredUnderCI("gopls", gopls);
+const gopls = await requiredServer("gopls", findGopls);
 describe.skipIf(!gopls)("gopls", () => {
   const suite = realSuite("gopls", gopls);
 
@@ -135,8 +132,7 @@ describe.skipIf(!gopls)("gopls", () => {
   });
 });
 
-const tls = await findTypescriptLanguageServer();
-requiredUnderCI("typescript-language-server", tls);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 describe.skipIf(!tls)("typescript-language-server", () => {
   afterAll(removeTempDirs);
 
@@ -159,7 +155,7 @@ describe.skipIf(!tls)("typescript-language-server", () => {
       `export const q: Pick<{ zeta: 1; alpha: 1; mid: 1 }, ${keys}> = {};`,
     ];
     writeFileSync(join(root, "a.ts"), `${errors.join("\n")}\n`);
-    const bridge = await startRealBridge(root, tls.config);
+    await using bridge = await startRealBridge(root, tls.config);
     const messages = (r: Record<string, unknown>) =>
       (r.diagnostics as { message: string }[]).map((d) => d.message);
     const members = (first: string, second: string) => [
@@ -167,20 +163,16 @@ describe.skipIf(!tls)("typescript-language-server", () => {
       `Type '5' has no properties in common with type '{ ${first}?: number | undefined; ${second}?: number | undefined; }'.`,
       `Type '{}' is missing the following properties from type 'Pick<{ zeta: 1; alpha: 1; mid: 1; }, "${first}" | "${second}">': ${first}, ${second}`,
     ];
-    try {
-      await ok(bridge, "diagnostics", { file: "a.ts" });
-      // a new program whose checker meets index.ts's "alpha" first
-      appendFileSync(join(root, "index.ts"), "// touched\n");
-      await ok(bridge, "diagnostics", { file: "index.ts" });
-      const tail = 'export const x: number = "s";\n';
-      const before = await revertLeavesNothing(bridge, root, "a.ts", tail);
-      expect(messages(before)).toEqual(members("alpha", "zeta"));
-      // a.ts was checked first since: the server's own text, in its other order
-      expect(messages(await ok(bridge, "diagnostics", { file: "a.ts" }))).toEqual(
-        members("zeta", "alpha"),
-      );
-    } finally {
-      await bridge.close();
-    }
+    await ok(bridge, "diagnostics", { file: "a.ts" });
+    // a new program whose checker meets index.ts's "alpha" first
+    appendFileSync(join(root, "index.ts"), "// touched\n");
+    await ok(bridge, "diagnostics", { file: "index.ts" });
+    const tail = 'export const x: number = "s";\n';
+    const before = await revertLeavesNothing(bridge, root, "a.ts", tail);
+    expect(messages(before)).toEqual(members("alpha", "zeta"));
+    // a.ts was checked first since: the server's own text, in its other order
+    expect(messages(await ok(bridge, "diagnostics", { file: "a.ts" }))).toEqual(
+      members("zeta", "alpha"),
+    );
   });
 });

@@ -15,15 +15,12 @@ import { isAbsolute } from "node:path";
 import { findEmmyLua, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
 import { languageSuite } from "../support/language-suite.ts";
 import {
-  anyEditSet,
   diagnosticsFor,
   locs,
   ok,
   range,
   readyByState,
-  renameEdit,
   startAndStatus,
-  startRealBridge,
 } from "../support/real-bridge.ts";
 import { lastThroughZeroConfig } from "../support/zero-config-bridge.ts";
 
@@ -109,6 +106,25 @@ const suite = languageSuite(
         ],
       },
     ],
+    // on the emoji line
+    rename: {
+      at: TOTAL_AREA,
+      new_name: "sum_areas",
+      locs: ["errors.lua 5:17–5:27", "main.lua 4:20–4:30", "shapes.lua 26:12–26:22"],
+    },
+    // main.lua line 4 `total_area`: code points 20–29 = UTF-16 22–31 = UTF-8 26–35 (1-based);
+    // the whole `shapes.total_area` expression from code point 13
+    units: {
+      units: ["utf-16", "utf-8"],
+      at: TOTAL_AREA,
+      column: 21,
+      refs: (col) => [
+        "errors.lua 5:10–5:27",
+        `main.lua 4:${col(13)}–4:${col(30)}`,
+        "shapes.lua 26:10–26:22",
+      ],
+      hover: [20, 30],
+    },
   },
   emmy,
   (bridge) => {
@@ -118,21 +134,6 @@ const suite = languageSuite(
       expect(more).toEqual([]);
       expect(isAbsolute(only ?? "")).toBe(true);
       expect(only).toContain("/emmylua_ls/resources/std/global.lua ");
-    });
-
-    test("rename_preview on the emoji line", async () => {
-      const rename = await ok(bridge(), "rename_preview", { ...TOTAL_AREA, new_name: "sum_areas" });
-      const edit = renameEdit("sum_areas");
-      expect(rename).toEqual({
-        applied: false,
-        new_name: "sum_areas",
-        edit_set: anyEditSet(),
-        changes: [
-          { file: "errors.lua", edits: [edit(5, 17, 27)] },
-          { file: "main.lua", edits: [edit(4, 20, 30)] },
-          { file: "shapes.lua", edits: [edit(26, 12, 22)] },
-        ],
-      });
     });
 
     test("workspace_symbols: type declarations (the ---@class), not functions", async () => {
@@ -196,43 +197,21 @@ describe.skipIf(!emmy)("emmylua_ls on the lua fixture (code points)", () => {
     if (!emmy) return;
     for (let i = 0; i < 3; i++) {
       // the last through zero-config, the path users run (SPEC §2.1)
-      const bridge = await lastThroughZeroConfig(i, 3, suite.fixture("lua"), emmy);
-      try {
-        const s = await startAndStatus(bridge);
-        readyByState(s, ["progress ^Load workspace (required)"]);
-        // the preset's position_encoding, not the UTF-16 its silence would mean
-        expect(s.position_encoding).toBe("utf-32");
-        // workspace/diagnostic: the unopened file's errors, by pull
-        expect(await ok(bridge, "diagnostics")).toEqual(
-          diagnosticsFor(["errors.lua", "main.lua", "shapes.lua"], ERRORS_LUA, true),
-        );
-        expect((await startAndStatus(bridge)).open_documents).toBe(0);
-        expect(await ok(bridge, "diagnostics", { file: "errors.lua" })).toEqual(
-          diagnosticsFor(["errors.lua"], ERRORS_LUA),
-        );
-        for (const file of ["main.lua", "shapes.lua"]) {
-          expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
-        }
-      } finally {
-        await bridge.close();
-      }
-    }
-  });
-
-  test("the emoji line in UTF-16 and UTF-8 column units", async () => {
-    // main.lua line 4 `total_area`: code points 20–29 = UTF-16 22–31 = UTF-8 26–35 (1-based)
-    for (const [unit, start, end] of [
-      ["utf-16", 22, 32],
-      ["utf-8", 26, 36],
-    ] as const) {
-      const bridge = await startRealBridge(suite.fixture("lua"), suite.config(), {
-        bridge: { column_unit: unit },
-      });
-      try {
-        const r = await ok(bridge, "hover", { file: "main.lua", line: 4, column: start + 1 });
-        expect(r.range).toEqual(range(4, start, 4, end));
-      } finally {
-        await bridge.close();
+      await using bridge = await lastThroughZeroConfig(i, 3, suite.fixture("lua"), emmy);
+      const s = await startAndStatus(bridge);
+      readyByState(s, ["progress ^Load workspace (required)"]);
+      // the preset's position_encoding, not the UTF-16 its silence would mean
+      expect(s.position_encoding).toBe("utf-32");
+      // workspace/diagnostic: the unopened file's errors, by pull
+      expect(await ok(bridge, "diagnostics")).toEqual(
+        diagnosticsFor(["errors.lua", "main.lua", "shapes.lua"], ERRORS_LUA, true),
+      );
+      expect((await startAndStatus(bridge)).open_documents).toBe(0);
+      expect(await ok(bridge, "diagnostics", { file: "errors.lua" })).toEqual(
+        diagnosticsFor(["errors.lua"], ERRORS_LUA),
+      );
+      for (const file of ["main.lua", "shapes.lua"]) {
+        expect(await ok(bridge, "diagnostics", { file })).toEqual(diagnosticsFor([file], []));
       }
     }
   });

@@ -12,12 +12,9 @@ import { findGopls, PINNED_VERSION_OUTPUT } from "../support/built-servers.ts";
 import { answer, freshAnswers } from "../support/coherence.ts";
 import { languageSuite } from "../support/language-suite.ts";
 import {
-  anyEditSet,
   diagnosticsFor,
-  locs,
   ok,
   range,
-  renameEdit,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
@@ -130,6 +127,20 @@ const suite = languageSuite(
     clean: ["main.go", "shapes/shapes.go"],
     // by the versioned publish
     fresh: { file: "broken/broken.go", items: BROKEN },
+    // the call, the declaration and its doc comment
+    rename: {
+      at: TOTAL_AREA,
+      new_name: "SumAreas",
+      locs: ["main.go 11:27–11:36", "shapes/shapes.go 20:4–20:13", "shapes/shapes.go 21:6–21:15"],
+    },
+    // main.go line 11 `TotalArea`: code point 27, UTF-16 offset 28 → column 29
+    units: {
+      units: ["utf-16"],
+      at: TOTAL_AREA,
+      column: 27,
+      refs: (col) => [`main.go 11:${col(27)}–11:${col(36)}`, "shapes/shapes.go 21:6–21:15"],
+      hover: [27, 36],
+    },
   },
   gopls,
   (bridge) => {
@@ -157,25 +168,6 @@ const suite = languageSuite(
         "Rect.Area shapes/shapes.go",
         "Rect.Scale shapes/shapes.go",
       ]);
-    });
-
-    test("rename_preview: the call, the declaration and its doc comment", async () => {
-      const r = await ok(bridge(), "rename_preview", {
-        file: "main.go",
-        line: 11,
-        symbol: "TotalArea",
-        new_name: "SumAreas",
-      });
-      const edit = renameEdit("SumAreas");
-      expect(r).toEqual({
-        applied: false,
-        new_name: "SumAreas",
-        edit_set: anyEditSet(),
-        changes: [
-          { file: "main.go", edits: [edit(11, 27, 36)] },
-          { file: "shapes/shapes.go", edits: [edit(20, 4, 13), edit(21, 6, 15)] },
-        ],
-      });
     });
 
     test("code_actions on the undefined name: the quick fix first, then gopls' source actions", async () => {
@@ -220,67 +212,42 @@ describe.skipIf(!gopls)("gopls workspace-wide diagnostics", () => {
    * publish awaited); this polls (deadline) until the unopened file is among them.
    */
   test("unopened files' errors arrive by gopls' own workspace pass", async () => {
-    const bridge = await startRealBridge(suite.fixture("go"), suite.config());
-    try {
-      await startAndStatus(bridge);
-      const r = await waitForValue(
-        async () => {
-          const all = await ok(bridge, "diagnostics");
-          return all.total === 2 ? all : undefined;
-        },
-        60_000,
-        { intervalMs: 100, what: "gopls' workspace diagnostics for broken/broken.go" },
-      );
-      expect(r).toEqual(diagnosticsFor(["broken/broken.go"], BROKEN, false));
-      // the listed file was brought current by opening it
-      const status = await startAndStatus(bridge);
-      expect(status.open_documents).toBe(1);
-    } finally {
-      await bridge.close();
-    }
+    await using bridge = await startRealBridge(suite.fixture("go"), suite.config());
+    await startAndStatus(bridge);
+    const r = await waitForValue(
+      async () => {
+        const all = await ok(bridge, "diagnostics");
+        return all.total === 2 ? all : undefined;
+      },
+      60_000,
+      { intervalMs: 100, what: "gopls' workspace diagnostics for broken/broken.go" },
+    );
+    expect(r).toEqual(diagnosticsFor(["broken/broken.go"], BROKEN, false));
+    // the listed file was brought current by opening it
+    const status = await startAndStatus(bridge);
+    expect(status.open_documents).toBe(1);
   });
 });
 
 describe.skipIf(!gopls)("gopls and a package directory created after start", () => {
   test("references and workspace_symbols take it in on the next call, as a fresh bridge does", async () => {
     const root = suite.fixture("go");
-    const bridge = await startRealBridge(root, suite.config());
+    await using bridge = await startRealBridge(root, suite.config());
     const refs = { tool: "references", args: { file: "shapes/shapes.go", symbol: "TotalArea" } };
     const syms = { tool: "workspace_symbols", args: { query: "DeepSum" } };
-    try {
-      await startAndStatus(bridge);
-      expect((await ok(bridge, refs.tool, refs.args)).total).toBe(2);
-      mkdirSync(join(root, "lib/deep/x"), { recursive: true });
-      for (const [i, name] of ["a", "b", "c"].entries()) {
-        writeFileSync(
-          join(root, `lib/deep/x/${name}.go`),
-          `package x\n\nimport "example.com/fixture/shapes"\n\n// DeepSum${i} sums.\nfunc DeepSum${i}(all []shapes.Shape) int {\n\treturn shapes.TotalArea(all)\n}\n`,
-        );
-      }
-      const truth = freshAnswers(root, suite.config(), [refs, syms]);
-      const now = [await answer(bridge, refs, root), await answer(bridge, syms, root)];
-      expect((now[0] as { total: number }).total).toBe(5);
-      expect((now[1] as { total: number }).total).toBe(3);
-      expect(now).toEqual(await truth);
-    } finally {
-      await bridge.close();
+    await startAndStatus(bridge);
+    expect((await ok(bridge, refs.tool, refs.args)).total).toBe(2);
+    mkdirSync(join(root, "lib/deep/x"), { recursive: true });
+    for (const [i, name] of ["a", "b", "c"].entries()) {
+      writeFileSync(
+        join(root, `lib/deep/x/${name}.go`),
+        `package x\n\nimport "example.com/fixture/shapes"\n\n// DeepSum${i} sums.\nfunc DeepSum${i}(all []shapes.Shape) int {\n\treturn shapes.TotalArea(all)\n}\n`,
+      );
     }
-  });
-});
-
-describe.skipIf(!gopls)("gopls with column_unit = utf-16", () => {
-  test("positions in and out in UTF-16 on the emoji line", async () => {
-    const bridge = await startRealBridge(suite.fixture("go"), suite.config(), {
-      bridge: { column_unit: "utf-16" },
-    });
-    try {
-      // main.go line 11 `TotalArea`: code point 27, UTF-16 offset 28 → column 29
-      const refs = await ok(bridge, "references", { file: "main.go", line: 11, column: 29 });
-      expect(locs(refs)).toEqual(["main.go 11:29–11:38", "shapes/shapes.go 21:6–21:15"]);
-      const hover = await ok(bridge, "hover", { file: "main.go", line: 11, symbol: "TotalArea" });
-      expect(hover.range).toEqual(range(11, 29, 11, 38));
-    } finally {
-      await bridge.close();
-    }
+    const truth = freshAnswers(root, suite.config(), [refs, syms]);
+    const now = [await answer(bridge, refs, root), await answer(bridge, syms, root)];
+    expect((now[0] as { total: number }).total).toBe(5);
+    expect((now[1] as { total: number }).total).toBe(3);
+    expect(now).toEqual(await truth);
   });
 });

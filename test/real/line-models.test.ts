@@ -16,7 +16,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
-import { type BridgeHandle, closeAllBridges, startBridge } from "../support/bridge.ts";
+import { type BridgeHandle, closeBridgesAndTempDirs, startBridge } from "../support/bridge.ts";
 import { findEmmyLua, findGopls } from "../support/built-servers.ts";
 import { GATED } from "../support/coherence.ts";
 import { oracleLines, oraclePosition } from "../support/line-oracle.ts";
@@ -30,7 +30,7 @@ import {
 import {
   fails,
   ok,
-  requiredUnderCI,
+  requiredServer,
   startAndStatus,
   startRealBridge,
 } from "../support/real-bridge.ts";
@@ -42,24 +42,17 @@ import {
   findTypescriptNative,
   type RealServer,
 } from "../support/real-servers.ts";
-import { removeTempDir, removeTempDirs, tempDir } from "../support/temp-dirs.ts";
+import { tempDir } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-const gopls = await findGopls();
-const rustAnalyzer = await findRustAnalyzer();
-const tls = await findTypescriptLanguageServer();
+const clangd = await requiredServer("clangd", findClangd);
+const gopls = await requiredServer("gopls", findGopls);
+const rustAnalyzer = await requiredServer("rust-analyzer", findRustAnalyzer);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 const emmy = await findEmmyLua();
 const pyright = await findPyright();
 const tsgo = await findTypescriptNative();
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("gopls", gopls);
-requiredUnderCI("rust-analyzer", rustAnalyzer);
-requiredUnderCI("typescript-language-server", tls);
 
-afterAll(async () => {
-  await closeAllBridges();
-  removeTempDirs();
-});
+afterAll(closeBridgesAndTempDirs);
 
 const CC = Bun.which("cc") ?? Bun.which("gcc") ?? Bun.which("clang") ?? "cc";
 
@@ -230,24 +223,17 @@ for (const c of CASES) {
       const server = c.found?.config as ServerConfig;
       const root = workspaceOf(c);
       const before = readFileSync(join(root, c.file), "utf8");
-      const bridge = await startRealBridge(root, server, GATED);
-      try {
-        await startAndStatus(bridge, c.name);
-        await checkAnswers(bridge, c, root);
-        const applied = await ok(bridge, "rename_apply", {
-          file: c.file,
-          line: occurrences(before, c.symbol)[0]?.line,
-          symbol: c.symbol,
-          new_name: "assist",
-        });
-        expect(applied.applied).toBe(true);
-        expect(readFileSync(join(root, c.file), "utf8")).toBe(
-          before.replaceAll(c.symbol, "assist"),
-        );
-      } finally {
-        await bridge.close();
-        removeTempDir(root);
-      }
+      await using bridge = await startRealBridge(root, server, { ...GATED, ownDirs: [root] });
+      await startAndStatus(bridge, c.name);
+      await checkAnswers(bridge, c, root);
+      const applied = await ok(bridge, "rename_apply", {
+        file: c.file,
+        line: occurrences(before, c.symbol)[0]?.line,
+        symbol: c.symbol,
+        new_name: "assist",
+      });
+      expect(applied.applied).toBe(true);
+      expect(readFileSync(join(root, c.file), "utf8")).toBe(before.replaceAll(c.symbol, "assist"));
     }, 180_000);
   });
 }
@@ -273,14 +259,9 @@ async function served(
   fn: (bridge: BridgeHandle) => Promise<void>,
 ): Promise<void> {
   const config = server?.config as ServerConfig;
-  const bridge = await startRealBridge(root, config, GATED);
-  try {
-    await startAndStatus(bridge, config.name);
-    await fn(bridge);
-  } finally {
-    await bridge.close();
-    removeTempDir(root);
-  }
+  await using bridge = await startRealBridge(root, config, { ...GATED, ownDirs: [root] });
+  await startAndStatus(bridge, config.name);
+  await fn(bridge);
 }
 
 /** The code action titled so at `at`, with its handle. */
@@ -413,26 +394,18 @@ describe.skipIf(!clangd)("clangd through zero-config", () => {
   test("its preset's lines: every answer at the real places; no rename from past the mark", async () => {
     const c = CASES[0] as LineCase;
     const root = workspaceOf(c);
-    const bridge = await startBridge({
-      args: [],
-      cwd: root,
-      env: { PATH: process.env.PATH ?? "" },
-    });
-    try {
-      await checkAnswers(bridge, c, root);
-      // its rename looks the position up in its compiler's lines: an error, never an edit
-      const text = readFileSync(join(root, c.file), "utf8");
-      const use = occurrences(text, c.symbol)[2] as At;
-      const args = { file: c.file, line: use.line, symbol: c.symbol, occurrence: 2 };
-      const refused = await fails(bridge, "rename_preview", { ...args, new_name: "x" });
-      expect([refused.code, refused.message]).toEqual([
-        "ServerError",
-        expect.stringContaining("no symbol at the given location"),
-      ]);
-    } finally {
-      await bridge.close();
-      removeTempDir(root);
-    }
+    const env = { PATH: process.env.PATH ?? "" };
+    await using bridge = await startBridge({ args: [], cwd: root, env, ownDirs: [root] });
+    await checkAnswers(bridge, c, root);
+    // its rename looks the position up in its compiler's lines: an error, never an edit
+    const text = readFileSync(join(root, c.file), "utf8");
+    const use = occurrences(text, c.symbol)[2] as At;
+    const args = { file: c.file, line: use.line, symbol: c.symbol, occurrence: 2 };
+    const refused = await fails(bridge, "rename_preview", { ...args, new_name: "x" });
+    expect([refused.code, refused.message]).toEqual([
+      "ServerError",
+      expect.stringContaining("no symbol at the given location"),
+    ]);
   }, 180_000);
 });
 
@@ -485,14 +458,10 @@ for (const p of PROBED) {
     test(`${p.found?.config.line_terminators.join(", ")}: symbols and a use past every terminator`, async () => {
       const root = tempDir(`theodolite-probe-${p.name}-`);
       for (const [rel, text] of Object.entries(p.files)) writeFileSync(join(root, rel), text);
-      const bridge = await startRealBridge(root, p.found?.config as ServerConfig);
-      try {
-        await startAndStatus(bridge, p.name);
-        await checkLineProbe(bridge, root, p.probe);
-      } finally {
-        await bridge.close();
-        removeTempDir(root);
-      }
+      const server = p.found?.config as ServerConfig;
+      await using bridge = await startRealBridge(root, server, { ownDirs: [root] });
+      await startAndStatus(bridge, p.name);
+      await checkLineProbe(bridge, root, p.probe);
     }, 120_000);
   });
 }

@@ -16,7 +16,7 @@ import type { DiscoveredPreset } from "../../src/config/types.ts";
 import { type BridgeHandle, closeAllBridges, REPO } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { polyglotPath } from "../support/polyglot.ts";
-import { ok, requiredUnderCI, UNDER_CI } from "../support/real-bridge.ts";
+import { ok, requiredServer, UNDER_CI } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findTypescriptLanguageServer,
@@ -26,10 +26,8 @@ import {
 import { removeTempDir, removeTempDirs } from "../support/temp-dirs.ts";
 import { startZeroConfig, zeroConfigPath } from "../support/zero-config-bridge.ts";
 
-const gopls = await findGopls();
-const tls = await findTypescriptLanguageServer();
-requiredUnderCI("gopls", gopls);
-requiredUnderCI("typescript-language-server", tls);
+const gopls = await requiredServer("gopls", findGopls);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 
 const DATA_SERVERS = [
   "vscode-json-language-server",

@@ -12,7 +12,7 @@ import {
   anyEditSet,
   ok,
   renameEdit,
-  requiredUnderCI,
+  requiredServer,
   startRealBridge,
 } from "../support/real-bridge.ts";
 import {
@@ -28,11 +28,8 @@ const GATED = {
   clientName: "ci-gate",
 };
 
-const clangd = await findClangd();
-const ra = await findRustAnalyzer();
-
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("rust-analyzer", ra);
+const clangd = await requiredServer("clangd", findClangd);
+const ra = await requiredServer("rust-analyzer", findRustAnalyzer);
 
 afterAll(closeBridgesAndTempDirs);
 
@@ -40,57 +37,53 @@ describe.skipIf(!clangd)("clangd quick-fix through code_action_apply", () => {
   test("the handle applies the fix; the file and clangd's diagnostics change accordingly", async () => {
     if (!clangd) return;
     const root = materializeCFixture(undefined, "c-errors");
-    const bridge = await startRealBridge(root, clangd.config, GATED);
-    try {
-      const listing = await ok(bridge, "code_actions", {
+    await using bridge = await startRealBridge(root, clangd.config, GATED);
+    const listing = await ok(bridge, "code_actions", {
+      file: "broken.c",
+      line: 7,
+      symbol: "cuont",
+    });
+    const actions = listing.actions as { title: string; handle?: string }[];
+    expect(actions.map((a) => a.title)).toEqual(["change 'cuont' to 'count'"]);
+    const handle = actions[0]?.handle;
+    expect(handle).toBeString();
+
+    const applied = await ok(bridge, "code_action_apply", { handle });
+    expect(applied).toEqual({ applied: true, changes: [{ file: "broken.c", edits: 1 }] });
+
+    const text = readFileSync(join(root, "broken.c"), "utf8");
+    const original = readFileSync(join(fixturePath("c-errors"), "broken.c"), "utf8");
+    expect(text).toBe(original.replace("return cuont + 1;", "return count + 1;"));
+    expect(text).not.toContain("cuont");
+
+    // the bridge resynced the file: clangd now reports only the missing member
+    const after = await ok(bridge, "diagnostics", { file: "broken.c" });
+    expect(after.diagnostics).toEqual([
+      {
         file: "broken.c",
-        line: 7,
-        symbol: "cuont",
-      });
-      const actions = listing.actions as { title: string; handle?: string }[];
-      expect(actions.map((a) => a.title)).toEqual(["change 'cuont' to 'count'"]);
-      const handle = actions[0]?.handle;
-      expect(handle).toBeString();
+        line: 11,
+        column: 13,
+        end_line: 11,
+        end_column: 17,
+        severity: "error",
+        code: "no_member",
+        source: "clang",
+        message: "No member named 'size' in 'struct counter'",
+        channels: ["push"],
+      },
+    ]);
+    // single use: the same handle again is refused by the gate
+    const again = await bridge.call("code_action_apply", { handle });
+    expect(again.isError).toBe(true);
+    expect(again.structured.code).toBe("GateDenied");
+    expect((again.structured.details as { reason: string }).reason).toBe("used");
 
-      const applied = await ok(bridge, "code_action_apply", { handle });
-      expect(applied).toEqual({ applied: true, changes: [{ file: "broken.c", edits: 1 }] });
-
-      const text = readFileSync(join(root, "broken.c"), "utf8");
-      const original = readFileSync(join(fixturePath("c-errors"), "broken.c"), "utf8");
-      expect(text).toBe(original.replace("return cuont + 1;", "return count + 1;"));
-      expect(text).not.toContain("cuont");
-
-      // the bridge resynced the file: clangd now reports only the missing member
-      const after = await ok(bridge, "diagnostics", { file: "broken.c" });
-      expect(after.diagnostics).toEqual([
-        {
-          file: "broken.c",
-          line: 11,
-          column: 13,
-          end_line: 11,
-          end_column: 17,
-          severity: "error",
-          code: "no_member",
-          source: "clang",
-          message: "No member named 'size' in 'struct counter'",
-          channels: ["push"],
-        },
-      ]);
-      // single use: the same handle again is refused by the gate
-      const again = await bridge.call("code_action_apply", { handle });
-      expect(again.isError).toBe(true);
-      expect(again.structured.code).toBe("GateDenied");
-      expect((again.structured.details as { reason: string }).reason).toBe("used");
-
-      const status = await ok(bridge, "session_status");
-      const decisions = status.gate_decisions as { tool: string; allow: boolean }[];
-      expect(decisions.map((d) => [d.tool, d.allow])).toEqual([
-        ["code_action_apply", true],
-        ["code_action_apply", false],
-      ]);
-    } finally {
-      await bridge.close();
-    }
+    const status = await ok(bridge, "session_status");
+    const decisions = status.gate_decisions as { tool: string; allow: boolean }[];
+    expect(decisions.map((d) => [d.tool, d.allow])).toEqual([
+      ["code_action_apply", true],
+      ["code_action_apply", false],
+    ]);
   });
 });
 
@@ -98,27 +91,23 @@ describe.skipIf(!clangd)("clangd code_action_apply after another file changed", 
   test("refused naming the file (EditIncomplete); listed again with it loaded, the fix applies", async () => {
     if (!clangd) return;
     const root = materializeCFixture(undefined, "c-errors");
-    const bridge = await startRealBridge(root, clangd.config, GATED);
-    try {
-      const at = { file: "broken.c", line: 7, symbol: "cuont" };
-      const handleOf = async () =>
-        ((await ok(bridge, "code_actions", at)).actions as { handle?: string }[])[0]?.handle;
-      const first = await handleOf();
-      writeFileSync(join(root, "other.c"), "int other(void) { return 0; }\n");
-      const refused = await bridge.call("code_action_apply", { handle: first });
-      expect(refused.structured.code).toBe("EditIncomplete");
-      expect(refused.structured.details).toEqual({
-        reason: "changed_since_listing",
-        files: ["other.c"],
-        count: 1,
-      });
-      expect(readFileSync(join(root, "broken.c"), "utf8")).toContain("cuont");
-      const applied = await ok(bridge, "code_action_apply", { handle: await handleOf() });
-      expect(applied).toEqual({ applied: true, changes: [{ file: "broken.c", edits: 1 }] });
-      expect(readFileSync(join(root, "broken.c"), "utf8")).not.toContain("cuont");
-    } finally {
-      await bridge.close();
-    }
+    await using bridge = await startRealBridge(root, clangd.config, GATED);
+    const at = { file: "broken.c", line: 7, symbol: "cuont" };
+    const handleOf = async () =>
+      ((await ok(bridge, "code_actions", at)).actions as { handle?: string }[])[0]?.handle;
+    const first = await handleOf();
+    writeFileSync(join(root, "other.c"), "int other(void) { return 0; }\n");
+    const refused = await bridge.call("code_action_apply", { handle: first });
+    expect(refused.structured.code).toBe("EditIncomplete");
+    expect(refused.structured.details).toEqual({
+      reason: "changed_since_listing",
+      files: ["other.c"],
+      count: 1,
+    });
+    expect(readFileSync(join(root, "broken.c"), "utf8")).toContain("cuont");
+    const applied = await ok(bridge, "code_action_apply", { handle: await handleOf() });
+    expect(applied).toEqual({ applied: true, changes: [{ file: "broken.c", edits: 1 }] });
+    expect(readFileSync(join(root, "broken.c"), "utf8")).not.toContain("cuont");
   });
 });
 

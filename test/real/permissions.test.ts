@@ -12,13 +12,12 @@ import { join } from "node:path";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { type BridgeHandle, startBridge, writeConfig } from "../support/bridge.ts";
 import { answers, type Probe } from "../support/coherence.ts";
-import { ok, realConfig, requiredUnderCI } from "../support/real-bridge.ts";
+import { ok, realConfig, requiredServer } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 import { openTempDir, unprivilegedPrefix } from "../support/unprivileged.ts";
 
-const pyright = await findPyright();
-requiredUnderCI("pyright", pyright);
+const pyright = await requiredServer("pyright", findPyright);
 
 afterAll(removeTempDirs);
 
@@ -49,12 +48,8 @@ async function unprivilegedBridge(root: string, server: ServerConfig): Promise<B
 async function fresh(root: string, server: ServerConfig, probes: Probe[]): Promise<unknown[]> {
   const copy = readableDir("theodolite-fresh-");
   cpSync(root, copy, { recursive: true });
-  const bridge = await unprivilegedBridge(copy, server);
-  try {
-    return await answers(bridge, probes, copy);
-  } finally {
-    await bridge.close();
-  }
+  await using bridge = await unprivilegedBridge(copy, server);
+  return await answers(bridge, probes, copy);
 }
 
 describe.skipIf(!pyright)("pyright, the bridge not root: a file's mode round trip", () => {
@@ -68,21 +63,17 @@ describe.skipIf(!pyright)("pyright, the bridge not root: a file's mode round tri
       { tool: "hover", args: { file: "app.py", line: 1, symbol: "f" } },
     ];
     const own: Probe = { tool: "diagnostics", args: { file: "lib.py" } };
-    const long = await unprivilegedBridge(root, pyright.config);
-    try {
-      expect(uidOf(long.pid)).not.toBe(0);
-      const before = await answers(long, [...importer, own], root);
-      expect(JSON.stringify(before)).toContain("def f(a: int) -> int");
-      chmodSync(join(root, "lib.py"), 0o000);
-      const unreadable = await answers(long, importer, root);
-      expect(unreadable).toEqual(await fresh(root, pyright.config, importer));
-      expect(JSON.stringify(unreadable)).not.toContain("def f(a: int) -> int");
-      chmodSync(join(root, "lib.py"), 0o644);
-      const again = await answers(long, [...importer, own], root);
-      expect(again).toEqual(await fresh(root, pyright.config, [...importer, own]));
-      expect(again).toEqual(before);
-    } finally {
-      await long.close();
-    }
+    await using long = await unprivilegedBridge(root, pyright.config);
+    expect(uidOf(long.pid)).not.toBe(0);
+    const before = await answers(long, [...importer, own], root);
+    expect(JSON.stringify(before)).toContain("def f(a: int) -> int");
+    chmodSync(join(root, "lib.py"), 0o000);
+    const unreadable = await answers(long, importer, root);
+    expect(unreadable).toEqual(await fresh(root, pyright.config, importer));
+    expect(JSON.stringify(unreadable)).not.toContain("def f(a: int) -> int");
+    chmodSync(join(root, "lib.py"), 0o644);
+    const again = await answers(long, [...importer, own], root);
+    expect(again).toEqual(await fresh(root, pyright.config, [...importer, own]));
+    expect(again).toEqual(before);
   }, 300_000);
 });

@@ -5,19 +5,15 @@
  * (it registers pull dynamically and then pushes nothing), and the column units on the
  * emoji lines.
  */
-import { describe, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { languageSuite } from "../support/language-suite.ts";
 import {
-  anyEditSet,
   diagnosticsFor,
-  fails,
   locs,
   ok,
   range,
   readyByState,
-  renameEdit,
   startAndStatus,
-  startRealBridge,
 } from "../support/real-bridge.ts";
 import { findPyright } from "../support/real-servers.ts";
 import { zeroConfigTest } from "../support/zero-config-bridge.ts";
@@ -59,6 +55,14 @@ const MAKE_CIRCLE_REFS = [
   "geometry.py 14:5–14:16",
 ];
 
+const MAKE_CIRCLE_AT = { file: "app.py", line: 8, symbol: "make_circle" };
+const MAKE_CIRCLE = {
+  name: "make_circle",
+  kind: "function",
+  file: "geometry.py",
+  ...range(14, 5, 14, 16),
+};
+
 const suite = languageSuite(
   {
     server: "pyright",
@@ -70,7 +74,7 @@ const suite = languageSuite(
     definition: [
       { at: { file: "app.py", line: 9, symbol: "total_area" }, locs: ["app.py 4:5–4:15"] },
       { at: { file: "app.py", line: 9, column: 19 }, locs: ["app.py 4:5–4:15"] },
-      { at: { file: "app.py", line: 8, symbol: "make_circle" }, locs: ["geometry.py 14:5–14:16"] },
+      { at: MAKE_CIRCLE_AT, locs: ["geometry.py 14:5–14:16"] },
       { at: { file: "errors.py", line: 4, column: 18 }, locs: ["geometry.py 14:5–14:16"] },
       { at: { file: "app.py", line: 5, symbol: "area" }, locs: ["geometry.py 10:9–10:13"] },
       { at: { file: "app.py", line: 4, symbol: "Circle" }, locs: ["geometry.py 4:7–4:13"] },
@@ -78,7 +82,7 @@ const suite = languageSuite(
     locations: [
       {
         tool: "declaration",
-        at: { file: "app.py", line: 8, symbol: "make_circle" },
+        at: MAKE_CIRCLE_AT,
         locs: ["geometry.py 14:5–14:16"],
       },
       // a loop variable's type is its class
@@ -90,7 +94,7 @@ const suite = languageSuite(
     ],
     // with and without the declaration (pyright drops the one under the cursor)
     references: [
-      { at: { file: "app.py", line: 8, symbol: "make_circle" }, locs: MAKE_CIRCLE_REFS },
+      { at: MAKE_CIRCLE_AT, locs: MAKE_CIRCLE_REFS },
       {
         at: { file: "app.py", line: 8, column: 11, include_declaration: false },
         locs: MAKE_CIRCLE_REFS.filter((l) => l !== "app.py 8:11–8:22"),
@@ -117,7 +121,7 @@ const suite = languageSuite(
     // the signature without the markdown fence
     hover: [
       {
-        at: { file: "app.py", line: 8, symbol: "make_circle" },
+        at: MAKE_CIRCLE_AT,
         answer: {
           text: "(function) def make_circle(radius: float) -> Circle",
           range: range(8, 11, 8, 22),
@@ -146,82 +150,59 @@ const suite = languageSuite(
         ],
       },
     ],
+    // pyright does not offer implementation
+    lacks: [
+      {
+        tool: "implementation",
+        args: { file: "app.py", line: 4, column: 30 },
+        method: "textDocument/implementation",
+      },
+    ],
     // errors.py's two errors by pull, none for the clean files
     diagnostics: { file: "errors.py", items: errorsPy(), settled: true },
     clean: ["app.py", "geometry.py"],
+    // everything the session holds, i.e. the same two
+    workspace: { files: ["app.py", "errors.py", "geometry.py"], items: errorsPy() },
+    // exact and fuzzy matches
+    workspaceSymbols: [
+      { query: "make_circle", symbols: [MAKE_CIRCLE] },
+      {
+        query: "Circle",
+        symbols: [
+          {
+            name: "circles",
+            kind: "variable",
+            container: "total_area",
+            file: "app.py",
+            ...range(4, 16, 4, 37),
+          },
+          { name: "Circle", kind: "class", file: "geometry.py", ...range(4, 7, 4, 13) },
+          MAKE_CIRCLE,
+        ],
+      },
+    ],
+    // six edits across three files
+    rename: { at: MAKE_CIRCLE_AT, new_name: "new_circle", locs: MAKE_CIRCLE_REFS },
+    // app.py 9 `total_area`: code point 19, UTF-16 offset 20 → 21, UTF-8 offset 24 → 25;
+    // errors.py 4: the bad argument `1` after two emoji
+    units: {
+      units: ["utf-16", "utf-8"],
+      at: { file: "app.py", line: 9, symbol: "total_area" },
+      column: 19,
+      refs: (col) => ["app.py 4:5–4:15", `app.py 9:${col(19)}–9:${col(29)}`],
+      diagnostics: { file: "errors.py", items: errorsPy },
+    },
   },
   pyright,
   (bridge) => {
     test("paging: limit/offset over the six references", async () => {
-      const first = await ok(bridge(), "references", {
-        file: "app.py",
-        line: 8,
-        symbol: "make_circle",
-        limit: 4,
-      });
+      const first = await ok(bridge(), "references", { ...MAKE_CIRCLE_AT, limit: 4 });
       expect(locs(first)).toEqual(MAKE_CIRCLE_REFS.slice(0, 4));
       expect(first.total).toBe(6);
       expect(first.next_offset).toBe(4);
-      const rest = await ok(bridge(), "references", {
-        file: "app.py",
-        line: 8,
-        symbol: "make_circle",
-        limit: 4,
-        offset: 4,
-      });
+      const rest = await ok(bridge(), "references", { ...MAKE_CIRCLE_AT, limit: 4, offset: 4 });
       expect(locs(rest)).toEqual(MAKE_CIRCLE_REFS.slice(4));
       expect(rest.next_offset).toBeUndefined();
-    });
-
-    test("implementation: pyright does not offer it → ServerLacksCapability", async () => {
-      const err = await fails(bridge(), "implementation", { file: "app.py", line: 4, column: 30 });
-      expect(err.code).toBe("ServerLacksCapability");
-      expect(err.details).toEqual({ server: "pyright", method: "textDocument/implementation" });
-    });
-
-    test("workspace_symbols: exact and fuzzy matches", async () => {
-      const m = await ok(bridge(), "workspace_symbols", { query: "make_circle" });
-      expect(m.symbols).toEqual([
-        { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
-      ]);
-      const c = await ok(bridge(), "workspace_symbols", { query: "Circle" });
-      expect(c.symbols).toEqual([
-        {
-          name: "circles",
-          kind: "variable",
-          container: "total_area",
-          file: "app.py",
-          ...range(4, 16, 4, 37),
-        },
-        { name: "Circle", kind: "class", file: "geometry.py", ...range(4, 7, 4, 13) },
-        { name: "make_circle", kind: "function", file: "geometry.py", ...range(14, 5, 14, 16) },
-      ]);
-    });
-
-    test("rename_preview: six edits across three files", async () => {
-      const r = await ok(bridge(), "rename_preview", {
-        file: "app.py",
-        line: 8,
-        symbol: "make_circle",
-        new_name: "new_circle",
-      });
-      const edit = renameEdit("new_circle");
-      expect(r).toEqual({
-        applied: false,
-        new_name: "new_circle",
-        edit_set: anyEditSet(),
-        changes: [
-          { file: "app.py", edits: [edit(1, 30, 41), edit(8, 11, 22), edit(8, 29, 40)] },
-          { file: "errors.py", edits: [edit(1, 22, 33), edit(4, 18, 29)] },
-          { file: "geometry.py", edits: [edit(14, 5, 16)] },
-        ],
-      });
-    });
-
-    test("diagnostics workspace-wide: everything the session holds, i.e. the same two", async () => {
-      expect(await ok(bridge(), "diagnostics")).toEqual(
-        diagnosticsFor(["app.py", "errors.py", "geometry.py"], errorsPy(), false),
-      );
     });
 
     test("code_actions: pyright offers none on its errors", async () => {
@@ -239,42 +220,7 @@ const suite = languageSuite(
     });
   },
 );
-const config = suite.config;
 const pythonFixture = (): string => suite.fixture("python");
-
-describe.skipIf(!pyright)("pyright column units on the emoji lines", () => {
-  for (const [unit, col] of [
-    // app.py 9 `total_area`: code point 19, UTF-16 offset 20 → 21, UTF-8 offset 24 → 25
-    ["utf-16", (cp: number) => cp + 2],
-    ["utf-8", (cp: number) => cp + 6],
-  ] as const) {
-    test(`column_unit = "${unit}": positions, references and diagnostics in ${unit}`, async () => {
-      const bridge = await startRealBridge(pythonFixture(), config(), {
-        bridge: { column_unit: unit },
-      });
-      try {
-        const byColumn = await ok(bridge, "references", {
-          file: "app.py",
-          line: 9,
-          column: col(19),
-        });
-        expect(locs(byColumn)).toEqual(["app.py 4:5–4:15", `app.py 9:${col(19)}–9:${col(29)}`]);
-        const bySymbol = await ok(bridge, "references", {
-          file: "app.py",
-          line: 9,
-          symbol: "total_area",
-        });
-        expect(bySymbol).toEqual(byColumn);
-        // errors.py 4: the bad argument `1` after two emoji
-        expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
-          diagnosticsFor(["errors.py"], errorsPy(col)),
-        );
-      } finally {
-        await bridge.close();
-      }
-    });
-  }
-});
 
 zeroConfigTest(
   "pyright",
@@ -283,7 +229,7 @@ zeroConfigTest(
   pythonFixture,
   async (bridge) => {
     readyByState(await startAndStatus(bridge, "pyright"), ["log_message /Found \\d+ source file"]);
-    const refs = await ok(bridge, "references", { file: "app.py", line: 8, symbol: "make_circle" });
+    const refs = await ok(bridge, "references", MAKE_CIRCLE_AT);
     expect(locs(refs)).toEqual(MAKE_CIRCLE_REFS);
     expect(await ok(bridge, "diagnostics", { file: "errors.py" })).toEqual(
       diagnosticsFor(["errors.py"], errorsPy()),

@@ -11,13 +11,11 @@ import { isAbsolute, join } from "node:path";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { languageSuite } from "../support/language-suite.ts";
 import {
-  anyEditSet,
   diagnosticsFor,
   locs,
   ok,
   range,
   readyByState,
-  renameEdit,
   revertLeavesNothing,
   startAndStatus,
   startRealBridge,
@@ -29,6 +27,11 @@ import { zeroConfigTest } from "../support/zero-config-bridge.ts";
 const ra = await findRustAnalyzer();
 
 const TOTAL_AREA = { file: "src/main.rs", line: 6, symbol: "total_area" };
+const TOTAL_AREA_REFS = [
+  "src/main.rs 1:33–1:43",
+  "src/main.rs 6:39–6:49",
+  "src/report.rs 4:8–4:18",
+];
 
 const suite = languageSuite(
   {
@@ -70,10 +73,7 @@ const suite = languageSuite(
     ],
     // with and without the declaration; a trait and a struct
     references: [
-      {
-        at: TOTAL_AREA,
-        locs: ["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49", "src/report.rs 4:8–4:18"],
-      },
+      { at: TOTAL_AREA, locs: TOTAL_AREA_REFS },
       {
         at: { file: "src/main.rs", line: 6, column: 39, include_declaration: false },
         locs: ["src/main.rs 1:33–1:43", "src/main.rs 6:39–6:49"],
@@ -124,6 +124,33 @@ const suite = languageSuite(
     ],
     // a clean crate has none, per file (and workspace-wide, below)
     clean: ["src/main.rs", "src/report.rs", "src/shapes.rs", "src/lib.rs"],
+    workspaceSymbols: [
+      {
+        query: "total_area",
+        symbols: [
+          { name: "total_area", kind: "function", file: "src/report.rs", ...range(4, 8, 4, 18) },
+        ],
+      },
+      {
+        query: "Rect",
+        symbols: [{ name: "Rect", kind: "struct", file: "src/shapes.rs", ...range(7, 12, 7, 16) }],
+      },
+    ],
+    // three edits in two files
+    rename: { at: TOTAL_AREA, new_name: "sum_areas", locs: TOTAL_AREA_REFS },
+    // src/main.rs line 6 `total_area`: code point 39, UTF-8 offset 44 → 45 (UTF-16 on
+    // rust-errors, below)
+    units: {
+      units: ["utf-8"],
+      at: TOTAL_AREA,
+      column: 39,
+      refs: (col) => [
+        "src/main.rs 1:33–1:43",
+        `src/main.rs 6:${col(39)}–6:${col(49)}`,
+        "src/report.rs 4:8–4:18",
+      ],
+      hover: [39, 49],
+    },
   },
   ra,
   (bridge) => {
@@ -142,36 +169,6 @@ const suite = languageSuite(
       expect(srcPath).toBeString();
       expect(isAbsolute(only ?? "")).toBe(true);
       expect(only).toStartWith(`${join(srcPath ?? "", "alloc", "src", "vec", "mod.rs")} `);
-    });
-
-    test("workspace_symbols", async () => {
-      const t = await ok(bridge(), "workspace_symbols", { query: "total_area" });
-      expect(t.symbols).toEqual([
-        { name: "total_area", kind: "function", file: "src/report.rs", ...range(4, 8, 4, 18) },
-      ]);
-      const r = await ok(bridge(), "workspace_symbols", { query: "Rect" });
-      expect(r.symbols).toEqual([
-        { name: "Rect", kind: "struct", file: "src/shapes.rs", ...range(7, 12, 7, 16) },
-      ]);
-    });
-
-    test("rename_preview: three edits in two files", async () => {
-      const r = await ok(bridge(), "rename_preview", {
-        file: "src/main.rs",
-        line: 6,
-        symbol: "total_area",
-        new_name: "sum_areas",
-      });
-      const edit = renameEdit("sum_areas");
-      expect(r).toEqual({
-        applied: false,
-        new_name: "sum_areas",
-        edit_set: anyEditSet(),
-        changes: [
-          { file: "src/main.rs", edits: [edit(1, 33, 43), edit(6, 39, 49)] },
-          { file: "src/report.rs", edits: [edit(4, 8, 18)] },
-        ],
-      });
     });
 
     test("diagnostics workspace-wide: none", async () => {
@@ -305,33 +302,6 @@ describe.skipIf(!ra)("rust-analyzer diagnostics on rust-errors (UTF-16 columns)"
   });
 });
 
-describe.skipIf(!ra)("rust-analyzer with column_unit = utf-8", () => {
-  test("positions in and out in UTF-8 on the emoji line", async () => {
-    const bridge = await startRealBridge(fixture("rust"), config(), {
-      bridge: { column_unit: "utf-8" },
-    });
-    try {
-      // src/main.rs line 6 `total_area`: code point 39, UTF-8 offset 44 → 45
-      const byColumn = await ok(bridge, "references", { file: "src/main.rs", line: 6, column: 45 });
-      expect(locs(byColumn)).toEqual([
-        "src/main.rs 1:33–1:43",
-        "src/main.rs 6:45–6:55",
-        "src/report.rs 4:8–4:18",
-      ]);
-      const bySymbol = await ok(bridge, "references", {
-        file: "src/main.rs",
-        line: 6,
-        symbol: "total_area",
-      });
-      expect(bySymbol).toEqual(byColumn);
-      const hover = await ok(bridge, "hover", { file: "src/main.rs", line: 6, column: 45 });
-      expect(hover.range).toEqual(range(6, 45, 6, 55));
-    } finally {
-      await bridge.close();
-    }
-  });
-});
-
 // zero-config configures bacon-ls beside it where bacon-ls is installed (rust-analyzer then
 // answers semantics only, SPEC §2.1), and primes its caches: only semantics asked here
 zeroConfigTest(
@@ -344,11 +314,7 @@ zeroConfigTest(
       "quiescent",
       "probe workspace/symbol",
     ]);
-    const def = await ok(bridge, "definition", {
-      file: "src/main.rs",
-      line: 6,
-      symbol: "total_area",
-    });
+    const def = await ok(bridge, "definition", TOTAL_AREA);
     expect(locs(def)).toEqual(["src/report.rs 4:8–4:18"]);
     const len = await ok(bridge, "hover", { file: "src/main.rs", line: 7, symbol: "len" });
     expect(len.text as string).toContain("pub const fn len(&self) -> usize");

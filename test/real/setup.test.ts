@@ -8,8 +8,8 @@
  * .ci/setup-servers installs every one of them (the pins of the cargo- and go-built ones
  * are in test/servers/pins.env).
  */
-import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import serversPkg from "../servers/package.json" with { type: "json" };
 import {
@@ -30,6 +30,10 @@ import {
   type RealServer,
   TEST_SERVERS_DIR,
 } from "../support/real-servers.ts";
+import { removeTempDirs } from "../support/temp-dirs.ts";
+
+// the fixture copies below
+afterAll(removeTempDirs);
 
 /**
  * Versions the fixture answers were measured with. The apt ones follow Debian 12: if a
@@ -144,21 +148,17 @@ describe("real servers installed by .ci/setup-servers", () => {
 describe("fixtures produce the errors test/fixtures/README.md records", () => {
   test("materializeCFixture writes compile_commands.json with absolute, existing paths", () => {
     const dir = materializeCFixture();
-    try {
-      const entries = JSON.parse(readFileSync(join(dir, "compile_commands.json"), "utf8"));
-      expect(entries.map((e: { file: string }) => e.file)).toEqual([
-        join(dir, "main.c"),
-        join(dir, "util.c"),
-      ]);
-      for (const e of entries) {
-        expect(e.directory).toBe(dir);
-        expect(existsSync(e.file)).toBe(true);
-        expect(isAbsolute(e.arguments[0])).toBe(true);
-      }
-      expect(existsSync(join(dir, "compile_commands.json.in"))).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const entries = JSON.parse(readFileSync(join(dir, "compile_commands.json"), "utf8"));
+    expect(entries.map((e: { file: string }) => e.file)).toEqual([
+      join(dir, "main.c"),
+      join(dir, "util.c"),
+    ]);
+    for (const e of entries) {
+      expect(e.directory).toBe(dir);
+      expect(existsSync(e.file)).toBe(true);
+      expect(isAbsolute(e.arguments[0])).toBe(true);
     }
+    expect(existsSync(join(dir, "compile_commands.json.in"))).toBe(false);
   });
 
   test("c fixtures: clangd --check finds no errors in c and exactly two in c-errors", async () => {
@@ -166,16 +166,12 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
     if (!present("clangd", found)) return;
     const errorsOf = (fixture: "c" | "c-errors", file: string) => {
       const dir = materializeCFixture(undefined, fixture);
-      try {
-        const result = run([found.config.command, `--check=${file}`, "--log=error"], dir);
-        return result.output
-          .split("\n")
-          .map((l) => /^E\[[^\]]*\] \[(\w+)\] Line (\d+):/.exec(l))
-          .filter((m) => m !== null)
-          .map((m) => `${file}:${m[2]} ${m[1]}`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const result = run([found.config.command, `--check=${file}`, "--log=error"], dir);
+      return result.output
+        .split("\n")
+        .map((l) => /^E\[[^\]]*\] \[(\w+)\] Line (\d+):/.exec(l))
+        .filter((m) => m !== null)
+        .map((m) => `${file}:${m[2]} ${m[1]}`);
     };
     expect(errorsOf("c", "main.c")).toEqual([]);
     expect(errorsOf("c", "util.c")).toEqual([]);
@@ -196,22 +192,18 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
       ["rust-errors", ["src/lib.rs:4:22: error[E0308]", "src/lib.rs:9:40: error[E0425]"]],
     ] as const) {
       const dir = copyFixture(name);
-      try {
-        const result = run(
-          [cargo, "check", "--offline", "--locked", "--quiet", "--message-format", "short"],
-          dir,
-          env,
-        );
-        // rustc prints 1-based line and code-point column
-        const errors = result.output
-          .split("\n")
-          .filter((l) => /^src\/.*: error\[/.test(l))
-          .map((l) => l.slice(0, l.indexOf("]") + 1));
-        expect(errors.sort()).toEqual([...expected]);
-        expect(result.code).toBe(expected.length === 0 ? 0 : 101);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const result = run(
+        [cargo, "check", "--offline", "--locked", "--quiet", "--message-format", "short"],
+        dir,
+        env,
+      );
+      // rustc prints 1-based line and code-point column
+      const errors = result.output
+        .split("\n")
+        .filter((l) => /^src\/.*: error\[/.test(l))
+        .map((l) => l.slice(0, l.indexOf("]") + 1));
+      expect(errors.sort()).toEqual([...expected]);
+      expect(result.code).toBe(expected.length === 0 ? 0 : 101);
     }
   });
 
@@ -221,18 +213,14 @@ describe("fixtures produce the errors test/fixtures/README.md records", () => {
     const go = Bun.which("go");
     if (!go) throw new Error("go not on PATH (gopls needs it too)");
     const dir = copyFixture("go");
-    try {
-      const result = run([go, "build", "./..."], dir, found.config.env);
-      // go prints 1-based line and byte column (ASCII lines here)
-      const errors = result.output
-        .split("\n")
-        .filter((l) => l.startsWith("broken/"))
-        .map((l) => l.split(": ")[0]);
-      expect(errors).toEqual(["broken/broken.go:6:14", "broken/broken.go:7:13"]);
-      expect(result.code).toBe(1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const result = run([go, "build", "./..."], dir, found.config.env);
+    // go prints 1-based line and byte column (ASCII lines here)
+    const errors = result.output
+      .split("\n")
+      .filter((l) => l.startsWith("broken/"))
+      .map((l) => l.split(": ")[0]);
+    expect(errors).toEqual(["broken/broken.go:6:14", "broken/broken.go:7:13"]);
+    expect(result.code).toBe(1);
   });
 
   test("python fixture: pyright reports exactly the two errors in errors.py", async () => {

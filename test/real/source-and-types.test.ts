@@ -19,7 +19,7 @@ import { startDirect } from "../parity/direct.ts";
 import type { LspClient } from "../parity/lsp-client.ts";
 import type { BridgeHandle } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
-import { fails, ok, requiredUnderCI, startRealBridge } from "../support/real-bridge.ts";
+import { fails, ok, requiredServer, startRealBridge } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -546,7 +546,6 @@ const CASES: ServerCase[] = [
 ];
 
 for (const c of CASES) {
-  const found = await c.find();
-  requiredUnderCI(c.name, found);
+  const found = await requiredServer(c.name, c.find);
   describe.skipIf(!found)(c.name, () => serverSuite(c, found));
 }

@@ -20,14 +20,12 @@ import {
   REPO,
   startBridge,
 } from "../support/bridge.ts";
-import { locs, ok, requiredUnderCI } from "../support/real-bridge.ts";
+import { locs, ok, requiredServer } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, findTypescriptNative } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const tls = await findTypescriptLanguageServer();
-const native = await findTypescriptNative();
-requiredUnderCI("typescript-language-server", tls);
-requiredUnderCI("typescript-native", native);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
+const native = await requiredServer("typescript-native", findTypescriptNative);
 
 /** typescript-language-server with its TypeScript 5.9.3 beside it (test/servers) */
 const TLS_PATH = `${join(REPO, "test", "servers", "node_modules", ".bin")}:${process.env.PATH}`;
@@ -37,9 +35,7 @@ const NATIVE_PATH = `${join(REPO, "node_modules", ".bin")}:${process.env.PATH}`;
 const FIRST_ANSWER_MS = 20_000;
 
 afterEach(closeAllBridges);
-afterAll(() => {
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** demo-ts (src/greet.ts, src/index.ts) without its tsconfig.json, plus `extra` files. */
 function layout(extra: Record<string, string> = {}, keepTsconfig = false): string {

@@ -8,20 +8,9 @@
 import { describe, expect, test } from "bun:test";
 import { realpathSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import type { BridgeHandle } from "../support/bridge.ts";
 import { answers, freshAnswersWith, type Probe } from "../support/coherence.ts";
 import { languageSuite } from "../support/language-suite.ts";
-import {
-  anyEditSet,
-  diagnosticsFor,
-  fails,
-  locs,
-  ok,
-  range,
-  renameEdit,
-  startAndStatus,
-  startRealBridge,
-} from "../support/real-bridge.ts";
+import { anyEditSet, locs, ok, range, renameEdit, startAndStatus } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer, TEST_SERVERS_DIR } from "../support/real-servers.ts";
 import { expectServed, startZeroConfig } from "../support/zero-config-bridge.ts";
 
@@ -49,22 +38,6 @@ function errorsTs(col: (cp: number) => number = (cp) => cp) {
       channels: ["pull"],
     },
   ];
-}
-
-/**
- * tls publishes once per tsserver diagnostic kind with no version and no end signal, so no
- * publish proves a set complete; the bridge asks tsserver instead (the `tsserver` settle
- * rule, SPEC §6). The first answer for a freshly opened file is therefore already complete:
- * this asks once and checks the count.
- */
-async function settledTsDiagnostics(
-  bridge: BridgeHandle,
-  file: string,
-  expectedTotal: number,
-): Promise<Record<string, unknown>> {
-  const r = await ok(bridge, "diagnostics", { file });
-  expect(r.total).toBe(expectedTotal);
-  return r;
 }
 
 const TOTAL_AREA_REFS = [
@@ -159,25 +132,55 @@ const suite = languageSuite(
         tree: ["squares constant 3:7–3:47 / 3:7–3:14", "total constant 4:27–4:53 / 4:27–4:32"],
       },
     ],
-    // errors.ts's two errors on the first call (see settledTsDiagnostics), none elsewhere
+    // tls does not offer declaration
+    lacks: [
+      {
+        tool: "declaration",
+        args: { file: "src/main.ts", line: 4, column: 35 },
+        method: "textDocument/declaration",
+      },
+    ],
+    // tls publishes once per tsserver diagnostic kind with no version and no end signal, so
+    // the bridge asks tsserver (the `tsserver` settle rule, SPEC §6): complete on the first
+    // call; none elsewhere
     diagnostics: { file: "src/errors.ts", items: errorsTs(), settled: true },
     clean: ["src/main.ts", "src/shape.ts"],
+    // the open files it published for; it offers no workspace pull
+    workspace: { files: ["src/errors.ts", "src/main.ts", "src/shape.ts"], items: errorsTs() },
+    // the whole declaration's range
+    workspaceSymbols: [
+      {
+        query: "totalArea",
+        symbols: [
+          { name: "totalArea", kind: "function", file: "src/shape.ts", ...range(14, 1, 16, 2) },
+        ],
+      },
+      {
+        query: "Square",
+        symbols: [
+          { name: "squares", kind: "constant", file: "src/main.ts", ...range(3, 7, 3, 47) },
+          { name: "Square", kind: "class", file: "src/shape.ts", ...range(6, 1, 12, 2) },
+        ],
+      },
+    ],
+    // main.ts 4 `totalArea`: code point 35, UTF-16 offset 36 → 37, UTF-8 offset 40 → 41
+    units: {
+      units: ["utf-16", "utf-8"],
+      at: TOTAL_AREA_USE,
+      column: 35,
+      refs: (col) => [
+        "src/errors.ts 1:18–1:27",
+        `src/errors.ts 4:${col(35)}–4:${col(44)}`,
+        "src/main.ts 1:18–1:27",
+        `src/main.ts 4:${col(35)}–4:${col(44)}`,
+        "src/shape.ts 14:17–14:26",
+      ],
+      hover: [35, 44],
+      diagnostics: { file: "src/errors.ts", items: errorsTs },
+    },
   },
   tls,
   (bridge) => {
-    test("declaration: tls does not offer it → ServerLacksCapability", async () => {
-      const err = await fails(bridge(), "declaration", {
-        file: "src/main.ts",
-        line: 4,
-        column: 35,
-      });
-      expect(err.code).toBe("ServerLacksCapability");
-      expect(err.details).toEqual({
-        server: "typescript-language-server",
-        method: "textDocument/declaration",
-      });
-    });
-
     test("type_definition: the workspace class first, TypeScript's lib files as absolute paths", async () => {
       const r = await ok(bridge(), "type_definition", {
         file: "src/main.ts",
@@ -195,18 +198,6 @@ const suite = languageSuite(
         expect(isAbsolute(l)).toBe(true);
         expect(l.startsWith(`${lib}/lib.`)).toBe(true);
       }
-    });
-
-    test("workspace_symbols: the whole declaration's range", async () => {
-      const t = await ok(bridge(), "workspace_symbols", { query: "totalArea" });
-      expect(t.symbols).toEqual([
-        { name: "totalArea", kind: "function", file: "src/shape.ts", ...range(14, 1, 16, 2) },
-      ]);
-      const s = await ok(bridge(), "workspace_symbols", { query: "Square" });
-      expect(s.symbols).toEqual([
-        { name: "squares", kind: "constant", file: "src/main.ts", ...range(3, 7, 3, 47) },
-        { name: "Square", kind: "class", file: "src/shape.ts", ...range(6, 1, 12, 2) },
-      ]);
     });
 
     test("rename_preview: an import alias from the use site, five edits from the declaration", async () => {
@@ -244,12 +235,6 @@ const suite = languageSuite(
       ]);
     });
 
-    test("diagnostics workspace-wide: the open files tls published for; it offers no workspace pull", async () => {
-      expect(await ok(bridge(), "diagnostics")).toEqual(
-        diagnosticsFor(["src/errors.ts", "src/main.ts", "src/shape.ts"], errorsTs(), false),
-      );
-    });
-
     test("code_actions on the errors: command-only refactors, no quick-fix, nothing with an edit", async () => {
       const r = await ok(bridge(), "code_actions", { file: "src/errors.ts", line: 4, column: 57 });
       const actions = r.actions as Record<string, unknown>[];
@@ -269,44 +254,6 @@ const suite = languageSuite(
 );
 const config = suite.config;
 const tsFixture = (): string => suite.fixture("ts");
-
-describe.skipIf(!tls)("typescript-language-server column units on the emoji lines", () => {
-  for (const [unit, col] of [
-    // main.ts 4 `totalArea`: code point 35, UTF-16 offset 36 → 37, UTF-8 offset 40 → 41
-    ["utf-16", (cp: number) => cp + 2],
-    ["utf-8", (cp: number) => cp + 6],
-  ] as const) {
-    test(`column_unit = "${unit}": positions, references and diagnostics in ${unit}`, async () => {
-      const bridge = await startRealBridge(tsFixture(), config(), {
-        bridge: { column_unit: unit },
-      });
-      try {
-        const byColumn = await ok(bridge, "references", {
-          file: "src/main.ts",
-          line: 4,
-          column: col(35),
-        });
-        expect(locs(byColumn)).toEqual([
-          "src/errors.ts 1:18–1:27",
-          `src/errors.ts 4:${col(35)}–4:${col(44)}`,
-          "src/main.ts 1:18–1:27",
-          `src/main.ts 4:${col(35)}–4:${col(44)}`,
-          "src/shape.ts 14:17–14:26",
-        ]);
-        const bySymbol = await ok(bridge, "references", {
-          file: "src/main.ts",
-          line: 4,
-          symbol: "totalArea",
-        });
-        expect(bySymbol).toEqual(byColumn);
-        const diags = await settledTsDiagnostics(bridge, "src/errors.ts", 2);
-        expect(diags).toEqual(diagnosticsFor(["src/errors.ts"], errorsTs(col)));
-      } finally {
-        await bridge.close();
-      }
-    });
-  }
-});
 
 /**
  * The path users run (SPEC §2.1, §5.2): zero-config serves the same configuration, so tsserver
@@ -337,38 +284,34 @@ describe.skipIf(!tls)("typescript-language-server through zero-config", () => {
     if (!tls) return;
     const root = tsFixture();
     const start = (dir: string) => startZeroConfig(dir, [tls]);
-    const bridge = await start(root);
-    try {
-      await expectServed(bridge, tls);
-      const before = await ok(bridge, "references", probes[0]?.args);
-      expect(locs(before)).toHaveLength(5);
-      writeFileSync(join(root, "src", "extra.ts"), EXTRA);
-      const truth = freshAnswersWith(root, start, probes);
-      const got = await answers(bridge, probes, root);
-      expect(got).toEqual(await truth);
-      const [refs, symbols, calls] = got as Record<string, unknown>[];
-      expect(locs(refs ?? {})).toEqual([
-        "src/errors.ts 1:18–1:27",
-        "src/errors.ts 4:35–4:44",
-        "src/extra.ts 1:18–1:27",
-        "src/extra.ts 4:10–4:19",
-        "src/extra.ts 4:39–4:48",
-        "src/main.ts 1:18–1:27",
-        "src/main.ts 4:35–4:44",
-        "src/shape.ts 14:17–14:26",
-      ]);
-      expect(symbols?.symbols).toEqual([
-        { name: "extraArea", kind: "function", file: "src/extra.ts", ...range(3, 1, 5, 2) },
-      ]);
-      const incoming = (calls?.calls ?? []) as { name: string; file: string }[];
-      const callers = incoming.map((c) => `${c.file} ${c.name}`);
-      expect(callers).toContain("src/extra.ts extraArea");
-      const status = await startAndStatus(bridge, "typescript-language-server");
-      const coherence = status.coherence as { watchers: string[]; file_events_sent: number };
-      expect(coherence.watchers.length).toBeGreaterThan(0);
-      expect(coherence.file_events_sent).toBeGreaterThan(0);
-    } finally {
-      await bridge.close();
-    }
+    await using bridge = await start(root);
+    await expectServed(bridge, tls);
+    const before = await ok(bridge, "references", probes[0]?.args);
+    expect(locs(before)).toHaveLength(5);
+    writeFileSync(join(root, "src", "extra.ts"), EXTRA);
+    const truth = freshAnswersWith(root, start, probes);
+    const got = await answers(bridge, probes, root);
+    expect(got).toEqual(await truth);
+    const [refs, symbols, calls] = got as Record<string, unknown>[];
+    expect(locs(refs ?? {})).toEqual([
+      "src/errors.ts 1:18–1:27",
+      "src/errors.ts 4:35–4:44",
+      "src/extra.ts 1:18–1:27",
+      "src/extra.ts 4:10–4:19",
+      "src/extra.ts 4:39–4:48",
+      "src/main.ts 1:18–1:27",
+      "src/main.ts 4:35–4:44",
+      "src/shape.ts 14:17–14:26",
+    ]);
+    expect(symbols?.symbols).toEqual([
+      { name: "extraArea", kind: "function", file: "src/extra.ts", ...range(3, 1, 5, 2) },
+    ]);
+    const incoming = (calls?.calls ?? []) as { name: string; file: string }[];
+    const callers = incoming.map((c) => `${c.file} ${c.name}`);
+    expect(callers).toContain("src/extra.ts extraArea");
+    const status = await startAndStatus(bridge, "typescript-language-server");
+    const coherence = status.coherence as { watchers: string[]; file_events_sent: number };
+    expect(coherence.watchers.length).toBeGreaterThan(0);
+    expect(coherence.file_events_sent).toBeGreaterThan(0);
   });
 });

@@ -110,24 +110,20 @@ for (const [name, c] of Object.entries(CASES)) {
       const root = materialize(c);
       const importer: Probe = { tool: "diagnostics", args: { file: c.importer } };
       const linked: Probe = { tool: "hover", args: { file: c.viaLink, ...c.hover } };
-      const long = await startRealBridge(root, found.config);
-      try {
-        await ok(long, "session_status", { start: true });
-        await ok(long, importer.tool, importer.args);
-        // the linked file is not open: only the server's own view of it can follow
-        for (const [how, rel, text, probes] of [
-          ["through the real path, not open", c.real, c.v2, [importer]],
-          ["through the link, open by its link path", c.viaLink, c.v3, [importer, linked]],
-        ] as const) {
-          if (probes.length > 1) await ok(long, linked.tool, linked.args);
-          writeFileSync(join(root, rel), text);
-          const truth = freshAnswers(root, found.config, [...probes]);
-          const got: unknown[] = [];
-          for (const p of probes) got.push(await answer(long, p, root));
-          expect({ how, answers: got }).toEqual({ how, answers: await truth });
-        }
-      } finally {
-        await long.close();
+      await using long = await startRealBridge(root, found.config);
+      await ok(long, "session_status", { start: true });
+      await ok(long, importer.tool, importer.args);
+      // the linked file is not open: only the server's own view of it can follow
+      for (const [how, rel, text, probes] of [
+        ["through the real path, not open", c.real, c.v2, [importer]],
+        ["through the link, open by its link path", c.viaLink, c.v3, [importer, linked]],
+      ] as const) {
+        if (probes.length > 1) await ok(long, linked.tool, linked.args);
+        writeFileSync(join(root, rel), text);
+        const truth = freshAnswers(root, found.config, [...probes]);
+        const got: unknown[] = [];
+        for (const p of probes) got.push(await answer(long, p, root));
+        expect({ how, answers: got }).toEqual({ how, answers: await truth });
       }
     }, 300_000);
   });

@@ -18,14 +18,12 @@ import {
 } from "../support/bridge.ts";
 import { findGopls } from "../support/built-servers.ts";
 import { descendantsOf } from "../support/processes.ts";
-import { fails, ok, requiredUnderCI } from "../support/real-bridge.ts";
+import { fails, ok, requiredServer } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const gopls = await findGopls();
-const tls = await findTypescriptLanguageServer();
-requiredUnderCI("gopls", gopls);
-requiredUnderCI("typescript-language-server", tls);
+const gopls = await requiredServer("gopls", findGopls);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
 
 /** every server the suites use, as a user's PATH would have them */
 const PATH = [

@@ -20,7 +20,7 @@ import {
   REPO,
   startBridge,
 } from "../support/bridge.ts";
-import { fails, locs, ok, requiredUnderCI } from "../support/real-bridge.ts";
+import { fails, locs, ok, requiredServer } from "../support/real-bridge.ts";
 import {
   copyFixture,
   findClangd,
@@ -31,14 +31,10 @@ import {
 } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
 
-const clangd = await findClangd();
-const tls = await findTypescriptLanguageServer();
-const native = await findTypescriptNative();
-const pyright = await findPyright();
-requiredUnderCI("clangd", clangd);
-requiredUnderCI("typescript-language-server", tls);
-requiredUnderCI("typescript-native", native);
-requiredUnderCI("pyright", pyright);
+const clangd = await requiredServer("clangd", findClangd);
+const tls = await requiredServer("typescript-language-server", findTypescriptLanguageServer);
+const native = await requiredServer("typescript-native", findTypescriptNative);
+const pyright = await requiredServer("pyright", findPyright);
 
 /** npm servers of test/servers (typescript-language-server, pyright, TypeScript 5.9.3) */
 const SERVERS_BIN = join(REPO, "test", "servers", "node_modules", ".bin");
@@ -50,9 +46,7 @@ const TS7_BIN = join(REPO, "node_modules", ".bin");
 const SYSTEM_PATH = process.env.PATH ?? "";
 
 afterEach(closeAllBridges);
-afterAll(() => {
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** The bridge with no configuration, serving `cwd`, looking for servers on `path`. */
 function zeroConfig(cwd: string, path: string): Promise<BridgeHandle> {

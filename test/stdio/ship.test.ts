@@ -16,6 +16,7 @@ import {
   startBridge,
   writeConfig,
 } from "../support/bridge.ts";
+import { initializeParams } from "../support/raw-bridge.ts";
 import { requiredUnderCI } from "../support/real-bridge.ts";
 import { findTypescriptLanguageServer } from "../support/real-servers.ts";
 import { removeTempDirs, tempDir } from "../support/temp-dirs.ts";
@@ -116,16 +117,7 @@ describe("logs (SPEC §2, §3)", () => {
     });
     try {
       const send = (msg: object) => proc.stdin.write(`${JSON.stringify(msg)}\n`);
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "1" },
-        },
-      });
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("raw") });
       send({ jsonrpc: "2.0", method: "notifications/initialized" });
       for (let i = 0; i < 6; i++) {
         send({

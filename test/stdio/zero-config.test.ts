@@ -66,46 +66,42 @@ describe("zero-config start", () => {
     const root = copyFixture("c", tempDir("theodolite-zc-c-"));
     writeFileSync(join(root, "notes.xyz"), "nothing serves this\n");
     const emptyPath = tempDir("theodolite-empty-path-");
-    const bridge = await startBridge({ args: [], cwd: root, env: { PATH: emptyPath } });
-    try {
-      const status = (await bridge.call("session_status")).structured as {
-        bridge: {
-          config: string;
-          discovery: { servers: { name: string; status: string; why: string }[] };
-        };
-        sessions: unknown[];
+    await using bridge = await startBridge({ args: [], cwd: root, env: { PATH: emptyPath } });
+    const status = (await bridge.call("session_status")).structured as {
+      bridge: {
+        config: string;
+        discovery: { servers: { name: string; status: string; why: string }[] };
       };
-      expect(status.bridge.config).toBe("zero-config");
-      expect(status.sessions).toEqual([]);
-      const rows = status.bridge.discovery.servers;
-      expect(rows.every((r) => r.status === "left_out")).toBe(true);
-      expect(rows.find((r) => r.name === "clangd")?.why).toBe(
-        "`clangd` not found in node_modules/.bin or on PATH",
-      );
-      expect(rows.find((r) => r.name === "pyright")?.why).toBe(
-        "no .py/.pyi files or #!python/python3 scripts here",
-      );
+      sessions: unknown[];
+    };
+    expect(status.bridge.config).toBe("zero-config");
+    expect(status.sessions).toEqual([]);
+    const rows = status.bridge.discovery.servers;
+    expect(rows.every((r) => r.status === "left_out")).toBe(true);
+    expect(rows.find((r) => r.name === "clangd")?.why).toBe(
+      "`clangd` not found in node_modules/.bin or on PATH",
+    );
+    expect(rows.find((r) => r.name === "pyright")?.why).toBe(
+      "no .py/.pyi files or #!python/python3 scripts here",
+    );
 
-      const c = await fails(bridge, "hover", { file: join(root, "main.c"), line: 6, column: 29 });
-      expect(c.code).toBe("NoServerForFile");
-      expect(c.message).toContain('handles "main.c"');
-      // clangd and its alternative, ccls, each with why it was left out
-      expect(c.hint).toContain(".c files need clangd or ccls");
-      expect(c.hint).toContain("install one of clangd, ccls");
-      expect(c.hint).not.toContain("extensions");
-      expect(JSON.stringify(c)).not.toContain(root);
+    const c = await fails(bridge, "hover", { file: join(root, "main.c"), line: 6, column: 29 });
+    expect(c.code).toBe("NoServerForFile");
+    expect(c.message).toContain('handles "main.c"');
+    // clangd and its alternative, ccls, each with why it was left out
+    expect(c.hint).toContain(".c files need clangd or ccls");
+    expect(c.hint).toContain("install one of clangd, ccls");
+    expect(c.hint).not.toContain("extensions");
+    expect(JSON.stringify(c)).not.toContain(root);
 
-      const other = await fails(bridge, "document_symbols", { file: "notes.xyz" });
-      expect(other.code).toBe("NoServerForFile");
-      expect(other.hint).toContain("no preset serves .xyz files");
+    const other = await fails(bridge, "document_symbols", { file: "notes.xyz" });
+    expect(other.code).toBe("NoServerForFile");
+    expect(other.hint).toContain("no preset serves .xyz files");
 
-      const symbols = await fails(bridge, "workspace_symbols", { query: "main" });
-      expect(symbols.code).toBe("NoServerForFile");
-      expect(symbols.hint).toContain("zero-config found no usable language server");
-      expect(bridge.stderr()).toContain("zero-config mode: no usable language server");
-    } finally {
-      await bridge.close();
-    }
+    const symbols = await fails(bridge, "workspace_symbols", { query: "main" });
+    expect(symbols.code).toBe("NoServerForFile");
+    expect(symbols.hint).toContain("zero-config found no usable language server");
+    expect(bridge.stderr()).toContain("zero-config mode: no usable language server");
   });
 });
 

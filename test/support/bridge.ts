@@ -95,6 +95,8 @@ export interface BridgeHandle {
   stderr(): string;
   call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   close(): Promise<void>;
+  /** close() at the end of an `await using` scope, also when the test fails */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 const open = new Set<BridgeHandle>();
@@ -171,6 +173,7 @@ export async function startBridge(opts: {
       }
       for (const d of opts.ownDirs ?? []) removeTempDir(d);
     },
+    [Symbol.asyncDispose]: () => handle.close(),
   };
   open.add(handle);
   return handle;

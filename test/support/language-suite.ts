@@ -1,12 +1,16 @@
 /**
  * One real server through the compiled bridge on one fixture, as a table (SPEC §11): a case
  * lists what the server answers on the fixture — readiness by its own signal, hover,
- * definition, references, document symbols, diagnostics — and what it does not offer
- * (ServerLacksCapability), with positions in code points on lines with astral characters.
- * `languageSuite` turns a case into tests against one bridge, started once per case, so a
- * suite takes seconds. The measured answers are in test/fixtures/README.md.
+ * definition, references, document and workspace symbols, rename_preview, diagnostics — and
+ * what it does not offer (ServerLacksCapability), with positions in code points on lines
+ * with astral characters, and in UTF-16 and UTF-8 units where a case says. `languageSuite`
+ * turns a case into tests against one bridge, started once per case (a bridge per other
+ * column unit), so a suite takes seconds. The measured answers are in
+ * test/fixtures/README.md.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { findPreset } from "../../src/config/presets.ts";
 import { UNVERSIONED } from "../../src/session/settle/rule.ts";
 import type { BridgeHandle } from "./bridge.ts";
@@ -14,10 +18,12 @@ import { findLanguageServer } from "./language-servers.ts";
 import { checkLineProbe, type LineProbe } from "./line-probe.ts";
 import { POLYGLOT_SERVERS } from "./polyglot.ts";
 import {
+  anyEditSet,
   diagnosticsFor,
   fails,
   locs,
   ok,
+  range,
   readyByState,
   realSuite,
   requiredUnderCI,
@@ -25,7 +31,7 @@ import {
   startRealBridge,
   symbolTree,
 } from "./real-bridge.ts";
-import { copyFixture, materializeCFixture, type RealServer } from "./real-servers.ts";
+import { copyFixture, fixturePath, materializeCFixture, type RealServer } from "./real-servers.ts";
 import { removeTempDir, tempDir } from "./temp-dirs.ts";
 import { waitForValue } from "./wait.ts";
 import {
@@ -61,8 +67,11 @@ export interface LanguageCase {
    * before the other calls, until these references hold this many locations
    */
   indexed?: { at: Args; count: number };
-  /** calls the server cannot answer: ServerLacksCapability, never an empty answer */
-  lacks?: { tool: string; args: Args }[];
+  /**
+   * calls the server cannot answer: ServerLacksCapability, never an empty answer; `method`:
+   * the LSP method the details name
+   */
+  lacks?: { tool: string; args: Args; method?: string }[];
   /**
    * The settled set of one file; `settled: false` for servers nothing proves current.
    * `pushToo`: the server also pushes what its pull answers, merged when it arrived in time
@@ -78,6 +87,45 @@ export interface LanguageCase {
   fresh?: { fixture?: string; file: string; items: unknown[]; ready?: string[] };
   /** where it breaks lines, probed on a file of its language (line-probe.ts) */
   lines?: LineProbe;
+  /** rename_preview at `at`: the ranges it edits, as `locs` spells them; nothing written */
+  rename?: { at: Args; new_name: string; locs: string[] };
+  /** workspace_symbols: what each query finds */
+  workspaceSymbols?: { query: string; symbols: unknown[] }[];
+  /** diagnostics with no file: these files and items, `complete: false` (no workspace pull) */
+  workspace?: { files: string[]; items: unknown[] };
+  /**
+   * The emoji line in other column units, a bridge each, `col` mapping a code-point column
+   * to the unit (two astral characters before: UTF-16 +2, UTF-8 +6): references at `at`
+   * (a symbol) by its column `column` in the unit equal those by the symbol, `refs(col)`;
+   * `hover`: its range [column, end_column]; `diagnostics`: one file's; `inside`: a column
+   * inside the first astral character, refused (PositionOutOfRange), never clamped.
+   */
+  units?: {
+    units: ("utf-16" | "utf-8")[];
+    at: { file: string; line: number; symbol: string };
+    column: number;
+    refs: (col: (cp: number) => number) => string[];
+    hover?: [number, number];
+    diagnostics?: { file: string; items: (col: (cp: number) => number) => unknown[] };
+    inside?: number;
+  };
+}
+
+/** A code-point column in the given unit on the fixtures' emoji lines (two astral characters). */
+const UNIT_SHIFT = { "utf-16": 2, "utf-8": 6 };
+
+/** rename_preview's `changes` that edit these ranges (`file l:c–l:c`, by file in order). */
+function renameChanges(spans: string[], newText: string) {
+  const changes: { file: string; edits: Record<string, unknown>[] }[] = [];
+  for (const s of spans) {
+    const [, file = "", ...at] = /^(.*) (\d+):(\d+)–(\d+):(\d+)$/.exec(s) ?? [];
+    const [l, c, el, ec] = at.map(Number) as [number, number, number, number];
+    const edit = { ...range(l, c, el, ec), new_text: newText };
+    const last = changes.at(-1);
+    if (last?.file === file) last.edits.push(edit);
+    else changes.push({ file, edits: [edit] });
+  }
+  return changes;
 }
 
 /** An answer's items on their pull channel alone (see `pushToo`). */
@@ -236,9 +284,42 @@ export function languageSuite(
         }
       });
     }
+    const rename = c.rename;
+    if (rename) {
+      test(`rename_preview ${JSON.stringify(rename.at)}: ${rename.locs.length} edits, nothing written`, async () => {
+        const r = await ok(bridge, "rename_preview", { ...rename.at, new_name: rename.new_name });
+        const changes = renameChanges(rename.locs, rename.new_name);
+        expect(r).toEqual({
+          applied: false,
+          new_name: rename.new_name,
+          edit_set: anyEditSet(),
+          changes,
+        });
+        for (const { file } of changes) {
+          const original = readFileSync(join(fixturePath(c.fixture ?? "polyglot"), file), "utf8");
+          expect(readFileSync(join(root, file), "utf8")).toBe(original);
+        }
+      });
+    }
+    for (const w of c.workspaceSymbols ?? []) {
+      test(`workspace_symbols "${w.query}"`, async () => {
+        const r = await ok(bridge, "workspace_symbols", { query: w.query });
+        expect(r).toEqual({ symbols: w.symbols, total: w.symbols.length });
+      });
+    }
+    const workspace = c.workspace;
+    if (workspace) {
+      test("diagnostics workspace-wide: the files it reported on; no workspace pull", async () => {
+        expect(await ok(bridge, "diagnostics")).toEqual(
+          diagnosticsFor(workspace.files, workspace.items, false),
+        );
+      });
+    }
     for (const l of c.lacks ?? []) {
       test(`${l.tool}: ServerLacksCapability`, async () => {
-        expect((await fails(bridge, l.tool, l.args)).code).toBe("ServerLacksCapability");
+        const err = await fails(bridge, l.tool, l.args);
+        expect(err.code).toBe("ServerLacksCapability");
+        if (l.method) expect(err.details).toEqual({ server: c.server, method: l.method });
       });
     }
     more?.(
@@ -254,7 +335,45 @@ export function languageSuite(
     }
   });
   if (c.fresh) freshSessions(c, c.fresh, found);
+  if (c.units) columnUnits(c, c.units, found, suite);
   return suite;
+}
+
+function columnUnits(
+  c: LanguageCase,
+  u: NonNullable<LanguageCase["units"]>,
+  found: RealServer | null,
+  suite: ReturnType<typeof realSuite>,
+): void {
+  describe.skipIf(!found)(`${c.server} column units on the emoji lines`, () => {
+    for (const unit of u.units) {
+      const col = (cp: number) => cp + UNIT_SHIFT[unit];
+      test(`column_unit = "${unit}": positions in and out in ${unit}`, async () => {
+        await using bridge = await startRealBridge(fixtureFor(c), suite.config(), {
+          bridge: { column_unit: unit },
+        });
+        const at = { file: u.at.file, line: u.at.line };
+        const byColumn = await ok(bridge, "references", { ...at, column: col(u.column) });
+        expect(locs(byColumn)).toEqual(u.refs(col));
+        expect(await ok(bridge, "references", u.at)).toEqual(byColumn);
+        if (u.hover) {
+          const hover = await ok(bridge, "hover", { ...at, column: col(u.column) });
+          expect(hover.range).toEqual(
+            range(u.at.line, col(u.hover[0]), u.at.line, col(u.hover[1])),
+          );
+        }
+        const d = u.diagnostics;
+        if (d) {
+          const r = await ok(bridge, "diagnostics", { file: d.file });
+          expect(r).toEqual(diagnosticsFor([d.file], d.items(col)));
+        }
+        if (u.inside !== undefined) {
+          const inside = await fails(bridge, "references", { ...at, column: u.inside });
+          expect(inside.code).toBe("PositionOutOfRange");
+        }
+      });
+    }
+  });
 }
 
 function freshSessions(
@@ -268,14 +387,10 @@ function freshSessions(
       for (let i = 0; i < 3; i++) {
         // the last through zero-config, the path users run (SPEC §2.1)
         const root = fixtureFor({ fixture: f.fixture ?? c.fixture });
-        const bridge = await lastThroughZeroConfig(i, 3, root, found);
-        try {
-          if (f.ready) readyByState(await startAndStatus(bridge, c.server), f.ready);
-          const r = await ok(bridge, "diagnostics", { file: f.file });
-          expect(r).toEqual(diagnosticsFor([f.file], f.items));
-        } finally {
-          await bridge.close();
-        }
+        await using bridge = await lastThroughZeroConfig(i, 3, root, found);
+        if (f.ready) readyByState(await startAndStatus(bridge, c.server), f.ready);
+        const r = await ok(bridge, "diagnostics", { file: f.file });
+        expect(r).toEqual(diagnosticsFor([f.file], f.items));
       }
     });
   });

@@ -38,6 +38,13 @@ function envelopeOf(result: Record<string, unknown>): Record<string, unknown> {
 
 const open = new Set<RawBridge>();
 
+/** An MCP client's `initialize` params, as `name`. */
+export const initializeParams = (name: string) => ({
+  protocolVersion: "2025-06-18",
+  capabilities: {},
+  clientInfo: { name, version: "1" },
+});
+
 export class RawBridge {
   /** every JSON-RPC 2.0 message the bridge wrote, in order */
   readonly lines: Message[] = [];
@@ -169,12 +176,7 @@ export class RawBridge {
     name: string,
     { initialized = true, timeoutMs = 20_000 } = {},
   ): Promise<Message> {
-    const params = {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name, version: "1" },
-    };
-    const r = await this.request("initialize", params, timeoutMs);
+    const r = await this.request("initialize", initializeParams(name), timeoutMs);
     if (initialized) await this.notify("notifications/initialized");
     return r;
   }

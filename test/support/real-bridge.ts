@@ -64,12 +64,24 @@ export function requiredUnderCI<T>(
   });
 }
 
+/** The server `find` locates, its requiredUnderCI test declared. */
+export async function requiredServer(
+  name: string,
+  find: () => Promise<RealServer | null>,
+): Promise<RealServer | null> {
+  const found = await find();
+  requiredUnderCI(name, found);
+  return found;
+}
+
 export interface RealBridgeOptions {
   bridge?: Record<string, unknown>;
   workspace?: Record<string, unknown>;
   clientName?: string;
   /** more servers in the same workspace (e.g. bacon-ls beside rust-analyzer) */
   extraServers?: ServerConfig[];
+  /** directories removed with the bridge's config when it closes (its workspace) */
+  ownDirs?: string[];
 }
 
 /** The config for one workspace `ws` at `root` served by `server` (and `extraServers`). */
@@ -100,7 +112,7 @@ export async function startRealBridge(
     const config = writeConfig(realConfig(root, server, opts), dir);
     return await startBridge({
       config,
-      ownDirs: [dir],
+      ownDirs: [dir, ...(opts.ownDirs ?? [])],
       ...(opts.clientName ? { clientName: opts.clientName } : {}),
     });
   } catch (err) {

@@ -14,6 +14,7 @@ import type { Config } from "../../src/config/types.ts";
 import { validateConfig } from "../../src/config/validate.ts";
 import { ensureBinary, fakeServer, writeConfig } from "./bridge.ts";
 import { gone, livePidsTagged, treeOf } from "./processes.ts";
+import { initializeParams } from "./raw-bridge.ts";
 import { removeTempDirs, tempDir } from "./temp-dirs.ts";
 import { waitFor, waitForValue, within } from "./wait.ts";
 
@@ -205,15 +206,7 @@ export class LineClient {
 
   /** initialize as `name`, then initialized; the raw answer. */
   async initialize(name: string): Promise<string> {
-    this.send({
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name, version: "1" },
-      },
-    });
+    this.send({ id: 1, method: "initialize", params: initializeParams(name) });
     const line = await this.answer(1);
     this.send({ method: "notifications/initialized" });
     return line;

@@ -132,13 +132,9 @@ export function zeroConfigTest(
     test(title, async () => {
       if (!found) return;
       const root = fixture();
-      const bridge = await startZeroConfig(root, [found]);
-      try {
-        await expectServed(bridge, found);
-        await body(bridge, root);
-      } finally {
-        await bridge.close();
-      }
+      await using bridge = await startZeroConfig(root, [found]);
+      await expectServed(bridge, found);
+      await body(bridge, root);
     });
   });
 }

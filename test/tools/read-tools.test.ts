@@ -12,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { bridgeFor, FakeProbe, lspRange, workspace } from "../fake-server/harness.ts";
 import { type BridgeHandle, closeBridgesAndTempDirs } from "../support/bridge.ts";
 import { r, range } from "../support/normalize-context.ts";
+import { diagnosticAt, diagnosticsFor } from "../support/real-bridge.ts";
 import { tempDir } from "../support/temp-dirs.ts";
 
 const SOURCE = "fn alpha() {}\nfn beta() {\n  alpha();\n}\n";
@@ -41,6 +42,10 @@ const sym = (name: string, kind: number, uri: string, range: ReturnType<typeof l
   kind,
   location: { uri, range },
 });
+
+/** The warning both channels hold, as the fake sends it and as the bridge answers it. */
+const UNUSED = { message: "unused", severity: 2, line: 0, character: 3, end_character: 8 };
+const UNUSED_OUT = { code: "W1", source: "fake", message: "unused" };
 
 const CAPABILITIES = {
   textDocumentSync: 1,
@@ -115,15 +120,7 @@ const SERVERS = [
         ],
       },
       publish_on_sync: [
-        {
-          message: "unused",
-          severity: 2,
-          line: 0,
-          character: 3,
-          end_character: 8,
-          code: "W1",
-          source: "fake",
-        },
+        { ...UNUSED, ...UNUSED_OUT },
         {
           message: "bad call",
           severity: 1,
@@ -135,15 +132,7 @@ const SERVERS = [
         },
       ],
       pull_diagnostics: [
-        {
-          message: "unused",
-          severity: 2,
-          line: 0,
-          character: 3,
-          end_character: 8,
-          code: "W1",
-          source: "fake",
-        },
+        { ...UNUSED, ...UNUSED_OUT },
         { message: "hint here", severity: 4, line: 1, character: 3, end_character: 7 },
       ],
     },
@@ -328,38 +317,23 @@ describe("argument bounds", () => {
 describe("diagnostics", () => {
   test("push and pull merged per diagnostic, with channels", async () => {
     const r = await bridge.call("diagnostics", { file: "a.fake" });
-    expect(r.structured).toEqual({
-      diagnostics: [
-        {
-          file: "a.fake",
-          ...range(1, 4, 1, 9),
-          severity: "warning",
-          code: "W1",
-          source: "fake",
-          message: "unused",
-          channels: ["pull", "push"],
-        },
-        {
-          file: "a.fake",
-          ...range(2, 4, 2, 8),
-          severity: "hint",
-          message: "hint here",
-          channels: ["pull"],
-        },
-        {
-          file: "a.fake",
-          ...range(3, 3, 3, 8),
-          severity: "error",
-          code: "42",
-          source: "fake",
-          message: "bad call",
-          channels: ["push"],
-        },
-      ],
-      total: 3,
-      files: ["a.fake"],
-      snapshot: expect.stringMatching(/^d[0-9a-f]{20}$/),
-    });
+    expect(r.structured).toEqual(
+      diagnosticsFor(
+        ["a.fake"],
+        [
+          {
+            ...diagnosticAt("pull", "a.fake", [1, 4, 1, 9], "warning", UNUSED_OUT),
+            channels: ["pull", "push"],
+          },
+          diagnosticAt("pull", "a.fake", [2, 4, 2, 8], "hint", { message: "hint here" }),
+          diagnosticAt("push", "a.fake", [3, 3, 3, 8], "error", {
+            code: "42",
+            source: "fake",
+            message: "bad call",
+          }),
+        ],
+      ),
+    );
   });
 });
 
