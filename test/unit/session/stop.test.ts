@@ -44,10 +44,13 @@ test("shutdown unanswered and exit never written: the ladder still ends by the d
   );
   expect(exit).toEqual(KILLED);
   expect(exitSent).toBe(true);
-  // the supervisor's ladder got what was left of the deadline, never more
+  // the supervisor's ladder got what was left of the deadline, never more: measured when
+  // the ladder was asked for, a little after its grace was worked out (a loaded machine
+  // can hold the process between the two for a few ms); a grace not cut to what is left
+  // would be 100 ms or more over
   expect(graces.length).toBe(1);
   const left = Math.max(0, t0 + 400 - (calls[0] ?? 0));
-  expect(graces[0]).toBeLessThanOrEqual(left + 1);
+  expect(graces[0]).toBeLessThanOrEqual(left + 20);
 });
 
 test("a connection that throws at once and no time left: straight to the kill", async () => {
