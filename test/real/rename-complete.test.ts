@@ -80,8 +80,12 @@ async function renameEverywhere(
   try {
     await ok(bridge, "rename_preview", args);
     c.change(root);
-    const fresh = await freshPreview(root, server, args);
-    const r = await ok(bridge, "rename_apply", args);
+    // the copy is taken now, before the apply writes; the fresh bridge starts on it and
+    // previews while the long-lived bridge applies: neither waits for the other
+    const previewing = freshPreview(root, server, args);
+    previewing.catch(() => {}); // a failure surfaces where it is awaited
+    const r = await ok(bridge, "rename_apply", args).finally(() => previewing.catch(() => {}));
+    const fresh = await previewing;
     expect(r.applied).toBe(true);
     const applied = r.changes as Change[];
     for (const f of fresh) expect(applied).toContainEqual(f);

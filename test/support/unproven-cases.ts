@@ -68,6 +68,7 @@ export async function bothAnswers(c: Case, server: ServerConfig): Promise<[unkno
     c.home ? { ...server, env: { ...server.env, HOME: join(d, "home") } } : server;
   const long = await startRealBridge(join(dir, "proj"), homed(dir), GATED);
   let fresh: BridgeHandle | undefined;
+  let truth: Promise<unknown[]> | undefined;
   try {
     for (const p of c.warm) await answer(long, p, join(dir, "proj"));
     c.change(dir);
@@ -78,15 +79,22 @@ export async function bothAnswers(c: Case, server: ServerConfig): Promise<[unkno
     const copy = tempDir("theodolite-unproven-fresh-");
     cpSync(dir, copy, { recursive: true, filter: (s) => !s.endsWith("/.cache") });
     c.prepare?.(copy);
+    // the fresh bridge starts on its copy and asks the probes (its first calls, as before)
+    // while the long-lived bridge answers them: neither waits for anything of the other's
+    truth = (async () => {
+      fresh = await startRealBridge(join(copy, "proj"), homed(copy), GATED);
+      const out: unknown[] = [];
+      for (const p of c.probes) out.push(await inBase(fresh, p, copy));
+      return out;
+    })();
+    truth.catch(() => {}); // a failure surfaces where it is awaited
     const mine: unknown[] = [];
     for (const p of c.probes) mine.push(await inBase(long, p, dir));
-    fresh = await startRealBridge(join(copy, "proj"), homed(copy), GATED);
-    const truth: unknown[] = [];
-    for (const p of c.probes) truth.push(await inBase(fresh, p, copy));
-    return [mine, truth];
+    return [mine, await truth];
   } finally {
-    await fresh?.close();
-    await long.close();
+    // the fresh bridge may still be starting when the long-lived side failed
+    await truth?.catch(() => {});
+    await Promise.all([fresh?.close(), long.close()]);
   }
 }
 
