@@ -145,7 +145,8 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
 
   function toRange(uri: string, range: LspRange): Range {
     rangeInto(names.of(uri), range, at);
-    return { line: at.line, column: at.column, end_line: at.end_line, end_column: at.end_column };
+    const { line, column, end_line, end_column } = at;
+    return { line, column, end_line, end_column };
   }
 
   function toTarget(uri: string): Target {
@@ -158,22 +159,11 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   function toLoc(uri: string, range: LspRange): Loc {
     const name = names.of(uri);
     rangeInto(name, range, at);
+    const { line, column, end_line, end_column } = at;
     const t = name.target;
     return "file" in t
-      ? {
-          file: t.file,
-          line: at.line,
-          column: at.column,
-          end_line: at.end_line,
-          end_column: at.end_column,
-        }
-      : {
-          uri: t.uri,
-          line: at.line,
-          column: at.column,
-          end_line: at.end_line,
-          end_column: at.end_column,
-        };
+      ? { file: t.file, line, column, end_line, end_column }
+      : { uri: t.uri, line, column, end_line, end_column };
   }
 
   async function convert<T>(conversion: () => T | Promise<T>): Promise<T> {
