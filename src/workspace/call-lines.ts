@@ -15,11 +15,16 @@
  * in decides nothing, and that is the answer. Otherwise (`load`) the files it named are
  * taken again in canonical order, one read per turn of the event loop — the bridge answers
  * pings and other calls between them — and the answer is converted once more.
+ *
+ * Most files of a repeated answer are vouched for and their table kept: those are decided
+ * from the path's record alone (`reused`), the kept table stamped with the call that counted
+ * it, so that a link of its file met later is not paid for twice.
  */
 import { callCost, type FileLines, type LineColumns } from "../text/line-columns.ts";
 import type { LineIndex } from "../text/line-index.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
+import { sameIdentity } from "./identity.ts";
 import { fileKey, type LineTables } from "./line-tables.ts";
 
 /** What one call may convert: the sizes of its distinct files, summed in canonical order. */
@@ -52,6 +57,8 @@ export class CallLines {
   private ownKey: string | null | undefined;
   /** the lines `decide` decided last (peek's answer without a second lookup) */
   private latest: FileLines;
+  /** what kept tables this call counted are stamped with (new at `load`) */
+  private counting: object = {};
 
   constructor(
     private readonly tables: LineTables,
@@ -62,7 +69,7 @@ export class CallLines {
     private readonly open: (abs: string) => OpenLines | undefined,
     /** the path of the call's own document */
     private readonly own?: string,
-    /** events taken (file-vouches.ts): at the start, and after each turn given away */
+    /** events taken (file-vouches.ts): at the start, at `load`, after each turn given away */
     private readonly sync: () => void = () => {},
   ) {
     sync();
@@ -78,7 +85,9 @@ export class CallLines {
   async load(paths: Iterable<string>): Promise<void> {
     this.byFile = new Map();
     this.spent = 0;
+    this.counting = {};
     this.loaded = true;
+    this.sync();
     for (const abs of [...new Set(paths)].sort()) {
       if (this.resolve(abs, true) === "read") {
         await nextTurn();
@@ -107,12 +116,46 @@ export class CallLines {
    */
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
     const doc = this.open(abs);
+    if (doc === undefined && this.reused(abs)) return "kept";
     const how = this.decide(abs, read, doc);
     if (how !== PENDING && doc === undefined && this.latest !== undefined) {
       const seen = this.tables.seen(abs);
       if (seen !== undefined) seen.foundBy = this;
     }
     return how;
+  }
+
+  /**
+   * The common case, decided without a map: a path not open whose vouch holds, reusing the
+   * settled table last used through it. False: `decide` it.
+   */
+  private reused(abs: string): boolean {
+    const seen = this.tables.vouched(abs);
+    const kept = seen?.entry;
+    if (
+      seen === undefined ||
+      kept === undefined ||
+      !kept.live ||
+      !kept.settled ||
+      kept.model !== this.model.key
+    ) {
+      return false;
+    }
+    // the table was read with the identity the path shows (the same object once read through it)
+    if (kept.identity !== seen.identity && !sameIdentity(kept.identity, seen.identity)) {
+      return false;
+    }
+    if (kept.countedBy !== this.counting) {
+      // decided by `decide` (past the budget), or the call's own document's file
+      if (this.byFile.size > 0 && this.byFile.has(seen.file)) return false;
+      if (this.own !== undefined && this.ownLines(seen.file) !== undefined) return false;
+      if (kept.cost > this.budgetBytes - this.spent) return false;
+      this.spent += kept.cost;
+      kept.countedBy = this.counting;
+    }
+    seen.foundBy = this;
+    this.latest = kept.lines;
+    return true;
   }
 
   private decide(
@@ -124,7 +167,7 @@ export class CallLines {
     if (doc === undefined && seen === undefined) return this.decided(null, undefined, "kept");
     const identity = doc !== undefined ? doc.identity : seen?.identity;
     const file = seen?.file ?? fileKeyOf(abs, identity ?? null);
-    const same = this.byFile.get(file);
+    const same = this.byFile.get(file) ?? this.tables.countedBy(file, this.model, this.counting);
     if (same !== undefined || this.byFile.has(file)) return this.decided(null, same, "kept");
     const own = this.ownLines(file);
     if (own !== undefined) return this.decided(file, own, "kept");

@@ -14,7 +14,12 @@
  * "racy" index entries). Bounded by total bytes, least recently looked up out first (a
  * vouched path or a table reused through it keeps its place); the paths seen, by count.
  */
-import { columnsSize, type LineColumns, lineColumnsWithin } from "../text/line-columns.ts";
+import {
+  callCost,
+  columnsSize,
+  type LineColumns,
+  lineColumnsWithin,
+} from "../text/line-columns.ts";
 import type { LineModel } from "../text/line-model.ts";
 import type { FileIdentity } from "./confined.ts";
 import type { FileVouches, Vouch } from "./file-vouches.ts";
@@ -46,20 +51,29 @@ export interface SeenPath {
   /** no vouch could be had for it (a link on the way, another file system, the bound) */
   unvouched?: true;
   /** the table last used through it, reused without a lookup while it stands */
-  entry?: Entry;
+  entry?: KeptTable;
   /** the call that last found it a regular file beneath the root (call-lines.ts `present`) */
   foundBy?: object;
 }
 
-interface Entry {
+/** A table kept, as a path's record holds it for reuse (call-lines.ts). */
+export interface KeptTable {
   /** the line model's key */
-  model: string;
+  readonly model: string;
   /** still held (not dropped for the budget) */
-  live: boolean;
-  identity: FileIdentity;
+  readonly live: boolean;
+  readonly identity: FileIdentity;
   /** may be reused on a later call (see settledAt) */
-  settled: boolean;
-  lines: LineColumns;
+  readonly settled: boolean;
+  readonly lines: LineColumns;
+  /** callCost(lines), made once */
+  readonly cost: number;
+  /** the call that counted it last: a link of its file is not paid for twice */
+  countedBy?: object;
+}
+
+interface Entry extends KeptTable {
+  live: boolean;
   bytes: number;
 }
 
@@ -102,6 +116,19 @@ export class LineTables {
   /** What is remembered of a path, without a look at it. */
   seen(abs: string): SeenPath | undefined {
     return this.paths.get(abs);
+  }
+
+  /** What is remembered of a path while its vouch holds (no look at the disk needed). */
+  vouched(abs: string): SeenPath | undefined {
+    const known = this.paths.get(abs);
+    const vouch = known?.vouch;
+    return vouch !== undefined && this.source.vouches?.holds(vouch) ? known : undefined;
+  }
+
+  /** The kept table of `file` in `model`, when `call` counted it. */
+  countedBy(file: string, model: LineModel, call: object): LineColumns | undefined {
+    const e = this.entries.get(`${file}:${model.key}`);
+    return e?.live && e.countedBy === call ? e.lines : undefined;
   }
 
   /** `identity`, with the file's key (fileKey) beside it. */
@@ -185,16 +212,18 @@ export class LineTables {
     this.readCount += 1;
     const got = this.source.read(abs);
     if (got === undefined) return undefined;
-    this.remember(abs, got.identity);
+    // the identity object the path's record holds (equal to the read's): reuse compares it first
+    const held = this.remember(abs, got.identity).identity;
     const lines = lineColumnsWithin(got.text, model, maxCost);
     if (lines === "budget") return lines;
-    const readKey = `${fileKey(got.identity)}:${model.key}`;
+    const readKey = `${fileKey(held)}:${model.key}`;
     const entry: Entry = {
       model: model.key,
       live: true,
-      identity: got.identity,
-      settled: settledAt(got.identity.ctimeMs, readAt),
+      identity: held,
+      settled: settledAt(held.ctimeMs, readAt),
       lines,
+      cost: callCost(lines),
       bytes: columnsSize(lines) + readKey.length * 2,
     };
     this.drop(readKey);
