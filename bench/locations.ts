@@ -22,6 +22,7 @@ import { normalizeLocations, withoutVanished } from "../src/normalize/locations.
 import { page } from "../src/normalize/paging.ts";
 import { makeNormalizeContext } from "../src/normalize/range-converter.ts";
 import { LSP_LINES } from "../src/text/line-model.ts";
+import { NONE_OPEN } from "../src/workspace/call-lines.ts";
 import { workspaceAt } from "../test/support/workspace.ts";
 import { makeTempDir, removeDir } from "./common.ts";
 
@@ -60,7 +61,8 @@ async function call(): Promise<number> {
     encoding: "utf-16",
     unit: "code-point",
     model: LSP_LINES,
-    ...linesOf(),
+    // one call's tables, as tools/common.ts normalizeContext makes them: no open documents
+    tables: ws.callLines(LSP_LINES, NONE_OPEN),
     names: ws.uriNames,
   });
   const locs = await norm.convert(() => normalizeLocations(result, norm));
@@ -79,17 +81,6 @@ async function call(): Promise<number> {
   spent.vanished += t3 - t2;
   spent.answer += t4 - t3;
   return out.length;
-}
-
-/** One call's tables, as tools/common.ts normalizeContext makes them: no open documents. */
-function linesOf() {
-  const tables = ws.callLines(LSP_LINES, () => undefined);
-  return {
-    lines: (abs: string) => tables.get(abs),
-    peek: (abs: string) => tables.peek(abs),
-    load: (paths: string[]) => tables.load(paths),
-    present: (abs: string) => tables.present(abs),
-  };
 }
 
 try {

@@ -74,9 +74,11 @@ function context(texts: Map<string, string>) {
     rootReal: ROOT,
     encoding: "utf-16",
     unit: "code-point",
-    lines: (abs) => {
-      const text = texts.get(abs);
-      return text === undefined ? undefined : lineColumnsOf(text);
+    tables: {
+      get: (abs) => {
+        const text = texts.get(abs);
+        return text === undefined ? undefined : lineColumnsOf(text);
+      },
     },
   });
 }

@@ -32,16 +32,22 @@ export interface NormalizeContextOptions {
   unit: ColumnUnit;
   /** where the server breaks lines (SPEC §5; default LSP's) */
   model?: LineModel;
-  /** a file's lines for this call (line-columns.ts FileLines), read if need be */
-  lines: (abs: string) => FileLines;
-  /** … without a read: "pending" when it would take one (default: `lines`) */
-  peek?: (abs: string) => FileLines | "pending";
-  /** load the tables of these files, in the call's order (default: nothing to load) */
-  load?: (paths: string[]) => Promise<void>;
-  /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
-  present?: (abs: string) => boolean;
+  /** the call's line tables (workspace/call-lines.ts CallLines) */
+  tables: CallTables;
   /** what URIs name under the root, kept across calls (default: this context's own) */
   names?: Pick<UriNames, "of" | "byFile" | "nextRun">;
+}
+
+/** A call's line tables of the files its answer names. */
+export interface CallTables {
+  /** a file's lines for this call (line-columns.ts FileLines), read if need be */
+  get(abs: string): FileLines;
+  /** … without a read: "pending" when it would take one (default: `get`) */
+  peek?(abs: string): FileLines | "pending";
+  /** load the tables of these files, in the call's order (default: nothing to load) */
+  load?(paths: string[]): Promise<void>;
+  /** whether the call's tables found the file at `abs` (a regular file beneath the root) */
+  present?(abs: string): boolean;
 }
 
 /** A server number made safe: non-numbers and negatives become 0 (servers are untrusted, SPEC §8). */
@@ -52,6 +58,7 @@ function safe(n: unknown): number {
 export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeContext {
   // one name per URI (its table looked up once a run), one line table per path in a result
   const names = opts.names ?? new UriNames(opts);
+  const tables = opts.tables;
   /** the paths this run asked tables of (a path two URIs name, twice) */
   let asked: string[] = [];
   /** this run's tables, at each name's slot: the names are shared, the tables the call's */
@@ -67,7 +74,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
   function indexOf(name: UriName): FileLines | null {
     if (name.path === null) return null;
     asked.push(name.path);
-    const got = peeking && opts.peek ? opts.peek(name.path) : opts.lines(name.path);
+    const got = peeking && tables.peek ? tables.peek(name.path) : tables.get(name.path);
     if (got === "pending") pending = true;
     return got === "pending" ? null : (got ?? null);
   }
@@ -185,7 +192,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     }
     if (!pending) return first;
     // every file this answer names, asked for by the first run: loaded, then converted again
-    await opts.load?.(asked);
+    await tables.load?.(asked);
     asked = [];
     unconverted = new Set();
     return await conversion();
@@ -201,7 +208,7 @@ export function makeNormalizeContext(opts: NormalizeContextOptions): NormalizeCo
     unconverted: () => [...unconverted].sort(compareStrings),
     found: (file) => {
       const path = names.byFile(file)?.path;
-      return path !== undefined && path !== null && opts.present?.(path) === true;
+      return path !== undefined && path !== null && tables.present?.(path) === true;
     },
   };
 }

@@ -95,8 +95,10 @@ export class DocumentStore {
   private readonly docs = new Map<string, OpenDocument>();
   /** the last version sent for every URI ever opened, so a reopen continues above it */
   private readonly lastVersion = new Map<string, number>();
-  /** abs → uri of the open documents (byPath runs for every file a result names) */
+  /** abs → uri of the open documents (looked up for every file a result names) */
   private readonly uris = new Map<string, string>();
+  /** the paths of the open documents, read-only */
+  readonly paths: ReadonlyMap<string, string> = this.uris;
 
   constructor(
     private readonly max: number,

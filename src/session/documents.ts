@@ -70,6 +70,8 @@ export class Documents {
   /** republish rounds after a check run (republish.ts) */
   readonly republish: Republisher;
   private readonly store: DocumentStore;
+  /** the paths of the open documents (document-store.ts), read-only */
+  readonly openPaths: ReadonlyMap<string, string>;
   private counts = { changed: 0, closed: 0, events: 0, refreshed: 0, opened: 0, reloads: 0 };
 
   constructor(
@@ -79,6 +81,7 @@ export class Documents {
     const { lines, answerLines } = ctx;
     const max = ctx.bridge.max_open_documents;
     this.store = new DocumentStore(max, serverSink(server), lines, answerLines);
+    this.openPaths = this.store.paths;
     this.saves = new Saves(ctx, server);
     this.republish = new Republisher(ctx, {
       notify: (method, params) => server.notify(method, params),

@@ -15,10 +15,6 @@
  * in decides nothing, and that is the answer. Otherwise (`load`) the files it named are
  * taken again in canonical order, one read per turn of the event loop — the bridge answers
  * pings and other calls between them — and the answer is converted once more.
- *
- * Most files of a repeated answer are vouched for and their table kept: those are decided
- * from the path's record alone (`reused`), the kept table stamped with the call that counted
- * it, so that a link of its file met later is not paid for twice.
  */
 import { callCost, type FileLines, type LineColumns } from "../text/line-columns.ts";
 import type { LineIndex } from "../text/line-index.ts";
@@ -36,6 +32,17 @@ export interface OpenLines {
   text: string;
   identity: FileIdentity | null;
 }
+
+/** The session's open documents, as one call's tables see them. */
+export interface OpenFiles {
+  /** the paths open: looked up for every file an answer names (no call: most are not open) */
+  readonly paths: ReadonlyMap<string, unknown>;
+  /** the open document at a path of `paths`, its table the server's view */
+  lines(abs: string): OpenLines | undefined;
+}
+
+/** No document open (a call of no session: tests, benchmarks). */
+export const NONE_OPEN: OpenFiles = { paths: new Map(), lines: () => undefined };
 
 /** A file whose lines cost a read, or past the budget before canonical order was taken. */
 export const PENDING = "pending";
@@ -59,21 +66,20 @@ export class CallLines {
   private latest: FileLines;
   /** what kept tables this call counted are stamped with (new at `load`) */
   private counting: object = {};
+  /** events taken at the first file (made for every call, used by few) */
+  private synced = false;
 
   constructor(
     private readonly tables: LineTables,
     /** where the session's server breaks lines */
     private readonly model: LineModel,
     private readonly budgetBytes: number,
-    /** the session's open document for a path, whose table is the server's view */
-    private readonly open: (abs: string) => OpenLines | undefined,
+    private readonly open: OpenFiles,
     /** the path of the call's own document */
     private readonly own?: string,
-    /** events taken (file-vouches.ts): at the start, at `load`, after each turn given away */
+    /** events taken (file-vouches.ts): at the first file, at `load`, after each turn given away */
     private readonly sync: () => void = () => {},
-  ) {
-    sync();
-  }
+  ) {}
 
   /** A file's lines without reading any, or PENDING (before `load` only). */
   peek(abs: string): FileLines | typeof PENDING {
@@ -87,6 +93,7 @@ export class CallLines {
     this.spent = 0;
     this.counting = {};
     this.loaded = true;
+    this.synced = true;
     this.sync();
     for (const abs of [...new Set(paths)].sort()) {
       if (this.resolve(abs, true) === "read") {
@@ -115,7 +122,11 @@ export class CallLines {
    * not open whose lines (or bytes) were had is `present`.
    */
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
-    const doc = this.open(abs);
+    if (!this.synced) {
+      this.synced = true;
+      this.sync();
+    }
+    const doc = this.open.paths.has(abs) ? this.open.lines(abs) : undefined;
     if (doc === undefined && this.reused(abs)) return "kept";
     const how = this.decide(abs, read, doc);
     if (how !== PENDING && doc === undefined && this.latest !== undefined) {
@@ -127,7 +138,8 @@ export class CallLines {
 
   /**
    * The common case, decided without a map: a path not open whose vouch holds, reusing the
-   * settled table last used through it. False: `decide` it.
+   * settled table last used through it, stamped with the call that counted it (a link of its
+   * file met later is not paid for twice). False: `decide` it.
    */
   private reused(abs: string): boolean {
     const seen = this.tables.vouched(abs);
@@ -208,10 +220,10 @@ export class CallLines {
   private ownLines(file: string): LineColumns | undefined {
     if (this.own === undefined) return undefined;
     if (this.ownKey === undefined) {
-      const doc = this.open(this.own);
+      const doc = this.open.lines(this.own);
       this.ownKey = doc === undefined ? null : fileKeyOf(this.own, doc.identity);
     }
-    return file === this.ownKey ? this.open(this.own)?.index : undefined;
+    return file === this.ownKey ? this.open.lines(this.own)?.index : undefined;
   }
 }
 

@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import type { WorkspaceConfig } from "../config/types.ts";
 import type { LineModel } from "../text/line-model.ts";
-import { CALL_BUDGET_BYTES, CallLines, type OpenLines } from "./call-lines.ts";
+import { CALL_BUDGET_BYTES, CallLines, type OpenFiles } from "./call-lines.ts";
 import {
   type FileIdentity,
   readWorkspaceText,
@@ -118,11 +118,7 @@ export class Workspace implements WorkspaceRoot {
    * disk now (kept across calls: line-tables.ts), or the session's open document, within the
    * call's byte budget (call-lines.ts); `own`: the path of the call's own document.
    */
-  callLines(
-    model: LineModel,
-    open: (abs: string) => OpenLines | undefined,
-    own?: string,
-  ): CallLines {
+  callLines(model: LineModel, open: OpenFiles, own?: string): CallLines {
     const budget = Math.max(CALL_BUDGET_BYTES, this.limits.maxFileBytes);
     return new CallLines(this.lineTables, model, budget, open, own, () => this.vouches.sync());
   }

@@ -28,11 +28,13 @@ export function fixtureContext(
     rootReal: ROOT,
     encoding: opts.encoding ?? "utf-16",
     unit: opts.unit ?? "code-point",
-    lines: (abs) => {
-      reads.push(abs);
-      const rel = abs.startsWith(`${ROOT}/`) ? abs.slice(ROOT.length + 1) : abs;
-      const text = files[rel];
-      return text === undefined ? undefined : (opts.table ?? lineColumnsOf)(text);
+    tables: {
+      get: (abs) => {
+        reads.push(abs);
+        const rel = abs.startsWith(`${ROOT}/`) ? abs.slice(ROOT.length + 1) : abs;
+        const text = files[rel];
+        return text === undefined ? undefined : (opts.table ?? lineColumnsOf)(text);
+      },
     },
   });
   return { ctx, reads };

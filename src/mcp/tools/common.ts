@@ -19,7 +19,7 @@ import type { LspRequest } from "../../session/rpc.ts";
 import type { Session, WaitContext } from "../../session/session.ts";
 import { lacksCapability } from "../../session/session-errors.ts";
 import type { LineModel } from "../../text/line-model.ts";
-import type { CallLines, OpenLines } from "../../workspace/call-lines.ts";
+import type { OpenFiles } from "../../workspace/call-lines.ts";
 import { OUTSIDE_NAMED, type OutsideProgram } from "../../workspace/program.ts";
 import type { FileArgs } from "../conventions.ts";
 import type { CallContext } from "../tool.ts";
@@ -114,24 +114,23 @@ export function normalizeContext(
   const ws = session.workspace;
   // the server answered against the open document's text; other files as on disk now,
   // read only beneath the workspace root (server-named paths are untrusted), within the
-  // call's budget (SPEC §5.1); made on first use: most answers convert no other file
-  const open = (abs: string): OpenLines | undefined => {
-    const doc = session.documents.byPath(abs);
-    if (doc === undefined || model.key === session.answerLines.key) return doc;
-    return { ...doc, index: doc.index.withAnswers(model) };
+  // call's budget (SPEC §5.1)
+  const docs = session.documents;
+  const open: OpenFiles = {
+    paths: docs.openPaths,
+    lines: (abs) => {
+      const doc = docs.byPath(abs);
+      if (doc === undefined || model.key === session.answerLines.key) return doc;
+      return { ...doc, index: doc.index.withAnswers(model) };
+    },
   };
-  let tables: CallLines | undefined;
-  const call = () => (tables ??= ws.callLines(model, open, own));
   return makeNormalizeContext({
     root: ws.root,
     rootReal: ws.rootReal,
     encoding: session.process.encoding,
     unit: ctx.bridge.config.bridge.column_unit,
     model,
-    lines: (abs) => call().get(abs),
-    peek: (abs) => call().peek(abs),
-    load: (paths) => call().load(paths),
-    present: (abs) => tables?.present(abs) === true,
+    tables: ws.callLines(model, open, own),
     names: ws.uriNames,
   });
 }

@@ -22,12 +22,14 @@ describe("makeNormalizeContext", () => {
       encoding: "utf-32",
       unit: "code-point",
       model: lf,
-      lines: () => lineColumnsOf(text, lf),
-      // nothing cached until loaded: the first run asks, the second converts
-      peek: () => (cached ? lineColumnsOf(text, lf) : "pending"),
-      load: async (paths) => {
-        loaded.push(paths);
-        cached = true;
+      tables: {
+        get: () => lineColumnsOf(text, lf),
+        // nothing cached until loaded: the first run asks, the second converts
+        peek: () => (cached ? lineColumnsOf(text, lf) : "pending"),
+        load: async (paths) => {
+          loaded.push(paths);
+          cached = true;
+        },
       },
     });
     const range = await ctx.convert(() => ctx.toRange(fileUri("a.c"), r(1, 0, 1, 1)));
@@ -51,8 +53,7 @@ describe("makeNormalizeContext", () => {
       rootReal: ROOT,
       encoding: "utf-16",
       unit: "code-point",
-      lines: () => lineColumnsOf("x\n"),
-      present: (abs) => present.has(abs),
+      tables: { get: () => lineColumnsOf("x\n"), present: (abs) => present.has(abs) },
     });
     expect(ctx.toLoc(fileUri("src/a.ts"), r(0, 0, 0, 1))).toMatchObject({ file: "src/a.ts" });
     ctx.toLoc(fileUri("src/b.ts"), r(0, 0, 0, 1));
@@ -69,7 +70,7 @@ describe("makeNormalizeContext", () => {
       rootReal: ROOT,
       encoding: "utf-16",
       unit: "code-point",
-      lines: (abs) => (abs.endsWith("big.ts") ? "budget" : lineColumnsOf("x😀y\n")),
+      tables: { get: (abs) => (abs.endsWith("big.ts") ? "budget" : lineColumnsOf("x😀y\n")) },
     });
     expect(ctx.toRange(fileUri("big.ts"), r(0, 3, 0, 4))).toEqual(range(1, 4, 1, 5));
     expect(ctx.toRange(fileUri("small.ts"), r(0, 3, 0, 4)).column).toBe(3);
@@ -123,7 +124,7 @@ describe("makeNormalizeContext", () => {
       rootReal: "/nonexistent-theodolite-root",
       encoding: "utf-16",
       unit: "code-point",
-      lines: () => undefined,
+      tables: { get: () => undefined },
     });
     expect(other.toTarget(uri)).toEqual({ file: "ws/src/a.ts" });
   });
@@ -189,7 +190,7 @@ describe("makeNormalizeContext", () => {
         encoding: "utf-16",
         unit: "code-point",
         // the file grows a line each time it is read: a second read would show
-        lines: () => lineColumnsOf(`${"x\n".repeat(++version)}end`),
+        tables: { get: () => lineColumnsOf(`${"x\n".repeat(++version)}end`) },
       }),
     );
     const [a, b] = contexts as [NormalizeContext, NormalizeContext];

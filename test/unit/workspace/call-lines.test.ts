@@ -11,7 +11,12 @@ import { join } from "node:path";
 import { AsciiLines } from "../../../src/text/line-columns.ts";
 import { LineIndex } from "../../../src/text/line-index.ts";
 import { LSP_LINES, lineModel } from "../../../src/text/line-model.ts";
-import { CallLines, type OpenLines, PENDING } from "../../../src/workspace/call-lines.ts";
+import {
+  CallLines,
+  NONE_OPEN,
+  type OpenLines,
+  PENDING,
+} from "../../../src/workspace/call-lines.ts";
 import { FileVouches } from "../../../src/workspace/file-vouches.ts";
 import { LineTables, RACY_MARGIN_MS } from "../../../src/workspace/line-tables.ts";
 import { InotifyHub } from "../../../src/workspace/watch-hub.ts";
@@ -64,7 +69,8 @@ function call(
   open: Record<string, OpenLines> = {},
   own?: string,
 ) {
-  return new CallLines(tables, LSP_LINES, budget, (abs) => open[abs], own, syncs.get(tables));
+  const files = { paths: new Map(Object.entries(open)), lines: (abs: string) => open[abs] };
+  return new CallLines(tables, LSP_LINES, budget, files, own, syncs.get(tables));
 }
 
 /** What a call pays for an ASCII text's table: its bytes and 4 bytes a line. */
@@ -155,7 +161,7 @@ function cases(): void {
     const path = file("cr.c", "a\rb\n");
     const { tables } = cache();
     const lsp = call(tables, 1 << 20);
-    const lf = new CallLines(tables, lineModel(["lf"]), 1 << 20, () => undefined);
+    const lf = new CallLines(tables, lineModel(["lf"]), 1 << 20, NONE_OPEN);
     await lsp.load([path]);
     await lf.load([path]);
     expect(lsp.get(path)).toBeInstanceOf(AsciiLines);
