@@ -471,6 +471,11 @@ export async function soak(opts: {
   const longOptions = withLog(renames === undefined ? opts.bridge : gated(opts.bridge));
   const start = (dir: string, o: RealBridgeOptions) =>
     zero === undefined ? startRealBridge(dir, server, o) : startZeroConfig(dir, zero);
+  // the fresh bridge's sessions started at once: the servers run here, which answer what is
+  // compared; another that zero-config finds (a data file's) starts if an answer needs it
+  const served = (zero?.map((s) => s.config) ?? [server, ...(opts.bridge?.extraServers ?? [])]).map(
+    (s) => s.name,
+  );
   const bridge = await start(root, longOptions);
   // fresh bridges still stopping: a stop is no part of the proof, so the next step goes on
   const stopping: Promise<void>[] = [];
@@ -487,7 +492,7 @@ export async function soak(opts: {
       // the copy is of the files as the step left them; the fresh bridge on it starts (its
       // cold start is most of a step's work) while the long-lived one answers, which writes
       // nothing a copy takes (target/ and .cache are not copied)
-      const starting = startFreshWith(root, (dir) => start(dir, opts.bridge ?? {}));
+      const starting = startFreshWith(root, (dir) => start(dir, opts.bridge ?? {}), [], served);
       const where = `seed ${opts.seed} step ${n} (${s.kind} ${s.detail})`;
       try {
         const delta = await answer(bridge, "diagnostics", { files: set, since: previous.snapshot });
