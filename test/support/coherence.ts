@@ -105,19 +105,23 @@ const configured =
 /**
  * A bridge started by `start`, its sessions too, on a copy of `root` taken when called: it
  * may start while the caller asks the long-lived bridge, which so waits for nothing of the
- * fresh one's. End it with `closeFresh`, which removes the copy.
+ * fresh one's. End it with `closeFresh`, which removes the copy. `servers`: the sessions
+ * started, all at once, each as a call for it would start it (SPEC §10), the others on the
+ * first call that needs them (SPEC §9.1); without, all, one after another.
  */
 export function startFreshWith(
   root: string,
   start: Starter,
   keep: readonly string[] = [],
+  servers?: readonly string[],
 ): Promise<FreshBridge> {
   const dir = copyWorkspace(root, keep);
   return awaitedLater(
     (async () => {
       const bridge = await start(dir);
       try {
-        await ok(bridge, "session_status", { start: true });
+        const starts = servers?.map((server) => ({ start: true, server })) ?? [{ start: true }];
+        await Promise.all(starts.map((args) => ok(bridge, "session_status", args)));
       } catch (e) {
         await closeFresh(Promise.resolve({ bridge, dir }));
         throw e;

@@ -25,7 +25,7 @@ import { occurrences } from "../../src/apply/complete.ts";
 import type { ServerConfig } from "../../src/config/types.ts";
 import { positionsBlanked } from "../../src/normalize/diagnostics-diff.ts";
 import type { BridgeHandle } from "./bridge.ts";
-import { copyWorkspace } from "./coherence.ts";
+import { closeFresh, startFreshWith } from "./coherence.ts";
 import { Prng } from "./prng.ts";
 import { ok, type RealBridgeOptions, startRealBridge } from "./real-bridge.ts";
 import type { RealServer } from "./real-servers.ts";
@@ -471,7 +471,14 @@ export async function soak(opts: {
   const longOptions = withLog(renames === undefined ? opts.bridge : gated(opts.bridge));
   const start = (dir: string, o: RealBridgeOptions) =>
     zero === undefined ? startRealBridge(dir, server, o) : startZeroConfig(dir, zero);
+  // the fresh bridge's sessions started at once: the servers run here, which answer what is
+  // compared; another that zero-config finds (a data file's) starts if an answer needs it
+  const served = (zero?.map((s) => s.config) ?? [server, ...(opts.bridge?.extraServers ?? [])]).map(
+    (s) => s.name,
+  );
   const bridge = await start(root, longOptions);
+  // fresh bridges still stopping: a stop is no part of the proof, so the next step goes on
+  const stopping: Promise<void>[] = [];
   try {
     await ok(bridge, "session_status", { start: true });
     let previous = await ok(bridge, "diagnostics", { files: set });
@@ -482,25 +489,27 @@ export async function soak(opts: {
       result.steps += 1;
       result.kinds[s.kind] = (result.kinds[s.kind] ?? 0) + 1;
       const file = rng.pick(lang.files);
-      const delta = await answer(bridge, "diagnostics", { files: set, since: previous.snapshot });
-      const long = {
-        file: await answer(bridge, "diagnostics", { file }),
-        set: await answer(bridge, "diagnostics", { files: set }),
-        all: await answer(bridge, "diagnostics", {}),
-        refs: await answer(bridge, "references", lang.references),
-      };
-      const proposed = Array.from({ length: opts.proposals ?? 0 }, (_, i) =>
-        proposal(model, proposing, n * 100 + i + 50, originals),
-      );
-      // the workspace answer's files inside the root, asked of the fresh bridge as a change set
-      const listed = ((long.all as { files?: string[] }).files ?? []).filter(
-        (f) => !f.startsWith("/"),
-      );
-      const freshRoot = copyWorkspace(root);
-      const fresh = await start(freshRoot, opts.bridge ?? {});
+      // the copy is of the files as the step left them; the fresh bridge on it starts (its
+      // cold start is most of a step's work) while the long-lived one answers, which writes
+      // nothing a copy takes (target/ and .cache are not copied)
+      const starting = startFreshWith(root, (dir) => start(dir, opts.bridge ?? {}), [], served);
       const where = `seed ${opts.seed} step ${n} (${s.kind} ${s.detail})`;
       try {
-        await ok(fresh, "session_status", { start: true });
+        const delta = await answer(bridge, "diagnostics", { files: set, since: previous.snapshot });
+        const long = {
+          file: await answer(bridge, "diagnostics", { file }),
+          set: await answer(bridge, "diagnostics", { files: set }),
+          all: await answer(bridge, "diagnostics", {}),
+          refs: await answer(bridge, "references", lang.references),
+        };
+        const proposed = Array.from({ length: opts.proposals ?? 0 }, (_, i) =>
+          proposal(model, proposing, n * 100 + i + 50, originals),
+        );
+        // the workspace answer's files inside the root, asked of the fresh bridge as a change set
+        const listed = ((long.all as { files?: string[] }).files ?? []).filter(
+          (f) => !f.startsWith("/"),
+        );
+        const { bridge: fresh, dir: freshRoot } = await starting;
         const truth = {
           file: await answer(fresh, "diagnostics", { file }),
           set: await answer(fresh, "diagnostics", { files: set }),
@@ -601,14 +610,14 @@ export async function soak(opts: {
           }
         }
         if (renames !== undefined) await renameStep(model, bridge, fresh, renames, where, result);
+        previous = long.set as Record<string, unknown>;
       } finally {
-        await fresh.close();
-        rmSync(freshRoot, { recursive: true, force: true });
+        stopping.push(closeFresh(starting));
       }
-      previous = long.set as Record<string, unknown>;
       opts.log?.(`${where}: ${result.mismatches.length} mismatches so far`);
     }
   } finally {
+    await Promise.all(stopping);
     await bridge.close();
   }
   return result;
