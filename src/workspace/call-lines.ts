@@ -60,14 +60,14 @@ export class CallLines {
   private spent = 0;
   /** canonical order taken: tables may be read */
   private loaded = false;
-  /** the file key of the call's own document, once asked */
-  private ownKey: string | null | undefined;
+  /** the file key of the call's own document (null: none), taken at the first file */
+  private ownKey: string | null = null;
   /** the lines `decide` decided last (peek's answer without a second lookup) */
   private latest: FileLines;
   /** what kept tables this call counted are stamped with (new at `load`) */
   private counting: object = {};
-  /** events taken at the first file (made for every call, used by few) */
-  private synced = false;
+  /** the first file met (`begin`): made for every call, few calls meet one */
+  private begun = false;
 
   constructor(
     private readonly tables: LineTables,
@@ -93,8 +93,8 @@ export class CallLines {
     this.spent = 0;
     this.counting = {};
     this.loaded = true;
-    this.synced = true;
-    this.sync();
+    if (this.begun) this.sync();
+    else this.begin();
     for (const abs of [...new Set(paths)].sort()) {
       if (this.resolve(abs, true) === "read") {
         await nextTurn();
@@ -122,10 +122,7 @@ export class CallLines {
    * not open whose lines (or bytes) were had is `present`.
    */
   private resolve(abs: string, read: boolean): "read" | "kept" | typeof PENDING {
-    if (!this.synced) {
-      this.synced = true;
-      this.sync();
-    }
+    if (!this.begun) this.begin();
     const doc = this.open.paths.has(abs) ? this.open.lines(abs) : undefined;
     if (doc === undefined && this.reused(abs)) return "kept";
     const how = this.decide(abs, read, doc);
@@ -158,9 +155,8 @@ export class CallLines {
       return false;
     }
     if (kept.countedBy !== this.counting) {
-      // decided by `decide` (past the budget), or the call's own document's file
-      if (this.byFile.size > 0 && this.byFile.has(seen.file)) return false;
-      if (this.own !== undefined && this.ownLines(seen.file) !== undefined) return false;
+      // its file decided by `decide` (past the budget, met through a link), or the own document's
+      if (kept.decidedBy === this.counting || seen.file === this.ownKey) return false;
       if (kept.cost > this.budgetBytes - this.spent) return false;
       this.spent += kept.cost;
       kept.countedBy = this.counting;
@@ -179,7 +175,8 @@ export class CallLines {
     if (doc === undefined && seen === undefined) return this.decided(null, undefined, "kept");
     const identity = doc !== undefined ? doc.identity : seen?.identity;
     const file = seen?.file ?? fileKeyOf(abs, identity ?? null);
-    const same = this.byFile.get(file) ?? this.tables.countedBy(file, this.model, this.counting);
+    const counted = this.byFile.has(file) ? undefined : this.tables.keptFor(file, this.model);
+    const same = counted?.countedBy === this.counting ? counted.lines : this.byFile.get(file);
     if (same !== undefined || this.byFile.has(file)) return this.decided(null, same, "kept");
     const own = this.ownLines(file);
     if (own !== undefined) return this.decided(file, own, "kept");
@@ -211,19 +208,28 @@ export class CallLines {
 
   /** The lines decided (and its file's, unless null: already decided, or none). */
   private decided<T>(file: string | null, lines: FileLines, how: T): T {
-    if (file !== null) this.byFile.set(file, lines);
+    if (file !== null) {
+      this.byFile.set(file, lines);
+      const kept = this.tables.keptFor(file, this.model);
+      if (kept !== undefined) kept.decidedBy = this.counting;
+    }
     this.latest = lines;
     return how;
   }
 
+  /** At the first file: the events queued taken, the own document's file known. */
+  private begin(): void {
+    this.begun = true;
+    this.sync();
+    const doc = this.own === undefined ? undefined : this.open.lines(this.own);
+    this.ownKey = doc === undefined ? null : fileKeyOf(this.own as string, doc.identity);
+  }
+
   /** The call's own document's table, when `file` is its file. */
   private ownLines(file: string): LineColumns | undefined {
-    if (this.own === undefined) return undefined;
-    if (this.ownKey === undefined) {
-      const doc = this.open.lines(this.own);
-      this.ownKey = doc === undefined ? null : fileKeyOf(this.own, doc.identity);
-    }
-    return file === this.ownKey ? this.open.lines(this.own)?.index : undefined;
+    return file === this.ownKey && this.own !== undefined
+      ? this.open.lines(this.own)?.index
+      : undefined;
   }
 }
 

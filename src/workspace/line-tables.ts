@@ -70,6 +70,8 @@ export interface KeptTable {
   readonly cost: number;
   /** the call that counted it last: a link of its file is not paid for twice */
   countedBy?: object;
+  /** the call that decided its file otherwise (its own document's, past the budget) */
+  decidedBy?: object;
 }
 
 interface Entry extends KeptTable {
@@ -125,10 +127,9 @@ export class LineTables {
     return vouch !== undefined && this.source.vouches?.holds(vouch) ? known : undefined;
   }
 
-  /** The kept table of `file` in `model`, when `call` counted it. */
-  countedBy(file: string, model: LineModel, call: object): LineColumns | undefined {
-    const e = this.entries.get(`${file}:${model.key}`);
-    return e?.live && e.countedBy === call ? e.lines : undefined;
+  /** The table kept for `file` in `model`, as it stands (no check that it may be reused). */
+  keptFor(file: string, model: LineModel): KeptTable | undefined {
+    return this.entries.get(`${file}:${model.key}`);
   }
 
   /** `identity`, with the file's key (fileKey) beside it. */
@@ -225,6 +226,9 @@ export class LineTables {
       lines,
       cost: callCost(lines),
       bytes: columnsSize(lines) + readKey.length * 2,
+      // stamped later: present from the start, so every entry has one shape
+      countedBy: undefined,
+      decidedBy: undefined,
     };
     this.drop(readKey);
     if (entry.bytes <= this.budgetBytes) this.keep(readKey, entry);

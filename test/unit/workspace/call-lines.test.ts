@@ -113,6 +113,22 @@ function cases(): void {
     }
   });
 
+  test("a file decided through one path is not paid for again through another", async () => {
+    const text = "x\n".repeat(500);
+    const first = file("big.c", text);
+    const link = join(dir, "link.c");
+    linkSync(first, link);
+    const other = file("other.c", text);
+    const { tables } = cache();
+    // looked at twice (vouched for from then on, where there are vouches), tables kept
+    for (let i = 0; i < 2; i++) await call(tables, 10 * cost(text)).load([first, other]);
+    // the link, never looked at, takes the map path; its file met again through `first`
+    const lines = call(tables, 2 * cost(text));
+    expect(lines.peek(link)).toBeInstanceOf(AsciiLines);
+    expect(lines.peek(first)).toBe(lines.peek(link));
+    expect(lines.peek(other)).toBeInstanceOf(AsciiLines);
+  });
+
   test("past the budget, in path order: the same files whether cached or read", async () => {
     const names = ["d.c", "a.c", "c.c", "b.c"];
     const paths = names.map((n) => file(n, `${n}\n`.repeat(25))); // 100 bytes, 26 lines each
