@@ -213,11 +213,12 @@ const PROVEN_FIRST: readonly Preset[] = [
       extensions: { ...TYPESCRIPT_EXTENSIONS },
       roles: ["semantics", "diagnostics"],
       // no typings installer (docs/LANGUAGE-SERVERS.md#typescript-language-server-typings-installer);
-      // file changes from the bridge's watcher, in order with requests (SPEC §5.2)
+      // file changes from the bridge's watcher, in order with requests (SPEC §5.2); one
+      // tsserver, no syntax-only second (docs/LANGUAGE-SERVERS.md#typescript-language-server)
       initialization_options: {
         preferences: INLAY_HINTS.tsserver,
         disableAutomaticTypingAcquisition: true,
-        tsserver: { useClientFileWatcher: true },
+        tsserver: { useClientFileWatcher: true, useSyntaxServer: "never" },
       },
       ready: {
         // docs/LANGUAGE-SERVERS.md#typescript-language-server-symbols-follow-the-open-document
@@ -227,7 +228,7 @@ const PROVEN_FIRST: readonly Preset[] = [
         progress_required: true,
         // docs/LANGUAGE-SERVERS.md#typescript-language-server-without-tsconfig
         project_files: ["tsconfig.json", "jsconfig.json"],
-        // until its first diagnostics event tls answers from a syntax-only tsserver
+        // the project loaded; with a syntax server (tls's default) it answers from that before
         warmup_publish: true,
       },
       // SPEC §6: its publishes prove nothing complete

@@ -35,6 +35,7 @@ describe("configDocument", () => {
       disableAutomaticTypingAcquisition: true,
       tsserver: {
         useClientFileWatcher: true,
+        useSyntaxServer: "never",
         path: `${ROOT}/node_modules/typescript/lib/tsserver.js`,
       },
     });
@@ -151,7 +152,11 @@ describe("one configuration path: zero-config, init and the tests' servers agree
     ).toEqual({
       preferences: INLAY_HINTS.tsserver,
       disableAutomaticTypingAcquisition: true,
-      tsserver: { useClientFileWatcher: true, path: "/opt/ts/lib/tsserver.js" },
+      tsserver: {
+        useClientFileWatcher: true,
+        useSyntaxServer: "never",
+        path: "/opt/ts/lib/tsserver.js",
+      },
     });
   });
 });
