@@ -5,9 +5,11 @@
  * 1. serially, the files whose assertions are about time or memory (SERIAL below, less
  *    NOT_SERIAL): a bound measured while another file's servers take a core measures the
  *    other file;
- * 2. every other file with `bun test --parallel=2`, the slowest first (test/timings.json).
+ * 2. every other file with `bun test --parallel=3`, the slowest first (test/timings.json):
+ *    three workers on two cores keep both busy while one waits on a server
+ *    (docs/TESTING.md).
  *
- * The binary is built once before either (two workers would each rebuild it). Both phases
+ * The binary is built once before either (each worker would rebuild it). Both phases
  * always run; the exit code is non-zero when either failed. `--update-timings` writes the
  * second phase's durations to the file; other arguments (files, filters, flags) run plain
  * `bun test` with them instead, as `bun run test test/unit` means.
@@ -89,7 +91,7 @@ const serial = await phase(
   serialOnly.map((f) => `./${f}`),
 );
 const parallel = await phase("parallel phase", [
-  "--parallel=2",
+  "--parallel=3",
   `--timings=${TIMINGS}`,
   ...update,
   ...serialOnly.map((f) => `--path-ignore-patterns=${f}`),
