@@ -175,9 +175,10 @@ export class CallLines {
     if (doc === undefined && seen === undefined) return this.decided(null, undefined, "kept");
     const identity = doc !== undefined ? doc.identity : seen?.identity;
     const file = seen?.file ?? fileKeyOf(abs, identity ?? null);
-    const counted = this.byFile.has(file) ? undefined : this.tables.keptFor(file, this.model);
-    const same = counted?.countedBy === this.counting ? counted.lines : this.byFile.get(file);
-    if (same !== undefined || this.byFile.has(file)) return this.decided(null, same, "kept");
+    // decided before in this call: by the map path, or counted by the reuse path
+    if (this.byFile.has(file)) return this.decided(null, this.byFile.get(file), "kept");
+    const counted = this.tables.keptFor(file, this.model);
+    if (counted?.countedBy === this.counting) return this.decided(null, counted.lines, "kept");
     const own = this.ownLines(file);
     if (own !== undefined) return this.decided(file, own, "kept");
     const size = identity?.size ?? Buffer.byteLength(doc?.text ?? "");
