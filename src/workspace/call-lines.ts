@@ -222,8 +222,9 @@ export class CallLines {
   private begin(): void {
     this.begun = true;
     this.sync();
-    const doc = this.own === undefined ? undefined : this.open.lines(this.own);
-    this.ownKey = doc === undefined ? null : fileKeyOf(this.own as string, doc.identity);
+    const own = this.own;
+    const doc = own === undefined ? undefined : this.open.lines(own);
+    this.ownKey = own === undefined || doc === undefined ? null : fileKeyOf(own, doc.identity);
   }
 
   /** The call's own document's table, when `file` is its file. */
